@@ -1,0 +1,39 @@
+/**
+ * The `autosave` command: dispatches to one module per command in cli/commands/.
+ * Each command module exports `run(args: string[]): Promise<number>` (the exit code).
+ */
+export interface CommandModule {
+  /** One-line description for `autosave help`. */
+  readonly summary: string;
+  run(args: string[]): Promise<number>;
+}
+
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  compile: () => import('./commands/compile'),
+};
+
+function usage(): string {
+  return ['usage: autosave <command> [options]', '', 'commands:', ...Object.keys(COMMANDS).map((c) => `  ${c}`)].join('\n');
+}
+
+/** Runs the CLI and resolves to the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    console.log(usage());
+    return name ? 0 : 1;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    console.error(`autosave: unknown command '${name}'\n${usage()}`);
+    return 2;
+  }
+  const command = await load();
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    const e = err as Error;
+    console.error(`autosave ${name}: ${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message}`);
+    return 1;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The numbers that matter, defined once. The workflow compiler, the runtime, the local engine and the
+ * CDK stack all read them from here.
+ */
+
+/** Retries of a failed Task after its first attempt (ASL `MaxAttempts`). */
+export const MAX_ATTEMPTS = 5;
+/** First retry delay (ASL `IntervalSeconds`). */
+export const RETRY_INTERVAL_SECONDS = 2;
+/** Growth of the retry delay per attempt (ASL `BackoffRate`). */
+export const RETRY_BACKOFF_RATE = 2;
+/** Cap on one retry delay (ASL `MaxDelaySeconds`): 2 s doubling five times stays under a minute. */
+export const RETRY_MAX_DELAY_SECONDS = 60;
+
+/** Payloads larger than this never travel inline in a state; they go by S3 reference. */
+export const PAYLOAD_INLINE_LIMIT_BYTES = 100 * 1024;
+/** Step Functions' hard limit on any state input/output, task result or execution input (UTF-8 bytes). */
+export const STATES_PAYLOAD_LIMIT_BYTES = 256 * 1024;
+
+/** Step Functions' hard limit on events in one execution's history. */
+export const HISTORY_EVENT_LIMIT = 25_000;
+/** Share of the history limit a workflow may plan to use; the rest is headroom for retries. */
+export const HISTORY_BUDGET_FRACTION = 0.8;
+/** Events an execution may plan to write before it must continue as new. */
+export const HISTORY_EVENT_BUDGET = Math.floor(HISTORY_EVENT_LIMIT * HISTORY_BUDGET_FRACTION);
+
+/** Default timeout of a human approval: 7 days. */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 7 * 24 * 60 * 60;
+/** Default number of agent-loop turns after which a run continues as new. */
+export const DEFAULT_CONTINUE_AS_NEW_TURNS = 1_000;
+/** Default agent-loop turn cap. */
+export const DEFAULT_MAX_TURNS = 50;
+
+/** How long idempotency, model-call and approval records live (DynamoDB TTL): 30 days. */
+export const DEFAULT_RECORD_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/** The alias that callers start every workflow through. */
+export const LIVE_ALIAS_NAME = 'live';
+
+/** Account and region the local engine uses in every ARN it makes. */
+export const LOCAL_ACCOUNT_ID = '123456789012';
+export const LOCAL_REGION = 'us-east-1';
+/** Default port of the local engine (Step Functions API, SQS API, console and approval pages). */
+export const DEFAULT_LOCAL_PORT = 8083;
+/** Default data directory of the local engine. */
+export const DEFAULT_LOCAL_DATA_DIR = '.autosave';

@@ -1,0 +1,3 @@
+export * from './constants';
+export * from './duration';
+export * from './clock';

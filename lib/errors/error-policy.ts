@@ -1,0 +1,29 @@
+/**
+ * Which named errors a retry can fix. One table, as data: the workflow compiler turns it into each
+ * Task's Retry list, and the runtime and local engine read it too. An error not listed here is treated
+ * as transient (retried with backoff) unless a step declares it non-retryable.
+ */
+export const NON_RETRYABLE_ERRORS: readonly string[] = [
+  // The same idempotency key arrived with a different payload: a bug, not a blip.
+  'IdempotencyKeyMismatchError',
+  // A payload reference whose bytes do not match its sha256 (tampering or corruption).
+  'PayloadIntegrityError',
+  // A tool said the request can never succeed (bad address, unknown site...).
+  'ToolRejectedError',
+  // A scripted model has no response left for this turn: the script, not the run, must change.
+  'ModelScriptExhaustedError',
+  // Input that does not parse as the step expects.
+  'InvalidStepInputError',
+];
+
+/**
+ * Errors that are retried even though they look permanent: a live idempotency claim held by another
+ * attempt means "come back later".
+ */
+export const RETRYABLE_ERRORS: readonly string[] = ['IdempotencyInProgressError'];
+
+/** Whether a retry with backoff may fix an error of this name. */
+export function isRetryableError(name: string, extraNonRetryable: readonly string[] = []): boolean {
+  if (RETRYABLE_ERRORS.includes(name)) return true;
+  return !NON_RETRYABLE_ERRORS.includes(name) && !extraNonRetryable.includes(name);
+}

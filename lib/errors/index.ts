@@ -1,0 +1,3 @@
+export * from './autosave-error';
+export * from './states-errors';
+export * from './error-policy';

@@ -1,0 +1,20 @@
+/** Step Functions' predefined error names, defined once. */
+export const StatesError = {
+  ALL: 'States.ALL',
+  Timeout: 'States.Timeout',
+  HeartbeatTimeout: 'States.HeartbeatTimeout',
+  TaskFailed: 'States.TaskFailed',
+  Runtime: 'States.Runtime',
+  DataLimitExceeded: 'States.DataLimitExceeded',
+  NoChoiceMatched: 'States.NoChoiceMatched',
+  BranchFailed: 'States.BranchFailed',
+  ResultPathMatchFailure: 'States.ResultPathMatchFailure',
+  ParameterPathFailure: 'States.ParameterPathFailure',
+  IntrinsicFailure: 'States.IntrinsicFailure',
+  QueryEvaluationError: 'States.QueryEvaluationError',
+  Permissions: 'States.Permissions',
+  ExceedToleratedFailureThreshold: 'States.ExceedToleratedFailureThreshold',
+  ItemReaderFailed: 'States.ItemReaderFailed',
+} as const;
+
+export type StatesErrorName = (typeof StatesError)[keyof typeof StatesError];

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Engine crash tests spawn processes and bind ports; keep the two cores from thrashing.
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    env: { AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1' },
+  },
+});
