@@ -22,6 +22,11 @@ export interface EvaluationScope {
   readonly errorOutput?: unknown;
   /** Workflow variables in scope (JSONata `$name`, JSONPath `$name`). */
   readonly variables: Readonly<Record<string, unknown>>;
+  /**
+   * The engine clock's time (epoch ms). When set, JSONata's `$now()`/`$millis()` return it, so runs on
+   * a virtual clock see virtual time. Unset: the wall clock.
+   */
+  readonly nowMillis?: number;
 }
 
 /** A failure raised while evaluating a state's data flow; `name` is the ASL error name. */

@@ -1,0 +1,39 @@
+import { StatesError } from '../../../lib/errors/states-errors';
+import type { StatesErrorLike } from './types';
+
+/**
+ * A failure of a state's data flow. `name` is the ASL error name, so the executor can match it
+ * against `ErrorEquals` and write it to history as it is; the message becomes the `Cause`.
+ */
+export abstract class StatesDataFlowError extends Error implements StatesErrorLike {
+  abstract override readonly name: string;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A JSONata expression failed, or yielded no value (or a value of the wrong type) where one is required. */
+export class QueryEvaluationError extends StatesDataFlowError {
+  override readonly name = StatesError.QueryEvaluationError;
+}
+
+/** A JSONPath path that selects nothing, or a value of the wrong shape (`States.Runtime`, never retried). */
+export class StatesRuntimeError extends StatesDataFlowError {
+  override readonly name = StatesError.Runtime;
+}
+
+/** An intrinsic function (`States.Format`, ...) failed on its arguments. */
+export class IntrinsicFailureError extends StatesDataFlowError {
+  override readonly name = StatesError.IntrinsicFailure;
+}
+
+/** A `ResultPath` that cannot be inserted into the state input. */
+export class ResultPathMatchFailureError extends StatesDataFlowError {
+  override readonly name = StatesError.ResultPathMatchFailure;
+}
+
+/** No Choice rule matched and the Choice state has no `Default`. */
+export class NoChoiceMatchedError extends StatesDataFlowError {
+  override readonly name = StatesError.NoChoiceMatched;
+}

@@ -1,0 +1,118 @@
+/**
+ * A state's data flow in JSONata: `Arguments`, `Output`, `Assign`, Choice `Condition`s, Map `Items` and
+ * `ItemSelector`, and the JSONata forms of Wait, Task timeout and Fail fields.
+ */
+import type { ChoiceDecision, EvaluationScope, StateDataFlow } from '../types';
+import { NoChoiceMatchedError, QueryEvaluationError } from '../errors';
+import { bindingsOf, evaluateJsonata, evaluateTemplate, isJsonataExpression } from './expressions';
+import {
+  mapItemValue,
+  requireArray,
+  requireInteger,
+  requireString,
+  requireTimestamp,
+  RESULT_PRODUCING_TYPES,
+  type ErrorFactory,
+} from '../shared/values';
+
+const queryError: ErrorFactory = (message) => new QueryEvaluationError(message);
+
+/** Evaluates `owner[field]` when present (else undefined), naming `label` in messages. */
+async function field(owner: Readonly<Record<string, unknown>>, name: string, scope: EvaluationScope, label = name): Promise<unknown> {
+  if (!(name in owner)) return undefined;
+  return evaluateTemplate(owner[name], bindingsOf(scope), label);
+}
+
+/** Evaluates an `Assign` block to the variables it sets. */
+async function assignments(owner: Readonly<Record<string, unknown>>, scope: EvaluationScope, label = 'Assign'): Promise<Record<string, unknown>> {
+  if (owner.Assign === undefined) return {};
+  if (isJsonataExpression(owner.Assign)) {
+    const value = await evaluateJsonata(owner.Assign, bindingsOf(scope), label);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw queryError(`The field '${label}' must evaluate to an object.`);
+    return value as Record<string, unknown>;
+  }
+  return (await evaluateTemplate(owner.Assign, bindingsOf(scope), label)) as Record<string, unknown>;
+}
+
+type ChoiceRule = Readonly<Record<string, unknown>> & { readonly Next: string; readonly Condition?: unknown };
+
+/** The JSONata query language's {@link StateDataFlow}. */
+export const jsonataDataFlow: StateDataFlow = {
+  async effectiveInput(state, scope) {
+    return 'Arguments' in state ? field(state, 'Arguments', scope) : scope.input;
+  },
+
+  async output(state, scope) {
+    if ('Output' in state) return field(state, 'Output', scope);
+    return RESULT_PRODUCING_TYPES.has(state.Type) ? scope.result : scope.input;
+  },
+
+  assign(state, scope) {
+    return assignments(state, scope);
+  },
+
+  async catchOutput(catcher, scope) {
+    const [output, assign] = await Promise.all([
+      'Output' in catcher ? field(catcher, 'Output', scope, 'Catch.Output') : scope.errorOutput,
+      assignments(catcher, scope, 'Catch.Assign'),
+    ]);
+    return { output, assign };
+  },
+
+  async choose(state, scope): Promise<ChoiceDecision> {
+    const rules = (state.Choices ?? []) as readonly ChoiceRule[];
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i];
+      const label = `Choices[${i}].Condition`;
+      const verdict = isJsonataExpression(rule.Condition) ? await evaluateJsonata(rule.Condition, bindingsOf(scope), label) : rule.Condition;
+      if (typeof verdict !== 'boolean') throw queryError(`The field '${label}' must evaluate to a boolean, got ${JSON.stringify(verdict)}.`);
+      if (!verdict) continue;
+      // The state-level Assign applies whichever rule matched; the rule's own Assign wins on conflicts.
+      const [stateAssign, ruleAssign, output] = await Promise.all([
+        assignments(state, scope),
+        assignments(rule, scope, `Choices[${i}].Assign`),
+        'Output' in rule ? field(rule, 'Output', scope, `Choices[${i}].Output`) : this.output(state, scope),
+      ]);
+      return { next: rule.Next, assign: { ...stateAssign, ...ruleAssign }, output };
+    }
+    if (typeof state.Default !== 'string') throw new NoChoiceMatchedError('No Choice rule matched and no Default is set.');
+    const [assign, output] = await Promise.all([assignments(state, scope), this.output(state, scope)]);
+    return { next: state.Default, assign, output };
+  },
+
+  async waitUntil(state, scope, nowMillis) {
+    if ('Seconds' in state) return nowMillis + requireInteger(await field(state, 'Seconds', scope), 'Seconds', 0, queryError) * 1000;
+    if ('Timestamp' in state) return requireTimestamp(await field(state, 'Timestamp', scope), 'Timestamp', queryError);
+    throw queryError('A Wait state needs Seconds or Timestamp.');
+  },
+
+  async mapItems(state, scope) {
+    return requireArray('Items' in state ? await field(state, 'Items', scope) : scope.input, 'Items', queryError);
+  },
+
+  async mapItemInput(state, scope) {
+    return 'ItemSelector' in state ? field(state, 'ItemSelector', scope) : mapItemValue(scope.context);
+  },
+
+  async taskTimeouts(state, scope) {
+    const [timeout, heartbeat] = await Promise.all([field(state, 'TimeoutSeconds', scope), field(state, 'HeartbeatSeconds', scope)]);
+    return {
+      ...(timeout !== undefined && { timeoutSeconds: requireInteger(timeout, 'TimeoutSeconds', 1, queryError) }),
+      ...(heartbeat !== undefined && { heartbeatSeconds: requireInteger(heartbeat, 'HeartbeatSeconds', 1, queryError) }),
+    };
+  },
+
+  async failure(state, scope) {
+    const [error, cause] = await Promise.all([field(state, 'Error', scope), field(state, 'Cause', scope)]);
+    return {
+      ...(error !== undefined && { error: requireString(error, 'Error', queryError) }),
+      ...(cause !== undefined && { cause: requireString(cause, 'Cause', queryError) }),
+    };
+  },
+};
+
+/** Every field of a JSONata state or Catch clause that may hold `{% %}` expressions (validation compiles them all). */
+export const JSONATA_FIELDS: readonly string[] = [
+  'Arguments', 'Output', 'Assign', 'Items', 'ItemSelector', 'Seconds', 'Timestamp', 'TimeoutSeconds', 'HeartbeatSeconds',
+  'Error', 'Cause', 'MaxConcurrency',
+];
