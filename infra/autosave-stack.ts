@@ -1,0 +1,65 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { resolveDeployOptions, type DeployOptions } from './deploy-options';
+import { Operations } from './operations';
+import { RunRouting } from './run-routing';
+import { pascal, RuntimeFunctions } from './runtime-functions';
+import { SharedResources } from './shared-resources';
+import type { FunctionSpec, WorkflowSpec } from './stack-inputs';
+import { WorkflowStateMachine } from './workflow-state-machine';
+
+/** Options of {@link AutosaveStack}. */
+export interface AutosaveStackProps extends StackProps {
+  /** The workflows to deploy (compiled, placeholders unfilled). */
+  readonly workflows: readonly WorkflowSpec[];
+  /** The runtime functions (lambdas/index.ts). */
+  readonly functions: readonly FunctionSpec[];
+  /** Deploy-time choices. @default every DEFAULT_* of deploy-options.ts */
+  readonly deploy?: DeployOptions;
+}
+
+/**
+ * Everything Autosave needs on AWS: shared resources, the six runtime functions, one versioned state
+ * machine per workflow, routing of closed runs, alarms and a dashboard.
+ */
+export class AutosaveStack extends Stack {
+  readonly shared: SharedResources;
+  readonly functions: RuntimeFunctions;
+  readonly workflows: readonly WorkflowStateMachine[];
+  readonly operations: Operations;
+
+  constructor(scope: Construct, id: string, props: AutosaveStackProps) {
+    super(scope, id, props);
+    const options = resolveDeployOptions(props.deploy);
+
+    this.shared = new SharedResources(this, 'Shared');
+    this.functions = new RuntimeFunctions(this, 'Functions', {
+      specs: props.functions,
+      shared: this.shared,
+      options,
+      stateMachineNames: props.workflows.map((w) => w.name),
+    });
+    this.workflows = props.workflows.map(
+      (workflow) => new WorkflowStateMachine(this, pascal(workflow.name), { workflow, functions: this.functions, options }),
+    );
+    new RunRouting(this, 'RunRouting', { workflows: this.workflows, functions: this.functions, shared: this.shared });
+    this.operations = new Operations(this, 'Operations', {
+      shared: this.shared,
+      functions: this.functions,
+      workflows: this.workflows,
+      alarmEmail: options.alarmEmail,
+    });
+
+    for (const workflow of this.workflows) {
+      new CfnOutput(this, `${workflow.node.id}LiveAlias`, {
+        description: `Start ${workflow.stateMachine.node.path} runs here`,
+        value: workflow.aliasArn,
+      });
+    }
+    if (this.functions.approvalUrl) new CfnOutput(this, 'ApprovalEndpointUrl', { value: this.functions.approvalUrl.url });
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: this.shared.deadLetterQueue.queueUrl });
+    new CfnOutput(this, 'RecordsTable', { value: this.shared.table.tableName });
+    new CfnOutput(this, 'PayloadBucket', { value: this.shared.bucket.bucketName });
+    new CfnOutput(this, 'AlarmTopic', { value: this.shared.alarmTopic.topicArn });
+  }
+}

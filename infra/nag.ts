@@ -1,0 +1,25 @@
+import { CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+
+/**
+ * Acknowledges a cdk-nag finding on one construct (and its children), with the reason a reviewer reads.
+ * Every suppression in the stack goes through here, so `grep -n acknowledgeNag infra/` lists them all.
+ *
+ * Rules that report several findings per resource (IAM5) are acknowledged one finding at a time
+ * (`AwsSolutions-IAM5[Resource::...]`): a new wildcard added later is still reported.
+ */
+export function acknowledgeNag(scope: IConstruct, id: string, reason: string): void {
+  Validations.of(scope).acknowledge({ id, reason });
+}
+
+/** How cdk-nag prints a `Fn::GetAtt <resource>.Arn` inside a finding, e.g. `<SharedPayloads26C6FA41.Arn>`. */
+export function nagArnOf(resource: IConstruct): string {
+  const cfn = resource instanceof CfnResource ? resource : (resource.node.defaultChild as CfnResource);
+  const stack = Stack.of(resource);
+  return `<${stack.resolve(stack.getLogicalId(cfn))}.Arn>`;
+}
+
+/** How cdk-nag prints an ARN built by `Stack.formatArn` with the stack's own partition, region and account. */
+export function nagArn(service: string, resource: string): string {
+  return `arn:<AWS::Partition>:${service}:<AWS::Region>:<AWS::AccountId>:${resource}`;
+}

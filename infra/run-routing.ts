@@ -1,0 +1,63 @@
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Construct } from 'constructs';
+import type { RuntimeFunctions } from './runtime-functions';
+import type { SharedResources } from './shared-resources';
+import { FunctionNames } from './stack-inputs';
+import type { WorkflowStateMachine } from './workflow-state-machine';
+
+/** Statuses of a closed run that run-monitor hears about (docs/architecture.md §4). */
+export const CLOSED_RUN_STATUSES = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'] as const;
+
+/** Options of {@link RunRouting}. */
+export interface RunRoutingProps {
+  readonly workflows: readonly WorkflowStateMachine[];
+  readonly functions: RuntimeFunctions;
+  readonly shared: SharedResources;
+}
+
+/**
+ * Where closed runs go: an EventBridge rule sends every closed run of our STANDARD machines to run-monitor
+ * (which records its history size and dead-letters the failures), and the dead-letter queue feeds the
+ * redrive function through an event source mapping that is created **disabled**: an operator enables it
+ * to drain the queue once the cause is fixed. Always on, it would redrive a permanently failing run
+ * forever, each time paying for the retries again.
+ */
+export class RunRouting extends Construct {
+  readonly closedRunsRule?: events.Rule;
+  readonly redriveSource?: SqsEventSource;
+
+  constructor(scope: Construct, id: string, props: RunRoutingProps) {
+    super(scope, id);
+    const { functions, shared } = props;
+    // EXPRESS machines emit no execution status-change events.
+    const standard = props.workflows.filter((w) => w.stateMachine.stateMachineType === 'STANDARD');
+    if (functions.has(FunctionNames.runMonitor) && standard.length > 0) {
+      this.closedRunsRule = new events.Rule(this, 'ClosedRuns', {
+        description: 'Every closed run of an Autosave workflow -> run-monitor (history size; failures to the DLQ)',
+        eventPattern: {
+          source: ['aws.states'],
+          detailType: ['Step Functions Execution Status Change'],
+          detail: {
+            status: [...CLOSED_RUN_STATUSES],
+            stateMachineArn: standard.map((w) => w.stateMachine.stateMachineArn),
+          },
+        },
+        targets: [
+          // No target DLQ: raw events would mix with run-monitor's messages in the one queue. EventBridge
+          // retries for 24 h, and the failed-runs and run-monitor-errors alarms fire regardless.
+          new targets.LambdaFunction(functions.get(FunctionNames.runMonitor)),
+        ],
+      });
+    }
+    if (functions.has(FunctionNames.redrive)) {
+      this.redriveSource = new SqsEventSource(shared.deadLetterQueue, {
+        enabled: false,
+        batchSize: 10,
+        reportBatchItemFailures: true,
+      });
+      functions.get(FunctionNames.redrive).addEventSource(this.redriveSource);
+    }
+  }
+}

@@ -1,0 +1,242 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { METRICS_NAMESPACE } from '../lib/metrics/metric-names';
+import type { ResolvedDeployOptions } from './deploy-options';
+import { acknowledgeNag, nagArn, nagArnOf } from './nag';
+import type { SharedResources } from './shared-resources';
+import { FunctionNames, type FunctionNeed, type FunctionSpec } from './stack-inputs';
+
+/** The repository root: esbuild's working directory and where package-lock.json lives. */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Runtime of every deployed function (nodejs20.x is deprecated on AWS; 22 is nearest to the tested Node 20). */
+export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
+
+/**
+ * esbuild output is ESM; a few bundled dependencies still call `require` (CommonJS), which ESM lacks.
+ */
+const ESM_REQUIRE_BANNER = "import { createRequire as __autosaveCreateRequire } from 'node:module'; const require = __autosaveCreateRequire(import.meta.url);";
+
+/** Step Functions actions each function may call (`sfn` need), on the executions of our state machines. */
+const EXECUTION_ACTIONS: Readonly<Record<string, readonly string[]>> = {
+  [FunctionNames.approvalEndpoint]: [],
+  [FunctionNames.runMonitor]: ['states:DescribeExecution', 'states:GetExecutionHistory'],
+  [FunctionNames.redrive]: ['states:DescribeExecution', 'states:RedriveExecution'],
+};
+/** Callback actions; they take a task token and support no resource-level permission. */
+const TASK_TOKEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
+  [FunctionNames.approvalEndpoint]: ['states:SendTaskSuccess', 'states:SendTaskFailure'],
+};
+
+/** Options of {@link RuntimeFunctions}. */
+export interface RuntimeFunctionsProps {
+  readonly specs: readonly FunctionSpec[];
+  readonly shared: SharedResources;
+  readonly options: ResolvedDeployOptions;
+  /** Names of the state machines whose executions the `sfn` functions may read or redrive. */
+  readonly stateMachineNames: readonly string[];
+}
+
+/**
+ * The six runtime functions, bundled once per synth and shared by every workflow. Each gets its own
+ * role holding only what its `needs` list asks for, its own log group with retention, and a published
+ * version (retained on replacement, so executions in flight keep the code they started with).
+ */
+export class RuntimeFunctions extends Construct {
+  /** The approval endpoint's URL (undefined when the registry has no approval-endpoint). */
+  readonly approvalUrl?: lambda.FunctionUrl;
+  private readonly functions = new Map<string, NodejsFunction>();
+
+  constructor(scope: Construct, id: string, props: RuntimeFunctionsProps) {
+    super(scope, id);
+    for (const spec of props.specs) this.functions.set(spec.name, this.createFunction(spec, props));
+    acknowledgeNag(
+      this,
+      'AwsSolutions-L1',
+      'Pinned to nodejs22.x, the runtime nearest the Node 20 the code is tested on; moving to nodejs24.x is a tested change, not a default.',
+    );
+
+    // approval-request builds links to the approval endpoint; the endpoint is a Function URL.
+    const endpoint = this.functions.get(FunctionNames.approvalEndpoint);
+    const request = this.functions.get(FunctionNames.approvalRequest);
+    if (endpoint) {
+      this.approvalUrl = endpoint.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
+      acknowledgeNag(
+        endpoint,
+        'AwsSolutions-LambdaFunctionUrlAuth',
+        'Approvers open links from email without AWS credentials; every link is HMAC-signed and expiring, and a decision is a single-use conditional write.',
+      );
+      request?.addEnvironment('AUTOSAVE_APPROVAL_BASE_URL', this.approvalUrl.url);
+    }
+  }
+
+  /** The function registered under `name`. */
+  get(name: string): NodejsFunction {
+    const fn = this.functions.get(name);
+    if (!fn) throw new Error(`No runtime function named "${name}" in lambdas/index.ts`);
+    return fn;
+  }
+
+  /** Whether the registry has a function called `name`. */
+  has(name: string): boolean {
+    return this.functions.has(name);
+  }
+
+  /** Every function, by registry name. */
+  all(): ReadonlyMap<string, NodejsFunction> {
+    return this.functions;
+  }
+
+  private createFunction(spec: FunctionSpec, props: RuntimeFunctionsProps): NodejsFunction {
+    const id = pascal(spec.name);
+    const logGroup = new logs.LogGroup(this, `${id}Logs`, {
+      retention: props.options.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const role = new iam.Role(this, `${id}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Autosave ${spec.name}: only what its needs list asks for`,
+    });
+    logGroup.grantWrite(role);
+
+    const entry = isAbsolute(spec.entry) ? spec.entry : join(PROJECT_ROOT, spec.entry);
+    if (!existsSync(entry)) throw new Error(`Function ${spec.name}: entry ${entry} does not exist`);
+    const fn = new NodejsFunction(this, id, {
+      entry,
+      handler: spec.handler,
+      runtime: FUNCTION_RUNTIME,
+      architecture: lambda.Architecture.ARM_64,
+      timeout: Duration.seconds(spec.timeoutSeconds),
+      memorySize: spec.memoryMb,
+      role,
+      logGroup,
+      description: `Autosave ${spec.name}`,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: spec.name,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+      },
+      // Old versions stay: an execution in flight keeps invoking the version its definition pins.
+      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        // Bundled, not taken from the runtime: the code runs with the SDK versions package.json pins.
+        bundleAwsSDK: true,
+        externalModules: [],
+        minify: true,
+        sourceMap: true,
+        banner: ESM_REQUIRE_BANNER,
+      },
+    });
+    for (const need of spec.needs) this.grantNeed(fn, role, spec.name, need, props);
+    return fn;
+  }
+
+  private grantNeed(fn: NodejsFunction, role: iam.Role, name: string, need: FunctionNeed, props: RuntimeFunctionsProps): void {
+    const { shared, options } = props;
+    const stack = Stack.of(this);
+    switch (need) {
+      case 'table':
+        fn.addEnvironment('AUTOSAVE_TABLE', shared.table.tableName);
+        shared.table.grantReadWriteData(role);
+        return;
+      case 'bucket':
+        fn.addEnvironment('AUTOSAVE_BUCKET', shared.bucket.bucketName);
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [shared.bucket.arnForObjects('*')] }),
+        );
+        // Without ListBucket a missing object answers 403 instead of 404.
+        role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [shared.bucket.bucketArn] }));
+        acknowledgeNag(
+          role,
+          `AwsSolutions-IAM5[Resource::${nagArnOf(shared.bucket)}/*]`,
+          'Payload keys are content hashes known only at run time; the grant is Get/PutObject on this one bucket.',
+        );
+        return;
+      case 'dlq':
+        fn.addEnvironment('AUTOSAVE_DLQ_URL', shared.deadLetterQueue.queueUrl);
+        // redrive consumes through its event source mapping (RunMonitoring); everyone else only sends.
+        if (name !== FunctionNames.redrive) shared.deadLetterQueue.grantSendMessages(role);
+        return;
+      case 'sfn': {
+        const executionActions = EXECUTION_ACTIONS[name] ?? ['states:DescribeExecution'];
+        const executionArns = props.stateMachineNames.map((sm) =>
+          stack.formatArn({ service: 'states', resource: 'execution', resourceName: `${sm}:*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+        );
+        if (executionActions.length > 0 && executionArns.length > 0) {
+          role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...executionActions], resources: executionArns }));
+          for (const sm of props.stateMachineNames) {
+            acknowledgeNag(
+              role,
+              `AwsSolutions-IAM5[Resource::${nagArn('states', `execution:${sm}:*`)}]`,
+              'Execution names are chosen by callers at run time; the grant covers executions of this stack\'s state machines only.',
+            );
+          }
+        }
+        const tokenActions = TASK_TOKEN_ACTIONS[name];
+        if (tokenActions) {
+          role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...tokenActions], resources: ['*'] }));
+          acknowledgeNag(
+            role,
+            'AwsSolutions-IAM5[Resource::*]',
+            'SendTaskSuccess/SendTaskFailure act on a task token and support no resource-level permissions.',
+          );
+        }
+        return;
+      }
+      case 'bedrock':
+        fn.addEnvironment('AUTOSAVE_MODEL_PROVIDER', 'bedrock');
+        fn.addEnvironment('AUTOSAVE_MODEL_ID', options.modelId);
+        // Converse is authorised by bedrock:InvokeModel.
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['bedrock:InvokeModel'],
+            resources: [stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: options.modelId })],
+          }),
+        );
+        return;
+      case 'ses':
+        fn.addEnvironment('AUTOSAVE_EMAIL_PROVIDER', 'ses');
+        fn.addEnvironment('AUTOSAVE_EMAIL_FROM', options.emailFrom);
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['ses:SendEmail'],
+            resources: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: options.emailIdentity })],
+          }),
+        );
+        return;
+      case 'secret': {
+        const parameterName = shared.approvalSecretParameterName;
+        fn.addEnvironment('AUTOSAVE_APPROVAL_SECRET_PARAMETER', parameterName);
+        shared.approvalSecret.grantRead(role);
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['ssm:GetParameter'],
+            resources: [stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: parameterName.slice(1) })],
+          }),
+        );
+        return;
+      }
+    }
+  }
+}
+
+/** `approval-endpoint` -> `ApprovalEndpoint`: stable construct ids from registry names. */
+export function pascal(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('');
+}

@@ -1,0 +1,101 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { DEFAULT_PAYLOAD_EXPIRATION } from './deploy-options';
+import { acknowledgeNag } from './nag';
+
+/** The TTL attribute of the records table (docs/architecture.md §3). */
+export const RECORD_TTL_ATTRIBUTE = 'expiration';
+/** SQS's maximum retention: a dead letter must outlive a long weekend and then some. */
+export const DLQ_RETENTION = Duration.days(14);
+
+/** Options of {@link SharedResources}. */
+export interface SharedResourcesProps {
+  /** When payload objects expire. @default {@link DEFAULT_PAYLOAD_EXPIRATION} */
+  readonly payloadExpiration?: Duration;
+}
+
+/**
+ * What every workflow shares: the records table (idempotency, recorded model calls, approvals), the
+ * payload bucket, the dead-letter queue, the approval signing secret and the alarm topic.
+ */
+export class SharedResources extends Construct {
+  readonly table: dynamodb.Table;
+  readonly bucket: s3.Bucket;
+  readonly deadLetterQueue: sqs.Queue;
+  readonly approvalSecret: secretsmanager.Secret;
+  readonly alarmTopic: sns.Topic;
+
+  constructor(scope: Construct, id: string, props: SharedResourcesProps = {}) {
+    super(scope, id);
+
+    this.table = new dynamodb.Table(this, 'Records', {
+      partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: RECORD_TTL_ATTRIBUTE,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      // The ledger is what keeps side effects single: never dropped by a stack change.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.bucket = new s3.Bucket(this, 'Payloads', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [
+        {
+          expiration: props.payloadExpiration ?? DEFAULT_PAYLOAD_EXPIRATION,
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledgeNag(
+      this.bucket,
+      'AwsSolutions-S1',
+      'Payload objects are content-addressed and written only by the stack Lambdas under their own roles; ' +
+        'access is audited through CloudTrail. A second bucket for server access logs adds cost without adding who-did-what.',
+    );
+
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
+      retentionPeriod: DLQ_RETENTION,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    acknowledgeNag(
+      this.deadLetterQueue,
+      'AwsSolutions-SQS3',
+      'This queue IS the dead-letter queue of failed runs; messages stay until an operator redrives them.',
+    );
+
+    this.approvalSecret = new secretsmanager.Secret(this, 'ApprovalSigningSecret', {
+      // A fixed name: the runtime reaches it through a Parameter Store reference path built from it.
+      secretName: `${Stack.of(this).stackName}/approval-signing-key`,
+      description: 'HMAC key that signs Autosave approval links (comma-separated list, newest first).',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    acknowledgeNag(
+      this.approvalSecret,
+      'AwsSolutions-SMG4',
+      'Rotating the signing key invalidates every approval link in flight; rotate by hand by prepending a new ' +
+        'key (the runtime verifies with every listed key, signs with the first) and dropping the old one after the longest approval timeout.',
+    );
+
+    this.alarmTopic = new sns.Topic(this, 'Alarms', { enforceSSL: true });
+  }
+
+  /**
+   * The Parameter Store name that resolves to the signing secret (`AUTOSAVE_APPROVAL_SECRET_PARAMETER`):
+   * the runtime reads one SSM SecureString, and Parameter Store serves Secrets Manager secrets under
+   * `/aws/reference/secretsmanager/`, so CDK can generate the secret (it cannot create SecureStrings).
+   */
+  get approvalSecretParameterName(): string {
+    return `/aws/reference/secretsmanager/${this.approvalSecret.secretName}`;
+  }
+}

@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { LIVE_ALIAS_NAME } from '../lib/config';
+import type { ResolvedDeployOptions } from './deploy-options';
+import { acknowledgeNag } from './nag';
+import type { RuntimeFunctions } from './runtime-functions';
+import { ALIAS_PLACEHOLDER, FUNCTION_PLACEHOLDERS, placeholdersIn, type WorkflowSpec } from './stack-inputs';
+
+/** CloudFormation `DeploymentPreference.Type` for each rollout kind. */
+const ROLLOUT_TYPES = { 'all-at-once': 'ALL_AT_ONCE', canary: 'CANARY', linear: 'LINEAR' } as const;
+
+/** Options of {@link WorkflowStateMachine}. */
+export interface WorkflowStateMachineProps {
+  readonly workflow: WorkflowSpec;
+  readonly functions: RuntimeFunctions;
+  readonly options: ResolvedDeployOptions;
+}
+
+/**
+ * One workflow on AWS: its state machine (definition placeholders filled with **pinned Lambda version
+ * ARNs**), a version published whenever the definition or a pinned Lambda changes (old versions kept), and
+ * the `live` alias callers start through — optionally moved by a canary/linear rollout that rolls back
+ * on the failed-runs alarm.
+ */
+export class WorkflowStateMachine extends Construct {
+  readonly stateMachine: sfn.StateMachine;
+  readonly version: sfn.CfnStateMachineVersion;
+  readonly alias: sfn.CfnStateMachineAlias;
+  /** The `live` alias ARN, built from the fixed state machine name (known before deploy). */
+  readonly aliasArn: string;
+  /** Any failed, timed-out or aborted run of this state machine. */
+  readonly failedRunsAlarm: cloudwatch.Alarm;
+  /** sha256 (12 hex) of the workflow version and its compiled definition: names the published version. */
+  readonly definitionHash: string;
+
+  constructor(scope: Construct, id: string, props: WorkflowStateMachineProps) {
+    super(scope, id);
+    const { workflow, functions, options } = props;
+    const stack = Stack.of(this);
+    this.aliasArn = stack.formatArn({
+      service: 'states',
+      resource: 'stateMachine',
+      resourceName: `${workflow.name}:${LIVE_ALIAS_NAME}`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+
+    const substitutions: Record<string, string> = {};
+    const invokable: string[] = [];
+    for (const placeholder of placeholdersIn(workflow.definition)) {
+      if (placeholder === ALIAS_PLACEHOLDER) {
+        substitutions[placeholder] = this.aliasArn;
+        continue;
+      }
+      const functionName = FUNCTION_PLACEHOLDERS[placeholder];
+      if (!functionName) throw new Error(`Workflow ${workflow.name}: unknown placeholder \${${placeholder}}`);
+      // The version ARN (Ref of AWS::Lambda::Version): a run keeps the code it started with.
+      const pinned = functions.get(functionName).currentVersion.functionArn;
+      substitutions[placeholder] = pinned;
+      invokable.push(pinned);
+    }
+
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: options.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('states.amazonaws.com'),
+      description: `Autosave workflow ${workflow.name}: invoke its pinned Lambda versions, continue as new through its alias`,
+    });
+    if (invokable.length > 0) {
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: invokable }));
+    }
+    if (substitutions[ALIAS_PLACEHOLDER]) {
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['states:StartExecution'], resources: [this.aliasArn] }));
+    }
+
+    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+      stateMachineName: workflow.name,
+      stateMachineType: workflow.type === 'EXPRESS' ? sfn.StateMachineType.EXPRESS : sfn.StateMachineType.STANDARD,
+      definitionBody: sfn.DefinitionBody.fromString(workflow.definition),
+      definitionSubstitutions: substitutions,
+      role,
+      // Execution data carries task tokens and user payloads: log the events, not the data.
+      logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
+      tracingEnabled: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledgeNag(
+      role,
+      'AwsSolutions-IAM5[Resource::*]',
+      'CloudWatch Logs vended delivery (logs:*LogDelivery, DescribeLogGroups, ...) and X-Ray PutTraceSegments support no resource-level permissions; CDK adds them for logging and tracing.',
+    );
+
+    this.definitionHash = createHash('sha256').update(workflow.version).update('\0').update(workflow.definition).digest('hex').slice(0, 12);
+    this.version = new sfn.CfnStateMachineVersion(this, 'Version', {
+      stateMachineArn: this.stateMachine.stateMachineArn,
+      // A new revision (definition or a pinned Lambda version changed) replaces this resource: a new version.
+      stateMachineRevisionId: this.stateMachine.stateMachineRevisionId,
+      description: `${workflow.name} ${workflow.version} definition ${this.definitionHash}`,
+    });
+    // Keep every published version: executions in flight (and their redrives) run on the version they started on.
+    this.version.applyRemovalPolicy(RemovalPolicy.RETAIN);
+
+    this.failedRunsAlarm = new cloudwatch.Alarm(this, 'FailedRuns', {
+      alarmDescription: `A run of ${workflow.name} failed, timed out or was aborted: see the dead-letter queue`,
+      metric: this.failedRunsMetric(),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
+    const rollout = options.rollout;
+    this.alias = new sfn.CfnStateMachineAlias(this, 'LiveAlias', {
+      name: LIVE_ALIAS_NAME,
+      description: `What callers start: ${workflow.name}`,
+      ...(rollout === 'all-at-once'
+        ? { routingConfiguration: [{ stateMachineVersionArn: this.version.attrArn, weight: 100 }] }
+        : {
+            deploymentPreference: {
+              stateMachineVersionArn: this.version.attrArn,
+              type: ROLLOUT_TYPES[rollout],
+              percentage: options.rolloutPercentage,
+              interval: options.rolloutIntervalMinutes,
+              alarms: [this.failedRunsAlarm.alarmName],
+            },
+          }),
+    });
+  }
+
+  /** Failed + timed-out + aborted runs of this state machine per 5 minutes. */
+  failedRunsMetric(): cloudwatch.IMetric {
+    const period = Duration.minutes(5);
+    return new cloudwatch.MathExpression({
+      expression: 'failed + timedOut + aborted',
+      usingMetrics: {
+        failed: this.stateMachine.metricFailed({ period }),
+        timedOut: this.stateMachine.metricTimedOut({ period }),
+        aborted: this.stateMachine.metricAborted({ period }),
+      },
+      label: 'Failed runs',
+      period,
+    });
+  }
+}
