@@ -11,7 +11,10 @@ export function stepFunctionsService(engine: StepFunctionsHandler): AwsJsonServi
   return {
     targetPrefix: 'AWSStepFunctions',
     handle: (operation, input) => engine.handle(operation, input),
-    describeError: (err) => (isNamedServiceError(err) ? { type: err.name, message: err.message } : undefined),
+    describeError: (err) =>
+      isNamedServiceError(err)
+        ? { type: err.name, message: err.message, statusCode: (err as { httpStatus?: number }).httpStatus ?? 400 }
+        : undefined,
     serializationError: (message) => ({ type: 'SerializationException', message }),
   };
 }

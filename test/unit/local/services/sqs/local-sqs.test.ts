@@ -75,7 +75,7 @@ describe('LocalSqs over the AWS JSON protocol', () => {
     expect(attrs.Attributes).toMatchObject({ ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '1', VisibilityTimeout: '30' });
 
     clock.t += 11_000;
-    const again = await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateReceiveCount'] }));
+    const again = await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MessageSystemAttributeNames: ['ApproximateReceiveCount'] }));
     expect(again.Messages![0].Attributes).toEqual({ ApproximateReceiveCount: '2' });
     await s.client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: again.Messages![0].ReceiptHandle }));
     clock.t += 60_000;

@@ -1,0 +1,56 @@
+import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import dynalite from 'dynalite';
+import type { AddressInfo } from 'node:net';
+import { LOCAL_REGION } from '../../lib/config';
+
+/** Credentials every local client uses: s3rver checks these exact values; dynalite and the engine ignore them. */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+/** A running local DynamoDB. */
+export interface LocalDynamoDb {
+  /** `http://127.0.0.1:<port>` */
+  readonly endpoint: string;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startLocalDynamoDb}. */
+export interface LocalDynamoDbOptions {
+  /** LevelDB directory that keeps the tables across restarts. */
+  readonly directory: string;
+  /** Tables to create (pk `id`, a string) when missing. */
+  readonly tables: readonly string[];
+  /** @default 0 (a free port) */
+  readonly port?: number;
+}
+
+/** Starts dynalite on a loopback port, persisted under `directory`, with the tables created and ACTIVE. */
+export async function startLocalDynamoDb(options: LocalDynamoDbOptions): Promise<LocalDynamoDb> {
+  // Tables become ACTIVE at once: nothing waits on CREATING.
+  const server = dynalite({ path: options.directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  try {
+    for (const table of options.tables) {
+      try {
+        await client.send(new CreateTableCommand({
+          TableName: table,
+          AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+          KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+          BillingMode: 'PAY_PER_REQUEST',
+        }));
+      } catch (err) {
+        if (!(err instanceof ResourceInUseException)) throw err;
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+  return {
+    endpoint,
+    close: () => new Promise<void>((resolve, reject) => server.close((err?: Error) => (err ? reject(err) : resolve()))),
+  };
+}

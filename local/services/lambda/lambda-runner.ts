@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../../lib/config';
+import { AutosaveError } from '../../../lib/errors';
+import { functionArn, parseFunctionName } from './function-name';
+
+/** Lambda's own default timeout; user functions get {@link DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS} instead. */
+export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 3;
+/** Lambda's default memory size, reported in `context.memoryLimitInMB`. */
+export const DEFAULT_FUNCTION_MEMORY_MB = 128;
+
+/** The context a handler receives: the fields of Lambda's Node.js context that handlers read. */
+export interface LambdaContext {
+  readonly functionName: string;
+  readonly functionVersion: string;
+  readonly invokedFunctionArn: string;
+  readonly memoryLimitInMB: string;
+  readonly awsRequestId: string;
+  readonly logGroupName: string;
+  readonly logStreamName: string;
+  callbackWaitsForEmptyEventLoop: boolean;
+  /** Milliseconds left before the function's timeout. */
+  getRemainingTimeInMillis(): number;
+}
+
+/** A Lambda handler: async, or the older callback form. */
+export type LambdaHandler = (
+  event: any,
+  context: LambdaContext,
+  callback: (error?: unknown, result?: unknown) => void,
+) => unknown;
+
+/** A function the runner can invoke. */
+export interface LocalFunction {
+  /** The function's name as invoked (`autosave-model-step`, or a user function's name). */
+  readonly name: string;
+  /** Loads the handler (lazily, so handler modules read the environment set at start). */
+  readonly load: () => Promise<LambdaHandler> | LambdaHandler;
+  /** @default {@link DEFAULT_FUNCTION_TIMEOUT_SECONDS} */
+  readonly timeoutSeconds?: number;
+  /** @default {@link DEFAULT_FUNCTION_MEMORY_MB} */
+  readonly memoryMb?: number;
+}
+
+/** One Lambda invocation (the request of the `Invoke` API). */
+export interface LambdaInvocation {
+  readonly functionName: string;
+  readonly qualifier?: string;
+  readonly payload: unknown;
+}
+
+/** Its answer: `functionError: "Unhandled"` with `{errorType, errorMessage}` when the handler threw or timed out. */
+export interface LambdaInvocationResult {
+  readonly payload: unknown;
+  readonly functionError?: 'Unhandled';
+  readonly executedVersion: string;
+}
+
+/** The seam the engine invokes functions through (docs/architecture.md §5). */
+export type LambdaInvoker = (request: LambdaInvocation) => Promise<LambdaInvocationResult>;
+
+/** No function of that name (surfaces in a state machine as `Lambda.ResourceNotFoundException`, as on AWS). */
+export class LambdaFunctionNotFoundError extends AutosaveError {
+  override readonly name = 'Lambda.ResourceNotFoundException';
+  constructor(functionName: string) {
+    super(`Function not found: ${functionName}`);
+  }
+}
+
+/** Options of {@link InProcessLambdaRunner}. */
+export interface InProcessLambdaRunnerOptions {
+  readonly functions: readonly LocalFunction[];
+  /** Region in `invokedFunctionArn`. @default LOCAL_REGION */
+  readonly region?: string;
+  /** Account in `invokedFunctionArn`. @default LOCAL_ACCOUNT_ID */
+  readonly accountId?: string;
+}
+
+class FunctionTimeoutSignal {
+  constructor(readonly seconds: number) {}
+}
+
+/** What Lambda reports for a handler that threw: the error's `name` becomes the Step Functions error. */
+function errorPayload(err: unknown): { errorType: string; errorMessage: string; trace?: string[] } {
+  if (err instanceof Error) {
+    return { errorType: err.name || 'Error', errorMessage: err.message, trace: err.stack?.split('\n') };
+  }
+  return { errorType: 'Error', errorMessage: typeof err === 'string' ? err : JSON.stringify(err) };
+}
+
+/** Lambda serializes events and results as JSON: the handler never shares objects with the engine. */
+const jsonCopy = (value: unknown): unknown => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
+
+/**
+ * Runs Lambda handlers in this process, the way the Lambda service runs them: by function name (whatever
+ * region and account an ARN names), with a Lambda-like context and the function's timeout. A handler that
+ * throws or times out answers `functionError: "Unhandled"`, as Invoke does on AWS.
+ */
+export class InProcessLambdaRunner {
+  private readonly functions = new Map<string, LocalFunction>();
+  private readonly handlers = new Map<string, Promise<LambdaHandler>>();
+  private readonly region: string;
+  private readonly accountId: string;
+
+  constructor(options: InProcessLambdaRunnerOptions) {
+    for (const fn of options.functions) this.functions.set(fn.name, fn);
+    this.region = options.region ?? LOCAL_REGION;
+    this.accountId = options.accountId ?? LOCAL_ACCOUNT_ID;
+  }
+
+  /** Whether a function of this name (or ARN) exists. */
+  has(functionName: string): boolean {
+    return this.functions.has(parseFunctionName(functionName).name);
+  }
+
+  /** The names of every function, sorted. */
+  names(): string[] {
+    return [...this.functions.keys()].sort();
+  }
+
+  /** The {@link LambdaInvoker} to hand the engine. */
+  readonly invoke: LambdaInvoker = async (request) => {
+    const { name, qualifier } = parseFunctionName(request.functionName, request.qualifier);
+    const fn = this.functions.get(name);
+    if (!fn) throw new LambdaFunctionNotFoundError(request.functionName);
+    const executedVersion = qualifier && /^\d+$/.test(qualifier) ? qualifier : '$LATEST';
+    const timeoutSeconds = fn.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS;
+    const awsRequestId = randomUUID();
+    const deadline = Date.now() + timeoutSeconds * 1000;
+    const context: LambdaContext = {
+      functionName: name,
+      functionVersion: executedVersion,
+      invokedFunctionArn: functionArn(name, this.region, this.accountId, qualifier),
+      memoryLimitInMB: String(fn.memoryMb ?? DEFAULT_FUNCTION_MEMORY_MB),
+      awsRequestId,
+      logGroupName: `/aws/lambda/${name}`,
+      logStreamName: `local/${awsRequestId}`,
+      callbackWaitsForEmptyEventLoop: true,
+      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const handler = await this.handler(fn);
+      const event = jsonCopy(request.payload);
+      const run = new Promise<unknown>((resolve, reject) => {
+        const callback = (error?: unknown, result?: unknown) => (error ? reject(error) : resolve(result));
+        try {
+          const returned = handler(event, context, callback);
+          // An async handler (or one returning a promise) answers through its promise; a callback handler
+          // (three parameters, returning nothing) through the callback.
+          if (returned !== undefined || handler.length < 3) Promise.resolve(returned).then(resolve, reject);
+        } catch (err) {
+          reject(err);
+        }
+      });
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new FunctionTimeoutSignal(timeoutSeconds)), timeoutSeconds * 1000);
+      });
+      const result = await Promise.race([run, timeout]);
+      return { payload: jsonCopy(result), executedVersion };
+    } catch (err) {
+      if (err instanceof FunctionTimeoutSignal) {
+        return {
+          functionError: 'Unhandled',
+          executedVersion,
+          payload: { errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${awsRequestId} Error: Task timed out after ${err.seconds.toFixed(2)} seconds` },
+        };
+      }
+      return { functionError: 'Unhandled', executedVersion, payload: errorPayload(err) };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  private handler(fn: LocalFunction): Promise<LambdaHandler> {
+    let loaded = this.handlers.get(fn.name);
+    if (!loaded) {
+      loaded = Promise.resolve(fn.load());
+      // A module that failed to load is retried on the next invoke (as a new Lambda sandbox would).
+      loaded.catch(() => this.handlers.delete(fn.name));
+      this.handlers.set(fn.name, loaded);
+    }
+    return loaded;
+  }
+}

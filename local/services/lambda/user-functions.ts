@@ -1,0 +1,41 @@
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import type { LambdaHandler, LocalFunction } from './lambda-runner';
+
+/**
+ * Timeout of a function from `--functions`: user handlers declare none, and Lambda's 3-second default would
+ * fail slow but healthy functions, so they get a minute unless they export `{ handler, timeoutSeconds }`.
+ */
+export const DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS = 60;
+
+/** A user function entry: a bare handler, or a handler with its timeout and memory. */
+export type UserFunctionExport = LambdaHandler | { handler: LambdaHandler; timeoutSeconds?: number; memoryMb?: number };
+
+/** Thrown when a `--functions` module exports something that is not a handler. */
+export class UserFunctionsModuleError extends Error {
+  override readonly name = 'UserFunctionsModuleError';
+}
+
+/**
+ * Loads user functions from a module exporting `{ [functionName]: handler }` (named exports, or an object as
+ * the default export), so any ASL that calls Lambdas can run locally.
+ */
+export async function loadUserFunctions(modulePath: string): Promise<LocalFunction[]> {
+  const mod = (await import(pathToFileURL(resolve(modulePath)).href)) as Record<string, unknown>;
+  const table: Record<string, unknown> = { ...mod };
+  delete table.default;
+  if (mod.default && typeof mod.default === 'object') Object.assign(table, mod.default);
+  return Object.entries(table).map(([name, value]) => {
+    const entry = value as UserFunctionExport;
+    if (typeof entry === 'function') return { name, load: () => entry, timeoutSeconds: DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS };
+    if (entry && typeof entry === 'object' && typeof entry.handler === 'function') {
+      return {
+        name,
+        load: () => entry.handler,
+        timeoutSeconds: entry.timeoutSeconds ?? DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS,
+        ...(entry.memoryMb !== undefined ? { memoryMb: entry.memoryMb } : {}),
+      };
+    }
+    throw new UserFunctionsModuleError(`${modulePath}: export '${name}' is not a Lambda handler`);
+  });
+}
