@@ -3,10 +3,14 @@
  */
 import type { QueryLanguage, StateDataFlow } from './types';
 import { jsonataDataFlow } from './jsonata/jsonata-data-flow';
+import { jsonPathDataFlow } from './jsonpath/jsonpath-data-flow';
 
 export * from './types';
 export * from './errors';
 export { jsonataDataFlow } from './jsonata/jsonata-data-flow';
+export { jsonPathDataFlow } from './jsonpath/jsonpath-data-flow';
+export { compileIntrinsic, INTRINSIC_FUNCTIONS } from './jsonpath/intrinsics/intrinsic-functions';
+export { readPath, setReferencePath } from './jsonpath/paths';
 export { compileJsonata, isJsonataExpression } from './jsonata/expressions';
 
 /** The data flow of a state whose effective query language is `language`. */
@@ -15,6 +19,6 @@ export function dataFlowFor(language: QueryLanguage): StateDataFlow {
     case 'JSONata':
       return jsonataDataFlow;
     case 'JSONPath':
-      throw new Error('The JSONPath data flow is not built yet (it lands in the next commit).');
+      return jsonPathDataFlow;
   }
 }

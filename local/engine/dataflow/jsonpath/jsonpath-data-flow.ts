@@ -1,0 +1,141 @@
+/**
+ * A state's data flow in JSONPath: InputPath -> Parameters -> (work) -> ResultSelector -> ResultPath ->
+ * OutputPath, Pass `Result`, Choice rules, Wait `*Path` fields, Map ItemsPath/ItemSelector, `Assign`
+ * with `.$` paths and intrinsics.
+ */
+import type { ChoiceDecision, EvaluationScope, StateDataFlow, StateDefinition } from '../types';
+import { NoChoiceMatchedError, StatesRuntimeError } from '../errors';
+import { mapItemValue, requireArray, requireInteger, requireString, requireTimestamp, RESULT_PRODUCING_TYPES, type ErrorFactory } from '../shared/values';
+import { readPath, setReferencePath, type PathRoots } from './paths';
+import { applyPayloadTemplate, evaluateDynamic } from './payload-template';
+import { ruleMatches, type ChoiceRule } from './choice-rules';
+
+const runtimeError: ErrorFactory = (message) => new StatesRuntimeError(message);
+
+const roots = (data: unknown, scope: EvaluationScope): PathRoots => ({ data, context: scope.context, variables: scope.variables });
+
+/** `InputPath`/`OutputPath`: `null` gives `{}`, absent gives the whole value. */
+function selectPath(owner: Readonly<Record<string, unknown>>, field: 'InputPath' | 'OutputPath', data: unknown, scope: EvaluationScope): unknown {
+  if (!(field in owner)) return data;
+  const path = owner[field];
+  if (path === null) return {};
+  return readPath(path as string, roots(data, scope), field);
+}
+
+/** The state input after `InputPath`. */
+const selectedInput = (state: StateDefinition, scope: EvaluationScope) => selectPath(state, 'InputPath', scope.input, scope);
+
+/** `ResultPath`: `null` keeps the input, absent replaces it with the result. */
+function placeResult(owner: Readonly<Record<string, unknown>>, input: unknown, result: unknown): unknown {
+  if (!('ResultPath' in owner)) return result;
+  if (owner.ResultPath === null) return input;
+  return setReferencePath(input, owner.ResultPath as string, result);
+}
+
+/** A literal number field or its `...Path` twin (read from the state input after InputPath). */
+function numberField(state: StateDefinition, name: string, scope: EvaluationScope): unknown {
+  if (name in state) return state[name];
+  const pathField = `${name}Path`;
+  if (pathField in state) return readPath(state[pathField] as string, roots(selectedInput(state, scope), scope), pathField);
+  return undefined;
+}
+
+/** `Error`/`Cause` of a Fail state, or `ErrorPath`/`CausePath` (a path or an intrinsic function). */
+function failField(state: StateDefinition, name: 'Error' | 'Cause', scope: EvaluationScope): string | undefined {
+  if (name in state) return requireString(state[name], name, runtimeError);
+  const pathField = `${name}Path`;
+  if (!(pathField in state)) return undefined;
+  return requireString(evaluateDynamic(state[pathField], roots(scope.input, scope), pathField), pathField, runtimeError);
+}
+
+/** Evaluates an `Assign` block with `$` bound to `data`. */
+function assignments(owner: Readonly<Record<string, unknown>>, data: unknown, scope: EvaluationScope, field = 'Assign'): Record<string, unknown> {
+  if (owner.Assign === undefined) return {};
+  return applyPayloadTemplate(owner.Assign, roots(data, scope), field) as Record<string, unknown>;
+}
+
+/** The state's result after `ResultSelector` (Task, Map, Parallel); for Pass, `Result`/`Parameters`. */
+async function selectedResult(state: StateDefinition, scope: EvaluationScope): Promise<unknown> {
+  if (state.Type === 'Pass') return scope.result !== undefined ? scope.result : jsonPathDataFlow.effectiveInput(state, scope);
+  if (state.ResultSelector !== undefined) return applyPayloadTemplate(state.ResultSelector, roots(scope.result, scope), 'ResultSelector');
+  return scope.result;
+}
+
+/** The JSONPath query language's {@link StateDataFlow}. */
+export const jsonPathDataFlow: StateDataFlow = {
+  async effectiveInput(state, scope) {
+    const input = selectedInput(state, scope);
+    // In a Map state, Parameters is the older name of ItemSelector (applied per item).
+    const withParameters = state.Parameters !== undefined && state.Type !== 'Map' ? applyPayloadTemplate(state.Parameters, roots(input, scope), 'Parameters') : input;
+    if (state.Type === 'Pass' && 'Result' in state) return state.Result;
+    return withParameters;
+  },
+
+  async output(state, scope) {
+    if (!RESULT_PRODUCING_TYPES.has(state.Type) && state.Type !== 'Pass') return selectPath(state, 'OutputPath', selectedInput(state, scope), scope);
+    const combined = placeResult(state, scope.input, await selectedResult(state, scope));
+    return selectPath(state, 'OutputPath', combined, scope);
+  },
+
+  async assign(state, scope) {
+    if (state.Assign === undefined) return {};
+    const data = RESULT_PRODUCING_TYPES.has(state.Type) || state.Type === 'Pass' ? await selectedResult(state, scope) : selectedInput(state, scope);
+    return assignments(state, data, scope);
+  },
+
+  async catchOutput(catcher, scope) {
+    return {
+      output: placeResult(catcher, scope.input, scope.errorOutput),
+      assign: assignments(catcher, scope.errorOutput, scope, 'Catch.Assign'),
+    };
+  },
+
+  async choose(state, scope): Promise<ChoiceDecision> {
+    const input = selectedInput(state, scope);
+    const pathRoots = roots(input, scope);
+    const rules = (state.Choices ?? []) as readonly ChoiceRule[];
+    const output = () => selectPath(state, 'OutputPath', input, scope);
+    for (let i = 0; i < rules.length; i++) {
+      if (!ruleMatches(rules[i], pathRoots, `Choices[${i}]`)) continue;
+      const assign = { ...assignments(state, input, scope), ...assignments(rules[i], input, scope, `Choices[${i}].Assign`) };
+      return { next: rules[i].Next as string, assign, output: output() };
+    }
+    if (typeof state.Default !== 'string') throw new NoChoiceMatchedError('No Choice rule matched and no Default is set.');
+    return { next: state.Default, assign: assignments(state, input, scope), output: output() };
+  },
+
+  async waitUntil(state, scope, nowMillis) {
+    const seconds = numberField(state, 'Seconds', scope);
+    if (seconds !== undefined) return nowMillis + requireInteger(seconds, 'SecondsPath' in state ? 'SecondsPath' : 'Seconds', 0, runtimeError) * 1000;
+    const timestamp = numberField(state, 'Timestamp', scope);
+    if (timestamp !== undefined) return requireTimestamp(timestamp, 'TimestampPath' in state ? 'TimestampPath' : 'Timestamp', runtimeError);
+    throw runtimeError('A Wait state needs Seconds, SecondsPath, Timestamp or TimestampPath.');
+  },
+
+  async mapItems(state, scope) {
+    const input = selectedInput(state, scope);
+    const items = state.ItemsPath === undefined ? input : readPath(state.ItemsPath as string, roots(input, scope), 'ItemsPath');
+    return requireArray(items, 'ItemsPath', runtimeError);
+  },
+
+  async mapItemInput(state, scope) {
+    const template = state.ItemSelector ?? state.Parameters;
+    if (template === undefined) return mapItemValue(scope.context);
+    return applyPayloadTemplate(template, roots(selectedInput(state, scope), scope), state.ItemSelector !== undefined ? 'ItemSelector' : 'Parameters');
+  },
+
+  async taskTimeouts(state, scope) {
+    const timeout = numberField(state, 'TimeoutSeconds', scope);
+    const heartbeat = numberField(state, 'HeartbeatSeconds', scope);
+    return {
+      ...(timeout !== undefined && { timeoutSeconds: requireInteger(timeout, 'TimeoutSeconds', 1, runtimeError) }),
+      ...(heartbeat !== undefined && { heartbeatSeconds: requireInteger(heartbeat, 'HeartbeatSeconds', 1, runtimeError) }),
+    };
+  },
+
+  async failure(state, scope) {
+    const error = failField(state, 'Error', scope);
+    const cause = failField(state, 'Cause', scope);
+    return { ...(error !== undefined && { error }), ...(cause !== undefined && { cause }) };
+  },
+};

@@ -1,0 +1,135 @@
+/**
+ * JSONPath as Step Functions reads it: `$` (the data), `$$` (the context object) and `$name` (a
+ * workflow variable), each followed by a path. Definite paths (only `.name`, `['name']` and `[index]`
+ * steps) select one value and are walked directly; any other path (wildcards, filters, slices, unions,
+ * `..`) goes to jsonpath-plus and selects an array of matches.
+ */
+import { JSONPath } from 'jsonpath-plus';
+import { ResultPathMatchFailureError, StatesRuntimeError } from '../errors';
+
+/** What a path can read. */
+export interface PathRoots {
+  /** `$`. */
+  readonly data: unknown;
+  /** `$$`. */
+  readonly context: Readonly<Record<string, unknown>>;
+  /** `$name`. */
+  readonly variables: Readonly<Record<string, unknown>>;
+}
+
+type Step = string | number;
+
+const VARIABLE = /^\$([A-Za-z_][A-Za-z0-9_]*)/;
+const NAME_STEP = /^\.([^.[\]*@?()'",:\s]+)/;
+const INDEX_STEP = /^\[(\d+)\]/;
+const QUOTED_STEP = /^\[(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\]/;
+
+/** The steps of a definite path after its `$` (or undefined when the path is not definite). */
+export function definiteSteps(path: string): Step[] | undefined {
+  if (!path.startsWith('$')) return undefined;
+  const steps: Step[] = [];
+  let rest = path.slice(1);
+  while (rest.length > 0) {
+    let match: RegExpExecArray | null;
+    if ((match = NAME_STEP.exec(rest))) steps.push(match[1]);
+    else if ((match = INDEX_STEP.exec(rest))) steps.push(Number(match[1]));
+    else if ((match = QUOTED_STEP.exec(rest))) steps.push((match[1] ?? match[2]).replace(/\\(.)/g, '$1'));
+    else return undefined;
+    rest = rest.slice(match[0].length);
+  }
+  return steps;
+}
+
+const hasOwn = (value: unknown, key: string): boolean => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key);
+
+/** Walks definite steps; `found: false` when a step is missing. */
+function walk(root: unknown, steps: readonly Step[]): { found: boolean; value?: unknown } {
+  let value = root;
+  for (const step of steps) {
+    if (typeof step === 'number' || (Array.isArray(value) && /^\d+$/.test(step))) {
+      const index = Number(step);
+      if (!Array.isArray(value) || index >= value.length) return { found: false };
+      value = value[index];
+    } else if (hasOwn(value, step)) {
+      value = (value as Record<string, unknown>)[step];
+    } else {
+      return { found: false };
+    }
+  }
+  return { found: true, value };
+}
+
+/** Splits a path into the root it reads and the `$...` path relative to that root. */
+function resolveRoot(path: string, roots: PathRoots): { root: unknown; relative: string } {
+  if (path.startsWith('$$')) return { root: roots.context, relative: '$' + path.slice(2) };
+  const variable = VARIABLE.exec(path);
+  if (variable) {
+    const name = variable[1];
+    if (!Object.prototype.hasOwnProperty.call(roots.variables, name)) {
+      throw new StatesRuntimeError(`The variable '$${name}' in the path '${path}' is not defined.`);
+    }
+    return { root: roots.variables[name], relative: '$' + path.slice(variable[0].length) };
+  }
+  if (!path.startsWith('$')) throw new StatesRuntimeError(`'${path}' is not a JSONPath (it must start with '$').`);
+  return { root: roots.data, relative: path };
+}
+
+/** Whether a path reads something that exists (for Choice `IsPresent`). */
+export function pathExists(path: string, roots: PathRoots): boolean {
+  const { root, relative } = resolveRoot(path, roots);
+  const steps = definiteSteps(relative);
+  if (steps) return walk(root, steps).found;
+  return queryAll(relative, root, path).length > 0;
+}
+
+function queryAll(relative: string, root: unknown, original: string): unknown[] {
+  try {
+    return JSONPath({ path: relative, json: root as object, wrap: true }) as unknown[];
+  } catch (err) {
+    throw new StatesRuntimeError(`The JSONPath '${original}' is invalid: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * The value at `path`. A definite path that selects nothing is a `States.Runtime` error naming
+ * `field`; an indefinite path gives the array of its matches (possibly empty).
+ */
+export function readPath(path: string, roots: PathRoots, field: string): unknown {
+  const { root, relative } = resolveRoot(path, roots);
+  const steps = definiteSteps(relative);
+  if (!steps) return queryAll(relative, root, path);
+  const { found, value } = walk(root, steps);
+  if (!found) throw new StatesRuntimeError(`The JSONPath '${path}' specified for the field '${field}' could not be found in the input.`);
+  return value;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * `ResultPath`: `input` with `value` placed at the reference path `path` (copy on write; intermediate
+ * objects are created). `$` replaces the input; a path through a non-object is a
+ * `States.ResultPathMatchFailure`.
+ */
+export function setReferencePath(input: unknown, path: string, value: unknown, field = 'ResultPath'): unknown {
+  const steps = definiteSteps(path);
+  if (!steps || path.startsWith('$$') || VARIABLE.test(path)) {
+    throw new ResultPathMatchFailureError(`The ${field} '${path}' is not a reference path.`);
+  }
+  if (steps.length === 0) return value;
+  const fail = () => new ResultPathMatchFailureError(`Unable to apply ${field} '${path}' to the state input ${JSON.stringify(input)?.slice(0, 200)}.`);
+  const place = (container: unknown, depth: number): unknown => {
+    const step = steps[depth];
+    const last = depth === steps.length - 1;
+    if (typeof step === 'number' || Array.isArray(container)) {
+      const index = Number(step);
+      if (!Array.isArray(container) || !Number.isInteger(index) || index >= container.length) throw fail();
+      const copy = container.slice();
+      copy[index] = last ? value : place(copy[index], depth + 1);
+      return copy;
+    }
+    if (!isPlainObject(container)) throw fail();
+    const next = last ? value : place(hasOwn(container, step) ? container[step] : {}, depth + 1);
+    return { ...container, [step]: next };
+  };
+  return place(input, 0);
+}
