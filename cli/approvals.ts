@@ -1,0 +1,80 @@
+import type { SFNClient } from '@aws-sdk/client-sfn';
+import { ApprovalNotFoundError, ApprovalRefusedError } from './errors';
+import type { PendingApproval } from './run-analysis';
+import { loadRunDetails } from './run-details';
+import { listRuns } from './runs';
+
+/** A pending approval with the run it belongs to. */
+export interface RunApproval extends PendingApproval {
+  readonly runName: string;
+  readonly executionArn: string;
+  readonly workflow: string;
+}
+
+/** Every approval the running runs wait on, oldest first (read from their histories, §2 of the contracts). */
+export async function listPendingApprovals(sfn: SFNClient, registryNames: readonly string[] = []): Promise<RunApproval[]> {
+  const running = await listRuns(sfn, { status: 'RUNNING', limit: 1000 }, registryNames);
+  const perRun = await Promise.all(
+    running.map(async (r) => {
+      const details = await loadRunDetails(sfn, r.executionArn, registryNames);
+      return details.approvals.map((a) => ({ ...a, runName: r.name, executionArn: r.executionArn, workflow: r.workflow }));
+    }),
+  );
+  return perRun.flat().sort((a, b) => a.since.getTime() - b.since.getTime());
+}
+
+/** The pending approval an id (or a run name, or a full link) names. */
+export async function findPendingApproval(sfn: SFNClient, ref: string, registryNames: readonly string[] = []): Promise<RunApproval> {
+  const all = await listPendingApprovals(sfn, registryNames);
+  const found = all.filter((a) => a.approvalId === ref || a.url === ref || a.runName === ref || a.executionArn === ref);
+  if (found.length === 1) return found[0];
+  if (found.length > 1) throw new ApprovalNotFoundError(`'${ref}' matches ${found.length} pending approvals; give the approval id`);
+  throw new ApprovalNotFoundError(`no pending approval '${ref}' (see \`autosave approvals\`)`);
+}
+
+/** A decision, as the approval page's form sends it. */
+export interface ApprovalDecision {
+  readonly approve: boolean;
+  /** Who decides. @default the first approver the workflow named (the endpoint's default) */
+  readonly by?: string;
+  readonly comment?: string;
+}
+
+/** What the approval endpoint answered. */
+export interface ApprovalResponse {
+  readonly status: number;
+  /** The page's title or first heading, as a one-line summary. */
+  readonly message: string;
+}
+
+/** The text of a page's `<h1>` (else `<title>`), without tags: the approval pages say their result there. */
+export function pageHeadline(page: string): string {
+  const pick = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(page)?.[1] ?? /<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1] ?? page.slice(0, 200);
+  return pick
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Sends a decision the way the approval page does: a form POST to the signed link (docs/architecture.md
+ * §2). The endpoint checks the signature and expiry, makes the decision single-use and calls
+ * SendTaskSuccess; a refusal (expired, forged, already decided) is thrown as {@link ApprovalRefusedError}.
+ */
+export async function submitApprovalDecision(url: string, decision: ApprovalDecision): Promise<ApprovalResponse> {
+  const body = new URLSearchParams({
+    decision: decision.approve ? 'approve' : 'reject',
+    ...(decision.by ? { by: decision.by } : {}),
+    ...(decision.comment ? { comment: decision.comment } : {}),
+  });
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
+  const text = await response.text();
+  const message = pageHeadline(text) || response.statusText;
+  if (response.status >= 400) throw new ApprovalRefusedError(`the approval endpoint answered ${response.status}: ${message}`);
+  return { status: response.status, message };
+}

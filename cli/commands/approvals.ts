@@ -1,0 +1,21 @@
+import { parseCommandArgs } from '../args';
+import { listPendingApprovals } from '../approvals';
+import { commandRunner, createCliContext } from '../command';
+import { formatDuration, printJson, printTable, terminal } from '../output';
+
+const USAGE = 'autosave approvals [--json]';
+
+/** `autosave approvals`: every run waiting on a human, with its link. */
+export const summary = 'list runs waiting on a human, with their approval links (--json)';
+
+export const run = commandRunner('approvals', async (args) => {
+  const { values } = parseCommandArgs(args, {}, USAGE);
+  if (values.help) return void terminal().line(`usage: ${USAGE}`);
+  const ctx = createCliContext(values.endpoint);
+  const approvals = await listPendingApprovals(ctx.sfn, await ctx.registryNames());
+  if (values.json) return void printJson(approvals);
+  printTable(
+    ['APPROVAL', 'RUN', 'WORKFLOW', 'STEP', 'WAITING', 'LINK'],
+    approvals.map((a) => [a.approvalId ?? '-', a.runName, a.workflow, a.step, formatDuration(Date.now() - a.since.getTime()), a.url ?? '(no link recorded)']),
+  );
+});

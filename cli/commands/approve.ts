@@ -1,0 +1,30 @@
+import { userInfo } from 'node:os';
+import { parseCommandArgs, requirePositional } from '../args';
+import { findPendingApproval, submitApprovalDecision } from '../approvals';
+import { commandRunner, createCliContext } from '../command';
+import { ApprovalNotFoundError } from '../errors';
+import { printJson, terminal } from '../output';
+
+const USAGE = 'autosave approve <approval-id|run|link> [--reject] [--comment <text>] [--by <name>]';
+
+/** `autosave approve <id>`: decides an approval through its signed link, as the web page does. */
+export const summary = 'approve (or --reject) a pending approval through its signed link, like the web page';
+
+export const run = commandRunner('approve', async (args) => {
+  const { values, positionals } = parseCommandArgs(args, { reject: { type: 'boolean', default: false }, comment: { type: 'string' }, by: { type: 'string' } }, USAGE);
+  if (values.help) return void terminal().line(`usage: ${USAGE}`);
+  const ref = requirePositional(positionals, 0, 'approval id', USAGE);
+  let url: string;
+  let label = ref;
+  if (/^https?:\/\//.test(ref)) url = ref;
+  else {
+    const ctx = createCliContext(values.endpoint);
+    const approval = await findPendingApproval(ctx.sfn, ref, await ctx.registryNames());
+    if (!approval.url) throw new ApprovalNotFoundError(`run ${approval.runName} waits at ${approval.step} but no approval link was recorded`);
+    url = approval.url;
+    label = `${approval.approvalId ?? approval.step} (run ${approval.runName})`;
+  }
+  const response = await submitApprovalDecision(url, { approve: !values.reject, comment: values.comment, by: values.by ?? `${userInfo().username} (autosave CLI)` });
+  if (values.json) return void printJson({ approval: label, decision: values.reject ? 'rejected' : 'approved', ...response });
+  terminal().line(`${values.reject ? 'rejected' : 'approved'} ${label}: ${response.message}`);
+});

@@ -1,0 +1,29 @@
+import { parseCommandArgs } from '../args';
+import { commandRunner, createCliContext } from '../command';
+import { formatDuration, formatTime, printJson, printTable, terminal } from '../output';
+import { DEFAULT_RUN_LIST_LIMIT, listRuns, parseRunStatus } from '../runs';
+
+const USAGE = 'autosave runs [--workflow <name>] [--status RUNNING|SUCCEEDED|FAILED|TIMED_OUT|ABORTED] [--limit n] [--json]';
+
+/** `autosave runs`: the most recent runs, newest first. */
+export const summary = 'list runs, newest first (--workflow, --status, --limit, --json)';
+
+export const run = commandRunner('runs', async (args) => {
+  const { values } = parseCommandArgs(args, { workflow: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } }, USAGE);
+  if (values.help) return void terminal().line(`usage: ${USAGE}`);
+  const ctx = createCliContext(values.endpoint);
+  const limit = values.limit ? Number(values.limit) : DEFAULT_RUN_LIST_LIMIT;
+  const runs = await listRuns(ctx.sfn, { workflow: values.workflow, status: parseRunStatus(values.status), limit }, await ctx.registryNames());
+  if (values.json) return void printJson(runs);
+  const now = Date.now();
+  printTable(
+    ['NAME', 'WORKFLOW', 'STATUS', 'STARTED', 'DURATION'],
+    runs.map((r) => [
+      r.name,
+      r.workflow,
+      r.status + (r.redriveCount ? ` (redriven ${r.redriveCount}x)` : ''),
+      formatTime(r.startDate),
+      r.startDate ? formatDuration((r.stopDate?.getTime() ?? now) - r.startDate.getTime()) : '-',
+    ]),
+  );
+});

@@ -1,0 +1,284 @@
+import type { HistoryEvent } from '@aws-sdk/client-sfn';
+
+/**
+ * Reads an execution history (the Step Functions wire events) as people think about a run: which steps
+ * ran, how many attempts each took, how long, which results came from the idempotency ledger or the
+ * model-call recording instead of a new call, and what each state of the machine is doing now. Both the
+ * console (graph colours, timeline) and `autosave history` use it, so they always agree.
+ */
+
+/** What happened to one state, as the console colours it. */
+export type StateStatus = 'done' | 'running' | 'waiting' | 'failed' | 'skipped' | 'not-run';
+
+/** The legend of {@link StateStatus}, in display order. */
+export const STATE_STATUS_LABELS: Readonly<Record<StateStatus, string>> = {
+  done: 'done',
+  running: 'running',
+  waiting: 'waiting on a human',
+  failed: 'failed',
+  skipped: 'skipped on resume (kept its result)',
+  'not-run': 'not reached',
+};
+
+/** One entry into one state (a state entered twice, e.g. an agent loop's turns, has two). */
+export interface StepEntry {
+  /** The state's name. */
+  readonly name: string;
+  /** The state type from the event (`Task`, `Choice`, `Pass`...). */
+  readonly type: string;
+  readonly enteredAt: Date;
+  exitedAt?: Date;
+  /** Invocations of the task's resource within this entry (1 = first try succeeded or still running). */
+  attempts: number;
+  outcome: 'succeeded' | 'failed' | 'running' | 'waiting';
+  /** Error name of the last failed attempt (or of the state, when it failed). */
+  error?: string;
+  cause?: string;
+  /** Errors of the failed attempts, in order (`IdempotencyInProgressError`, `States.Timeout`...). */
+  readonly attemptErrors: string[];
+  /** The result was returned from the ledger (tool) or the recording (model), not made again. */
+  replayed: boolean;
+  /** Number of resumes (redrives) before this entry last ran (a redriven failed step is re-run). */
+  resumeIndex: number;
+  /** Parsed task result (the Lambda's payload when the task is `lambda:invoke`). */
+  result?: unknown;
+  /** The Lambda function a `lambda:invoke` task called (from the scheduled parameters). */
+  functionName?: string;
+  /** What a callback task's resource returned when it was submitted (the approval link, for approvals). */
+  submitted?: unknown;
+}
+
+/** A run's history, read. */
+export interface RunAnalysis {
+  readonly entries: readonly StepEntry[];
+  /** The current status of every state seen in the history (states never entered are absent). */
+  readonly states: ReadonlyMap<string, StateStatus>;
+  /** How many times the run was resumed (ExecutionRedriven events). */
+  readonly resumes: number;
+  readonly startedAt?: Date;
+  readonly closedAt?: Date;
+  /** The last event of the execution itself (`ExecutionSucceeded`...), if it closed. */
+  readonly closeEvent?: string;
+}
+
+const ENTERED = /^(\w+)StateEntered$/;
+const EXITED = /^(\w+)StateExited$/;
+const ATTEMPT_STARTS = new Set(['TaskScheduled', 'LambdaFunctionScheduled', 'ActivityScheduled']);
+const ATTEMPT_FAILURES = new Set([
+  'TaskFailed',
+  'TaskTimedOut',
+  'TaskStartFailed',
+  'TaskSubmitFailed',
+  'LambdaFunctionFailed',
+  'LambdaFunctionTimedOut',
+  'LambdaFunctionStartFailed',
+  'LambdaFunctionScheduleFailed',
+  'ActivityFailed',
+  'ActivityTimedOut',
+]);
+const ATTEMPT_SUCCESSES = new Set(['TaskSucceeded', 'LambdaFunctionSucceeded', 'ActivitySucceeded']);
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A `lambda:invoke` task result is `{Payload, StatusCode, ...}`; the step's own result is the Payload. */
+export function unwrapTaskResult(output: unknown): unknown {
+  if (output && typeof output === 'object' && 'Payload' in output && 'StatusCode' in output) {
+    return (output as { Payload: unknown }).Payload;
+  }
+  return output;
+}
+
+/**
+ * Whether a step result says it was not made afresh: the model step's `replayed: true`, a tool step's
+ * `replayed`/`duplicate` marker, or every call of a tool batch replayed.
+ */
+export function isReplayedResult(result: unknown): boolean {
+  if (!result || typeof result !== 'object') return false;
+  const r = result as Record<string, unknown>;
+  if (r.replayed === true || r.duplicate === true) return true;
+  const meta = r._autosave as Record<string, unknown> | undefined;
+  if (meta && (meta.replayed === true || meta.duplicate === true)) return true;
+  if (Array.isArray(r.results) && r.results.length > 0) {
+    return r.results.every((c) => isReplayedResult(c) || isReplayedResult((c as { result?: unknown })?.result));
+  }
+  return false;
+}
+
+function failureOf(event: HistoryEvent): { error?: string; cause?: string } {
+  const details =
+    event.taskFailedEventDetails ??
+    event.taskTimedOutEventDetails ??
+    event.taskStartFailedEventDetails ??
+    event.taskSubmitFailedEventDetails ??
+    event.lambdaFunctionFailedEventDetails ??
+    event.lambdaFunctionTimedOutEventDetails ??
+    event.lambdaFunctionStartFailedEventDetails ??
+    event.lambdaFunctionScheduleFailedEventDetails ??
+    event.activityFailedEventDetails ??
+    event.activityTimedOutEventDetails ??
+    event.executionFailedEventDetails;
+  return { error: details?.error, cause: details?.cause };
+}
+
+/**
+ * Reads a history (events in ascending id order, as GetExecutionHistory returns by default).
+ * Events are attached to their state entry through `previousEventId` (correct inside Parallel and Map,
+ * where branches interleave), or to the last open entry when an event does not name its predecessor.
+ */
+export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
+  const entries: StepEntry[] = [];
+  const entryOfEvent = new Map<number, StepEntry>();
+  const open: StepEntry[] = [];
+  let resumes = 0;
+  let startedAt: Date | undefined;
+  let closedAt: Date | undefined;
+  let closeEvent: string | undefined;
+  let failedAtClose: StepEntry[] = [];
+
+  for (const event of events) {
+    const type = event.type ?? '';
+    const at = event.timestamp ?? new Date(0);
+    const entered = ENTERED.exec(type);
+    if (entered) {
+      const entry: StepEntry = {
+        name: event.stateEnteredEventDetails?.name ?? '?',
+        type: entered[1],
+        enteredAt: at,
+        attempts: 0,
+        outcome: 'running',
+        attemptErrors: [],
+        replayed: false,
+        resumeIndex: resumes,
+      };
+      entries.push(entry);
+      open.push(entry);
+      if (event.id !== undefined) entryOfEvent.set(event.id, entry);
+      continue;
+    }
+    if (type === 'ExecutionStarted') startedAt = at;
+    if (type === 'ExecutionRedriven') {
+      // A redrive reschedules the state that failed: its entry is open again, in the new resume.
+      resumes += 1;
+      closedAt = undefined;
+      closeEvent = undefined;
+      for (const entry of failedAtClose) {
+        entry.outcome = 'running';
+        entry.exitedAt = undefined;
+        entry.resumeIndex = resumes;
+        open.push(entry);
+        if (event.id !== undefined) entryOfEvent.set(event.id, entry);
+      }
+      failedAtClose = [];
+      continue;
+    }
+    if (/^Execution(Succeeded|Failed|Aborted|TimedOut)$/.test(type)) {
+      closedAt = at;
+      closeEvent = type;
+      // The state that was open when the execution failed is the one that failed.
+      if (type !== 'ExecutionSucceeded') {
+        const { error, cause } = failureOf(event);
+        for (const entry of open) {
+          entry.outcome = 'failed';
+          entry.error ??= error ?? type;
+          entry.cause ??= cause;
+          entry.exitedAt = at;
+        }
+        failedAtClose = [...open];
+        open.length = 0;
+      }
+      continue;
+    }
+    const byPrevious = event.previousEventId !== undefined ? entryOfEvent.get(event.previousEventId) : undefined;
+    const entry = byPrevious ?? open.at(-1);
+    if (!entry) continue;
+    if (event.id !== undefined) entryOfEvent.set(event.id, entry);
+
+    if (EXITED.test(type)) {
+      entry.exitedAt = at;
+      if (entry.outcome !== 'failed') entry.outcome = 'succeeded';
+      open.splice(open.indexOf(entry), 1);
+    } else if (ATTEMPT_STARTS.has(type)) {
+      entry.attempts += 1;
+      const params = parseJson(event.taskScheduledEventDetails?.parameters) as { FunctionName?: unknown } | undefined;
+      if (typeof params?.FunctionName === 'string') entry.functionName = params.FunctionName;
+      else if (event.lambdaFunctionScheduledEventDetails?.resource) entry.functionName = event.lambdaFunctionScheduledEventDetails.resource;
+      if (entry.outcome === 'waiting') entry.outcome = 'running';
+    } else if (type === 'TaskSubmitted') {
+      const resource = event.taskSubmittedEventDetails?.resource ?? '';
+      if (resource.endsWith('.waitForTaskToken') || entry.outcome === 'running') entry.outcome = 'waiting';
+      entry.submitted = unwrapTaskResult(parseJson(event.taskSubmittedEventDetails?.output));
+    } else if (ATTEMPT_SUCCESSES.has(type)) {
+      const output =
+        event.taskSucceededEventDetails?.output ??
+        event.lambdaFunctionSucceededEventDetails?.output ??
+        event.activitySucceededEventDetails?.output;
+      entry.result = unwrapTaskResult(parseJson(output));
+      entry.replayed = isReplayedResult(entry.result);
+      entry.outcome = 'running';
+      entry.error = undefined;
+      entry.cause = undefined;
+    } else if (ATTEMPT_FAILURES.has(type)) {
+      const { error, cause } = failureOf(event);
+      entry.attemptErrors.push(error ?? type);
+      entry.error = error ?? type;
+      entry.cause = cause;
+    } else if (/StateFailed$|StateAborted$/.test(type)) {
+      entry.outcome = 'failed';
+    }
+  }
+
+  // States whose last entry is open are running (or waiting); the rest take their last entry's outcome.
+  const states = new Map<string, StateStatus>();
+  for (const entry of entries) {
+    let status: StateStatus;
+    if (entry.outcome === 'failed') status = 'failed';
+    else if (entry.outcome === 'waiting') status = 'waiting';
+    else if (entry.outcome === 'running') status = closeEvent ? 'failed' : 'running';
+    else status = resumes > 0 && entry.resumeIndex < resumes ? 'skipped' : 'done';
+    states.set(entry.name, status);
+  }
+  return { entries, states, resumes, startedAt, closedAt, closeEvent };
+}
+
+/** A run waiting on a human, with the link the approval-request function issued (docs/architecture.md §2). */
+export interface PendingApproval {
+  readonly approvalId?: string;
+  readonly url?: string;
+  /** When the link expires (ISO-8601), from the result's `expiresAtSeconds`. */
+  readonly expiresAt?: string;
+  /** The state waiting. */
+  readonly step: string;
+  readonly since: Date;
+}
+
+/** The approvals a run is waiting on now (callback tasks submitted and not yet answered). */
+export function pendingApprovals(analysis: RunAnalysis): PendingApproval[] {
+  return analysis.entries
+    .filter((e) => e.outcome === 'waiting')
+    .map((e) => {
+      const s = (e.submitted ?? {}) as { approvalId?: unknown; url?: unknown; expiresAtSeconds?: unknown };
+      return {
+        approvalId: typeof s.approvalId === 'string' ? s.approvalId : undefined,
+        url: typeof s.url === 'string' ? s.url : undefined,
+        expiresAt: typeof s.expiresAtSeconds === 'number' ? new Date(s.expiresAtSeconds * 1000).toISOString() : undefined,
+        step: e.name,
+        since: e.enteredAt,
+      };
+    });
+}
+
+/** Which of our Lambdas a step called, for people: `model`, `tool`, `approval`, or the function name. */
+export function stepKind(entry: StepEntry): string {
+  const fn = entry.functionName ?? '';
+  if (/model-step/.test(fn)) return 'model';
+  if (/tool-step/.test(fn)) return 'tool';
+  if (/approval-request/.test(fn)) return 'approval';
+  return entry.type;
+}

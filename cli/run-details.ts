@@ -1,0 +1,31 @@
+import type { DescribeExecutionCommandOutput, HistoryEvent, SFNClient } from '@aws-sdk/client-sfn';
+import { analyzeHistory, pendingApprovals, type PendingApproval, type RunAnalysis } from './run-analysis';
+import { getFullHistory, resolveRun } from './runs';
+import { workflowNameOf } from './workflows';
+
+/** A run with its history read: what `describe`, `history` and the console's run page show. */
+export interface RunDetails {
+  readonly execution: DescribeExecutionCommandOutput;
+  readonly workflow: string;
+  readonly events: readonly HistoryEvent[];
+  readonly analysis: RunAnalysis;
+  /** The states open now (running or waiting). */
+  readonly currentSteps: readonly string[];
+  readonly approvals: readonly PendingApproval[];
+}
+
+/** Loads a run by ARN or name, with its whole history. */
+export async function loadRunDetails(sfn: SFNClient, ref: string, registryNames: readonly string[] = []): Promise<RunDetails> {
+  const execution = await resolveRun(sfn, ref, registryNames);
+  const events = await getFullHistory(sfn, execution.executionArn!);
+  const analysis = analyzeHistory(events);
+  const machineName = (execution.stateMachineArn ?? '').split(':')[6] ?? '';
+  return {
+    execution,
+    workflow: workflowNameOf(machineName, registryNames),
+    events,
+    analysis,
+    currentSteps: analysis.entries.filter((e) => e.outcome === 'running' || e.outcome === 'waiting').map((e) => e.name),
+    approvals: execution.status === 'RUNNING' ? pendingApprovals(analysis) : [],
+  };
+}

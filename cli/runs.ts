@@ -1,0 +1,130 @@
+import {
+  DescribeExecutionCommand,
+  GetExecutionHistoryCommand,
+  ListExecutionsCommand,
+  type DescribeExecutionCommandOutput,
+  type ExecutionStatus,
+  type HistoryEvent,
+  type SFNClient,
+} from '@aws-sdk/client-sfn';
+import { CliUsageError, RunAmbiguousError, RunNotFoundError } from './errors';
+import { listDeployedWorkflows, type DeployedWorkflow } from './workflows';
+
+/** The statuses Step Functions reports for an execution. */
+export const RUN_STATUSES: readonly ExecutionStatus[] = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE'];
+
+/** One run as listed. */
+export interface RunSummary {
+  readonly name: string;
+  readonly executionArn: string;
+  readonly workflow: string;
+  readonly status: string;
+  readonly startDate?: Date;
+  readonly stopDate?: Date;
+  readonly redriveCount?: number;
+}
+
+/** Parses a `--status` value (case-insensitive) or throws a usage error listing the valid ones. */
+export function parseRunStatus(value: string | undefined): ExecutionStatus | undefined {
+  if (value === undefined) return undefined;
+  const upper = value.toUpperCase() as ExecutionStatus;
+  if (!RUN_STATUSES.includes(upper)) throw new CliUsageError(`unknown status '${value}' (one of ${RUN_STATUSES.join(', ')})`);
+  return upper;
+}
+
+/** Options of {@link listRuns}. */
+export interface ListRunsOptions {
+  /** Only this workflow's runs. @default every workflow */
+  readonly workflow?: string;
+  readonly status?: ExecutionStatus;
+  /** Most recent runs kept, over all workflows. @default {@link DEFAULT_RUN_LIST_LIMIT} */
+  readonly limit?: number;
+}
+
+/** How many runs `autosave runs` and the console list by default. */
+export const DEFAULT_RUN_LIST_LIMIT = 50;
+
+/** Runs of every deployed workflow (or one), newest first. */
+export async function listRuns(sfn: SFNClient, options: ListRunsOptions = {}, registryNames: readonly string[] = []): Promise<RunSummary[]> {
+  const limit = options.limit ?? DEFAULT_RUN_LIST_LIMIT;
+  const machines = (await listDeployedWorkflows(sfn, registryNames)).filter(
+    (w) => !options.workflow || w.workflow === options.workflow || w.stateMachineName === options.workflow,
+  );
+  const perMachine = await Promise.all(machines.map((m) => listRunsOf(sfn, m, options.status, limit)));
+  return perMachine
+    .flat()
+    .sort((a, b) => (b.startDate?.getTime() ?? 0) - (a.startDate?.getTime() ?? 0))
+    .slice(0, limit);
+}
+
+async function listRunsOf(sfn: SFNClient, machine: DeployedWorkflow, status: ExecutionStatus | undefined, limit: number): Promise<RunSummary[]> {
+  const out: RunSummary[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await sfn.send(
+      new ListExecutionsCommand({ stateMachineArn: machine.stateMachineArn, statusFilter: status, maxResults: Math.min(limit, 1000), nextToken }),
+    );
+    for (const e of page.executions ?? []) {
+      out.push({
+        name: e.name ?? '',
+        executionArn: e.executionArn ?? '',
+        workflow: machine.workflow,
+        status: e.status ?? '',
+        startDate: e.startDate,
+        stopDate: e.stopDate,
+        redriveCount: e.redriveCount,
+      });
+    }
+    nextToken = page.nextToken;
+  } while (nextToken && out.length < limit);
+  return out;
+}
+
+/**
+ * The execution a user named: an execution ARN as is, or a name looked up on every deployed workflow
+ * (by the ARN Step Functions gives it, `...:execution:<machine>:<name>`, falling back to listing).
+ */
+export async function resolveRun(sfn: SFNClient, ref: string, registryNames: readonly string[] = []): Promise<DescribeExecutionCommandOutput> {
+  if (ref.startsWith('arn:')) {
+    try {
+      return await sfn.send(new DescribeExecutionCommand({ executionArn: ref }));
+    } catch (err) {
+      if ((err as Error).name === 'ExecutionDoesNotExist') throw new RunNotFoundError(`no run ${ref}`);
+      throw err;
+    }
+  }
+  const machines = await listDeployedWorkflows(sfn, registryNames);
+  const found = (
+    await Promise.all(
+      machines.map(async (m) => {
+        const arn = m.stateMachineArn.replace(':stateMachine:', ':execution:') + `:${ref}`;
+        try {
+          return await sfn.send(new DescribeExecutionCommand({ executionArn: arn }));
+        } catch (err) {
+          const name = (err as Error).name;
+          if (name === 'ExecutionDoesNotExist' || name === 'InvalidArn') return undefined;
+          throw err;
+        }
+      }),
+    )
+  ).filter((x): x is DescribeExecutionCommandOutput => x !== undefined);
+  if (found.length === 1) return found[0];
+  if (found.length > 1) {
+    throw new RunAmbiguousError(`'${ref}' names runs of several workflows; use the ARN: ${found.map((f) => f.executionArn).join(', ')}`);
+  }
+  const listed = (await listRuns(sfn, { limit: 1000 }, registryNames)).filter((r) => r.name === ref);
+  if (listed.length === 1) return sfn.send(new DescribeExecutionCommand({ executionArn: listed[0].executionArn }));
+  throw new RunNotFoundError(`no run named '${ref}' (see \`autosave runs\`)`);
+}
+
+/** An execution's whole history, oldest event first. */
+export async function getFullHistory(sfn: SFNClient, executionArn: string): Promise<HistoryEvent[]> {
+  const events: HistoryEvent[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await sfn.send(new GetExecutionHistoryCommand({ executionArn, maxResults: 1000, nextToken, includeExecutionData: true }));
+    events.push(...(page.events ?? []));
+    nextToken = page.nextToken;
+  } while (nextToken);
+  return events;
+}
