@@ -64,7 +64,7 @@ function checkStep(workflow: Workflow, index: number, fail: Fail): void {
 
   if (workflow.type === WorkflowType.EXPRESS) {
     const why = step.expressRestriction();
-    if (why !== undefined) failHere(`EXPRESS workflows cannot hold a ${step.kind} step: ${why}`);
+    if (why !== undefined) failHere(`an EXPRESS workflow cannot hold ${/^[aeiou]/i.test(step.kind) ? 'an' : 'a'} ${step.kind} step: ${why}`);
   }
   try {
     step.validate(failHere);
