@@ -1,0 +1,74 @@
+/**
+ * The function registry: every Lambda of the runtime, read by local/ (the in-process runner runs each as
+ * function `autosave-<name>`) and by infra/ (one NodejsFunction each, with grants from `needs`).
+ */
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/**
+ * What a function touches, for least-privilege grants and environment:
+ * - `table`: read/write the runtime's DynamoDB table (`AUTOSAVE_TABLE`)
+ * - `bucket`: read/write payload objects (`AUTOSAVE_BUCKET`)
+ * - `dlq`: send to / consume from the dead-letter queue (`AUTOSAVE_DLQ_URL`)
+ * - `sfn`: Step Functions calls (approval-endpoint: SendTaskSuccess; run-monitor: DescribeExecution,
+ *   GetExecutionHistory; redrive: RedriveExecution)
+ * - `bedrock`: bedrock:InvokeModel (Converse)
+ * - `ses`: ses:SendEmail (when `AUTOSAVE_EMAIL_PROVIDER=ses`)
+ * - `secret`: read the approval signing secret (`AUTOSAVE_APPROVAL_SECRET_PARAMETER`, SSM SecureString)
+ */
+export type FunctionNeed = 'table' | 'bucket' | 'dlq' | 'sfn' | 'bedrock' | 'ses' | 'secret';
+
+/** A Lambda handler (event, optional context). */
+export type RegisteredHandler = (event: any, context?: any) => Promise<unknown>;
+
+/** One function of the runtime. */
+export interface FunctionSpec {
+  /** e.g. `tool-step`; locally the function is `autosave-<name>`. */
+  readonly name: string;
+  /** The handler's export name in `entry` (always `handler`). */
+  readonly handler: string;
+  readonly timeoutSeconds: number;
+  readonly memoryMb: number;
+  /** Absolute path of the handler's source file (the esbuild entry). */
+  readonly entry: string;
+  readonly needs: readonly FunctionNeed[];
+  /** Imports the handler module on first use (so reading the registry, e.g. in CDK, loads no handler code). */
+  readonly load: () => Promise<RegisteredHandler>;
+}
+
+/** Prefix of local function names. */
+export const LOCAL_FUNCTION_PREFIX = 'autosave-';
+/** The local function name of a registry entry: `autosave-<name>`. */
+export const localFunctionName = (name: string): string => LOCAL_FUNCTION_PREFIX + name;
+
+function fn(name: string, timeoutSeconds: number, memoryMb: number, needs: readonly FunctionNeed[]): FunctionSpec {
+  const entry = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+  return {
+    name,
+    handler: 'handler',
+    timeoutSeconds,
+    memoryMb,
+    entry,
+    needs,
+    load: async () => ((await import(/* @vite-ignore */ pathToFileURL(entry).href)) as { handler: RegisteredHandler }).handler,
+  };
+}
+
+/** Every function of the runtime. */
+export const functions: readonly FunctionSpec[] = [
+  fn('model-step', 300, 512, ['table', 'bucket', 'bedrock']),
+  fn('tool-step', 120, 512, ['table', 'bucket', 'ses']),
+  fn('approval-request', 30, 256, ['table', 'secret', 'ses']),
+  fn('approval-endpoint', 15, 256, ['table', 'secret', 'sfn']),
+  fn('run-monitor', 30, 256, ['sfn', 'dlq']),
+  fn('redrive', 60, 256, ['sfn', 'dlq']),
+];
+
+export default functions;
+
+/** The registry entry of `name` (with or without the `autosave-` prefix). @throws Error for an unknown name */
+export function functionSpec(name: string): FunctionSpec {
+  const bare = name.startsWith(LOCAL_FUNCTION_PREFIX) ? name.slice(LOCAL_FUNCTION_PREFIX.length) : name;
+  const spec = functions.find((f) => f.name === bare);
+  if (!spec) throw new Error(`Unknown function "${name}"; known: ${functions.map((f) => f.name).join(', ')}`);
+  return spec;
+}

@@ -1,0 +1,215 @@
+import { SendTaskSuccessCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import { DEFAULT_RECORD_TTL_SECONDS, systemClock, type Clock } from '../config';
+import { InvalidStepInputError } from '../errors';
+import { TTL_ATTRIBUTE, type RecordTable, type TableItem } from '../idempotency/record-table';
+import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';
+import { decidedPage, pendingPage, refusalPage, type ApprovalPage } from './approval-page';
+import type { ApprovalDecision, ApprovalRecord, ApprovalRequestEvent, ApprovalStatus } from './approval-record';
+import type { ApprovalLinkSigner } from './link-signer';
+
+/** Prefix of approval items in the runtime's table. */
+export const APPROVAL_ID_PREFIX = 'approval#';
+/** Longest comment kept with a decision. */
+export const MAX_COMMENT_LENGTH = 2_000;
+/** Longest approver name kept with a decision. */
+export const MAX_APPROVER_LENGTH = 200;
+/** SendTaskSuccess errors meaning the run is no longer waiting on this token. */
+const RUN_CLOSED_ERRORS = ['TaskTimedOut', 'TaskDoesNotExist', 'InvalidToken'];
+
+/** A link issued for an approval request. */
+export interface IssuedApproval {
+  readonly approvalId: string;
+  readonly url: string;
+  readonly expiresAtSeconds: number;
+}
+
+/** Called once a link is issued (e.g. to email the approvers). Receives no task token. */
+export type ApprovalNotifier = (approval: ApprovalRecord, url: string) => Promise<void>;
+
+/** Options of {@link ApprovalService}. */
+export interface ApprovalServiceOptions {
+  readonly table: RecordTable;
+  readonly signer: ApprovalLinkSigner;
+  readonly sfn: SFNClient;
+  /** Base of links, e.g. `https://xyz.lambda-url.us-east-1.on.aws` (no trailing slash). */
+  readonly baseUrl: string;
+  /** @default systemClock */
+  readonly clock?: Clock;
+  /** Kept after the link expires, for the audit trail. @default DEFAULT_RECORD_TTL_SECONDS */
+  readonly ttlSeconds?: number;
+  /** Reports ApprovalWaitSeconds. @default no metrics */
+  readonly metrics?: RuntimeMetrics;
+  /** Tells the approvers. @default nobody is told (the link is returned and logged) */
+  readonly notify?: ApprovalNotifier;
+}
+
+/** A decision submitted through the page. */
+export interface DecisionForm {
+  readonly decision?: string;
+  readonly by?: string;
+  readonly comment?: string;
+}
+
+/**
+ * Human approvals over task tokens. The token is stored in the table and nowhere else; the approver gets
+ * a signed link to a page, and only a POST from that page decides — once, enforced by a conditional write
+ * — after which the decision goes to the waiting run with SendTaskSuccess.
+ */
+export class ApprovalService {
+  private readonly clock: Clock;
+  private readonly ttlSeconds: number;
+  private readonly metrics: RuntimeMetrics;
+
+  constructor(private readonly options: ApprovalServiceOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.ttlSeconds = options.ttlSeconds ?? DEFAULT_RECORD_TTL_SECONDS;
+    this.metrics = options.metrics ?? noMetrics;
+  }
+
+  /** The path and query of an approval's link. */
+  linkPath(approvalId: string, expiresAtSeconds: number): string {
+    return `/approvals/${approvalId}?sig=${encodeURIComponent(this.options.signer.sign(approvalId, expiresAtSeconds))}`;
+  }
+
+  /**
+   * Stores the request and issues its link, expiring with the wait's timeout. Idempotent per task token:
+   * a retried invocation finds the stored request and issues the same link.
+   */
+  async request(raw: unknown): Promise<IssuedApproval> {
+    const event = parseRequest(raw);
+    const approvalId = this.options.signer.approvalIdFor(event.taskToken);
+    const now = this.clock.now();
+    const record: ApprovalRecord = {
+      id: approvalId,
+      workflow: event.workflow,
+      executionArn: event.executionArn,
+      step: event.step,
+      title: event.title,
+      details: event.details ?? null,
+      approvers: [...(event.approvers ?? [])],
+      requestedAtMillis: now,
+      expiresAtSeconds: Math.floor(now / 1000) + event.timeoutSeconds,
+      status: 'PENDING',
+    };
+    const write = await this.options.table.putIfAbsent({
+      ...toItem(record),
+      taskToken: event.taskToken,
+      [TTL_ATTRIBUTE]: record.expiresAtSeconds + this.ttlSeconds,
+    });
+    const stored = write.written ? record : fromItem(write.existing!);
+    const url = this.options.baseUrl + this.linkPath(approvalId, stored.expiresAtSeconds);
+    // Notify on every attempt while pending: a crash between the put and the notice must not lose it
+    // (the notifier dedupes by approval id, e.g. the email key `approval:<id>`).
+    if (stored.status === 'PENDING' && this.options.notify) await this.options.notify(stored, url);
+    return { approvalId, url, expiresAtSeconds: stored.expiresAtSeconds };
+  }
+
+  /** What a GET shows. Never decides anything (mail scanners prefetch links). */
+  async view(approvalId: string, sig: string | undefined): Promise<ApprovalPage> {
+    const checked = await this.check(approvalId, sig);
+    if ('page' in checked) return checked.page;
+    return pendingPage(checked.record, this.linkPath(approvalId, checked.record.expiresAtSeconds));
+  }
+
+  /** A POST: records the decision once and sends it to the waiting run. */
+  async decide(approvalId: string, sig: string | undefined, form: DecisionForm): Promise<ApprovalPage> {
+    const checked = await this.check(approvalId, sig);
+    if ('page' in checked) return checked.page;
+    const { record } = checked;
+    if (form.decision !== 'approve' && form.decision !== 'reject') return this.view(approvalId, sig);
+    const now = this.clock.now();
+    const decision: ApprovalDecision = {
+      approved: form.decision === 'approve',
+      by: (form.by?.trim() || record.approvers[0] || 'anonymous').slice(0, MAX_APPROVER_LENGTH),
+      at: new Date(now).toISOString(),
+      ...(form.comment?.trim() ? { comment: form.comment.trim().slice(0, MAX_COMMENT_LENGTH) } : {}),
+    };
+    const status: ApprovalStatus = decision.approved ? 'APPROVED' : 'REJECTED';
+    // Single use: only the first POST moves PENDING to a decision.
+    const claimed = await this.setStatus(approvalId, 'PENDING', { status, decision });
+    if (!claimed.written) return refusalPage('already-decided', claimed.existing && fromItem(claimed.existing));
+
+    const taskToken = String((await this.options.table.get(APPROVAL_ID_PREFIX + approvalId))?.taskToken ?? '');
+    try {
+      await this.options.sfn.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(decision) }));
+    } catch (error) {
+      const name = (error as Error).name;
+      if (RUN_CLOSED_ERRORS.includes(name)) {
+        await this.setStatus(approvalId, status, { status: 'RUN_CLOSED' });
+        return refusalPage('run-closed', { ...record, status: 'RUN_CLOSED', decision });
+      }
+      // Not delivered: undo, so the approver can try again.
+      await this.setStatus(approvalId, status, { status: 'PENDING', decision: null });
+      return refusalPage('unavailable', record);
+    }
+    this.metrics.add(MetricName.ApprovalWaitSeconds, Math.max(0, (now - record.requestedAtMillis) / 1000));
+    return decidedPage({ ...record, status, decision });
+  }
+
+  /** The stored approval (without its token), if any. */
+  async get(approvalId: string): Promise<ApprovalRecord | undefined> {
+    const item = await this.options.table.get(APPROVAL_ID_PREFIX + approvalId);
+    return item && fromItem(item);
+  }
+
+  private async check(approvalId: string, sig: string | undefined): Promise<{ record: ApprovalRecord } | { page: ApprovalPage }> {
+    const link = this.options.signer.verify(approvalId, sig, this.clock.now());
+    if (!link.valid && link.reason !== 'expired') return { page: refusalPage('forged') };
+    const record = await this.get(approvalId);
+    if (!record) return { page: refusalPage('unknown') };
+    if (record.status === 'RUN_CLOSED') return { page: refusalPage('run-closed', record) };
+    if (record.status !== 'PENDING') return { page: refusalPage('already-decided', record) };
+    if (!link.valid) return { page: refusalPage('expired', record) };
+    return { record };
+  }
+
+  private setStatus(approvalId: string, from: ApprovalStatus, set: Record<string, unknown>) {
+    return this.options.table.updateIf(APPROVAL_ID_PREFIX + approvalId, set, {
+      expression: '#status = :from',
+      names: { '#status': 'status' },
+      values: { ':from': from },
+    });
+  }
+}
+
+function parseRequest(raw: unknown): ApprovalRequestEvent {
+  const e = raw as Partial<ApprovalRequestEvent> | null;
+  if (!e || typeof e.taskToken !== 'string' || !e.taskToken || typeof e.executionArn !== 'string' || typeof e.step !== 'string') {
+    throw new InvalidStepInputError('An approval request needs {workflow, executionArn, step, taskToken, timeoutSeconds, title, details}');
+  }
+  if (typeof e.timeoutSeconds !== 'number' || !(e.timeoutSeconds > 0)) {
+    throw new InvalidStepInputError('An approval request needs a positive timeoutSeconds');
+  }
+  return { ...e, workflow: e.workflow ?? '', title: e.title ?? `Approve ${e.step}` } as ApprovalRequestEvent;
+}
+
+function toItem(record: ApprovalRecord): TableItem {
+  return {
+    id: APPROVAL_ID_PREFIX + record.id,
+    workflow: record.workflow,
+    executionArn: record.executionArn,
+    step: record.step,
+    title: record.title,
+    details: JSON.stringify(record.details),
+    approvers: [...record.approvers],
+    requestedAt: record.requestedAtMillis,
+    expiresAt: record.expiresAtSeconds,
+    status: record.status,
+  };
+}
+
+function fromItem(item: TableItem): ApprovalRecord {
+  return {
+    id: item.id.slice(APPROVAL_ID_PREFIX.length),
+    workflow: String(item.workflow),
+    executionArn: String(item.executionArn),
+    step: String(item.step),
+    title: String(item.title),
+    details: JSON.parse(String(item.details ?? 'null')),
+    approvers: (item.approvers as string[] | undefined) ?? [],
+    requestedAtMillis: Number(item.requestedAt),
+    expiresAtSeconds: Number(item.expiresAt),
+    status: item.status as ApprovalStatus,
+    ...(item.decision ? { decision: item.decision as ApprovalDecision } : {}),
+  };
+}

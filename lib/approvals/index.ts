@@ -1,0 +1,5 @@
+export * from './link-signer';
+export * from './approval-record';
+export * from './approval-page';
+export * from './approval-service';
+export * from './approval-http';

@@ -1,0 +1,2 @@
+export * from './dead-letter';
+export * from './redrive';

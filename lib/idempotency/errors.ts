@@ -1,0 +1,23 @@
+import { AutosaveError } from '../errors';
+
+/**
+ * Another attempt holds a live claim on this key. Retryable (listed in RETRYABLE_ERRORS): the state
+ * machine backs off and comes back after the holder has finished or its lease has run out.
+ */
+export class IdempotencyInProgressError extends AutosaveError {
+  override readonly name = 'IdempotencyInProgressError';
+  constructor(
+    readonly key: string,
+    readonly leaseExpiresAtMillis: number,
+  ) {
+    super(`Idempotency key "${key}" is claimed by another attempt until ${new Date(leaseExpiresAtMillis).toISOString()}`);
+  }
+}
+
+/** The same key arrived with a different payload: a bug in the workflow, never retried. */
+export class IdempotencyKeyMismatchError extends AutosaveError {
+  override readonly name = 'IdempotencyKeyMismatchError';
+  constructor(readonly key: string) {
+    super(`Idempotency key "${key}" was first used with a different payload`);
+  }
+}

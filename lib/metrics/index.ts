@@ -1,0 +1,2 @@
+export * from './metric-names';
+export * from './runtime-metrics';

@@ -1,0 +1,86 @@
+import { PAYLOAD_INLINE_LIMIT_BYTES } from '../config';
+import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';
+import type { BlobStore } from './blob-store';
+import { PayloadIntegrityError } from './errors';
+import { sha256Hex } from './hashing';
+import { isPayloadRef, parseS3Url, type PayloadRef } from './payload-ref';
+
+/** Prefix of every content-addressed payload key. */
+export const PAYLOAD_KEY_PREFIX = 'payloads/';
+
+/** Options of {@link PayloadStore}. */
+export interface PayloadStoreOptions {
+  /** Where the bytes go. */
+  readonly blobs: BlobStore;
+  /** Values whose JSON is larger than this go by reference. @default PAYLOAD_INLINE_LIMIT_BYTES (100 KB) */
+  readonly inlineLimitBytes?: number;
+  /** Reports `PayloadsOffloaded`. @default no metrics */
+  readonly metrics?: RuntimeMetrics;
+}
+
+/**
+ * Content-addressed payloads: a value is stored as its JSON under `payloads/<sha256>.json` and handed
+ * around as `{"$ref","bytes","sha256"}`. Writing the same value twice writes the same key, so a retried
+ * step that re-offloads its result produces the same reference (safe under concurrent writers).
+ */
+export class PayloadStore {
+  private readonly blobs: BlobStore;
+  private readonly inlineLimitBytes: number;
+  private readonly metrics: RuntimeMetrics;
+
+  constructor(options: PayloadStoreOptions) {
+    this.blobs = options.blobs;
+    this.inlineLimitBytes = options.inlineLimitBytes ?? PAYLOAD_INLINE_LIMIT_BYTES;
+    this.metrics = options.metrics ?? noMetrics;
+  }
+
+  /** Stores a value and returns its reference (always, whatever its size). */
+  async put(value: unknown): Promise<PayloadRef> {
+    return this.putBytes(Buffer.from(JSON.stringify(value ?? null), 'utf8'));
+  }
+
+  /** The value behind a reference, after checking its length and sha256. @throws PayloadIntegrityError */
+  async resolve<T = unknown>(ref: PayloadRef): Promise<T> {
+    const { bucket, key } = parseS3Url(ref.$ref);
+    const body = await this.blobs.get(bucket, key);
+    const actual = sha256Hex(body);
+    if (actual !== ref.sha256 || body.byteLength !== ref.bytes) {
+      throw new PayloadIntegrityError(
+        `Payload ${ref.$ref} does not match its reference: expected ${ref.bytes} bytes with sha256 ${ref.sha256}, got ${body.byteLength} bytes with sha256 ${actual}`,
+      );
+    }
+    return JSON.parse(Buffer.from(body).toString('utf8')) as T;
+  }
+
+  /** The value itself when its JSON fits the inline limit, else a reference to it. */
+  async offloadIfLarge<T>(value: T): Promise<T | PayloadRef> {
+    if (isPayloadRef(value)) return value;
+    const bytes = Buffer.from(JSON.stringify(value ?? null), 'utf8');
+    if (bytes.byteLength <= this.inlineLimitBytes) return value;
+    this.metrics.add(MetricName.PayloadsOffloaded);
+    return this.putBytes(bytes);
+  }
+
+  /**
+   * A copy of `value` with every reference inside it (at any depth, including references whose content
+   * holds references) replaced by what it points to. Each reference is verified.
+   */
+  async resolveDeep<T = unknown>(value: unknown): Promise<T> {
+    if (isPayloadRef(value)) return this.resolveDeep<T>(await this.resolve(value));
+    if (Array.isArray(value)) return (await Promise.all(value.map((v) => this.resolveDeep(v)))) as T;
+    if (value && typeof value === 'object') {
+      const entries = await Promise.all(
+        Object.entries(value).map(async ([k, v]) => [k, await this.resolveDeep(v)] as const),
+      );
+      return Object.fromEntries(entries) as T;
+    }
+    return value as T;
+  }
+
+  private async putBytes(bytes: Buffer): Promise<PayloadRef> {
+    const sha256 = sha256Hex(bytes);
+    const key = `${PAYLOAD_KEY_PREFIX}${sha256}.json`;
+    await this.blobs.put(key, bytes);
+    return { $ref: `s3://${this.blobs.bucket}/${key}`, bytes: bytes.byteLength, sha256 };
+  }
+}

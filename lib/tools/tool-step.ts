@@ -1,0 +1,100 @@
+import { InvalidStepInputError } from '../errors';
+import { leaseFor, type IdempotencyLedger, type ReconcileResult } from '../idempotency/idempotency-ledger';
+import type { PayloadStore } from '../payloads/payload-store';
+import type { ToolRegistry } from './tool-registry';
+
+/** A single tool step (docs/architecture.md §2). */
+export interface ToolStepEvent {
+  readonly workflow: string;
+  readonly executionArn: string;
+  readonly step: string;
+  readonly tool: string;
+  readonly idempotencyKey: string;
+  readonly input: unknown;
+}
+
+/** One agent-loop turn's tool calls, each with its own key. */
+export interface ToolBatchEvent {
+  readonly workflow: string;
+  readonly executionArn: string;
+  readonly step: string;
+  readonly turn: number;
+  readonly calls: readonly { readonly id: string; readonly tool: string; readonly idempotencyKey: string; readonly input: unknown }[];
+}
+
+/** Result of a batch: one entry per call, in call order. */
+export interface ToolBatchResult {
+  readonly results: { readonly id: string; readonly name: string; readonly result: unknown }[];
+}
+
+/** What a tool step needs. */
+export interface ToolStepDeps {
+  readonly ledger: IdempotencyLedger;
+  readonly tools: ToolRegistry;
+  readonly payloads: PayloadStore;
+}
+
+/** Per-invocation options of a tool step. */
+export interface ToolStepOptions {
+  /** The invocation's remaining time (Lambda context); the claim's lease follows it. @default unknown */
+  readonly remainingMillis?: number;
+}
+
+/**
+ * Runs one tool call exactly once per key: claim → if the claim took over an expired in-progress claim,
+ * reconcile with the provider and act only if it has no record → execute → complete. Inputs may hold
+ * payload references (resolved and hash-checked); a result over the inline limit is stored by reference,
+ * and it is the reference that the ledger keeps.
+ */
+export async function runToolCall(
+  deps: ToolStepDeps,
+  call: { readonly tool: string; readonly idempotencyKey: string; readonly input: unknown },
+  options: ToolStepOptions = {},
+): Promise<unknown> {
+  const tool = deps.tools.get(call.tool);
+  const key = call.idempotencyKey;
+  const input = await deps.payloads.resolveDeep(call.input);
+  const reconcile = tool.reconcile?.bind(tool);
+  const { result } = await deps.ledger.run({
+    key,
+    // Hash what the state machine sent (references are content-addressed, so they hash stably).
+    payload: { tool: call.tool, input: call.input },
+    leaseMillis: leaseFor(options.remainingMillis),
+    act: async () => deps.payloads.offloadIfLarge(await tool.execute(input, key)),
+    ...(reconcile && {
+      reconcile: async (): Promise<ReconcileResult<unknown>> => {
+        const known = await reconcile(key);
+        return known.found ? { found: true, result: await deps.payloads.offloadIfLarge(known.result) } : known;
+      },
+    }),
+  });
+  return result;
+}
+
+/** Runs a single tool step or an agent-loop batch (calls run concurrently; a failed call fails the batch, the others replay on retry). */
+export async function runToolStep(deps: ToolStepDeps, event: unknown, options: ToolStepOptions = {}): Promise<unknown> {
+  if (isBatch(event)) {
+    const results = await Promise.all(
+      event.calls.map(async (call) => ({ id: call.id, name: call.tool, result: await runToolCall(deps, call, options) })),
+    );
+    return { results } satisfies ToolBatchResult;
+  }
+  return runToolCall(deps, parseSingle(event), options);
+}
+
+function isBatch(event: unknown): event is ToolBatchEvent {
+  if (!event || typeof event !== 'object' || !('calls' in event)) return false;
+  const calls = (event as ToolBatchEvent).calls;
+  if (!Array.isArray(calls) || calls.some((c) => !c || typeof c.tool !== 'string' || typeof c.idempotencyKey !== 'string' || typeof c.id !== 'string')) {
+    throw new InvalidStepInputError('A tool batch needs calls: [{id, tool, idempotencyKey, input}]');
+  }
+  return true;
+}
+
+function parseSingle(event: unknown): ToolStepEvent {
+  const e = event as Partial<ToolStepEvent> | null;
+  if (!e || typeof e.tool !== 'string' || typeof e.idempotencyKey !== 'string' || e.idempotencyKey === '') {
+    throw new InvalidStepInputError('A tool step needs {tool, idempotencyKey, input}');
+  }
+  return e as ToolStepEvent;
+}
