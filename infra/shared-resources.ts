@@ -28,6 +28,8 @@ export class SharedResources extends Construct {
   readonly bucket: s3.Bucket;
   readonly deadLetterQueue: sqs.Queue;
   readonly approvalSecret: secretsmanager.Secret;
+  /** The signing secret's name (fixed, so it is known at synth time). */
+  readonly approvalSecretName: string;
   readonly alarmTopic: sns.Topic;
 
   constructor(scope: Construct, id: string, props: SharedResourcesProps = {}) {
@@ -74,9 +76,10 @@ export class SharedResources extends Construct {
       'This queue IS the dead-letter queue of failed runs; messages stay until an operator redrives them.',
     );
 
+    // A fixed name: the runtime reaches it through a Parameter Store reference path built from it.
+    this.approvalSecretName = `${Stack.of(this).stackName}/approval-signing-key`;
     this.approvalSecret = new secretsmanager.Secret(this, 'ApprovalSigningSecret', {
-      // A fixed name: the runtime reaches it through a Parameter Store reference path built from it.
-      secretName: `${Stack.of(this).stackName}/approval-signing-key`,
+      secretName: this.approvalSecretName,
       description: 'HMAC key that signs Autosave approval links (comma-separated list, newest first).',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
@@ -96,6 +99,6 @@ export class SharedResources extends Construct {
    * `/aws/reference/secretsmanager/`, so CDK can generate the secret (it cannot create SecureStrings).
    */
   get approvalSecretParameterName(): string {
-    return `/aws/reference/secretsmanager/${this.approvalSecret.secretName}`;
+    return `/aws/reference/secretsmanager/${this.approvalSecretName}`;
   }
 }

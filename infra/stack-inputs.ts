@@ -1,3 +1,5 @@
+import { PLACEHOLDERS, type PlaceholderName } from '../lib/workflow';
+
 /**
  * What the stack is built from: the workflows (compiled ASL with placeholders) and the runtime functions.
  * infra/app.ts fills these from the registries in statemachines/ and lambdas/; tests may pass their own.
@@ -44,19 +46,11 @@ export const FunctionNames = {
   redrive: 'redrive',
 } as const;
 
-/** Definition placeholders that name a runtime function, and which function fills each. */
-export const FUNCTION_PLACEHOLDERS: Readonly<Record<string, string>> = {
-  ModelStepFunctionArn: FunctionNames.modelStep,
-  ToolStepFunctionArn: FunctionNames.toolStep,
-  ApprovalRequestFunctionArn: FunctionNames.approvalRequest,
-};
-
-/** The placeholder filled with the workflow's own `live` alias ARN (continue-as-new). */
-export const ALIAS_PLACEHOLDER = 'WorkflowAliasArn';
-
-/** The `${Name}` placeholders a definition uses, sorted. */
-export function placeholdersIn(definition: string): string[] {
-  const names = new Set<string>();
-  for (const match of definition.matchAll(/\$\{([A-Za-z0-9_]+)\}/g)) names.add(match[1]);
-  return [...names].sort();
+/**
+ * The runtime function a definition placeholder names (lib/workflow's placeholder table), or undefined
+ * for the workflow's own alias placeholder.
+ */
+export function functionForPlaceholder(name: PlaceholderName): string | undefined {
+  const spec: { kind: string; functionName?: string } = PLACEHOLDERS[name];
+  return spec.kind === 'lambda' ? spec.functionName : undefined;
 }

@@ -9,7 +9,8 @@ import { LIVE_ALIAS_NAME } from '../lib/config';
 import type { ResolvedDeployOptions } from './deploy-options';
 import { acknowledgeNag } from './nag';
 import type { RuntimeFunctions } from './runtime-functions';
-import { ALIAS_PLACEHOLDER, FUNCTION_PLACEHOLDERS, placeholdersIn, type WorkflowSpec } from './stack-inputs';
+import { placeholdersIn } from '../lib/workflow';
+import { functionForPlaceholder, type WorkflowSpec } from './stack-inputs';
 
 /** CloudFormation `DeploymentPreference.Type` for each rollout kind. */
 const ROLLOUT_TYPES = { 'all-at-once': 'ALL_AT_ONCE', canary: 'CANARY', linear: 'LINEAR' } as const;
@@ -51,13 +52,14 @@ export class WorkflowStateMachine extends Construct {
 
     const substitutions: Record<string, string> = {};
     const invokable: string[] = [];
-    for (const placeholder of placeholdersIn(workflow.definition)) {
-      if (placeholder === ALIAS_PLACEHOLDER) {
+    let continuesAsNew = false;
+    for (const placeholder of placeholdersIn(JSON.parse(workflow.definition))) {
+      const functionName = functionForPlaceholder(placeholder);
+      if (functionName === undefined) {
         substitutions[placeholder] = this.aliasArn;
+        continuesAsNew = true;
         continue;
       }
-      const functionName = FUNCTION_PLACEHOLDERS[placeholder];
-      if (!functionName) throw new Error(`Workflow ${workflow.name}: unknown placeholder \${${placeholder}}`);
       // The version ARN (Ref of AWS::Lambda::Version): a run keeps the code it started with.
       const pinned = functions.get(functionName).currentVersion.functionArn;
       substitutions[placeholder] = pinned;
@@ -75,7 +77,7 @@ export class WorkflowStateMachine extends Construct {
     if (invokable.length > 0) {
       role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: invokable }));
     }
-    if (substitutions[ALIAS_PLACEHOLDER]) {
+    if (continuesAsNew) {
       role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['states:StartExecution'], resources: [this.aliasArn] }));
     }
 
@@ -136,14 +138,16 @@ export class WorkflowStateMachine extends Construct {
   /** Failed + timed-out + aborted runs of this state machine per 5 minutes. */
   failedRunsMetric(): cloudwatch.IMetric {
     const period = Duration.minutes(5);
+    // Metric ids are unique per workflow: a dashboard graph holds the expressions of every workflow.
+    const id = this.node.id.charAt(0).toLowerCase() + this.node.id.slice(1);
     return new cloudwatch.MathExpression({
-      expression: 'failed + timedOut + aborted',
+      expression: `FILL(${id}Failed, 0) + FILL(${id}TimedOut, 0) + FILL(${id}Aborted, 0)`,
       usingMetrics: {
-        failed: this.stateMachine.metricFailed({ period }),
-        timedOut: this.stateMachine.metricTimedOut({ period }),
-        aborted: this.stateMachine.metricAborted({ period }),
+        [`${id}Failed`]: this.stateMachine.metricFailed({ period }),
+        [`${id}TimedOut`]: this.stateMachine.metricTimedOut({ period }),
+        [`${id}Aborted`]: this.stateMachine.metricAborted({ period }),
       },
-      label: 'Failed runs',
+      label: `${this.node.id} failed runs`,
       period,
     });
   }

@@ -1,0 +1,45 @@
+import { App, Validations, type AppProps } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { AutosaveStack } from './autosave-stack';
+import { deployOptionsFromContext } from './deploy-options';
+import type { FunctionSpec, WorkflowSpec } from './stack-inputs';
+
+/** The stack name when the context names none. */
+export const DEFAULT_STACK_NAME = 'Autosave';
+
+/** Options of {@link createAutosaveApp}. */
+export interface CreateAutosaveAppOptions {
+  /** The runtime functions (lambdas/index.ts through `registeredFunctionSpecs`). */
+  readonly functions: readonly FunctionSpec[];
+  /** The workflows (statemachines/index.ts through `registeredWorkflowSpecs`). */
+  readonly workflows: readonly WorkflowSpec[];
+  /** App props (tests pass context here; `cdk` passes it through the environment). @default none */
+  readonly app?: AppProps;
+}
+
+/** The app and its one stack, with the cdk-nag AwsSolutions checks registered. */
+export interface AutosaveApp {
+  readonly app: App;
+  readonly stack: AutosaveStack;
+  readonly nag: AwsSolutionsChecks;
+}
+
+/**
+ * Builds the CDK app: one {@link AutosaveStack} (environment-agnostic, so `cdk synth` needs no
+ * credentials), deploy options from context (`-c autosave:rollout=canary`, ...), and cdk-nag's
+ * AwsSolutions pack as a validation plugin (a finding fails the synth unless acknowledged with a reason).
+ */
+export function createAutosaveApp(options: CreateAutosaveAppOptions): AutosaveApp {
+  const app = new App(options.app);
+  const context = (key: string): unknown => app.node.tryGetContext(key);
+  const stackName = (context('autosave:stackName') as string | undefined) || DEFAULT_STACK_NAME;
+  const stack = new AutosaveStack(app, stackName, {
+    description: 'Autosave: durable AI-agent workflows on AWS Step Functions',
+    workflows: options.workflows,
+    functions: options.functions,
+    deploy: deployOptionsFromContext(context),
+  });
+  const nag = new AwsSolutionsChecks(app);
+  Validations.of(app).addPlugins(nag);
+  return { app, stack, nag };
+}
