@@ -10,6 +10,15 @@ export interface CommandModule {
 
 const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   compile: () => import('./commands/compile'),
+  local: () => import('./commands/local'),
+  start: () => import('./commands/start'),
+  runs: () => import('./commands/runs'),
+  describe: () => import('./commands/describe'),
+  history: () => import('./commands/history'),
+  approvals: () => import('./commands/approvals'),
+  approve: () => import('./commands/approve'),
+  dlq: () => import('./commands/dlq'),
+  'deploy-check': () => import('./commands/deploy-check'),
 };
 
 function usage(): string {
