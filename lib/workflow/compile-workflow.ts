@@ -116,6 +116,34 @@ function transitionOf(workflow: Workflow, index: number): AslTransition {
   return following === undefined ? { End: true } : { Next: following.name };
 }
 
+/** States a state can go to next. */
+function successors(state: AslState): string[] {
+  const out: string[] = [];
+  if ('Next' in state && typeof state.Next === 'string') out.push(state.Next);
+  if (state.Type === 'Choice') {
+    out.push(...state.Choices.map((c) => c.Next));
+    if (state.Default !== undefined) out.push(state.Default);
+  }
+  if (state.Type === 'Task') out.push(...(state.Catch ?? []).map((c) => c.Next));
+  return out;
+}
+
+/** Step Functions rejects a definition with unreachable states; say which step nothing leads to. */
+function checkReachable(states: AslStates, workflow: Workflow, fail: Fail): void {
+  const reached = new Set<string>();
+  const queue = [START_STATE];
+  while (queue.length > 0) {
+    const name = queue.pop() as string;
+    if (reached.has(name)) continue;
+    reached.add(name);
+    queue.push(...successors(states[name]));
+  }
+  const unreached = workflow.steps.find((step) => !reached.has(step.name));
+  if (unreached !== undefined) {
+    fail(unreached.name, "no step leads to it (a step before it ends, and no 'next', choice branch or approval path names it)");
+  }
+}
+
 function planOf(states: AslStates, compiled: ReadonlyMap<Step, CompiledStep>, fail: Fail): HistoryPlan {
   const inLoop = new Set<string>();
   const eventsPerTurn: Record<string, number> = {};
@@ -184,6 +212,7 @@ function compile(workflow: Workflow): Compilation {
     }
   });
   if (doneUsed) states[DONE_STATE] = { Type: 'Succeed' };
+  checkReachable(states, workflow, fail);
 
   const description = workflow.description ? `: ${workflow.description}` : '';
   const definition: AslDefinition = {

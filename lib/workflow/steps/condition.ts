@@ -4,18 +4,27 @@ import { isRawJsonata, parseReference, referenceExpression, type TemplateReferen
 /**
  * A Choice condition. Paths are written like template references without braces: `siteId` reads the
  * execution input, `steps.verify-site.eligible` an earlier result. `Condition.jsonata` takes raw JSONata.
+ * Paths are parsed when the workflow compiles, so a bad one is reported with the workflow and step.
  */
 export class Condition {
   private constructor(
-    /** The JSONata boolean expression (without `{% %}`). */
-    readonly expression: string,
-    /** References it reads (checked against the workflow's steps). */
-    readonly references: readonly TemplateReference[],
+    private readonly build: () => string,
+    /** The paths it reads (checked against the workflow's steps when it compiles). */
+    readonly paths: readonly string[],
   ) {}
 
+  /** The JSONata boolean expression (without `{% %}`); throws TemplateSyntaxError on a malformed path. */
+  get expression(): string {
+    return this.build();
+  }
+
+  /** The references it reads; throws TemplateSyntaxError on a malformed path. */
+  get references(): TemplateReference[] {
+    return this.paths.map(parseReference);
+  }
+
   private static compare(path: string, operator: string, value: Json): Condition {
-    const ref = parseReference(path);
-    return new Condition(`${referenceExpression(ref)} ${operator} ${JSON.stringify(value)}`, [ref]);
+    return new Condition(() => `${referenceExpression(parseReference(path))} ${operator} ${JSON.stringify(value)}`, [path]);
   }
 
   /** The value at `path` equals `value`. */
@@ -50,27 +59,31 @@ export class Condition {
 
   /** Something is present at `path`. */
   static exists(path: string): Condition {
-    const ref = parseReference(path);
-    return new Condition(`$exists(${referenceExpression(ref)})`, [ref]);
+    return new Condition(() => `$exists(${referenceExpression(parseReference(path))})`, [path]);
   }
 
   /** All of the conditions hold. */
   static and(...conditions: Condition[]): Condition {
-    return new Condition(conditions.map((c) => `(${c.expression})`).join(' and '), conditions.flatMap((c) => c.references));
+    return Condition.join('and', conditions);
   }
 
   /** At least one of the conditions holds. */
   static or(...conditions: Condition[]): Condition {
-    return new Condition(conditions.map((c) => `(${c.expression})`).join(' or '), conditions.flatMap((c) => c.references));
+    return Condition.join('or', conditions);
+  }
+
+  private static join(operator: 'and' | 'or', conditions: Condition[]): Condition {
+    return new Condition(() => conditions.map((c) => `(${c.expression})`).join(` ${operator} `), conditions.flatMap((c) => c.paths));
   }
 
   /** The condition does not hold. */
   static not(condition: Condition): Condition {
-    return new Condition(`$not(${condition.expression})`, condition.references);
+    return new Condition(() => `$not(${condition.expression})`, condition.paths);
   }
 
   /** Raw JSONata, with or without `{% %}`; it reads `$states.input.input` and `$states.input.steps`. */
   static jsonata(expression: string): Condition {
-    return new Condition(isRawJsonata(expression) ? expression.slice(2, -2).trim() : expression, []);
+    const bare = isRawJsonata(expression) ? expression.slice(2, -2).trim() : expression;
+    return new Condition(() => bare, []);
   }
 }

@@ -1,7 +1,14 @@
 import type { Json } from '../asl-types';
 import { INPUT_ROOT, jsonata } from '../state-data';
-import { keyExpression, parseTemplate, renderValue, templateReferences, valueReferences, type TemplateReference } from '../template';
-import { isRawJsonata } from '../template';
+import {
+  isRawJsonata,
+  keyExpression,
+  parseTemplate,
+  renderValue,
+  templateReferences,
+  valueReferences,
+  type TemplateReference,
+} from '../template';
 import { lambdaTask, payloadHeader } from './lambda-task';
 import { WorkflowStep, type CompiledStep, type StepCompileContext, type TaskStepOptions } from './step';
 

@@ -139,7 +139,7 @@ describe('contract-renewal', () => {
   const asl = aslOf(contractRenewal.name);
 
   it('has a model draft the email and send-email send it with the key renewal:{contractId}:{version}', async () => {
-    expect(stateOf(asl, 'draft-renewal-email', 'Task').Next).toBe('send-renewal-email');
+    expect(stateOf(asl, 'draft-renewal-email', 'Task')).toMatchObject({ Next: 'send-renewal-email' });
     expect(payloadOf(asl, 'send-renewal-email').tool).toBe('send-email');
     expect(await evaluate(keyOf(asl, 'send-renewal-email'), contractRenewal.exampleInput)).toBe('renewal:C-2291:3');
     expect((payloadOf(asl, 'send-renewal-email').input as Payload).body).toBe('{% $states.input.steps.`draft-renewal-email`.text %}');

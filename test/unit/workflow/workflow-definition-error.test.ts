@@ -41,6 +41,8 @@ const cases: [string, Step[], string | undefined, RegExp, WorkflowTypeName?][] =
   ['a continue-as-new interval over the history budget', [loop('l', 5_000)], 'l', /plans \d+ history events per execution \(12 per turn\), over the budget of 20000/],
   ['both next and end', [tool('a', { tool: 't', idempotencyKey: '{id}', next: 'b', end: true }), send('b')], 'a', /both 'next' and 'end'/],
   ['no steps', [], undefined, /at least one step/],
+  ['a step nothing leads to', [tool('a', { tool: 't', idempotencyKey: '{id}', end: true }), send('orphan')], 'orphan', /no step leads to it/],
+  ['a malformed choice path', [choice('c', { branches: [{ when: Condition.isTrue('a b'), next: 'a' }] }), send('a')], 'c', /is not a reference/],
 ];
 
 describe('WorkflowDefinitionError', () => {
