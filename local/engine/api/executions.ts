@@ -1,0 +1,366 @@
+import { randomUUID } from 'node:crypto';
+import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
+import type { EngineStore, EventRow, ExecutionRow, FrameRow } from '../../store/engine-store';
+import { assertExecutionArn, executionArn, parseStateMachineArn, versionArn } from '../arns';
+import type { EngineContext } from '../engine-context';
+import { definitionTree } from '../executor/definition-tree';
+import { EXECUTION_TIMER_FRAME, type Executor } from '../executor/executor';
+import { type FramePosition, FrameRecord, ROOT_FRAME_ID } from '../executor/frame';
+import { payloadDetails, toWireEvent } from '../executor/history';
+import { TransitionBatch } from '../executor/transition-batch';
+import { assertValidName } from '../names';
+import {
+  ExecutionAlreadyExists,
+  ExecutionDoesNotExist,
+  ExecutionNotRedrivable,
+  InvalidExecutionInput,
+  ResourceNotFound,
+  StateMachineDoesNotExist,
+  ValidationException,
+} from '../service-errors';
+import { requireStateMachine, routeAlias } from './state-machines';
+import { byteLength, epochSeconds, optionalString, page, pageRequest, requireString } from './wire';
+
+type Input = Record<string, unknown>;
+
+/** How long after closing an execution can still be redriven: 14 days. */
+export const REDRIVE_WINDOW_MILLIS = 14 * 24 * 3600 * 1000;
+
+/** What the execution operations need besides the store. */
+export interface ExecutionRuntime extends EngineContext {
+  readonly executor: Executor;
+  /** Re-arms the timer service after timers were written outside the executor. */
+  armTimers(): void;
+  /** Runs the close hooks of an execution whose close was just committed. */
+  executionClosed(executionArn: string): void;
+}
+
+/** A `.sync` parent Task waiting on a child run. */
+export interface ParentTaskLink {
+  readonly executionArn: string;
+  readonly frameId: string;
+  readonly seq: number;
+}
+
+export function requireExecution(store: EngineStore, arnInput: unknown): ExecutionRow {
+  const arn = assertExecutionArn(arnInput);
+  const row = store.getExecution(arn);
+  if (!row) throw new ExecutionDoesNotExist(`Execution Does Not Exist: '${arn}'`);
+  return row;
+}
+
+function parseExecutionInput(text: string): unknown {
+  if (byteLength(text) > STATES_PAYLOAD_LIMIT_BYTES) {
+    throw new InvalidExecutionInput(`Input exceeds the maximum size of ${STATES_PAYLOAD_LIMIT_BYTES} bytes`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new InvalidExecutionInput(`Invalid State Machine Execution Input: '${(err as Error).message}'`);
+  }
+}
+
+/** StartExecution on a state machine, version or alias ARN; idempotent by name while the run is open with the same input. */
+export async function startExecution(rt: ExecutionRuntime, input: Input, parentTask?: ParentTaskLink): Promise<{ executionArn: string; startDate: number }> {
+  const target = parseStateMachineArn(requireString(input, 'stateMachineArn'));
+  const machine = requireStateMachine(rt, target.stateMachineArn);
+  let definitionHash = machine.definition_hash;
+  let roleArn = machine.role_arn;
+  let pinnedVersion: string | null = null;
+  let viaAlias: string | null = null;
+  if (target.kind === 'alias') {
+    const alias = rt.store.getAlias(`${machine.arn}:${target.alias}`);
+    if (!alias) throw new ResourceNotFound(`Resource not found: '${String(input.stateMachineArn)}'`);
+    viaAlias = alias.arn;
+    pinnedVersion = routeAlias(rt, alias);
+  } else if (target.kind === 'version') {
+    pinnedVersion = versionArn(machine.arn, target.version);
+  }
+  if (pinnedVersion !== null) {
+    const version = rt.store.getVersion(pinnedVersion);
+    if (!version) throw new StateMachineDoesNotExist(`State Machine Does Not Exist: '${pinnedVersion}'`);
+    definitionHash = version.definition_hash;
+    roleArn = version.role_arn;
+  }
+  const name = input.name === undefined || input.name === null ? randomUUID() : assertValidName(input.name, 'Name');
+  const inputText = optionalString(input, 'input') ?? '{}';
+  const parsedInput = parseExecutionInput(inputText);
+  const arn = executionArn(rt.scope, machine.name, name);
+  const tree = definitionTree(definitionHash, () => rt.store.getDefinition(definitionHash));
+  const result = await rt.store.committer.commit(() => {
+    const existing = rt.store.getExecution(arn);
+    if (existing) {
+      if (existing.status === 'RUNNING' && existing.input === inputText) return { created: false, startMs: existing.start_ms };
+      throw new ExecutionAlreadyExists(`Execution Already Exists: '${arn}'`);
+    }
+    const nowMs = rt.clock.now();
+    const row: ExecutionRow = {
+      arn,
+      seq: rt.store.nextExecutionSeq(),
+      machine_arn: machine.arn,
+      machine_name: machine.name,
+      name,
+      version_arn: pinnedVersion,
+      alias_arn: viaAlias,
+      role_arn: roleArn,
+      definition_hash: definitionHash,
+      input: inputText,
+      status: 'RUNNING',
+      start_ms: nowMs,
+      stop_ms: null,
+      output: null,
+      error: null,
+      cause: null,
+      redrive_count: 0,
+      redrive_ms: null,
+      redrive_token: null,
+      parent_task: parentTask ? JSON.stringify(parentTask) : null,
+      event_count: 0,
+    };
+    rt.store
+      .sql(
+        `INSERT INTO executions (arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, input, status,
+           start_ms, stop_ms, output, error, cause, redrive_count, redrive_ms, redrive_token, parent_task, event_count)
+         VALUES (@arn, @seq, @machine_arn, @machine_name, @name, @version_arn, @alias_arn, @role_arn, @definition_hash, @input, @status,
+           @start_ms, @stop_ms, @output, @error, @cause, @redrive_count, @redrive_ms, @redrive_token, @parent_task, @event_count)`,
+      )
+      .run(row);
+    const root = new FrameRecord(arn, ROOT_FRAME_ID, null, 0, 'RUNNING', initialPosition(tree.root.StartAt, parsedInput, nowMs), null);
+    const batch = new TransitionBatch(arn, () => nowMs);
+    batch.event(root, 'ExecutionStarted', {
+      ...payloadDetails('input', parsedInput),
+      roleArn,
+      ...(viaAlias ? { stateMachineAliasArn: viaAlias } : {}),
+      ...(pinnedVersion ? { stateMachineVersionArn: pinnedVersion } : {}),
+    });
+    batch.touch(root);
+    const timeoutSeconds = tree.root.TimeoutSeconds;
+    if (typeof timeoutSeconds === 'number' && timeoutSeconds > 0) {
+      batch.also((store) =>
+        store
+          .sql('INSERT INTO timers (execution_arn, frame_id, kind, seq, due_ms) VALUES (?, ?, ?, 0, ?)')
+          .run(arn, EXECUTION_TIMER_FRAME, 'execution-timeout', nowMs + timeoutSeconds * 1000),
+      );
+    }
+    batch.write(rt.store);
+    return { created: true, startMs: nowMs, timed: typeof timeoutSeconds === 'number' };
+  });
+  if (result.created) {
+    void rt.executor.signal(arn, ROOT_FRAME_ID, { kind: 'resume' });
+    if ('timed' in result && result.timed) rt.armTimers();
+  }
+  return { executionArn: arn, startDate: epochSeconds(result.startMs) };
+}
+
+function initialPosition(startAt: string, input: unknown, nowMs: number): FramePosition {
+  return { path: [], state: startAt, input, variables: {}, phase: { kind: 'enter' }, retries: [], retryCount: 0, enteredMs: nowMs, seq: 0, spawns: 0 };
+}
+
+function redriveStatus(row: ExecutionRow, nowMs: number): { redriveStatus: string; redriveStatusReason?: string } {
+  if (row.status === 'RUNNING') return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Execution is RUNNING and cannot be redriven' };
+  if (row.status === 'SUCCEEDED') return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Execution is SUCCEEDED and cannot be redriven' };
+  if (row.stop_ms !== null && nowMs - row.stop_ms > REDRIVE_WINDOW_MILLIS) {
+    return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Execution closed more than 14 days ago' };
+  }
+  return { redriveStatus: 'REDRIVABLE' };
+}
+
+/** An execution row in the DescribeExecution wire shape. */
+export function describeExecutionRow(row: ExecutionRow, nowMs: number): Record<string, unknown> {
+  return {
+    executionArn: row.arn,
+    stateMachineArn: row.machine_arn,
+    name: row.name,
+    status: row.status,
+    startDate: epochSeconds(row.start_ms),
+    ...(row.stop_ms !== null ? { stopDate: epochSeconds(row.stop_ms) } : {}),
+    input: row.input,
+    inputDetails: { included: true },
+    ...(row.output !== null ? { output: row.output, outputDetails: { included: true } } : {}),
+    ...(row.error !== null ? { error: row.error } : {}),
+    ...(row.cause !== null ? { cause: row.cause } : {}),
+    ...(row.version_arn !== null ? { stateMachineVersionArn: row.version_arn } : {}),
+    ...(row.alias_arn !== null ? { stateMachineAliasArn: row.alias_arn } : {}),
+    redriveCount: row.redrive_count,
+    ...(row.redrive_ms !== null ? { redriveDate: epochSeconds(row.redrive_ms) } : {}),
+    ...redriveStatus(row, nowMs),
+  };
+}
+
+/** DescribeExecution. */
+export function describeExecution(rt: ExecutionRuntime, input: Input): object {
+  return describeExecutionRow(requireExecution(rt.store, requireString(input, 'executionArn')), rt.clock.now());
+}
+
+const EXECUTION_STATUSES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE'];
+
+/** ListExecutions of a state machine, version or alias, newest first. */
+export function listExecutions(rt: ExecutionRuntime, input: Input): object {
+  const target = parseStateMachineArn(requireString(input, 'stateMachineArn'));
+  requireStateMachine(rt, target.stateMachineArn);
+  const status = optionalString(input, 'statusFilter');
+  if (status !== undefined && !EXECUTION_STATUSES.includes(status)) throw new ValidationException(`Invalid statusFilter '${status}'`);
+  const redriveFilter = optionalString(input, 'redriveFilter');
+  const column = target.kind === 'stateMachine' ? 'machine_arn' : target.kind === 'version' ? 'version_arn' : 'alias_arn';
+  const arn = target.kind === 'stateMachine' ? target.stateMachineArn : String(input.stateMachineArn);
+  const req = pageRequest(input);
+  const rows = rt.store
+    .sql(
+      `SELECT * FROM executions WHERE ${column} = ? AND (? IS NULL OR status = ?)
+         AND (? IS NULL OR (? = 'REDRIVEN' AND redrive_count > 0) OR (? = 'NOT_REDRIVEN' AND redrive_count = 0))
+       ORDER BY seq DESC LIMIT ? OFFSET ?`,
+    )
+    .all(arn, status ?? null, status ?? null, redriveFilter ?? null, redriveFilter ?? null, redriveFilter ?? null, req.limit + 1, req.offset) as ExecutionRow[];
+  const items = rows.slice(0, req.limit);
+  return {
+    executions: items.map((r) => ({
+      executionArn: r.arn,
+      stateMachineArn: r.machine_arn,
+      name: r.name,
+      status: r.status,
+      startDate: epochSeconds(r.start_ms),
+      ...(r.stop_ms !== null ? { stopDate: epochSeconds(r.stop_ms) } : {}),
+      ...(r.version_arn !== null ? { stateMachineVersionArn: r.version_arn } : {}),
+      ...(r.alias_arn !== null ? { stateMachineAliasArn: r.alias_arn } : {}),
+      redriveCount: r.redrive_count,
+      ...(r.redrive_ms !== null ? { redriveDate: epochSeconds(r.redrive_ms) } : {}),
+    })),
+    ...(rows.length > req.limit ? { nextToken: Buffer.from(JSON.stringify({ o: req.offset + req.limit })).toString('base64url') } : {}),
+  };
+}
+
+/** GetExecutionHistory: events with their ids and previousEventIds, oldest first unless `reverseOrder`. */
+export function getExecutionHistory(rt: ExecutionRuntime, input: Input): object {
+  const row = requireExecution(rt.store, requireString(input, 'executionArn'));
+  const req = pageRequest(input);
+  const includeData = input.includeExecutionData !== false;
+  const order = input.reverseOrder === true ? 'DESC' : 'ASC';
+  const events = rt.store
+    .sql(`SELECT * FROM events WHERE execution_arn = ? ORDER BY id ${order} LIMIT ? OFFSET ?`)
+    .all(row.arn, req.limit + 1, req.offset) as EventRow[];
+  const items = events.slice(0, req.limit);
+  return {
+    events: items.map((e) => toWireEvent(e, includeData)),
+    ...(events.length > req.limit ? { nextToken: Buffer.from(JSON.stringify({ o: req.offset + req.limit })).toString('base64url') } : {}),
+  };
+}
+
+/** StopExecution: the run is aborted with the given error and cause. */
+export async function stopExecution(rt: ExecutionRuntime, input: Input): Promise<object> {
+  const row = requireExecution(rt.store, requireString(input, 'executionArn'));
+  const error = optionalString(input, 'error');
+  const cause = optionalString(input, 'cause');
+  if (row.status !== 'RUNNING') return { stopDate: epochSeconds(row.stop_ms ?? rt.clock.now()) };
+  const batch = new TransitionBatch(row.arn, () => rt.clock.now());
+  batch.event(null, 'ExecutionAborted', { ...(error !== undefined ? { error } : {}), ...(cause !== undefined ? { cause } : {}) });
+  batch.closeExecution({ status: 'ABORTED', ...(error !== undefined ? { error } : {}), ...(cause !== undefined ? { cause } : {}) });
+  try {
+    await rt.store.committer.commit(() => batch.write(rt.store));
+  } catch {
+    // It closed meanwhile: answer with its stop date like a stop of a closed run.
+  }
+  rt.executionClosed(row.arn);
+  const after = rt.store.getExecution(row.arn) as ExecutionRow;
+  return { stopDate: epochSeconds(after.stop_ms ?? rt.clock.now()) };
+}
+
+/** Times an execution out (its definition's `TimeoutSeconds` came due). */
+export async function timeOutExecution(rt: ExecutionRuntime, executionArn: string): Promise<void> {
+  const batch = new TransitionBatch(executionArn, () => rt.clock.now());
+  batch.event(null, 'ExecutionTimedOut', { error: 'States.Timeout', cause: 'The execution timed out' });
+  batch.closeExecution({ status: 'TIMED_OUT', error: 'States.Timeout', cause: 'The execution timed out' });
+  try {
+    await rt.store.committer.commit(() => batch.write(rt.store));
+  } catch {
+    return; // already closed
+  }
+  rt.executionClosed(executionArn);
+}
+
+/**
+ * RedriveExecution: the same run carries on from where it failed, on its pinned definition. Frames that
+ * failed or were aborted are reset (a failed Task is scheduled again, retry counters start over); frames
+ * that succeeded — earlier states, finished branches and iterations — keep their results.
+ */
+export async function redriveExecution(rt: ExecutionRuntime, input: Input): Promise<object> {
+  const row = requireExecution(rt.store, requireString(input, 'executionArn'));
+  const clientToken = optionalString(input, 'clientToken');
+  if (row.status === 'RUNNING' && clientToken !== undefined && row.redrive_token === clientToken && row.redrive_ms !== null) {
+    return { redriveDate: epochSeconds(row.redrive_ms) };
+  }
+  const status = redriveStatus(row, rt.clock.now());
+  if (status.redriveStatus !== 'REDRIVABLE') throw new ExecutionNotRedrivable(`Execution cannot be redriven: ${status.redriveStatusReason ?? row.status}`);
+  const nowMs = rt.clock.now();
+  await rt.store.committer.commit(() => {
+    const current = rt.store.getExecution(row.arn) as ExecutionRow;
+    if (current.status === 'RUNNING' || current.status === 'SUCCEEDED') throw new ExecutionNotRedrivable(`Execution is ${current.status} and cannot be redriven`);
+    rt.store
+      .sql(
+        `UPDATE executions SET status = 'RUNNING', stop_ms = NULL, output = NULL, error = NULL, cause = NULL,
+           redrive_count = redrive_count + 1, redrive_ms = ?, redrive_token = ? WHERE arn = ?`,
+      )
+      .run(nowMs, clientToken ?? null, row.arn);
+    rt.store.sql('DELETE FROM close_notifications WHERE execution_arn = ?').run(row.arn);
+    const batch = new TransitionBatch(row.arn, () => nowMs);
+    batch.event(null, 'ExecutionRedriven', { redriveCount: current.redrive_count + 1 });
+    resetForRedrive(rt.store, row.arn, ROOT_FRAME_ID, batch, nowMs);
+    batch.write(rt.store);
+  });
+  rt.executor.resumeRunning('resume', row.arn);
+  return { redriveDate: epochSeconds(nowMs) };
+}
+
+/** Resets a frame that did not succeed, and the unfinished children of the Parallel/Map it stopped in. */
+function resetForRedrive(store: EngineStore, executionArn: string, frameId: string, batch: TransitionBatch, nowMs: number): void {
+  const row = store.getFrame(executionArn, frameId) as FrameRow;
+  if (row.status === 'SUCCEEDED' || row.status === 'PENDING') return;
+  const frame = FrameRecord.fromRow(row);
+  const phase = frame.pos.phase;
+  const resume = phase.kind === 'closed' ? (phase.resume ?? { kind: 'enter' as const }) : phase.kind === 'children' ? phase : { kind: 'enter' as const };
+  frame.status = 'RUNNING';
+  frame.pos.phase = resume;
+  frame.pos.retries = [];
+  frame.pos.retryCount = 0;
+  frame.pos.enteredMs = nowMs;
+  delete frame.pos.error;
+  delete frame.pos.cause;
+  frame.timers = [];
+  batch.touch(frame);
+  if (resume.kind === 'children') {
+    for (const child of store.childFrames(executionArn, resume.group)) resetForRedrive(store, executionArn, child.frame_id, batch, nowMs);
+  }
+}
+
+/** The EventBridge "Step Functions Execution Status Change" event of a closed execution, as AWS sends it. */
+export function statusChangeEvent(rt: EngineContext, row: ExecutionRow): Record<string, unknown> {
+  const nowMs = rt.clock.now();
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': 'Step Functions Execution Status Change',
+    source: 'aws.states',
+    account: rt.scope.accountId,
+    time: new Date(row.stop_ms ?? nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    region: rt.scope.region,
+    resources: [row.arn],
+    detail: {
+      executionArn: row.arn,
+      stateMachineArn: row.machine_arn,
+      name: row.name,
+      status: row.status,
+      startDate: row.start_ms,
+      stopDate: row.stop_ms,
+      input: row.input,
+      output: row.output,
+      inputDetails: { included: true },
+      outputDetails: row.output !== null ? { included: true } : null,
+      error: row.error,
+      cause: row.cause,
+      redriveCount: row.redrive_count,
+      redriveDate: row.redrive_ms,
+      ...redriveStatus(row, nowMs),
+      ...(row.version_arn !== null ? { stateMachineVersionArn: row.version_arn } : {}),
+      ...(row.alias_arn !== null ? { stateMachineAliasArn: row.alias_arn } : {}),
+    },
+  };
+}

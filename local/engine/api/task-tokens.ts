@@ -1,0 +1,66 @@
+import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
+import { TASK_TOKEN_PATTERN } from '../executor/executor';
+import type { FramePosition } from '../executor/frame';
+import type { TaskTokenRow } from '../../store/engine-store';
+import { InvalidOutput, InvalidToken, TaskDoesNotExist, TaskTimedOut } from '../service-errors';
+import type { ExecutionRuntime } from './executions';
+import { byteLength, optionalString, requireString } from './wire';
+
+type Input = Record<string, unknown>;
+
+/** Longest task token the API accepts. */
+export const MAX_TASK_TOKEN_LENGTH = 2048;
+
+/** Finds an open token: `InvalidToken` when malformed, `TaskDoesNotExist` when unknown, `TaskTimedOut` when closed. */
+function openToken(rt: ExecutionRuntime, input: Input): TaskTokenRow {
+  const token = requireString(input, 'taskToken');
+  if (token.length > MAX_TASK_TOKEN_LENGTH || !TASK_TOKEN_PATTERN.test(token)) throw new InvalidToken('Invalid Token');
+  const row = rt.store.getTaskToken(token);
+  if (!row) throw new TaskDoesNotExist('Task Does Not Exist');
+  if (!row.open) throw new TaskTimedOut('Task Timed Out');
+  return row;
+}
+
+async function answer(rt: ExecutionRuntime, row: TaskTokenRow, outcome: Parameters<ExecutionRuntime['executor']['signal']>[2]): Promise<object> {
+  const result = await rt.executor.signal(row.execution_arn, row.frame_id, outcome);
+  if (result === 'stale') throw new TaskTimedOut('Task Timed Out');
+  return {};
+}
+
+/** SendTaskSuccess. */
+export async function sendTaskSuccess(rt: ExecutionRuntime, input: Input): Promise<object> {
+  const output = requireString(input, 'output');
+  if (byteLength(output) > STATES_PAYLOAD_LIMIT_BYTES) throw new InvalidOutput('Output exceeds the maximum size');
+  let value: unknown;
+  try {
+    value = JSON.parse(output);
+  } catch {
+    throw new InvalidOutput('Invalid Output: not JSON');
+  }
+  const row = openToken(rt, input);
+  return answer(rt, row, { kind: 'task-outcome', seq: row.seq, source: 'token', outcome: { ok: true, value } });
+}
+
+/** SendTaskFailure. */
+export async function sendTaskFailure(rt: ExecutionRuntime, input: Input): Promise<object> {
+  const row = openToken(rt, input);
+  const error = optionalString(input, 'error') ?? '';
+  const cause = optionalString(input, 'cause') ?? '';
+  return answer(rt, row, { kind: 'task-outcome', seq: row.seq, source: 'token', outcome: { ok: false, error, cause } });
+}
+
+/** SendTaskHeartbeat: pushes the task's heartbeat deadline out by its `HeartbeatSeconds`. */
+export function sendTaskHeartbeat(rt: ExecutionRuntime, input: Input): object {
+  const row = openToken(rt, input);
+  const frame = rt.store.getFrame(row.execution_arn, row.frame_id);
+  if (!frame || frame.status !== 'RUNNING') throw new TaskTimedOut('Task Timed Out');
+  const pos = JSON.parse(frame.position) as FramePosition;
+  if (pos.phase.kind !== 'task' || pos.seq !== row.seq) throw new TaskTimedOut('Task Timed Out');
+  if (pos.phase.heartbeatSeconds !== undefined) {
+    rt.store
+      .sql("UPDATE timers SET due_ms = ? WHERE execution_arn = ? AND frame_id = ? AND kind = 'heartbeat' AND seq = ?")
+      .run(rt.clock.now() + pos.phase.heartbeatSeconds * 1000, row.execution_arn, row.frame_id, row.seq);
+    rt.armTimers();
+  }
+  return {};
+}

@@ -1,0 +1,72 @@
+import { InvalidToken, ValidationException } from '../service-errors';
+
+/** AWS JSON 1.0 timestamps are epoch seconds (fractional). */
+export const epochSeconds = (ms: number): number => ms / 1000;
+
+/** Reads a required string field or throws `ValidationException` as the service does. */
+export function requireString(input: Record<string, unknown>, field: string): string {
+  const v = input[field];
+  if (typeof v !== 'string' || v.length === 0) {
+    throw new ValidationException(`1 validation error detected: Value null at '${field}' failed to satisfy constraint: Member must not be null`);
+  }
+  return v;
+}
+
+/** Reads an optional string field. */
+export function optionalString(input: Record<string, unknown>, field: string): string | undefined {
+  const v = input[field];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new ValidationException(`Value at '${field}' must be a string`);
+  return v;
+}
+
+/** Largest page the list operations return. */
+export const MAX_PAGE_SIZE = 1000;
+/** Page size when the caller gives none (or 0), as the service. */
+export const DEFAULT_PAGE_SIZE = 100;
+
+/** A page request: where to start and how many. */
+export interface PageRequest {
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/** Parses `maxResults` / `nextToken` (tokens are opaque offsets). */
+export function pageRequest(input: Record<string, unknown>): PageRequest {
+  const max = input.maxResults;
+  if (max !== undefined && max !== null && (typeof max !== 'number' || !Number.isInteger(max) || max < 0 || max > MAX_PAGE_SIZE)) {
+    throw new ValidationException(`1 validation error detected: Value '${String(max)}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to ${MAX_PAGE_SIZE}`);
+  }
+  const limit = typeof max === 'number' && max > 0 ? max : DEFAULT_PAGE_SIZE;
+  const token = input.nextToken;
+  if (token === undefined || token === null) return { offset: 0, limit };
+  const offset = decodeToken(token);
+  return { offset, limit };
+}
+
+function decodeToken(token: unknown): number {
+  if (typeof token !== 'string') throw new InvalidToken('Invalid Token');
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { o?: unknown };
+    if (typeof parsed.o === 'number' && Number.isInteger(parsed.o) && parsed.o >= 0) return parsed.o;
+  } catch {
+    // fall through
+  }
+  throw new InvalidToken(`Invalid Token: '${token}'`);
+}
+
+/** The `nextToken` for the page after `offset + count`, or undefined when this page was the last. */
+export function nextToken(req: PageRequest, got: number, total?: number): string | undefined {
+  const end = req.offset + got;
+  if (got < req.limit || (total !== undefined && end >= total)) return undefined;
+  return Buffer.from(JSON.stringify({ o: end })).toString('base64url');
+}
+
+/** Slices one page out of a full list. */
+export function page<T>(all: readonly T[], req: PageRequest): { items: T[]; nextToken?: string } {
+  const items = all.slice(req.offset, req.offset + req.limit);
+  return { items, nextToken: nextToken(req, items.length, all.length) };
+}
+
+/** Whether `text` is within Step Functions' payload limit (UTF-8 bytes). */
+export const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');

@@ -1,0 +1,45 @@
+import { InvalidArn } from './service-errors';
+
+/** The account and region every ARN of one engine carries. */
+export interface ArnScope {
+  readonly region: string;
+  readonly accountId: string;
+}
+
+/** What a `stateMachine:` ARN points at. */
+export type StateMachineTarget =
+  | { readonly kind: 'stateMachine'; readonly name: string; readonly stateMachineArn: string }
+  | { readonly kind: 'version'; readonly name: string; readonly stateMachineArn: string; readonly version: number }
+  | { readonly kind: 'alias'; readonly name: string; readonly stateMachineArn: string; readonly alias: string };
+
+const prefix = (scope: ArnScope, kind: string): string => `arn:aws:states:${scope.region}:${scope.accountId}:${kind}:`;
+
+/** `arn:aws:states:<region>:<account>:stateMachine:<name>` */
+export const stateMachineArn = (scope: ArnScope, name: string): string => prefix(scope, 'stateMachine') + name;
+/** A published version's ARN: the state machine ARN and `:<n>`. */
+export const versionArn = (machineArn: string, version: number): string => `${machineArn}:${version}`;
+/** An alias ARN: the state machine ARN and `:<alias>`. */
+export const aliasArn = (machineArn: string, alias: string): string => `${machineArn}:${alias}`;
+/** `arn:aws:states:<region>:<account>:execution:<machine>:<execution>` */
+export const executionArn = (scope: ArnScope, machineName: string, name: string): string =>
+  `${prefix(scope, 'execution')}${machineName}:${name}`;
+
+const STATE_MACHINE_ARN = /^arn:aws[a-z-]*:states:([a-z0-9-]+):(\d{12}):stateMachine:([^:]+)(?::([^:]+))?$/;
+const EXECUTION_ARN = /^arn:aws[a-z-]*:states:([a-z0-9-]+):(\d{12}):execution:([^:]+):([^:]+)$/;
+
+/** Parses a state machine, version or alias ARN; throws `InvalidArn` otherwise. */
+export function parseStateMachineArn(arn: unknown): StateMachineTarget {
+  const m = typeof arn === 'string' ? STATE_MACHINE_ARN.exec(arn) : null;
+  if (!m) throw new InvalidArn(`Invalid Arn: '${String(arn)}'`);
+  const [, region, account, name, qualifier] = m;
+  const base = `arn:aws:states:${region}:${account}:stateMachine:${name}`;
+  if (qualifier === undefined) return { kind: 'stateMachine', name, stateMachineArn: base };
+  if (/^\d+$/.test(qualifier)) return { kind: 'version', name, stateMachineArn: base, version: Number(qualifier) };
+  return { kind: 'alias', name, stateMachineArn: base, alias: qualifier };
+}
+
+/** Checks an execution ARN's shape; throws `InvalidArn` otherwise. */
+export function assertExecutionArn(arn: unknown): string {
+  if (typeof arn !== 'string' || !EXECUTION_ARN.test(arn)) throw new InvalidArn(`Invalid Arn: '${String(arn)}'`);
+  return arn;
+}

@@ -1,0 +1,12 @@
+import type { Clock } from '../../lib/config/clock';
+import type { EngineStore } from '../store/engine-store';
+import type { ArnScope } from './arns';
+
+/** What every operation and the executor share. */
+export interface EngineContext {
+  readonly store: EngineStore;
+  readonly clock: Clock;
+  readonly scope: ArnScope;
+  /** Uniform random numbers in [0, 1): alias routing and retry jitter. */
+  readonly random: () => number;
+}

@@ -1,0 +1,231 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { type Clock, systemClock } from '../../lib/config/clock';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../lib/config/constants';
+import { EngineStore, type ExecutionRow, type TimerRow } from '../store/engine-store';
+import * as executions from './api/executions';
+import type { ExecutionRuntime, ParentTaskLink } from './api/executions';
+import * as machines from './api/state-machines';
+import * as tokens from './api/task-tokens';
+import type { ArnScope } from './arns';
+import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
+import type { TimerKind } from './executor/frame';
+import type { TaskOutcome } from './executor/task-integrations';
+import { TimerService } from './executor/timer-service';
+import type { LambdaInvoker } from './lambda-invoker';
+import { UnknownOperationException, ValidationException } from './service-errors';
+
+/** The EventBridge event the engine hands to {@link EngineOptions.onExecutionClosed}. */
+export type ExecutionStatusChangeEvent = Record<string, unknown> & {
+  readonly 'detail-type': 'Step Functions Execution Status Change';
+  readonly detail: Record<string, unknown> & { readonly status: string; readonly executionArn: string };
+};
+
+/** Statuses the emulated EventBridge rule matches (docs/architecture.md §4). */
+export const DEFAULT_CLOSED_STATUSES: readonly string[] = ['FAILED', 'TIMED_OUT', 'ABORTED'];
+
+/** Options of {@link Engine}. */
+export interface EngineOptions {
+  /** Directory of the engine's SQLite database (created when missing). */
+  readonly dataDir: string;
+  /** Runs Lambda functions for Tasks. */
+  readonly invokeLambda: LambdaInvoker;
+  /**
+   * The one source of time. Pass a `VirtualClock` to skip time in tests.
+   * @default systemClock
+   */
+  readonly clock?: Clock;
+  /** @default LOCAL_REGION */
+  readonly region?: string;
+  /** @default LOCAL_ACCOUNT_ID */
+  readonly accountId?: string;
+  /** SDK clients (pointed at the local services) for the `sqs:sendMessage` and DynamoDB Task integrations. */
+  readonly integrations?: { readonly sqs?: SQSClient; readonly dynamodb?: DynamoDBClient };
+  /**
+   * Emulates an EventBridge rule on "Step Functions Execution Status Change": called (at least once, also
+   * after a crash) when an execution closes with one of {@link closedStatuses}.
+   */
+  readonly onExecutionClosed?: (event: ExecutionStatusChangeEvent) => Promise<void>;
+  /**
+   * The statuses `onExecutionClosed` is called for.
+   * @default DEFAULT_CLOSED_STATUSES
+   */
+  readonly closedStatuses?: readonly string[];
+  /**
+   * Uniform random numbers in [0, 1) for alias routing and retry jitter (inject for deterministic tests).
+   * @default Math.random
+   */
+  readonly random?: () => number;
+}
+
+type Handler = (input: Record<string, unknown>) => object | Promise<object>;
+
+/**
+ * The embedded Step Functions engine. `handle(operation, input)` takes and returns the service's wire
+ * shapes (AWS JSON 1.0) and throws {@link SfnServiceError}s named by their `__type`. Every transition is
+ * committed to SQLite (WAL, synchronous=FULL, group commit) before it takes effect; `start()` carries on
+ * every RUNNING execution from where it stopped.
+ */
+export class Engine {
+  readonly clock: Clock;
+  readonly scope: ArnScope;
+  private readonly options: EngineOptions;
+  private store?: EngineStore;
+  private executor?: Executor;
+  private timers?: TimerService;
+  private runtime?: ExecutionRuntime;
+  private readonly handlers: Record<string, Handler>;
+
+  constructor(options: EngineOptions) {
+    this.options = options;
+    this.clock = options.clock ?? systemClock;
+    this.scope = { region: options.region ?? LOCAL_REGION, accountId: options.accountId ?? LOCAL_ACCOUNT_ID };
+    const rt = () => this.rt();
+    this.handlers = {
+      CreateStateMachine: (i) => machines.createStateMachine(rt(), i),
+      UpdateStateMachine: (i) => machines.updateStateMachine(rt(), i),
+      DescribeStateMachine: (i) => machines.describeStateMachine(rt(), i),
+      ListStateMachines: (i) => machines.listStateMachines(rt(), i),
+      DeleteStateMachine: (i) => machines.deleteStateMachine(rt(), i),
+      PublishStateMachineVersion: (i) => machines.publishStateMachineVersion(rt(), i),
+      ListStateMachineVersions: (i) => machines.listStateMachineVersions(rt(), i),
+      DeleteStateMachineVersion: (i) => machines.deleteStateMachine(rt(), { stateMachineArn: i.stateMachineVersionArn }),
+      CreateStateMachineAlias: (i) => machines.createStateMachineAlias(rt(), i),
+      UpdateStateMachineAlias: (i) => machines.updateStateMachineAlias(rt(), i),
+      DescribeStateMachineAlias: (i) => machines.describeStateMachineAlias(rt(), i),
+      ListStateMachineAliases: (i) => machines.listStateMachineAliases(rt(), i),
+      DeleteStateMachineAlias: (i) => machines.deleteStateMachineAlias(rt(), i),
+      StartExecution: (i) => executions.startExecution(rt(), i),
+      DescribeExecution: (i) => executions.describeExecution(rt(), i),
+      ListExecutions: (i) => executions.listExecutions(rt(), i),
+      GetExecutionHistory: (i) => executions.getExecutionHistory(rt(), i),
+      StopExecution: (i) => executions.stopExecution(rt(), i),
+      RedriveExecution: (i) => executions.redriveExecution(rt(), i),
+      SendTaskSuccess: (i) => tokens.sendTaskSuccess(rt(), i),
+      SendTaskFailure: (i) => tokens.sendTaskFailure(rt(), i),
+      SendTaskHeartbeat: (i) => tokens.sendTaskHeartbeat(rt(), i),
+    };
+  }
+
+  /** The operations `handle` serves. */
+  get operations(): readonly string[] {
+    return Object.keys(this.handlers);
+  }
+
+  /** Opens the store and resumes every RUNNING execution (and undelivered close events). */
+  async start(): Promise<void> {
+    if (this.store) return;
+    const store = new EngineStore(this.options.dataDir);
+    this.store = store;
+    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random };
+    const executor = new Executor(
+      ctx,
+      {
+        invokeLambda: this.options.invokeLambda,
+        sqs: this.options.integrations?.sqs,
+        dynamodb: this.options.integrations?.dynamodb,
+        startExecution: (input) => {
+          const { parentTask, ...rest } = input as Record<string, unknown> & { parentTask?: ParentTaskLink };
+          return executions.startExecution(this.rt(), rest, parentTask);
+        },
+      },
+      { onClosed: (arn) => this.executionClosed(arn), onTimersChanged: () => this.timers?.arm() },
+    );
+    this.executor = executor;
+    this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => executor.whenIdle());
+    this.runtime = { ...ctx, executor, armTimers: () => this.timers?.arm(), executionClosed: (arn) => this.executionClosed(arn) };
+    executor.resumeRunning('recover');
+    for (const row of store.sql('SELECT execution_arn FROM close_notifications').all() as { execution_arn: string }[]) {
+      this.executionClosed(row.execution_arn);
+    }
+    this.timers.arm();
+  }
+
+  /** Stops taking work, lets in-flight transitions commit, and closes the store. */
+  async stop(): Promise<void> {
+    if (!this.store) return;
+    this.timers?.stop();
+    const executor = this.executor as Executor;
+    executor.stop();
+    // Wait for queued commits; Task attempts still running are re-invoked after the next start.
+    await new Promise((resolve) => setImmediate(resolve));
+    this.store.close();
+    this.store = undefined;
+  }
+
+  /** Serves one Step Functions API operation with the wire shapes of AWS JSON 1.0. */
+  async handle(operation: string, input: object = {}): Promise<object> {
+    const handler = this.handlers[operation];
+    if (!handler) throw new UnknownOperationException(`Unknown operation ${operation}`);
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new ValidationException('The request body must be a JSON object');
+    return handler(input as Record<string, unknown>);
+  }
+
+  /** Resolves once no transition, commit or Task attempt is in flight (tests and the virtual clock). */
+  whenIdle(): Promise<void> {
+    return this.executor?.whenIdle() ?? Promise.resolve();
+  }
+
+  /** Commit statistics: transactions and the writes they carried (group commit shares one per many). */
+  get commitStats(): { commits: number; writes: number } {
+    const c = this.rt().store.committer;
+    return { commits: c.commits, writes: c.writes };
+  }
+
+  private rt(): ExecutionRuntime {
+    if (!this.runtime || !this.store) throw new Error('Engine not started: call start() first');
+    return this.runtime;
+  }
+
+  private async fireTimer(timer: TimerRow): Promise<void> {
+    if (timer.frame_id === EXECUTION_TIMER_FRAME) {
+      await executions.timeOutExecution(this.rt(), timer.execution_arn);
+      return;
+    }
+    await this.executor?.signal(timer.execution_arn, timer.frame_id, { kind: 'timer', timer: timer.kind as TimerKind, seq: timer.seq });
+  }
+
+  /** After an execution's close is committed: tell a `.sync` parent, run the EventBridge emulation. */
+  private executionClosed(executionArn: string): void {
+    const store = this.store;
+    if (!store) return;
+    const row = store.getExecution(executionArn);
+    if (!row || row.status === 'RUNNING') return;
+    if (row.parent_task) this.notifyParentTask(row);
+    const statuses = this.options.closedStatuses ?? DEFAULT_CLOSED_STATUSES;
+    const callback = this.options.onExecutionClosed;
+    const done = () => {
+      if (this.store === store) store.sql('DELETE FROM close_notifications WHERE execution_arn = ? AND status = ?').run(row.arn, row.status);
+    };
+    if (!callback || !statuses.includes(row.status)) {
+      done();
+      return;
+    }
+    callback(executions.statusChangeEvent(this.rt(), row) as ExecutionStatusChangeEvent).then(done, (err: unknown) =>
+      console.error(`autosave engine: onExecutionClosed failed for ${row.arn}; it is retried at the next start`, err),
+    );
+  }
+
+  private notifyParentTask(child: ExecutionRow): void {
+    const link = JSON.parse(child.parent_task as string) as ParentTaskLink;
+    const outcome: TaskOutcome =
+      child.status === 'SUCCEEDED'
+        ? {
+            ok: true,
+            value: {
+              ExecutionArn: child.arn,
+              Input: child.input,
+              InputDetails: { Included: true },
+              Name: child.name,
+              Output: child.output,
+              OutputDetails: { Included: true },
+              StartDate: child.start_ms,
+              StateMachineArn: child.machine_arn,
+              Status: child.status,
+              StopDate: child.stop_ms,
+            },
+          }
+        : { ok: false, error: 'States.TaskFailed', cause: JSON.stringify({ ExecutionArn: child.arn, Status: child.status, Error: child.error, Cause: child.cause }) };
+    void this.executor?.signal(link.executionArn, link.frameId, { kind: 'task-outcome', seq: link.seq, source: 'child', outcome });
+  }
+}

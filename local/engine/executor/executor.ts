@@ -1,0 +1,739 @@
+import { randomBytes } from 'node:crypto';
+import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
+import { StatesError } from '../../../lib/errors/states-errors';
+import type { EngineStore, ExecutionRow, FrameRow } from '../../store/engine-store';
+import { dataFlowFor } from '../dataflow';
+import type { EvaluationScope, StateDataFlow, StateDefinition } from '../dataflow/types';
+import type { EngineContext } from '../engine-context';
+import { type DefinitionTree, definitionTree, MAP_ITEMS } from './definition-tree';
+import { type ChildrenPhase, FrameRecord, type FramePosition, type Phase, ROOT_FRAME_ID, type TimerKind } from './frame';
+
+/** Where a redrive picks a failed frame up: re-entering its state, or re-examining its children. */
+type ClosedResume = ChildrenPhase | { readonly kind: 'enter' };
+const ENTER: ClosedResume = { kind: 'enter' };
+import { payloadDetails } from './history';
+import { type Catcher, findCatcher, findRetrier, type Retrier, retrierAllows, retryDelayMillis } from './retry-policy';
+import {
+  type IntegrationServices,
+  resolveTaskTarget,
+  runTaskIntegration,
+  type TaskOutcome,
+  type TaskTarget,
+} from './task-integrations';
+import { type ExecutionClose, StaleTransitionError, TransitionBatch } from './transition-batch';
+
+/** The pseudo frame id of execution-level timers (the definition's `TimeoutSeconds`). */
+export const EXECUTION_TIMER_FRAME = '#execution';
+
+/** What wakes a frame. */
+export type FrameSignal =
+  /** Carry on from the durable position (after start, redrive, or a child's change). */
+  | { readonly kind: 'resume' }
+  /** After a restart: as `resume`, and a Task attempt whose result was never committed is invoked again. */
+  | { readonly kind: 'recover' }
+  /** A Task attempt's work ended (`source: 'invoke'`) or its token was answered (`'token'`). */
+  | { readonly kind: 'task-outcome'; readonly seq: number; readonly source: 'invoke' | 'token' | 'child'; readonly outcome: TaskOutcome }
+  /** A timer row came due. */
+  | { readonly kind: 'timer'; readonly timer: TimerKind; readonly seq: number };
+
+/** Whether a signal changed the frame or arrived too late to matter. */
+export type SignalResult = 'applied' | 'stale';
+
+/** A Task attempt to launch once its scheduling is committed. */
+interface Launch {
+  readonly frame: FrameRecord;
+  readonly seq: number;
+  readonly target: TaskTarget;
+  readonly args: unknown;
+}
+
+/** Work to do after a batch commits: nothing here runs before the transition is durable. */
+class Effects {
+  readonly launches: Launch[] = [];
+  readonly signals: { frameId: string; signal: FrameSignal }[] = [];
+  closed = false;
+  timersChanged = false;
+}
+
+/** The executor's hooks into the engine. */
+export interface ExecutorHooks {
+  /** An execution closed (after its close was committed). */
+  onClosed(executionArn: string): void;
+  /** Timer rows changed: re-arm the timer service. */
+  onTimersChanged(): void;
+}
+
+/** One execution while a transition of it runs: row, parsed definition and its context basics. */
+interface Run {
+  readonly exec: ExecutionRow;
+  readonly tree: DefinitionTree;
+  readonly input: unknown;
+}
+
+/** A state failure: an ASL error name and its cause. */
+interface StateFailure {
+  readonly error: string;
+  readonly cause: string;
+}
+
+/** Turns anything thrown while evaluating a state into an ASL error (unknown ones are `States.Runtime`). */
+function toFailure(err: unknown): StateFailure {
+  const e = err as { name?: string; message?: string };
+  const name = typeof e?.name === 'string' && e.name.startsWith('States.') ? e.name : StatesError.Runtime;
+  return { error: name, cause: e?.message ?? String(err) };
+}
+
+const isoTime = (ms: number): string => new Date(ms).toISOString();
+/** A fresh task token: opaque, URL-safe, 132 characters. */
+export const newTaskToken = (): string => `AAAA${randomBytes(96).toString('base64url')}`;
+/** The shape every token this engine issued has. */
+export const TASK_TOKEN_PATTERN = /^AAAA[A-Za-z0-9_-]{128}$/;
+
+/** Event type names per Task flavour: the direct-ARN Lambda form writes LambdaFunction* events. */
+function taskEventType(target: TaskTarget, what: 'Scheduled' | 'Started' | 'Succeeded' | 'Failed' | 'TimedOut' | 'Submitted'): string {
+  return target.service === 'lambda-function' ? `LambdaFunction${what}` : `Task${what}`;
+}
+
+/**
+ * Moves executions from state to state. Every transition is computed from the durable frame position,
+ * written with its history events in one {@link TransitionBatch} through the group committer, and only
+ * then acted upon (a Task invoked, children started, a parent told). Signals to one frame are handled one
+ * at a time; frames waiting on a timer or a task token hold no memory — only rows.
+ */
+export class Executor {
+  private readonly locks = new Map<string, Promise<unknown>>();
+  private busy = 0;
+  private idleWaiters: (() => void)[] = [];
+  private stopped = false;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly services: IntegrationServices,
+    private readonly hooks: ExecutorHooks,
+  ) {}
+
+  private get store(): EngineStore {
+    return this.ctx.store;
+  }
+
+  /** Stops taking signals (in-flight work finishes; its results are dropped once the store closes). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Resolves once no transition, commit or Task attempt is in flight. */
+  whenIdle(): Promise<void> {
+    if (this.busy === 0 && this.store.committer.idle) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private enter(): void {
+    this.busy += 1;
+  }
+
+  private leave(): void {
+    this.busy -= 1;
+    if (this.busy === 0) {
+      // New work may be queued by what just finished; check again after the current turn.
+      setImmediate(() => {
+        if (this.busy === 0 && this.store.committer.idle) {
+          const waiters = this.idleWaiters;
+          this.idleWaiters = [];
+          waiters.forEach((w) => w());
+        }
+      });
+    }
+  }
+
+  /** Sends `signal` to a frame; resolves once its transition is committed (or found stale). */
+  signal(executionArn: string, frameId: string, signal: FrameSignal): Promise<SignalResult> {
+    if (this.stopped) return Promise.resolve('stale');
+    const key = `${executionArn}\u0000${frameId}`;
+    const previous = this.locks.get(key) ?? Promise.resolve();
+    this.enter();
+    const next = previous
+      .catch(() => undefined)
+      .then(() => (this.stopped ? ('stale' as const) : this.process(executionArn, frameId, signal)))
+      .catch((err: unknown) => {
+        console.error(`autosave engine: transition of ${executionArn} frame ${frameId} failed`, err);
+        return 'stale' as const;
+      })
+      .finally(() => {
+        if (this.locks.get(key) === next) this.locks.delete(key);
+        this.leave();
+      });
+    this.locks.set(key, next);
+    return next;
+  }
+
+  /**
+   * Resumes every running execution's frames that have something to do: at start (`recover`: Task
+   * attempts without a committed result are invoked again) and after a redrive (`resume`).
+   */
+  resumeRunning(kind: 'resume' | 'recover', executionArn?: string): number {
+    const rows = this.store
+      .sql(
+        `SELECT f.execution_arn, f.frame_id FROM frames f JOIN executions e ON e.arn = f.execution_arn
+         WHERE e.status = 'RUNNING' AND f.status = 'RUNNING' AND (? IS NULL OR e.arn = ?)
+           AND (json_extract(f.position, '$.phase.kind') IN ('enter', 'children')
+             OR (json_extract(f.position, '$.phase.kind') = 'task' AND json_extract(f.position, '$.phase.submitted') IS NOT 1))`,
+      )
+      .all(executionArn ?? null, executionArn ?? null) as { execution_arn: string; frame_id: string }[];
+    for (const r of rows) void this.signal(r.execution_arn, r.frame_id, { kind });
+    return rows.length;
+  }
+
+  // ---- one transition ------------------------------------------------------------------------------
+
+  private async process(executionArn: string, frameId: string, signal: FrameSignal): Promise<SignalResult> {
+    const exec = this.store.getExecution(executionArn);
+    if (!exec || exec.status !== 'RUNNING') return 'stale';
+    const row = this.store.getFrame(executionArn, frameId);
+    if (!row || row.status !== 'RUNNING') return 'stale';
+    const run: Run = {
+      exec,
+      tree: definitionTree(exec.definition_hash, () => this.store.getDefinition(exec.definition_hash)),
+      input: JSON.parse(exec.input),
+    };
+    const frame = FrameRecord.fromRow(row);
+    const batch = new TransitionBatch(executionArn, () => this.ctx.clock.now());
+    const fx = new Effects();
+    const phase = frame.pos.phase;
+    switch (signal.kind) {
+      case 'resume':
+      case 'recover':
+        if (phase.kind === 'enter') await this.drive(run, frame, batch, fx);
+        else if (phase.kind === 'children') await this.onChildren(run, frame, batch, fx);
+        else if (signal.kind === 'recover' && phase.kind === 'task' && !phase.submitted) this.relaunchTask(run, frame, batch, fx);
+        else return 'stale';
+        break;
+      case 'task-outcome':
+        if (phase.kind !== 'task' || frame.pos.seq !== signal.seq) return 'stale';
+        if (signal.source === 'invoke' && phase.submitted) return 'stale';
+        await this.onTaskOutcome(run, frame, batch, fx, signal);
+        break;
+      case 'timer':
+        if (frame.pos.seq !== signal.seq) return 'stale';
+        if (!(await this.onTimer(run, frame, batch, fx, signal.timer))) return 'stale';
+        break;
+    }
+    try {
+      await this.store.committer.commit(() => batch.write(this.store));
+    } catch (err) {
+      if (err instanceof StaleTransitionError) return 'stale';
+      throw err;
+    }
+    this.afterCommit(run, fx);
+    return 'applied';
+  }
+
+  private afterCommit(run: Run, fx: Effects): void {
+    for (const launch of fx.launches) this.launch(run.exec.arn, launch);
+    for (const s of fx.signals) void this.signal(run.exec.arn, s.frameId, s.signal);
+    if (fx.timersChanged) this.hooks.onTimersChanged();
+    if (fx.closed) this.hooks.onClosed(run.exec.arn);
+  }
+
+  // ---- context and scopes -----------------------------------------------------------------------------
+
+  private contextObject(run: Run, frame: FrameRecord, extra: { token?: string; mapItem?: { index: number; value: unknown } } = {}): Record<string, unknown> {
+    const e = run.exec;
+    const context: Record<string, unknown> = {
+      Execution: {
+        Id: e.arn,
+        Input: run.input,
+        Name: e.name,
+        RoleArn: e.role_arn,
+        StartTime: isoTime(e.start_ms),
+        RedriveCount: e.redrive_count,
+        ...(e.redrive_ms !== null ? { RedriveTime: isoTime(e.redrive_ms) } : {}),
+      },
+      State: { EnteredTime: isoTime(frame.pos.enteredMs), Name: frame.pos.state, RetryCount: frame.pos.retryCount },
+      StateMachine: { Id: e.machine_arn, Name: e.machine_name },
+    };
+    if (extra.token !== undefined) context.Task = { Token: extra.token };
+    if (extra.mapItem) context.Map = { Item: { Index: extra.mapItem.index, Value: extra.mapItem.value } };
+    return context;
+  }
+
+  private scope(run: Run, frame: FrameRecord, extra: Partial<EvaluationScope> & { token?: string; mapItem?: { index: number; value: unknown } } = {}): EvaluationScope {
+    const { token, mapItem, ...rest } = extra;
+    return { input: frame.pos.input, variables: frame.pos.variables, context: this.contextObject(run, frame, { token, mapItem }), ...rest };
+  }
+
+  private flowOf(run: Run, state: StateDefinition): StateDataFlow {
+    return dataFlowFor(run.tree.languageOf(state));
+  }
+
+  private stateOf(run: Run, frame: FrameRecord): StateDefinition {
+    return run.tree.stateAt(frame.pos.path, frame.pos.state);
+  }
+
+  /** Replaces the frame's phase and timers (every phase change goes through here). */
+  private setPhase(frame: FrameRecord, batch: TransitionBatch, fx: Effects, phase: Phase, timers: { kind: TimerKind; dueMs: number }[] = []): void {
+    frame.pos.phase = phase;
+    frame.timers = timers;
+    fx.timersChanged ||= timers.length > 0;
+    batch.touch(frame);
+  }
+
+  // ---- moving through states --------------------------------------------------------------------------
+
+  /** Runs states that need no waiting until the frame must wait (Task, Wait, children) or ends. */
+  private async drive(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects): Promise<void> {
+    // Bounded so a loop of Pass/Choice states commits in slices instead of growing one batch forever.
+    for (let steps = 0; frame.status === 'RUNNING' && frame.pos.phase.kind === 'enter'; steps++) {
+      if (steps >= 200) {
+        batch.touch(frame);
+        fx.signals.push({ frameId: frame.id, signal: { kind: 'resume' } });
+        return;
+      }
+      const state = this.stateOf(run, frame);
+      const flow = this.flowOf(run, state);
+      frame.pos.enteredMs = this.ctx.clock.now();
+      batch.touch(frame);
+      batch.event(frame, `${state.Type}StateEntered`, { name: frame.pos.state, ...payloadDetails('input', frame.pos.input) });
+      try {
+        switch (state.Type) {
+          case 'Pass': {
+            const result = await flow.effectiveInput(state, this.scope(run, frame));
+            await this.exitState(run, frame, batch, fx, state, flow, result);
+            break;
+          }
+          case 'Choice': {
+            const decision = await flow.choose(state, this.scope(run, frame));
+            batch.event(frame, 'ChoiceStateExited', { name: frame.pos.state, ...payloadDetails('output', decision.output), ...assignedDetails(decision.assign) });
+            this.moveTo(run, frame, batch, fx, decision.next, decision.output, decision.assign);
+            break;
+          }
+          case 'Succeed': {
+            await this.exitState(run, frame, batch, fx, state, flow, frame.pos.input);
+            break;
+          }
+          case 'Fail': {
+            const { error, cause } = await flow.failure(state, this.scope(run, frame));
+            this.failFrame(run, frame, batch, fx, { error: error ?? '', cause: cause ?? '' }, ENTER);
+            break;
+          }
+          case 'Wait': {
+            const now = this.ctx.clock.now();
+            const dueMs = await flow.waitUntil(state, this.scope(run, frame), now);
+            frame.pos.seq += 1;
+            this.setPhase(frame, batch, fx, { kind: 'wait' }, [{ kind: 'wait', dueMs }]);
+            break;
+          }
+          case 'Task':
+            await this.startTaskAttempt(run, frame, batch, fx, state);
+            break;
+          case 'Parallel':
+            await this.startParallel(run, frame, batch, fx, state);
+            break;
+          case 'Map':
+            await this.startMap(run, frame, batch, fx, state);
+            break;
+          default:
+            throw Object.assign(new Error(`Unsupported state type '${state.Type}'`), { name: StatesError.Runtime });
+        }
+      } catch (err) {
+        await this.stateFailed(run, frame, batch, fx, state, toFailure(err), ENTER);
+      }
+    }
+  }
+
+  /** Output and Assign of a state whose result is known, its Exited event, and the move on. */
+  private async exitState(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, state: StateDefinition, flow: StateDataFlow, result: unknown): Promise<void> {
+    const scope = this.scope(run, frame, { result });
+    const [output, assign] = await Promise.all([flow.output(state, scope), flow.assign(state, scope)]);
+    const outputText = JSON.stringify(output ?? null);
+    if (Buffer.byteLength(outputText) > STATES_PAYLOAD_LIMIT_BYTES) {
+      throw Object.assign(new Error(`The state/task '${frame.pos.state}' returned a result with a size exceeding the maximum number of bytes service limit.`), {
+        name: StatesError.DataLimitExceeded,
+      });
+    }
+    batch.event(frame, `${state.Type}StateExited`, { name: frame.pos.state, output: outputText, outputDetails: { truncated: false }, ...assignedDetails(assign) });
+    if (state.Type === 'Succeed' || state.End === true) {
+      frame.pos.variables = { ...frame.pos.variables, ...assign };
+      this.succeedFrame(run, frame, batch, fx, output);
+    } else {
+      this.moveTo(run, frame, batch, fx, state.Next as string, output, assign);
+    }
+  }
+
+  private moveTo(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, next: string, input: unknown, assign: Record<string, unknown>): void {
+    frame.pos.state = next;
+    frame.pos.input = input;
+    frame.pos.variables = { ...frame.pos.variables, ...assign };
+    frame.pos.retries = [];
+    frame.pos.retryCount = 0;
+    this.setPhase(frame, batch, fx, { kind: 'enter' });
+    void run;
+  }
+
+  private succeedFrame(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, output: unknown): void {
+    frame.status = 'SUCCEEDED';
+    frame.pos.output = output;
+    this.setPhase(frame, batch, fx, { kind: 'closed' });
+    if (frame.id === ROOT_FRAME_ID) {
+      batch.event(frame, 'ExecutionSucceeded', payloadDetails('output', output));
+      this.closeExecution(batch, fx, { status: 'SUCCEEDED', output: JSON.stringify(output ?? null) });
+      return;
+    }
+    if (frame.pos.mapItem) batch.event(frame, 'MapIterationSucceeded', { name: mapStateName(frame.pos), index: frame.itemIndex });
+    fx.signals.push({ frameId: parentFrameId(frame), signal: { kind: 'resume' } });
+  }
+
+  private failFrame(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, failure: StateFailure, resume: ClosedResume): void {
+    frame.status = 'FAILED';
+    frame.pos.error = failure.error;
+    frame.pos.cause = failure.cause;
+    this.setPhase(frame, batch, fx, { kind: 'closed', resume });
+    if (frame.id === ROOT_FRAME_ID) {
+      batch.event(frame, 'ExecutionFailed', { error: failure.error, cause: failure.cause });
+      this.closeExecution(batch, fx, { status: 'FAILED', error: failure.error, cause: failure.cause });
+      return;
+    }
+    if (frame.pos.mapItem) batch.event(frame, 'MapIterationFailed', { name: mapStateName(frame.pos), index: frame.itemIndex });
+    fx.signals.push({ frameId: parentFrameId(frame), signal: { kind: 'resume' } });
+    void run;
+  }
+
+  private closeExecution(batch: TransitionBatch, fx: Effects, close: ExecutionClose): void {
+    batch.closeExecution(close);
+    fx.closed = true;
+  }
+
+  /**
+   * A state failed: the first matching Retrier schedules another attempt while it has attempts left,
+   * else the first matching Catcher moves on, else the frame fails (and with it the parent or the run).
+   */
+  private async stateFailed(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, state: StateDefinition, failure: StateFailure, resume: ClosedResume): Promise<void> {
+    const canRecover = state.Type === 'Task' || state.Type === 'Parallel' || state.Type === 'Map';
+    if (canRecover) {
+      const retry = state.Retry as Retrier[] | undefined;
+      const index = findRetrier(retry, failure.error);
+      if (index >= 0) {
+        const retrier = retry![index];
+        const used = frame.pos.retries[index] ?? 0;
+        if (retrierAllows(retrier, used)) {
+          const delay = retryDelayMillis(retrier, used, this.ctx.random);
+          frame.pos.retries[index] = used + 1;
+          frame.pos.retryCount += 1;
+          frame.pos.seq += 1;
+          this.setPhase(frame, batch, fx, { kind: 'retry' }, [{ kind: 'retry', dueMs: this.ctx.clock.now() + delay }]);
+          return;
+        }
+      }
+      const catcher = findCatcher(state.Catch as Catcher[] | undefined, failure.error);
+      if (catcher) {
+        try {
+          const errorOutput = { Error: failure.error, Cause: failure.cause };
+          const { output, assign } = await this.flowOf(run, state).catchOutput(catcher, this.scope(run, frame, { errorOutput }));
+          this.moveTo(run, frame, batch, fx, catcher.Next, output, assign);
+          return;
+        } catch (err) {
+          failure = toFailure(err);
+        }
+      }
+    }
+    this.failFrame(run, frame, batch, fx, failure, resume);
+  }
+
+  // ---- Task --------------------------------------------------------------------------------------------
+
+  private async startTaskAttempt(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, state: StateDefinition): Promise<void> {
+    const target = resolveTaskTarget(state.Resource as string);
+    const token = target.pattern === 'waitForTaskToken' ? newTaskToken() : undefined;
+    const flow = this.flowOf(run, state);
+    const scope = this.scope(run, frame, { token });
+    const args = await flow.effectiveInput(state, scope);
+    const { timeoutSeconds, heartbeatSeconds } = await flow.taskTimeouts(state, scope);
+    frame.pos.seq += 1;
+    const now = this.ctx.clock.now();
+    const timers: { kind: TimerKind; dueMs: number }[] = [];
+    if (timeoutSeconds !== undefined) timers.push({ kind: 'task-timeout', dueMs: now + timeoutSeconds * 1000 });
+    if (heartbeatSeconds !== undefined) timers.push({ kind: 'heartbeat', dueMs: now + heartbeatSeconds * 1000 });
+    this.setPhase(
+      frame,
+      batch,
+      fx,
+      { kind: 'task', args, ...(token ? { token } : {}), ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}), ...(heartbeatSeconds !== undefined ? { heartbeatSeconds } : {}) },
+      timers,
+    );
+    if (token) batch.openToken(token, frame, frame.pos.seq);
+    if (target.service === 'lambda-function') {
+      batch.event(frame, 'LambdaFunctionScheduled', {
+        resource: target.resource,
+        ...payloadDetails('input', args),
+        ...(timeoutSeconds !== undefined ? { timeoutInSeconds: timeoutSeconds } : {}),
+      });
+      batch.event(frame, 'LambdaFunctionStarted');
+    } else {
+      batch.event(frame, 'TaskScheduled', {
+        resourceType: target.resourceType,
+        resource: target.resource,
+        region: this.ctx.scope.region,
+        parameters: JSON.stringify(args ?? null),
+        ...(timeoutSeconds !== undefined ? { timeoutInSeconds: timeoutSeconds } : {}),
+        ...(heartbeatSeconds !== undefined ? { heartbeatInSeconds: heartbeatSeconds } : {}),
+      });
+      batch.event(frame, 'TaskStarted', { resourceType: target.resourceType, resource: target.resource });
+    }
+    fx.launches.push({ frame, seq: frame.pos.seq, target, args });
+  }
+
+  /** After a restart: the attempt was scheduled but its result never committed — invoke it again. */
+  private relaunchTask(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects): void {
+    const state = this.stateOf(run, frame);
+    const phase = frame.pos.phase as Extract<Phase, { kind: 'task' }>;
+    const target = resolveTaskTarget(state.Resource as string);
+    batch.touch(frame);
+    batch.event(frame, taskEventType(target, 'Started'), target.service === 'lambda-function' ? undefined : { resourceType: target.resourceType, resource: target.resource });
+    fx.launches.push({ frame, seq: frame.pos.seq, target, args: phase.args });
+  }
+
+  /** Runs a Task attempt's work outside any lock and signals its outcome. */
+  private launch(executionArn: string, launch: Launch): void {
+    this.enter();
+    const parentTask = launch.target.service === 'states' && launch.target.pattern === 'sync' ? { executionArn, frameId: launch.frame.id, seq: launch.seq } : undefined;
+    const services: IntegrationServices = parentTask
+      ? { ...this.services, startExecution: (input) => this.services.startExecution({ ...input, parentTask }) }
+      : this.services;
+    runTaskIntegration(services, launch.target, launch.args)
+      .catch((err: unknown): TaskOutcome => ({ ok: false, error: StatesError.TaskFailed, cause: (err as Error)?.message ?? String(err) }))
+      .then((outcome) => this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome }))
+      .finally(() => this.leave());
+  }
+
+  private async onTaskOutcome(
+    run: Run,
+    frame: FrameRecord,
+    batch: TransitionBatch,
+    fx: Effects,
+    signal: Extract<FrameSignal, { kind: 'task-outcome' }>,
+  ): Promise<void> {
+    const state = this.stateOf(run, frame);
+    const target = resolveTaskTarget(state.Resource as string);
+    const phase = frame.pos.phase as Extract<Phase, { kind: 'task' }>;
+    const { outcome } = signal;
+    const waits = target.pattern !== 'request';
+    batch.touch(frame);
+    if (signal.source === 'invoke' && waits && outcome.ok) {
+      // The callback/child run is on its way; the task now waits for its token (or child) at no cost.
+      batch.event(frame, 'TaskSubmitted', { resourceType: target.resourceType, resource: target.resource, ...payloadDetails('output', outcome.value) });
+      frame.pos.phase = { ...phase, submitted: true };
+      return;
+    }
+    if (phase.token) batch.closeToken(phase.token);
+    if (!outcome.ok) {
+      const details = target.service === 'lambda-function' ? { error: outcome.error, cause: outcome.cause } : { resourceType: target.resourceType, resource: target.resource, error: outcome.error, cause: outcome.cause };
+      batch.event(frame, taskEventType(target, 'Failed'), details);
+      await this.stateFailed(run, frame, batch, fx, state, { error: outcome.error, cause: outcome.cause }, ENTER);
+    } else {
+      const outputDetails = payloadDetails('output', outcome.value);
+      batch.event(frame, taskEventType(target, 'Succeeded'), target.service === 'lambda-function' ? outputDetails : { resourceType: target.resourceType, resource: target.resource, ...outputDetails });
+      try {
+        await this.exitState(run, frame, batch, fx, state, this.flowOf(run, state), outcome.value);
+      } catch (err) {
+        await this.stateFailed(run, frame, batch, fx, state, toFailure(err), ENTER);
+      }
+    }
+    await this.drive(run, frame, batch, fx);
+  }
+
+  private async onTimer(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, timer: TimerKind): Promise<boolean> {
+    const phase = frame.pos.phase;
+    const state = this.stateOf(run, frame);
+    if (timer === 'wait' && phase.kind === 'wait') {
+      try {
+        await this.exitState(run, frame, batch, fx, state, this.flowOf(run, state), frame.pos.input);
+      } catch (err) {
+        await this.stateFailed(run, frame, batch, fx, state, toFailure(err), ENTER);
+      }
+    } else if (timer === 'retry' && phase.kind === 'retry') {
+      try {
+        if (state.Type === 'Task') await this.startTaskAttempt(run, frame, batch, fx, state);
+        else if (state.Type === 'Parallel') await this.startParallel(run, frame, batch, fx, state);
+        else await this.startMap(run, frame, batch, fx, state);
+      } catch (err) {
+        await this.stateFailed(run, frame, batch, fx, state, toFailure(err), ENTER);
+      }
+    } else if ((timer === 'task-timeout' || timer === 'heartbeat') && phase.kind === 'task') {
+      const target = resolveTaskTarget(state.Resource as string);
+      const error = timer === 'heartbeat' ? StatesError.HeartbeatTimeout : StatesError.Timeout;
+      if (phase.token) batch.closeToken(phase.token);
+      batch.touch(frame);
+      batch.event(
+        frame,
+        taskEventType(target, 'TimedOut'),
+        target.service === 'lambda-function' ? { error, cause: '' } : { resourceType: target.resourceType, resource: target.resource, error, cause: '' },
+      );
+      await this.stateFailed(run, frame, batch, fx, state, { error, cause: '' }, ENTER);
+    } else {
+      return false;
+    }
+    await this.drive(run, frame, batch, fx);
+    return true;
+  }
+
+  // ---- Parallel and Map ------------------------------------------------------------------------------
+
+  private spawnGroup(frame: FrameRecord): string {
+    const group = `${frame.id}.${frame.pos.spawns}`;
+    frame.pos.spawns += 1;
+    frame.pos.seq += 1;
+    return group;
+  }
+
+  private childFrame(parent: FrameRecord, group: string, index: number, status: 'RUNNING' | 'PENDING', pos: Pick<FramePosition, 'path' | 'state' | 'input'> & { mapItem?: FramePosition['mapItem'] }): FrameRecord {
+    const position: FramePosition = {
+      ...pos,
+      variables: { ...parent.pos.variables },
+      phase: { kind: 'enter' },
+      retries: [],
+      retryCount: 0,
+      enteredMs: this.ctx.clock.now(),
+      seq: 0,
+      spawns: 0,
+    };
+    return new FrameRecord(parent.executionArn, `${group}.${index}`, group, index, status, position, null, parent);
+  }
+
+  private async startParallel(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, state: StateDefinition): Promise<void> {
+    const input = await this.flowOf(run, state).effectiveInput(state, this.scope(run, frame));
+    const branches = state.Branches as { StartAt: string }[];
+    const group = this.spawnGroup(frame);
+    batch.event(frame, 'ParallelStateStarted');
+    this.setPhase(frame, batch, fx, { kind: 'children', type: 'Parallel', group, total: branches.length, maxConcurrency: 0 });
+    branches.forEach((branch, i) => {
+      const child = this.childFrame(frame, group, i, 'RUNNING', { path: [...frame.pos.path, frame.pos.state, i], state: branch.StartAt, input });
+      batch.touch(child);
+      fx.signals.push({ frameId: child.id, signal: { kind: 'resume' } });
+    });
+    if (branches.length === 0) fx.signals.push({ frameId: frame.id, signal: { kind: 'resume' } });
+  }
+
+  private async startMap(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, state: StateDefinition): Promise<void> {
+    const flow = this.flowOf(run, state);
+    const items = await flow.mapItems(state, this.scope(run, frame));
+    const inputs: unknown[] = [];
+    for (let index = 0; index < items.length; index++) {
+      inputs.push(await flow.mapItemInput(state, this.scope(run, frame, { mapItem: { index, value: items[index] } })));
+    }
+    const processor = (state.ItemProcessor ?? state.Iterator) as { StartAt: string };
+    const maxConcurrency = typeof state.MaxConcurrency === 'number' ? state.MaxConcurrency : 0;
+    const group = this.spawnGroup(frame);
+    batch.event(frame, 'MapStateStarted', { length: items.length });
+    this.setPhase(frame, batch, fx, {
+      kind: 'children',
+      type: 'Map',
+      group,
+      total: items.length,
+      maxConcurrency,
+      ...(typeof state.ToleratedFailureCount === 'number' ? { toleratedFailureCount: state.ToleratedFailureCount } : {}),
+      ...(typeof state.ToleratedFailurePercentage === 'number' ? { toleratedFailurePercentage: state.ToleratedFailurePercentage } : {}),
+    });
+    inputs.forEach((input, index) => {
+      const startNow = maxConcurrency === 0 || index < maxConcurrency;
+      const child = this.childFrame(frame, group, index, startNow ? 'RUNNING' : 'PENDING', {
+        path: [...frame.pos.path, frame.pos.state, MAP_ITEMS],
+        state: processor.StartAt,
+        input,
+        mapItem: { index, value: items[index] },
+      });
+      batch.touch(child);
+      if (startNow) {
+        batch.event(child, 'MapIterationStarted', { name: frame.pos.state, index });
+        fx.signals.push({ frameId: child.id, signal: { kind: 'resume' } });
+      }
+    });
+    if (items.length === 0) fx.signals.push({ frameId: frame.id, signal: { kind: 'resume' } });
+  }
+
+  /** A Parallel/Map re-examines its children: start more, fail, or finish with their outputs. */
+  private async onChildren(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects): Promise<void> {
+    const phase = frame.pos.phase as ChildrenPhase;
+    const state = this.stateOf(run, frame);
+    const counts = this.store.childStatusCounts(run.exec.arn, phase.group);
+    const failed = counts.FAILED;
+    const tolerated =
+      phase.type === 'Map' &&
+      (failed <= (phase.toleratedFailureCount ?? -1) ||
+        (phase.toleratedFailurePercentage !== undefined && phase.total > 0 && (failed / phase.total) * 100 <= phase.toleratedFailurePercentage));
+    if (failed > 0 && !tolerated) {
+      const children = this.store.childFrames(run.exec.arn, phase.group);
+      const first = children.filter((c) => c.status === 'FAILED').map(positionOf).sort((a, b) => (a.lastEventId ?? 0) - (b.lastEventId ?? 0))[0];
+      const thresholdSet = phase.toleratedFailureCount !== undefined || phase.toleratedFailurePercentage !== undefined;
+      const failure = thresholdSet
+        ? { error: StatesError.ExceedToleratedFailureThreshold, cause: 'The specified tolerated failure threshold was exceeded' }
+        : { error: first.error ?? StatesError.BranchFailed, cause: first.cause ?? '' };
+      batch.touch(frame);
+      // Running iterations are aborted by abortDescendants (unguarded: they may be mid-transition).
+      for (const c of children) {
+        if (c.status === 'RUNNING' && phase.type === 'Map') batch.event(FrameRecord.fromRow(c), 'MapIterationAborted', { name: frame.pos.state, index: c.item_index });
+      }
+      batch.also((store) => abortDescendants(store, run.exec.arn, phase.group));
+      batch.event(frame, `${phase.type}StateFailed`);
+      await this.stateFailed(run, frame, batch, fx, state, failure, phase);
+      await this.drive(run, frame, batch, fx);
+      return;
+    }
+    if (counts.PENDING > 0 && (phase.maxConcurrency === 0 || counts.RUNNING < phase.maxConcurrency)) {
+      const room = phase.maxConcurrency === 0 ? counts.PENDING : phase.maxConcurrency - counts.RUNNING;
+      const pending = this.store
+        .sql("SELECT * FROM frames WHERE execution_arn = ? AND parent_id = ? AND status = 'PENDING' ORDER BY item_index LIMIT ?")
+        .all(run.exec.arn, phase.group, room) as FrameRow[];
+      batch.touch(frame);
+      for (const row of pending) {
+        const child = FrameRecord.fromRow(row);
+        child.status = 'RUNNING';
+        child.pos.lastEventId = frame.pos.lastEventId;
+        batch.event(child, 'MapIterationStarted', { name: frame.pos.state, index: row.item_index });
+        batch.touch(child);
+        fx.signals.push({ frameId: child.id, signal: { kind: 'resume' } });
+      }
+      return;
+    }
+    if (counts.RUNNING > 0 || counts.PENDING > 0) return;
+    const result = this.store.childFrames(run.exec.arn, phase.group).map((c) => {
+      const pos = positionOf(c);
+      return c.status === 'SUCCEEDED' ? pos.output : { Error: pos.error, Cause: pos.cause };
+    });
+    batch.event(frame, `${phase.type}StateSucceeded`);
+    try {
+      await this.exitState(run, frame, batch, fx, state, this.flowOf(run, state), result);
+    } catch (err) {
+      await this.stateFailed(run, frame, batch, fx, state, toFailure(err), ENTER);
+    }
+    await this.drive(run, frame, batch, fx);
+  }
+}
+
+const positionOf = (row: FrameRow): FramePosition => JSON.parse(row.position) as FramePosition;
+
+/** The frame id of a child's parent: a child id is `<parent>.<spawn>.<index>`. */
+export function parentFrameId(frame: FrameRecord): string {
+  const group = frame.parentId as string;
+  return group.slice(0, group.lastIndexOf('.'));
+}
+
+/** The Map state an iteration frame belongs to (its path ends with `[mapState, 'items']`). */
+const mapStateName = (pos: FramePosition): string => pos.path[pos.path.length - 2] as string;
+
+/** `assignedVariables` of a StateExited event: each variable as JSON text. */
+function assignedDetails(assign: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(assign);
+  if (keys.length === 0) return {};
+  return {
+    assignedVariables: Object.fromEntries(keys.map((k) => [k, JSON.stringify(assign[k] ?? null)])),
+    assignedVariablesDetails: { truncated: false },
+  };
+}
+
+/** Aborts every running or pending frame under a child group, with their timers and tokens. */
+export function abortDescendants(store: EngineStore, executionArn: string, group: string): void {
+  const like = `${group}.%`;
+  // PENDING iterations stay PENDING: they never started, and a redrive starts them in turn.
+  store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND frame_id LIKE ? AND status = 'RUNNING'").run(executionArn, like);
+  store.sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id LIKE ?').run(executionArn, like);
+  store.sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND frame_id LIKE ? AND open = 1').run(executionArn, like);
+}

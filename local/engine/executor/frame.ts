@@ -1,0 +1,105 @@
+import type { FrameRow, FrameStatus } from '../../store/engine-store';
+import type { ScopePath } from './definition-tree';
+
+/** The id of an execution's top-level frame. */
+export const ROOT_FRAME_ID = 'r';
+
+/**
+ * Where a frame is within its current state. Every phase is durable: a crash in any phase resumes
+ * from it (see `Executor.resume`).
+ */
+export type Phase =
+  /** About to enter `state` with `input` (nothing of the state has happened yet). */
+  | { readonly kind: 'enter' }
+  /** A Task attempt is scheduled: its effect may be in flight, or (`submitted`) it waits for its token. */
+  | {
+      readonly kind: 'task';
+      readonly args: unknown;
+      readonly token?: string;
+      readonly submitted?: boolean;
+      readonly timeoutSeconds?: number;
+      readonly heartbeatSeconds?: number;
+    }
+  /** Backing off before the next attempt of a Task, Parallel or Map (a timer row wakes it). */
+  | { readonly kind: 'retry' }
+  /** In a Wait state until a timer row wakes it. */
+  | { readonly kind: 'wait' }
+  /** A Parallel or Map waiting for its child frames. */
+  | ChildrenPhase
+  /** Finished (the frame's status says how). `resume` is the phase a redrive picks up from. */
+  | { readonly kind: 'closed'; readonly resume?: ChildrenPhase | { readonly kind: 'enter' } };
+
+/** A Parallel or Map waiting for the child frames of `group` (child ids are `<group>.<index>`). */
+export interface ChildrenPhase {
+  readonly kind: 'children';
+  readonly type: 'Parallel' | 'Map';
+  readonly group: string;
+  readonly total: number;
+  /** 0: no limit. */
+  readonly maxConcurrency: number;
+  readonly toleratedFailureCount?: number;
+  readonly toleratedFailurePercentage?: number;
+}
+
+/** An execution frame's durable position: the top level, a Parallel branch or a Map iteration. */
+export interface FramePosition {
+  /** Where this frame's states live in the definition. */
+  path: ScopePath;
+  /** The current state. */
+  state: string;
+  /** The current state's raw input. */
+  input: unknown;
+  /** Variables visible here (outer ones copied in at the start of a branch/iteration). */
+  variables: Record<string, unknown>;
+  phase: Phase;
+  /** Attempts used per retrier of the current state. */
+  retries: number[];
+  /** Retries of the current state so far (`$states.context.State.RetryCount`). */
+  retryCount: number;
+  /** When the current state was entered (epoch ms). */
+  enteredMs: number;
+  /** Increments with every attempt/spawn, so a late signal for an earlier one is recognised as stale. */
+  seq: number;
+  /** Child frames ever spawned, so each spawn gets fresh ids. */
+  spawns: number;
+  /** Id of this frame's latest history event (the next event's `previousEventId`). */
+  lastEventId?: number;
+  /** The Map item of an iteration frame (`$states.context.Map.Item`). */
+  mapItem?: { readonly index: number; readonly value: unknown };
+  /** The final output (SUCCEEDED) or failure (FAILED). */
+  output?: unknown;
+  error?: string;
+  cause?: string;
+}
+
+/** A timer a frame wants armed after its next commit. */
+export interface TimerSpec {
+  readonly kind: TimerKind;
+  readonly dueMs: number;
+}
+
+/** What a timer wakes a frame for. */
+export type TimerKind = 'wait' | 'retry' | 'task-timeout' | 'heartbeat';
+
+/** A frame loaded for one transition, written back by the batch that changed it. */
+export class FrameRecord {
+  /** Timers replacing this frame's timer rows at the next write (undefined: leave them). */
+  timers?: TimerSpec[];
+
+  constructor(
+    readonly executionArn: string,
+    readonly id: string,
+    readonly parentId: string | null,
+    readonly itemIndex: number,
+    public status: FrameStatus,
+    public pos: FramePosition,
+    /** The row's `rev` this record was read at; null for a frame not yet written. */
+    readonly baseRev: number | null,
+    /** The parent's record when it is written in the same batch (for the first event's previousEventId). */
+    readonly parent?: FrameRecord,
+  ) {}
+
+  static fromRow(row: FrameRow): FrameRecord {
+    return new FrameRecord(row.execution_arn, row.frame_id, row.parent_id, row.item_index, row.status, JSON.parse(row.position), row.rev);
+  }
+}

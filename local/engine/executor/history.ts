@@ -1,0 +1,34 @@
+import type { EventRow } from '../../store/engine-store';
+import { epochSeconds } from '../api/wire';
+
+/** The fields of event details that carry execution data (dropped when `includeExecutionData` is false). */
+const DATA_FIELDS = ['input', 'output', 'parameters', 'inputDetails', 'outputDetails'] as const;
+
+/** The `*EventDetails` member an event type's details live in, as the service names it. */
+export function detailsKey(type: string): string {
+  if (type.endsWith('StateEntered')) return 'stateEnteredEventDetails';
+  if (type.endsWith('StateExited')) return 'stateExitedEventDetails';
+  return `${type[0].toLowerCase()}${type.slice(1)}EventDetails`;
+}
+
+/** A stored event in the GetExecutionHistory wire shape. */
+export function toWireEvent(row: EventRow, includeExecutionData: boolean): Record<string, unknown> {
+  const event: Record<string, unknown> = {
+    timestamp: epochSeconds(row.ts_ms),
+    type: row.type,
+    id: row.id,
+    previousEventId: row.previous_id,
+  };
+  if (row.details) {
+    const details = JSON.parse(row.details) as Record<string, unknown>;
+    if (!includeExecutionData) for (const f of DATA_FIELDS) delete details[f];
+    event[detailsKey(row.type)] = details;
+  }
+  return event;
+}
+
+/** Details of an event carrying a payload: `input`/`output` as JSON text and its size details. */
+export const payloadDetails = (field: 'input' | 'output', value: unknown): Record<string, unknown> => ({
+  [field]: JSON.stringify(value ?? null),
+  [`${field}Details`]: { truncated: false },
+});

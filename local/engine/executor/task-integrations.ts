@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { StatesError } from '../../../lib/errors/states-errors';
+import type { LambdaInvoker } from '../lambda-invoker';
+
+/** How the engine waits for a Task's work (the `.waitForTaskToken` / `.sync` suffixes). */
+export type IntegrationPattern = 'request' | 'waitForTaskToken' | 'sync';
+
+/** A Task's `Resource`, resolved. */
+export interface TaskTarget {
+  /** `resourceType` in history (`lambda`, `sqs`, `dynamodb`, `states`). */
+  readonly resourceType: string;
+  /** `resource` in history (`invoke.waitForTaskToken`, `sendMessage`, or a function ARN). */
+  readonly resource: string;
+  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states';
+  readonly action: string;
+  readonly pattern: IntegrationPattern;
+}
+
+/** A Task outcome: the result, or an ASL error name with its cause. */
+export type TaskOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string; readonly cause: string };
+
+/** The error of a Task whose `Resource` the engine does not run. */
+export class UnsupportedResourceError extends Error {
+  override readonly name = 'UnsupportedResourceError';
+}
+
+const SERVICE_ARN = /^arn:aws[a-z-]*:states:::([a-z0-9-]+):([A-Za-z]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/;
+const FUNCTION_ARN = /^arn:aws[a-z-]*:lambda:[a-z0-9-]+:\d{12}:function:([A-Za-z0-9_-]+)(?::([A-Za-z0-9$_-]+))?$/;
+const DYNAMODB_ACTIONS = ['getItem', 'putItem', 'updateItem', 'deleteItem'] as const;
+
+/** Resolves a Task's `Resource`; throws {@link UnsupportedResourceError} for one the engine does not run. */
+export function resolveTaskTarget(resource: string): TaskTarget {
+  const fn = FUNCTION_ARN.exec(resource);
+  if (fn) return { resourceType: 'lambda', resource, service: 'lambda-function', action: 'invoke', pattern: 'request' };
+  const m = SERVICE_ARN.exec(resource);
+  if (m) {
+    const [, service, action, suffix] = m;
+    const pattern: IntegrationPattern = suffix === 'waitForTaskToken' ? 'waitForTaskToken' : suffix?.startsWith('sync') ? 'sync' : 'request';
+    const resourceName = suffix ? `${action}.${suffix}` : action;
+    if (service === 'lambda' && action === 'invoke' && pattern !== 'sync') return { resourceType: 'lambda', resource: resourceName, service: 'lambda-invoke', action, pattern };
+    if (service === 'sqs' && action === 'sendMessage' && pattern !== 'sync') return { resourceType: 'sqs', resource: resourceName, service: 'sqs', action, pattern };
+    if (service === 'dynamodb' && (DYNAMODB_ACTIONS as readonly string[]).includes(action) && pattern === 'request') return { resourceType: 'dynamodb', resource: resourceName, service: 'dynamodb', action, pattern };
+    if (service === 'states' && action === 'startExecution') return { resourceType: 'states', resource: resourceName, service: 'states', action, pattern };
+  }
+  throw new UnsupportedResourceError(`The local engine does not run the Task resource '${resource}'`);
+}
+
+/** Splits a Lambda `FunctionName` (name, `name:qualifier`, partial or full ARN) into name and qualifier. */
+export function parseFunctionName(value: string): { name: string; qualifier?: string } {
+  const full = FUNCTION_ARN.exec(value);
+  if (full) return { name: full[1], qualifier: full[2] };
+  const partial = /^(?:\d{12}:function:)?([A-Za-z0-9_-]+)(?::([A-Za-z0-9$_-]+))?$/.exec(value);
+  if (partial) return { name: partial[1], qualifier: partial[2] };
+  return { name: value };
+}
+
+/** What Task integrations need from outside the executor. */
+export interface IntegrationServices {
+  readonly invokeLambda: LambdaInvoker;
+  readonly sqs?: SQSClient;
+  readonly dynamodb?: DynamoDBClient;
+  /** Starts a child execution (StartExecution on this engine). */
+  readonly startExecution: (input: Record<string, unknown>) => Promise<{ executionArn: string; startDate: number }>;
+}
+
+const httpMetadata = (requestId: string) => ({
+  SdkHttpMetadata: {
+    AllHttpHeaders: { 'x-amzn-RequestId': [requestId], 'Content-Type': ['application/json'] },
+    HttpHeaders: { 'x-amzn-RequestId': requestId, 'Content-Type': 'application/json' },
+    HttpStatusCode: 200,
+  },
+  SdkResponseMetadata: { RequestId: requestId },
+});
+
+const failure = (error: string, cause: string): TaskOutcome => ({ ok: false, error, cause });
+
+/** An SDK error as an integration error name: `<Service>.<ErrorName>`, as the service names them. */
+function sdkFailure(service: string, err: unknown): TaskOutcome {
+  const e = err as { name?: string; message?: string };
+  return failure(`${service}.${e.name && e.name !== 'Error' ? e.name : 'ServiceException'}`, e.message ?? String(err));
+}
+
+async function invokeLambda(services: IntegrationServices, target: TaskTarget, args: unknown): Promise<TaskOutcome> {
+  let functionName: string;
+  let qualifier: string | undefined;
+  let payload: unknown;
+  if (target.service === 'lambda-function') {
+    ({ name: functionName, qualifier } = parseFunctionName(target.resource));
+    payload = args;
+  } else {
+    const a = (args ?? {}) as Record<string, unknown>;
+    if (typeof a.FunctionName !== 'string') return failure(StatesError.Runtime, 'lambda:invoke needs a FunctionName string');
+    ({ name: functionName, qualifier } = parseFunctionName(a.FunctionName));
+    if (typeof a.Qualifier === 'string') qualifier = a.Qualifier;
+    payload = typeof a.Payload === 'string' ? safeParse(a.Payload) : (a.Payload ?? {});
+  }
+  let result;
+  try {
+    result = await services.invokeLambda({ functionName, ...(qualifier !== undefined ? { qualifier } : {}), payload });
+  } catch (err) {
+    const e = err as { name?: string; message?: string };
+    const name = e.name && e.name !== 'Error' ? e.name : 'ServiceException';
+    return failure(name.startsWith('Lambda.') ? name : `Lambda.${name}`, e.message ?? String(err));
+  }
+  if (result.functionError) {
+    const p = (result.payload ?? {}) as { errorType?: unknown };
+    const error = typeof p.errorType === 'string' && p.errorType ? p.errorType : result.functionError;
+    return failure(error, JSON.stringify(result.payload ?? null));
+  }
+  if (target.service === 'lambda-function') return { ok: true, value: result.payload ?? null };
+  return {
+    ok: true,
+    value: { ExecutedVersion: result.executedVersion, Payload: result.payload ?? null, ...httpMetadata(randomUUID()), StatusCode: 200 },
+  };
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function stripMetadata(output: object): Record<string, unknown> {
+  const { $metadata, ...rest } = output as Record<string, unknown> & { $metadata?: { requestId?: string } };
+  return { ...rest, ...httpMetadata($metadata?.requestId ?? randomUUID()) };
+}
+
+function dynamoDbCommand(action: string, args: unknown) {
+  const input = args as never;
+  switch (action) {
+    case 'getItem':
+      return new GetItemCommand(input);
+    case 'putItem':
+      return new PutItemCommand(input);
+    case 'updateItem':
+      return new UpdateItemCommand(input);
+    default:
+      return new DeleteItemCommand(input);
+  }
+}
+
+/** Runs one Task attempt's work (not the waiting of `.waitForTaskToken` / `.sync`). */
+export async function runTaskIntegration(services: IntegrationServices, target: TaskTarget, args: unknown): Promise<TaskOutcome> {
+  switch (target.service) {
+    case 'lambda-invoke':
+    case 'lambda-function':
+      return invokeLambda(services, target, args);
+    case 'sqs': {
+      if (!services.sqs) return failure(StatesError.TaskFailed, 'No SQS client is configured on the local engine');
+      const a = { ...((args ?? {}) as Record<string, unknown>) };
+      if (typeof a.MessageBody !== 'string') a.MessageBody = JSON.stringify(a.MessageBody ?? null);
+      try {
+        return { ok: true, value: stripMetadata(await services.sqs.send(new SendMessageCommand(a as never))) };
+      } catch (err) {
+        return sdkFailure('SQS', err);
+      }
+    }
+    case 'dynamodb': {
+      if (!services.dynamodb) return failure(StatesError.TaskFailed, 'No DynamoDB client is configured on the local engine');
+      try {
+        return { ok: true, value: stripMetadata(await services.dynamodb.send(dynamoDbCommand(target.action, args) as never)) };
+      } catch (err) {
+        return sdkFailure('DynamoDB', err);
+      }
+    }
+    case 'states': {
+      const a = (args ?? {}) as Record<string, unknown>;
+      const input = a.Input === undefined ? '{}' : typeof a.Input === 'string' ? a.Input : JSON.stringify(a.Input);
+      try {
+        const started = await services.startExecution({
+          stateMachineArn: a.StateMachineArn,
+          input,
+          ...(a.Name !== undefined ? { name: a.Name } : {}),
+        });
+        return { ok: true, value: { ExecutionArn: started.executionArn, StartDate: new Date(started.startDate * 1000).toISOString(), ...httpMetadata(randomUUID()) } };
+      } catch (err) {
+        const e = err as { name?: string; message?: string };
+        const name = e.name ?? 'ServiceException';
+        return failure(`StepFunctions.${name.endsWith('Exception') ? name : `${name}Exception`}`, e.message ?? String(err));
+      }
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import type { Clock } from '../../../lib/config/clock';
+import type { EngineStore, TimerRow } from '../../store/engine-store';
+import { type TimeDriven, VirtualClock } from '../virtual-clock';
+
+/** Longest single setTimeout Node accepts (~24.8 days); longer waits re-arm. */
+const MAX_TIMEOUT_MILLIS = 2 ** 31 - 1;
+/** Timers delivered per firing round. */
+const FIRE_BATCH = 500;
+
+/**
+ * Fires the timer rows of the store (Wait states, retry backoffs, task timeouts and heartbeats) at their
+ * due times — late if the engine was down. One `setTimeout` for the earliest row on a real clock; on a
+ * {@link VirtualClock} the clock drives it. Holds no memory per waiting execution.
+ */
+export class TimerService implements TimeDriven {
+  private handle?: NodeJS.Timeout;
+  private armedFor?: number;
+  private readonly delivering = new Set<string>();
+  private detach?: () => void;
+  private stopped = false;
+
+  constructor(
+    private readonly store: EngineStore,
+    private readonly clock: Clock,
+    private readonly deliver: (timer: TimerRow) => Promise<void>,
+    private readonly settledWork: () => Promise<void>,
+  ) {
+    if (clock instanceof VirtualClock) this.detach = clock.attach(this);
+  }
+
+  /** (Re-)arms the real-clock timeout for the earliest row. */
+  arm(): void {
+    if (this.stopped || this.detach) return;
+    const next = this.nextDueMillis();
+    if (next === undefined) return;
+    if (this.handle && this.armedFor !== undefined && this.armedFor <= next) return;
+    if (this.handle) clearTimeout(this.handle);
+    this.armedFor = next;
+    const delay = Math.min(Math.max(0, next - this.clock.now()), MAX_TIMEOUT_MILLIS);
+    this.handle = setTimeout(() => {
+      this.handle = undefined;
+      this.armedFor = undefined;
+      void this.fireDue().then(() => this.arm());
+    }, delay);
+    this.handle.unref();
+  }
+
+  nextDueMillis(): number | undefined {
+    if (this.stopped) return undefined;
+    if (this.delivering.size === 0) return this.store.earliestTimer()?.due_ms;
+    const rows = this.store.sql('SELECT * FROM timers ORDER BY due_ms LIMIT ?').all(this.delivering.size + 1) as TimerRow[];
+    return rows.find((r) => !this.delivering.has(keyOf(r)))?.due_ms;
+  }
+
+  async fireDue(): Promise<void> {
+    if (this.stopped) return;
+    const due = this.store.dueTimers(this.clock.now(), FIRE_BATCH + this.delivering.size).filter((r) => !this.delivering.has(keyOf(r)));
+    await Promise.all(
+      due.map(async (timer) => {
+        const key = keyOf(timer);
+        this.delivering.add(key);
+        try {
+          await this.deliver(timer);
+        } finally {
+          this.delivering.delete(key);
+          // A timer nobody consumed (its frame moved on) must not fire again.
+          if (!this.stopped) {
+            this.store
+              .sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id = ? AND kind = ? AND seq = ? AND due_ms = ?')
+              .run(timer.execution_arn, timer.frame_id, timer.kind, timer.seq, timer.due_ms);
+          }
+        }
+      }),
+    );
+  }
+
+  settled(): Promise<void> {
+    return this.settledWork();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.handle) clearTimeout(this.handle);
+    this.detach?.();
+  }
+}
+
+const keyOf = (t: TimerRow): string => `${t.execution_arn}\u0000${t.frame_id}\u0000${t.kind}\u0000${t.seq}\u0000${t.due_ms}`;

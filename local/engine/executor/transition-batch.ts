@@ -1,0 +1,132 @@
+import type { EngineStore, ExecutionStatus } from '../../store/engine-store';
+import type { FrameRecord } from './frame';
+
+/** Thrown inside a write when the frame or execution moved on meanwhile: the batch is dropped. */
+export class StaleTransitionError extends Error {
+  override readonly name = 'StaleTransitionError';
+}
+
+interface PendingEvent {
+  readonly frame: FrameRecord | null;
+  readonly type: string;
+  readonly details: Record<string, unknown> | undefined;
+  readonly tsMs: number;
+}
+
+/** The closing of an execution written by a batch. */
+export interface ExecutionClose {
+  readonly status: Exclude<ExecutionStatus, 'RUNNING' | 'PENDING_REDRIVE'>;
+  readonly output?: string;
+  readonly error?: string;
+  readonly cause?: string;
+}
+
+/**
+ * Everything one transition of one execution writes: history events (ids assigned at write time, in
+ * order, so concurrent frames never leave gaps), frame positions (guarded by their `rev`), timers, task
+ * tokens and the execution's own row. Applied atomically inside a group commit.
+ */
+export class TransitionBatch {
+  private readonly events: PendingEvent[] = [];
+  private readonly frames = new Map<string, FrameRecord>();
+  private readonly tokensOpened: { token: string; frameId: string; seq: number }[] = [];
+  private readonly tokensClosed: string[] = [];
+  private close?: ExecutionClose;
+  /** Skip the "execution still RUNNING" check (StartExecution and RedriveExecution write a RUNNING row themselves). */
+  allowNotRunning = false;
+  /** Extra statements run after the rest (bulk aborts). */
+  private readonly extra: ((store: EngineStore) => void)[] = [];
+
+  constructor(
+    readonly executionArn: string,
+    private readonly nowMs: () => number,
+  ) {}
+
+  /** Appends an event of `frame` (null: an execution-level event threaded after the latest event). */
+  event(frame: FrameRecord | null, type: string, details?: Record<string, unknown>): void {
+    this.events.push({ frame, type, details, tsMs: this.nowMs() });
+  }
+
+  /** Marks a frame to be written (inserted when new). */
+  touch(frame: FrameRecord): void {
+    this.frames.set(frame.id, frame);
+  }
+
+  openToken(token: string, frame: FrameRecord, seq: number): void {
+    this.tokensOpened.push({ token, frameId: frame.id, seq });
+  }
+
+  closeToken(token: string): void {
+    this.tokensClosed.push(token);
+  }
+
+  closeExecution(close: ExecutionClose): void {
+    this.close = close;
+  }
+
+  get closing(): ExecutionClose | undefined {
+    return this.close;
+  }
+
+  also(fn: (store: EngineStore) => void): void {
+    this.extra.push(fn);
+  }
+
+  get eventCount(): number {
+    return this.events.length;
+  }
+
+  /** Applies the batch; throws {@link StaleTransitionError} (rolling it back) when it lost a race. */
+  write(store: EngineStore): void {
+    const exec = store.sql('SELECT status, event_count FROM executions WHERE arn = ?').get(this.executionArn) as
+      | { status: string; event_count: number }
+      | undefined;
+    if (!exec || (!this.allowNotRunning && exec.status !== 'RUNNING')) throw new StaleTransitionError(this.executionArn);
+    let nextId = exec.event_count + 1;
+    let lastId = exec.event_count;
+    const insertEvent = store.sql('INSERT INTO events (execution_arn, id, type, ts_ms, previous_id, details) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const e of this.events) {
+      const id = nextId++;
+      const previous = e.frame ? (e.frame.pos.lastEventId ?? e.frame.parent?.pos.lastEventId ?? lastId) : lastId;
+      insertEvent.run(this.executionArn, id, e.type, e.tsMs, previous, e.details ? JSON.stringify(e.details) : null);
+      if (e.frame) e.frame.pos.lastEventId = id;
+      lastId = id;
+    }
+    const update = store.sql('UPDATE frames SET status = ?, position = ?, rev = rev + 1 WHERE execution_arn = ? AND frame_id = ? AND rev = ?');
+    const insert = store.sql(
+      'INSERT INTO frames (execution_arn, frame_id, parent_id, item_index, status, rev, position) VALUES (?, ?, ?, ?, ?, 0, ?)',
+    );
+    const deleteTimers = store.sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id = ?');
+    const insertTimer = store.sql('INSERT OR REPLACE INTO timers (execution_arn, frame_id, kind, seq, due_ms) VALUES (?, ?, ?, ?, ?)');
+    for (const f of this.frames.values()) {
+      if (f.pos.lastEventId === undefined && f.parent?.pos.lastEventId !== undefined) f.pos.lastEventId = f.parent.pos.lastEventId;
+      const position = JSON.stringify(f.pos);
+      if (f.baseRev === null) {
+        insert.run(this.executionArn, f.id, f.parentId, f.itemIndex, f.status, position);
+      } else if (update.run(f.status, position, this.executionArn, f.id, f.baseRev).changes !== 1) {
+        throw new StaleTransitionError(`${this.executionArn}#${f.id}`);
+      }
+      if (f.timers) {
+        deleteTimers.run(this.executionArn, f.id);
+        for (const t of f.timers) insertTimer.run(this.executionArn, f.id, t.kind, f.pos.seq, t.dueMs);
+      }
+    }
+    const openToken = store.sql('INSERT INTO task_tokens (token, execution_arn, frame_id, seq, open) VALUES (?, ?, ?, ?, 1)');
+    for (const t of this.tokensOpened) openToken.run(t.token, this.executionArn, t.frameId, t.seq);
+    const closeToken = store.sql('UPDATE task_tokens SET open = 0 WHERE token = ?');
+    for (const t of this.tokensClosed) closeToken.run(t);
+    for (const fn of this.extra) fn(store);
+    if (this.close) {
+      store
+        .sql('UPDATE executions SET status = ?, stop_ms = ?, output = ?, error = ?, cause = ?, event_count = ? WHERE arn = ?')
+        .run(this.close.status, this.nowMs(), this.close.output ?? null, this.close.error ?? null, this.close.cause ?? null, lastId, this.executionArn);
+      // Nothing of a closed run may fire or answer any more.
+      store.sql('DELETE FROM timers WHERE execution_arn = ?').run(this.executionArn);
+      store.sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND open = 1').run(this.executionArn);
+      store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND status = 'RUNNING'").run(this.executionArn);
+      store.sql('INSERT OR REPLACE INTO close_notifications (execution_arn, status) VALUES (?, ?)').run(this.executionArn, this.close.status);
+    } else if (lastId !== exec.event_count) {
+      store.sql('UPDATE executions SET event_count = ? WHERE arn = ?').run(lastId, this.executionArn);
+    }
+  }
+}

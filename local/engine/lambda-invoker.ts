@@ -1,0 +1,26 @@
+/** One Lambda invocation the engine asks for. */
+export interface LambdaInvocation {
+  /** The function's name (whatever region/account the ARN in the definition named). */
+  readonly functionName: string;
+  /** Version or alias, when the definition named one. */
+  readonly qualifier?: string;
+  /** The event, as a JSON value. */
+  readonly payload: unknown;
+}
+
+/** What an invocation returned, as Lambda's Invoke API does. */
+export interface LambdaInvocationResult {
+  /** The function's response (or, with `functionError`, `{errorType, errorMessage, trace?}`). */
+  readonly payload: unknown;
+  /** Set when the function failed: `"Unhandled"` for a thrown error, as Lambda reports it. */
+  readonly functionError?: string;
+  /** The version that ran (`$LATEST` locally). */
+  readonly executedVersion: string;
+}
+
+/**
+ * Runs Lambda functions for the engine. A function error comes back as a result with `functionError`;
+ * throwing means the Lambda *service* failed (unknown function: name the error
+ * `ResourceNotFoundException`), which surfaces as `Lambda.<name>`.
+ */
+export type LambdaInvoker = (request: LambdaInvocation) => Promise<LambdaInvocationResult>;

@@ -1,0 +1,77 @@
+import type { Database } from 'better-sqlite3';
+
+/** A unit of work run inside the shared transaction; its return value resolves the caller's promise. */
+export type StoreWrite<T> = () => T;
+
+interface Pending {
+  readonly write: StoreWrite<unknown>;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/**
+ * Group commit: every write queued during one turn of the event loop is applied in ONE transaction, so
+ * concurrent executions share one fsync. Each write runs in its own savepoint, so one write that throws
+ * (a stale frame, a name taken meanwhile) rolls back alone and rejects only its own promise.
+ *
+ * ```
+ *  run A ──write──┐                    ┌── resolve A ── effect A (invoke Lambda, ...)
+ *  run B ──write──┼─ setImmediate ─ BEGIN … COMMIT (fsync) ─┼── resolve B ── effect B
+ *  run C ──write──┘                    └── resolve C ── effect C
+ * ```
+ * A promise resolves only after COMMIT returned: callers act on a transition only once it is durable.
+ */
+export class GroupCommitter {
+  private pending: Pending[] = [];
+  private scheduled = false;
+  /** Transactions committed so far (a benchmark figure). */
+  commits = 0;
+  /** Writes committed so far. */
+  writes = 0;
+
+  constructor(private readonly db: Database) {}
+
+  /** Queues `write` for the next group transaction; resolves with its result once committed. */
+  commit<T>(write: StoreWrite<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ write, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Applies every queued write in one transaction now. */
+  flush(): void {
+    this.scheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    const savepoint = (write: StoreWrite<unknown>) => this.db.transaction(write)();
+    try {
+      this.db.transaction(() => {
+        for (const item of batch) {
+          try {
+            outcomes.push({ ok: true, value: savepoint(item.write) });
+          } catch (err) {
+            outcomes.push({ ok: false, value: err });
+          }
+        }
+      })();
+    } catch (err) {
+      // The COMMIT itself failed (disk full, I/O error): nothing of this batch is durable.
+      for (const item of batch) item.reject(err);
+      return;
+    }
+    this.commits += 1;
+    this.writes += batch.length;
+    batch.forEach((item, i) => (outcomes[i].ok ? item.resolve(outcomes[i].value) : item.reject(outcomes[i].value)));
+  }
+
+  /** Whether writes are waiting for the next transaction. */
+  get idle(): boolean {
+    return this.pending.length === 0;
+  }
+}

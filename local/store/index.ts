@@ -1,0 +1,2 @@
+export * from './engine-store';
+export * from './group-committer';
