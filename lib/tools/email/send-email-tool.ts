@@ -26,7 +26,7 @@ export function sendEmailTool(provider: EmailProvider): Tool<SendEmailInput, Sen
         body: { type: 'string' },
       },
     },
-    execute: (input, idempotencyKey) => provider.send(parseEmail(input), idempotencyKey),
+    execute: async (input, idempotencyKey) => provider.send(parseEmail(input), idempotencyKey),
     ...(find && {
       async reconcile(idempotencyKey: string): Promise<ReconcileResult<SentEmail>> {
         const sent = await find(idempotencyKey);

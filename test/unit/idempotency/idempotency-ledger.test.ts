@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RECORD_TTL_SECONDS, type Clock } from '../../../lib/config';
+import { isRetryableError } from '../../../lib/errors';
+import {
+  DEFAULT_LEASE_MILLIS,
+  DynamoDbLedgerStore,
+  IdempotencyInProgressError,
+  IdempotencyKeyMismatchError,
+  IdempotencyLedger,
+  LEASE_SAFETY_MARGIN_MILLIS,
+  RecordTable,
+  leaseFor,
+} from '../../../lib/idempotency';
+import { InMemoryMetrics, MetricName } from '../../../lib/metrics';
+import { startLocalAws, type LocalAws } from '../../fixtures/runtime/local-aws';
+
+let aws: LocalAws;
+let store: DynamoDbLedgerStore;
+let table: RecordTable;
+let keyCounter = 0;
+const freshKey = () => `site-${++keyCounter}:welcome`;
+
+/** A clock that only moves when the test says so. */
+class TestClock implements Clock {
+  constructor(public millis = Date.UTC(2026, 10, 30, 12)) {}
+  now = () => this.millis;
+  advance(ms: number) {
+    this.millis += ms;
+  }
+}
+
+beforeAll(async () => {
+  aws = await startLocalAws();
+  store = new DynamoDbLedgerStore(aws.dynamodb, aws.table);
+  table = new RecordTable(aws.dynamodb, aws.table);
+});
+afterAll(() => aws.close());
+
+function ledger(clock = new TestClock()) {
+  const metrics = new InMemoryMetrics();
+  return { ledger: new IdempotencyLedger({ store, clock, metrics }), metrics, clock };
+}
+
+describe('IdempotencyLedger.run', () => {
+  it('acts once, then returns the stored result without acting and counts a suppressed duplicate', async () => {
+    const { ledger: l, metrics } = ledger();
+    const key = freshKey();
+    let acted = 0;
+    const act = async () => ({ sent: ++acted });
+    expect(await l.run({ key, payload: { to: 'a' }, act })).toEqual({ result: { sent: 1 }, source: 'executed' });
+    expect(await l.run({ key, payload: { to: 'a' }, act })).toEqual({ result: { sent: 1 }, source: 'replayed' });
+    expect(acted).toBe(1);
+    expect(metrics.get(MetricName.DuplicateSuppressed)).toBe(1);
+  });
+
+  it('lets two concurrent invocations with one key act once; the loser gets the retryable in-progress error', async () => {
+    const { ledger: l } = ledger();
+    const key = freshKey();
+    let acted = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const act = async () => {
+      acted++;
+      await gate;
+      return 'done';
+    };
+    const attempts = [l.run({ key, payload: 1, act }), l.run({ key, payload: 1, act })];
+    // The winner is held inside its action until the loser has been turned away.
+    await Promise.race(attempts).catch(() => undefined);
+    release();
+    const outcomes = await Promise.allSettled(attempts);
+    expect(acted).toBe(1);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const rejected = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(rejected.reason).toBeInstanceOf(IdempotencyInProgressError);
+    expect(isRetryableError(rejected.reason.name)).toBe(true);
+    // The state machine's retry after backoff gets the stored result.
+    expect(await l.run({ key, payload: 1, act })).toEqual({ result: 'done', source: 'replayed' });
+  });
+
+  it('refuses the same key with a different payload, with a non-retryable error', async () => {
+    const { ledger: l } = ledger();
+    const key = freshKey();
+    await l.run({ key, payload: { to: 'a' }, act: async () => 1 });
+    const error = await l.run({ key, payload: { to: 'b' }, act: async () => 2 }).catch((e) => e);
+    expect(error).toBeInstanceOf(IdempotencyKeyMismatchError);
+    expect(isRetryableError(error.name)).toBe(false);
+  });
+
+  it('hashes payloads canonically (key order does not matter)', async () => {
+    const { ledger: l } = ledger();
+    const key = freshKey();
+    await l.run({ key, payload: { a: 1, b: 2 }, act: async () => 'x' });
+    expect((await l.run({ key, payload: { b: 2, a: 1 }, act: async () => 'y' })).result).toBe('x');
+  });
+
+  it('commits the claim before acting, so no action happens without a record', async () => {
+    const { ledger: l } = ledger();
+    const key = freshKey();
+    let seen: unknown;
+    await l.run({ key, payload: null, act: async () => ((seen = (await table.get(`idem#${key}`))?.status), 'ok') });
+    expect(seen).toBe('IN_PROGRESS');
+    expect((await table.get(`idem#${key}`))?.status).toBe('COMPLETED');
+  });
+
+  it('releases the claim when the action fails, so a retry acts at once', async () => {
+    const { ledger: l } = ledger();
+    const key = freshKey();
+    await expect(l.run({ key, payload: 1, act: async () => Promise.reject(new Error('provider down')) })).rejects.toThrow('provider down');
+    expect(await l.run({ key, payload: 1, act: async () => 'second try' })).toEqual({ result: 'second try', source: 'executed' });
+  });
+
+  it('keeps an abandoned claim locked until its lease runs out', async () => {
+    const { ledger: l, clock } = ledger();
+    const key = freshKey();
+    await l.claim(key, 1, 10_000);
+    clock.advance(9_999);
+    await expect(l.run({ key, payload: 1, act: async () => 'x' })).rejects.toBeInstanceOf(IdempotencyInProgressError);
+  });
+
+  it('reconciles after taking over an expired claim, and does not act when the provider has a record', async () => {
+    const { ledger: l, clock, metrics } = ledger();
+    const key = freshKey();
+    await l.claim(key, 1, 10_000); // an attempt that acted and died before completing
+    clock.advance(10_001);
+    let acted = 0;
+    const out = await l.run({
+      key,
+      payload: 1,
+      act: async () => ++acted,
+      reconcile: async () => ({ found: true, result: 'already sent' }),
+    });
+    expect(out).toEqual({ result: 'already sent', source: 'reconciled' });
+    expect(acted).toBe(0);
+    expect(metrics.get(MetricName.Reconciled)).toBe(1);
+    expect((await l.run({ key, payload: 1, act: async () => ++acted })).result).toBe('already sent');
+  });
+
+  it('acts after reconciling when the provider has no record', async () => {
+    const { ledger: l, clock } = ledger();
+    const key = freshKey();
+    await l.claim(key, 1, 10_000);
+    clock.advance(10_001);
+    const out = await l.run({ key, payload: 1, act: async () => 'sent now', reconcile: async () => ({ found: false }) });
+    expect(out).toEqual({ result: 'sent now', source: 'executed' });
+  });
+
+  it('does not reconcile on a first claim', async () => {
+    const { ledger: l } = ledger();
+    let reconciled = 0;
+    await l.run({ key: freshKey(), payload: 1, act: async () => 'x', reconcile: async () => (reconciled++, { found: false }) });
+    expect(reconciled).toBe(0);
+  });
+
+  it('does not let a claim that lost its lease overwrite the new holder', async () => {
+    const { ledger: l, clock } = ledger();
+    const key = freshKey();
+    const first = await l.claim(key, 1, 1_000);
+    clock.advance(1_001);
+    const second = await l.claim(key, 1, 1_000);
+    if (first.kind !== 'claimed' || second.kind !== 'claimed') throw new Error('expected claims');
+    expect(second.claim.tookOverExpiredClaim).toBe(true);
+    expect(await l.complete(first.claim, 'late')).toBe(false);
+    expect(await l.complete(second.claim, 'current')).toBe(true);
+    expect(await l.claim(key, 1)).toEqual({ kind: 'completed', result: 'current' });
+  });
+
+  it('writes the TTL attribute `expiration` DEFAULT_RECORD_TTL_SECONDS ahead, and treats an expired record as absent', async () => {
+    const { ledger: l, clock } = ledger();
+    const key = freshKey();
+    await l.run({ key, payload: 1, act: async () => 'old' });
+    const item = await table.get(`idem#${key}`);
+    expect(item?.expiration).toBe(Math.floor(clock.now() / 1000) + DEFAULT_RECORD_TTL_SECONDS);
+    clock.advance((DEFAULT_RECORD_TTL_SECONDS + 1) * 1000);
+    expect(await l.run({ key, payload: 2, act: async () => 'new' })).toEqual({ result: 'new', source: 'executed' });
+  });
+
+  it('honours a configured TTL', async () => {
+    const clock = new TestClock();
+    const l = new IdempotencyLedger({ store, clock, ttlSeconds: 60 });
+    const key = freshKey();
+    await l.run({ key, payload: 1, act: async () => 'x' });
+    expect((await table.get(`idem#${key}`))?.expiration).toBe(Math.floor(clock.now() / 1000) + 60);
+  });
+});
+
+describe('leaseFor', () => {
+  it.each([
+    [undefined, DEFAULT_LEASE_MILLIS],
+    [30_000, 30_000 - LEASE_SAFETY_MARGIN_MILLIS],
+    [500, 1],
+  ])('gives a lease of %s ms remaining as %s ms', (remaining, lease) => {
+    expect(leaseFor(remaining)).toBe(lease);
+  });
+});

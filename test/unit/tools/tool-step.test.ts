@@ -1,0 +1,94 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../../../lib/config';
+import { DynamoDbLedgerStore, IdempotencyLedger, RecordTable } from '../../../lib/idempotency';
+import { InMemoryMetrics, MetricName } from '../../../lib/metrics';
+import { PayloadStore, S3BlobStore, isPayloadRef } from '../../../lib/payloads';
+import { OutboxEmailProvider, createToolRegistry, runToolStep, type ToolStepDeps } from '../../../lib/tools';
+import { startLocalAws, type LocalAws } from '../../fixtures/runtime/local-aws';
+
+let aws: LocalAws;
+let deps: ToolStepDeps;
+let outbox: OutboxEmailProvider;
+const metrics = new InMemoryMetrics();
+const clock = { millis: Date.UTC(2026, 10, 30), now() { return this.millis; } } satisfies Clock & { millis: number };
+
+beforeAll(async () => {
+  aws = await startLocalAws();
+  outbox = new OutboxEmailProvider(join(aws.dir, 'outbox'));
+  const payloads = new PayloadStore({ blobs: new S3BlobStore(aws.s3, aws.bucket), metrics });
+  deps = {
+    ledger: new IdempotencyLedger({ store: new DynamoDbLedgerStore(aws.dynamodb, aws.table), clock, metrics }),
+    tools: createToolRegistry({ emailProvider: outbox, actionsDir: join(aws.dir, 'actions') }),
+    payloads,
+  };
+});
+afterAll(() => aws.close());
+
+const step = { workflow: 'clinical-trial-onboarding', executionArn: 'arn:aws:states:us-east-1:123456789012:execution:w:r1', step: 'EmailWelcomePack' };
+
+describe('runToolStep', () => {
+  it('sends once per key and replays the result on a retry', async () => {
+    const event = { ...step, tool: 'send-email', idempotencyKey: 'site-1:welcome', input: { to: 'pi@s1.example', subject: 'Welcome', body: 'Hi' } };
+    const first = await runToolStep(deps, event);
+    expect(await runToolStep(deps, event)).toEqual(first);
+    expect((await outbox.list()).filter((e) => e.idempotencyKey === 'site-1:welcome')).toHaveLength(1);
+    expect(metrics.get(MetricName.DuplicateSuppressed)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('returns a 300 KB tool result by reference, stores the reference, and the reference resolves with its hash checked', async () => {
+    const event = { ...step, tool: 'read-document', idempotencyKey: 'r:doc', input: { url: 'https://example.org/big', bytes: 300 * 1024 } };
+    const ref = await runToolStep(deps, event);
+    expect(isPayloadRef(ref)).toBe(true);
+    if (!isPayloadRef(ref)) return;
+    expect(ref.bytes).toBeGreaterThan(300 * 1024);
+    expect(JSON.stringify(ref).length).toBeLessThan(300);
+    const stored = await new RecordTable(aws.dynamodb, aws.table).get('idem#r:doc');
+    expect(JSON.parse(String(stored?.result))).toEqual(ref);
+    expect(await runToolStep(deps, event)).toEqual(ref);
+    const doc = await deps.payloads.resolve<{ text: string }>(ref);
+    expect(Buffer.byteLength(doc.text)).toBe(300 * 1024);
+  });
+
+  it('resolves payload references in the input before the tool sees it', async () => {
+    const body = await deps.payloads.put('A body that arrived by reference');
+    await runToolStep(deps, { ...step, tool: 'send-email', idempotencyKey: 'ref-input', input: { to: 'a@b.example', subject: 'S', body } });
+    expect((await outbox.list()).find((e) => e.idempotencyKey === 'ref-input')?.body).toBe('A body that arrived by reference');
+  });
+
+  it('runs an agent-loop batch, each call under its own key, in call order', async () => {
+    const batch = {
+      ...step,
+      turn: 0,
+      calls: [
+        { id: 'c1', tool: 'calculator', idempotencyKey: 'root:agent:0:c1', input: { expression: '6 * 7' } },
+        { id: 'c2', tool: 'search-web', idempotencyKey: 'root:agent:0:c2', input: { query: 'q' } },
+      ],
+    };
+    const out = (await runToolStep(deps, batch)) as { results: { id: string; name: string; result: any }[] };
+    expect(out.results.map((r) => [r.id, r.name])).toEqual([['c1', 'calculator'], ['c2', 'search-web']]);
+    expect(out.results[0].result.value).toBe(42);
+    expect(await runToolStep(deps, batch)).toEqual(out);
+  });
+
+  it('after an abandoned claim expires, reconciles with the outbox instead of sending again', async () => {
+    const key = 'site-2:welcome';
+    const input = { to: 'pi@s2.example', subject: 'Welcome', body: 'Hi' };
+    // The crash: the claim was taken and the provider sent, but COMPLETED was never written.
+    await deps.ledger.claim(key, { tool: 'send-email', input }, 1_000);
+    const sent = await outbox.send({ ...input, to: [input.to] }, key);
+    clock.millis += 1_001;
+    const before = metrics.get(MetricName.Reconciled);
+    expect(await runToolStep(deps, { ...step, tool: 'send-email', idempotencyKey: key, input })).toEqual(sent);
+    expect(metrics.get(MetricName.Reconciled)).toBe(before + 1);
+    expect((await outbox.list()).filter((e) => e.idempotencyKey === key)).toHaveLength(1);
+  });
+
+  it.each([
+    [{ ...step, tool: 'send-email', input: {} }],
+    [{ ...step, tool: 'send-email', idempotencyKey: '', input: {} }],
+    [{ ...step, calls: [{ tool: 'calculator' }] }],
+  ])('refuses a malformed event with InvalidStepInputError (%#)', async (event) => {
+    await expect(runToolStep(deps, event)).rejects.toMatchObject({ name: 'InvalidStepInputError' });
+  });
+});
