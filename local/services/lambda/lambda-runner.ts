@@ -58,9 +58,9 @@ export interface LambdaInvocationResult {
 /** The seam the engine invokes functions through (docs/architecture.md §5). */
 export type LambdaInvoker = (request: LambdaInvocation) => Promise<LambdaInvocationResult>;
 
-/** No function of that name (surfaces in a state machine as `Lambda.ResourceNotFoundException`, as on AWS). */
+/** No function of that name: the Lambda service's error, which the engine surfaces as `Lambda.ResourceNotFoundException`, as on AWS. */
 export class LambdaFunctionNotFoundError extends AutosaveError {
-  override readonly name = 'Lambda.ResourceNotFoundException';
+  override readonly name = 'ResourceNotFoundException';
   constructor(functionName: string) {
     super(`Function not found: ${functionName}`);
   }

@@ -25,6 +25,11 @@ export async function loadUserFunctions(modulePath: string): Promise<LocalFuncti
   const table: Record<string, unknown> = { ...mod };
   delete table.default;
   if (mod.default && typeof mod.default === 'object') Object.assign(table, mod.default);
+  return userFunctions(table, modulePath);
+}
+
+/** Local functions from a table `{ [functionName]: handler | { handler, timeoutSeconds?, memoryMb? } }`. */
+export function userFunctions(table: Readonly<Record<string, unknown>>, source = 'functions'): LocalFunction[] {
   return Object.entries(table).map(([name, value]) => {
     const entry = value as UserFunctionExport;
     if (typeof entry === 'function') return { name, load: () => entry, timeoutSeconds: DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS };
@@ -36,6 +41,6 @@ export async function loadUserFunctions(modulePath: string): Promise<LocalFuncti
         ...(entry.memoryMb !== undefined ? { memoryMb: entry.memoryMb } : {}),
       };
     }
-    throw new UserFunctionsModuleError(`${modulePath}: export '${name}' is not a Lambda handler`);
+    throw new UserFunctionsModuleError(`${source}: export '${name}' is not a Lambda handler`);
   });
 }

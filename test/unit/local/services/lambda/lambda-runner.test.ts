@@ -61,8 +61,8 @@ describe('InProcessLambdaRunner', () => {
     expect((await runner.invoke({ functionName: 'returns-nothing', payload: {} })).payload).toBeNull();
   });
 
-  it('throws Lambda.ResourceNotFoundException for an unknown function', async () => {
-    await expect(runner.invoke({ functionName: 'nope', payload: {} })).rejects.toMatchObject({ name: 'Lambda.ResourceNotFoundException' });
+  it('throws ResourceNotFoundException (the Lambda service error) for an unknown function', async () => {
+    await expect(runner.invoke({ functionName: 'nope', payload: {} })).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
     expect(runner.has('arn:aws:lambda:us-east-1:1:function:fails')).toBe(true);
   });
 });

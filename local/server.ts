@@ -1,0 +1,212 @@
+/**
+ * `autosave local`: the local AWS in one process — DynamoDB (dynalite) and S3 (s3rver) on their own loopback
+ * ports, the engine with the Step Functions and SQS APIs, the console and the approval pages on one port —
+ * and every workflow of statemachines/ deployed on it behind its `live` alias. Restarting on the same data
+ * directory resumes everything that was in flight.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { resolve, join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_REGION, systemClock, type Clock } from '../lib/config';
+import { DEFAULT_BUCKET_NAME, DEFAULT_DLQ_NAME, DEFAULT_TABLE_NAME } from '../lib/config/endpoints';
+import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
+import { stepFunctionsService } from './api/step-functions-service';
+import { Engine, VirtualClock } from './engine';
+import { deployWorkflows, type WorkflowDeployment } from './services/deploy-workflows';
+import { LOCAL_CREDENTIALS, startLocalDynamoDb } from './services/dynamodb';
+import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lambda-runner';
+import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
+import { loadUserFunctions } from './services/lambda/user-functions';
+import { applyLocalEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
+import { startLocalS3 } from './services/s3';
+import { LocalSqs } from './services/sqs/local-sqs';
+import { sqsService } from './services/sqs/sqs-service';
+import { loadConsoleHandler } from './api/console-mount';
+
+/** Options of {@link startLocal} (the flags of `autosave local`). */
+export interface StartLocalOptions {
+  /** Port of the engine (Step Functions, SQS, console, approvals); 0 picks a free one. @default DEFAULT_LOCAL_PORT */
+  readonly port?: number;
+  /** Where everything is kept. @default DEFAULT_LOCAL_DATA_DIR */
+  readonly dataDir?: string;
+  /** A clock that only moves when told (`POST /_autosave/clock/advance`). @default false */
+  readonly virtualClock?: boolean;
+  /** A module exporting `{ [functionName]: handler }`: more Lambda functions to run. */
+  readonly functionsModule?: string;
+  /** Deploy every workflow of statemachines/ at start. @default true */
+  readonly deployWorkflows?: boolean;
+  /** Serve the console pages. @default true */
+  readonly console?: boolean;
+  /** Where progress lines go. @default console.log */
+  readonly log?: (line: string) => void;
+}
+
+/** A running local engine. */
+export interface LocalEngine {
+  /** `http://127.0.0.1:<port>`: the endpoint for the Step Functions and SQS clients, the console and approvals. */
+  readonly url: string;
+  readonly port: number;
+  readonly engine: Engine;
+  readonly sqs: LocalSqs;
+  readonly lambdas: InProcessLambdaRunner;
+  readonly endpoints: LocalEndpoints;
+  /** The virtual clock, when started with one. */
+  readonly clock?: ControllableClock;
+  readonly deployments: readonly WorkflowDeployment[];
+  /** Stops the server, the engine and the services; runs in flight stay on disk and resume at the next start. */
+  stop(): Promise<void>;
+}
+
+/** Where a virtual clock keeps its time, so a restart does not send it back to its epoch. */
+export const VIRTUAL_CLOCK_FILE = 'virtual-clock.json';
+
+/** A {@link VirtualClock} that starts where the last one stopped and records every advance. */
+async function persistentVirtualClock(file: string): Promise<VirtualClock> {
+  let saved: number | undefined;
+  try {
+    saved = (JSON.parse(await readFile(file, 'utf8')) as { epochMillis: number }).epochMillis;
+  } catch {
+    saved = undefined;
+  }
+  const clock = new VirtualClock(saved);
+  const advanceTo = clock.advanceTo.bind(clock);
+  clock.advanceTo = async (targetMillis: number) => {
+    await advanceTo(targetMillis);
+    await writeFile(file, JSON.stringify({ epochMillis: clock.now() }));
+  };
+  return clock;
+}
+
+/** Name of each part's files in the data directory. */
+const DATA_LAYOUT = { engine: 'engine', sqs: 'sqs.sqlite', dynamodb: 'dynamodb', s3: 's3' } as const;
+
+/** A handler that answers 503 until the engine is ready, so the port can be known before the engine starts. */
+function lateBoundHandler(): { handler: HttpRequestHandler; bind(h: HttpRequestHandler): void } {
+  let target: HttpRequestHandler | undefined;
+  return {
+    handler: (req, res) => {
+      if (target) return target(req, res);
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/x-amz-json-1.0', 'retry-after': '1' });
+      res.end(JSON.stringify({ __type: 'ServiceUnavailable', message: 'The local engine is starting' }));
+    },
+    bind: (h) => {
+      target = h;
+    },
+  };
+}
+
+/** Starts everything `autosave local` runs and resolves once it serves requests with the workflows deployed. */
+export async function startLocal(options: StartLocalOptions = {}): Promise<LocalEngine> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const dataDir = resolve(options.dataDir ?? DEFAULT_LOCAL_DATA_DIR);
+  await mkdir(join(dataDir, DATA_LAYOUT.engine), { recursive: true });
+  const stops: (() => Promise<void> | void)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch (err) {
+        console.error('autosave local: error while stopping:', err);
+      }
+    }
+    stops.length = 0;
+  };
+
+  try {
+    const virtualClock = options.virtualClock ? await persistentVirtualClock(join(dataDir, VIRTUAL_CLOCK_FILE)) : undefined;
+    const clock: Clock = virtualClock ?? systemClock;
+
+    const [dynamodb, s3] = await Promise.all([
+      startLocalDynamoDb({ directory: join(dataDir, DATA_LAYOUT.dynamodb), tables: [process.env.AUTOSAVE_TABLE || DEFAULT_TABLE_NAME] }),
+      startLocalS3({ directory: join(dataDir, DATA_LAYOUT.s3), buckets: [process.env.AUTOSAVE_BUCKET || DEFAULT_BUCKET_NAME] }),
+    ]);
+    stops.push(() => dynamodb.close(), () => s3.close());
+
+    const sqs = new LocalSqs({ file: join(dataDir, DATA_LAYOUT.sqs), clock });
+    stops.push(() => sqs.close());
+
+    const late = lateBoundHandler();
+    const api = await startLocalApiServer(late.handler, options.port ?? DEFAULT_LOCAL_PORT);
+    stops.push(() => api.close());
+    sqs.setBaseUrl(api.url);
+    await sqs.handle('CreateQueue', { QueueName: DEFAULT_DLQ_NAME });
+
+    const endpoints = localEndpoints({ url: api.url, dynamodb: dynamodb.endpoint, s3: s3.endpoint, dlqUrl: sqs.queueUrl(DEFAULT_DLQ_NAME) });
+    // Before any handler module loads: handlers read their configuration from the environment.
+    applyLocalEnvironment({ endpoints, dataDir });
+    await writeEndpointsFile(dataDir, endpoints);
+
+    const functions: LocalFunction[] = registryFunctions();
+    if (options.functionsModule) functions.push(...(await loadUserFunctions(options.functionsModule)));
+    const lambdas = new InProcessLambdaRunner({ functions });
+
+    const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+    const sqsClient = new SQSClient({ ...clientConfig, endpoint: api.url });
+    const dynamodbClient = new DynamoDBClient({ ...clientConfig, endpoint: dynamodb.endpoint });
+    stops.push(() => sqsClient.destroy(), () => dynamodbClient.destroy());
+
+    const engine = new Engine({
+      dataDir: join(dataDir, DATA_LAYOUT.engine),
+      clock,
+      invokeLambda: lambdas.invoke,
+      integrations: { sqs: sqsClient, dynamodb: dynamodbClient },
+      // The EventBridge rule on AWS (docs/architecture.md §4): closed runs go to run-monitor.
+      onExecutionClosed: lambdas.has(RUN_MONITOR_FUNCTION)
+        ? async (event: unknown) => {
+            const result = await lambdas.invoke({ functionName: RUN_MONITOR_FUNCTION, payload: event });
+            if (result.functionError) console.error(`autosave local: ${RUN_MONITOR_FUNCTION} failed:`, result.payload);
+          }
+        : undefined,
+    });
+
+    const consoleHandler = options.console === false ? undefined : await loadConsoleHandler({ sfnEndpoint: api.url });
+    late.bind(createLocalApiHandler({
+      services: [stepFunctionsService(engine), sqsService(sqs)],
+      virtualClock,
+      console: consoleHandler,
+      approvals: lambdas.has(APPROVAL_ENDPOINT_FUNCTION)
+        ? async (event) => {
+            const result = await lambdas.invoke({ functionName: APPROVAL_ENDPOINT_FUNCTION, payload: event });
+            if (result.functionError) throw Object.assign(new Error('approval-endpoint failed'), { payload: result.payload });
+            return result.payload;
+          }
+        : undefined,
+    }));
+
+    await engine.start();
+    stops.push(() => engine.stop());
+
+    const deployments = options.deployWorkflows === false ? [] : await deployWorkflows(engine, (await import('../statemachines/index')).workflows);
+
+    for (const d of deployments) log(`  workflow ${d.workflow} (${d.change}) -> ${d.aliasArn}`);
+    log(`Autosave local engine listening on ${api.url}${virtualClock ? ' (virtual clock)' : ''}`);
+    log(`  Step Functions + SQS API  ${api.url}   (AWS_ENDPOINT_URL=${api.url})`);
+    log(`  console                   ${api.url}/`);
+    log(`  DynamoDB                  ${dynamodb.endpoint}`);
+    log(`  S3                        ${s3.endpoint}`);
+    log(`  data                      ${dataDir}`);
+    if (deployments.length > 0) {
+      const first = deployments[0];
+      const endpointFlag = api.port === DEFAULT_LOCAL_PORT ? '' : ` --endpoint ${api.url}`;
+      log(`Try: npx autosave start ${first.workflow} --wait${endpointFlag}`);
+      log(`  or: aws stepfunctions start-execution --endpoint-url ${api.url} --state-machine-arn ${first.aliasArn} --input '{}'`);
+    }
+
+    return {
+      url: api.url,
+      port: api.port,
+      engine,
+      sqs,
+      lambdas,
+      endpoints,
+      clock: virtualClock,
+      deployments,
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
