@@ -1,0 +1,382 @@
+/**
+ * Validation at CreateStateMachine: a definition the engine cannot run is refused up front, with every
+ * problem named by state and field, rather than failing halfway through a run. Our own checks run
+ * first (clear messages for what the engine needs: transitions, query-language fields, every JSONata
+ * expression and intrinsic compiled, Retry/Catch, supported resources, inline Map only); then
+ * asl-validator checks the rest of the ASL schema.
+ */
+import { createHash } from 'node:crypto';
+import aslValidator from 'asl-validator';
+import type { QueryLanguage, StateDefinition } from '../dataflow/types';
+import { StatesError } from '../../../lib/errors/states-errors';
+import { compileJsonata, forEachString, isJsonataExpression, isMalformedJsonataExpression } from '../dataflow/jsonata/expressions';
+import { JSONATA_FIELDS } from '../dataflow/jsonata/jsonata-data-flow';
+import { compileIntrinsic } from '../dataflow/jsonpath/intrinsics/intrinsic-functions';
+import { isIntrinsicCall } from '../dataflow/jsonpath/intrinsics/parse-intrinsic';
+import { definiteSteps } from '../dataflow/jsonpath/paths';
+import { forEachDynamic } from '../dataflow/jsonpath/payload-template';
+import { CHOICE_OPERATORS, operatorOf } from '../dataflow/jsonpath/choice-rules';
+import { parseTimestamp } from '../dataflow/shared/values';
+import { resolveTaskTarget } from '../executor/task-integrations';
+import { MAP_ITEMS } from '../executor/definition-tree';
+import { InvalidDefinitionError, type DefinitionProblem } from './invalid-definition-error';
+import type { PreparedDefinition, PreparedState, PreparedStateList, StateListPath } from './prepared-definition';
+
+const STATE_TYPES = new Set(['Pass', 'Task', 'Choice', 'Wait', 'Succeed', 'Fail', 'Parallel', 'Map']);
+const QUERY_LANGUAGES = new Set<string>(['JSONata', 'JSONPath']);
+/** Longest state name Step Functions accepts. */
+export const MAX_STATE_NAME_LENGTH = 80;
+
+/** Fields only JSONPath states have (a JSONata state using one is refused). */
+export const JSONPATH_ONLY_FIELDS: readonly string[] = [
+  'InputPath', 'OutputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'Result', 'ItemsPath', 'SecondsPath', 'TimestampPath',
+  'TimeoutSecondsPath', 'HeartbeatSecondsPath', 'ErrorPath', 'CausePath', 'MaxConcurrencyPath',
+];
+/** Fields only JSONata states have. */
+export const JSONATA_ONLY_FIELDS: readonly string[] = ['Arguments', 'Output', 'Items'];
+/** Map fields of distributed mode, which the local engine does not run. */
+export const DISTRIBUTED_MAP_FIELDS: readonly string[] = [
+  'ItemReader', 'ResultWriter', 'ItemBatcher', 'ToleratedFailurePercentage', 'ToleratedFailurePercentagePath', 'ToleratedFailureCount',
+  'ToleratedFailureCountPath', 'Label',
+];
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const RESERVED_VARIABLES = new Set(['states']);
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const pointerPart = (key: string | number) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Walks a definition and collects problems; builds the state lookup on the way. */
+class DefinitionChecker {
+  readonly problems: DefinitionProblem[] = [];
+  readonly states = new Map<string, PreparedState>();
+
+  constructor(private readonly topLanguage: QueryLanguage) {}
+
+  problem(code: string, message: string, location: string): void {
+    this.problems.push({ code, message, location });
+  }
+
+  /** Checks a StartAt/States list at `pointer` (`''` for the top level). */
+  list(owner: Json, path: StateListPath, pointer: string): PreparedStateList {
+    const states = isObject(owner.States) ? owner.States : {};
+    const stateNames = Object.keys(states);
+    const startAt = typeof owner.StartAt === 'string' ? owner.StartAt : '';
+    const list: PreparedStateList = { path, startAt, stateNames };
+    if (!isObject(owner.States) || stateNames.length === 0) this.problem('SCHEMA_VALIDATION_FAILED', 'States must be an object with at least one state', `${pointer}/States`);
+    if (typeof owner.StartAt !== 'string') this.problem('SCHEMA_VALIDATION_FAILED', 'StartAt must be the name of a state', `${pointer}/StartAt`);
+    else if (!(startAt in states)) this.problem('MISSING_TRANSITION_TARGET', `StartAt names the state '${startAt}', which is not in this list of states`, `${pointer}/StartAt`);
+    for (const name of stateNames) this.state(name, states[name], list, `${pointer}/States/${pointerPart(name)}`);
+    return list;
+  }
+
+  private state(name: string, raw: unknown, list: PreparedStateList, at: string): void {
+    if (!isObject(raw) || typeof raw.Type !== 'string' || !STATE_TYPES.has(raw.Type)) {
+      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' must have a Type, one of ${[...STATE_TYPES].join(', ')}`, `${at}/Type`);
+      return;
+    }
+    const state = raw as StateDefinition;
+    if (this.states.has(name)) this.problem('DUPLICATE_STATE_NAMES', `The state name '${name}' is used more than once (names must be unique across the whole state machine)`, at);
+    if (name.length > MAX_STATE_NAME_LENGTH) this.problem('SCHEMA_VALIDATION_FAILED', `State name '${name.slice(0, 20)}...' is longer than ${MAX_STATE_NAME_LENGTH} characters`, at);
+
+    const language = this.language(name, state, at);
+    const prepared: { -readonly [K in keyof PreparedState]: PreparedState[K] } = { name, definition: state, queryLanguage: language, list };
+    if (!this.states.has(name)) this.states.set(name, prepared);
+
+    this.transitions(name, state, list, at);
+    if (language === 'JSONata') this.jsonataFields(name, state, at);
+    else this.jsonPathFields(name, state, at);
+    if (state.Type === 'Task' || state.Type === 'Parallel' || state.Type === 'Map') {
+      this.errorMatchers(name, state, 'Retry', at);
+      this.errorMatchers(name, state, 'Catch', at);
+    }
+    if (state.Type === 'Task') this.resource(name, state, at);
+    if (state.Type === 'Parallel') {
+      const branches = Array.isArray(state.Branches) ? state.Branches : [];
+      if (branches.length === 0) this.problem('SCHEMA_VALIDATION_FAILED', `Parallel state '${name}' needs a non-empty Branches array`, `${at}/Branches`);
+      prepared.branches = branches.map((branch, i) => this.list(isObject(branch) ? branch : {}, [...list.path, name, i], `${at}/Branches/${i}`));
+    }
+    if (state.Type === 'Map') prepared.itemProcessor = this.map(name, state, list, at);
+  }
+
+  private language(name: string, state: StateDefinition, at: string): QueryLanguage {
+    const own = state.QueryLanguage;
+    if (own === undefined) return this.topLanguage;
+    if (typeof own !== 'string' || !QUERY_LANGUAGES.has(own)) {
+      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' has QueryLanguage ${JSON.stringify(own)}; use JSONata or JSONPath`, `${at}/QueryLanguage`);
+      return this.topLanguage;
+    }
+    if (own === 'JSONPath' && this.topLanguage === 'JSONata') {
+      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' cannot use JSONPath: the state machine's QueryLanguage is JSONata`, `${at}/QueryLanguage`);
+    }
+    return own as QueryLanguage;
+  }
+
+  private transitions(name: string, state: StateDefinition, list: PreparedStateList, at: string): void {
+    const target = (next: unknown, field: string) => {
+      if (typeof next === 'string' && !list.stateNames.includes(next)) {
+        this.problem('MISSING_TRANSITION_TARGET', `State '${name}' field ${field} names '${next}', which is not a state of the same list of states`, `${at}/${field.replace(/[.[\]]+/g, '/').replace(/\/$/, '')}`);
+      }
+    };
+    target(state.Next, 'Next');
+    target(state.Default, 'Default');
+    if (Array.isArray(state.Choices)) state.Choices.forEach((rule, i) => isObject(rule) && target(rule.Next, `Choices[${i}].Next`));
+    if (Array.isArray(state.Catch)) state.Catch.forEach((catcher, i) => isObject(catcher) && target(catcher.Next, `Catch[${i}].Next`));
+  }
+
+  // ---- JSONata states ----
+
+  private jsonataFields(name: string, state: StateDefinition, at: string): void {
+    for (const field of JSONPATH_ONLY_FIELDS) {
+      if (field in state) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONata, which has no field '${field}' (use Arguments, Output and Assign)`, `${at}/${field}`);
+    }
+    for (const field of JSONATA_FIELDS) if (field in state) this.expressions(name, state[field], field, `${at}/${field}`);
+    this.jsonataAssign(name, state.Assign, 'Assign', `${at}/Assign`);
+    if (Array.isArray(state.Catch)) {
+      state.Catch.forEach((catcher, i) => {
+        if (!isObject(catcher)) return;
+        if ('ResultPath' in catcher) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONata, which has no field 'Catch[${i}].ResultPath' (use Output)`, `${at}/Catch/${i}/ResultPath`);
+        if ('Output' in catcher) this.expressions(name, catcher.Output, `Catch[${i}].Output`, `${at}/Catch/${i}/Output`);
+        this.jsonataAssign(name, catcher.Assign, `Catch[${i}].Assign`, `${at}/Catch/${i}/Assign`);
+      });
+    }
+    if (state.Type === 'Choice' && Array.isArray(state.Choices)) {
+      state.Choices.forEach((rule, i) => {
+        if (!isObject(rule)) return;
+        const ruleAt = `${at}/Choices/${i}`;
+        if (!('Condition' in rule)) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONata: Choices[${i}] needs a Condition`, `${ruleAt}/Condition`);
+        else if (typeof rule.Condition !== 'boolean' && !isJsonataExpression(rule.Condition)) {
+          this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field Choices[${i}].Condition must be a {% %} expression or a boolean`, `${ruleAt}/Condition`);
+        } else this.expressions(name, rule.Condition, `Choices[${i}].Condition`, `${ruleAt}/Condition`);
+        for (const key of Object.keys(rule)) {
+          if (key === 'Variable' || CHOICE_OPERATORS.includes(key) || key === 'And' || key === 'Or' || key === 'Not') {
+            this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONata, which has no Choice rule field '${key}' (use Condition)`, `${ruleAt}/${key}`);
+          }
+        }
+        if ('Output' in rule) this.expressions(name, rule.Output, `Choices[${i}].Output`, `${ruleAt}/Output`);
+        this.jsonataAssign(name, rule.Assign, `Choices[${i}].Assign`, `${ruleAt}/Assign`);
+      });
+    }
+  }
+
+  /** Compiles every `{% %}` string in a field; refuses strings that open `{%` without closing `%}`. */
+  private expressions(name: string, value: unknown, field: string, at: string): void {
+    forEachString(value, field, (text, position) => {
+      if (isMalformedJsonataExpression(text)) {
+        this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${position} has a malformed JSONata expression ${JSON.stringify(text)} (it must be the whole string, '{% ... %}')`, at);
+      } else if (isJsonataExpression(text)) {
+        try {
+          compileJsonata(text, position);
+        } catch (err) {
+          this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}': ${(err as Error).message}`, at);
+        }
+      }
+    });
+  }
+
+  private jsonataAssign(name: string, assign: unknown, field: string, at: string): void {
+    if (assign === undefined) return;
+    if (!isObject(assign)) {
+      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be an object of variable names to values`, at);
+      return;
+    }
+    for (const key of Object.keys(assign)) this.variableName(name, key, field, at);
+    this.expressions(name, assign, field, at);
+  }
+
+  private variableName(name: string, variable: string, field: string, at: string): void {
+    if (!VARIABLE_NAME.test(variable) || variable.length > MAX_STATE_NAME_LENGTH || RESERVED_VARIABLES.has(variable)) {
+      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} assigns the invalid variable name '${variable}'`, `${at}/${pointerPart(variable)}`);
+    }
+  }
+
+  // ---- JSONPath states ----
+
+  private jsonPathFields(name: string, state: StateDefinition, at: string): void {
+    for (const field of JSONATA_ONLY_FIELDS) {
+      if (field in state) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONPath, which has no field '${field}' (set "QueryLanguage": "JSONata" to use it)`, `${at}/${field}`);
+    }
+    for (const field of ['InputPath', 'OutputPath']) if (field in state && state[field] !== null) this.path(name, state[field], field, `${at}/${field}`);
+    for (const field of ['ItemsPath', 'SecondsPath', 'TimestampPath', 'TimeoutSecondsPath', 'HeartbeatSecondsPath']) {
+      if (field in state) this.path(name, state[field], field, `${at}/${field}`);
+    }
+    for (const field of ['ErrorPath', 'CausePath']) if (field in state) this.dynamic(name, state[field], field, `${at}/${field}`);
+    if ('ResultPath' in state) this.resultPath(name, state.ResultPath, 'ResultPath', `${at}/ResultPath`);
+    for (const field of ['Parameters', 'ResultSelector', 'ItemSelector']) {
+      if (field in state) forEachDynamic(state[field], field, (value, position) => this.dynamic(name, value, position, `${at}/${field}`));
+    }
+    this.jsonPathAssign(name, state.Assign, 'Assign', `${at}/Assign`);
+    if (Array.isArray(state.Catch)) {
+      state.Catch.forEach((catcher, i) => {
+        if (!isObject(catcher)) return;
+        if ('ResultPath' in catcher) this.resultPath(name, catcher.ResultPath, `Catch[${i}].ResultPath`, `${at}/Catch/${i}/ResultPath`);
+        if ('Output' in catcher) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONPath, which has no field 'Catch[${i}].Output' (use ResultPath)`, `${at}/Catch/${i}/Output`);
+        this.jsonPathAssign(name, catcher.Assign, `Catch[${i}].Assign`, `${at}/Catch/${i}/Assign`);
+      });
+    }
+    if (state.Type === 'Choice' && Array.isArray(state.Choices)) {
+      state.Choices.forEach((rule, i) => {
+        this.choiceRule(name, rule, `Choices[${i}]`, `${at}/Choices/${i}`);
+        if (isObject(rule)) this.jsonPathAssign(name, rule.Assign, `Choices[${i}].Assign`, `${at}/Choices/${i}/Assign`);
+      });
+    }
+  }
+
+  private path(name: string, value: unknown, field: string, at: string): void {
+    if (typeof value !== 'string' || !value.startsWith('$')) {
+      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be a JSONPath starting with '$', got ${JSON.stringify(value)}`, at);
+    }
+  }
+
+  private resultPath(name: string, value: unknown, field: string, at: string): void {
+    if (value === null) return;
+    if (typeof value !== 'string' || value.startsWith('$$') || /^\$[A-Za-z_]/.test(value) || !definiteSteps(value)) {
+      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be null or a reference path ('$', '$.a.b', "$['a']", '$.a[0]'), got ${JSON.stringify(value)}`, at);
+    }
+  }
+
+  /** A `.$` value: an intrinsic function call (compiled now) or a path. */
+  private dynamic(name: string, value: unknown, field: string, at: string): void {
+    if (typeof value === 'string' && isIntrinsicCall(value)) {
+      try {
+        compileIntrinsic(value);
+      } catch (err) {
+        this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field}: ${(err as Error).message}`, at);
+      }
+    } else this.path(name, value, field, at);
+  }
+
+  private jsonPathAssign(name: string, assign: unknown, field: string, at: string): void {
+    if (assign === undefined) return;
+    if (!isObject(assign)) {
+      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be an object of variable names to values`, at);
+      return;
+    }
+    for (const key of Object.keys(assign)) this.variableName(name, key.endsWith('.$') ? key.slice(0, -2) : key, field, at);
+    forEachDynamic(assign, field, (value, position) => this.dynamic(name, value, position, at));
+  }
+
+  private choiceRule(name: string, rule: unknown, field: string, at: string): void {
+    const fail = (message: string, where = at) => this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' ${field}: ${message}`, where);
+    if (!isObject(rule)) return fail('a Choice rule must be an object');
+    if ('Condition' in rule) return fail("JSONPath Choice rules have no Condition (set \"QueryLanguage\": \"JSONata\" to use it)", `${at}/Condition`);
+    for (const combinator of ['And', 'Or'] as const) {
+      if (combinator in rule) {
+        const inner = rule[combinator];
+        if (!Array.isArray(inner) || inner.length === 0) return fail(`${combinator} must be a non-empty array of rules`, `${at}/${combinator}`);
+        inner.forEach((sub, i) => this.choiceRule(name, sub, `${field}.${combinator}[${i}]`, `${at}/${combinator}/${i}`));
+        return;
+      }
+    }
+    if ('Not' in rule) return this.choiceRule(name, rule.Not, `${field}.Not`, `${at}/Not`);
+    const operators = Object.keys(rule).filter((key) => !['Variable', 'Next', 'Assign', 'Comment'].includes(key));
+    if (operators.length !== 1 || !CHOICE_OPERATORS.includes(operators[0])) {
+      return fail(`needs exactly one comparison operator (${operators.join(', ') || 'none'} given)`);
+    }
+    const operator = operatorOf(rule) as string;
+    const operand = rule[operator];
+    this.path(name, rule.Variable, `${field}.Variable`, `${at}/Variable`);
+    const expect = (ok: boolean, what: string) => ok || fail(`${operator} needs ${what}, got ${JSON.stringify(operand)}`, `${at}/${operator}`);
+    if (operator.endsWith('Path')) this.path(name, operand, `${field}.${operator}`, `${at}/${operator}`);
+    else if (operator.startsWith('Is')) expect(typeof operand === 'boolean', 'a boolean');
+    else if (operator.startsWith('String')) expect(typeof operand === 'string', 'a string');
+    else if (operator.startsWith('Numeric')) expect(typeof operand === 'number', 'a number');
+    else if (operator.startsWith('Boolean')) expect(typeof operand === 'boolean', 'a boolean');
+    else if (operator.startsWith('Timestamp')) expect(parseTimestamp(operand) !== undefined, 'an RFC 3339 timestamp');
+  }
+
+  // ---- Retry, Catch, resources, Map ----
+
+  private errorMatchers(name: string, state: StateDefinition, field: 'Retry' | 'Catch', at: string): void {
+    const matchers = state[field];
+    if (matchers === undefined) return;
+    if (!Array.isArray(matchers)) return this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be an array`, `${at}/${field}`);
+    matchers.forEach((matcher, i) => {
+      const errors = isObject(matcher) ? matcher.ErrorEquals : undefined;
+      const where = `${at}/${field}/${i}/ErrorEquals`;
+      if (!Array.isArray(errors) || errors.length === 0 || !errors.every((e) => typeof e === 'string')) {
+        this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field}[${i}].ErrorEquals must be a non-empty array of error names`, where);
+      } else if (errors.includes(StatesError.ALL) && (errors.length > 1 || i !== matchers.length - 1)) {
+        this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field}[${i}].ErrorEquals: ${StatesError.ALL} must appear alone, in the last ${field === 'Retry' ? 'retrier' : 'catcher'}`, where);
+      }
+    });
+  }
+
+  private resource(name: string, state: StateDefinition, at: string): void {
+    if (typeof state.Resource !== 'string') return this.problem('SCHEMA_VALIDATION_FAILED', `Task state '${name}' needs a Resource`, `${at}/Resource`);
+    try {
+      resolveTaskTarget(state.Resource);
+    } catch {
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `Task state '${name}' field Resource '${state.Resource}' is not supported by the local engine (supported: arn:aws:states:::lambda:invoke[.waitForTaskToken], ` +
+          'arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>], arn:aws:states:::states:startExecution[.sync|.sync:2], ' +
+          'arn:aws:states:::sqs:sendMessage[.waitForTaskToken], arn:aws:states:::dynamodb:getItem|putItem|updateItem|deleteItem)',
+        `${at}/Resource`,
+      );
+    }
+  }
+
+  private map(name: string, state: StateDefinition, list: PreparedStateList, at: string): PreparedStateList | undefined {
+    for (const field of DISTRIBUTED_MAP_FIELDS) {
+      if (field in state) this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' field ${field} belongs to distributed mode, which the local engine does not support (use an inline Map)`, `${at}/${field}`);
+    }
+    const processorField = 'ItemProcessor' in state ? 'ItemProcessor' : 'Iterator';
+    const processor = state[processorField];
+    if (!isObject(processor)) {
+      this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' needs an ItemProcessor`, `${at}/ItemProcessor`);
+      return undefined;
+    }
+    const mode = isObject(processor.ProcessorConfig) ? processor.ProcessorConfig.Mode : undefined;
+    if (mode !== undefined && mode !== 'INLINE') {
+      this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' field ItemProcessor.ProcessorConfig.Mode ${JSON.stringify(mode)} is not supported by the local engine (only INLINE)`, `${at}/${processorField}/ProcessorConfig/Mode`);
+    }
+    return this.list(processor, [...list.path, name, MAP_ITEMS], `${at}/${processorField}`);
+  }
+}
+
+/** Most definitions remembered as schema-valid (asl-validator builds its whole schema set on every call: 0.1-1 s). */
+export const SCHEMA_VALID_CACHE_SIZE = 256;
+const schemaValid = new Set<string>();
+
+/** asl-validator's findings as problems (it mutates its input: it gets a copy). Valid texts are remembered by hash. */
+function schemaProblems(definition: Json, text: string): DefinitionProblem[] {
+  const key = createHash('sha256').update(text).digest('hex');
+  if (schemaValid.has(key)) return [];
+  const result = aslValidator(structuredClone(definition));
+  if (result.isValid) {
+    if (schemaValid.size >= SCHEMA_VALID_CACHE_SIZE) schemaValid.delete(schemaValid.values().next().value as string);
+    schemaValid.add(key);
+    return [];
+  }
+  return result.errors.map((error) => ({ code: error['Error code'], message: error.Message, location: error.schemaError?.instancePath ?? '' }));
+}
+
+/**
+ * Parses and validates a state machine definition; returns it prepared for the engine (every state,
+ * nested ones included, with its effective query language). Throws {@link InvalidDefinitionError}
+ * listing every problem, each naming the state and the field.
+ */
+export function validateDefinition(definitionJson: string): PreparedDefinition {
+  let definition: unknown;
+  try {
+    definition = JSON.parse(definitionJson);
+  } catch (err) {
+    throw new InvalidDefinitionError([{ code: 'INVALID_JSON_DESCRIPTION', message: `the definition is not valid JSON: ${(err as Error).message}`, location: '' }]);
+  }
+  if (!isObject(definition)) throw new InvalidDefinitionError([{ code: 'SCHEMA_VALIDATION_FAILED', message: 'the definition must be a JSON object', location: '' }]);
+
+  const top = definition.QueryLanguage;
+  if (top !== undefined && (typeof top !== 'string' || !QUERY_LANGUAGES.has(top))) {
+    throw new InvalidDefinitionError([{ code: 'SCHEMA_VALIDATION_FAILED', message: `QueryLanguage must be JSONata or JSONPath, got ${JSON.stringify(top)}`, location: '/QueryLanguage' }]);
+  }
+  const queryLanguage = (top ?? 'JSONPath') as QueryLanguage;
+  const checker = new DefinitionChecker(queryLanguage);
+  const root = checker.list(definition, [], '');
+  if (checker.problems.length > 0) throw new InvalidDefinitionError(checker.problems);
+
+  const schema = schemaProblems(definition, definitionJson);
+  if (schema.length > 0) throw new InvalidDefinitionError(schema);
+
+  return { definition, queryLanguage, root, states: checker.states };
+}
