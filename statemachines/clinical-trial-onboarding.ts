@@ -37,8 +37,9 @@ export const clinicalTrialOnboarding = defineWorkflow({
       details: {
         siteId: '{siteId}',
         siteName: '{siteName}',
-        registryId: '{steps.verify-site.registryId}',
-        accounts: '{steps.create-accounts.accounts}',
+        // Whole results, not fields of them: a result over 100 KB arrives as a {$ref} with no fields.
+        verification: '{steps.verify-site}',
+        accounts: '{steps.create-accounts}',
         irbRequest: '{steps.request-irb-document}',
       },
       approvers: ['{coordinatorEmail}'],

@@ -18,6 +18,16 @@ export const EXECUTION_ALREADY_EXISTS = 'StepFunctions.ExecutionAlreadyExistsExc
 /** Key of the execution input that marks a continuation: `{"$continuation": {"step": "<loop>"}}`. */
 export const CONTINUATION_KEY = '$continuation';
 
+/**
+ * `expression`, or a loud error when `result` lacks the control field the loop routes on. The loop reads
+ * `final`/`toolCalls` of a model result and `results` of a batch result; if a Lambda returned its whole
+ * result as a `{$ref}` those would be missing, and the loop would quietly end or drop tool results.
+ * Failing at the Task instead keeps the run redrivable there. (Lambdas offload fields, not envelopes.)
+ */
+function requireInline(result: string, field: string, message: string, expression: string): string {
+  return `$exists(${result}.${field}) ? ${expression} : $error(${JSON.stringify(`${message} (a whole-result $ref?)`)})`;
+}
+
 /** A tool the model may call, as the model-step Lambda passes it to the model. */
 export interface AgentTool {
   /** Tool name in the lib/tools registry, e.g. `search-web`. */
@@ -129,7 +139,9 @@ export class AgentLoopStep extends WorkflowStep<AgentLoopStepOptions> {
     const o = this.options;
     const names = this.states;
     const loop = stepResult(this.name);
-    const orInitial = (field: string, initial: string) => `($exists(${loop}) ? ${loop}.${field} : ${initial})`;
+    // Step Functions fails a field whose JSONata yields nothing (States.QueryEvaluationError), so every
+    // read of the loop state that may be absent (turn 0, or an optional result field) has a fallback.
+    const orInitial = (field: string, initial: string) => `($exists(${loop}.${field}) ? ${loop}.${field} : ${initial})`;
     const step = JSON.stringify(this.name);
 
     const modelPayload: Record<string, Json> = {
@@ -148,7 +160,12 @@ export class AgentLoopStep extends WorkflowStep<AgentLoopStepOptions> {
       payload: modelPayload,
       output: recordStepResult(
         this.name,
-        `$merge([$states.result.Payload, {"turn": ${orInitial('turn', '0')}, "generation": ${orInitial('generation', '0')}, "root": ${orInitial('root', '$states.context.Execution.Name')}, "toolResults": []}])`,
+        requireInline(
+          '$states.result.Payload',
+          'final',
+          `model-step result of '${this.name}' has no inline 'final'`,
+          `$merge([$states.result.Payload, {"turn": ${orInitial('turn', '0')}, "generation": ${orInitial('generation', '0')}, "root": ${orInitial('root', '$states.context.Execution.Name')}, "toolResults": []}])`,
+        ),
       ),
       transition: { Next: names.route },
       retry: o,
@@ -175,7 +192,12 @@ export class AgentLoopStep extends WorkflowStep<AgentLoopStepOptions> {
       payload: { ...payloadHeader(context.workflow, this.name), turn: jsonata(`${loop}.turn`), calls: jsonata(calls) },
       output: recordStepResult(
         this.name,
-        `$merge([${loop}, {"toolCalls": [], "toolResults": $states.result.Payload.results, "turn": ${loop}.turn + 1}])`,
+        requireInline(
+          '$states.result.Payload',
+          'results',
+          `tool-step batch result of '${this.name}' has no inline 'results'`,
+          `$merge([${loop}, {"toolCalls": [], "toolResults": $states.result.Payload.results, "turn": ${loop}.turn + 1}])`,
+        ),
       ),
       transition: { Next: names.model },
       retry: o,

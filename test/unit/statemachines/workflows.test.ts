@@ -94,7 +94,7 @@ describe('clinical-trial-onboarding', () => {
         if (decision instanceof SimulatedTaskError) throw decision;
         return decision;
       }
-      return { Payload: { ok: state, registryId: 'REG-1', accounts: [] } };
+      return { Payload: { ok: state } };
     };
     return { handler, calls };
   };

@@ -135,3 +135,19 @@ describe('agentLoop', () => {
     expect(can.Retry[0].ErrorEquals).toContain('StepFunctions.ExecutionAlreadyExistsException');
   });
 });
+
+describe('agentLoop with results offloaded whole', () => {
+  it('fails at the model Task instead of ending the loop quietly when the result is a bare $ref', async () => {
+    const asl = compileWorkflow(loopWorkflow());
+    const handler: TaskHandler = () => ({ Payload: { $ref: 's3://b/k', bytes: 200_000, sha256: 'ab' } });
+    await expect(walkDefinition(asl, { question: 'q' }, handler)).rejects.toThrow("model-step result of 'research' has no inline 'final'");
+  });
+
+  it('fails at the tools Task instead of dropping the tool results when the batch result is a bare $ref', async () => {
+    const asl = compileWorkflow(loopWorkflow());
+    const { handler } = scripted(3);
+    const offloading: TaskHandler = (state, resource, args) =>
+      state === 'research-tools' ? { Payload: { $ref: 's3://b/k', bytes: 200_000, sha256: 'ab' } } : handler(state, resource, args);
+    await expect(walkDefinition(asl, { question: 'q' }, offloading)).rejects.toThrow("tool-step batch result of 'research' has no inline 'results'");
+  });
+});

@@ -31,11 +31,17 @@ export interface WalkResult {
 }
 
 async function evaluateTemplate(value: unknown, states: object): Promise<unknown> {
-  if (typeof value === 'string') return value.startsWith('{%') ? evaluateField(value, states as never) : value;
+  if (typeof value === 'string' && value.startsWith('{%')) {
+    const result = await evaluateField(value, states as never);
+    // As on AWS: a field whose expression yields nothing is a States.QueryEvaluationError.
+    if (result === undefined) throw new Error(`States.QueryEvaluationError: ${value} returned nothing`);
+    return result;
+  }
+  if (typeof value === 'string') return value;
   if (Array.isArray(value)) return Promise.all(value.map((v) => evaluateTemplate(v, states)));
   if (value !== null && typeof value === 'object') {
     const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await evaluateTemplate(v, states)] as const));
-    return Object.fromEntries(entries.filter(([, v]) => v !== undefined));
+    return Object.fromEntries(entries);
   }
   return value;
 }
