@@ -1,21 +1,9 @@
-import { InvalidDefinition } from './service-errors';
+import { validateDefinition } from './definition';
 
 /**
- * Refuses, with `InvalidDefinition`, a definition the engine cannot run: at CreateStateMachine, never
- * halfway through a run.
+ * Refuses, with `InvalidDefinition` (an `InvalidDefinitionError` naming the state and field), a
+ * definition the engine cannot run: at CreateStateMachine/UpdateStateMachine, never halfway through a run.
  */
 export function checkDefinition(text: string): void {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new InvalidDefinition(`Invalid State Machine Definition: 'INVALID_JSON_DESCRIPTION: ${(err as Error).message}'`);
-  }
-  const root = json as { StartAt?: unknown; States?: Record<string, unknown> };
-  if (typeof root !== 'object' || root === null || typeof root.StartAt !== 'string' || typeof root.States !== 'object' || root.States === null) {
-    throw new InvalidDefinition("Invalid State Machine Definition: 'SCHEMA_VALIDATION_FAILED: StartAt and States are required'");
-  }
-  if (!(root.StartAt in root.States)) {
-    throw new InvalidDefinition(`Invalid State Machine Definition: 'MISSING_TRANSITION_TARGET: Missing 'Next' target: ${root.StartAt} at /StartAt'`);
-  }
+  validateDefinition(text);
 }
