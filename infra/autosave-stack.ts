@@ -1,11 +1,11 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { resolveDeployOptions, type DeployOptions } from './deploy-options';
 import { Operations } from './operations';
 import { RunRouting } from './run-routing';
 import { pascal, RuntimeFunctions } from './runtime-functions';
-import { SharedResources } from './shared-resources';
-import type { FunctionSpec, WorkflowSpec } from './stack-inputs';
+import { SharedResources, SQS_VISIBILITY_PER_FUNCTION_TIMEOUT } from './shared-resources';
+import { FunctionNames, type FunctionSpec, type WorkflowSpec } from './stack-inputs';
 import { WorkflowStateMachine } from './workflow-state-machine';
 
 /** Options of {@link AutosaveStack}. */
@@ -32,7 +32,10 @@ export class AutosaveStack extends Stack {
     super(scope, id, props);
     const options = resolveDeployOptions(props.deploy);
 
-    this.shared = new SharedResources(this, 'Shared');
+    const redrive = props.functions.find((f) => f.name === FunctionNames.redrive);
+    this.shared = new SharedResources(this, 'Shared', {
+      deadLetterVisibilityTimeout: redrive ? Duration.seconds(redrive.timeoutSeconds * SQS_VISIBILITY_PER_FUNCTION_TIMEOUT) : undefined,
+    });
     this.functions = new RuntimeFunctions(this, 'Functions', {
       specs: props.functions,
       shared: this.shared,

@@ -36,9 +36,12 @@ export interface OperationsProps {
   readonly alarmEmail?: string;
 }
 
-/** An Autosave metric as the runtime emits it: namespace `Autosave`, dimension `service` = function name. */
-export function autosaveMetric(metricName: string, service: string, props: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
-  return new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service }, statistic: 'Sum', ...props });
+/** The `service` dimension every runtime metric carries (lambdas/runtime.ts: `EmfMetrics({ serviceName })`). */
+export const METRICS_SERVICE = 'autosave';
+
+/** An Autosave metric as the runtime emits it: namespace `Autosave`, dimension `service` = {@link METRICS_SERVICE}. */
+export function autosaveMetric(metricName: string, props: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
+  return new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: METRICS_SERVICE }, statistic: 'Sum', ...props });
 }
 
 /** The sum of an Autosave metric over every dimension set (Metrics Insights), for "any occurrence" alarms. */
@@ -99,7 +102,7 @@ export class Operations extends Construct {
     notify(
       new cloudwatch.Alarm(this, 'HistoryNearLimit', {
         alarmDescription: `p99 of closed runs' history size is over ${HISTORY_EVENT_BUDGET} events (80% of the 25,000 hard limit): continue as new sooner`,
-        metric: autosaveMetric(OperationsMetricName.HistoryEvents, FunctionNames.runMonitor, { statistic: 'p99', period: HISTORY_P99_PERIOD }),
+        metric: autosaveMetric(OperationsMetricName.HistoryEvents, { statistic: 'p99', period: HISTORY_P99_PERIOD }),
         threshold: HISTORY_EVENT_BUDGET,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 1,
@@ -133,7 +136,7 @@ export class Operations extends Construct {
     const approvalsRequested = functions.has(FunctionNames.approvalRequest)
       ? functions.get(FunctionNames.approvalRequest).metricInvocations({ label: 'approval requests sent', period: Duration.days(7) })
       : undefined;
-    const decisions = autosaveMetric(MetricName.ApprovalWaitSeconds, FunctionNames.approvalEndpoint, {
+    const decisions = autosaveMetric(MetricName.ApprovalWaitSeconds, {
       statistic: 'SampleCount',
       label: 'decisions made',
       period: Duration.days(7),
@@ -165,28 +168,28 @@ export class Operations extends Construct {
       new cloudwatch.GraphWidget({
         title: 'Duplicates suppressed / runs restarted from scratch',
         left: [
-          autosaveMetric(MetricName.DuplicateSuppressed, FunctionNames.toolStep, { label: 'duplicates suppressed' }),
-          autosaveMetric(OperationsMetricName.RunRestartedFromScratch, FunctionNames.toolStep, { label: 'restarted from scratch' }),
+          autosaveMetric(MetricName.DuplicateSuppressed, { label: 'duplicates suppressed' }),
+          autosaveMetric(OperationsMetricName.RunRestartedFromScratch, { label: 'restarted from scratch' }),
         ],
         width: 8,
       }),
       new cloudwatch.GraphWidget({
         title: 'Model tokens',
         left: [
-          autosaveMetric(MetricName.ModelInputTokens, FunctionNames.modelStep, { label: 'input tokens' }),
-          autosaveMetric(MetricName.ModelOutputTokens, FunctionNames.modelStep, { label: 'output tokens' }),
+          autosaveMetric(MetricName.ModelInputTokens, { label: 'input tokens' }),
+          autosaveMetric(MetricName.ModelOutputTokens, { label: 'output tokens' }),
         ],
         right: [
-          autosaveMetric(MetricName.ModelCallsMade, FunctionNames.modelStep, { label: 'calls made' }),
-          autosaveMetric(MetricName.ModelCallsReplayed, FunctionNames.modelStep, { label: 'calls replayed' }),
+          autosaveMetric(MetricName.ModelCallsMade, { label: 'calls made' }),
+          autosaveMetric(MetricName.ModelCallsReplayed, { label: 'calls replayed' }),
         ],
         width: 8,
       }),
       new cloudwatch.GraphWidget({
         title: 'History events per closed run',
         left: [
-          autosaveMetric(OperationsMetricName.HistoryEvents, FunctionNames.runMonitor, { statistic: 'p99', label: 'p99' }),
-          autosaveMetric(OperationsMetricName.HistoryEvents, FunctionNames.runMonitor, { statistic: 'Maximum', label: 'max' }),
+          autosaveMetric(OperationsMetricName.HistoryEvents, { statistic: 'p99', label: 'p99' }),
+          autosaveMetric(OperationsMetricName.HistoryEvents, { statistic: 'Maximum', label: 'max' }),
         ],
         leftAnnotations: [{ value: HISTORY_EVENT_BUDGET, label: 'budget (80% of 25,000)' }],
         width: 8,

@@ -1,6 +1,7 @@
+import { functions as registeredFunctions } from '../lambdas';
 import { compileWorkflow, toAslJson, type Workflow } from '../lib/workflow';
 import { workflows as registeredWorkflows } from '../statemachines';
-import type { WorkflowSpec } from './stack-inputs';
+import type { FunctionSpec, WorkflowSpec } from './stack-inputs';
 
 /**
  * The deployable form of a workflow: compiled, in the canonical field order of `toAslJson`, without
@@ -14,4 +15,9 @@ export function toWorkflowSpec(workflow: Workflow): WorkflowSpec {
 /** Every workflow of the statemachines/ registry, ready to deploy. */
 export function registeredWorkflowSpecs(list: readonly Workflow[] = registeredWorkflows): WorkflowSpec[] {
   return list.map(toWorkflowSpec);
+}
+
+/** Every function of the lambdas/ registry, as the stack bundles it. */
+export function registeredFunctionSpecs(): FunctionSpec[] {
+  return registeredFunctions.map(({ name, entry, handler, timeoutSeconds, memoryMb, needs }) => ({ name, entry, handler, timeoutSeconds, memoryMb, needs }));
 }

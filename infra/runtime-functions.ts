@@ -7,7 +7,6 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE } from '../lib/metrics/metric-names';
 import type { ResolvedDeployOptions } from './deploy-options';
 import { acknowledgeNag, nagArn, nagArnOf } from './nag';
 import type { SharedResources } from './shared-resources';
@@ -122,8 +121,6 @@ export class RuntimeFunctions extends Construct {
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
-        POWERTOOLS_SERVICE_NAME: spec.name,
-        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       },
       // Old versions stay: an execution in flight keeps invoking the version its definition pins.
       currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },

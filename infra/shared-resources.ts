@@ -17,7 +17,16 @@ export const DLQ_RETENTION = Duration.days(14);
 export interface SharedResourcesProps {
   /** When payload objects expire. @default {@link DEFAULT_PAYLOAD_EXPIRATION} */
   readonly payloadExpiration?: Duration;
+  /**
+   * Visibility timeout of the dead-letter queue: Lambda asks for at least six times the timeout of the
+   * function consuming it (redrive), so a message is not handed out twice while being redriven.
+   * @default SQS's 30 seconds
+   */
+  readonly deadLetterVisibilityTimeout?: Duration;
 }
+
+/** Lambda's advice for an SQS event source: visibility timeout at least six times the function timeout. */
+export const SQS_VISIBILITY_PER_FUNCTION_TIMEOUT = 6;
 
 /**
  * What every workflow shares: the records table (idempotency, recorded model calls, approvals), the
@@ -67,6 +76,7 @@ export class SharedResources extends Construct {
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
       retentionPeriod: DLQ_RETENTION,
+      visibilityTimeout: props.deadLetterVisibilityTimeout,
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });

@@ -1,3 +1,4 @@
+import type { FunctionSpec as RegistryFunctionSpec } from '../lambdas';
 import { PLACEHOLDERS, type PlaceholderName } from '../lib/workflow';
 
 /**
@@ -17,24 +18,13 @@ export interface WorkflowSpec {
   readonly definition: string;
 }
 
-/** A resource a runtime function may be granted (lambdas/index.ts `needs`). */
-export type FunctionNeed = 'table' | 'bucket' | 'dlq' | 'sfn' | 'bedrock' | 'ses' | 'secret';
+export type { FunctionNeed } from '../lambdas';
 
-/** A runtime function to bundle and deploy (lambdas/index.ts entry). */
-export interface FunctionSpec {
-  /** Registry name, e.g. `model-step`. */
-  readonly name: string;
-  /** Source file esbuild bundles (absolute, or relative to the project root). */
-  readonly entry: string;
-  /** Exported handler name in `entry`. */
-  readonly handler: string;
-  /** Lambda timeout. */
-  readonly timeoutSeconds: number;
-  /** Lambda memory. */
-  readonly memoryMb: number;
-  /** What the function touches; each need becomes environment variables and a scoped grant. */
-  readonly needs: readonly FunctionNeed[];
-}
+/**
+ * A runtime function to bundle and deploy: a lambdas/index.ts registry entry without its loader (CDK
+ * never loads handler code). `entry` may be absolute or relative to the project root.
+ */
+export type FunctionSpec = Omit<RegistryFunctionSpec, 'load'>;
 
 /** The registry names of the six runtime functions (docs/architecture.md §2). */
 export const FunctionNames = {

@@ -141,9 +141,10 @@ describe('AutosaveStack: shared resources', () => {
     });
   });
 
-  it('keeps dead letters encrypted for 14 days, TLS only', () => {
+  it('keeps dead letters encrypted for 14 days, TLS only, invisible for 6x the redrive timeout while redriven', () => {
     const [queueId, queue] = onlyOfType('AWS::SQS::Queue');
     expect(queue.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+    expect(queue.Properties.VisibilityTimeout).toBe(6 * resources[functionId('redrive')].Properties.Timeout);
     synth.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       Queues: [{ Ref: queueId }],
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
@@ -294,7 +295,7 @@ describe('AutosaveStack: operations', () => {
     expect(alarm('HistoryNearLimit').Properties).toMatchObject({
       Namespace: 'Autosave',
       MetricName: 'HistoryEvents',
-      Dimensions: [{ Name: 'service', Value: 'run-monitor' }],
+      Dimensions: [{ Name: 'service', Value: 'autosave' }],
       ExtendedStatistic: 'p99',
       Threshold: HISTORY_EVENT_BUDGET,
       ComparisonOperator: 'GreaterThanThreshold',

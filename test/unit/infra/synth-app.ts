@@ -1,8 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { createAutosaveApp, type AutosaveApp } from '../../../infra/create-app';
-import { registeredWorkflowSpecs } from '../../../infra/registries';
+import { registeredFunctionSpecs, registeredWorkflowSpecs } from '../../../infra/registries';
 import type { FunctionSpec, WorkflowSpec } from '../../../infra/stack-inputs';
-import { fixtureFunctionSpecs } from './fixtures/function-specs';
 
 /** What a test gets back from {@link synthApp}. */
 export interface SynthesizedApp extends AutosaveApp {
@@ -16,7 +15,7 @@ export interface SynthesizedApp extends AutosaveApp {
 export function synthApp(options: { context?: Record<string, unknown>; workflows?: WorkflowSpec[]; functions?: readonly FunctionSpec[] } = {}): SynthesizedApp {
   const built = createAutosaveApp({
     workflows: options.workflows ?? registeredWorkflowSpecs(),
-    functions: options.functions ?? fixtureFunctionSpecs,
+    functions: options.functions ?? registeredFunctionSpecs(),
     app: {
       builtinCloudFormationValidation: false,
       context: { 'aws:cdk:bundling-stacks': [], ...options.context },

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defineWorkflow } from '../../../lib/workflow';
 import { deployOptionsFromContext } from '../../../infra/deploy-options';
-import { registeredWorkflowSpecs, toWorkflowSpec } from '../../../infra/registries';
+import { registeredFunctionSpecs, registeredWorkflowSpecs, toWorkflowSpec } from '../../../infra/registries';
 import { contractRenewal, workflows } from '../../../statemachines';
-import { fixtureFunctionSpecs } from './fixtures/function-specs';
 import { synthApp } from './synth-app';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
@@ -37,7 +36,7 @@ describe('WorkflowStateMachine: a deploy that changes code publishes a new versi
   });
 
   it('changed function code or configuration makes a new Lambda version, and the definition pins the new one', () => {
-    const functions = fixtureFunctionSpecs.map((f) => (f.name === 'tool-step' ? { ...f, memoryMb: f.memoryMb * 2 } : f));
+    const functions = registeredFunctionSpecs().map((f) => (f.name === 'tool-step' ? { ...f, memoryMb: f.memoryMb * 2 } : f));
     const after = resourcesOf({}, { functions });
     const pinned = (r: Resources) => machine(r, contractRenewal.name)[1].Properties.DefinitionSubstitutions;
     expect(pinned(after).ToolStepFunctionArn.Ref).not.toBe(pinned(base).ToolStepFunctionArn.Ref);
