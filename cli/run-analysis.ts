@@ -38,8 +38,10 @@ export interface StepEntry {
   readonly attemptErrors: string[];
   /** The result was returned from the ledger (tool) or the recording (model), not made again. */
   replayed: boolean;
-  /** Number of resumes (redrives) before this entry last ran (a redriven failed step is re-run). */
+  /** Resumes (redrives, engine restarts) before this entry last ran (a resumed step runs again). */
   resumeIndex: number;
+  /** Attempts cut off by an engine restart and invoked again (a second `TaskStarted` with no outcome between). */
+  reinvocations: number;
   /** Parsed task result (the Lambda's payload when the task is `lambda:invoke`). */
   result?: unknown;
   /** The Lambda function a `lambda:invoke` task called (from the scheduled parameters). */
@@ -53,8 +55,10 @@ export interface RunAnalysis {
   readonly entries: readonly StepEntry[];
   /** The current status of every state seen in the history (states never entered are absent). */
   readonly states: ReadonlyMap<string, StateStatus>;
-  /** How many times the run was resumed (ExecutionRedriven events). */
+  /** How many times the run was resumed: redrives (ExecutionRedriven) and engine restarts that re-invoked a step. */
   readonly resumes: number;
+  /** Of those, the redrives. */
+  readonly redrives: number;
   readonly startedAt?: Date;
   readonly closedAt?: Date;
   /** The last event of the execution itself (`ExecutionSucceeded`...), if it closed. */
@@ -137,6 +141,9 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
   const entryOfEvent = new Map<number, StepEntry>();
   const open: StepEntry[] = [];
   let resumes = 0;
+  let redrives = 0;
+  // Whether the entry's current attempt has started and not yet ended (a second start = a re-invocation).
+  const attemptOpen = new Set<StepEntry>();
   let startedAt: Date | undefined;
   let closedAt: Date | undefined;
   let closeEvent: string | undefined;
@@ -156,6 +163,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
         attemptErrors: [],
         replayed: false,
         resumeIndex: resumes,
+        reinvocations: 0,
       };
       entries.push(entry);
       open.push(entry);
@@ -166,6 +174,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
     if (type === 'ExecutionRedriven') {
       // A redrive reschedules the state that failed: its entry is open again, in the new resume.
       resumes += 1;
+      redrives += 1;
       closedAt = undefined;
       closeEvent = undefined;
       for (const entry of failedAtClose) {
@@ -206,15 +215,26 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       open.splice(open.indexOf(entry), 1);
     } else if (ATTEMPT_STARTS.has(type)) {
       entry.attempts += 1;
+      attemptOpen.delete(entry);
       const params = parseJson(event.taskScheduledEventDetails?.parameters) as { FunctionName?: unknown } | undefined;
       if (typeof params?.FunctionName === 'string') entry.functionName = params.FunctionName;
       else if (event.lambdaFunctionScheduledEventDetails?.resource) entry.functionName = event.lambdaFunctionScheduledEventDetails.resource;
       if (entry.outcome === 'waiting') entry.outcome = 'running';
+    } else if (type === 'TaskStarted' || type === 'LambdaFunctionStarted' || type === 'ActivityStarted') {
+      if (attemptOpen.has(entry)) {
+        // The engine restarted while this attempt ran and invoked it again: a resume point of the run.
+        entry.attempts += 1;
+        entry.reinvocations += 1;
+        resumes += 1;
+        entry.resumeIndex = resumes;
+      }
+      attemptOpen.add(entry);
     } else if (type === 'TaskSubmitted') {
       const resource = event.taskSubmittedEventDetails?.resource ?? '';
       if (resource.endsWith('.waitForTaskToken') || entry.outcome === 'running') entry.outcome = 'waiting';
       entry.submitted = unwrapTaskResult(parseJson(event.taskSubmittedEventDetails?.output));
     } else if (ATTEMPT_SUCCESSES.has(type)) {
+      attemptOpen.delete(entry);
       const output =
         event.taskSucceededEventDetails?.output ??
         event.lambdaFunctionSucceededEventDetails?.output ??
@@ -225,6 +245,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       entry.error = undefined;
       entry.cause = undefined;
     } else if (ATTEMPT_FAILURES.has(type)) {
+      attemptOpen.delete(entry);
       const { error, cause } = failureOf(event);
       entry.attemptErrors.push(error ?? type);
       entry.error = error ?? type;
@@ -244,7 +265,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
     else status = resumes > 0 && entry.resumeIndex < resumes ? 'skipped' : 'done';
     states.set(entry.name, status);
   }
-  return { entries, states, resumes, startedAt, closedAt, closeEvent };
+  return { entries, states, resumes, redrives, startedAt, closedAt, closeEvent };
 }
 
 /** A run waiting on a human, with the link the approval-request function issued (docs/architecture.md §2). */
@@ -281,4 +302,17 @@ export function stepKind(entry: StepEntry): string {
   if (/tool-step/.test(fn)) return 'tool';
   if (/approval-request/.test(fn)) return 'approval';
   return entry.type;
+}
+
+/** What the last column says about a step: its outcome, its retries, and where its result came from. */
+export function describeStepOutcome(entry: StepEntry): string {
+  const notes: string[] = [];
+  if (entry.outcome === 'succeeded') notes.push('done');
+  else if (entry.outcome === 'waiting') notes.push('waiting on a human');
+  else if (entry.outcome === 'running') notes.push('running');
+  else notes.push(`FAILED ${entry.error ?? ''}`.trim());
+  if (entry.replayed) notes.push(stepKind(entry) === 'model' ? 'recorded model output, no new call' : 'result from the ledger, no new call');
+  if (entry.attemptErrors.length > 0 && entry.outcome !== 'failed') notes.push(`retried after ${entry.attemptErrors.join(', ')}`);
+  if (entry.reinvocations > 0) notes.push(`invoked again after an engine restart${entry.reinvocations > 1 ? ` (${entry.reinvocations}x)` : ''}`);
+  return notes.join('; ');
 }

@@ -1,29 +1,13 @@
 import { parseCommandArgs, requirePositional } from '../args';
 import { commandRunner, createCliContext } from '../command';
 import { formatDuration, printJson, printTable, terminal } from '../output';
-import { stepKind, type StepEntry } from '../run-analysis';
+import { describeStepOutcome, stepKind } from '../run-analysis';
 import { loadRunDetails } from '../run-details';
 
 const USAGE = 'autosave history <run-arn-or-name> [--json] [--events]';
 
 /** `autosave history <run>`: the run as a timeline of steps. */
 export const summary = 'a run as a timeline: steps, attempts, durations, results taken from the ledger (--json, --events)';
-
-/** What the last column says about a step: its outcome, its retries, and where its result came from. */
-export function describeStepOutcome(entry: StepEntry): string {
-  const notes: string[] = [];
-  if (entry.outcome === 'succeeded') notes.push('done');
-  else if (entry.outcome === 'waiting') notes.push('waiting on a human');
-  else if (entry.outcome === 'running') notes.push('running');
-  else notes.push(`FAILED ${entry.error ?? ''}`.trim());
-  if (entry.replayed) notes.push(stepKind(entry) === 'model' ? 'recorded model output, no new call' : 'result from the ledger, no new call');
-  if (entry.attemptErrors.length > 0 && entry.outcome !== 'failed') notes.push(`retried after ${entry.attemptErrors.join(', ')}`);
-  // An attempt that neither failed nor succeeded was cut off: the engine stopped and invoked it again.
-  const interrupted = entry.attempts - entry.attemptErrors.length - (entry.outcome === 'succeeded' ? 1 : 0) - (entry.outcome === 'running' || entry.outcome === 'waiting' ? 1 : 0);
-  if (interrupted > 0) notes.push(`${interrupted} attempt${interrupted > 1 ? 's' : ''} interrupted (engine restart), invoked again`);
-  if (entry.resumeIndex > 0) notes.push(`after redrive ${entry.resumeIndex}`);
-  return notes.join('; ');
-}
 
 export const run = commandRunner('history', async (args) => {
   const { values, positionals } = parseCommandArgs(args, { events: { type: 'boolean', default: false } }, USAGE);
@@ -47,7 +31,8 @@ export const run = commandRunner('history', async (args) => {
   t.line(
     `${execution.name} (${details.workflow}) ${execution.status} after ${formatDuration(end - origin)}` +
       `, ${details.events.length} events` +
-      (analysis.resumes ? `, redriven ${analysis.resumes}x` : ''),
+      (analysis.redrives ? `, redriven ${analysis.redrives}x` : '') +
+      (analysis.resumes > analysis.redrives ? `, resumed after ${analysis.resumes - analysis.redrives} engine restart(s)` : ''),
   );
   t.line();
   printTable(

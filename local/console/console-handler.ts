@@ -1,0 +1,136 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { LOCAL_REGION } from '../../lib/config';
+import { LOCAL_DUMMY_CREDENTIALS } from '../../cli/aws-clients';
+import { describeCliError } from '../../cli/command';
+import { deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl } from '../../cli/dead-letter-queue';
+import { html } from './html';
+import { renderPage } from './layout';
+import { approvalsPage } from './pages/approvals-page';
+import { deadLettersPage } from './pages/dead-letters-page';
+import { outboxPage } from './pages/outbox-page';
+import { runPage } from './pages/run-page';
+import { runsPage } from './pages/runs-page';
+
+/** Options of {@link createConsoleHandler}. */
+export interface ConsoleOptions {
+  /**
+   * The engine's own URL: the console reads runs through the Step Functions and SQS APIs there, like any
+   * client. A function when the port is known only once the server listens (port 0).
+   */
+  readonly endpoint: string | (() => string);
+  /** The outbox provider's directory (`AUTOSAVE_OUTBOX_DIR`). */
+  readonly outboxDir: string;
+  /** The dead-letter queue's URL. @default `AUTOSAVE_DLQ_URL`, else the queue `autosave-dlq` at the endpoint */
+  readonly dlqUrl?: string | (() => string);
+  /** Clients to use instead of ones made for `endpoint` (tests). */
+  readonly clients?: { readonly sfn: SFNClient; readonly sqs: SQSClient };
+}
+
+/** Largest form body the console reads (a redrive button posts a few dozen bytes). */
+const MAX_FORM_BYTES = 16 * 1024;
+
+const HTML_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  // Inline styles only; no script, no request to anywhere but this origin.
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'",
+};
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = HTML_HEADERS): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  let body = '';
+  for await (const chunk of req) {
+    body += chunk;
+    if (body.length > MAX_FORM_BYTES) throw new Error('form too large');
+  }
+  return new URLSearchParams(body);
+}
+
+/**
+ * A POST from a page of another site (a form a malicious page submits to 127.0.0.1) must not redrive
+ * runs: browsers send `Origin` (and `Sec-Fetch-Site`) on cross-site posts.
+ */
+function isSameOrigin(req: IncomingMessage): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site && site !== 'same-origin' && site !== 'none') return false;
+  const origin = req.headers.origin;
+  return !origin || origin === 'null' ? !origin : new URL(origin).host === req.headers.host;
+}
+
+const errorPage = (status: number, title: string, message: string) =>
+  renderPage({ title, active: '' }, html`<h1>${title}</h1><p class="callout error">${message}</p><p><a href="/">Back to the runs</a></p>`);
+
+/**
+ * The local console as a Node request handler, for the engine's port (`GET /`, `/runs/<arn>`,
+ * `/approvals`, `/dlq`, `POST /dlq/redrive`, `/outbox`). Server-rendered HTML, every value escaped, no
+ * script and no build step. It answers every request it is given (unknown paths get a 404 page) and
+ * resolves to `true`, so it can be mounted as the server's last handler.
+ */
+export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+  let clients = options.clients;
+  const endpoint = () => (typeof options.endpoint === 'function' ? options.endpoint() : options.endpoint);
+  const getClients = () =>
+    (clients ??= {
+      sfn: new SFNClient({ endpoint: endpoint(), region: LOCAL_REGION, credentials: LOCAL_DUMMY_CREDENTIALS }),
+      sqs: new SQSClient({ endpoint: endpoint(), region: LOCAL_REGION, credentials: LOCAL_DUMMY_CREDENTIALS }),
+    });
+  let dlqUrl: Promise<string> | undefined;
+  const queueUrl = () =>
+    (dlqUrl ??= options.dlqUrl
+      ? Promise.resolve(typeof options.dlqUrl === 'function' ? options.dlqUrl() : options.dlqUrl)
+      : resolveDeadLetterQueueUrl(getClients().sqs)).catch((err) => {
+      dlqUrl = undefined; // the queue may be created later: ask again next time
+      throw err;
+    });
+
+  return async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    try {
+      const { sfn, sqs } = getClients();
+      if (method === 'POST' && path === '/dlq/redrive') {
+        if (!isSameOrigin(req)) return send(res, 403, errorPage(403, 'Refused', 'A redrive must come from the console itself.')), true;
+        const form = await readForm(req);
+        const all = form.get('all') === '1';
+        const id = form.get('messageId') ?? '';
+        const outcomes = await redriveDeadLetters(sfn, sqs, await queueUrl(), (m) => all || deadLetterMatches(m, id));
+        const notice = outcomes.length === 0 ? 'Nothing to redrive (already done?)' : outcomes.map((o) => (o.redriven ? `Redriven ${o.runName}` : `Dropped ${o.runName}: ${o.reason}`)).join('. ');
+        res.writeHead(303, { location: `/dlq?notice=${encodeURIComponent(notice)}`, 'content-length': 0 });
+        res.end();
+        return true;
+      }
+      if (method !== 'GET' && method !== 'HEAD') {
+        send(res, 405, errorPage(405, 'Method not allowed', `${method} ${path}`), { ...HTML_HEADERS, allow: 'GET' });
+        return true;
+      }
+      let page: string;
+      if (path === '/' || path === '/runs') page = await runsPage(sfn, url.searchParams);
+      else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeURIComponent(path.slice('/runs/'.length)));
+      else if (path === '/approvals') page = await approvalsPage(sfn);
+      else if (path === '/dlq') page = await deadLettersPage(sqs, await queueUrl(), url.searchParams.get('notice') ?? undefined);
+      else if (path === '/outbox') page = await outboxPage(options.outboxDir);
+      else {
+        send(res, 404, errorPage(404, 'Not found', `Nothing at ${path}.`));
+        return true;
+      }
+      send(res, 200, method === 'HEAD' ? '' : page);
+    } catch (err) {
+      const name = (err as Error)?.name;
+      const notFound = name === 'RunNotFoundError' || name === 'ExecutionDoesNotExist' || name === 'InvalidArn';
+      const status = notFound ? 404 : name === 'CliUsageError' ? 400 : 500;
+      if (status === 500) console.error(`autosave console: ${method} ${path} failed:`, err);
+      send(res, status, errorPage(status, notFound ? 'No such run' : status === 400 ? 'Bad request' : 'Console error', describeCliError(err)));
+    }
+    return true;
+  };
+}

@@ -1,0 +1,73 @@
+import { html, trusted, type SafeHtml } from './html';
+
+/** The console's sections, in navigation order. */
+export const CONSOLE_NAV = [
+  { href: '/', label: 'Runs' },
+  { href: '/approvals', label: 'Approvals' },
+  { href: '/dlq', label: 'Dead letters' },
+  { href: '/outbox', label: 'Outbox' },
+] as const;
+
+// One small stylesheet, inline: the console makes no request but its own pages (works offline, no build).
+const STYLE = trusted(`
+:root { --done:#2e7d32; --done-bg:#e3f3e4; --run:#1f5fbf; --run-bg:#dde8fb; --wait:#a56a00; --wait-bg:#fff0c7;
+  --fail:#c62828; --fail-bg:#fde0dd; --skip:#5f7f63; --skip-bg:#eef2ee; --none:#8a8f98; --none-bg:#fff; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1d2330; background: #f6f7f9; }
+header { background: #1d2330; color: #fff; padding: 10px 20px; display: flex; gap: 22px; align-items: center; }
+header a { color: #cfd6e4; text-decoration: none; } header a.active, header a:hover { color: #fff; }
+header .brand { font-weight: 700; color: #fff; margin-right: 12px; }
+main { padding: 18px 20px; max-width: 1500px; }
+h1 { font-size: 20px; margin: 0 0 12px; } h2 { font-size: 16px; margin: 18px 0 8px; }
+table { border-collapse: collapse; background: #fff; width: 100%; }
+th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid #e4e7ec; vertical-align: top; }
+th { font-weight: 600; background: #eef0f4; }
+code, pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
+pre { background: #fff; border: 1px solid #e4e7ec; padding: 8px; overflow: auto; max-height: 260px; margin: 0; }
+.filters a { margin-right: 10px; } .filters a.active { font-weight: 700; text-decoration: none; color: #1d2330; }
+.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; }
+.badge.SUCCEEDED { background: var(--done-bg); color: var(--done); } .badge.RUNNING { background: var(--run-bg); color: var(--run); }
+.badge.WAITING { background: var(--wait-bg); color: var(--wait); }
+.badge.FAILED, .badge.TIMED_OUT, .badge.ABORTED { background: var(--fail-bg); color: var(--fail); }
+.run-layout { display: grid; grid-template-columns: minmax(320px, max-content) 1fr; gap: 20px; align-items: start; }
+.panel { background: #fff; border: 1px solid #e4e7ec; padding: 12px; border-radius: 6px; overflow: auto; }
+.facts td:first-child { color: #5b6474; width: 120px; }
+.callout { background: var(--wait-bg); border: 1px solid #f0d48a; padding: 10px 14px; border-radius: 6px; margin-bottom: 14px; }
+.callout.error { background: var(--fail-bg); border-color: #f3b4ae; }
+.notice { background: var(--done-bg); border: 1px solid #b5dcb8; padding: 8px 12px; border-radius: 6px; margin-bottom: 12px; }
+.legend { display: flex; flex-wrap: wrap; gap: 12px; margin: 8px 0 0; padding: 0; list-style: none; font-size: 12px; }
+.legend .swatch { display: inline-block; width: 14px; height: 14px; border-radius: 3px; vertical-align: -3px; margin-right: 4px; border: 2px solid; }
+.state-graph .edge { fill: none; stroke: #98a1b2; stroke-width: 1.5; } .state-graph .edge-catch { stroke-dasharray: 4 3; }
+.state-graph marker path { fill: #98a1b2; }
+.state-graph rect { stroke-width: 2; }
+.state-graph text { font: 12px system-ui, sans-serif; text-anchor: middle; fill: #1d2330; }
+.state-graph text.type { font-size: 10px; fill: #5b6474; }
+.state-graph .terminal circle { fill: #1d2330; } .state-graph .terminal text { text-anchor: start; font-size: 11px; fill: #5b6474; }
+.status-done rect, .swatch.status-done { fill: var(--done-bg); background: var(--done-bg); stroke: var(--done); border-color: var(--done); }
+.status-running rect, .swatch.status-running { fill: var(--run-bg); background: var(--run-bg); stroke: var(--run); border-color: var(--run); }
+.status-waiting rect, .swatch.status-waiting { fill: var(--wait-bg); background: var(--wait-bg); stroke: var(--wait); border-color: var(--wait); }
+.status-failed rect, .swatch.status-failed { fill: var(--fail-bg); background: var(--fail-bg); stroke: var(--fail); border-color: var(--fail); }
+.status-skipped rect, .swatch.status-skipped { fill: var(--skip-bg); background: var(--skip-bg); stroke: var(--skip); border-color: var(--skip); stroke-dasharray: 5 3; border-style: dashed; }
+.status-not-run rect, .swatch.status-not-run { fill: var(--none-bg); background: var(--none-bg); stroke: var(--none); border-color: var(--none); }
+button { font: inherit; padding: 4px 12px; border-radius: 4px; border: 1px solid #1f5fbf; background: #1f5fbf; color: #fff; cursor: pointer; }
+.muted { color: #5b6474; }
+`);
+
+/** Options of {@link renderPage}. */
+export interface PageOptions {
+  readonly title: string;
+  /** The nav entry to mark active (`/`, `/approvals`...). */
+  readonly active: string;
+  /** Reload the page every this many seconds (a run still moving). @default no reload */
+  readonly refreshSeconds?: number;
+}
+
+/** A whole console page: head, navigation, body. */
+export function renderPage(options: PageOptions, body: SafeHtml): string {
+  const nav = CONSOLE_NAV.map((n) => html`<a href="${n.href}" class="${n.href === options.active ? 'active' : ''}">${n.label}</a>`);
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
+<title>${options.title} · Autosave console</title><style>${STYLE}</style></head>
+<body><header><span class="brand">Autosave</span>${nav}</header><main>${body}</main></body></html>`.toString();
+}
