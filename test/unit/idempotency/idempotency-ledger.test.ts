@@ -124,7 +124,7 @@ describe('IdempotencyLedger.run', () => {
     await l.claim(key, 1, 10_000); // an attempt that acted and died before completing
     clock.advance(10_001);
     let acted = 0;
-    const out = await l.run({
+    const out = await l.run<number | string>({
       key,
       payload: 1,
       act: async () => ++acted,
