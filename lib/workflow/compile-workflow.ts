@@ -1,6 +1,7 @@
 import { HISTORY_EVENT_BUDGET } from '../config';
 import type { AslChoiceState, AslDefinition, AslPassState, AslState, AslStates, AslTransition } from './asl-types';
 import { EXECUTION_LIFECYCLE_EVENTS, historyEventsOf, historyEventsOfAll } from './history-budget';
+import { retryOptionsProblem, type RetryOptions } from './retry-policy';
 import { jsonata } from './state-data';
 import { AgentLoopStep, CONTINUATION_KEY } from './steps/agent-loop-step';
 import type { CompiledStep, StepCompileContext } from './steps/step';
@@ -68,7 +69,9 @@ function checkStep(workflow: Workflow, index: number, fail: Fail): void {
   }
   try {
     step.validate(failHere);
-    const opts = step.options as { next?: string; end?: boolean };
+    const opts = step.options as { next?: string; end?: boolean; retry?: RetryOptions };
+    const retryProblem = opts.retry === undefined ? undefined : retryOptionsProblem(opts.retry);
+    if (retryProblem !== undefined) failHere(retryProblem);
     if (opts.next !== undefined && opts.end) failHere("a step cannot have both 'next' and 'end'");
     for (const target of [...(opts.next === undefined ? [] : [opts.next]), ...step.targets()]) {
       if (!names.includes(target)) failHere(`unknown step '${target}'`);

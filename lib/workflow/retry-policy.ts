@@ -41,6 +41,19 @@ export interface RetryPolicyOptions {
 }
 
 /**
+ * What is wrong with retry overrides, by ASL's rules for a Retrier (whole seconds >= 1, attempts >= 0,
+ * backoff rate >= 1), or undefined when they are fine.
+ */
+export function retryOptionsProblem(r: RetryOptions): string | undefined {
+  const wholeAtLeast = (v: number | undefined, min: number) => v === undefined || (Number.isInteger(v) && v >= min);
+  if (!wholeAtLeast(r.maxAttempts, 0)) return `retry.maxAttempts must be a whole number >= 0, got ${r.maxAttempts}`;
+  if (!wholeAtLeast(r.interval?.seconds, 1)) return `retry.interval must be whole seconds >= 1, got ${r.interval?.seconds}`;
+  if (!wholeAtLeast(r.maxDelay?.seconds, 1)) return `retry.maxDelay must be whole seconds >= 1, got ${r.maxDelay?.seconds}`;
+  if (r.backoffRate !== undefined && !(r.backoffRate >= 1)) return `retry.backoffRate must be >= 1, got ${r.backoffRate}`;
+  return undefined;
+}
+
+/**
  * The Retry list of a Task (docs/architecture.md §1): first the errors that must never be retried
  * (the shared table, then the step's own) with `MaxAttempts: 0`, then `States.ALL`, alone and last,
  * with exponential backoff and jitter. There is deliberately no Catch to a Fail state: an exhausted

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_EVENT_BUDGET, days } from '../../../lib/config';
+import { HISTORY_EVENT_BUDGET, days, seconds } from '../../../lib/config';
 import {
   Condition,
   WaitTime,
@@ -41,6 +41,8 @@ const cases: [string, Step[], string | undefined, RegExp, WorkflowTypeName?][] =
   ['a continue-as-new interval over the history budget', [loop('l', 5_000)], 'l', /plans \d+ history events per execution \(12 per turn\), over the budget of 20000/],
   ['both next and end', [tool('a', { tool: 't', idempotencyKey: '{id}', next: 'b', end: true }), send('b')], 'a', /both 'next' and 'end'/],
   ['no steps', [], undefined, /at least one step/],
+  ['a retry interval under a second', [tool('a', { tool: 't', idempotencyKey: '{id}', retry: { interval: seconds(0.5) } })], 'a', /retry.interval must be whole seconds >= 1/],
+  ['a negative retry count', [model('m', { prompt: 'p', retry: { maxAttempts: -1 } })], 'm', /retry.maxAttempts must be a whole number >= 0/],
   ['a step nothing leads to', [tool('a', { tool: 't', idempotencyKey: '{id}', end: true }), send('orphan')], 'orphan', /no step leads to it/],
   ['a malformed choice path', [choice('c', { branches: [{ when: Condition.isTrue('a b'), next: 'a' }] }), send('a')], 'c', /is not a reference/],
 ];
