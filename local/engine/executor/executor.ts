@@ -22,6 +22,9 @@ import {
 } from './task-integrations';
 import { type ExecutionClose, StaleTransitionError, TransitionBatch } from './transition-batch';
 
+/** How long `whenIdle` waits for a Task attempt that makes no progress before calling the engine settled. */
+export const DEFAULT_SETTLE_INVOCATIONS_MILLIS = 250;
+
 /** The pseudo frame id of execution-level timers (the definition's `TimeoutSeconds`). */
 export const EXECUTION_TIMER_FRAME = '#execution';
 
@@ -102,6 +105,7 @@ function taskEventType(target: TaskTarget, what: 'Scheduled' | 'Started' | 'Succ
  */
 export class Executor {
   private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly invocations = new Set<Promise<unknown>>();
   private busy = 0;
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
@@ -110,6 +114,7 @@ export class Executor {
     private readonly ctx: EngineContext,
     private readonly services: IntegrationServices,
     private readonly hooks: ExecutorHooks,
+    private readonly settleInvocationsMillis: number = DEFAULT_SETTLE_INVOCATIONS_MILLIS,
   ) {}
 
   private get store(): EngineStore {
@@ -121,8 +126,28 @@ export class Executor {
     this.stopped = true;
   }
 
-  /** Resolves once no transition, commit or Task attempt is in flight. */
-  whenIdle(): Promise<void> {
+  /**
+   * Resolves once no transition or commit is in flight and every Task attempt in flight has finished —
+   * or made no progress for {@link DEFAULT_SETTLE_INVOCATIONS_MILLIS} of real time (a Lambda that hangs
+   * on purpose, e.g. to be timed out, must not hang the virtual clock).
+   */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      await this.transitionsIdle();
+      if (this.invocations.size === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      const progressed = await Promise.race([
+        Promise.race(this.invocations).then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), this.settleInvocationsMillis);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!progressed) return this.transitionsIdle();
+    }
+  }
+
+  private transitionsIdle(): Promise<void> {
     if (this.busy === 0 && this.store.committer.idle) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
@@ -493,15 +518,15 @@ export class Executor {
 
   /** Runs a Task attempt's work outside any lock and signals its outcome. */
   private launch(executionArn: string, launch: Launch): void {
-    this.enter();
     const parentTask = launch.target.service === 'states' && launch.target.pattern === 'sync' ? { executionArn, frameId: launch.frame.id, seq: launch.seq } : undefined;
     const services: IntegrationServices = parentTask
       ? { ...this.services, startExecution: (input) => this.services.startExecution({ ...input, parentTask }) }
       : this.services;
-    runTaskIntegration(services, launch.target, launch.args)
+    const invocation: Promise<unknown> = runTaskIntegration(services, launch.target, launch.args)
       .catch((err: unknown): TaskOutcome => ({ ok: false, error: StatesError.TaskFailed, cause: (err as Error)?.message ?? String(err) }))
       .then((outcome) => this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome }))
-      .finally(() => this.leave());
+      .finally(() => this.invocations.delete(invocation));
+    this.invocations.add(invocation);
   }
 
   private async onTaskOutcome(
