@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_REGION } from '../../lib/config';
+import { loadRuntimeConfig } from '../../lib/config/endpoints';
 import { LOCAL_DUMMY_CREDENTIALS } from '../../cli/aws-clients';
 import { describeCliError } from '../../cli/command';
 import { deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl } from '../../cli/dead-letter-queue';
@@ -16,12 +17,13 @@ import { runsPage } from './pages/runs-page';
 /** Options of {@link createConsoleHandler}. */
 export interface ConsoleOptions {
   /**
-   * The engine's own URL: the console reads runs through the Step Functions and SQS APIs there, like any
+   * The engine's own URL (the mount hook's option, local/api/console-mount.ts): the console reads runs
+   * through the Step Functions and SQS APIs there, like any
    * client. A function when the port is known only once the server listens (port 0).
    */
-  readonly endpoint: string | (() => string);
-  /** The outbox provider's directory (`AUTOSAVE_OUTBOX_DIR`). */
-  readonly outboxDir: string;
+  readonly sfnEndpoint: string | (() => string);
+  /** The outbox provider's directory. @default `AUTOSAVE_OUTBOX_DIR` (as the runtime reads it) */
+  readonly outboxDir?: string;
   /** The dead-letter queue's URL. @default `AUTOSAVE_DLQ_URL`, else the queue `autosave-dlq` at the endpoint */
   readonly dlqUrl?: string | (() => string);
   /** Clients to use instead of ones made for `endpoint` (tests). */
@@ -77,7 +79,8 @@ const errorPage = (status: number, title: string, message: string) =>
  */
 export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   let clients = options.clients;
-  const endpoint = () => (typeof options.endpoint === 'function' ? options.endpoint() : options.endpoint);
+  const endpoint = () => (typeof options.sfnEndpoint === 'function' ? options.sfnEndpoint() : options.sfnEndpoint);
+  const outboxDir = () => options.outboxDir ?? loadRuntimeConfig().outboxDir;
   const getClients = () =>
     (clients ??= {
       sfn: new SFNClient({ endpoint: endpoint(), region: LOCAL_REGION, credentials: LOCAL_DUMMY_CREDENTIALS }),
@@ -118,7 +121,7 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
       else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeURIComponent(path.slice('/runs/'.length)));
       else if (path === '/approvals') page = await approvalsPage(sfn);
       else if (path === '/dlq') page = await deadLettersPage(sqs, await queueUrl(), url.searchParams.get('notice') ?? undefined);
-      else if (path === '/outbox') page = await outboxPage(options.outboxDir);
+      else if (path === '/outbox') page = await outboxPage(outboxDir());
       else {
         send(res, 404, errorPage(404, 'Not found', `Nothing at ${path}.`));
         return true;
