@@ -60,7 +60,6 @@ function checkNames(workflow: Workflow, fail: Fail): void {
 function checkStep(workflow: Workflow, index: number, fail: Fail): void {
   const step = workflow.steps[index];
   const names = workflow.steps.map((s) => s.name);
-  const earlier = new Set(names.slice(0, index));
   const failHere = (reason: string): never => fail(step.name, reason);
 
   if (workflow.type === WorkflowType.EXPRESS) {
@@ -77,12 +76,7 @@ function checkStep(workflow: Workflow, index: number, fail: Fail): void {
       if (!names.includes(target)) failHere(`unknown step '${target}'`);
     }
     for (const ref of step.references()) {
-      if (ref.step === undefined || earlier.has(ref.step)) continue;
-      failHere(
-        names.includes(ref.step)
-          ? `{${ref.text}} reads step '${ref.step}', which does not run before this step`
-          : `{${ref.text}} reads unknown step '${ref.step}'`,
-      );
+      if (ref.step !== undefined && !names.includes(ref.step)) failHere(`{${ref.text}} reads unknown step '${ref.step}'`);
     }
   } catch (err) {
     if (err instanceof TemplateSyntaxError) failHere(err.message);
@@ -144,6 +138,52 @@ function checkReachable(states: AslStates, workflow: Workflow, fail: Fail): void
   const unreached = workflow.steps.find((step) => !reached.has(step.name));
   if (unreached !== undefined) {
     fail(unreached.name, "no step leads to it (a step before it ends, and no 'next', choice branch or approval path names it)");
+  }
+}
+
+/**
+ * For each state, the states every path from Start to it passes through (its dominators), by the
+ * classic iterative data-flow: dom(Start) = {Start}, dom(n) = {n} + the intersection of dom(p) over
+ * the predecessors p of n.
+ */
+function dominators(states: AslStates): Map<string, Set<string>> {
+  const names = Object.keys(states);
+  const preds = new Map<string, string[]>(names.map((n) => [n, []]));
+  for (const n of names) for (const m of successors(states[n])) preds.get(m)?.push(n);
+  const dom = new Map<string, Set<string>>(names.map((n) => [n, new Set(n === START_STATE ? [n] : names)]));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const n of names) {
+      if (n === START_STATE) continue;
+      const ps = preds.get(n) as string[];
+      const next = new Set([...(ps.length > 0 ? (dom.get(ps[0]) as Set<string>) : [])].filter((d) => ps.every((p) => dom.get(p)?.has(d))));
+      next.add(n);
+      if (next.size !== dom.get(n)?.size) {
+        dom.set(n, next);
+        changed = true;
+      }
+    }
+  }
+  return dom;
+}
+
+/**
+ * A template may read only a step that has recorded its result on every path to the reader: the
+ * step's entry state must dominate the reader's, and the step must be of a kind that records one.
+ * Anything else would make Step Functions fail the field at run time (it yields nothing).
+ */
+function checkReferences(states: AslStates, workflow: Workflow, fail: Fail): void {
+  const dom = dominators(states);
+  const byName = new Map(workflow.steps.map((s) => [s.name, s]));
+  for (const step of workflow.steps) {
+    for (const ref of step.references()) {
+      if (ref.step === undefined) continue;
+      const read = byName.get(ref.step) as Step;
+      if (read.kind === 'choice' || read.kind === 'wait') fail(step.name, `{${ref.text}} reads step '${ref.step}', a ${read.kind} step, which records no result`);
+      if (read === step || !dom.get(step.name)?.has(read.name)) {
+        fail(step.name, `{${ref.text}} reads step '${ref.step}', which does not run before this step on every path to it`);
+      }
+    }
   }
 }
 
@@ -216,6 +256,7 @@ function compile(workflow: Workflow): Compilation {
   });
   if (doneUsed) states[DONE_STATE] = { Type: 'Succeed' };
   checkReachable(states, workflow, fail);
+  checkReferences(states, workflow, fail);
 
   const description = workflow.description ? `: ${workflow.description}` : '';
   const definition: AslDefinition = {

@@ -33,6 +33,13 @@ const cases: [string, Step[], string | undefined, RegExp, WorkflowTypeName?][] =
   ['a tool step with a constant idempotency key', [tool('a', { tool: 't', idempotencyKey: 'welcome' })], 'a', /references nothing/],
   ['a key template reading an unknown step', [send('a', '{steps.ghost.id}')], 'a', /unknown step 'ghost'/],
   ['a key template reading a later step', [send('a', '{steps.b.id}'), send('b')], 'a', /does not run before this step/],
+  [
+    'a template reading a step on another branch',
+    [approval('ok', { title: 't', onRejected: 'rejected' }), send('approved', '{id}:approved'), send('after', '{steps.approved.id}'), tool('rejected', { tool: 't', idempotencyKey: '{steps.after.id}' })],
+    'rejected',
+    /reads step 'after', which does not run before this step on every path/,
+  ],
+  ['a template reading a choice step', [choice('c', { branches: [{ when: Condition.exists('id'), next: 'a' }] }), send('a', '{steps.c.x}')], 'a', /a choice step, which records no result/],
   ['a malformed template', [send('a', '{id')], 'a', /unclosed '\{'/],
   ['a prompt reading an unknown step', [model('m', { prompt: 'Summarise {steps.ghost.text}' })], 'm', /unknown step 'ghost'/],
   ['an approval in an EXPRESS workflow', [approval('ok', { title: 't' })], 'ok', /an EXPRESS workflow cannot hold an approval step/, WorkflowType.EXPRESS],
