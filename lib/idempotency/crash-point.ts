@@ -13,7 +13,12 @@ export const CrashPoint = {
   AfterModelBeforeRecord: 'after-model-before-record',
 } as const;
 
-/** Kills the current process if {@link CRASH_POINT_ENV} names this point. See {@link CRASH_POINT_ENV}. */
-export function crashPoint(name: (typeof CrashPoint)[keyof typeof CrashPoint]): void {
-  if (process.env[CRASH_POINT_ENV] === name) process.kill(process.pid, 'SIGKILL');
+/**
+ * Kills the current process if {@link CRASH_POINT_ENV} names this point: either the point alone, or
+ * `<point>@<key>` to crash only for one idempotency key (the demo kills the engine at the welcome email,
+ * `after-act-before-complete@site-4412:welcome`, not at the first tool step).
+ */
+export function crashPoint(name: (typeof CrashPoint)[keyof typeof CrashPoint], key?: string): void {
+  const wanted = process.env[CRASH_POINT_ENV];
+  if (wanted === name || (key !== undefined && wanted === `${name}@${key}`)) process.kill(process.pid, 'SIGKILL');
 }

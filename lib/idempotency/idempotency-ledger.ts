@@ -159,7 +159,7 @@ export class IdempotencyLedger {
         }
       }
       const result = await options.act();
-      crashPoint(CrashPoint.AfterActBeforeComplete);
+      crashPoint(CrashPoint.AfterActBeforeComplete, options.key);
       await this.complete(claim, result);
       return { result, source: 'executed' };
     } catch (error) {
