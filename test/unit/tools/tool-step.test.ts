@@ -4,7 +4,7 @@ import type { Clock } from '../../../lib/config';
 import { DynamoDbLedgerStore, IdempotencyLedger, RecordTable } from '../../../lib/idempotency';
 import { InMemoryMetrics, MetricName } from '../../../lib/metrics';
 import { PayloadStore, S3BlobStore, isPayloadRef } from '../../../lib/payloads';
-import { OutboxEmailProvider, createToolRegistry, runToolStep, type ToolStepDeps } from '../../../lib/tools';
+import { OutboxEmailProvider, ToolRegistry, createToolRegistry, runToolStep, sendEmailTool, type EmailProvider, type ToolStepDeps } from '../../../lib/tools';
 import { startLocalAws, type LocalAws } from '../../fixtures/runtime/local-aws';
 
 let aws: LocalAws;
@@ -82,6 +82,24 @@ describe('runToolStep', () => {
     expect(await runToolStep(deps, { ...step, tool: 'send-email', idempotencyKey: key, input })).toEqual(sent);
     expect(metrics.get(MetricName.Reconciled)).toBe(before + 1);
     expect((await outbox.list()).filter((e) => e.idempotencyKey === key)).toHaveLength(1);
+  });
+
+  it('renewal: the claim is committed before the provider is asked to send, so no send can outrun its checkpoint', async () => {
+    const table = new RecordTable(aws.dynamodb, aws.table);
+    const key = 'renewal:c-42:3';
+    const seenAtSend: unknown[] = [];
+    const provider: EmailProvider = {
+      name: 'checking',
+      async send(message, idempotencyKey) {
+        seenAtSend.push({ key: idempotencyKey, record: (await table.get(`idem#${key}`))?.status });
+        return { messageId: 'm-1', provider: 'checking', to: message.to, subject: message.subject };
+      },
+    };
+    const renewal = { ...deps, tools: new ToolRegistry([sendEmailTool(provider)]) };
+    const event = { ...step, workflow: 'contract-renewal', tool: 'send-email', idempotencyKey: key, input: { to: 'buyer@example.com', subject: 'Renewal', body: 'Draft' } };
+    await runToolStep(renewal, event);
+    await runToolStep(renewal, event);
+    expect(seenAtSend).toEqual([{ key, record: 'IN_PROGRESS' }]);
   });
 
   it.each([
