@@ -47,9 +47,12 @@ export class EngineHarness {
     return this;
   }
 
-  /** A second engine on the same data dir (the first is dropped or stopped by the caller). */
-  async restart(functions: Record<string, TestFunction> = this.functions): Promise<EngineHarness> {
-    const next = new EngineHarness(functions, { ...this.extra, clock: this.clock });
+  /**
+   * A second engine on the same data dir (the first is dropped or stopped by the caller), on a fresh
+   * virtual clock at `atMillis` (default: where this one's clock stands) — the wall clock of the restart.
+   */
+  async restart(functions: Record<string, TestFunction> = this.functions, atMillis = this.clock.now()): Promise<EngineHarness> {
+    const next = new EngineHarness(functions, { ...this.extra, clock: new VirtualClock(atMillis) });
     await next.start(this.dataDir);
     return next;
   }
