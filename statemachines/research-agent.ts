@@ -1,23 +1,5 @@
-import { agentLoop, defineWorkflow, type AgentTool } from '../lib/workflow';
-
-/** The tools the research agent may call (lib/tools implements them under these names). */
-export const researchAgentTools: readonly AgentTool[] = [
-  {
-    name: 'search-web',
-    description: 'Searches the web and returns the top three results.',
-    inputSchema: { type: 'object', required: ['query'], properties: { query: { type: 'string' } } },
-  },
-  {
-    name: 'read-document',
-    description: 'Fetches a document and returns its text.',
-    inputSchema: { type: 'object', required: ['url'], properties: { url: { type: 'string' }, bytes: { type: 'number' } } },
-  },
-  {
-    name: 'calculator',
-    description: 'Evaluates an arithmetic expression such as "(1200 * 0.15) + 40".',
-    inputSchema: { type: 'object', required: ['expression'], properties: { expression: { type: 'string' } } },
-  },
-];
+import { researchTools } from '../lib/tools/research-tools';
+import { agentLoop, defineWorkflow } from '../lib/workflow';
 
 /**
  * A ReAct research agent: the model searches, reads and calculates until it gives a final answer (the
@@ -35,7 +17,7 @@ export const researchAgent = defineWorkflow({
     agentLoop('research', {
       system: 'You are a careful research assistant. Use the tools, cite the URLs you read, and end with a final answer.',
       task: '{question}',
-      tools: researchAgentTools,
+      tools: researchTools(), // search-web, read-document, calculator: their names, descriptions and schemas
       maxTurns: 12,
     }),
   ],

@@ -28,14 +28,14 @@ function requireInline(result: string, field: string, message: string, expressio
   return `$exists(${result}.${field}) ? ${expression} : $error(${JSON.stringify(`${message} (a whole-result $ref?)`)})`;
 }
 
-/** A tool the model may call, as the model-step Lambda passes it to the model. */
+/** A tool the model may call, as the model-step Lambda passes it to the model (a lib/tools `Tool` fits). */
 export interface AgentTool {
   /** Tool name in the lib/tools registry, e.g. `search-web`. */
   readonly name: string;
   /** What the tool does, for the model. */
   readonly description: string;
   /** JSON Schema of the tool's input. */
-  readonly inputSchema: { readonly [key: string]: Json };
+  readonly inputSchema: Readonly<Record<string, unknown>>;
 }
 
 /** Options of an {@link agentLoop} step. */
@@ -150,7 +150,8 @@ export class AgentLoopStep extends WorkflowStep<AgentLoopStepOptions> {
       prompt: renderString(o.task),
       ...(o.system === undefined ? {} : { system: renderString(o.system) }),
       ...(o.modelId === undefined ? {} : { modelId: o.modelId }),
-      tools: o.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+      // Only what the model needs: a lib/tools Tool object can be passed as an AgentTool as it is.
+      tools: o.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Json })),
       conversation: jsonata(orInitial('conversation', 'null')),
       toolResults: jsonata(orInitial('toolResults', '[]')),
     };
