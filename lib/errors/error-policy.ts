@@ -14,6 +14,8 @@ export const NON_RETRYABLE_ERRORS: readonly string[] = [
   'ModelScriptExhaustedError',
   // Input that does not parse as the step expects.
   'InvalidStepInputError',
+  // A JSONata expression that fails or yields nothing fails the same way on every attempt.
+  'States.QueryEvaluationError',
 ];
 
 /**
