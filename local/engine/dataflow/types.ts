@@ -44,6 +44,15 @@ export interface ChoiceDecision {
   readonly output: unknown;
 }
 
+/** A Map state's concurrency and failure tolerance. */
+export interface MapLimits {
+  /** Most iterations in flight at once; 0 means no limit (the default). */
+  readonly maxConcurrency: number;
+  readonly toleratedFailureCount?: number;
+  /** 0-100. */
+  readonly toleratedFailurePercentage?: number;
+}
+
 /** One state's data flow in one query language. All methods throw a {@link StatesErrorLike}. */
 export interface StateDataFlow {
   /**
@@ -69,6 +78,11 @@ export interface StateDataFlow {
   mapItems(state: StateDefinition, scope: EvaluationScope): Promise<unknown[]>;
   /** One Map iteration's input (`ItemSelector`/`Parameters`; default the item). `scope.context.Map.Item` is set. */
   mapItemInput(state: StateDefinition, scope: EvaluationScope): Promise<unknown>;
+  /**
+   * A Map state's limits: `MaxConcurrency` (0 = no limit), `ToleratedFailureCount`,
+   * `ToleratedFailurePercentage` — literals, JSONata expressions, or their `*Path` fields in JSONPath.
+   */
+  mapLimits(state: StateDefinition, scope: EvaluationScope): Promise<MapLimits>;
   /** A Task's `TimeoutSeconds`/`HeartbeatSeconds` (numbers, JSONata expressions or `*Path` fields); undefined when absent. */
   taskTimeouts(state: StateDefinition, scope: EvaluationScope): Promise<{ timeoutSeconds?: number; heartbeatSeconds?: number }>;
   /** A Fail state's `Error` and `Cause` (literal, JSONata, or ErrorPath/CausePath). */

@@ -30,15 +30,13 @@ export const MAX_STATE_NAME_LENGTH = 80;
 /** Fields only JSONPath states have (a JSONata state using one is refused). */
 export const JSONPATH_ONLY_FIELDS: readonly string[] = [
   'InputPath', 'OutputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'Result', 'ItemsPath', 'SecondsPath', 'TimestampPath',
-  'TimeoutSecondsPath', 'HeartbeatSecondsPath', 'ErrorPath', 'CausePath', 'MaxConcurrencyPath',
+  'TimeoutSecondsPath', 'HeartbeatSecondsPath', 'ErrorPath', 'CausePath', 'MaxConcurrencyPath', 'ToleratedFailureCountPath',
+  'ToleratedFailurePercentagePath',
 ];
 /** Fields only JSONata states have. */
 export const JSONATA_ONLY_FIELDS: readonly string[] = ['Arguments', 'Output', 'Items'];
 /** Map fields of distributed mode, which the local engine does not run. */
-export const DISTRIBUTED_MAP_FIELDS: readonly string[] = [
-  'ItemReader', 'ResultWriter', 'ItemBatcher', 'ToleratedFailurePercentage', 'ToleratedFailurePercentagePath', 'ToleratedFailureCount',
-  'ToleratedFailureCountPath', 'Label',
-];
+export const DISTRIBUTED_MAP_FIELDS: readonly string[] = ['ItemReader', 'ResultWriter', 'ItemBatcher', 'Label'];
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED_VARIABLES = new Set(['states']);
 
@@ -115,13 +113,13 @@ class DefinitionChecker {
   private transitions(name: string, state: StateDefinition, list: PreparedStateList, at: string): void {
     const target = (next: unknown, field: string) => {
       if (typeof next === 'string' && !list.stateNames.includes(next)) {
-        this.problem('MISSING_TRANSITION_TARGET', `State '${name}' field ${field} names '${next}', which is not a state of the same list of states`, `${at}/${field.replace(/[.[\]]+/g, '/').replace(/\/$/, '')}`);
+        this.problem('MISSING_TRANSITION_TARGET', `State '${name}' field ${field} names '${next}', which is not a state of the same list of states`, `${at}/${field.replace(/[[\]/]+/g, '/')}`);
       }
     };
     target(state.Next, 'Next');
     target(state.Default, 'Default');
-    if (Array.isArray(state.Choices)) state.Choices.forEach((rule, i) => isObject(rule) && target(rule.Next, `Choices[${i}].Next`));
-    if (Array.isArray(state.Catch)) state.Catch.forEach((catcher, i) => isObject(catcher) && target(catcher.Next, `Catch[${i}].Next`));
+    if (Array.isArray(state.Choices)) state.Choices.forEach((rule, i) => isObject(rule) && target(rule.Next, `Choices[${i}]/Next`));
+    if (Array.isArray(state.Catch)) state.Catch.forEach((catcher, i) => isObject(catcher) && target(catcher.Next, `Catch[${i}]/Next`));
   }
 
   // ---- JSONata states ----
@@ -135,9 +133,9 @@ class DefinitionChecker {
     if (Array.isArray(state.Catch)) {
       state.Catch.forEach((catcher, i) => {
         if (!isObject(catcher)) return;
-        if ('ResultPath' in catcher) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONata, which has no field 'Catch[${i}].ResultPath' (use Output)`, `${at}/Catch/${i}/ResultPath`);
-        if ('Output' in catcher) this.expressions(name, catcher.Output, `Catch[${i}].Output`, `${at}/Catch/${i}/Output`);
-        this.jsonataAssign(name, catcher.Assign, `Catch[${i}].Assign`, `${at}/Catch/${i}/Assign`);
+        if ('ResultPath' in catcher) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONata, which has no field 'Catch[${i}]/ResultPath' (use Output)`, `${at}/Catch/${i}/ResultPath`);
+        if ('Output' in catcher) this.expressions(name, catcher.Output, `Catch[${i}]/Output`, `${at}/Catch/${i}/Output`);
+        this.jsonataAssign(name, catcher.Assign, `Catch[${i}]/Assign`, `${at}/Catch/${i}/Assign`);
       });
     }
     if (state.Type === 'Choice' && Array.isArray(state.Choices)) {
@@ -146,15 +144,15 @@ class DefinitionChecker {
         const ruleAt = `${at}/Choices/${i}`;
         if (!('Condition' in rule)) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONata: Choices[${i}] needs a Condition`, `${ruleAt}/Condition`);
         else if (typeof rule.Condition !== 'boolean' && !isJsonataExpression(rule.Condition)) {
-          this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field Choices[${i}].Condition must be a {% %} expression or a boolean`, `${ruleAt}/Condition`);
-        } else this.expressions(name, rule.Condition, `Choices[${i}].Condition`, `${ruleAt}/Condition`);
+          this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field Choices[${i}]/Condition must be a {% %} expression or a boolean`, `${ruleAt}/Condition`);
+        } else this.expressions(name, rule.Condition, `Choices[${i}]/Condition`, `${ruleAt}/Condition`);
         for (const key of Object.keys(rule)) {
           if (key === 'Variable' || CHOICE_OPERATORS.includes(key) || key === 'And' || key === 'Or' || key === 'Not') {
             this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONata, which has no Choice rule field '${key}' (use Condition)`, `${ruleAt}/${key}`);
           }
         }
-        if ('Output' in rule) this.expressions(name, rule.Output, `Choices[${i}].Output`, `${ruleAt}/Output`);
-        this.jsonataAssign(name, rule.Assign, `Choices[${i}].Assign`, `${ruleAt}/Assign`);
+        if ('Output' in rule) this.expressions(name, rule.Output, `Choices[${i}]/Output`, `${ruleAt}/Output`);
+        this.jsonataAssign(name, rule.Assign, `Choices[${i}]/Assign`, `${ruleAt}/Assign`);
       });
     }
   }
@@ -197,7 +195,7 @@ class DefinitionChecker {
       if (field in state) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONPath, which has no field '${field}' (set "QueryLanguage": "JSONata" to use it)`, `${at}/${field}`);
     }
     for (const field of ['InputPath', 'OutputPath']) if (field in state && state[field] !== null) this.path(name, state[field], field, `${at}/${field}`);
-    for (const field of ['ItemsPath', 'SecondsPath', 'TimestampPath', 'TimeoutSecondsPath', 'HeartbeatSecondsPath']) {
+    for (const field of ['ItemsPath', 'SecondsPath', 'TimestampPath', 'TimeoutSecondsPath', 'HeartbeatSecondsPath', 'MaxConcurrencyPath', 'ToleratedFailureCountPath', 'ToleratedFailurePercentagePath']) {
       if (field in state) this.path(name, state[field], field, `${at}/${field}`);
     }
     for (const field of ['ErrorPath', 'CausePath']) if (field in state) this.dynamic(name, state[field], field, `${at}/${field}`);
@@ -209,15 +207,15 @@ class DefinitionChecker {
     if (Array.isArray(state.Catch)) {
       state.Catch.forEach((catcher, i) => {
         if (!isObject(catcher)) return;
-        if ('ResultPath' in catcher) this.resultPath(name, catcher.ResultPath, `Catch[${i}].ResultPath`, `${at}/Catch/${i}/ResultPath`);
-        if ('Output' in catcher) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONPath, which has no field 'Catch[${i}].Output' (use ResultPath)`, `${at}/Catch/${i}/Output`);
-        this.jsonPathAssign(name, catcher.Assign, `Catch[${i}].Assign`, `${at}/Catch/${i}/Assign`);
+        if ('ResultPath' in catcher) this.resultPath(name, catcher.ResultPath, `Catch[${i}]/ResultPath`, `${at}/Catch/${i}/ResultPath`);
+        if ('Output' in catcher) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONPath, which has no field 'Catch[${i}]/Output' (use ResultPath)`, `${at}/Catch/${i}/Output`);
+        this.jsonPathAssign(name, catcher.Assign, `Catch[${i}]/Assign`, `${at}/Catch/${i}/Assign`);
       });
     }
     if (state.Type === 'Choice' && Array.isArray(state.Choices)) {
       state.Choices.forEach((rule, i) => {
         this.choiceRule(name, rule, `Choices[${i}]`, `${at}/Choices/${i}`);
-        if (isObject(rule)) this.jsonPathAssign(name, rule.Assign, `Choices[${i}].Assign`, `${at}/Choices/${i}/Assign`);
+        if (isObject(rule)) this.jsonPathAssign(name, rule.Assign, `Choices[${i}]/Assign`, `${at}/Choices/${i}/Assign`);
       });
     }
   }
@@ -264,20 +262,20 @@ class DefinitionChecker {
       if (combinator in rule) {
         const inner = rule[combinator];
         if (!Array.isArray(inner) || inner.length === 0) return fail(`${combinator} must be a non-empty array of rules`, `${at}/${combinator}`);
-        inner.forEach((sub, i) => this.choiceRule(name, sub, `${field}.${combinator}[${i}]`, `${at}/${combinator}/${i}`));
+        inner.forEach((sub, i) => this.choiceRule(name, sub, `${field}/${combinator}[${i}]`, `${at}/${combinator}/${i}`));
         return;
       }
     }
-    if ('Not' in rule) return this.choiceRule(name, rule.Not, `${field}.Not`, `${at}/Not`);
+    if ('Not' in rule) return this.choiceRule(name, rule.Not, `${field}/Not`, `${at}/Not`);
     const operators = Object.keys(rule).filter((key) => !['Variable', 'Next', 'Assign', 'Comment'].includes(key));
     if (operators.length !== 1 || !CHOICE_OPERATORS.includes(operators[0])) {
       return fail(`needs exactly one comparison operator (${operators.join(', ') || 'none'} given)`);
     }
     const operator = operatorOf(rule) as string;
     const operand = rule[operator];
-    this.path(name, rule.Variable, `${field}.Variable`, `${at}/Variable`);
+    this.path(name, rule.Variable, `${field}/Variable`, `${at}/Variable`);
     const expect = (ok: boolean, what: string) => ok || fail(`${operator} needs ${what}, got ${JSON.stringify(operand)}`, `${at}/${operator}`);
-    if (operator.endsWith('Path')) this.path(name, operand, `${field}.${operator}`, `${at}/${operator}`);
+    if (operator.endsWith('Path')) this.path(name, operand, `${field}/${operator}`, `${at}/${operator}`);
     else if (operator.startsWith('Is')) expect(typeof operand === 'boolean', 'a boolean');
     else if (operator.startsWith('String')) expect(typeof operand === 'string', 'a string');
     else if (operator.startsWith('Numeric')) expect(typeof operand === 'number', 'a number');
@@ -295,9 +293,9 @@ class DefinitionChecker {
       const errors = isObject(matcher) ? matcher.ErrorEquals : undefined;
       const where = `${at}/${field}/${i}/ErrorEquals`;
       if (!Array.isArray(errors) || errors.length === 0 || !errors.every((e) => typeof e === 'string')) {
-        this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field}[${i}].ErrorEquals must be a non-empty array of error names`, where);
+        this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field}[${i}]/ErrorEquals must be a non-empty array of error names`, where);
       } else if (errors.includes(StatesError.ALL) && (errors.length > 1 || i !== matchers.length - 1)) {
-        this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field}[${i}].ErrorEquals: ${StatesError.ALL} must appear alone, in the last ${field === 'Retry' ? 'retrier' : 'catcher'}`, where);
+        this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field}[${i}]/ErrorEquals: ${StatesError.ALL} must appear alone, in the last ${field === 'Retry' ? 'retrier' : 'catcher'}`, where);
       }
     });
   }

@@ -33,6 +33,10 @@ const AWS_FUNCTIONS: ReadonlyArray<readonly [string, (...args: any[]) => unknown
   ['random', (seed?: unknown) => random(seed)],
   ['uuid', () => uuid()],
   ['parse', parseJson],
+  // Step Functions leaves $eval out of its JSONata; refuse it here too, so what runs locally runs on AWS.
+  ['eval', () => {
+    throw new Error('$eval is not available in Step Functions; use $parse');
+  }],
 ];
 
 const compiled = new Map<string, Expression>();
@@ -149,7 +153,7 @@ export async function evaluateTemplate(value: unknown, bindings: Record<string, 
   }
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = await evaluateTemplate(item, bindings, `${field}.${key}`);
+    for (const [key, item] of Object.entries(value)) out[key] = await evaluateTemplate(item, bindings, `${field}/${key}`);
     return out;
   }
   return value;
@@ -160,6 +164,6 @@ export function forEachString(value: unknown, field: string, visit: (text: strin
   if (typeof value === 'string') visit(value, field);
   else if (Array.isArray(value)) value.forEach((item, i) => forEachString(item, `${field}[${i}]`, visit));
   else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) forEachString(item, `${field}.${key}`, visit);
+    for (const [key, item] of Object.entries(value)) forEachString(item, `${field}/${key}`, visit);
   }
 }

@@ -7,6 +7,7 @@ import { NoChoiceMatchedError, QueryEvaluationError } from '../errors';
 import { bindingsOf, evaluateJsonata, evaluateTemplate, isJsonataExpression } from './expressions';
 import {
   mapItemValue,
+  mapLimitsFrom,
   requireArray,
   requireInteger,
   requireString,
@@ -53,8 +54,8 @@ export const jsonataDataFlow: StateDataFlow = {
 
   async catchOutput(catcher, scope) {
     const [output, assign] = await Promise.all([
-      'Output' in catcher ? field(catcher, 'Output', scope, 'Catch.Output') : scope.errorOutput,
-      assignments(catcher, scope, 'Catch.Assign'),
+      'Output' in catcher ? field(catcher, 'Output', scope, 'Catch/Output') : scope.errorOutput,
+      assignments(catcher, scope, 'Catch/Assign'),
     ]);
     return { output, assign };
   },
@@ -63,15 +64,15 @@ export const jsonataDataFlow: StateDataFlow = {
     const rules = (state.Choices ?? []) as readonly ChoiceRule[];
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i];
-      const label = `Choices[${i}].Condition`;
+      const label = `Choices[${i}]/Condition`;
       const verdict = isJsonataExpression(rule.Condition) ? await evaluateJsonata(rule.Condition, bindingsOf(scope), label) : rule.Condition;
       if (typeof verdict !== 'boolean') throw queryError(`The field '${label}' must evaluate to a boolean, got ${JSON.stringify(verdict)}.`);
       if (!verdict) continue;
       // The state-level Assign applies whichever rule matched; the rule's own Assign wins on conflicts.
       const [stateAssign, ruleAssign, output] = await Promise.all([
         assignments(state, scope),
-        assignments(rule, scope, `Choices[${i}].Assign`),
-        'Output' in rule ? field(rule, 'Output', scope, `Choices[${i}].Output`) : this.output(state, scope),
+        assignments(rule, scope, `Choices[${i}]/Assign`),
+        'Output' in rule ? field(rule, 'Output', scope, `Choices[${i}]/Output`) : this.output(state, scope),
       ]);
       return { next: rule.Next, assign: { ...stateAssign, ...ruleAssign }, output };
     }
@@ -94,6 +95,15 @@ export const jsonataDataFlow: StateDataFlow = {
     return 'ItemSelector' in state ? field(state, 'ItemSelector', scope) : mapItemValue(scope.context);
   },
 
+  async mapLimits(state, scope) {
+    const [maxConcurrency, toleratedFailureCount, toleratedFailurePercentage] = await Promise.all([
+      field(state, 'MaxConcurrency', scope),
+      field(state, 'ToleratedFailureCount', scope),
+      field(state, 'ToleratedFailurePercentage', scope),
+    ]);
+    return mapLimitsFrom({ maxConcurrency, toleratedFailureCount, toleratedFailurePercentage }, queryError);
+  },
+
   async taskTimeouts(state, scope) {
     const [timeout, heartbeat] = await Promise.all([field(state, 'TimeoutSeconds', scope), field(state, 'HeartbeatSeconds', scope)]);
     return {
@@ -114,5 +124,5 @@ export const jsonataDataFlow: StateDataFlow = {
 /** Every field of a JSONata state or Catch clause that may hold `{% %}` expressions (validation compiles them all). */
 export const JSONATA_FIELDS: readonly string[] = [
   'Arguments', 'Output', 'Assign', 'Items', 'ItemSelector', 'Seconds', 'Timestamp', 'TimeoutSeconds', 'HeartbeatSeconds',
-  'Error', 'Cause', 'MaxConcurrency',
+  'Error', 'Cause', 'MaxConcurrency', 'ToleratedFailureCount', 'ToleratedFailurePercentage',
 ];

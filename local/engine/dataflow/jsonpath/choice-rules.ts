@@ -87,23 +87,23 @@ export function operatorOf(rule: ChoiceRule): string | undefined {
 
 /** Whether a Choice rule matches. `field` names the rule in messages (`Choices[2]`). */
 export function ruleMatches(rule: ChoiceRule, roots: PathRoots, field: string): boolean {
-  if (Array.isArray(rule.And)) return rule.And.every((inner, i) => ruleMatches(inner as ChoiceRule, roots, `${field}.And[${i}]`));
-  if (Array.isArray(rule.Or)) return rule.Or.some((inner, i) => ruleMatches(inner as ChoiceRule, roots, `${field}.Or[${i}]`));
-  if (rule.Not !== undefined) return !ruleMatches(rule.Not as ChoiceRule, roots, `${field}.Not`);
+  if (Array.isArray(rule.And)) return rule.And.every((inner, i) => ruleMatches(inner as ChoiceRule, roots, `${field}/And[${i}]`));
+  if (Array.isArray(rule.Or)) return rule.Or.some((inner, i) => ruleMatches(inner as ChoiceRule, roots, `${field}/Or[${i}]`));
+  if (rule.Not !== undefined) return !ruleMatches(rule.Not as ChoiceRule, roots, `${field}/Not`);
 
   const variable = rule.Variable as string;
   const operator = operatorOf(rule) ?? '';
   const operand = rule[operator];
   if (operator === 'IsPresent') return pathExists(variable, roots) === operand;
 
-  const value = readPath(variable, roots, `${field}.Variable`);
+  const value = readPath(variable, roots, `${field}/Variable`);
   const typeTest = TYPE_TESTS[operator];
   if (typeTest) return typeTest(value) === operand;
   if (operator === 'StringMatches') return typeof value === 'string' && wildcardToRegExp(operand as string).test(value);
 
   const comparison = COMPARISON_OPERATORS.get(operator);
   if (!comparison) return false; // refused at validation; unreachable for a validated definition
-  const expected = comparison.viaPath ? readPath(operand as string, roots, `${field}.${operator}`) : operand;
+  const expected = comparison.viaPath ? readPath(operand as string, roots, `${field}/${operator}`) : operand;
   const [left, right] = [comparison.normalize(value), comparison.normalize(expected)];
   return left !== undefined && right !== undefined && comparison.compare(left, right);
 }

@@ -5,7 +5,7 @@
  */
 import type { ChoiceDecision, EvaluationScope, StateDataFlow, StateDefinition } from '../types';
 import { NoChoiceMatchedError, StatesRuntimeError } from '../errors';
-import { mapItemValue, requireArray, requireInteger, requireString, requireTimestamp, RESULT_PRODUCING_TYPES, type ErrorFactory } from '../shared/values';
+import { mapItemValue, mapLimitsFrom, requireArray, requireInteger, requireString, requireTimestamp, RESULT_PRODUCING_TYPES, type ErrorFactory } from '../shared/values';
 import { readPath, setReferencePath, type PathRoots } from './paths';
 import { applyPayloadTemplate, evaluateDynamic } from './payload-template';
 import { ruleMatches, type ChoiceRule } from './choice-rules';
@@ -86,7 +86,7 @@ export const jsonPathDataFlow: StateDataFlow = {
   async catchOutput(catcher, scope) {
     return {
       output: placeResult(catcher, scope.input, scope.errorOutput),
-      assign: assignments(catcher, scope.errorOutput, scope, 'Catch.Assign'),
+      assign: assignments(catcher, scope.errorOutput, scope, 'Catch/Assign'),
     };
   },
 
@@ -97,7 +97,7 @@ export const jsonPathDataFlow: StateDataFlow = {
     const output = () => selectPath(state, 'OutputPath', input, scope);
     for (let i = 0; i < rules.length; i++) {
       if (!ruleMatches(rules[i], pathRoots, `Choices[${i}]`)) continue;
-      const assign = { ...assignments(state, input, scope), ...assignments(rules[i], input, scope, `Choices[${i}].Assign`) };
+      const assign = { ...assignments(state, input, scope), ...assignments(rules[i], input, scope, `Choices[${i}]/Assign`) };
       return { next: rules[i].Next as string, assign, output: output() };
     }
     if (typeof state.Default !== 'string') throw new NoChoiceMatchedError('No Choice rule matched and no Default is set.');
@@ -122,6 +122,17 @@ export const jsonPathDataFlow: StateDataFlow = {
     const template = state.ItemSelector ?? state.Parameters;
     if (template === undefined) return mapItemValue(scope.context);
     return applyPayloadTemplate(template, roots(selectedInput(state, scope), scope), state.ItemSelector !== undefined ? 'ItemSelector' : 'Parameters');
+  },
+
+  async mapLimits(state, scope) {
+    return mapLimitsFrom(
+      {
+        maxConcurrency: numberField(state, 'MaxConcurrency', scope),
+        toleratedFailureCount: numberField(state, 'ToleratedFailureCount', scope),
+        toleratedFailurePercentage: numberField(state, 'ToleratedFailurePercentage', scope),
+      },
+      runtimeError,
+    );
   },
 
   async taskTimeouts(state, scope) {

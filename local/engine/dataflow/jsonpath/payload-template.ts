@@ -22,8 +22,8 @@ export function applyPayloadTemplate(template: unknown, roots: PathRoots, field:
   if (template === null || typeof template !== 'object') return template;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(template)) {
-    if (key.endsWith(DYNAMIC_SUFFIX)) out[key.slice(0, -DYNAMIC_SUFFIX.length)] = evaluateDynamic(value, roots, `${field}.${key}`);
-    else out[key] = applyPayloadTemplate(value, roots, `${field}.${key}`);
+    if (key.endsWith(DYNAMIC_SUFFIX)) out[key.slice(0, -DYNAMIC_SUFFIX.length)] = evaluateDynamic(value, roots, `${field}/${key}`);
+    else out[key] = applyPayloadTemplate(value, roots, `${field}/${key}`);
   }
   return out;
 }
@@ -33,8 +33,8 @@ export function forEachDynamic(template: unknown, field: string, visit: (express
   if (Array.isArray(template)) template.forEach((item, i) => forEachDynamic(item, `${field}[${i}]`, visit));
   else if (template !== null && typeof template === 'object') {
     for (const [key, value] of Object.entries(template)) {
-      if (key.endsWith(DYNAMIC_SUFFIX)) visit(value, `${field}.${key}`);
-      else forEachDynamic(value, `${field}.${key}`, visit);
+      if (key.endsWith(DYNAMIC_SUFFIX)) visit(value, `${field}/${key}`);
+      else forEachDynamic(value, `${field}/${key}`, visit);
     }
   }
 }

@@ -1,3 +1,5 @@
+import type { MapLimits } from '../types';
+
 /**
  * Checks on the values a state's fields evaluate to (seconds, timestamps, strings), shared by both
  * query languages; each language passes the error class it raises (`States.QueryEvaluationError` for
@@ -30,6 +32,28 @@ export function requireInteger(value: unknown, field: string, min: number, fail:
     throw fail(`The value of the field '${field}' must be an integer of at least ${min}, got ${JSON.stringify(value)}.`);
   }
   return value;
+}
+
+/** The value as a number from `min` to `max`, or the factory's error naming `field`. */
+export function requireNumberBetween(value: unknown, field: string, min: number, max: number, fail: ErrorFactory): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw fail(`The value of the field '${field}' must be a number from ${min} to ${max}, got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
+
+/** Builds {@link MapLimits} from the raw values of a Map state's limit fields (undefined when absent). */
+export function mapLimitsFrom(
+  raw: { maxConcurrency?: unknown; toleratedFailureCount?: unknown; toleratedFailurePercentage?: unknown },
+  fail: ErrorFactory,
+): MapLimits {
+  return {
+    maxConcurrency: raw.maxConcurrency === undefined ? 0 : requireInteger(raw.maxConcurrency, 'MaxConcurrency', 0, fail),
+    ...(raw.toleratedFailureCount !== undefined && { toleratedFailureCount: requireInteger(raw.toleratedFailureCount, 'ToleratedFailureCount', 0, fail) }),
+    ...(raw.toleratedFailurePercentage !== undefined && {
+      toleratedFailurePercentage: requireNumberBetween(raw.toleratedFailurePercentage, 'ToleratedFailurePercentage', 0, 100, fail),
+    }),
+  };
 }
 
 /** The value as epoch ms of an RFC 3339 timestamp, or the factory's error naming `field`. */

@@ -193,6 +193,20 @@ describe('JSONata data flow', () => {
     });
   });
 
+  describe('mapLimits', () => {
+    it.each([
+      [{}, { maxConcurrency: 0 }],
+      [{ MaxConcurrency: 3 }, { maxConcurrency: 3 }],
+      [{ MaxConcurrency: '{% $limit %}', ToleratedFailureCount: 2, ToleratedFailurePercentage: '{% 12.5 %}' }, { maxConcurrency: 10, toleratedFailureCount: 2, toleratedFailurePercentage: 12.5 }],
+    ])('%j gives %j', async (fields, expected) => {
+      expect(await flow.mapLimits(state(fields, 'Map'), scope())).toEqual(expected);
+    });
+
+    it.each([[{ MaxConcurrency: -1 }], [{ ToleratedFailurePercentage: 101 }], [{ MaxConcurrency: '{% "2" %}' }]])('%j is a States.QueryEvaluationError', async (fields) => {
+      expect((await failure(flow.mapLimits(state(fields, 'Map'), scope()))).name).toBe('States.QueryEvaluationError');
+    });
+  });
+
   describe('taskTimeouts', () => {
     it.each([
       [{}, {}],
@@ -224,11 +238,12 @@ describe('JSONata data flow', () => {
   describe('errors', () => {
     it.each([
       ['an undefined result', '{% $states.input.missing %}', /returned nothing \(undefined\)/],
-      ['an undefined result in a nested field', { a: { b: '{% $nope %}' } }, /field 'Arguments\.a\.b'/],
+      ['an undefined result in a nested field', { a: { b: '{% $nope %}' } }, /field 'Arguments\/a\/b'/],
       ['a runtime error', '{% $number("x") %}', /threw an error/],
       ['a type error', "{% 'a' + 1 %}", /threw an error/],
       ['a syntax error', '{% $states.input. %}', /is invalid/],
       ['an explicit $error', "{% $error('custom') %}", /custom/],
+      ['$eval, which Step Functions leaves out', "{% $eval('1 + 1') %}", /\$eval is not available in Step Functions; use \$parse/],
     ])('%s is a States.QueryEvaluationError', async (_, Arguments, message) => {
       const err = await failure(flow.effectiveInput(state({ Arguments }), scope()));
       expect(err.name).toBe('States.QueryEvaluationError');

@@ -202,6 +202,20 @@ describe('JSONPath data flow', () => {
     });
   });
 
+  describe('mapLimits', () => {
+    it.each([
+      [{}, { maxConcurrency: 0 }],
+      [{ MaxConcurrency: 4, ToleratedFailureCount: 1, ToleratedFailurePercentage: 50 }, { maxConcurrency: 4, toleratedFailureCount: 1, toleratedFailurePercentage: 50 }],
+      [{ MaxConcurrencyPath: '$.order.qty', ToleratedFailureCountPath: '$.limits.h', ToleratedFailurePercentagePath: '$.limits.t' }, { maxConcurrency: 2, toleratedFailureCount: 10, toleratedFailurePercentage: 60 }],
+    ])('%j gives %j', async (fields, expected) => {
+      expect(await flow.mapLimits(state(fields, 'Map'), scope())).toEqual(expected);
+    });
+
+    it('a MaxConcurrencyPath to a string is a States.Runtime error', async () => {
+      expect((await failure(flow.mapLimits(state({ MaxConcurrencyPath: '$.user' }, 'Map'), scope()))).name).toBe('States.Runtime');
+    });
+  });
+
   describe('taskTimeouts and failure', () => {
     it.each([
       [{}, {}],
