@@ -217,7 +217,7 @@ export class Engine {
               Input: child.input,
               InputDetails: { Included: true },
               Name: child.name,
-              Output: child.output,
+              Output: link.outputAsJson && child.output !== null ? JSON.parse(child.output) : child.output,
               OutputDetails: { Included: true },
               StartDate: child.start_ms,
               StateMachineArn: child.machine_arn,

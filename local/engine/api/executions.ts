@@ -40,6 +40,8 @@ export interface ParentTaskLink {
   readonly executionArn: string;
   readonly frameId: string;
   readonly seq: number;
+  /** `.sync:2`: the child's output as JSON rather than as a string. */
+  readonly outputAsJson?: boolean;
 }
 
 export function requireExecution(store: EngineStore, arnInput: unknown): ExecutionRow {

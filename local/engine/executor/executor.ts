@@ -518,7 +518,7 @@ export class Executor {
 
   /** Runs a Task attempt's work outside any lock and signals its outcome. */
   private launch(executionArn: string, launch: Launch): void {
-    const parentTask = launch.target.service === 'states' && launch.target.pattern === 'sync' ? { executionArn, frameId: launch.frame.id, seq: launch.seq } : undefined;
+    const parentTask = launch.target.service === 'states' && launch.target.pattern === 'sync' ? { executionArn, frameId: launch.frame.id, seq: launch.seq, outputAsJson: launch.target.resource.endsWith(':2') } : undefined;
     const services: IntegrationServices = parentTask
       ? { ...this.services, startExecution: (input) => this.services.startExecution({ ...input, parentTask }) }
       : this.services;

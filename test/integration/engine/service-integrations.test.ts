@@ -1,0 +1,141 @@
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_REGION } from '../../../lib/config/constants';
+import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from '../../../local/api/server';
+import type { ExecutionStatusChangeEvent } from '../../../local/engine';
+import { LOCAL_CREDENTIALS, type LocalDynamoDb, startLocalDynamoDb } from '../../../local/services/dynamodb';
+import { LocalSqs } from '../../../local/services/sqs/local-sqs';
+import { sqsService } from '../../../local/services/sqs/sqs-service';
+import { EngineHarness, invokeTask, jsonata, namedError } from '../../unit/engine/support/engine-harness';
+
+/** Task integrations against real local services: dynalite and the engine's SQS over HTTP. */
+describe('service integrations', () => {
+  let dir: string;
+  let dynamo: LocalDynamoDb;
+  let sqs: LocalSqs;
+  let api: LocalApiServer;
+  let sqsClient: SQSClient;
+  let dynamoClient: DynamoDBClient;
+  let h: EngineHarness;
+  let queueUrl: string;
+  const closedEvents: ExecutionStatusChangeEvent[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'autosave-integrations-'));
+    dynamo = await startLocalDynamoDb({ directory: join(dir, 'dynamodb'), tables: ['items'] });
+    sqs = new LocalSqs({ file: join(dir, 'sqs.sqlite') });
+    api = await startLocalApiServer(createLocalApiHandler({ services: [sqsService(sqs)] }), 0);
+    sqs.setBaseUrl(api.url);
+    const common = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+    sqsClient = new SQSClient({ ...common, endpoint: api.url });
+    dynamoClient = new DynamoDBClient({ ...common, endpoint: dynamo.endpoint });
+    queueUrl = (await sqsClient.send(new CreateQueueCommand({ QueueName: 'out' }))).QueueUrl as string;
+    h = await new EngineHarness(
+      { child: (p) => ({ doubled: p.n * 2 }), bad: () => { throw namedError('ChildBroke'); } },
+      {
+        integrations: { sqs: sqsClient, dynamodb: dynamoClient },
+        onExecutionClosed: async (event) => void closedEvents.push(event),
+      },
+    ).start();
+  });
+  afterAll(async () => {
+    await h.close();
+    await api.close();
+    sqs.close();
+    await dynamo.close();
+    sqsClient.destroy();
+    dynamoClient.destroy();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('puts, updates, gets and deletes DynamoDB items and sends an SQS message, with the AWS result shapes', async () => {
+    const m = await h.machine(
+      jsonata({
+        Put: { Type: 'Task', Resource: 'arn:aws:states:::dynamodb:putItem', Arguments: { TableName: 'items', Item: { id: { S: '{% $states.input.id %}' }, n: { N: '1' } } }, Output: '{% $states.input %}', Next: 'Update' },
+        Update: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::dynamodb:updateItem',
+          Arguments: { TableName: 'items', Key: { id: { S: '{% $states.input.id %}' } }, UpdateExpression: 'SET n = n + :one', ExpressionAttributeValues: { ':one': { N: '1' } }, ReturnValues: 'ALL_NEW' },
+          Output: '{% $merge([$states.input, {"updated": $states.result.Attributes.n.N}]) %}',
+          Next: 'Get',
+        },
+        Get: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::dynamodb:getItem',
+          Arguments: { TableName: 'items', Key: { id: { S: '{% $states.input.id %}' } } },
+          Output: '{% $merge([$states.input, {"got": $states.result.Item.n.N, "status": $states.result.SdkHttpMetadata.HttpStatusCode}]) %}',
+          Next: 'Send',
+        },
+        Send: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::sqs:sendMessage',
+          Arguments: { QueueUrl: queueUrl, MessageBody: '{% $states.input %}' },
+          Output: '{% $merge([$states.input, {"messageId": $states.result.MessageId}]) %}',
+          Next: 'Delete',
+        },
+        Delete: { Type: 'Task', Resource: 'arn:aws:states:::dynamodb:deleteItem', Arguments: { TableName: 'items', Key: { id: { S: '{% $states.input.id %}' } } }, Output: '{% $states.input %}', End: true },
+      }),
+    );
+    const arn = await h.run(m, { id: 'item-1' });
+    const out = (await h.output(arn)) as any;
+    expect(out).toMatchObject({ id: 'item-1', updated: '2', got: '2', status: 200, messageId: expect.any(String) });
+    const received = await sqsClient.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1 }));
+    expect(JSON.parse(received.Messages?.[0]?.Body as string)).toEqual({ id: 'item-1', updated: '2', got: '2', status: 200 });
+    expect((await dynamoClient.send(new GetItemCommand({ TableName: 'items', Key: { id: { S: 'item-1' } } }))).Item).toBeUndefined();
+  });
+
+  it('surfaces a failed condition as DynamoDB.ConditionalCheckFailedException, catchable by name', async () => {
+    const m = await h.machine(
+      jsonata({
+        Put: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::dynamodb:putItem',
+          Arguments: { TableName: 'items', Item: { id: { S: 'taken' } }, ConditionExpression: 'attribute_not_exists(id)' },
+          Catch: [{ ErrorEquals: ['DynamoDB.ConditionalCheckFailedException'], Next: 'Taken' }],
+          End: true,
+        },
+        Taken: { Type: 'Pass', Output: { taken: true }, End: true },
+      }),
+    );
+    expect(await h.describe(await h.run(m))).toMatchObject({ status: 'SUCCEEDED' });
+    expect(await h.output(await h.run(m))).toEqual({ taken: true });
+  });
+
+  it('starts child executions (request-response and .sync) with states:startExecution', async () => {
+    const child = await h.machine(jsonata({ C: invokeTask('child', { End: true }) }), 'child');
+    const parent = await h.machine(
+      jsonata({
+        Fire: { Type: 'Task', Resource: 'arn:aws:states:::states:startExecution', Arguments: { StateMachineArn: child, Input: { n: 1 }, Name: 'fired' }, Next: 'Sync' },
+        Sync: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::states:startExecution.sync:2',
+          Arguments: { StateMachineArn: child, Input: { n: 21 } },
+          Output: '{% $states.result.Output %}',
+          End: true,
+        },
+      }),
+    );
+    const arn = await h.run(parent);
+    await h.idle();
+    expect(await h.describe(arn)).toMatchObject({ status: 'SUCCEEDED', output: '{"doubled":42}' });
+    expect(await h.describe(child.replace('stateMachine', 'execution') + ':fired')).toMatchObject({ status: 'SUCCEEDED', output: '{"doubled":2}' });
+  });
+
+  it('emulates the EventBridge status-change rule for a failed execution', async () => {
+    const m = await h.machine(jsonata({ B: invokeTask('bad', { End: true }) }), 'failing');
+    const arn = await h.run(m, { x: 1 });
+    await h.idle();
+    const event = closedEvents.find((e) => e.detail.executionArn === arn);
+    expect(event).toMatchObject({
+      'detail-type': 'Step Functions Execution Status Change',
+      source: 'aws.states',
+      resources: [arn],
+      detail: { executionArn: arn, status: 'FAILED', error: 'ChildBroke', input: '{"x":1}', redriveCount: 0, redriveStatus: 'REDRIVABLE', startDate: expect.any(Number) },
+    });
+    expect(closedEvents.every((e) => e.detail.status !== 'SUCCEEDED')).toBe(true);
+  });
+});
