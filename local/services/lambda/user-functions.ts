@@ -17,14 +17,14 @@ export class UserFunctionsModuleError extends Error {
 }
 
 /**
- * Loads user functions from a module exporting `{ [functionName]: handler }` (named exports, or an object as
- * the default export), so any ASL that calls Lambdas can run locally.
+ * Loads user functions from a module exporting `{ [functionName]: handler }` (an object as the default export, or
+ * else every named export), so any ASL that calls Lambdas can run locally.
  */
 export async function loadUserFunctions(modulePath: string): Promise<LocalFunction[]> {
   const mod = (await import(pathToFileURL(resolve(modulePath)).href)) as Record<string, unknown>;
-  const table: Record<string, unknown> = { ...mod };
+  // A default-exported object is the table; otherwise every named export is a function.
+  const table = mod.default && typeof mod.default === 'object' ? (mod.default as Record<string, unknown>) : { ...mod };
   delete table.default;
-  if (mod.default && typeof mod.default === 'object') Object.assign(table, mod.default);
   return userFunctions(table, modulePath);
 }
 
