@@ -113,8 +113,9 @@ export interface LambdaContextLike {
 }
 
 /**
- * Wraps a handler: runs it with the current runtime, optionally stores a result over the inline limit by
- * reference, and flushes metrics as one EMF line whatever the outcome.
+ * Wraps a handler: runs it with the current runtime, optionally makes a result over the inline limit fit
+ * (largest values by reference, see PayloadStore.shrinkToFit), and flushes metrics as one EMF line
+ * whatever the outcome.
  */
 export function lambdaHandler<E, R>(
   body: (event: E, runtime: Runtime, context?: LambdaContextLike) => Promise<R>,
@@ -124,7 +125,7 @@ export function lambdaHandler<E, R>(
     const runtime = currentRuntime();
     try {
       const result = await body(event, runtime, context);
-      return options.offloadLargeResult ? ((await runtime.payloads.offloadIfLarge(result)) as R) : result;
+      return options.offloadLargeResult ? ((await runtime.payloads.shrinkToFit(result)) as R) : result;
     } finally {
       runtime.metrics.flush();
     }

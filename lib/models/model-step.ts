@@ -18,8 +18,8 @@ export interface ModelStepEvent {
   readonly tools?: readonly ModelToolSpec[];
   /** Agent loop: the conversation so far (always by reference). */
   readonly conversation?: PayloadRef | null;
-  /** Agent loop: the previous turn's tool results. */
-  readonly toolResults?: readonly { readonly id: string; readonly name: string; readonly result: unknown }[];
+  /** Agent loop: the previous turn's tool results (possibly by reference). */
+  readonly toolResults?: readonly { readonly id: string; readonly name: string; readonly result: unknown }[] | PayloadRef;
 }
 
 /** The model-step Lambda's result. */
@@ -51,8 +51,9 @@ export async function runModelStep(deps: ModelStepDeps, raw: unknown): Promise<M
     ? [...(await deps.payloads.resolve<ConversationMessage[]>(event.conversation))]
     : [];
   if (messages.length === 0) messages.push({ role: 'user', content: [{ text: event.prompt }] });
-  if (event.toolResults?.length) {
-    const results = await deps.payloads.resolveDeep<NonNullable<ModelStepEvent['toolResults']>>(event.toolResults);
+  // Tool results may come inline, with references inside, or as one reference (a large batch).
+  const results = await deps.payloads.resolveDeep<{ id: string; name: string; result: unknown }[]>(event.toolResults ?? []);
+  if (results.length) {
     messages.push({
       role: 'user',
       content: results.map((r) => ({ toolResult: { toolUseId: r.id, content: [{ json: r.result }] } })),

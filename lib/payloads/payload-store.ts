@@ -5,6 +5,10 @@ import { PayloadIntegrityError } from './errors';
 import { sha256Hex } from './hashing';
 import { isPayloadRef, parseS3Url, type PayloadRef } from './payload-ref';
 
+/** Rough size of a reference in JSON; members no larger than this are never offloaded. */
+const REF_OVERHEAD_BYTES = 200;
+const byteLength = (value: unknown): number => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
+
 /** Prefix of every content-addressed payload key. */
 export const PAYLOAD_KEY_PREFIX = 'payloads/';
 
@@ -59,6 +63,31 @@ export class PayloadStore {
     if (bytes.byteLength <= this.inlineLimitBytes) return value;
     this.metrics.add(MetricName.PayloadsOffloaded);
     return this.putBytes(bytes);
+  }
+
+  /**
+   * `value` made to fit the inline limit while keeping its shape: when its JSON is too large and it is an
+   * object or array, its largest members are replaced by references, largest first, until it fits (so a
+   * state machine can still read `result.final` or `result.url` inline); anything else, or an object that
+   * still does not fit, goes whole by reference. Handlers resolve the references with {@link resolveDeep}.
+   */
+  async shrinkToFit<T>(value: T): Promise<T | PayloadRef> {
+    if (isPayloadRef(value) || byteLength(value) <= this.inlineLimitBytes) return value;
+    if (value && typeof value === 'object') {
+      const shrunk: Record<string, unknown> = Array.isArray(value) ? [...value] as unknown as Record<string, unknown> : { ...(value as object) };
+      const bySize = Object.entries(shrunk)
+        .map(([key, member]) => ({ key, member, bytes: byteLength(member) }))
+        .sort((a, b) => b.bytes - a.bytes);
+      for (const { key, member, bytes } of bySize) {
+        if (byteLength(shrunk) <= this.inlineLimitBytes) return shrunk as T;
+        // A reference is about 150 bytes: replacing anything smaller would not help.
+        if (bytes <= REF_OVERHEAD_BYTES || isPayloadRef(member)) break;
+        this.metrics.add(MetricName.PayloadsOffloaded);
+        shrunk[key] = await this.putBytes(Buffer.from(JSON.stringify(member ?? null), 'utf8'));
+      }
+      if (byteLength(shrunk) <= this.inlineLimitBytes) return shrunk as T;
+    }
+    return this.offloadIfLarge(value);
   }
 
   /**

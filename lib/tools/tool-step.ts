@@ -1,5 +1,6 @@
 import { InvalidStepInputError } from '../errors';
 import { leaseFor, type IdempotencyLedger, type ReconcileResult } from '../idempotency/idempotency-ledger';
+import type { PayloadRef } from '../payloads/payload-ref';
 import type { PayloadStore } from '../payloads/payload-store';
 import type { ToolRegistry } from './tool-registry';
 
@@ -24,7 +25,8 @@ export interface ToolBatchEvent {
 
 /** Result of a batch: one entry per call, in call order. */
 export interface ToolBatchResult {
-  readonly results: { readonly id: string; readonly name: string; readonly result: unknown }[];
+  /** In call order; a reference to the array when the batch is over the inline limit. */
+  readonly results: { readonly id: string; readonly name: string; readonly result: unknown }[] | PayloadRef;
 }
 
 /** What a tool step needs. */
@@ -43,8 +45,8 @@ export interface ToolStepOptions {
 /**
  * Runs one tool call exactly once per key: claim → if the claim took over an expired in-progress claim,
  * reconcile with the provider and act only if it has no record → execute → complete. Inputs may hold
- * payload references (resolved and hash-checked); a result over the inline limit is stored by reference,
- * and it is the reference that the ledger keeps.
+ * payload references (resolved and hash-checked); a result over the inline limit has its largest values
+ * stored by reference ({@link PayloadStore.shrinkToFit}), and it is that shrunk result the ledger keeps.
  */
 export async function runToolCall(
   deps: ToolStepDeps,
@@ -60,11 +62,11 @@ export async function runToolCall(
     // Hash what the state machine sent (references are content-addressed, so they hash stably).
     payload: { tool: call.tool, input: call.input },
     leaseMillis: leaseFor(options.remainingMillis),
-    act: async () => deps.payloads.offloadIfLarge(await tool.execute(input, key)),
+    act: async () => deps.payloads.shrinkToFit(await tool.execute(input, key)),
     ...(reconcile && {
       reconcile: async (): Promise<ReconcileResult<unknown>> => {
         const known = await reconcile(key);
-        return known.found ? { found: true, result: await deps.payloads.offloadIfLarge(known.result) } : known;
+        return known.found ? { found: true, result: await deps.payloads.shrinkToFit(known.result) } : known;
       },
     }),
   });
@@ -77,7 +79,8 @@ export async function runToolStep(deps: ToolStepDeps, event: unknown, options: T
     const results = await Promise.all(
       event.calls.map(async (call) => ({ id: call.id, name: call.tool, result: await runToolCall(deps, call, options) })),
     );
-    return { results } satisfies ToolBatchResult;
+    // The machine reads `results` inline; if the batch is too large, the results travel by reference.
+    return deps.payloads.shrinkToFit({ results });
   }
   return runToolCall(deps, parseSingle(event), options);
 }

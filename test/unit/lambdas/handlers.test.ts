@@ -78,7 +78,7 @@ describe('lambdas/index.ts registry', () => {
 });
 
 describe('tool-step handler', () => {
-  it('returns a result over the inline limit as a payload reference', async () => {
+  it('returns a result over the inline limit with its large value as a payload reference', async () => {
     const out = await invoke('tool-step', {
       workflow: 'research-agent',
       executionArn,
@@ -87,7 +87,8 @@ describe('tool-step handler', () => {
       idempotencyKey: 'h:doc',
       input: { url: 'https://example.org/long', bytes: 300 * 1024 },
     });
-    expect(isPayloadRef(out)).toBe(true);
+    expect(out.url).toBe('https://example.org/long');
+    expect(isPayloadRef(out.text)).toBe(true);
   });
 
   it('sends through the configured outbox', async () => {

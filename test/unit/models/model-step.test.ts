@@ -127,7 +127,11 @@ describe('runModelStep (agent loop: the research agent)', () => {
     const toolResults = conversation[2].content as { toolResult: { toolUseId: string; content: { json: any }[] } }[];
     expect(toolResults[0].toolResult.content[0].json.text).toHaveLength(300 * 1024);
 
-    const turn2 = await runModelStep(deps, { ...base, turn: 2, conversation: turn1.conversation, toolResults: [] });
+    // A large batch hands its results over as one reference; the model step resolves it.
+    const resultsByRef = await payloads.put([{ id: 'call-read-1', name: 'read-document', result: { text: 'doc' } }]);
+    const turn2 = await runModelStep(deps, { ...base, turn: 2, conversation: turn1.conversation, toolResults: resultsByRef });
+    const finalConversation = await payloads.resolve<ConversationMessage[]>(turn2.conversation!);
+    expect(finalConversation[4].content).toEqual([{ toolResult: { toolUseId: 'call-read-1', content: [{ json: { text: 'doc' } }] } }]);
     expect(turn2.final).toBe(true);
     expect(turn2.text).toMatch(/^Final answer/);
     expect(provider.calls).toBe(3);

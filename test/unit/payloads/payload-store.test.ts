@@ -50,6 +50,23 @@ describe('PayloadStore', () => {
     expect(await store.resolveDeep({ list: [outer, 1], plain: 'x' })).toEqual({ list: [{ nested: { deep: 'value' } }, 1], plain: 'x' });
   });
 
+  it('shrinks an oversized object by storing its largest members by reference, keeping the shape', async () => {
+    const value = { final: false, text: 'short', doc: 'd'.repeat(150 * 1024), notes: 'n'.repeat(1024) };
+    const shrunk = (await store.shrinkToFit(value)) as Record<string, unknown>;
+    expect(shrunk.final).toBe(false);
+    expect(shrunk.text).toBe('short');
+    expect(shrunk.notes).toBe(value.notes);
+    expect(isPayloadRef(shrunk.doc)).toBe(true);
+    expect(await store.resolveDeep(shrunk)).toEqual(value);
+    expect(await store.shrinkToFit({ a: 1 })).toEqual({ a: 1 });
+  });
+
+  it('stores a value whole when shrinking its members cannot make it fit', async () => {
+    const manySmall = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, 'v'.repeat(100)]));
+    expect(isPayloadRef(await store.shrinkToFit(manySmall))).toBe(true);
+    expect(isPayloadRef(await store.shrinkToFit('s'.repeat(200 * 1024)))).toBe(true);
+  });
+
   it('refuses a reference whose object was tampered with', async () => {
     const ref = await store.put({ amount: 100 });
     const { bucket, key } = parseS3Url(ref.$ref);

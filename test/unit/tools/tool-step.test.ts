@@ -36,18 +36,28 @@ describe('runToolStep', () => {
     expect(metrics.get(MetricName.DuplicateSuppressed)).toBeGreaterThanOrEqual(1);
   });
 
-  it('returns a 300 KB tool result by reference, stores the reference, and the reference resolves with its hash checked', async () => {
+  it('returns a 300 KB tool result with the large value by reference, stores that, and the reference resolves with its hash checked', async () => {
     const event = { ...step, tool: 'read-document', idempotencyKey: 'r:doc', input: { url: 'https://example.org/big', bytes: 300 * 1024 } };
-    const ref = await runToolStep(deps, event);
-    expect(isPayloadRef(ref)).toBe(true);
-    if (!isPayloadRef(ref)) return;
-    expect(ref.bytes).toBeGreaterThan(300 * 1024);
-    expect(JSON.stringify(ref).length).toBeLessThan(300);
+    const out = (await runToolStep(deps, event)) as { url: string; text: unknown };
+    // The shape stays readable by the state machine; only the large value travels by reference.
+    expect(out.url).toBe('https://example.org/big');
+    expect(isPayloadRef(out.text)).toBe(true);
+    if (!isPayloadRef(out.text)) return;
+    expect(out.text.bytes).toBeGreaterThan(300 * 1024);
+    expect(JSON.stringify(out).length).toBeLessThan(400);
     const stored = await new RecordTable(aws.dynamodb, aws.table).get('idem#r:doc');
-    expect(JSON.parse(String(stored?.result))).toEqual(ref);
-    expect(await runToolStep(deps, event)).toEqual(ref);
-    const doc = await deps.payloads.resolve<{ text: string }>(ref);
-    expect(Buffer.byteLength(doc.text)).toBe(300 * 1024);
+    expect(JSON.parse(String(stored?.result))).toEqual(out);
+    expect(await runToolStep(deps, event)).toEqual(out);
+    expect(Buffer.byteLength(await deps.payloads.resolve<string>(out.text))).toBe(300 * 1024);
+    expect(((await deps.payloads.resolveDeep(out)) as { text: string }).text).toHaveLength(300 * 1024);
+  });
+
+  it('keeps a large batch readable: `results` goes by reference when the batch is over the limit', async () => {
+    const calls = [1, 2, 3].map((n) => ({ id: `c${n}`, tool: 'read-document', idempotencyKey: `batch-big:${n}`, input: { url: `https://example.org/${n}`, bytes: 60 * 1024 } }));
+    const out = (await runToolStep(deps, { ...step, turn: 1, calls })) as { results: unknown };
+    expect(isPayloadRef(out.results)).toBe(true);
+    const results = await deps.payloads.resolveDeep<{ id: string }[]>(out.results);
+    expect(results.map((r) => r.id)).toEqual(['c1', 'c2', 'c3']);
   });
 
   it('resolves payload references in the input before the tool sees it', async () => {
