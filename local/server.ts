@@ -17,7 +17,7 @@ import { deployWorkflows, type WorkflowDeployment } from './services/deploy-work
 import { LOCAL_CREDENTIALS, startLocalDynamoDb } from './services/dynamodb';
 import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lambda-runner';
 import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
-import { loadUserFunctions } from './services/lambda/user-functions';
+import { loadUserFunctions, userFunctions, type UserFunctionExport } from './services/lambda/user-functions';
 import { applyLocalEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
 import { startLocalS3 } from './services/s3';
 import { LocalSqs } from './services/sqs/local-sqs';
@@ -34,6 +34,8 @@ export interface StartLocalOptions {
   readonly virtualClock?: boolean;
   /** A module exporting `{ [functionName]: handler }`: more Lambda functions to run. */
   readonly functionsModule?: string;
+  /** More functions, given in code (tests): `{ [functionName]: handler | { handler, timeoutSeconds } }`. */
+  readonly functions?: Readonly<Record<string, UserFunctionExport>>;
   /** Deploy every workflow of statemachines/ at start. @default true */
   readonly deployWorkflows?: boolean;
   /** Serve the console pages. @default true */
@@ -140,6 +142,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
 
     const functions: LocalFunction[] = registryFunctions();
     if (options.functionsModule) functions.push(...(await loadUserFunctions(options.functionsModule)));
+    if (options.functions) functions.push(...userFunctions(options.functions));
     const lambdas = new InProcessLambdaRunner({ functions });
 
     const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };

@@ -1,6 +1,7 @@
 import { writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../lib/config';
+import { DEFAULT_BUCKET_NAME, DEFAULT_TABLE_NAME } from '../../lib/config/endpoints';
 import { LOCAL_CREDENTIALS } from './dynamodb';
 
 /** File in the data directory that tells other processes (CLI, tests) where the local services listen. */
@@ -62,6 +63,8 @@ export function applyLocalEnvironment(options: LocalEnvironmentOptions, env: Nod
   delete env.AWS_PROFILE;
   env.AUTOSAVE_OUTBOX_DIR = join(dataDir, 'outbox');
   env.AUTOSAVE_ACTIONS_DIR = join(dataDir, 'actions');
+  env.AUTOSAVE_TABLE ||= DEFAULT_TABLE_NAME;
+  env.AUTOSAVE_BUCKET ||= DEFAULT_BUCKET_NAME;
   env.AUTOSAVE_MODEL_PROVIDER ??= 'scripted';
   env.AUTOSAVE_EMAIL_PROVIDER ??= 'outbox';
 }

@@ -1,0 +1,152 @@
+/**
+ * `startLocal` (what `autosave local` runs): services on their ports, workflows deployed behind `live`,
+ * handler code seeing the local endpoints, closed runs dead-lettered through run-monitor, the virtual
+ * clock, and a restart on the same data directory that resumes what was in flight.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CreateStateMachineCommand, DescribeExecutionCommand, DescribeStateMachineAliasCommand, SendTaskSuccessCommand, SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
+import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { startLocal, type LocalEngine } from '../../../local/server';
+
+class SiteRejectedError extends Error {
+  override readonly name = 'SiteRejectedError';
+}
+
+const tokens: string[] = [];
+const functions = {
+  'report-env': async () => ({
+    sfn: process.env.AWS_ENDPOINT_URL_SFN, sqs: process.env.AWS_ENDPOINT_URL_SQS, dynamodb: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+    s3: process.env.AWS_ENDPOINT_URL_S3, dlq: process.env.AUTOSAVE_DLQ_URL, table: process.env.AUTOSAVE_TABLE,
+  }),
+  'always-fails': async () => {
+    throw new SiteRejectedError('site 4412 is not in the registry');
+  },
+  park: async (event: { token: string }) => {
+    tokens.push(event.token);
+    return {};
+  },
+};
+
+const machine = (states: Record<string, unknown>, startAt: string) => JSON.stringify({ QueryLanguage: 'JSONata', StartAt: startAt, States: states });
+const invoke = (fn: string, extra: Record<string, unknown> = {}) => ({
+  Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Arguments: { FunctionName: fn, Payload: {} }, Output: '{% $states.result.Payload %}', End: true, ...extra,
+});
+const credentials = { accessKeyId: 'a', secretAccessKey: 'b' };
+
+async function waitForStatus(sfn: SFNClient, executionArn: string, status: string): Promise<Record<string, any>> {
+  for (;;) {
+    const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+    if (d.status !== 'RUNNING') {
+      expect(d.status, `${d.error} ${d.cause}`).toBe(status);
+      return d;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('startLocal', () => {
+  let dataDir: string;
+  let local: LocalEngine;
+  let sfn: SFNClient;
+  const role = 'arn:aws:iam::123456789012:role/t';
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'autosave-local-'));
+    local = await startLocal({ port: 0, dataDir, functions, log: () => {} });
+    sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials });
+  });
+  afterAll(async () => {
+    sfn?.destroy();
+    await local?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('writes where everything listens to endpoints.json', async () => {
+    const endpoints = JSON.parse(await readFile(join(dataDir, 'endpoints.json'), 'utf8'));
+    expect(endpoints).toMatchObject({ url: local.url, stepFunctions: local.url, sqs: local.url, region: 'us-east-1', accountId: '123456789012' });
+    expect(endpoints.dynamodb).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(endpoints.s3).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('deploys every workflow of the registry behind a live alias on its newest version', async () => {
+    const { workflows } = await import('../../../statemachines/index');
+    expect(local.deployments.map((d) => d.workflow)).toEqual(workflows.map((w) => w.name));
+    for (const d of local.deployments) {
+      const alias = await sfn.send(new DescribeStateMachineAliasCommand({ stateMachineAliasArn: d.aliasArn }));
+      expect(alias.routingConfiguration).toEqual([{ stateMachineVersionArn: d.versionArn, weight: 100 }]);
+    }
+  });
+
+  it('runs handlers with the standard endpoint variables pointing at the local services', async () => {
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'env', roleArn: role, definition: machine({ Env: invoke('report-env') }, 'Env') }));
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn }));
+    const d = await waitForStatus(sfn, executionArn!, 'SUCCEEDED');
+    expect(JSON.parse(d.output)).toEqual({
+      sfn: local.url, sqs: local.url, dynamodb: local.endpoints.dynamodb, s3: local.endpoints.s3,
+      dlq: `${local.url}/123456789012/autosave-dlq`, table: 'autosave',
+    });
+  });
+
+  it('dead-letters a failed run through run-monitor (the EventBridge rule, emulated)', async () => {
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'fails', roleArn: role, definition: machine({ Check: invoke('always-fails') }, 'Check') }));
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'doomed' }));
+    const d = await waitForStatus(sfn, executionArn!, 'FAILED');
+    expect(d.error).toBe('SiteRejectedError');
+    const sqs = new SQSClient({ endpoint: local.url, region: 'us-east-1', credentials });
+    try {
+      const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: 'autosave-dlq' }));
+      const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 20 }));
+      expect(JSON.parse(Messages![0].Body!)).toMatchObject({ executionArn, status: 'FAILED', error: 'SiteRejectedError', failedState: 'Check' });
+    } finally {
+      sqs.destroy();
+    }
+  });
+
+  it('resumes a run paused on a task token after a restart on the same data directory', async () => {
+    const definition = machine({
+      Wait: {
+        Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+        Arguments: { FunctionName: 'park', Payload: { token: '{% $states.context.Task.Token %}' } }, End: true,
+      },
+    }, 'Wait');
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'paused', roleArn: role, definition }));
+    const before = tokens.length;
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{"siteId":"site-4412"}' }));
+    while (tokens.length === before) await new Promise((r) => setTimeout(r, 10));
+    const token = tokens.at(-1)!;
+
+    await local.stop();
+    sfn.destroy();
+    local = await startLocal({ port: 0, dataDir, functions, log: () => {} });
+    sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials });
+    expect(local.deployments.every((d) => d.change === 'unchanged')).toBe(true);
+
+    await sfn.send(new SendTaskSuccessCommand({ taskToken: token, output: '{"approved":true}' }));
+    const d = await waitForStatus(sfn, executionArn!, 'SUCCEEDED');
+    expect(JSON.parse(d.output)).toEqual({ approved: true });
+  });
+});
+
+describe('startLocal with --virtual-clock', () => {
+  it('serves the clock routes and keeps the clock across a restart', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'autosave-local-clock-'));
+    try {
+      let local = await startLocal({ port: 0, dataDir, virtualClock: true, deployWorkflows: false, log: () => {} });
+      const start = (await (await fetch(`${local.url}/_autosave/clock`)).json()).epochMillis as number;
+      const advanced = await (await fetch(`${local.url}/_autosave/clock/advance`, { method: 'POST', body: '{"seconds": 432000}' })).json();
+      expect(advanced.epochMillis).toBe(start + 432_000_000);
+      await local.stop();
+      local = await startLocal({ port: 0, dataDir, virtualClock: true, deployWorkflows: false, log: () => {} });
+      expect((await (await fetch(`${local.url}/_autosave/clock`)).json()).epochMillis).toBe(start + 432_000_000);
+      await local.stop();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
