@@ -15,6 +15,9 @@ import { FunctionNames, type FunctionNeed, type FunctionSpec } from './stack-inp
 /** The repository root: esbuild's working directory and where package-lock.json lives. */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The runtime's data directory on Lambda (`AUTOSAVE_DATA_DIR`): the only writable place is /tmp. */
+export const LAMBDA_DATA_DIR = '/tmp/autosave';
+
 /** Runtime of every deployed function (nodejs20.x is deprecated on AWS; 22 is nearest to the tested Node 20). */
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 
@@ -66,12 +69,10 @@ export class RuntimeFunctions extends Construct {
     const endpoint = this.functions.get(FunctionNames.approvalEndpoint);
     const request = this.functions.get(FunctionNames.approvalRequest);
     if (endpoint) {
+      // Auth NONE: approvers open links from email without AWS credentials. Every link is HMAC-signed and
+      // expiring, and a decision is a single-use conditional write. (cdk-nag's LambdaFunctionUrlAuth rule
+      // is in no pack, AwsSolutions included, so there is nothing to acknowledge.)
       this.approvalUrl = endpoint.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
-      acknowledgeNag(
-        endpoint,
-        'AwsSolutions-LambdaFunctionUrlAuth',
-        'Approvers open links from email without AWS credentials; every link is HMAC-signed and expiring, and a decision is a single-use conditional write.',
-      );
       request?.addEnvironment('AUTOSAVE_APPROVAL_BASE_URL', this.approvalUrl.url);
     }
   }
@@ -121,6 +122,8 @@ export class RuntimeFunctions extends Construct {
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
+        // Only /tmp is writable on Lambda; the fakes' action records and any local fallback live there.
+        AUTOSAVE_DATA_DIR: LAMBDA_DATA_DIR,
       },
       // Old versions stay: an execution in flight keeps invoking the version its definition pins.
       currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },

@@ -98,6 +98,7 @@ describe('AutosaveStack: one versioned state machine per workflow', () => {
     expect(ofType('AWS::Lambda::Function')).toHaveLength(6);
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Environment.Variables.AUTOSAVE_DATA_DIR).toBe('/tmp/autosave');
       expect(fn.Properties.LoggingConfig.LogGroup).toBeDefined();
     }
     for (const [, lg] of ofType('AWS::Logs::LogGroup')) expect(lg.Properties.RetentionInDays).toBe(30);
