@@ -194,8 +194,13 @@ export class Engine {
     if (row.parent_task) this.notifyParentTask(row);
     const statuses = this.options.closedStatuses ?? DEFAULT_CLOSED_STATUSES;
     const callback = this.options.onExecutionClosed;
+    // Through the group commit: a delete per closing run must not cost an fsync of its own.
     const done = () => {
-      if (this.store === store) store.sql('DELETE FROM close_notifications WHERE execution_arn = ? AND status = ?').run(row.arn, row.status);
+      if (this.store === store) {
+        void store.committer
+          .commit(() => store.sql('DELETE FROM close_notifications WHERE execution_arn = ? AND status = ?').run(row.arn, row.status))
+          .catch(() => undefined);
+      }
     };
     if (!callback || !statuses.includes(row.status)) {
       done();

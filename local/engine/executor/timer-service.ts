@@ -62,13 +62,17 @@ export class TimerService implements TimeDriven {
         try {
           await this.deliver(timer);
         } finally {
-          this.delivering.delete(key);
           // A timer nobody consumed (its frame moved on) must not fire again.
           if (!this.stopped) {
-            this.store
-              .sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id = ? AND kind = ? AND seq = ? AND due_ms = ?')
-              .run(timer.execution_arn, timer.frame_id, timer.kind, timer.seq, timer.due_ms);
+            await this.store.committer
+              .commit(() =>
+                this.store
+                  .sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id = ? AND kind = ? AND seq = ? AND due_ms = ?')
+                  .run(timer.execution_arn, timer.frame_id, timer.kind, timer.seq, timer.due_ms),
+              )
+              .catch(() => undefined);
           }
+          this.delivering.delete(key);
         }
       }),
     );
