@@ -7,6 +7,7 @@ import jsonata from 'jsonata';
 import type { EvaluationScope } from '../types';
 import { QueryEvaluationError } from '../errors';
 import { hash, parseJson, partition, random, range, uuid } from '../shared/functions';
+import { BoundedCache, DEFAULT_EXPRESSION_CACHE_SIZE } from '../shared/bounded-cache';
 
 type Expression = ReturnType<typeof jsonata>;
 
@@ -39,7 +40,7 @@ const AWS_FUNCTIONS: ReadonlyArray<readonly [string, (...args: any[]) => unknown
   }],
 ];
 
-const compiled = new Map<string, Expression>();
+const compiled = new BoundedCache<Expression>(DEFAULT_EXPRESSION_CACHE_SIZE);
 
 /** The message of whatever JSONata threw (its errors are plain objects with `message` and `code`). */
 function describe(err: unknown): string {
@@ -55,25 +56,25 @@ function describe(err: unknown): string {
  * naming `field` when the expression does not parse.
  */
 export function compileJsonata(source: string, field = 'expression'): Expression {
-  let expression = compiled.get(source);
-  if (expression) return expression;
-  const body = source.slice(EXPRESSION_START.length, -EXPRESSION_END.length);
-  try {
-    expression = jsonata(body);
-  } catch (err) {
-    throw new QueryEvaluationError(`The JSONata expression '${body.trim()}' specified for the field '${field}' is invalid: ${describe(err)}`, { cause: err });
-  }
-  for (const [name, fn] of AWS_FUNCTIONS) {
-    expression.registerFunction(name, (...args: unknown[]) => {
-      try {
-        return fn(...args);
-      } catch (err) {
-        throw new QueryEvaluationError(`$${name}: ${(err as Error).message}`);
-      }
-    });
-  }
-  compiled.set(source, expression);
-  return expression;
+  return compiled.getOrCreate(source, () => {
+    const body = source.slice(EXPRESSION_START.length, -EXPRESSION_END.length);
+    let expression: Expression;
+    try {
+      expression = jsonata(body);
+    } catch (err) {
+      throw new QueryEvaluationError(`The JSONata expression '${body.trim()}' specified for the field '${field}' is invalid: ${describe(err)}`, { cause: err });
+    }
+    for (const [name, fn] of AWS_FUNCTIONS) {
+      expression.registerFunction(name, (...args: unknown[]) => {
+        try {
+          return fn(...args);
+        } catch (err) {
+          throw new QueryEvaluationError(`$${name}: ${(err as Error).message}`);
+        }
+      });
+    }
+    return expression;
+  });
 }
 
 /** `$fromMillis` with a picture, for `$now(picture, timezone)` on the virtual clock. */

@@ -6,6 +6,7 @@
  */
 import { parseTimestamp } from '../shared/values';
 import { pathExists, readPath, type PathRoots } from './paths';
+import { BoundedCache, DEFAULT_EXPRESSION_CACHE_SIZE } from '../shared/bounded-cache';
 
 /** One Choice rule as written. */
 export type ChoiceRule = Readonly<Record<string, unknown>>;
@@ -60,22 +61,20 @@ export const TYPE_TESTS: Readonly<Record<string, (value: unknown) => boolean>> =
 /** Every operator a rule may use besides `And`/`Or`/`Not`. */
 export const CHOICE_OPERATORS: readonly string[] = [...COMPARISON_OPERATORS.keys(), ...Object.keys(TYPE_TESTS), 'IsPresent', 'StringMatches'];
 
-const wildcardPatterns = new Map<string, RegExp>();
+const wildcardPatterns = new BoundedCache<RegExp>(DEFAULT_EXPRESSION_CACHE_SIZE);
 
 /** `StringMatches`: `*` matches any run of characters; `\*` is a literal star and `\\` a backslash. */
 export function wildcardToRegExp(pattern: string): RegExp {
-  let regex = wildcardPatterns.get(pattern);
-  if (regex) return regex;
-  let source = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i]);
-    else if (ch === '*') source += '[\\s\\S]*';
-    else source += escapeRegExp(ch);
-  }
-  regex = new RegExp(`^${source}$`);
-  wildcardPatterns.set(pattern, regex);
-  return regex;
+  return wildcardPatterns.getOrCreate(pattern, () => {
+    let source = '';
+    for (let i = 0; i < pattern.length; i++) {
+      const ch = pattern[i];
+      if (ch === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i]);
+      else if (ch === '*') source += '[\\s\\S]*';
+      else source += escapeRegExp(ch);
+    }
+    return new RegExp(`^${source}$`);
+  });
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

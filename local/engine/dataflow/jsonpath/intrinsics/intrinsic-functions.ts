@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { IntrinsicFailureError } from '../../errors';
 import { hash, parseJson, partition, random, range, uuid } from '../../shared/functions';
 import { readPath, type PathRoots } from '../paths';
+import { BoundedCache, DEFAULT_EXPRESSION_CACHE_SIZE } from '../../shared/bounded-cache';
 import { IntrinsicSyntaxError, parseIntrinsic, type IntrinsicArgument, type IntrinsicCall } from './parse-intrinsic';
 
 /** Longest string `States.Base64Encode`/`Base64Decode`/`Hash` accept (Step Functions' limit). */
@@ -138,34 +139,34 @@ export const INTRINSIC_FUNCTIONS: Readonly<Record<string, IntrinsicFunction>> = 
   'States.UUID': { minArgs: 0, maxArgs: 0, apply: () => uuid() },
 };
 
-const parsed = new Map<string, IntrinsicCall>();
+const parsed = new BoundedCache<IntrinsicCall>(DEFAULT_EXPRESSION_CACHE_SIZE);
 
 /**
  * Parses an intrinsic call and checks every function name and argument count in it (used at
  * definition validation too). Throws `States.IntrinsicFailure`.
  */
 export function compileIntrinsic(text: string): IntrinsicCall {
-  let call = parsed.get(text);
-  if (call) return call;
-  try {
-    call = parseIntrinsic(text);
-  } catch (err) {
-    if (err instanceof IntrinsicSyntaxError) throw new IntrinsicFailureError(err.message, { cause: err });
-    throw err;
-  }
-  const check = (node: IntrinsicArgument): void => {
-    if (node.kind !== 'call') return;
-    const fn = INTRINSIC_FUNCTIONS[node.name];
-    if (!fn) throw new IntrinsicFailureError(`Unknown intrinsic function ${node.name} in '${text}'.`);
-    if (node.args.length < fn.minArgs || node.args.length > fn.maxArgs) {
-      const expected = fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : fn.maxArgs === Infinity ? `at least ${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
-      throw new IntrinsicFailureError(`${node.name} takes ${expected} argument(s), got ${node.args.length} in '${text}'.`);
+  return parsed.getOrCreate(text, () => {
+    let call: IntrinsicCall;
+    try {
+      call = parseIntrinsic(text);
+    } catch (err) {
+      if (err instanceof IntrinsicSyntaxError) throw new IntrinsicFailureError(err.message, { cause: err });
+      throw err;
     }
-    node.args.forEach(check);
-  };
-  check(call);
-  parsed.set(text, call);
-  return call;
+    const check = (node: IntrinsicArgument): void => {
+      if (node.kind !== 'call') return;
+      const fn = INTRINSIC_FUNCTIONS[node.name];
+      if (!fn) throw new IntrinsicFailureError(`Unknown intrinsic function ${node.name} in '${text}'.`);
+      if (node.args.length < fn.minArgs || node.args.length > fn.maxArgs) {
+        const expected = fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : fn.maxArgs === Infinity ? `at least ${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
+        throw new IntrinsicFailureError(`${node.name} takes ${expected} argument(s), got ${node.args.length} in '${text}'.`);
+      }
+      node.args.forEach(check);
+    };
+    check(call);
+    return call;
+  });
 }
 
 function evaluateArgument(arg: IntrinsicArgument, roots: PathRoots, field: string): unknown {
