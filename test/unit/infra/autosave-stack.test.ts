@@ -184,7 +184,11 @@ describe('AutosaveStack: shared resources', () => {
   });
 
   it('passes each function the configuration of what it needs and nothing else', () => {
-    const env = (name: string) => Object.keys(resources[functionId(name)].Properties.Environment.Variables).filter((k) => k.startsWith('AUTOSAVE_')).sort();
+    // AUTOSAVE_DATA_DIR (/tmp) goes to every function; the rest follows the needs list.
+    const env = (name: string) =>
+      Object.keys(resources[functionId(name)].Properties.Environment.Variables)
+        .filter((k) => k.startsWith('AUTOSAVE_') && k !== 'AUTOSAVE_DATA_DIR')
+        .sort();
     expect(env('model-step')).toEqual(['AUTOSAVE_BUCKET', 'AUTOSAVE_MODEL_ID', 'AUTOSAVE_MODEL_PROVIDER', 'AUTOSAVE_TABLE']);
     expect(env('run-monitor')).toEqual(['AUTOSAVE_DLQ_URL']);
     expect(resources[functionId('model-step')].Properties.Environment.Variables.AUTOSAVE_MODEL_PROVIDER).toBe('bedrock');
