@@ -1,0 +1,82 @@
+/**
+ * The three example workflows (statemachines/) run on the local engine through the runtime's Lambdas with
+ * their example inputs: the scripted model drafts the renewal and drives the research agent, the outbox
+ * records each email once, and the onboarding run waits for its coordinator's approval link.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OutboxEmailProvider } from '../../../lib/tools';
+import { startLocal, type LocalEngine } from '../../../local/server';
+import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines';
+
+let dir: string;
+let local: LocalEngine;
+let sfn: SFNClient;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'autosave-examples-'));
+  local = await startLocal({ port: 0, dataDir: join(dir, 'data'), console: false, log: () => {} });
+  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+});
+afterAll(async () => {
+  sfn?.destroy();
+  await local?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Waits for something the engine does asynchronously (each check is one read). */
+async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 800; i++) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('condition never held');
+}
+
+async function start(workflow: string, input: unknown, name: string): Promise<string> {
+  const aliasArn = local.deployments.find((d) => d.workflow === workflow)!.aliasArn;
+  return (await sfn.send(new StartExecutionCommand({ stateMachineArn: aliasArn, name, input: JSON.stringify(input) }))).executionArn!;
+}
+
+const closed = (executionArn: string) =>
+  eventually(async () => {
+    const run = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+    return run.status === 'RUNNING' ? undefined : run;
+  });
+const outbox = () => new OutboxEmailProvider(process.env.AUTOSAVE_OUTBOX_DIR!);
+
+describe('example workflows on the local engine', () => {
+  it('contract-renewal: the recorded draft is sent once under renewal:{contractId}:{version}', async () => {
+    const input = contractRenewal.exampleInput!;
+    const run = await closed(await start('contract-renewal', input, 'renewal-1'));
+    expect(run.status).toBe('SUCCEEDED');
+    // A second run for the same contract version does not email the customer again.
+    expect((await closed(await start('contract-renewal', input, 'renewal-2'))).status).toBe('SUCCEEDED');
+    const sent = (await outbox().list()).filter((e) => e.idempotencyKey === `renewal:${input.contractId}:${input.version}`);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].body).toContain('renewal');
+  });
+
+  it('research-agent: the scripted model calls tools over three turns and gives a final answer', async () => {
+    const run = await closed(await start('research-agent', researchAgent.exampleInput, 'research-1'));
+    expect(run.status).toBe('SUCCEEDED');
+    expect(run.output).toContain('Final answer');
+  });
+
+  it('clinical-trial-onboarding: waits for the coordinator, then sends the welcome pack once', async () => {
+    const input = clinicalTrialOnboarding.exampleInput as { siteId: string; coordinatorEmail: string };
+    const executionArn = await start('clinical-trial-onboarding', input, input.siteId);
+    const link = await eventually(async () => {
+      const email = (await outbox().list()).find((e) => e.idempotencyKey.startsWith('approval:'));
+      return email && /(http:\/\/\S+\/approvals\/\S+)/.exec(email.body)?.[1];
+    });
+    expect((await fetch(link, { method: 'POST', body: new URLSearchParams({ decision: 'approve', by: input.coordinatorEmail }) })).status).toBe(200);
+    const run = await closed(executionArn);
+    expect(run.status).toBe('SUCCEEDED');
+    expect((await outbox().list()).filter((e) => e.idempotencyKey === `${input.siteId}:welcome`)).toHaveLength(1);
+  });
+});
