@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_EMAIL_FROM } from '../lib/config/endpoints';
 
 /** How a new state machine version reaches the `live` alias. */
@@ -43,8 +44,12 @@ export interface DeployOptions {
 /** {@link DeployOptions} with every default applied. */
 export type ResolvedDeployOptions = Required<Omit<DeployOptions, 'alarmEmail'>> & Pick<DeployOptions, 'alarmEmail'>;
 
-/** Applies the defaults once. */
+/** Applies the defaults once, refusing a log retention CloudWatch does not offer. */
 export function resolveDeployOptions(options: DeployOptions = {}): ResolvedDeployOptions {
+  const logRetentionDays = options.logRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS;
+  if (!(Object.values(RetentionDays) as number[]).includes(logRetentionDays)) {
+    throw new Error(`autosave:logRetentionDays must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, ...), got ${logRetentionDays}`);
+  }
   return {
     rollout: options.rollout ?? DEFAULT_ROLLOUT,
     rolloutPercentage: options.rolloutPercentage ?? DEFAULT_ROLLOUT_PERCENTAGE,
@@ -53,7 +58,7 @@ export function resolveDeployOptions(options: DeployOptions = {}): ResolvedDeplo
     emailIdentity: options.emailIdentity ?? DEFAULT_EMAIL_IDENTITY,
     emailFrom: options.emailFrom ?? DEFAULT_EMAIL_FROM,
     alarmEmail: options.alarmEmail,
-    logRetentionDays: options.logRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS,
+    logRetentionDays,
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineWorkflow } from '../../../lib/workflow';
-import { deployOptionsFromContext } from '../../../infra/deploy-options';
+import { deployOptionsFromContext, resolveDeployOptions } from '../../../infra/deploy-options';
 import { registeredFunctionSpecs, registeredWorkflowSpecs, toWorkflowSpec } from '../../../infra/registries';
 import { contractRenewal, workflows } from '../../../statemachines';
 import { synthApp } from './synth-app';
@@ -68,9 +68,10 @@ describe('WorkflowStateMachine: gradual rollout of the live alias', () => {
     }
   });
 
-  it('refuses an unknown rollout kind and a non-numeric percentage', () => {
+  it('refuses an unknown rollout kind, a non-numeric percentage and a retention CloudWatch does not offer', () => {
     expect(() => deployOptionsFromContext((k) => (k === 'autosave:rollout' ? 'blue-green' : undefined))).toThrow(/all-at-once, canary, linear/);
     expect(() => deployOptionsFromContext((k) => (k === 'autosave:rolloutPercentage' ? 'ten' : undefined))).toThrow(/must be a number/);
+    expect(() => resolveDeployOptions({ logRetentionDays: 45 })).toThrow(/CloudWatch Logs retention/);
   });
 });
 
