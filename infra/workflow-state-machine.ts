@@ -67,6 +67,9 @@ export class WorkflowStateMachine extends Construct {
     }
 
     const logGroup = new logs.LogGroup(this, 'Logs', {
+      // The /aws/vendedlogs/ prefix keeps Step Functions from growing the account's CloudWatch Logs
+      // resource policy (10 KB) with one entry per state machine.
+      logGroupName: `/aws/vendedlogs/states/${stack.stackName}-${workflow.name}`,
       retention: options.logRetentionDays as logs.RetentionDays,
       removalPolicy: RemovalPolicy.DESTROY,
     });

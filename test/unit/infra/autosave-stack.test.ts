@@ -108,6 +108,8 @@ describe('AutosaveStack: one versioned state machine per workflow', () => {
     for (const [, sm] of ofType('AWS::StepFunctions::StateMachine')) {
       expect(sm.Properties.LoggingConfiguration).toMatchObject({ Level: 'ALL', IncludeExecutionData: false });
       expect(sm.Properties.TracingConfiguration).toEqual({ Enabled: true });
+      const logGroupId = sm.Properties.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0];
+      expect(resources[logGroupId].Properties.LogGroupName).toBe(`/aws/vendedlogs/states/Autosave-${sm.Properties.StateMachineName}`);
     }
   });
 });
