@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CreateStateMachineCommand, DescribeExecutionCommand, DescribeStateMachineAliasCommand, SendTaskSuccessCommand, SFNClient,
+  CreateStateMachineCommand, DescribeStateMachineAliasCommand, SendTaskSuccessCommand, SFNClient,
   StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startLocal, type LocalEngine } from '../../../local/server';
+import { untilClosed } from './sfn-helpers';
 
 class SiteRejectedError extends Error {
   override readonly name = 'SiteRejectedError';
@@ -40,14 +41,9 @@ const invoke = (fn: string, extra: Record<string, unknown> = {}) => ({
 const credentials = { accessKeyId: 'a', secretAccessKey: 'b' };
 
 async function waitForStatus(sfn: SFNClient, executionArn: string, status: string): Promise<Record<string, any>> {
-  for (;;) {
-    const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-    if (d.status !== 'RUNNING') {
-      expect(d.status, `${d.error} ${d.cause}`).toBe(status);
-      return d;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const d = await untilClosed(sfn, executionArn);
+  expect(d.status, `${d.error} ${d.cause}`).toBe(status);
+  return d;
 }
 
 describe('startLocal', () => {
@@ -138,12 +134,12 @@ describe('startLocal with --virtual-clock', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'autosave-local-clock-'));
     try {
       let local = await startLocal({ port: 0, dataDir, virtualClock: true, deployWorkflows: false, log: () => {} });
-      const start = (await (await fetch(`${local.url}/_autosave/clock`)).json()).epochMillis as number;
-      const advanced = await (await fetch(`${local.url}/_autosave/clock/advance`, { method: 'POST', body: '{"seconds": 432000}' })).json();
+      const start = ((await (await fetch(`${local.url}/_autosave/clock`)).json()) as { epochMillis: number }).epochMillis as number;
+      const advanced = (await (await fetch(`${local.url}/_autosave/clock/advance`, { method: "POST", body: "{\"seconds\": 432000}" })).json()) as { epochMillis: number };
       expect(advanced.epochMillis).toBe(start + 432_000_000);
       await local.stop();
       local = await startLocal({ port: 0, dataDir, virtualClock: true, deployWorkflows: false, log: () => {} });
-      expect((await (await fetch(`${local.url}/_autosave/clock`)).json()).epochMillis).toBe(start + 432_000_000);
+      expect(((await (await fetch(`${local.url}/_autosave/clock`)).json()) as { epochMillis: number }).epochMillis).toBe(start + 432_000_000);
       await local.stop();
     } finally {
       await rm(dataDir, { recursive: true, force: true });

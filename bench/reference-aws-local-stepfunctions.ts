@@ -1,0 +1,34 @@
+/**
+ * The reference: the same JSONPath definition on aws-local-stepfunctions (in memory, nothing durable).
+ * Its only published version declares Node 22; on Node 20 it needs Promise.withResolvers.
+ */
+import { CONCURRENT_RUNS, IN_FLIGHT, SEQUENTIAL_RUNS, STEPS, peakRssBytes, runWithConcurrency, secondsSince, sevenStepDefinition, stepFunction, type WorkloadFigures } from './workload';
+
+function polyfillPromiseWithResolvers(): void {
+  const P = Promise as unknown as { withResolvers?: () => unknown };
+  P.withResolvers ??= function withResolvers<T>() {
+    let resolve!: (v: T) => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<T>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    return { promise, resolve, reject };
+  };
+}
+
+export async function measureReference(): Promise<WorkloadFigures> {
+  polyfillPromiseWithResolvers();
+  const { StateMachine } = await import('aws-local-stepfunctions');
+  const machine = new StateMachine(sevenStepDefinition() as never, { validationOptions: { checkArn: false } });
+  type Handler = (input: any) => Promise<any>;
+  const handlers: Record<string, Handler> = Object.fromEntries(Array.from({ length: STEPS }, (_, i) => [`Step${i + 1}`, stepFunction as Handler]));
+  const run = (r: number) => machine.run({ runId: `run-${r}` }, { overrides: { taskResourceLocalHandlers: handlers } }).result;
+  let t = performance.now();
+  for (let r = 0; r < SEQUENTIAL_RUNS; r += 1) await run(r);
+  const sequential = { runs: SEQUENTIAL_RUNS, seconds: secondsSince(t) };
+  t = performance.now();
+  await runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, (r) => run(r));
+  const concurrent = { runs: CONCURRENT_RUNS, inFlight: IN_FLIGHT, seconds: secondsSince(t) };
+  return { sequential, concurrent, peakRssBytes: peakRssBytes(), notes: ['in memory: no checkpoint, no task tokens, nothing survives a restart'] };
+}
