@@ -56,7 +56,8 @@ function fn(name: string, timeoutSeconds: number, memoryMb: number, needs: reado
 /** Every function of the runtime. */
 export const functions: readonly FunctionSpec[] = [
   fn('model-step', 300, 512, ['table', 'bucket', 'bedrock']),
-  fn('tool-step', 120, 512, ['table', 'bucket', 'ses']),
+  // tool-step's lease is its remaining time: a short timeout keeps a crashed attempt from blocking retries long.
+  fn('tool-step', 60, 512, ['table', 'bucket', 'ses']),
   fn('approval-request', 30, 256, ['table', 'secret', 'ses']),
   fn('approval-endpoint', 15, 256, ['table', 'secret', 'sfn']),
   fn('run-monitor', 30, 256, ['sfn', 'dlq']),

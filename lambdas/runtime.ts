@@ -14,7 +14,7 @@ import {
   loadRuntimeConfig,
   type RuntimeConfig,
 } from '../lib/config/endpoints';
-import { ApprovalLinkSigner, ApprovalService } from '../lib/approvals';
+import { ApprovalLinkSigner, ApprovalService, emailApprovers } from '../lib/approvals';
 import { DynamoDbLedgerStore, IdempotencyLedger, RecordTable } from '../lib/idempotency';
 import { EmfMetrics } from '../lib/metrics';
 import { BedrockModelProvider, RecordedModelCall, ScriptedModelProvider, type ModelProvider } from '../lib/models';
@@ -77,19 +77,7 @@ export class Runtime {
         sfn: this.sfn,
         baseUrl: this.config.approvalBaseUrl,
         metrics: this.metrics,
-        notify: (approval, url) =>
-          approval.approvers.length === 0
-            ? Promise.resolve()
-            : this.emailProvider
-                .send(
-                  {
-                    to: approval.approvers,
-                    subject: `Approval needed: ${approval.title}`,
-                    body: `${approval.title}\n\nWorkflow ${approval.workflow}, step ${approval.step}.\nReview and decide: ${url}\n\nThe link expires at ${new Date(approval.expiresAtSeconds * 1000).toISOString()}.`,
-                  },
-                  `approval:${approval.id}`,
-                )
-                .then(() => undefined),
+        notify: emailApprovers(this.emailProvider),
       });
     });
   }

@@ -3,3 +3,4 @@ export * from './approval-record';
 export * from './approval-page';
 export * from './approval-service';
 export * from './approval-http';
+export * from './email-approvers';
