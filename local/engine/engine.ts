@@ -21,6 +21,9 @@ export type ExecutionStatusChangeEvent = Record<string, unknown> & {
   readonly detail: Record<string, unknown> & { readonly status: string; readonly executionArn: string };
 };
 
+/** How long `stop()` waits for transitions under way to commit. */
+export const STOP_DRAIN_MILLIS = 5_000;
+
 /** Statuses the emulated EventBridge rule matches (docs/architecture.md §4). */
 export const DEFAULT_CLOSED_STATUSES: readonly string[] = ['FAILED', 'TIMED_OUT', 'ABORTED'];
 
@@ -97,6 +100,7 @@ export class Engine {
       DeleteStateMachineAlias: (i) => machines.deleteStateMachineAlias(rt(), i),
       StartExecution: (i) => executions.startExecution(rt(), i),
       DescribeExecution: (i) => executions.describeExecution(rt(), i),
+      DescribeStateMachineForExecution: (i) => executions.describeStateMachineForExecution(rt(), i),
       ListExecutions: (i) => executions.listExecutions(rt(), i),
       GetExecutionHistory: (i) => executions.getExecutionHistory(rt(), i),
       StopExecution: (i) => executions.stopExecution(rt(), i),
@@ -147,8 +151,10 @@ export class Engine {
     this.timers?.stop();
     const executor = this.executor as Executor;
     executor.stop();
-    // Wait for queued commits; Task attempts still running are re-invoked after the next start.
-    await new Promise((resolve) => setImmediate(resolve));
+    // Let transitions under way commit (bounded); Task attempts still running are re-invoked after the next start.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([executor.drain(), new Promise((resolve) => (timer = setTimeout(resolve, STOP_DRAIN_MILLIS)))]);
+    clearTimeout(timer);
     this.store.close();
     this.store = undefined;
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
+import { HISTORY_EVENT_LIMIT, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
 import type { EngineStore, EventRow, ExecutionRow, FrameRow } from '../../store/engine-store';
 import { assertExecutionArn, executionArn, parseStateMachineArn, versionArn } from '../arns';
 import type { EngineContext } from '../engine-context';
@@ -161,6 +161,9 @@ function initialPosition(startAt: string, input: unknown, nowMs: number): FrameP
 function redriveStatus(row: ExecutionRow, nowMs: number): { redriveStatus: string; redriveStatusReason?: string } {
   if (row.status === 'RUNNING') return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Execution is RUNNING and cannot be redriven' };
   if (row.status === 'SUCCEEDED') return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Execution is SUCCEEDED and cannot be redriven' };
+  if (row.event_count >= HISTORY_EVENT_LIMIT - 1) {
+    return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Execution history reached the event limit' };
+  }
   if (row.stop_ms !== null && nowMs - row.stop_ms > REDRIVE_WINDOW_MILLIS) {
     return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Execution closed more than 14 days ago' };
   }
@@ -186,6 +189,23 @@ export function describeExecutionRow(row: ExecutionRow, nowMs: number): Record<s
     redriveCount: row.redrive_count,
     ...(row.redrive_ms !== null ? { redriveDate: epochSeconds(row.redrive_ms) } : {}),
     ...redriveStatus(row, nowMs),
+  };
+}
+
+/** DescribeStateMachineForExecution: the definition the execution is pinned to. */
+export function describeStateMachineForExecution(rt: ExecutionRuntime, input: Input): object {
+  const row = requireExecution(rt.store, requireString(input, 'executionArn'));
+  const machine = rt.store.getStateMachine(row.machine_arn);
+  const version = row.version_arn ? rt.store.getVersion(row.version_arn) : undefined;
+  return {
+    stateMachineArn: row.machine_arn,
+    name: row.machine_name,
+    definition: rt.store.getDefinition(row.definition_hash),
+    roleArn: row.role_arn,
+    updateDate: epochSeconds(version?.created_ms ?? machine?.updated_ms ?? machine?.created_ms ?? row.start_ms),
+    loggingConfiguration: { level: 'OFF', includeExecutionData: false },
+    tracingConfiguration: { enabled: false },
+    ...(version ? { revisionId: version.revision_id } : machine && machine.definition_hash === row.definition_hash ? { revisionId: machine.revision_id } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
+import { HISTORY_EVENT_LIMIT, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
 import { StatesError } from '../../../lib/errors/states-errors';
 import type { EngineStore, ExecutionRow, FrameRow } from '../../store/engine-store';
 import { dataFlowFor } from '../dataflow';
@@ -147,9 +147,11 @@ export class Executor {
     }
   }
 
-  private transitionsIdle(): Promise<void> {
-    if (this.busy === 0 && this.store.committer.idle) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  private async transitionsIdle(): Promise<void> {
+    while (this.busy > 0 || !this.store.committer.idle) {
+      if (this.busy > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      else await new Promise((resolve) => setImmediate(resolve)); // a queued commit flushes on the next turn
+    }
   }
 
   private enter(): void {
@@ -161,7 +163,7 @@ export class Executor {
     if (this.busy === 0) {
       // New work may be queued by what just finished; check again after the current turn.
       setImmediate(() => {
-        if (this.busy === 0 && this.store.committer.idle) {
+        if (this.busy === 0) {
           const waiters = this.idleWaiters;
           this.idleWaiters = [];
           waiters.forEach((w) => w());
@@ -242,6 +244,7 @@ export class Executor {
         if (!(await this.onTimer(run, frame, batch, fx, signal.timer))) return 'stale';
         break;
     }
+    if (exec.event_count + batch.eventCount >= HISTORY_EVENT_LIMIT) return this.failOverHistoryLimit(run, batch);
     try {
       await this.store.committer.commit(() => batch.write(this.store));
     } catch (err) {
@@ -250,6 +253,28 @@ export class Executor {
     }
     this.afterCommit(run, fx);
     return 'applied';
+  }
+
+  /** A run whose history would pass the service's 25,000-event limit fails instead, as on AWS. */
+  private async failOverHistoryLimit(run: Run, full: TransitionBatch): Promise<SignalResult> {
+    // The events that still fit, then ExecutionFailed as the last one the history can hold.
+    const batch = full.eventsOnly(HISTORY_EVENT_LIMIT - 1 - run.exec.event_count);
+    const failure = { error: StatesError.Runtime, cause: `The execution reached the maximum number of history events (${HISTORY_EVENT_LIMIT}).` };
+    batch.event(null, 'ExecutionFailed', failure);
+    batch.closeExecution({ status: 'FAILED', ...failure });
+    try {
+      await this.store.committer.commit(() => batch.write(this.store));
+    } catch (err) {
+      if (err instanceof StaleTransitionError) return 'stale';
+      throw err;
+    }
+    this.hooks.onClosed(run.exec.arn);
+    return 'applied';
+  }
+
+  /** Resolves once no transition or commit is in flight (Task attempts are not waited for). */
+  drain(): Promise<void> {
+    return this.transitionsIdle();
   }
 
   private afterCommit(run: Run, fx: Effects): void {

@@ -72,6 +72,13 @@ export class TransitionBatch {
     this.extra.push(fn);
   }
 
+  /** A batch with only this one's first `count` events (no frame, timer or token writes). */
+  eventsOnly(count: number): TransitionBatch {
+    const copy = new TransitionBatch(this.executionArn, this.nowMs);
+    copy.events.push(...this.events.slice(0, Math.max(0, count)));
+    return copy;
+  }
+
   get eventCount(): number {
     return this.events.length;
   }

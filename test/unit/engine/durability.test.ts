@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { EngineHarness, invokeTask, jsonata } from './support/engine-harness';
+
+describe('durability and limits', () => {
+  let h: EngineHarness;
+  afterEach(() => h.close());
+
+  it('shares one commit among concurrent runs (group commit)', async () => {
+    h = await new EngineHarness({ f: (p) => p }).start();
+    const steps = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`S${i}`, invokeTask('f', i < 2 ? { Next: `S${i + 1}` } : { End: true })]));
+    const m = await h.machine(jsonata(steps));
+    const before = h.engine.commitStats;
+    const runs = await Promise.all(Array.from({ length: 40 }, () => h.call('StartExecution', { stateMachineArn: m, input: '{}' })));
+    await h.idle();
+    const after = h.engine.commitStats;
+    for (const r of runs) expect((await h.describe(r.executionArn)).status).toBe('SUCCEEDED');
+    const writes = after.writes - before.writes;
+    const commits = after.commits - before.commits;
+    expect(writes).toBeGreaterThanOrEqual(40 * 4); // a start and three task results per run
+    expect(commits).toBeLessThan(writes / 10);
+  });
+
+  it('fails a run whose history would pass 25,000 events, and does not offer it for redrive', async () => {
+    h = await new EngineHarness().start();
+    const m = await h.machine(
+      jsonata({
+        Spin: { Type: 'Pass', Assign: { n: '{% ($n ? $n : 0) + 1 %}' }, Next: 'Again' },
+        Again: { Type: 'Choice', Choices: [{ Condition: '{% true %}', Next: 'Spin' }], Default: 'Never' },
+        Never: { Type: 'Succeed' },
+      }),
+    );
+    const arn = await h.run(m);
+    const d = await h.describe(arn);
+    expect(d).toMatchObject({ status: 'FAILED', error: 'States.Runtime', redriveStatus: 'NOT_REDRIVABLE' });
+    const last = await h.call('GetExecutionHistory', { executionArn: arn, reverseOrder: true, maxResults: 1 });
+    expect(last.events[0].id).toBe(25_000);
+    expect(last.events[0].type).toBe('ExecutionFailed');
+  });
+
+  it('describes the pinned definition of an execution', async () => {
+    h = await new EngineHarness().start();
+    const v1 = jsonata({ P: { Type: 'Pass', End: true } });
+    const m = await h.machine(v1, 'pinned', { publish: true });
+    const arn = await h.run(`${m}:1`);
+    await h.call('UpdateStateMachine', { stateMachineArn: m, definition: JSON.stringify(jsonata({ Q: { Type: 'Pass', End: true } })) });
+    const described = await h.call('DescribeStateMachineForExecution', { executionArn: arn });
+    expect(described).toMatchObject({ stateMachineArn: m, name: 'pinned', definition: JSON.stringify(v1) });
+  });
+
+  it('delivers a close event again after a restart when the callback had not finished', async () => {
+    const seen: string[] = [];
+    let failFirst = true;
+    const onExecutionClosed = async (e: { detail: { executionArn: string } }) => {
+      if (failFirst) {
+        failFirst = false;
+        throw new Error('rule target unavailable');
+      }
+      seen.push(e.detail.executionArn);
+    };
+    h = await new EngineHarness({}, { onExecutionClosed }).start();
+    const m = await h.machine(jsonata({ F: { Type: 'Fail', Error: 'X' } }));
+    const original = console.error;
+    console.error = () => undefined;
+    try {
+      const arn = await h.run(m);
+      expect(seen).toEqual([]);
+      await h.engine.stop();
+      h = await h.restart();
+      await h.idle();
+      expect(seen).toEqual([arn]);
+    } finally {
+      console.error = original;
+    }
+  });
+});
