@@ -39,6 +39,9 @@ export type WorkflowEngineOptions = Pick<StartLocalOptions, 'functionsModule' | 
 export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): Promise<WorkflowEngine> {
   const dir = await mkdtemp(join(tmpdir(), 'autosave-workflows-'));
   const dataDir = join(dir, 'data');
+  // Hundreds of runs print an EMF line per invocation; these tests count outcomes, not metrics.
+  const metricsDisabled = process.env.POWERTOOLS_METRICS_DISABLED;
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   const local = await startLocal({ port: 0, dataDir, virtualClock: true, console: false, log: () => {}, ...options });
   const clientConfig = { endpoint: local.url, region: LOCAL_REGION, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } };
   const sfn = new SFNClient(clientConfig);
@@ -72,6 +75,8 @@ export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): 
       sqs.destroy();
       await local.stop();
       await rm(dir, { recursive: true, force: true });
+      if (metricsDisabled === undefined) delete process.env.POWERTOOLS_METRICS_DISABLED;
+      else process.env.POWERTOOLS_METRICS_DISABLED = metricsDisabled;
     },
   };
 }

@@ -1,0 +1,100 @@
+/**
+ * THE RENEWAL STORY: "a renewal agent once emailed 340 customers twice because it sent before it
+ * checkpointed". 340 contract-renewal runs (distinct contracts) on the local engine with the real
+ * compiled workflow; the first send attempt of every run dies AFTER the provider accepted the email and
+ * BEFORE the step's result was recorded (the Lambda is timed out with the claim in progress). The engine
+ * retries with backoff on the virtual clock; each retry finds the expired claim, reconciles with the
+ * provider, and returns the first send's receipt without sending again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DescribeExecutionCommand, ListExecutionsCommand, type ExecutionStatus } from '@aws-sdk/client-sfn';
+import { minutes } from '../../../lib/config';
+import { contractRenewal } from '../../../statemachines';
+import { faultLog, setFaultPlan } from './fixtures/fault-functions';
+import { eventually, historyOf, startWorkflowEngine, type WorkflowEngine } from './support/workflow-engine';
+
+const RUNS = 340;
+const VERSION = 3;
+const FAULT_FUNCTIONS = new URL('./fixtures/fault-functions.ts', import.meta.url).pathname;
+const SEND_STEP = 'send-renewal-email';
+
+const contractIds = Array.from({ length: RUNS }, (_, i) => `C-${String(10_000 + i)}`);
+const keyOf = (contractId: string) => `renewal:${contractId}:${VERSION}`;
+
+let engine: WorkflowEngine;
+beforeAll(async () => {
+  setFaultPlan({ dieAfterSend: (key) => key.startsWith('renewal:') });
+  engine = await startWorkflowEngine({ functionsModule: FAULT_FUNCTIONS });
+});
+afterAll(async () => {
+  setFaultPlan({});
+  await engine?.close();
+});
+
+/** Every run of the workflow with that status (every page). */
+async function executionsWith(status: ExecutionStatus): Promise<string[]> {
+  const stateMachineArn = engine.local.deployments.find((d) => d.workflow === contractRenewal.name)!.stateMachineArn;
+  const arns: string[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await engine.sfn.send(new ListExecutionsCommand({ stateMachineArn, statusFilter: status, maxResults: 1000, nextToken }));
+    arns.push(...(page.executions ?? []).map((e) => e.executionArn!));
+    nextToken = page.nextToken;
+  } while (nextToken);
+  return arns;
+}
+
+describe('the renewal story: 340 sends that died before their checkpoint', () => {
+  it('every run succeeds and every customer gets exactly one email', async () => {
+    const base = contractRenewal.exampleInput as Record<string, unknown>;
+    const executionArns = await Promise.all(
+      contractIds.map((contractId) =>
+        engine.start(contractRenewal.name, `renewal-${contractId}-v${VERSION}`, {
+          ...base, contractId, version: VERSION, customerEmail: `billing@${contractId.toLowerCase()}.example.com`,
+        }),
+      ),
+    );
+    expect(new Set(executionArns).size).toBe(RUNS);
+
+    // Every first send is accepted by the provider and then its attempt dies (real seconds: the Lambda timeout).
+    await eventually('every first send to reach the provider', async () => (faultLog().sends.size === RUNS ? true : undefined));
+
+    // Retries wait out their backoff on the virtual clock: move it until every run has closed.
+    await eventually('every run to close', async () => {
+      await engine.advance(minutes(1));
+      const running = await executionsWith('RUNNING');
+      return running.length === 0 ? true : undefined;
+    }, 50_000);
+
+    expect(await executionsWith('SUCCEEDED')).toHaveLength(RUNS);
+    expect(await executionsWith('FAILED')).toHaveLength(0);
+
+    // The outbox: exactly 340 emails, one per renewal key.
+    const outbox = await engine.outbox();
+    expect(outbox).toHaveLength(RUNS);
+    expect(outbox.map((e) => e.idempotencyKey).sort()).toEqual(contractIds.map(keyOf).sort());
+
+    // The decisive count (the outbox honours keys too, so it alone would hide a second send): the provider
+    // was asked to send once per key, and every retry reconciled instead of sending.
+    const log = faultLog();
+    expect([...log.sends.values()].every((n) => n === 1)).toBe(true);
+    expect([...log.sends.keys()].sort()).toEqual(contractIds.map(keyOf).sort());
+    expect(log.reconciles.size).toBe(RUNS);
+    // Each run drafted its email once: the retried send reused the recorded draft.
+    expect(log.modelCalls.size).toBe(RUNS);
+    expect([...log.modelCalls.values()].every((n) => n === 1)).toBe(true);
+
+    // Every run really failed at the send once and was retried (sampled histories, and the run's result
+    // is the first send's receipt).
+    for (const executionArn of executionArns.filter((_, i) => i % 34 === 0)) {
+      const events = await historyOf(engine.sfn, executionArn);
+      const failures = events.filter((e) => e.type === 'TaskFailed');
+      expect(failures.map((e) => e.taskFailedEventDetails?.error)).toEqual(['Sandbox.Timedout']);
+      const run = await engine.sfn.send(new DescribeExecutionCommand({ executionArn }));
+      const output = JSON.parse(run.output!) as { input: { contractId: string }; steps: Record<string, { messageId: string }> };
+      const email = outbox.find((e) => e.idempotencyKey === keyOf(output.input.contractId))!;
+      expect(output.steps[SEND_STEP].messageId).toBe(email.messageId);
+    }
+    expect(log.toolInvocations.get(SEND_STEP)).toBeGreaterThanOrEqual(2 * RUNS);
+  });
+});
