@@ -20,8 +20,11 @@ const CLAIM_CLAUSES = {
   keyAbsent: 'attribute_not_exists(id)',
   /** The record outlived its TTL but DynamoDB has not deleted it yet (TTL deletion is lazy). */
   recordExpired: '#expiration < :nowSeconds',
-  /** An attempt claimed the key and its lease ran out: it crashed or timed out. */
-  leaseExpired: '(#status = :inProgress AND #leaseExpiresAt < :nowMillis)',
+  /**
+   * An attempt claimed the key with the same payload and its lease ran out: it crashed or timed out.
+   * (A different payload must not take over: it would hide the crashed attempt from reconciliation.)
+   */
+  leaseExpired: '(#status = :inProgress AND #leaseExpiresAt < :nowMillis AND payloadHash = :payloadHash)',
 } as const;
 
 /** {@link LedgerStore} on the runtime's DynamoDB table (items `idem#<key>`). */
@@ -36,7 +39,12 @@ export class DynamoDbLedgerStore implements LedgerStore {
     const out = await this.table.putIf(toItem(record), {
       expression: Object.values(CLAIM_CLAUSES).join(' OR '),
       names: { '#expiration': TTL_ATTRIBUTE, '#status': 'status', '#leaseExpiresAt': 'leaseExpiresAt' },
-      values: { ':nowSeconds': Math.floor(nowMillis / 1000), ':nowMillis': nowMillis, ':inProgress': 'IN_PROGRESS' },
+      values: {
+        ':nowSeconds': Math.floor(nowMillis / 1000),
+        ':nowMillis': nowMillis,
+        ':inProgress': 'IN_PROGRESS',
+        ':payloadHash': record.payloadHash,
+      },
     });
     if (out.written) return { acquired: true, replaced: out.replaced && fromItem(out.replaced) };
     return { acquired: false, existing: out.existing && fromItem(out.existing) };

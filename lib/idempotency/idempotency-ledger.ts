@@ -105,13 +105,7 @@ export class IdempotencyLedger {
       };
       const write = await this.store.claim(record, now);
       if (write.acquired) {
-        const replaced = write.replaced;
-        if (replaced && replaced.payloadHash !== payloadHash && replaced.expiresAtSeconds * 1000 > now) {
-          // We took over a live-TTL claim made with another payload: give it back and refuse.
-          await this.store.release(key, record.claimToken);
-          throw new IdempotencyKeyMismatchError(key);
-        }
-        const tookOverExpiredClaim = replaced?.status === 'IN_PROGRESS';
+        const tookOverExpiredClaim = write.replaced?.status === 'IN_PROGRESS';
         return { kind: 'claimed', claim: { key, claimToken: record.claimToken, tookOverExpiredClaim } };
       }
       const existing = write.existing;
@@ -149,23 +143,25 @@ export class IdempotencyLedger {
     const outcome = await this.claim<T>(options.key, options.payload, options.leaseMillis);
     if (outcome.kind === 'completed') return { result: outcome.result, source: 'replayed' };
     const { claim } = outcome;
+    let done: { result: T; source: RunSource };
     try {
-      if (claim.tookOverExpiredClaim && options.reconcile) {
-        this.metrics.add(MetricName.Reconciled);
-        const known = await options.reconcile();
-        if (known.found) {
-          await this.complete(claim, known.result);
-          return { result: known.result, source: 'reconciled' };
-        }
-      }
-      const result = await options.act();
-      crashPoint(CrashPoint.AfterActBeforeComplete, options.key);
-      await this.complete(claim, result);
-      return { result, source: 'executed' };
+      const known = claim.tookOverExpiredClaim && options.reconcile ? await this.reconcile(options.reconcile) : undefined;
+      done = known?.found ? { result: known.result, source: 'reconciled' } : { result: await options.act(), source: 'executed' };
     } catch (error) {
+      // Nothing happened (or the provider refused): give the key back so a retry may act at once.
       await this.release(claim).catch(() => undefined);
       throw error;
     }
+    if (done.source === 'executed') crashPoint(CrashPoint.AfterActBeforeComplete, options.key);
+    // Not inside the try: if this write fails, the claim stays IN_PROGRESS and a retry waits out the lease
+    // and reconciles, instead of acting again on a key whose action did happen.
+    await this.complete(claim, done.result);
+    return done;
+  }
+
+  private reconcile<T>(reconcile: () => Promise<ReconcileResult<T>>): Promise<ReconcileResult<T>> {
+    this.metrics.add(MetricName.Reconciled);
+    return reconcile();
   }
 }
 

@@ -31,7 +31,8 @@ export type ClaimWrite =
 export interface LedgerStore {
   /**
    * Writes `record` (IN_PROGRESS) if the key is absent, its record has expired (`expiresAtSeconds`), or it
-   * is IN_PROGRESS with a lease that ended before `nowMillis`. Atomic: of two concurrent claims one wins.
+   * is IN_PROGRESS with the same payload hash and a lease that ended before `nowMillis`. Atomic: of two
+   * concurrent claims one wins.
    */
   claim(record: LedgerRecord, nowMillis: number): Promise<ClaimWrite>;
   /** Marks the key COMPLETED with `result` if `claimToken` still holds it. Returns false if it does not. */

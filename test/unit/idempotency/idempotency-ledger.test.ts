@@ -145,6 +145,30 @@ describe('IdempotencyLedger.run', () => {
     expect(out).toEqual({ result: 'sent now', source: 'executed' });
   });
 
+  it('does not let a different payload take over an expired claim; the original payload still reconciles', async () => {
+    const { ledger: l, clock } = ledger();
+    const key = freshKey();
+    await l.claim(key, { to: 'a' }, 1_000);
+    clock.advance(1_001);
+    await expect(l.run({ key, payload: { to: 'b' }, act: async () => 'b' })).rejects.toBeInstanceOf(IdempotencyKeyMismatchError);
+    const out = await l.run({ key, payload: { to: 'a' }, act: async () => 'acted', reconcile: async () => ({ found: true, result: 'found' }) });
+    expect(out).toEqual({ result: 'found', source: 'reconciled' });
+  });
+
+  it('keeps the claim IN_PROGRESS when recording the result fails after the action, so a retry reconciles instead of acting', async () => {
+    const clock = new TestClock();
+    const failingComplete = Object.assign(Object.create(store), { complete: async () => Promise.reject(new Error('DynamoDB unavailable')) });
+    const l = new IdempotencyLedger({ store: failingComplete, clock });
+    const key = freshKey();
+    await expect(l.run({ key, payload: 1, act: async () => 'sent', leaseMillis: 1_000 })).rejects.toThrow('DynamoDB unavailable');
+    expect((await table.get(`idem#${key}`))?.status).toBe('IN_PROGRESS');
+    clock.advance(1_001);
+    let acted = 0;
+    const retry = await new IdempotencyLedger({ store, clock }).run<number | string>({ key, payload: 1, act: async () => ++acted, reconcile: async () => ({ found: true, result: 'sent' }) });
+    expect(retry).toEqual({ result: 'sent', source: 'reconciled' });
+    expect(acted).toBe(0);
+  });
+
   it('does not reconcile on a first claim', async () => {
     const { ledger: l } = ledger();
     let reconciled = 0;
