@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startFakeAwsJson } from '../../fixtures/runtime/fake-aws-json';
 import {
   DEFAULT_APPROVAL_BASE_URL,
   DEFAULT_BUCKET_NAME,
@@ -70,6 +71,20 @@ describe('createS3Client', () => {
 describe('loadApprovalSecrets', () => {
   it('reads literal secrets, newest first', async () => {
     expect(await loadApprovalSecrets({ ...loadRuntimeConfig({}), approvalSecret: 'new, old' })).toEqual(['new', 'old']);
+  });
+
+  it('reads the SSM SecureString named by AUTOSAVE_APPROVAL_SECRET_PARAMETER, with decryption', async () => {
+    const ssm = await startFakeAwsJson({ 'AmazonSSM.GetParameter': (input) => ({ Parameter: { Name: input.Name, Value: input.WithDecryption ? 'rotated,previous' : 'ciphertext' } }) });
+    const saved = { ...process.env };
+    Object.assign(process.env, { AWS_ENDPOINT_URL_SSM: ssm.endpoint, AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'y' });
+    try {
+      const config = loadRuntimeConfig({ AUTOSAVE_APPROVAL_SECRET_PARAMETER: '/autosave/approval-secret' });
+      expect(await loadApprovalSecrets(config)).toEqual(['rotated', 'previous']);
+      expect(ssm.calls[0].input).toEqual({ Name: '/autosave/approval-secret', WithDecryption: true });
+    } finally {
+      process.env = saved;
+      await ssm.close();
+    }
   });
 
   it('generates one local secret in the data directory and keeps it', async () => {
