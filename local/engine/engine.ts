@@ -136,7 +136,7 @@ export class Engine {
       { onClosed: (arn) => this.executionClosed(arn), onTimersChanged: () => this.timers?.arm() },
     );
     this.executor = executor;
-    this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => executor.whenIdle());
+    this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => this.whenIdle());
     this.runtime = { ...ctx, executor, armTimers: () => this.timers?.arm(), executionClosed: (arn) => this.executionClosed(arn) };
     executor.resumeRunning('recover');
     for (const row of store.sql('SELECT execution_arn FROM close_notifications').all() as { execution_arn: string }[]) {
@@ -168,8 +168,9 @@ export class Engine {
   }
 
   /** Resolves once no transition, commit or Task attempt is in flight (tests and the virtual clock). */
-  whenIdle(): Promise<void> {
-    return this.executor?.whenIdle() ?? Promise.resolve();
+  async whenIdle(): Promise<void> {
+    do await this.executor?.whenIdle();
+    while (await this.timers?.flushImmediate());
   }
 
   /** Commit statistics: transactions and the writes they carried (group commit shares one per many). */

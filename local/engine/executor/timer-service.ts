@@ -18,6 +18,14 @@ export class TimerService implements TimeDriven {
   private readonly delivering = new Set<string>();
   private detach?: () => void;
   private stopped = false;
+  private immediate?: Promise<void>;
+
+  /** Resolves once due timers fired on the next turn (virtual clock) have been delivered. */
+  async flushImmediate(): Promise<boolean> {
+    if (!this.immediate) return false;
+    await this.immediate;
+    return true;
+  }
 
   constructor(
     private readonly store: EngineStore,
@@ -28,9 +36,22 @@ export class TimerService implements TimeDriven {
     if (clock instanceof VirtualClock) this.detach = clock.attach(this);
   }
 
-  /** (Re-)arms the real-clock timeout for the earliest row. */
+  /**
+   * (Re-)arms the real-clock timeout for the earliest row. On a virtual clock nothing moves time but
+   * `advance`; timers already due at the clock's time (a Wait for a past timestamp, overdue timers after a
+   * restart) fire on the next turn.
+   */
   arm(): void {
-    if (this.stopped || this.detach) return;
+    if (this.stopped) return;
+    if (this.detach) {
+      const due = this.nextDueMillis();
+      if (due !== undefined && due <= this.clock.now() && !this.immediate) {
+        this.immediate = new Promise<void>((resolve) => setImmediate(resolve))
+          .then(() => this.fireDue())
+          .finally(() => (this.immediate = undefined));
+      }
+      return;
+    }
     const next = this.nextDueMillis();
     if (next === undefined) return;
     if (this.handle && this.armedFor !== undefined && this.armedFor <= next) return;

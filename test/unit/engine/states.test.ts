@@ -224,6 +224,12 @@ describe('states (JSONata)', () => {
     expect(d.stopDate * 1000).toBe(Date.parse(at));
   });
 
+  it('goes on at once from a Wait whose Timestamp has passed, without moving the virtual clock', async () => {
+    const m = await h.machine(jsonata({ W: { Type: 'Wait', Timestamp: '{% $states.input.at %}', Next: 'Done' }, Done: { Type: 'Succeed' } }));
+    const arn = await h.run(m, { at: new Date(h.clock.now() - 1000).toISOString() });
+    expect((await h.describe(arn)).status).toBe('SUCCEEDED');
+  });
+
   it('times an execution out at the definition TimeoutSeconds', async () => {
     const m = await h.machine(jsonata({ W: { Type: 'Wait', Seconds: 100, End: true } }, { TimeoutSeconds: 10 }));
     const arn = await h.run(m);
