@@ -68,9 +68,10 @@ export interface RunOptions<T> {
  * Exactly-once effects over at-least-once invocations. A step attempt claims its key, acts, and records
  * the result as COMPLETED; a later attempt with the same key returns the stored result without acting.
  *
- * Why not Powertools idempotency: its conditional put silently takes over an expired in-progress record
- * (the caller cannot tell it must reconcile), it derives the key by hashing the event instead of using the
- * state machine's key verbatim, it stores results only inline, and it reads `Date.now()` (no virtual clock).
+ * Why not Powertools idempotency (2.35, tried against dynalite): its conditional put silently takes over
+ * an expired in-progress record and runs the handler again (the caller cannot tell it must reconcile
+ * first); it derives the key by hashing the event (`<function>#<md5>`) instead of using the state machine's
+ * key verbatim; it stores results only inline (400 KB item); and it reads `Date.now()` (no virtual clock).
  */
 export class IdempotencyLedger {
   private readonly store: LedgerStore;
@@ -127,6 +128,14 @@ export class IdempotencyLedger {
   complete(claim: Claim, result: unknown): Promise<boolean> {
     const expiresAtSeconds = Math.floor(this.clock.now() / 1000) + this.ttlSeconds;
     return this.store.complete(claim.key, claim.claimToken, result, expiresAtSeconds);
+  }
+
+  /** The stored result of a COMPLETED key, without claiming anything (for tools that inspect a run). */
+  async replay<T = unknown>(key: string): Promise<ReconcileResult<T>> {
+    const record = await this.store.get(key);
+    return record?.status === 'COMPLETED' && record.expiresAtSeconds * 1000 > this.clock.now()
+      ? { found: true, result: record.result as T }
+      : { found: false };
   }
 
   /** Gives the key back after the action failed, so a retry may act without waiting out the lease. */

@@ -208,6 +208,19 @@ describe('IdempotencyLedger.run', () => {
   });
 });
 
+describe('IdempotencyLedger.replay', () => {
+  it('returns the stored result of a completed key and nothing for an open or unknown one', async () => {
+    const { ledger: l } = ledger();
+    const done = freshKey();
+    await l.run({ key: done, payload: 1, act: async () => ({ sent: true }) });
+    expect(await l.replay(done)).toEqual({ found: true, result: { sent: true } });
+    const open = freshKey();
+    await l.claim(open, 1);
+    expect(await l.replay(open)).toEqual({ found: false });
+    expect(await l.replay('never-used')).toEqual({ found: false });
+  });
+});
+
 describe('leaseFor', () => {
   it.each([
     [undefined, DEFAULT_LEASE_MILLIS],
