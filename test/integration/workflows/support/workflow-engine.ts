@@ -14,6 +14,8 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_REGION, type Duration } from '../../../../lib/config';
 import { OutboxEmailProvider, type OutboxEmail } from '../../../../lib/tools';
 import { startLocal, type LocalEngine, type StartLocalOptions } from '../../../../local/server';
+import { deployWorkflows, type WorkflowDeployment } from '../../../../local/services/deploy-workflows';
+import type { Workflow } from '../../../../lib/workflow';
 
 /** A started engine with its clients. */
 export interface WorkflowEngine {
@@ -23,6 +25,8 @@ export interface WorkflowEngine {
   readonly dataDir: string;
   /** The `live` alias ARN of a deployed workflow. */
   aliasArn(workflow: string): string;
+  /** Deploys one more workflow (e.g. a variant built in the test) behind its `live` alias. */
+  deploy(workflow: Workflow): Promise<WorkflowDeployment>;
   /** Starts a run through the workflow's `live` alias. */
   start(workflow: string, name: string, input: unknown): Promise<string>;
   /** Moves the engine's virtual clock through its HTTP route (as a test client would). */
@@ -33,21 +37,27 @@ export interface WorkflowEngine {
 }
 
 /** Options of {@link startWorkflowEngine}: those of startLocal that the tests vary. */
-export type WorkflowEngineOptions = Pick<StartLocalOptions, 'functionsModule' | 'deployWorkflows'>;
+export interface WorkflowEngineOptions extends Pick<StartLocalOptions, 'functionsModule' | 'deployWorkflows'> {
+  /** Script of the scripted model (`AUTOSAVE_MODEL_SCRIPT`). @default the runtime's default script */
+  readonly modelScript?: string;
+}
 
 /** Starts the local engine on port 0 in a fresh temp dir, with a virtual clock. */
 export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): Promise<WorkflowEngine> {
   const dir = await mkdtemp(join(tmpdir(), 'autosave-workflows-'));
   const dataDir = join(dir, 'data');
   // Hundreds of runs print an EMF line per invocation; these tests count outcomes, not metrics.
-  const metricsDisabled = process.env.POWERTOOLS_METRICS_DISABLED;
+  const saved = { metrics: process.env.POWERTOOLS_METRICS_DISABLED, script: process.env.AUTOSAVE_MODEL_SCRIPT };
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-  const local = await startLocal({ port: 0, dataDir, virtualClock: true, console: false, log: () => {}, ...options });
+  if (options.modelScript) process.env.AUTOSAVE_MODEL_SCRIPT = options.modelScript;
+  const { modelScript: _script, ...startOptions } = options;
+  const local = await startLocal({ port: 0, dataDir, virtualClock: true, console: false, log: () => {}, ...startOptions });
+  const deployments: WorkflowDeployment[] = [...local.deployments];
   const clientConfig = { endpoint: local.url, region: LOCAL_REGION, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } };
   const sfn = new SFNClient(clientConfig);
   const sqs = new SQSClient(clientConfig);
   const aliasArn = (workflow: string): string => {
-    const deployment = local.deployments.find((d) => d.workflow === workflow);
+    const deployment = deployments.find((d) => d.workflow === workflow);
     if (!deployment) throw new Error(`${workflow} is not deployed`);
     return deployment.aliasArn;
   };
@@ -57,6 +67,11 @@ export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): 
     sqs,
     dataDir,
     aliasArn,
+    async deploy(workflow) {
+      const [deployment] = await deployWorkflows(local.engine, [workflow]);
+      deployments.push(deployment);
+      return deployment;
+    },
     async start(workflow, name, input) {
       const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: aliasArn(workflow), name, input: JSON.stringify(input) }));
       return executionArn!;
@@ -75,10 +90,15 @@ export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): 
       sqs.destroy();
       await local.stop();
       await rm(dir, { recursive: true, force: true });
-      if (metricsDisabled === undefined) delete process.env.POWERTOOLS_METRICS_DISABLED;
-      else process.env.POWERTOOLS_METRICS_DISABLED = metricsDisabled;
+      restoreEnv('POWERTOOLS_METRICS_DISABLED', saved.metrics);
+      restoreEnv('AUTOSAVE_MODEL_SCRIPT', saved.script);
     },
   };
+}
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }
 
 /** How long a poll may wait before the test fails (a bound, not a timing assertion). */
