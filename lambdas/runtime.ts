@@ -25,7 +25,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 
 /** Everything a handler may use, built lazily. */
 export class Runtime {
-  readonly metrics = new EmfMetrics({ serviceName: 'autosave' });
+  readonly metrics = new EmfMetrics();
   private readonly cache = new Map<string, unknown>();
 
   constructor(readonly config: RuntimeConfig) {}

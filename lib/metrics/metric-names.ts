@@ -1,5 +1,7 @@
 /** The CloudWatch namespace of every Autosave metric. */
 export const METRICS_NAMESPACE = 'Autosave';
+/** The `service` dimension every runtime function reports under (alarms and the dashboard match on it). */
+export const METRICS_SERVICE = 'autosave';
 
 /** The metrics the runtime emits, named once (alarms and the dashboard in infra/ read these names). */
 export const MetricName = {

@@ -1,5 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { METRICS_NAMESPACE, MetricName, type MetricNameValue } from './metric-names';
+import { METRICS_NAMESPACE, METRICS_SERVICE, MetricName, type MetricNameValue } from './metric-names';
 
 /**
  * Where the runtime reports what it did. The lib modules only call {@link RuntimeMetrics.add}; a handler
@@ -27,7 +27,7 @@ const UNITS: Record<MetricNameValue, (typeof MetricUnit)[keyof typeof MetricUnit
 
 /** Options of {@link EmfMetrics}. */
 export interface EmfMetricsOptions {
-  /** The `service` dimension, e.g. the function name. @default `autosave` */
+  /** The `service` dimension. @default METRICS_SERVICE (`autosave`) */
   readonly serviceName?: string;
   /** A Powertools Metrics instance (the test seam). @default a new one in namespace {@link METRICS_NAMESPACE} */
   readonly metrics?: Metrics;
@@ -41,7 +41,7 @@ export class EmfMetrics implements RuntimeMetrics {
   constructor(options: EmfMetricsOptions = {}) {
     this.powertools =
       options.metrics ??
-      new Metrics({ namespace: METRICS_NAMESPACE, serviceName: options.serviceName ?? 'autosave' });
+      new Metrics({ namespace: METRICS_NAMESPACE, serviceName: options.serviceName ?? METRICS_SERVICE });
   }
 
   add(name: MetricNameValue, value = 1): void {
