@@ -478,6 +478,8 @@ export class Executor {
         try {
           const errorOutput = { Error: failure.error, Cause: failure.cause };
           const { output, assign } = await this.flowOf(run, state).catchOutput(catcher, this.scope(run, frame, { errorOutput }));
+          // The service exits a state whose error was caught, with the Catch's output.
+          batch.event(frame, `${state.Type}StateExited`, { name: frame.pos.state, ...payloadDetails('output', output), ...assignedDetails(assign) });
           this.moveTo(run, frame, batch, fx, catcher.Next, output, assign);
           return;
         } catch (err) {

@@ -80,6 +80,8 @@ describe('Retry, Catch and task timeouts on a virtual clock', () => {
     await h.clock.advance(10_000);
     expect(await h.output(arn)).toEqual({ caught: 'Broken', at: 'T' });
     expect(h.count('f')).toBe(2);
+    const types = await h.eventTypes(arn);
+    expect(types.slice(types.lastIndexOf('TaskFailed'))).toEqual(['TaskFailed', 'TaskStateExited', 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded']);
   });
 
   it('times out a task at TimeoutSeconds with States.Timeout, which States.TaskFailed does not catch', async () => {
