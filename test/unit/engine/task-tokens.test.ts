@@ -70,6 +70,7 @@ describe('task tokens (.waitForTaskToken)', () => {
       'TaskStarted',
       'TaskSubmitted',
       'TaskTimedOut',
+      'TaskStateExited',
       'PassStateEntered',
       'PassStateExited',
       'ExecutionSucceeded',
