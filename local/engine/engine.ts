@@ -198,9 +198,10 @@ export class Engine {
     if (!store) return;
     const row = store.getExecution(executionArn);
     if (!row || row.status === 'RUNNING') return;
-    if (row.parent_task) this.notifyParentTask(row);
     const statuses = this.options.closedStatuses ?? DEFAULT_CLOSED_STATUSES;
     const callback = this.options.onExecutionClosed;
+    // The row goes only once a `.sync` parent has taken the outcome: a crash before that replays it.
+    const parentTold = row.parent_task ? this.notifyParentTask(row) : Promise.resolve();
     // Through the group commit: a delete per closing run must not cost an fsync of its own.
     const done = () => {
       if (this.store === store) {
@@ -209,16 +210,13 @@ export class Engine {
           .catch(() => undefined);
       }
     };
-    if (!callback || !statuses.includes(row.status)) {
-      done();
-      return;
-    }
-    callback(executions.statusChangeEvent(this.rt(), row) as ExecutionStatusChangeEvent).then(done, (err: unknown) =>
-      console.error(`autosave engine: onExecutionClosed failed for ${row.arn}; it is retried at the next start`, err),
+    const event = statuses.includes(row.status) ? executions.statusChangeEvent(this.rt(), row) : undefined;
+    Promise.all([parentTold, callback && event ? callback(event as ExecutionStatusChangeEvent) : undefined]).then(done, (err: unknown) =>
+      console.error(`autosave engine: close hooks failed for ${row.arn}; they run again at the next start`, err),
     );
   }
 
-  private notifyParentTask(child: ExecutionRow): void {
+  private async notifyParentTask(child: ExecutionRow): Promise<void> {
     const link = JSON.parse(child.parent_task as string) as ParentTaskLink;
     const outcome: TaskOutcome =
       child.status === 'SUCCEEDED'
@@ -238,6 +236,6 @@ export class Engine {
             },
           }
         : { ok: false, error: 'States.TaskFailed', cause: JSON.stringify({ ExecutionArn: child.arn, Status: child.status, Error: child.error, Cause: child.cause }) };
-    void this.executor?.signal(link.executionArn, link.frameId, { kind: 'task-outcome', seq: link.seq, source: 'child', outcome });
+    await this.executor?.signal(link.executionArn, link.frameId, { kind: 'task-outcome', seq: link.seq, source: 'child', outcome });
   }
 }
