@@ -77,12 +77,12 @@ describe('the renewal story: 340 sends that died before their checkpoint', () =>
     // The decisive count (the outbox honours keys too, so it alone would hide a second send): the provider
     // was asked to send once per key, and every retry reconciled instead of sending.
     const log = faultLog();
-    expect([...log.sends.values()].every((n) => n === 1)).toBe(true);
+    expect([...log.sends].filter(([, n]) => n !== 1)).toEqual([]);
     expect([...log.sends.keys()].sort()).toEqual(contractIds.map(keyOf).sort());
     expect(log.reconciles.size).toBe(RUNS);
     // Each run drafted its email once: the retried send reused the recorded draft.
     expect(log.modelCalls.size).toBe(RUNS);
-    expect([...log.modelCalls.values()].every((n) => n === 1)).toBe(true);
+    expect([...log.modelCalls].filter(([, n]) => n !== 1)).toEqual([]);
 
     // Every run really failed at the send once and was retried (sampled histories, and the run's result
     // is the first send's receipt).
