@@ -25,6 +25,8 @@ export interface WorkflowEngine {
   readonly dataDir: string;
   /** The `live` alias ARN of a deployed workflow. */
   aliasArn(workflow: string): string;
+  /** Stops the engine and starts it again on the same data directory and port (runs in flight resume). */
+  restart(): Promise<void>;
   /** Deploys one more workflow (e.g. a variant built in the test) behind its `live` alias. */
   deploy(workflow: Workflow): Promise<WorkflowDeployment>;
   /** Starts a run through the workflow's `live` alias. */
@@ -51,7 +53,8 @@ export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): 
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   if (options.modelScript) process.env.AUTOSAVE_MODEL_SCRIPT = options.modelScript;
   const { modelScript: _script, ...startOptions } = options;
-  const local = await startLocal({ port: 0, dataDir, virtualClock: true, console: false, log: () => {}, ...startOptions });
+  const boot = (port: number) => startLocal({ port, dataDir, virtualClock: true, console: false, log: () => {}, ...startOptions });
+  let local = await boot(0);
   const deployments: WorkflowDeployment[] = [...local.deployments];
   const clientConfig = { endpoint: local.url, region: LOCAL_REGION, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } };
   const sfn = new SFNClient(clientConfig);
@@ -62,11 +65,18 @@ export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): 
     return deployment.aliasArn;
   };
   return {
-    local,
+    get local() {
+      return local;
+    },
     sfn,
     sqs,
     dataDir,
     aliasArn,
+    async restart() {
+      const port = local.port;
+      await local.stop();
+      local = await boot(port);
+    },
     async deploy(workflow) {
       const [deployment] = await deployWorkflows(local.engine, [workflow]);
       deployments.push(deployment);
