@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   approve: () => import('./commands/approve'),
   dlq: () => import('./commands/dlq'),
   'deploy-check': () => import('./commands/deploy-check'),
+  demo: () => import('./commands/demo'),
 };
 
 function usage(): string {

@@ -46,6 +46,8 @@ export interface StepEntry {
   result?: unknown;
   /** The Lambda function a `lambda:invoke` task called (from the scheduled parameters). */
   functionName?: string;
+  /** The idempotency key a tool step was called with (from the scheduled parameters' Payload). */
+  idempotencyKey?: string;
   /** What a callback task's resource returned when it was submitted (the approval link, for approvals). */
   submitted?: unknown;
 }
@@ -148,6 +150,8 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
   let closedAt: Date | undefined;
   let closeEvent: string | undefined;
   let failedAtClose: StepEntry[] = [];
+  // Entries reopened by a redrive that have seen no event since: closed again (failed) if re-entered.
+  const reopened = new Map<StepEntry, { exitedAt?: Date }>();
 
   for (const event of events) {
     const type = event.type ?? '';
@@ -165,6 +169,13 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
         resumeIndex: resumes,
         reinvocations: 0,
       };
+      for (const [old, was] of reopened) {
+        if (old.name !== entry.name) continue;
+        old.outcome = 'failed';
+        old.exitedAt = was.exitedAt;
+        open.splice(open.indexOf(old), 1);
+        reopened.delete(old);
+      }
       entries.push(entry);
       open.push(entry);
       if (event.id !== undefined) entryOfEvent.set(event.id, entry);
@@ -177,7 +188,9 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       redrives += 1;
       closedAt = undefined;
       closeEvent = undefined;
+      // (If the engine enters the state afresh instead, the new entry takes over: see `reopened`.)
       for (const entry of failedAtClose) {
+        reopened.set(entry, { exitedAt: entry.exitedAt });
         entry.outcome = 'running';
         entry.exitedAt = undefined;
         entry.resumeIndex = resumes;
@@ -207,6 +220,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
     const byPrevious = event.previousEventId !== undefined ? entryOfEvent.get(event.previousEventId) : undefined;
     const entry = byPrevious ?? open.at(-1);
     if (!entry) continue;
+    reopened.delete(entry);
     if (event.id !== undefined) entryOfEvent.set(event.id, entry);
 
     if (EXITED.test(type)) {
@@ -216,8 +230,9 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
     } else if (ATTEMPT_STARTS.has(type)) {
       entry.attempts += 1;
       attemptOpen.delete(entry);
-      const params = parseJson(event.taskScheduledEventDetails?.parameters) as { FunctionName?: unknown } | undefined;
+      const params = parseJson(event.taskScheduledEventDetails?.parameters) as { FunctionName?: unknown; Payload?: { idempotencyKey?: unknown } } | undefined;
       if (typeof params?.FunctionName === 'string') entry.functionName = params.FunctionName;
+      if (typeof params?.Payload?.idempotencyKey === 'string') entry.idempotencyKey = params.Payload.idempotencyKey;
       else if (event.lambdaFunctionScheduledEventDetails?.resource) entry.functionName = event.lambdaFunctionScheduledEventDetails.resource;
       if (entry.outcome === 'waiting') entry.outcome = 'running';
     } else if (type === 'TaskStarted' || type === 'LambdaFunctionStarted' || type === 'ActivityStarted') {

@@ -36,11 +36,12 @@ export const run = commandRunner('history', async (args) => {
   );
   t.line();
   printTable(
-    ['#', 'STEP', 'KIND', 'ATTEMPTS', 'AT', 'TOOK', 'OUTCOME'],
+    ['#', 'STEP', 'KIND', 'KEY', 'ATTEMPTS', 'AT', 'TOOK', 'OUTCOME'],
     analysis.entries.map((e, i) => [
       String(i + 1),
       e.name,
       stepKind(e),
+      e.idempotencyKey ?? '',
       e.attempts ? String(e.attempts) : '-',
       `+${formatDuration(e.enteredAt.getTime() - origin)}`,
       e.exitedAt ? formatDuration(e.exitedAt.getTime() - e.enteredAt.getTime()) : '…',

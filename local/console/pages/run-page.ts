@@ -47,9 +47,9 @@ ${analysis.resumes ? html`<tr><td>resumed</td><td>${analysis.redrives ? `${analy
 <div class="run-layout">
 <section class="panel"><h2>State machine</h2>${renderStateGraph(definition, analysis.states)}<ul class="legend">${legend}</ul></section>
 <section class="panel"><h2>Timeline</h2>
-<table class="timeline"><thead><tr><th>#</th><th>Step</th><th>Kind</th><th>Attempts</th><th>At</th><th>Took</th><th>Outcome</th></tr></thead><tbody>
+<table class="timeline"><thead><tr><th>#</th><th>Step</th><th>Kind</th><th>Idempotency key</th><th>Attempts</th><th>At</th><th>Took</th><th>Outcome</th></tr></thead><tbody>
 ${analysis.entries.map(
-  (s, i) => html`<tr data-step="${s.name}"><td>${i + 1}</td><td>${s.name}</td><td>${stepKind(s)}</td><td>${s.attempts || ''}</td><td>+${formatDuration(s.enteredAt.getTime() - origin)}</td><td>${s.exitedAt ? formatDuration(s.exitedAt.getTime() - s.enteredAt.getTime()) : '…'}</td><td>${describeStepOutcome(s)}</td></tr>`,
+  (s, i) => html`<tr data-step="${s.name}"><td>${i + 1}</td><td>${s.name}</td><td>${stepKind(s)}</td><td>${s.idempotencyKey ? html`<code>${s.idempotencyKey}</code>` : ''}</td><td>${s.attempts || ''}</td><td>+${formatDuration(s.enteredAt.getTime() - origin)}</td><td>${s.exitedAt ? formatDuration(s.exitedAt.getTime() - s.enteredAt.getTime()) : '…'}</td><td>${describeStepOutcome(s)}</td></tr>`,
 )}
 </tbody></table>
 <h2>Input</h2><pre>${pretty(e.input)}</pre>
