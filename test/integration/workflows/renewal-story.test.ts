@@ -97,4 +97,21 @@ describe('the renewal story: 340 sends that died before their checkpoint', () =>
     }
     expect(log.toolInvocations.get(SEND_STEP)).toBeGreaterThanOrEqual(2 * RUNS);
   });
+
+  it('a fresh run for a contract version already emailed succeeds without emailing again', async () => {
+    const contractId = contractIds[7];
+    const executionArn = await engine.start(contractRenewal.name, `renewal-${contractId}-v${VERSION}-again`, {
+      ...(contractRenewal.exampleInput as Record<string, unknown>), contractId, version: VERSION, customerEmail: `billing@${contractId.toLowerCase()}.example.com`,
+    });
+    const run = await eventually('the second run to close', async () => {
+      const r = await engine.sfn.send(new DescribeExecutionCommand({ executionArn }));
+      return r.status === 'RUNNING' ? undefined : r;
+    });
+    expect(run.status).toBe('SUCCEEDED');
+    const outbox = await engine.outbox();
+    expect(outbox).toHaveLength(RUNS);
+    const output = JSON.parse(run.output!) as { steps: Record<string, { messageId: string }> };
+    expect(output.steps[SEND_STEP].messageId).toBe(outbox.find((e) => e.idempotencyKey === keyOf(contractId))!.messageId);
+    expect(faultLog().sends.get(keyOf(contractId))).toBe(1);
+  });
 });
