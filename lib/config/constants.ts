@@ -12,6 +12,19 @@ export const RETRY_BACKOFF_RATE = 2;
 /** Cap on one retry delay (ASL `MaxDelaySeconds`): 2 s doubling five times stays under a minute. */
 export const RETRY_MAX_DELAY_SECONDS = 60;
 
+/**
+ * The retrier for a live idempotency claim held by another attempt (a crashed Lambda's claim lives for
+ * its remaining time, at most the tool-step timeout). Its delays are not jittered on purpose: their sum
+ * must outlast that lease for certain, 5 + 10 + 20 + 30 x 5 = 185 s, and a collision on one key is a
+ * single retrying run, not a fleet that needs spreading.
+ */
+export const LEASE_WAIT_RETRY = {
+  intervalSeconds: 5,
+  maxAttempts: 8,
+  backoffRate: 2,
+  maxDelaySeconds: 30,
+} as const;
+
 /** Payloads larger than this never travel inline in a state; they go by S3 reference. */
 export const PAYLOAD_INLINE_LIMIT_BYTES = 100 * 1024;
 /** Step Functions' hard limit on any state input/output, task result or execution input (UTF-8 bytes). */

@@ -19,10 +19,14 @@ export const NON_RETRYABLE_ERRORS: readonly string[] = [
 ];
 
 /**
- * Errors that are retried even though they look permanent: a live idempotency claim held by another
- * attempt means "come back later".
+ * Errors that mean "another attempt holds this key: come back once its lease has lapsed". The compiler
+ * gives them their own retrier, long enough to outlast the lease of a crashed attempt (see
+ * LEASE_WAIT_RETRY in lib/config/constants.ts); the ordinary backoff could give up before it lapses.
  */
-export const RETRYABLE_ERRORS: readonly string[] = ['IdempotencyInProgressError'];
+export const LEASE_WAIT_ERRORS: readonly string[] = ['IdempotencyInProgressError'];
+
+/** Errors that are retried even though they look permanent. */
+export const RETRYABLE_ERRORS: readonly string[] = LEASE_WAIT_ERRORS;
 
 /** Whether a retry with backoff may fix an error of this name. */
 export function isRetryableError(name: string, extraNonRetryable: readonly string[] = []): boolean {

@@ -1,4 +1,5 @@
 import {
+  LEASE_WAIT_RETRY,
   MAX_ATTEMPTS,
   RETRY_BACKOFF_RATE,
   RETRY_INTERVAL_SECONDS,
@@ -6,7 +7,7 @@ import {
   seconds,
   type Duration,
 } from '../config';
-import { NON_RETRYABLE_ERRORS, StatesError } from '../errors';
+import { LEASE_WAIT_ERRORS, NON_RETRYABLE_ERRORS, StatesError } from '../errors';
 import type { AslRetrier } from './asl-types';
 
 /** How retry delays are spread: `FULL` picks each delay at random between 0 and the backoff value. */
@@ -55,7 +56,8 @@ export function retryOptionsProblem(r: RetryOptions): string | undefined {
 
 /**
  * The Retry list of a Task (docs/architecture.md §1): first the errors that must never be retried
- * (the shared table, then the step's own) with `MaxAttempts: 0`, then `States.ALL`, alone and last,
+ * (the shared table, then the step's own) with `MaxAttempts: 0`, then a long un-jittered wait for a
+ * live idempotency claim of another attempt to lapse (LEASE_WAIT_RETRY), then `States.ALL`, alone and last,
  * with exponential backoff and jitter. There is deliberately no Catch to a Fail state: an exhausted
  * Task fails the execution at that Task, so RedriveExecution re-runs exactly that Task.
  */
@@ -64,6 +66,14 @@ export function retryPolicy(options: RetryPolicyOptions = {}): AslRetrier[] {
   const never = [...new Set([...NON_RETRYABLE_ERRORS, ...(options.nonRetryableErrors ?? [])])];
   return [
     { ErrorEquals: never, MaxAttempts: 0 },
+    {
+      ErrorEquals: [...LEASE_WAIT_ERRORS],
+      IntervalSeconds: LEASE_WAIT_RETRY.intervalSeconds,
+      MaxAttempts: LEASE_WAIT_RETRY.maxAttempts,
+      BackoffRate: LEASE_WAIT_RETRY.backoffRate,
+      MaxDelaySeconds: LEASE_WAIT_RETRY.maxDelaySeconds,
+      JitterStrategy: 'NONE',
+    },
     {
       ErrorEquals: [StatesError.ALL],
       IntervalSeconds: (r.interval ?? seconds(RETRY_INTERVAL_SECONDS)).seconds,

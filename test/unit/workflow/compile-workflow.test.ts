@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS, RETRY_BACKOFF_RATE, RETRY_INTERVAL_SECONDS, RETRY_MAX_DELAY_SECONDS, hours, seconds } from '../../../lib/config';
-import { NON_RETRYABLE_ERRORS, StatesError } from '../../../lib/errors';
+import { LEASE_WAIT_ERRORS, NON_RETRYABLE_ERRORS, StatesError } from '../../../lib/errors';
 import {
   Condition,
   DONE_STATE,
@@ -58,14 +58,15 @@ describe('compileWorkflow', () => {
 
   it('gives every Task the house retry policy, with step-declared errors and overrides', () => {
     for (const [name, task] of taskStates(asl)) {
-      const [never, backoff] = task.Retry;
+      const [never, leaseWait, backoff] = task.Retry;
       expect(never.MaxAttempts, name).toBe(0);
       expect(never.ErrorEquals.slice(0, NON_RETRYABLE_ERRORS.length), name).toEqual(NON_RETRYABLE_ERRORS);
+      expect(leaseWait.ErrorEquals, name).toEqual(LEASE_WAIT_ERRORS);
       expect(backoff.ErrorEquals, name).toEqual([StatesError.ALL]);
       expect(backoff.JitterStrategy, name).toBe('FULL');
       expect(task.Catch?.some((c) => c.Next === 'Fail'), name).not.toBe(true);
     }
-    expect(stateOf(asl, 'draft', 'Task').Retry[1]).toEqual({
+    expect(stateOf(asl, 'draft', 'Task').Retry[2]).toEqual({
       ErrorEquals: [StatesError.ALL],
       IntervalSeconds: RETRY_INTERVAL_SECONDS,
       MaxAttempts: MAX_ATTEMPTS,
@@ -75,7 +76,7 @@ describe('compileWorkflow', () => {
     });
     const send = stateOf(asl, 'send', 'Task');
     expect(send.Retry[0].ErrorEquals).toEqual([...NON_RETRYABLE_ERRORS, 'MailboxGoneError']);
-    expect(send.Retry[1]).toMatchObject({ MaxAttempts: 2, IntervalSeconds: 10 });
+    expect(send.Retry[2]).toMatchObject({ MaxAttempts: 2, IntervalSeconds: 10 });
   });
 
   it('never emits a Fail state', () => {
