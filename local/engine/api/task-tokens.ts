@@ -1,5 +1,5 @@
 import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
-import { TASK_TOKEN_PATTERN } from '../executor/executor';
+import { TASK_TOKEN_PATTERN } from '../executor/task-token';
 import type { FramePosition } from '../executor/frame';
 import type { TaskTokenRow } from '../../store/engine-store';
 import { InvalidOutput, InvalidToken, TaskDoesNotExist, TaskTimedOut } from '../service-errors';

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { HISTORY_EVENT_LIMIT, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
 import { StatesError } from '../../../lib/errors/states-errors';
 import type { EngineStore, ExecutionRow, FrameRow } from '../../store/engine-store';
@@ -11,7 +10,8 @@ import { type ChildrenPhase, FrameRecord, type FramePosition, type Phase, ROOT_F
 /** Where a redrive picks a failed frame up: re-entering its state, or re-examining its children. */
 type ClosedResume = ChildrenPhase | { readonly kind: 'enter' };
 const ENTER: ClosedResume = { kind: 'enter' };
-import { payloadDetails } from './history';
+import { assignedDetails, payloadDetails } from './history';
+import { newTaskToken } from './task-token';
 import { type Catcher, findCatcher, findRetrier, type Retrier, retrierAllows, retryDelayMillis } from './retry-policy';
 import {
   type IntegrationServices,
@@ -87,11 +87,6 @@ function toFailure(err: unknown): StateFailure {
 }
 
 const isoTime = (ms: number): string => new Date(ms).toISOString();
-/** A fresh task token: opaque, URL-safe, 132 characters. */
-export const newTaskToken = (): string => `AAAA${randomBytes(96).toString('base64url')}`;
-/** The shape every token this engine issued has. */
-export const TASK_TOKEN_PATTERN = /^AAAA[A-Za-z0-9_-]{128}$/;
-
 /** Event type names per Task flavour: the direct-ARN Lambda form writes LambdaFunction* events. */
 function taskEventType(target: TaskTarget, what: 'Scheduled' | 'Started' | 'Succeeded' | 'Failed' | 'TimedOut' | 'Submitted'): string {
   return target.service === 'lambda-function' ? `LambdaFunction${what}` : `Task${what}`;
@@ -353,7 +348,7 @@ export class Executor {
           case 'Choice': {
             const decision = await flow.choose(state, this.scope(run, frame));
             batch.event(frame, 'ChoiceStateExited', { name: frame.pos.state, ...payloadDetails('output', decision.output), ...assignedDetails(decision.assign) });
-            this.moveTo(run, frame, batch, fx, decision.next, decision.output, decision.assign);
+            this.moveTo(frame, batch, fx, decision.next, decision.output, decision.assign);
             break;
           }
           case 'Succeed': {
@@ -362,7 +357,7 @@ export class Executor {
           }
           case 'Fail': {
             const { error, cause } = await flow.failure(state, this.scope(run, frame));
-            this.failFrame(run, frame, batch, fx, { error: error ?? '', cause: cause ?? '' }, ENTER);
+            this.failFrame(frame, batch, fx, { error: error ?? '', cause: cause ?? '' }, ENTER);
             break;
           }
           case 'Wait': {
@@ -403,23 +398,22 @@ export class Executor {
     batch.event(frame, `${state.Type}StateExited`, { name: frame.pos.state, output: outputText, outputDetails: { truncated: false }, ...assignedDetails(assign) });
     if (state.Type === 'Succeed' || state.End === true) {
       frame.pos.variables = { ...frame.pos.variables, ...assign };
-      this.succeedFrame(run, frame, batch, fx, output);
+      this.succeedFrame(frame, batch, fx, output);
     } else {
-      this.moveTo(run, frame, batch, fx, state.Next as string, output, assign);
+      this.moveTo(frame, batch, fx, state.Next as string, output, assign);
     }
   }
 
-  private moveTo(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, next: string, input: unknown, assign: Record<string, unknown>): void {
+  private moveTo(frame: FrameRecord, batch: TransitionBatch, fx: Effects, next: string, input: unknown, assign: Record<string, unknown>): void {
     frame.pos.state = next;
     frame.pos.input = input;
     frame.pos.variables = { ...frame.pos.variables, ...assign };
     frame.pos.retries = [];
     frame.pos.retryCount = 0;
     this.setPhase(frame, batch, fx, { kind: 'enter' });
-    void run;
   }
 
-  private succeedFrame(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, output: unknown): void {
+  private succeedFrame(frame: FrameRecord, batch: TransitionBatch, fx: Effects, output: unknown): void {
     frame.status = 'SUCCEEDED';
     frame.pos.output = output;
     this.setPhase(frame, batch, fx, { kind: 'closed' });
@@ -432,7 +426,7 @@ export class Executor {
     fx.signals.push({ frameId: parentFrameId(frame), signal: { kind: 'resume' } });
   }
 
-  private failFrame(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, failure: StateFailure, resume: ClosedResume): void {
+  private failFrame(frame: FrameRecord, batch: TransitionBatch, fx: Effects, failure: StateFailure, resume: ClosedResume): void {
     frame.status = 'FAILED';
     frame.pos.error = failure.error;
     frame.pos.cause = failure.cause;
@@ -444,7 +438,6 @@ export class Executor {
     }
     if (frame.pos.mapItem) batch.event(frame, 'MapIterationFailed', { name: mapStateName(frame.pos), index: frame.itemIndex });
     fx.signals.push({ frameId: parentFrameId(frame), signal: { kind: 'resume' } });
-    void run;
   }
 
   private closeExecution(batch: TransitionBatch, fx: Effects, close: ExecutionClose): void {
@@ -480,14 +473,14 @@ export class Executor {
           const { output, assign } = await this.flowOf(run, state).catchOutput(catcher, this.scope(run, frame, { errorOutput }));
           // The service exits a state whose error was caught, with the Catch's output.
           batch.event(frame, `${state.Type}StateExited`, { name: frame.pos.state, ...payloadDetails('output', output), ...assignedDetails(assign) });
-          this.moveTo(run, frame, batch, fx, catcher.Next, output, assign);
+          this.moveTo(frame, batch, fx, catcher.Next, output, assign);
           return;
         } catch (err) {
           failure = toFailure(err);
         }
       }
     }
-    this.failFrame(run, frame, batch, fx, failure, resume);
+    this.failFrame(frame, batch, fx, failure, resume);
   }
 
   // ---- Task --------------------------------------------------------------------------------------------
@@ -770,16 +763,6 @@ export function parentFrameId(frame: FrameRecord): string {
 
 /** The Map state an iteration frame belongs to (its path ends with `[mapState, 'items']`). */
 const mapStateName = (pos: FramePosition): string => pos.path[pos.path.length - 2] as string;
-
-/** `assignedVariables` of a StateExited event: each variable as JSON text. */
-function assignedDetails(assign: Record<string, unknown>): Record<string, unknown> {
-  const keys = Object.keys(assign);
-  if (keys.length === 0) return {};
-  return {
-    assignedVariables: Object.fromEntries(keys.map((k) => [k, JSON.stringify(assign[k] ?? null)])),
-    assignedVariablesDetails: { truncated: false },
-  };
-}
 
 /** Aborts every running or pending frame under a child group, with their timers and tokens. */
 export function abortDescendants(store: EngineStore, executionArn: string, group: string): void {

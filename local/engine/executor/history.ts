@@ -32,3 +32,13 @@ export const payloadDetails = (field: 'input' | 'output', value: unknown): Recor
   [field]: JSON.stringify(value ?? null),
   [`${field}Details`]: { truncated: false },
 });
+
+/** `assignedVariables` of a StateExited event: each variable as JSON text. */
+export function assignedDetails(assign: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(assign);
+  if (keys.length === 0) return {};
+  return {
+    assignedVariables: Object.fromEntries(keys.map((k) => [k, JSON.stringify(assign[k] ?? null)])),
+    assignedVariablesDetails: { truncated: false },
+  };
+}
