@@ -4,13 +4,13 @@ import { type Clock, systemClock } from '../../lib/config/clock';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../lib/config/constants';
 import { EngineStore, type ExecutionRow, type TimerRow } from '../store/engine-store';
 import * as executions from './api/executions';
-import type { ExecutionRuntime, ParentTaskLink } from './api/executions';
+import type { ExecutionRuntime } from './api/executions';
 import * as machines from './api/state-machines';
 import * as tokens from './api/task-tokens';
 import type { ArnScope } from './arns';
 import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
 import type { TimerKind } from './executor/frame';
-import type { TaskOutcome } from './executor/task-integrations';
+import type { ParentTaskLink, TaskOutcome } from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
 import type { LambdaInvoker } from './lambda-invoker';
 import { UnknownOperationException, ValidationException } from './service-errors';
@@ -128,10 +128,7 @@ export class Engine {
         invokeLambda: this.options.invokeLambda,
         sqs: this.options.integrations?.sqs,
         dynamodb: this.options.integrations?.dynamodb,
-        startExecution: (input) => {
-          const { parentTask, ...rest } = input as Record<string, unknown> & { parentTask?: ParentTaskLink };
-          return executions.startExecution(this.rt(), rest, parentTask);
-        },
+        startExecution: (input, child) => executions.startExecution(this.rt(), input, child),
       },
       { onClosed: (arn) => this.executionClosed(arn), onTimersChanged: () => this.timers?.arm() },
     );

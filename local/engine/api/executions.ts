@@ -7,6 +7,7 @@ import { definitionTree } from '../executor/definition-tree';
 import { EXECUTION_TIMER_FRAME, type Executor } from '../executor/executor';
 import { type FramePosition, FrameRecord, ROOT_FRAME_ID } from '../executor/frame';
 import { payloadDetails, toWireEvent } from '../executor/history';
+import type { ChildStartOptions } from '../executor/task-integrations';
 import { TransitionBatch } from '../executor/transition-batch';
 import { assertValidName } from '../names';
 import {
@@ -35,14 +36,6 @@ export interface ExecutionRuntime extends EngineContext {
   executionClosed(executionArn: string): void;
 }
 
-/** A `.sync` parent Task waiting on a child run. */
-export interface ParentTaskLink {
-  readonly executionArn: string;
-  readonly frameId: string;
-  readonly seq: number;
-  /** `.sync:2`: the child's output as JSON rather than as a string. */
-  readonly outputAsJson?: boolean;
-}
 
 export function requireExecution(store: EngineStore, arnInput: unknown): ExecutionRow {
   const arn = assertExecutionArn(arnInput);
@@ -63,7 +56,8 @@ function parseExecutionInput(text: string): unknown {
 }
 
 /** StartExecution on a state machine, version or alias ARN; idempotent by name while the run is open with the same input. */
-export async function startExecution(rt: ExecutionRuntime, input: Input, parentTask?: ParentTaskLink): Promise<{ executionArn: string; startDate: number }> {
+export async function startExecution(rt: ExecutionRuntime, input: Input, child: ChildStartOptions = {}): Promise<{ executionArn: string; startDate: number }> {
+  const { parentTask } = child;
   const target = parseStateMachineArn(requireString(input, 'stateMachineArn'));
   const machine = requireStateMachine(rt, target.stateMachineArn);
   let definitionHash = machine.definition_hash;
@@ -92,7 +86,7 @@ export async function startExecution(rt: ExecutionRuntime, input: Input, parentT
   const result = await rt.store.committer.commit(() => {
     const existing = rt.store.getExecution(arn);
     if (existing) {
-      if (existing.status === 'RUNNING' && existing.input === inputText) return { created: false, startMs: existing.start_ms };
+      if ((existing.status === 'RUNNING' || child.replay) && existing.input === inputText) return { created: false, startMs: existing.start_ms };
       throw new ExecutionAlreadyExists(`Execution Already Exists: '${arn}'`);
     }
     const nowMs = rt.clock.now();

@@ -48,6 +48,8 @@ interface Launch {
   readonly seq: number;
   readonly target: TaskTarget;
   readonly args: unknown;
+  /** Invoked again after a restart (its first invocation's outcome was never committed). */
+  readonly replay?: boolean;
 }
 
 /** Work to do after a batch commits: nothing here runs before the transition is durable. */
@@ -533,16 +535,16 @@ export class Executor {
     const target = resolveTaskTarget(state.Resource as string);
     batch.touch(frame);
     batch.event(frame, taskEventType(target, 'Started'), target.service === 'lambda-function' ? undefined : { resourceType: target.resourceType, resource: target.resource });
-    fx.launches.push({ frame, seq: frame.pos.seq, target, args: phase.args });
+    fx.launches.push({ frame, seq: frame.pos.seq, target, args: phase.args, replay: true });
   }
 
   /** Runs a Task attempt's work outside any lock and signals its outcome. */
   private launch(executionArn: string, launch: Launch): void {
-    const parentTask = launch.target.service === 'states' && launch.target.pattern === 'sync' ? { executionArn, frameId: launch.frame.id, seq: launch.seq, outputAsJson: launch.target.resource.endsWith(':2') } : undefined;
-    const services: IntegrationServices = parentTask
-      ? { ...this.services, startExecution: (input) => this.services.startExecution({ ...input, parentTask }) }
-      : this.services;
-    const invocation: Promise<unknown> = runTaskIntegration(services, launch.target, launch.args)
+    const parentTask =
+      launch.target.service === 'states' && launch.target.pattern === 'sync'
+        ? { executionArn, frameId: launch.frame.id, seq: launch.seq, outputAsJson: launch.target.resource.endsWith(':2') }
+        : undefined;
+    const invocation: Promise<unknown> = runTaskIntegration(this.services, launch.target, launch.args, { parentTask, replay: launch.replay })
       .catch((err: unknown): TaskOutcome => ({ ok: false, error: StatesError.TaskFailed, cause: (err as Error)?.message ?? String(err) }))
       .then((outcome) => this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome }))
       .finally(() => this.invocations.delete(invocation));

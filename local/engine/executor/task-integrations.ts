@@ -58,13 +58,33 @@ export function parseFunctionName(value: string): { name: string; qualifier?: st
   return { name: value };
 }
 
+/** A `.sync` parent Task waiting on a child run. */
+export interface ParentTaskLink {
+  readonly executionArn: string;
+  readonly frameId: string;
+  readonly seq: number;
+  /** `.sync:2`: the child's output as JSON rather than as a string. */
+  readonly outputAsJson?: boolean;
+}
+
+/** How a child run is started from a Task attempt. */
+export interface ChildStartOptions {
+  /** The `.sync` parent to tell when the child closes. */
+  readonly parentTask?: ParentTaskLink;
+  /**
+   * The attempt is re-invoked after a restart: a child of the same name and input that exists already
+   * (started by the attempt before the crash) is the one this attempt started, even if it has closed.
+   */
+  readonly replay?: boolean;
+}
+
 /** What Task integrations need from outside the executor. */
 export interface IntegrationServices {
   readonly invokeLambda: LambdaInvoker;
   readonly sqs?: SQSClient;
   readonly dynamodb?: DynamoDBClient;
   /** Starts a child execution (StartExecution on this engine). */
-  readonly startExecution: (input: Record<string, unknown>) => Promise<{ executionArn: string; startDate: number }>;
+  readonly startExecution: (input: Record<string, unknown>, options: ChildStartOptions) => Promise<{ executionArn: string; startDate: number }>;
 }
 
 const httpMetadata = (requestId: string) => ({
@@ -146,7 +166,7 @@ function dynamoDbCommand(action: string, args: unknown) {
 }
 
 /** Runs one Task attempt's work (not the waiting of `.waitForTaskToken` / `.sync`). */
-export async function runTaskIntegration(services: IntegrationServices, target: TaskTarget, args: unknown): Promise<TaskOutcome> {
+export async function runTaskIntegration(services: IntegrationServices, target: TaskTarget, args: unknown, child: ChildStartOptions = {}): Promise<TaskOutcome> {
   switch (target.service) {
     case 'lambda-invoke':
     case 'lambda-function':
@@ -173,11 +193,10 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
       const a = (args ?? {}) as Record<string, unknown>;
       const input = a.Input === undefined ? '{}' : typeof a.Input === 'string' ? a.Input : JSON.stringify(a.Input);
       try {
-        const started = await services.startExecution({
-          stateMachineArn: a.StateMachineArn,
-          input,
-          ...(a.Name !== undefined ? { name: a.Name } : {}),
-        });
+        const started = await services.startExecution(
+          { stateMachineArn: a.StateMachineArn, input, ...(a.Name !== undefined ? { name: a.Name } : {}) },
+          child,
+        );
         return { ok: true, value: { ExecutionArn: started.executionArn, StartDate: new Date(started.startDate * 1000).toISOString(), ...httpMetadata(randomUUID()) } };
       } catch (err) {
         const e = err as { name?: string; message?: string };

@@ -73,3 +73,22 @@ describe('durability and limits', () => {
     }
   });
 });
+
+describe('child starts replayed after a restart', () => {
+  it('take a same-name, same-input child that already closed as the one the attempt started', async () => {
+    const h = await new EngineHarness().start();
+    try {
+      const child = await h.machine(jsonata({ P: { Type: 'Pass', End: true } }), 'child');
+      const first = await h.call('StartExecution', { stateMachineArn: child, name: 'gen-1', input: '{"a":1}' });
+      await h.idle();
+      const { startExecution } = await import('../../../local/engine/api/executions');
+      const rt = (h.engine as unknown as { runtime: Parameters<typeof startExecution>[0] }).runtime;
+      const input = { stateMachineArn: child, name: 'gen-1', input: '{"a":1}' };
+      await expect(startExecution(rt, input, { replay: true })).resolves.toEqual(first);
+      await expect(startExecution(rt, input)).rejects.toMatchObject({ name: 'ExecutionAlreadyExists' });
+      await expect(startExecution(rt, { ...input, input: '{"a":2}' }, { replay: true })).rejects.toMatchObject({ name: 'ExecutionAlreadyExists' });
+    } finally {
+      await h.close();
+    }
+  });
+});
