@@ -19,6 +19,7 @@ import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lam
 import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
 import { loadUserFunctions, userFunctions, type UserFunctionExport } from './services/lambda/user-functions';
 import { applyLocalEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
+import { expireOrphanedLeases } from './services/orphaned-leases';
 import { startLocalS3 } from './services/s3';
 import { LocalSqs } from './services/sqs/local-sqs';
 import { sqsService } from './services/sqs/sqs-service';
@@ -178,6 +179,9 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         : undefined,
     }));
 
+    // Attempts cut off by the last stop or crash still hold idempotency leases: end them before the
+    // engine re-invokes their steps.
+    const orphaned = await expireOrphanedLeases(dynamodbClient, process.env.AUTOSAVE_TABLE || DEFAULT_TABLE_NAME);
     await engine.start();
     stops.push(() => engine.stop());
 
@@ -190,6 +194,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     log(`  DynamoDB                  ${dynamodb.endpoint}`);
     log(`  S3                        ${s3.endpoint}`);
     log(`  data                      ${dataDir}`);
+    if (orphaned > 0) log(`  ended ${orphaned} idempotency lease(s) of step attempts cut off by the last stop`);
     if (deployments.length > 0) {
       const first = deployments[0];
       const endpointFlag = api.port === DEFAULT_LOCAL_PORT ? '' : ` --endpoint ${api.url}`;

@@ -75,8 +75,7 @@ describe('the engine under SIGKILL', () => {
   it('completes every run, never re-runs a completed step, and keeps every side effect to exactly once', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'autosave-crash-'));
     const logDir = await mkdtemp(join(tmpdir(), 'autosave-crash-logs-'));
-    if (!process.env.CRASH_KEEP) cleanup.push(() => rm(dataDir, { recursive: true, force: true }), () => rm(logDir, { recursive: true, force: true }));
-    else console.log('kept', dataDir, logDir);
+    cleanup.push(() => rm(dataDir, { recursive: true, force: true }), () => rm(logDir, { recursive: true, force: true }));
     const invocationsLog = join(logDir, 'invocations.log');
     const effectsLog = join(logDir, 'effects.log');
     const returnsLog = join(logDir, 'returns.log');
