@@ -1,0 +1,197 @@
+/**
+ * The `autosave` commands against a live local engine (startLocal on port 0, a temp data directory): what
+ * each prints and its exit code, on the onboarding workflow from start to approval to success, a run
+ * dead-lettered and redriven, deploy-check, and the one-line errors.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DescribeExecutionCommand, SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../../cli/main';
+import { captureTerminal } from '../../../cli/output';
+import { startLocal, type LocalEngine } from '../../../local/server';
+
+interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+let previous: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `autosave <args>` in-process and captures what it printed. Calls run one at a time: the capture
+ * is process-wide, and vi.waitFor may call again while a slow call is still running.
+ */
+function autosave(...args: string[]): Promise<CliResult> {
+  const run = async (): Promise<CliResult> => {
+    const out = captureTerminal();
+    try {
+      const code = await main(args);
+      return { code, stdout: out.stdout, stderr: out.stderr };
+    } finally {
+      out.release();
+    }
+  };
+  const result = previous.then(run, run);
+  previous = result.catch(() => undefined);
+  return result;
+}
+
+const json = <T>(r: CliResult): T => JSON.parse(r.stdout) as T;
+
+let local: LocalEngine;
+let dataDir: string;
+let sfn: SFNClient;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'autosave-cli-'));
+  local = await startLocal({ port: 0, dataDir, log: () => undefined });
+  // startLocal points AWS_ENDPOINT_URL_SFN/SQS at itself: the CLI resolves its endpoint from those.
+  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+});
+
+afterAll(async () => {
+  await local?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+const status = async (name: string) =>
+  (await sfn.send(new DescribeExecutionCommand({ executionArn: `arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:${name}` }))).status;
+
+describe('autosave CLI on a live engine', () => {
+  it('lists no runs on a fresh engine', async () => {
+    const r = await autosave('runs');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout.trim()).toBe('(none)');
+  });
+
+  it('start --wait follows the run to its approval and prints the link', async () => {
+    const r = await autosave('start', 'clinical-trial-onboarding', '--name', 'cli-1', '--wait');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('started cli-1 (clinical-trial-onboarding)');
+    expect(r.stdout).toMatch(/\[#+-*\] \d+\/\d+ {2}\S+/); // the progress line
+    expect(r.stdout).toContain('waiting on a human at coordinator-approval');
+    expect(r.stdout).toMatch(new RegExp(`approve in a browser: ${local.url}/approvals/[\\w-]+\\?sig=`));
+    expect(r.stdout).toMatch(/npx autosave approve [\w-]+/);
+  });
+
+  it('runs, describe and approvals show the waiting run', async () => {
+    const runs = json<{ name: string; status: string; workflow: string }[]>(await autosave('runs', '--json'));
+    expect(runs).toEqual([expect.objectContaining({ name: 'cli-1', status: 'RUNNING', workflow: 'clinical-trial-onboarding' })]);
+    expect((await autosave('runs', '--status', 'succeeded')).stdout.trim()).toBe('(none)');
+    expect((await autosave('runs', '--workflow', 'contract-renewal')).stdout.trim()).toBe('(none)');
+
+    const described = await autosave('describe', 'cli-1');
+    expect(described.code).toBe(0);
+    expect(described.stdout).toMatch(/^status +RUNNING \(waiting on a human at coordinator-approval\)$/m);
+    expect(described.stdout).toMatch(/^approval +http:\/\/127\.0\.0\.1:\d+\/approvals\//m);
+
+    const approvals = json<{ approvalId: string; runName: string; step: string; url: string }[]>(await autosave('approvals', '--json'));
+    expect(approvals).toHaveLength(1);
+    expect(approvals[0]).toMatchObject({ runName: 'cli-1', step: 'coordinator-approval' });
+    const table = await autosave('approvals');
+    expect(table.stdout).toContain(approvals[0].approvalId);
+  });
+
+  it('approve decides through the signed link, and the run moves on to SUCCEEDED', async () => {
+    const [approval] = json<{ approvalId: string }[]>(await autosave('approvals', '--json'));
+    const r = await autosave('approve', approval.approvalId, '--comment', 'from the CLI test', '--by', 'cli-test');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^approved .+ \(run cli-1\): Approved: /);
+    await vi.waitFor(async () => expect(await status('cli-1')).toBe('SUCCEEDED'), { timeout: 20_000, interval: 100 });
+
+    const again = await autosave('approve', approval.approvalId);
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim().split('\n')).toHaveLength(1);
+    expect(again.stderr).toContain('ApprovalNotFoundError');
+  });
+
+  it('history prints the timeline: every step once, its idempotency key, the approval decision', async () => {
+    const r = await autosave('history', 'cli-1');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^cli-1 \(clinical-trial-onboarding\) SUCCEEDED after /);
+    for (const step of ['verify-site', 'create-accounts', 'request-irb-document', 'provision-edc-access', 'email-welcome-pack', 'schedule-kickoff']) {
+      expect(r.stdout).toMatch(new RegExp(`^\\d+ +${step} +tool +site-4412:\\S+ +1 +\\+\\S+ +\\S+ +done$`, 'm'));
+    }
+    expect(r.stdout).toMatch(/coordinator-approval +approval +1 .* done$/m);
+    expect(r.stdout).toContain('site-4412:welcome');
+
+    const steps = json<{ steps: { name: string; attempts: number; outcome: string; kind: string }[] }>(await autosave('history', 'cli-1', '--json')).steps;
+    expect(steps.filter((s) => s.kind === 'tool').map((s) => [s.name, s.attempts, s.outcome])).toEqual([
+      ['verify-site', 1, 'succeeded'],
+      ['create-accounts', 1, 'succeeded'],
+      ['request-irb-document', 1, 'succeeded'],
+      ['provision-edc-access', 1, 'succeeded'],
+      ['email-welcome-pack', 1, 'succeeded'],
+      ['schedule-kickoff', 1, 'succeeded'],
+    ]);
+  });
+
+  it('describe --json gives the execution with its output', async () => {
+    const d = json<{ status: string; output: string; workflow: string }>(await autosave('describe', 'cli-1', '--json'));
+    expect(d).toMatchObject({ status: 'SUCCEEDED', workflow: 'clinical-trial-onboarding' });
+    expect(JSON.parse(d.output).steps['coordinator-approval']).toMatchObject({ approved: true, by: 'cli-test', comment: 'from the CLI test' });
+  });
+
+  it('dlq list shows an aborted run and dlq redrive resumes it at its failed step', async () => {
+    expect((await autosave('start', 'clinical-trial-onboarding', '--name', 'cli-2', '--wait')).code).toBe(0);
+    await sfn.send(new StopExecutionCommand({ executionArn: 'arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:cli-2', error: 'Test', cause: 'stopped by the test' }));
+    const letters = await vi.waitFor(
+      async () => {
+        const l = json<{ runName: string; letter: { status: string; failedState: string } }[]>(await autosave('dlq', 'list', '--json'));
+        expect(l).toHaveLength(1);
+        return l;
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    expect(letters[0]).toMatchObject({ runName: 'cli-2', letter: { status: 'ABORTED', failedState: 'coordinator-approval' } });
+    const table = await autosave('dlq', 'list');
+    expect(table.stdout).toMatch(/cli-2 +clinical-trial-onboarding +ABORTED +coordinator-approval/);
+
+    const redriven = await autosave('dlq', 'redrive', 'cli-2');
+    expect(redriven).toMatchObject({ code: 0, stderr: '' });
+    expect(redriven.stdout).toContain('redriven cli-2: it resumes at its failed step');
+    expect(await status('cli-2')).toBe('RUNNING');
+    expect((await autosave('dlq', 'list')).stdout.trim()).toBe('(none)');
+    // It asks for the approval again (a new token, a new link).
+    await vi.waitFor(async () => expect(json<{ runName: string }[]>(await autosave('approvals', '--json')).map((a) => a.runName)).toEqual(['cli-2']), {
+      timeout: 20_000,
+      interval: 100,
+    });
+    const nothing = await autosave('dlq', 'redrive', 'cli-2');
+    expect(nothing.code).toBe(1);
+    expect(nothing.stdout).toContain("no dead letter 'cli-2'");
+  });
+
+  it('deploy-check finds every workflow unchanged and counts the runs in flight', async () => {
+    const checks = json<{ workflow: string; action: string; runsInFlight: number }[]>(await autosave('deploy-check', '--json'));
+    expect(checks.map((c) => [c.workflow, c.action])).toEqual([
+      ['clinical-trial-onboarding', 'unchanged'],
+      ['contract-renewal', 'unchanged'],
+      ['research-agent', 'unchanged'],
+    ]);
+    expect(checks.find((c) => c.workflow === 'clinical-trial-onboarding')?.runsInFlight).toBe(1);
+    const table = await autosave('deploy-check');
+    expect(table.stdout).toMatch(/^clinical-trial-onboarding +1\.0\.0 +1 +unchanged +1/m);
+    expect(table.stdout).toContain('A deploy now changes no workflow definition.');
+  });
+
+  it.each([
+    [['start', 'no-such-workflow'], 1, /^autosave start: WorkflowNotFoundError: no workflow 'no-such-workflow' is deployed \(deployed: /],
+    [['start'], 2, /^autosave start: missing workflow \(usage: /],
+    [['describe', 'no-such-run'], 1, /^autosave describe: RunNotFoundError: no run named 'no-such-run'/],
+    [['runs', '--status', 'sleeping'], 2, /^autosave runs: unknown status 'sleeping' \(one of RUNNING, /],
+    [['runs', '--bogus'], 2, /^autosave runs: Unknown option '--bogus'/],
+    [['dlq', 'purge'], 2, /^autosave dlq: unknown dlq command 'purge'/],
+    [['start', 'clinical-trial-onboarding', '--input', '{not json'], 2, /^autosave start: --input is neither valid JSON nor a readable JSON file/],
+    [['runs', '--endpoint', 'http://127.0.0.1:9'], 1, /^autosave runs: cannot reach Step Functions at http:\/\/127\.0\.0\.1:9 \(--endpoint\): start the local engine with `npm start`/],
+  ])('autosave %j fails with exit code %i and one line', async (args, code, message) => {
+    const r = await autosave(...args);
+    expect(r.code).toBe(code);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+});
