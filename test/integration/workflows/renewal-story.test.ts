@@ -7,19 +7,19 @@
  * provider, and returns the first send's receipt without sending again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DescribeExecutionCommand, ListExecutionsCommand, type ExecutionStatus } from '@aws-sdk/client-sfn';
+import { DescribeExecutionCommand, type ExecutionStatus } from '@aws-sdk/client-sfn';
 import { minutes } from '../../../lib/config';
 import { contractRenewal } from '../../../statemachines';
 import { faultLog, setFaultPlan } from './fixtures/fault-functions';
-import { eventually, historyOf, startWorkflowEngine, type WorkflowEngine } from './support/workflow-engine';
+import { contractIdsFrom, renewalInput, renewalKey, renewalRunName } from './support/renewal-runs';
+import { eventually, executionsWith as listExecutionsWith, historyOf, startWorkflowEngine, type WorkflowEngine } from './support/workflow-engine';
 
 const RUNS = 340;
-const VERSION = 3;
 const FAULT_FUNCTIONS = new URL('./fixtures/fault-functions.ts', import.meta.url).pathname;
 const SEND_STEP = 'send-renewal-email';
 
-const contractIds = Array.from({ length: RUNS }, (_, i) => `C-${String(10_000 + i)}`);
-const keyOf = (contractId: string) => `renewal:${contractId}:${VERSION}`;
+const contractIds = contractIdsFrom(10_000, RUNS);
+const keyOf = renewalKey;
 
 let engine: WorkflowEngine;
 beforeAll(async () => {
@@ -31,28 +31,14 @@ afterAll(async () => {
   await engine?.close();
 });
 
-/** Every run of the workflow with that status (every page). */
-async function executionsWith(status: ExecutionStatus): Promise<string[]> {
-  const stateMachineArn = engine.local.deployments.find((d) => d.workflow === contractRenewal.name)!.stateMachineArn;
-  const arns: string[] = [];
-  let nextToken: string | undefined;
-  do {
-    const page = await engine.sfn.send(new ListExecutionsCommand({ stateMachineArn, statusFilter: status, maxResults: 1000, nextToken }));
-    arns.push(...(page.executions ?? []).map((e) => e.executionArn!));
-    nextToken = page.nextToken;
-  } while (nextToken);
-  return arns;
-}
+/** Every renewal run with that status. */
+const executionsWith = (status: ExecutionStatus) =>
+  listExecutionsWith(engine.sfn, engine.local.deployments.find((d) => d.workflow === contractRenewal.name)!.stateMachineArn, status);
 
 describe('the renewal story: 340 sends that died before their checkpoint', () => {
   it('every run succeeds and every customer gets exactly one email', async () => {
-    const base = contractRenewal.exampleInput as Record<string, unknown>;
     const executionArns = await Promise.all(
-      contractIds.map((contractId) =>
-        engine.start(contractRenewal.name, `renewal-${contractId}-v${VERSION}`, {
-          ...base, contractId, version: VERSION, customerEmail: `billing@${contractId.toLowerCase()}.example.com`,
-        }),
-      ),
+      contractIds.map((contractId) => engine.start(contractRenewal.name, renewalRunName(contractId), renewalInput(contractId))),
     );
     expect(new Set(executionArns).size).toBe(RUNS);
 
@@ -100,9 +86,7 @@ describe('the renewal story: 340 sends that died before their checkpoint', () =>
 
   it('a fresh run for a contract version already emailed succeeds without emailing again', async () => {
     const contractId = contractIds[7];
-    const executionArn = await engine.start(contractRenewal.name, `renewal-${contractId}-v${VERSION}-again`, {
-      ...(contractRenewal.exampleInput as Record<string, unknown>), contractId, version: VERSION, customerEmail: `billing@${contractId.toLowerCase()}.example.com`,
-    });
+    const executionArn = await engine.start(contractRenewal.name, renewalRunName(contractId, '-again'), renewalInput(contractId));
     const run = await eventually('the second run to close', async () => {
       const r = await engine.sfn.send(new DescribeExecutionCommand({ executionArn }));
       return r.status === 'RUNNING' ? undefined : r;

@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand,
-  type DescribeExecutionCommandOutput, type HistoryEvent,
+  DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand,
+  type DescribeExecutionCommandOutput, type ExecutionStatus, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_REGION, type Duration } from '../../../../lib/config';
@@ -185,4 +185,16 @@ export function scheduledPerState(events: readonly HistoryEvent[]): Record<strin
     if (e.type === 'TaskScheduled' && current) counts[current] = (counts[current] ?? 0) + 1;
   }
   return counts;
+}
+
+/** The ARNs of a state machine's runs with that status (every page). */
+export async function executionsWith(sfn: SFNClient, stateMachineArn: string, status: ExecutionStatus): Promise<string[]> {
+  const arns: string[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await sfn.send(new ListExecutionsCommand({ stateMachineArn, statusFilter: status, maxResults: 1000, nextToken }));
+    arns.push(...(page.executions ?? []).map((e) => e.executionArn!));
+    nextToken = page.nextToken;
+  } while (nextToken);
+  return arns;
 }
