@@ -214,10 +214,15 @@ export class Executor {
     if (!exec || exec.status !== 'RUNNING') return 'stale';
     const row = this.store.getFrame(executionArn, frameId);
     if (!row || row.status !== 'RUNNING') return 'stale';
+    let input: { value: unknown } | undefined;
     const run: Run = {
       exec,
       tree: definitionTree(exec.definition_hash, () => this.store.getDefinition(exec.definition_hash)),
-      input: JSON.parse(exec.input),
+      // Parsed only when an expression reads `$states.context.Execution.Input` (it can be 256 KiB).
+      get input() {
+        input ??= { value: JSON.parse(exec.input) };
+        return input.value;
+      },
     };
     const frame = FrameRecord.fromRow(row);
     const batch = new TransitionBatch(executionArn, () => this.ctx.clock.now());
@@ -288,7 +293,9 @@ export class Executor {
     const context: Record<string, unknown> = {
       Execution: {
         Id: e.arn,
-        Input: run.input,
+        get Input() {
+          return run.input;
+        },
         Name: e.name,
         RoleArn: e.role_arn,
         StartTime: isoTime(e.start_ms),
