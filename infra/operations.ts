@@ -4,21 +4,11 @@ import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { HISTORY_EVENT_BUDGET } from '../lib/config';
-import { METRICS_NAMESPACE, MetricName } from '../lib/metrics/metric-names';
+import { METRICS_NAMESPACE, METRICS_SERVICE, MetricName, type MetricNameValue } from '../lib/metrics/metric-names';
 import type { RuntimeFunctions } from './runtime-functions';
 import type { SharedResources } from './shared-resources';
 import { FunctionNames } from './stack-inputs';
 import type { WorkflowStateMachine } from './workflow-state-machine';
-
-/**
- * Metric names the alarms read that lib/metrics does not (yet) name; defined in docs/architecture.md §4.
- * `HistoryEvents`: run-monitor, per closed run, the id of its last history event.
- * `RunRestartedFromScratch`: tool-step, a key found COMPLETED by a different execution ARN.
- */
-export const OperationsMetricName = {
-  HistoryEvents: 'HistoryEvents',
-  RunRestartedFromScratch: 'RunRestartedFromScratch',
-} as const;
 
 /** A dead letter older than this pages someone. */
 export const DLQ_MAX_AGE = Duration.hours(1);
@@ -36,16 +26,13 @@ export interface OperationsProps {
   readonly alarmEmail?: string;
 }
 
-/** The `service` dimension every runtime metric carries (lambdas/runtime.ts: `EmfMetrics({ serviceName })`). */
-export const METRICS_SERVICE = 'autosave';
-
 /** An Autosave metric as the runtime emits it: namespace `Autosave`, dimension `service` = {@link METRICS_SERVICE}. */
-export function autosaveMetric(metricName: string, props: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
+export function autosaveMetric(metricName: MetricNameValue, props: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
   return new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: METRICS_SERVICE }, statistic: 'Sum', ...props });
 }
 
 /** The sum of an Autosave metric over every dimension set (Metrics Insights), for "any occurrence" alarms. */
-export function autosaveMetricTotal(metricName: string, label: string): cloudwatch.MathExpression {
+export function autosaveMetricTotal(metricName: MetricNameValue, label: string): cloudwatch.MathExpression {
   return new cloudwatch.MathExpression({
     expression: `SELECT SUM(${metricName}) FROM "${METRICS_NAMESPACE}"`,
     period: ALARM_PERIOD,
@@ -95,14 +82,14 @@ export class Operations extends Construct {
     notify(
       new cloudwatch.Alarm(this, 'RunsRestartedFromScratch', {
         alarmDescription: 'A run was started again from the beginning instead of being redriven (a completed key met a new execution)',
-        metric: autosaveMetricTotal(OperationsMetricName.RunRestartedFromScratch, 'Runs restarted from scratch'),
+        metric: autosaveMetricTotal(MetricName.RunRestartedFromScratch, 'Runs restarted from scratch'),
         ...anyOccurrence,
       }),
     );
     notify(
       new cloudwatch.Alarm(this, 'HistoryNearLimit', {
         alarmDescription: `p99 of closed runs' history size is over ${HISTORY_EVENT_BUDGET} events (80% of the 25,000 hard limit): continue as new sooner`,
-        metric: autosaveMetric(OperationsMetricName.HistoryEvents, { statistic: 'p99', period: HISTORY_P99_PERIOD }),
+        metric: autosaveMetric(MetricName.HistoryEvents, { statistic: 'p99', period: HISTORY_P99_PERIOD }),
         threshold: HISTORY_EVENT_BUDGET,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 1,
@@ -169,7 +156,7 @@ export class Operations extends Construct {
         title: 'Duplicates suppressed / runs restarted from scratch',
         left: [
           autosaveMetric(MetricName.DuplicateSuppressed, { label: 'duplicates suppressed' }),
-          autosaveMetric(OperationsMetricName.RunRestartedFromScratch, { label: 'restarted from scratch' }),
+          autosaveMetric(MetricName.RunRestartedFromScratch, { label: 'restarted from scratch' }),
         ],
         width: 8,
       }),
@@ -188,8 +175,8 @@ export class Operations extends Construct {
       new cloudwatch.GraphWidget({
         title: 'History events per closed run',
         left: [
-          autosaveMetric(OperationsMetricName.HistoryEvents, { statistic: 'p99', label: 'p99' }),
-          autosaveMetric(OperationsMetricName.HistoryEvents, { statistic: 'Maximum', label: 'max' }),
+          autosaveMetric(MetricName.HistoryEvents, { statistic: 'p99', label: 'p99' }),
+          autosaveMetric(MetricName.HistoryEvents, { statistic: 'Maximum', label: 'max' }),
         ],
         leftAnnotations: [{ value: HISTORY_EVENT_BUDGET, label: 'budget (80% of 25,000)' }],
         width: 8,

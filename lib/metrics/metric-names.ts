@@ -23,6 +23,13 @@ export const MetricName = {
   Redrives: 'Redrives',
   /** Failed, timed-out or aborted runs sent to the dead-letter queue. */
   DeadLettered: 'DeadLettered',
+  /**
+   * A key was found COMPLETED by a different execution than the one asking: the business run was started
+   * again from scratch instead of being redriven (a retry or a redrive keeps the execution ARN).
+   */
+  RunRestartedFromScratch: 'RunRestartedFromScratch',
+  /** Per closed run (run-monitor): the id of its last history event, i.e. its history size in events. */
+  HistoryEvents: 'HistoryEvents',
 } as const;
 
 /** One of {@link MetricName}. */

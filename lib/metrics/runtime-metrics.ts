@@ -23,6 +23,8 @@ const UNITS: Record<MetricNameValue, (typeof MetricUnit)[keyof typeof MetricUnit
   [MetricName.ApprovalWaitSeconds]: MetricUnit.Seconds,
   [MetricName.Redrives]: MetricUnit.Count,
   [MetricName.DeadLettered]: MetricUnit.Count,
+  [MetricName.RunRestartedFromScratch]: MetricUnit.Count,
+  [MetricName.HistoryEvents]: MetricUnit.Count,
 };
 
 /** Options of {@link EmfMetrics}. */
