@@ -2,13 +2,11 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
+import { CLOSED_RUN_STATUSES } from '../lib/dead-letters/run-statuses';
 import type { RuntimeFunctions } from './runtime-functions';
 import type { SharedResources } from './shared-resources';
 import { FunctionNames } from './stack-inputs';
 import type { WorkflowStateMachine } from './workflow-state-machine';
-
-/** Statuses of a closed run that run-monitor hears about (docs/architecture.md §4). */
-export const CLOSED_RUN_STATUSES = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'] as const;
 
 /** Options of {@link RunRouting}. */
 export interface RunRoutingProps {

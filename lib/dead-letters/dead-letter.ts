@@ -1,11 +1,16 @@
-import { DescribeExecutionCommand, GetExecutionHistoryCommand, type HistoryEvent, type SFNClient } from '@aws-sdk/client-sfn';
+import {
+  DescribeExecutionCommand,
+  GetExecutionHistoryCommand,
+  type DescribeExecutionCommandOutput,
+  type HistoryEvent,
+  type SFNClient,
+} from '@aws-sdk/client-sfn';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { sha256Hex } from '../payloads/hashing';
+import { CLOSED_RUN_STATUSES, DEAD_LETTER_STATUSES } from './run-statuses';
 
 /** The detail-type of the EventBridge events run-monitor receives. */
 export const EXECUTION_STATUS_CHANGE = 'Step Functions Execution Status Change';
-/** Closed statuses that dead-letter a run. */
-export const DEAD_LETTER_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;
 /** History events read (newest first) to find the state a run failed in. */
 export const FAILED_STATE_SEARCH_EVENTS = 50;
 
@@ -48,27 +53,47 @@ export function workflowOf(stateMachineArn: string): string {
 export const deadLetterId = (m: Pick<DeadLetterMessage, 'executionArn' | 'redriveCount'>): string =>
   sha256Hex(`${m.executionArn}#${m.redriveCount}`);
 
+/** What run-monitor learns about one closed run from a single history read. */
+export interface ClosedRunReport {
+  /** The id of the run's last history event: its history size in events (absent if the history is empty). */
+  readonly historyEvents?: number;
+  /** The run's dead letter: only for FAILED, TIMED_OUT and ABORTED runs. */
+  readonly deadLetter?: DeadLetterMessage;
+}
+
 /**
- * Builds the dead letter of a closed run from DescribeExecution and the newest history events, or
- * returns undefined when the event is not a FAILED/TIMED_OUT/ABORTED status change.
+ * Reports a closed run (docs/architecture.md §4): its history size for every closed status, and its dead
+ * letter when it failed, timed out or was aborted. Reads the history once, newest first: the newest event's
+ * id is the size, and a dead letter searches the same page for the failed state. Returns undefined for a
+ * status change that does not close the run (RUNNING, PENDING_REDRIVE), without calling Step Functions.
  */
-export async function deadLetterFor(sfn: SFNClient, event: ExecutionStatusChangeEvent): Promise<DeadLetterMessage | undefined> {
+export async function closedRunReport(sfn: SFNClient, event: ExecutionStatusChangeEvent): Promise<ClosedRunReport | undefined> {
   const status = event?.detail?.status;
-  if (!(DEAD_LETTER_STATUSES as readonly string[]).includes(status)) return undefined;
+  if (!(CLOSED_RUN_STATUSES as readonly string[]).includes(status)) return undefined;
   const executionArn = event.detail.executionArn;
-  const execution = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-  const history = await sfn.send(
-    new GetExecutionHistoryCommand({ executionArn, reverseOrder: true, maxResults: FAILED_STATE_SEARCH_EVENTS }),
-  );
+  const failed = (DEAD_LETTER_STATUSES as readonly string[]).includes(status);
+  const [history, execution] = await Promise.all([
+    sfn.send(new GetExecutionHistoryCommand({ executionArn, reverseOrder: true, maxResults: failed ? FAILED_STATE_SEARCH_EVENTS : 1 })),
+    failed ? sfn.send(new DescribeExecutionCommand({ executionArn })) : undefined,
+  ]);
+  const historyEvents = history.events?.[0]?.id;
+  return {
+    ...(historyEvents !== undefined && { historyEvents }),
+    ...(execution && { deadLetter: deadLetterOf(event, execution, history.events) }),
+  };
+}
+
+/** The dead letter of a failed run from its status-change event, DescribeExecution and newest history events. */
+function deadLetterOf(event: ExecutionStatusChangeEvent, execution: DescribeExecutionCommandOutput, events: HistoryEvent[] | undefined): DeadLetterMessage {
   const stateMachineArn = execution.stateMachineArn ?? event.detail.stateMachineArn ?? '';
   return {
-    executionArn,
+    executionArn: event.detail.executionArn,
     stateMachineArn,
     workflow: workflowOf(stateMachineArn),
-    status: execution.status ?? status,
-    error: execution.error ?? event.detail.error ?? failureOf(history.events)?.error ?? null,
-    cause: execution.cause ?? event.detail.cause ?? failureOf(history.events)?.cause ?? null,
-    failedState: lastEnteredState(history.events),
+    status: execution.status ?? event.detail.status,
+    error: execution.error ?? event.detail.error ?? failureOf(events)?.error ?? null,
+    cause: execution.cause ?? event.detail.cause ?? failureOf(events)?.cause ?? null,
+    failedState: lastEnteredState(events),
     redriveCount: execution.redriveCount ?? event.detail.redriveCount ?? 0,
     at: (execution.stopDate ?? (event.time ? new Date(event.time) : new Date())).toISOString(),
   };

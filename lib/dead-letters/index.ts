@@ -1,2 +1,3 @@
 export * from './dead-letter';
 export * from './redrive';
+export * from './run-statuses';

@@ -2,7 +2,7 @@
  * What `cdk deploy` uploads actually runs: synthesizes the app with real esbuild bundling (as
  * `npm run synth` does), then loads every function's bundle the way the Lambda Node.js runtime does
  * (an ES module `index.mjs` exporting the handler) and invokes run-monitor's bundle with a real
- * EventBridge event shape. Catches what template tests cannot: ESM/CommonJS interop, a dependency
+ * EventBridge event shape (its Step Functions calls go to a stand-in AWS JSON endpoint). Catches what template tests cannot: ESM/CommonJS interop, a dependency
  * esbuild could not bundle, a wrong handler name.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -13,10 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAutosaveApp } from '../../../infra/create-app';
 import { registeredFunctionSpecs, registeredWorkflowSpecs } from '../../../infra/registries';
 import { functions } from '../../../lambdas';
+import { startFakeAwsJson, type FakeAwsJsonServer } from '../../fixtures/runtime/fake-aws-json';
 
 type Handler = (event: unknown, context?: unknown) => Promise<unknown>;
 
 let outdir: string;
+let fake: FakeAwsJsonServer | undefined;
+const savedEnv = { ...process.env };
 /** Registry name -> the handler exported by its deployed bundle. */
 const bundles = new Map<string, Handler>();
 /** Registry name -> Lambda `Handler` setting. */
@@ -42,6 +45,8 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  process.env = savedEnv;
+  await fake?.close();
   if (outdir) await rm(outdir, { recursive: true, force: true });
 });
 
@@ -54,7 +59,17 @@ describe('the bundles cdk deploys', () => {
     }
   });
 
-  it('run-monitor, bundled, takes a closed-run event and leaves a succeeded run out of the dead-letter queue', async () => {
+  it('run-monitor, bundled, takes a closed-run event, reports its history size and leaves a succeeded run out of the dead-letter queue', async () => {
+    fake = await startFakeAwsJson({
+      'AWSStepFunctions.GetExecutionHistory': () => ({ events: [{ id: 57, type: 'ExecutionSucceeded', timestamp: 1_764_496_800 }] }),
+    });
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_SFN: fake.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'bundle-test',
+      AWS_SECRET_ACCESS_KEY: 'bundle-test',
+      AWS_MAX_ATTEMPTS: '1',
+    });
     const event = {
       version: '0',
       'detail-type': 'Step Functions Execution Status Change',
@@ -66,6 +81,7 @@ describe('the bundles cdk deploys', () => {
         status: 'SUCCEEDED',
       },
     };
-    await expect(bundles.get('run-monitor')!(event)).resolves.toEqual({ deadLettered: false });
+    await expect(bundles.get('run-monitor')!(event)).resolves.toEqual({ deadLettered: false, historyEvents: 57 });
+    expect(fake.calls.map((c) => c.target)).toEqual(['AWSStepFunctions.GetExecutionHistory']);
   });
 });

@@ -2,8 +2,9 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  deadLetterFor,
+  closedRunReport,
   deadLetterId,
+  FAILED_STATE_SEARCH_EVENTS,
   parseDeadLetter,
   redriveDeadLetter,
   sendDeadLetter,
@@ -15,6 +16,13 @@ import { FakeAwsError, sqsSendMessage, startFakeAwsJson, type FakeAwsJsonServer 
 const executionArn = 'arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:site-4412';
 const stateMachineArn = 'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding';
 const sent: any[] = [];
+/** The run's history, newest first (as GetExecutionHistory with reverseOrder returns it). */
+const history = [
+  { id: 9, type: 'ExecutionFailed', timestamp: 1_764_496_800, executionFailedEventDetails: { error: 'ProviderDown', cause: 'SMTP relay refused' } },
+  { id: 8, type: 'LambdaFunctionFailed', timestamp: 1_764_496_799, lambdaFunctionFailedEventDetails: { error: 'ProviderDown' } },
+  { id: 5, type: 'TaskStateEntered', timestamp: 1_764_496_700, stateEnteredEventDetails: { name: 'EmailWelcomePack' } },
+  { id: 2, type: 'PassStateEntered', timestamp: 1_764_493_200, stateEnteredEventDetails: { name: 'Start' } },
+];
 let fake: FakeAwsJsonServer;
 let sfn: SFNClient;
 let sqs: SQSClient;
@@ -34,12 +42,7 @@ beforeAll(async () => {
     'AWSStepFunctions.GetExecutionHistory': (input) => {
       expect(input.reverseOrder).toBe(true);
       return {
-        events: [
-          { id: 9, type: 'ExecutionFailed', timestamp: 1_764_496_800, executionFailedEventDetails: { error: 'ProviderDown', cause: 'SMTP relay refused' } },
-          { id: 8, type: 'LambdaFunctionFailed', timestamp: 1_764_496_799, lambdaFunctionFailedEventDetails: { error: 'ProviderDown' } },
-          { id: 5, type: 'TaskStateEntered', timestamp: 1_764_496_700, stateEnteredEventDetails: { name: 'EmailWelcomePack' } },
-          { id: 2, type: 'PassStateEntered', timestamp: 1_764_493_200, stateEnteredEventDetails: { name: 'Start' } },
-        ],
+        events: history.slice(0, input.maxResults ?? history.length),
       };
     },
     'AWSStepFunctions.RedriveExecution': (input) => {
@@ -65,30 +68,52 @@ const failed: ExecutionStatusChangeEvent = {
   detail: { executionArn, stateMachineArn, status: 'FAILED' },
 };
 
-describe('deadLetterFor', () => {
-  it('reads the run and its newest history to name the failed state, error and cause', async () => {
-    expect(await deadLetterFor(sfn, failed)).toEqual({
-      executionArn,
-      stateMachineArn,
-      workflow: 'clinical-trial-onboarding',
-      status: 'FAILED',
-      error: 'ProviderDown',
-      cause: 'SMTP relay refused',
-      failedState: 'EmailWelcomePack',
-      redriveCount: 1,
-      at: new Date(1_764_496_800_000).toISOString(),
+const withStatus = (status: string): ExecutionStatusChangeEvent => ({ ...failed, detail: { ...failed.detail, status } });
+const callsTo = (operation: string) => fake.calls.filter((c) => c.target === `AWSStepFunctions.${operation}`);
+
+describe('closedRunReport', () => {
+  it('reads the run and its newest history once: history size, and a dead letter naming the failed state, error and cause', async () => {
+    expect(await closedRunReport(sfn, failed)).toEqual({
+      historyEvents: 9,
+      deadLetter: {
+        executionArn,
+        stateMachineArn,
+        workflow: 'clinical-trial-onboarding',
+        status: 'FAILED',
+        error: 'ProviderDown',
+        cause: 'SMTP relay refused',
+        failedState: 'EmailWelcomePack',
+        redriveCount: 1,
+        at: new Date(1_764_496_800_000).toISOString(),
+      },
     });
+    expect(callsTo('GetExecutionHistory').map((c) => c.input)).toEqual([
+      { executionArn, reverseOrder: true, maxResults: FAILED_STATE_SEARCH_EVENTS },
+    ]);
+    expect(callsTo('DescribeExecution')).toHaveLength(1);
   });
 
-  it.each(['RUNNING', 'SUCCEEDED', 'PENDING_REDRIVE'])('ignores a %s status change', async (status) => {
-    expect(await deadLetterFor(sfn, { ...failed, detail: { ...failed.detail, status } })).toBeUndefined();
+  it.each(['TIMED_OUT', 'ABORTED'])('dead-letters a %s run too', async (status) => {
+    const report = await closedRunReport(sfn, withStatus(status));
+    expect(report).toMatchObject({ historyEvents: 9, deadLetter: { executionArn, failedState: 'EmailWelcomePack' } });
+    expect(callsTo('GetExecutionHistory')).toHaveLength(1);
+  });
+
+  it('reports a succeeded run\'s history size from its newest event alone, and no dead letter', async () => {
+    expect(await closedRunReport(sfn, withStatus('SUCCEEDED'))).toEqual({ historyEvents: 9 });
+    expect(fake.calls.map((c) => c.target)).toEqual(['AWSStepFunctions.GetExecutionHistory']);
+    expect(fake.calls[0].input).toEqual({ executionArn, reverseOrder: true, maxResults: 1 });
+  });
+
+  it.each(['RUNNING', 'PENDING_REDRIVE'])('ignores a %s status change without calling Step Functions', async (status) => {
+    expect(await closedRunReport(sfn, withStatus(status))).toBeUndefined();
     expect(fake.calls).toHaveLength(0);
   });
 });
 
 describe('sendDeadLetter', () => {
   it('sends one message with its deduplication id; on a FIFO queue as MessageDeduplicationId', async () => {
-    const letter = (await deadLetterFor(sfn, failed))!;
+    const letter = (await closedRunReport(sfn, failed))!.deadLetter!;
     await sendDeadLetter(sqs, 'http://127.0.0.1:1/123456789012/autosave-dlq', letter);
     await sendDeadLetter(sqs, 'http://127.0.0.1:1/123456789012/autosave-dlq.fifo', letter);
     expect(JSON.parse(sent[0].MessageBody)).toEqual(letter);

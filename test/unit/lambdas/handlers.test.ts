@@ -155,14 +155,17 @@ describe('run-monitor handler', () => {
       time: '2026-11-30T10:00:00Z',
       detail: { executionArn, status: 'TIMED_OUT' },
     });
-    expect(out).toEqual({ deadLettered: true, executionArn, failedState: 'SendRenewal' });
+    expect(out).toEqual({ deadLettered: true, executionArn, failedState: 'SendRenewal', historyEvents: 3 });
+    expect(fake.calls.filter((c) => c.target === 'AWSStepFunctions.GetExecutionHistory')).toHaveLength(1);
     expect(dlq).toHaveLength(1);
     expect(dlq[0].QueueUrl).toBe(`${fake.endpoint}/123456789012/autosave-dlq`);
     expect(JSON.parse(dlq[0].MessageBody)).toMatchObject({ executionArn, workflow: 'contract-renewal', status: 'TIMED_OUT', failedState: 'SendRenewal', redriveCount: 0 });
   });
 
-  it('ignores a run that succeeded', async () => {
-    expect(await invoke('run-monitor', { detail: { executionArn, status: 'SUCCEEDED' } })).toEqual({ deadLettered: false });
+  it('reports the history size of a run that succeeded and leaves it out of the DLQ', async () => {
+    const before = dlq.length;
+    expect(await invoke('run-monitor', { detail: { executionArn, status: 'SUCCEEDED' } })).toEqual({ deadLettered: false, historyEvents: 3 });
+    expect(dlq).toHaveLength(before);
   });
 });
 
