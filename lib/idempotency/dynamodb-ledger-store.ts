@@ -82,6 +82,7 @@ function toItem(record: LedgerRecord): TableItem {
     leaseExpiresAt: record.leaseExpiresAtMillis,
     [TTL_ATTRIBUTE]: record.expiresAtSeconds,
     ...(record.result === undefined ? {} : { result: JSON.stringify(record.result) }),
+    ...(record.owner === undefined ? {} : { owner: record.owner }),
   };
 }
 
@@ -94,5 +95,6 @@ function fromItem(item: TableItem): LedgerRecord {
     leaseExpiresAtMillis: Number(item.leaseExpiresAt),
     expiresAtSeconds: Number(item[TTL_ATTRIBUTE]),
     ...(typeof item.result === 'string' ? { result: JSON.parse(item.result) } : {}),
+    ...(typeof item.owner === 'string' ? { owner: item.owner } : {}),
   };
 }

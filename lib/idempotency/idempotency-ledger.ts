@@ -18,7 +18,7 @@ export interface IdempotencyLedgerOptions {
   readonly clock?: Clock;
   /** How long records live. @default DEFAULT_RECORD_TTL_SECONDS (30 days) */
   readonly ttlSeconds?: number;
-  /** Reports DuplicateSuppressed and Reconciled. @default no metrics */
+  /** Reports DuplicateSuppressed, RunRestartedFromScratch and Reconciled. @default no metrics */
   readonly metrics?: RuntimeMetrics;
 }
 
@@ -58,6 +58,12 @@ export interface RunOptions<T> {
    * @default DEFAULT_LEASE_MILLIS
    */
   readonly leaseMillis?: number;
+  /**
+   * Who asks: the execution ARN of the run. A COMPLETED key claimed by a different owner means the run was
+   * started again from scratch instead of being redriven (RunRestartedFromScratch).
+   * @default no owner (never counted as a restart)
+   */
+  readonly owner?: string;
   /** Performs the action; its result is stored (it must be JSON, under the item limit: offload first). */
   readonly act: () => Promise<T>;
   /** Asks the provider whether the action already happened under this key. Without it, a takeover acts again. */
@@ -87,11 +93,12 @@ export class IdempotencyLedger {
   }
 
   /**
-   * Claims `key` for this attempt, or returns the stored result if the key is COMPLETED (emitting
-   * DuplicateSuppressed). @throws IdempotencyInProgressError while another attempt's lease is live.
+   * Claims `key` for this attempt on behalf of `owner` (the asking execution's ARN), or returns the stored
+   * result if the key is COMPLETED (emitting DuplicateSuppressed, and RunRestartedFromScratch when the key
+   * was claimed by another owner). @throws IdempotencyInProgressError while another attempt's lease is live.
    * @throws IdempotencyKeyMismatchError when the key was first used with a different payload.
    */
-  async claim<T = unknown>(key: string, payload: unknown, leaseMillis = DEFAULT_LEASE_MILLIS): Promise<ClaimOutcome<T>> {
+  async claim<T = unknown>(key: string, payload: unknown, leaseMillis = DEFAULT_LEASE_MILLIS, owner?: string): Promise<ClaimOutcome<T>> {
     const payloadHash = sha256Hex(canonicalJson(payload ?? null));
     // Two rounds at most: a blocking record can vanish between the failed put and the read (TTL, release).
     for (let round = 0; round < 2; round++) {
@@ -103,6 +110,7 @@ export class IdempotencyLedger {
         claimToken: randomUUID(),
         leaseExpiresAtMillis: now + leaseMillis,
         expiresAtSeconds: Math.floor(now / 1000) + this.ttlSeconds,
+        ...(owner !== undefined && { owner }),
       };
       const write = await this.store.claim(record, now);
       if (write.acquired) {
@@ -114,6 +122,10 @@ export class IdempotencyLedger {
       if (existing.payloadHash !== payloadHash) throw new IdempotencyKeyMismatchError(key);
       if (existing.status === 'COMPLETED') {
         this.metrics.add(MetricName.DuplicateSuppressed);
+        // Both known and different: an ownerless side (an older record, a caller without a run) proves nothing.
+        if (owner !== undefined && existing.owner !== undefined && existing.owner !== owner) {
+          this.metrics.add(MetricName.RunRestartedFromScratch);
+        }
         return { kind: 'completed', result: existing.result as T };
       }
       throw new IdempotencyInProgressError(key, existing.leaseExpiresAtMillis);
@@ -149,7 +161,7 @@ export class IdempotencyLedger {
    * without a record that it may have.
    */
   async run<T>(options: RunOptions<T>): Promise<{ readonly result: T; readonly source: RunSource }> {
-    const outcome = await this.claim<T>(options.key, options.payload, options.leaseMillis);
+    const outcome = await this.claim<T>(options.key, options.payload, options.leaseMillis, options.owner);
     if (outcome.kind === 'completed') return { result: outcome.result, source: 'replayed' };
     const { claim } = outcome;
     let done: { result: T; source: RunSource };

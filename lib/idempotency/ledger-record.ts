@@ -15,6 +15,11 @@ export interface LedgerRecord {
   readonly expiresAtSeconds: number;
   /** The stored result of a COMPLETED record (possibly a payload reference). */
   readonly result?: unknown;
+  /**
+   * Who claimed the key: the execution ARN of the run that asked (a retry or a redrive keeps it; a fresh
+   * start of the same business run does not). Absent on records claimed without one.
+   */
+  readonly owner?: string;
 }
 
 /** What {@link LedgerStore.claim} reports. */

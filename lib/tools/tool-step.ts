@@ -42,6 +42,15 @@ export interface ToolStepOptions {
   readonly remainingMillis?: number;
 }
 
+/** Options of one {@link runToolCall}. */
+export interface ToolCallOptions extends ToolStepOptions {
+  /**
+   * The asking run's execution ARN, the ledger's `owner`: a key COMPLETED by another execution means the
+   * run was restarted from scratch instead of being redriven. @default none (never counted as a restart)
+   */
+  readonly executionArn?: string;
+}
+
 /**
  * Runs one tool call exactly once per key: claim → if the claim took over an expired in-progress claim,
  * reconcile with the provider and act only if it has no record → execute → complete. Inputs may hold
@@ -51,7 +60,7 @@ export interface ToolStepOptions {
 export async function runToolCall(
   deps: ToolStepDeps,
   call: { readonly tool: string; readonly idempotencyKey: string; readonly input: unknown },
-  options: ToolStepOptions = {},
+  options: ToolCallOptions = {},
 ): Promise<unknown> {
   const tool = deps.tools.get(call.tool);
   const key = call.idempotencyKey;
@@ -62,6 +71,7 @@ export async function runToolCall(
     // Hash what the state machine sent (references are content-addressed, so they hash stably).
     payload: { tool: call.tool, input: call.input },
     leaseMillis: leaseFor(options.remainingMillis),
+    owner: options.executionArn,
     act: async () => deps.payloads.shrinkToFit(await tool.execute(input, key)),
     ...(reconcile && {
       reconcile: async (): Promise<ReconcileResult<unknown>> => {
@@ -76,13 +86,15 @@ export async function runToolCall(
 /** Runs a single tool step or an agent-loop batch (calls run concurrently; a failed call fails the batch, the others replay on retry). */
 export async function runToolStep(deps: ToolStepDeps, event: unknown, options: ToolStepOptions = {}): Promise<unknown> {
   if (isBatch(event)) {
+    const callOptions = { ...options, executionArn: event.executionArn };
     const results = await Promise.all(
-      event.calls.map(async (call) => ({ id: call.id, name: call.tool, result: await runToolCall(deps, call, options) })),
+      event.calls.map(async (call) => ({ id: call.id, name: call.tool, result: await runToolCall(deps, call, callOptions) })),
     );
     // The machine reads `results` inline; if the batch is too large, the results travel by reference.
     return deps.payloads.shrinkToFit({ results });
   }
-  return runToolCall(deps, parseSingle(event), options);
+  const single = parseSingle(event);
+  return runToolCall(deps, single, { ...options, executionArn: single.executionArn });
 }
 
 function isBatch(event: unknown): event is ToolBatchEvent {

@@ -208,6 +208,62 @@ describe('IdempotencyLedger.run', () => {
   });
 });
 
+describe('IdempotencyLedger: runs restarted from scratch', () => {
+  const run1 = 'arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:site-4412';
+  const run2 = 'arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:site-4412-again';
+
+  it('stores the claiming execution as the record\'s owner', async () => {
+    const { ledger: l } = ledger();
+    const key = freshKey();
+    await l.run({ key, payload: 1, owner: run1, act: async () => 'sent' });
+    expect((await table.get(`idem#${key}`))?.owner).toBe(run1);
+    expect((await store.get(key))?.owner).toBe(run1);
+  });
+
+  it('a retry or redrive (same execution) replaying a completed key is a suppressed duplicate only', async () => {
+    const { ledger: l, metrics } = ledger();
+    const key = freshKey();
+    await l.run({ key, payload: 1, owner: run1, act: async () => 'sent' });
+    expect(await l.run({ key, payload: 1, owner: run1, act: async () => 'again' })).toEqual({ result: 'sent', source: 'replayed' });
+    expect(metrics.get(MetricName.DuplicateSuppressed)).toBe(1);
+    expect(metrics.get(MetricName.RunRestartedFromScratch)).toBe(0);
+  });
+
+  it('a different execution finding the key completed counts a suppressed duplicate and a run restarted from scratch', async () => {
+    const { ledger: l, metrics } = ledger();
+    const key = freshKey();
+    let acted = 0;
+    await l.run({ key, payload: 1, owner: run1, act: async () => ++acted });
+    expect(await l.run({ key, payload: 1, owner: run2, act: async () => ++acted })).toEqual({ result: 1, source: 'replayed' });
+    expect(acted).toBe(1);
+    expect(metrics.get(MetricName.DuplicateSuppressed)).toBe(1);
+    expect(metrics.get(MetricName.RunRestartedFromScratch)).toBe(1);
+  });
+
+  it('the owner is whoever claimed last: an execution that took over an expired claim and completed it', async () => {
+    const { ledger: l, clock, metrics } = ledger();
+    const key = freshKey();
+    await l.claim(key, 1, 1_000, run1); // run1 died holding the claim
+    clock.advance(1_001);
+    await l.run({ key, payload: 1, owner: run2, act: async () => 'sent by run2', reconcile: async () => ({ found: false }) });
+    expect((await store.get(key))?.owner).toBe(run2);
+    await l.run({ key, payload: 1, owner: run2, act: async () => 'again' });
+    expect(metrics.get(MetricName.RunRestartedFromScratch)).toBe(0);
+  });
+
+  it('does not count a restart when either side has no owner', async () => {
+    const { ledger: l, metrics } = ledger();
+    const ownerless = freshKey();
+    await l.run({ key: ownerless, payload: 1, act: async () => 'x' });
+    await l.run({ key: ownerless, payload: 1, owner: run2, act: async () => 'y' });
+    const owned = freshKey();
+    await l.run({ key: owned, payload: 1, owner: run1, act: async () => 'x' });
+    await l.run({ key: owned, payload: 1, act: async () => 'y' });
+    expect(metrics.get(MetricName.DuplicateSuppressed)).toBe(2);
+    expect(metrics.get(MetricName.RunRestartedFromScratch)).toBe(0);
+  });
+});
+
 describe('IdempotencyLedger.replay', () => {
   it('returns the stored result of a completed key and nothing for an open or unknown one', async () => {
     const { ledger: l } = ledger();

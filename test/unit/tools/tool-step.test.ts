@@ -112,6 +112,24 @@ describe('runToolStep', () => {
     expect(seenAtSend).toEqual([{ key, record: 'IN_PROGRESS' }]);
   });
 
+  it('owns its keys by execution ARN: a retry replays quietly, a fresh execution of the same run counts a restart from scratch (single and batch)', async () => {
+    const restarted = { ...step, executionArn: `${step.executionArn}-fresh` };
+    const single = { tool: 'calculator', idempotencyKey: 'owner:single', input: { expression: '1 + 1' } };
+    const batch = { turn: 0, calls: [{ id: 'c1', tool: 'calculator', idempotencyKey: 'owner:batch:c1', input: { expression: '2 + 2' } }] };
+    await runToolStep(deps, { ...step, ...single });
+    await runToolStep(deps, { ...step, ...batch });
+    const table = new RecordTable(aws.dynamodb, aws.table);
+    expect((await table.get('idem#owner:single'))?.owner).toBe(step.executionArn);
+    expect((await table.get('idem#owner:batch:c1'))?.owner).toBe(step.executionArn);
+    const restarts = metrics.get(MetricName.RunRestartedFromScratch);
+    await runToolStep(deps, { ...step, ...single });
+    await runToolStep(deps, { ...step, ...batch });
+    expect(metrics.get(MetricName.RunRestartedFromScratch)).toBe(restarts);
+    await runToolStep(deps, { ...restarted, ...single });
+    await runToolStep(deps, { ...restarted, ...batch });
+    expect(metrics.get(MetricName.RunRestartedFromScratch)).toBe(restarts + 2);
+  });
+
   it.each([
     [{ ...step, tool: 'send-email', input: {} }],
     [{ ...step, tool: 'send-email', idempotencyKey: '', input: {} }],
