@@ -16,7 +16,7 @@ export const STATE_STATUS_LABELS: Readonly<Record<StateStatus, string>> = {
   running: 'running',
   waiting: 'waiting on a human',
   failed: 'failed',
-  skipped: 'skipped on resume (kept its result)',
+  skipped: 'skipped on resume',
   'not-run': 'not reached',
 };
 

@@ -20,7 +20,7 @@ header .brand { font-weight: 700; color: #fff; margin-right: 12px; }
 main { padding: 18px 20px; max-width: 1500px; }
 h1 { font-size: 20px; margin: 0 0 12px; } h2 { font-size: 16px; margin: 18px 0 8px; }
 table { border-collapse: collapse; background: #fff; width: 100%; }
-th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid #e4e7ec; vertical-align: top; }
+th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid #e4e7ec; vertical-align: top; }
 th { font-weight: 600; background: #eef0f4; }
 code, pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 pre { background: #fff; border: 1px solid #e4e7ec; padding: 8px; overflow: auto; max-height: 260px; margin: 0; }
@@ -29,13 +29,15 @@ pre { background: #fff; border: 1px solid #e4e7ec; padding: 8px; overflow: auto;
 .badge.SUCCEEDED { background: var(--done-bg); color: var(--done); } .badge.RUNNING { background: var(--run-bg); color: var(--run); }
 .badge.WAITING { background: var(--wait-bg); color: var(--wait); }
 .badge.FAILED, .badge.TIMED_OUT, .badge.ABORTED { background: var(--fail-bg); color: var(--fail); }
-.run-layout { display: grid; grid-template-columns: minmax(320px, max-content) 1fr; gap: 20px; align-items: start; }
+.run-layout { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 20px; align-items: start; margin-top: 14px; }
+@media (max-width: 1000px) { .run-layout { grid-template-columns: minmax(0, 1fr); } }
+td code { white-space: nowrap; }
 .panel { background: #fff; border: 1px solid #e4e7ec; padding: 12px; border-radius: 6px; overflow: auto; }
 .facts td:first-child { color: #5b6474; width: 120px; }
 .callout { background: var(--wait-bg); border: 1px solid #f0d48a; padding: 10px 14px; border-radius: 6px; margin-bottom: 14px; }
 .callout.error { background: var(--fail-bg); border-color: #f3b4ae; }
 .notice { background: var(--done-bg); border: 1px solid #b5dcb8; padding: 8px 12px; border-radius: 6px; margin-bottom: 12px; }
-.legend { display: flex; flex-wrap: wrap; gap: 12px; margin: 8px 0 0; padding: 0; list-style: none; font-size: 12px; }
+.legend { display: flex; flex-wrap: wrap; gap: 6px 12px; max-width: 420px; margin: 8px 0 0; padding: 0; list-style: none; font-size: 12px; }
 .legend .swatch { display: inline-block; width: 14px; height: 14px; border-radius: 3px; vertical-align: -3px; margin-right: 4px; border: 2px solid; }
 .state-graph .edge { fill: none; stroke: #98a1b2; stroke-width: 1.5; } .state-graph .edge-catch { stroke-dasharray: 4 3; }
 .state-graph marker path { fill: #98a1b2; }

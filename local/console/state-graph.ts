@@ -42,10 +42,10 @@ export interface GraphEdge {
 }
 
 /** Node size and spacing in SVG units. */
-export const GRAPH_NODE_WIDTH = 190;
+export const GRAPH_NODE_WIDTH = 170;
 export const GRAPH_NODE_HEIGHT = 34;
 const LAYER_GAP = 58;
-const COLUMN_GAP = 26;
+const COLUMN_GAP = 18;
 const MARGIN = 24;
 const START = '(start)';
 const END = '(end)';
@@ -123,12 +123,14 @@ export function layoutStateGraph(definition: AslDefinition): { nodes: GraphNode[
   }
 
   const widest = Math.max(1, ...layers.map((row) => row?.length ?? 0));
-  const width = MARGIN * 2 + widest * GRAPH_NODE_WIDTH + (widest - 1) * COLUMN_GAP + 40;
+  // Loops are drawn round the right-hand side: room for them only when there are any.
+  const loopRoom = edges.some((e) => e.back) ? 40 : 0;
+  const width = MARGIN * 2 + widest * GRAPH_NODE_WIDTH + (widest - 1) * COLUMN_GAP + loopRoom;
   const nodes: GraphNode[] = [];
   layers.forEach((row, l) => {
     if (!row) return;
     const rowWidth = row.length * GRAPH_NODE_WIDTH + (row.length - 1) * COLUMN_GAP;
-    const left = (width - 40 - rowWidth) / 2;
+    const left = (width - loopRoom - rowWidth) / 2;
     row.forEach((name, i) =>
       nodes.push({
         id: name,
@@ -179,7 +181,7 @@ export function renderStateGraph(definition: AslDefinition, statuses: ReadonlyMa
       return html`<g class="terminal"><circle cx="${cx}" cy="${cy}" r="10"/><text x="${cx + 16}" y="${cy + 4}">${n.id === START ? 'start' : 'end'}</text></g>`;
     }
     const status = statuses.get(n.id) ?? 'not-run';
-    return html`<g class="state status-${status}" data-state="${n.id}" data-status="${status}"><title>${n.id} (${n.type}): ${status}</title><rect x="${n.x}" y="${n.y}" width="${GRAPH_NODE_WIDTH}" height="${GRAPH_NODE_HEIGHT}" rx="6"/><text x="${n.x + GRAPH_NODE_WIDTH / 2}" y="${n.y + 15}" class="name">${truncate(n.id, 28)}</text><text x="${n.x + GRAPH_NODE_WIDTH / 2}" y="${n.y + 28}" class="type">${n.type}</text></g>`;
+    return html`<g class="state status-${status}" data-state="${n.id}" data-status="${status}"><title>${n.id} (${n.type}): ${status}</title><rect x="${n.x}" y="${n.y}" width="${GRAPH_NODE_WIDTH}" height="${GRAPH_NODE_HEIGHT}" rx="6"/><text x="${n.x + GRAPH_NODE_WIDTH / 2}" y="${n.y + 15}" class="name">${truncate(n.id, 25)}</text><text x="${n.x + GRAPH_NODE_WIDTH / 2}" y="${n.y + 28}" class="type">${n.type}</text></g>`;
   });
   return html`<svg class="state-graph" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="state machine graph"><defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>${edgeMarkup}${nodeMarkup}</svg>`;
 }

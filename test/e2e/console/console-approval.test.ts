@@ -1,0 +1,131 @@
+/**
+ * The console and the approval flow in a real browser (Debian's Chromium through playwright-core): open
+ * the runs list, open a run waiting on a human, see its graph, follow the approval link, approve on the
+ * approval page, and see the run finish, with every step done, and the welcome email in the outbox.
+ * A screenshot of the finished run goes to test-results/ (gitignored) as an artifact.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocal, type LocalEngine } from '../../../local/server';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(process.cwd(), 'test-results');
+const ALIAS = 'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding:live';
+// A hostile value in the input: the console must show it as text.
+const HOSTILE = "<img src=x onerror=document.title='owned'>";
+
+let local: LocalEngine;
+let dataDir: string;
+let browser: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+  dataDir = await mkdtemp(join(tmpdir(), 'autosave-console-'));
+  local = await startLocal({ port: 0, dataDir: join(dataDir, 'engine'), log: () => undefined });
+  browser = await chromium.launchPersistentContext(join(dataDir, 'chromium-profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1400, height: 1000 },
+  });
+  page = await browser.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await local?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Reloads `url` until `check` passes (the run moves on in the engine, the page is server-rendered). */
+async function reloadUntil(url: string, check: () => Promise<void>, timeoutMillis = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMillis;
+  for (;;) {
+    await page.goto(url);
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await page.waitForTimeout(150);
+    }
+  }
+}
+
+describe('the local console in Chromium', () => {
+  it('shows a run waiting on a human, approves it through the approval page, and shows it finished', async () => {
+    const sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    await sfn.send(
+      new StartExecutionCommand({
+        stateMachineArn: ALIAS,
+        name: 'browser-1',
+        input: JSON.stringify({ siteId: 'site-4412', coordinatorEmail: 'coordinator@site-4412.example.org', siteName: `Riverside ${HOSTILE}` }),
+      }),
+    );
+
+    // The runs list, filtered to running runs, shows it waiting on a human.
+    await reloadUntil(`${local.url}/?status=RUNNING`, async () => {
+      expect(await page.locator('tr[data-run="browser-1"] .badge').textContent()).toBe('WAITING ON A HUMAN');
+    });
+    expect(await page.locator('.filters a.active[data-filter="RUNNING"]').count()).toBe(1);
+    await page.click('tr[data-run="browser-1"] a');
+
+    // The run page: the graph, coloured by what happened, with a legend.
+    await page.waitForSelector('svg.state-graph');
+    const statusOf = (state: string) => page.locator(`svg.state-graph g[data-state="${state}"]`).getAttribute('data-status');
+    expect(await statusOf('verify-site')).toBe('done');
+    expect(await statusOf('request-irb-document')).toBe('done');
+    expect(await statusOf('coordinator-approval')).toBe('waiting');
+    expect(await statusOf('email-welcome-pack')).toBe('not-run');
+    expect(await page.locator('.legend li').allTextContents()).toContain('waiting on a human');
+    expect(await page.locator('table.timeline tr[data-step="verify-site"]').textContent()).toContain('site-4412:verify-site');
+    // The hostile input is text, not markup.
+    expect(await page.locator('pre').first().textContent()).toContain(HOSTILE);
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await page.title()).not.toBe('owned');
+    const runUrl = page.url();
+
+    // The pending approvals page links to the same approval page the run page does.
+    await page.goto(`${local.url}/approvals`);
+    const fromList = await page.locator('tr[data-approval] a.approval-link').getAttribute('href');
+    await page.goto(runUrl);
+    expect(await page.locator('.callout a.approval-link').getAttribute('href')).toBe(fromList);
+
+    // The approval page (served by the approval-endpoint function): approve.
+    await page.click('.callout a.approval-link');
+    await page.waitForSelector('form button[value="approve"]');
+    await page.fill('textarea[name="comment"]', 'approved in the browser test');
+    await page.click('form button[value="approve"]');
+    await page.waitForSelector('h1');
+    expect(await page.locator('h1').textContent()).toMatch(/^Approved: /);
+
+    // Back on the run page, the run moves on to SUCCEEDED with every step done.
+    await reloadUntil(runUrl, async () => {
+      expect(await page.locator('h1 .badge').textContent()).toBe('SUCCEEDED');
+    });
+    for (const state of ['coordinator-approval', 'provision-edc-access', 'email-welcome-pack', 'schedule-kickoff']) {
+      expect(await statusOf(state)).toBe('done');
+    }
+    expect(await statusOf('notify-site-rejected')).toBe('not-run');
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'console-run-succeeded.png'), fullPage: true });
+
+    // The outbox shows the welcome email with its idempotency key.
+    await page.click('header a[href="/outbox"]');
+    expect(await page.locator('tr[data-key="site-4412:welcome"]').count()).toBe(1);
+    // The dead-letter queue is empty.
+    await page.click('header a[href="/dlq"]');
+    expect(await page.locator('table.dead-letters').textContent()).toContain('The queue is empty.');
+  });
+
+  it('answers an unknown run with a 404 page', async () => {
+    const response = await page.goto(`${local.url}/runs/${encodeURIComponent('arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:nope')}`);
+    expect(response?.status()).toBe(404);
+    expect(await page.locator('h1').textContent()).toBe('No such run');
+  });
+});
