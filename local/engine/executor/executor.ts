@@ -241,10 +241,13 @@ export class Executor {
         if (signal.source === 'invoke' && phase.submitted) return 'stale';
         await this.onTaskOutcome(run, frame, batch, fx, signal);
         break;
-      case 'timer':
-        if (frame.pos.seq !== signal.seq) return 'stale';
+      case 'timer': {
+        // The row may have moved on since it was picked (a heartbeat pushed it out, a new attempt replaced it).
+        const timer = this.store.getTimer(executionArn, frameId, signal.timer);
+        if (frame.pos.seq !== signal.seq || !timer || timer.seq !== signal.seq || timer.due_ms > this.ctx.clock.now()) return 'stale';
         if (!(await this.onTimer(run, frame, batch, fx, signal.timer))) return 'stale';
         break;
+      }
     }
     if (exec.event_count + batch.eventCount >= HISTORY_EVENT_LIMIT) return this.failOverHistoryLimit(run, batch);
     try {
