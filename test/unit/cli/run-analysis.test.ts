@@ -1,0 +1,142 @@
+import type { HistoryEvent } from '@aws-sdk/client-sfn';
+import { describe, expect, it } from 'vitest';
+import { analyzeHistory, describeStepOutcome, isReplayedResult, pendingApprovals, stepKind } from '../../../cli/run-analysis';
+
+/** Builds a history: each event gets the next id and a timestamp one second after the previous. */
+function history(...events: Partial<HistoryEvent>[]): HistoryEvent[] {
+  return events.map((e, i) => ({ id: i + 1, previousEventId: i, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)), ...e }) as HistoryEvent);
+}
+const entered = (name: string, kind = 'Task'): Partial<HistoryEvent> => ({ type: `${kind}StateEntered` as HistoryEvent['type'], stateEnteredEventDetails: { name } });
+const exited = (name: string, kind = 'Task'): Partial<HistoryEvent> => ({ type: `${kind}StateExited` as HistoryEvent['type'], stateExitedEventDetails: { name } });
+const scheduled = (fn: string, key?: string): Partial<HistoryEvent> => ({
+  type: 'TaskScheduled',
+  taskScheduledEventDetails: {
+    resourceType: 'lambda',
+    resource: 'invoke',
+    region: 'us-east-1',
+    parameters: JSON.stringify({ FunctionName: `arn:aws:lambda:us-east-1:123456789012:function:${fn}`, Payload: key ? { idempotencyKey: key } : {} }),
+  },
+});
+const started: Partial<HistoryEvent> = { type: 'TaskStarted', taskStartedEventDetails: { resourceType: 'lambda', resource: 'invoke' } };
+const succeeded = (payload: unknown): Partial<HistoryEvent> => ({
+  type: 'TaskSucceeded',
+  taskSucceededEventDetails: { resourceType: 'lambda', resource: 'invoke', output: JSON.stringify({ Payload: payload, StatusCode: 200 }) },
+});
+const failed = (error: string): Partial<HistoryEvent> => ({ type: 'TaskFailed', taskFailedEventDetails: { resourceType: 'lambda', resource: 'invoke', error, cause: 'busy' } });
+
+describe('analyzeHistory', () => {
+  it('reads a plain run: one entry per state, attempts, durations, keys, kinds', () => {
+    const a = analyzeHistory(
+      history(
+        { type: 'ExecutionStarted' },
+        entered('Start', 'Pass'),
+        exited('Start', 'Pass'),
+        entered('send'),
+        scheduled('autosave-tool-step', 'site-1:welcome'),
+        started,
+        succeeded({ messageId: 'm1' }),
+        exited('send'),
+        { type: 'ExecutionSucceeded' },
+      ),
+    );
+    expect(a.entries.map((e) => [e.name, e.type, e.outcome, e.attempts])).toEqual([
+      ['Start', 'Pass', 'succeeded', 0],
+      ['send', 'Task', 'succeeded', 1],
+    ]);
+    expect(a.entries[1]).toMatchObject({ idempotencyKey: 'site-1:welcome', result: { messageId: 'm1' }, replayed: false });
+    expect(stepKind(a.entries[1])).toBe('tool');
+    expect(a.entries[1].exitedAt!.getTime() - a.entries[1].enteredAt.getTime()).toBe(4000);
+    expect([...a.states]).toEqual([
+      ['Start', 'done'],
+      ['send', 'done'],
+    ]);
+    expect(a.closeEvent).toBe('ExecutionSucceeded');
+  });
+
+  it('counts retries with their errors', () => {
+    const a = analyzeHistory(
+      history(entered('send'), scheduled('autosave-tool-step'), started, failed('IdempotencyInProgressError'), scheduled('autosave-tool-step'), started, succeeded({}), exited('send')),
+    );
+    expect(a.entries[0]).toMatchObject({ attempts: 2, attemptErrors: ['IdempotencyInProgressError'], outcome: 'succeeded', reinvocations: 0 });
+    expect(describeStepOutcome(a.entries[0])).toBe('done; retried after IdempotencyInProgressError');
+  });
+
+  it('reads an engine restart: a second TaskStarted with no outcome between is a re-invocation, earlier states were skipped on resume', () => {
+    const a = analyzeHistory(
+      history(entered('first'), scheduled('autosave-tool-step'), started, succeeded({}), exited('first'), entered('send'), scheduled('autosave-tool-step', 'k'), started, started, succeeded({}), exited('send')),
+    );
+    expect(a.entries[1]).toMatchObject({ attempts: 2, reinvocations: 1, outcome: 'succeeded' });
+    expect(describeStepOutcome(a.entries[1])).toBe('done; invoked again after an engine restart');
+    expect(a.resumes).toBe(1);
+    expect(a.redrives).toBe(0);
+    expect(a.states.get('first')).toBe('skipped');
+    expect(a.states.get('send')).toBe('done');
+  });
+
+  it('reads a redrive: the failed state runs again, the states before it were skipped on resume', () => {
+    const a = analyzeHistory(
+      history(
+        entered('first'), scheduled('autosave-tool-step'), started, succeeded({}), exited('first'),
+        entered('send'), scheduled('autosave-tool-step'), started, failed('Boom'),
+        { type: 'ExecutionFailed', executionFailedEventDetails: { error: 'Boom', cause: 'no' } },
+        { type: 'ExecutionRedriven', executionRedrivenEventDetails: { redriveCount: 1 } },
+        entered('send'), scheduled('autosave-tool-step'), started, succeeded({}), exited('send'),
+        { type: 'ExecutionSucceeded' },
+      ),
+    );
+    expect(a.entries.map((e) => [e.name, e.outcome])).toEqual([
+      ['first', 'succeeded'],
+      ['send', 'failed'],
+      ['send', 'succeeded'],
+    ]);
+    expect(a.redrives).toBe(1);
+    expect(a.states.get('first')).toBe('skipped');
+    expect(a.states.get('send')).toBe('done');
+  });
+
+  it('marks the open state of a failed run as failed, and a redrive that continues the same entry reopens it', () => {
+    const failedRun = history(entered('send'), scheduled('autosave-tool-step'), started, failed('Boom'), { type: 'ExecutionFailed', executionFailedEventDetails: { error: 'Boom' } });
+    expect(analyzeHistory(failedRun).states.get('send')).toBe('failed');
+    const resumed = analyzeHistory([
+      ...failedRun,
+      ...history({}, {}, {}, {}, {}, { type: 'ExecutionRedriven' }, scheduled('autosave-tool-step'), started).slice(5).map((e, i) => ({ ...e, id: 6 + i, previousEventId: 5 + i })),
+    ]);
+    expect(resumed.entries).toHaveLength(1);
+    expect(resumed.entries[0]).toMatchObject({ outcome: 'running', attempts: 2 });
+    expect(resumed.states.get('send')).toBe('running');
+  });
+
+  it('finds a pending approval and its link in the TaskSubmitted output', () => {
+    const a = analyzeHistory(
+      history(
+        entered('approve'),
+        scheduled('autosave-approval-request'),
+        started,
+        {
+          type: 'TaskSubmitted',
+          taskSubmittedEventDetails: {
+            resourceType: 'lambda',
+            resource: 'invoke.waitForTaskToken',
+            output: JSON.stringify({ Payload: { approvalId: 'ap1', url: 'http://x/approvals/ap1?sig=s', expiresAtSeconds: 1_800_000_000 }, StatusCode: 200 }),
+          },
+        },
+      ),
+    );
+    expect(a.states.get('approve')).toBe('waiting');
+    expect(pendingApprovals(a)).toEqual([
+      { approvalId: 'ap1', url: 'http://x/approvals/ap1?sig=s', expiresAt: new Date(1_800_000_000_000).toISOString(), step: 'approve', since: a.entries[0].enteredAt },
+    ]);
+  });
+});
+
+describe('isReplayedResult', () => {
+  it.each([
+    [{ text: 'hi', replayed: true }, true],
+    [{ text: 'hi', replayed: false }, false],
+    [{ sent: 1, duplicate: true }, true],
+    [{ results: [{ id: '1', result: { replayed: true } }, { id: '2', result: { duplicate: true } }] }, true],
+    [{ results: [{ id: '1', result: { replayed: true } }, { id: '2', result: {} }] }, false],
+    ['text', false],
+    [null, false],
+  ])('%j -> %s', (result, expected) => expect(isReplayedResult(result)).toBe(expected));
+});
