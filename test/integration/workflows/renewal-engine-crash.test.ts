@@ -6,9 +6,8 @@
  * engine on the same data resumes them all. Proof: every run SUCCEEDED, the outbox holds one email per
  * contract, and no email the provider had accepted before the crash was sent again after it.
  *
- * The functions module is the fault-functions fixture with no faults planned: the real tool-step code with
- * a 3 s timeout (so a killed claim's lease lapses in 2 s instead of the registry's 119 s; see the report on
- * leases vs the retry budget) and a log of every send that reaches the provider.
+ * The functions module is the fault-functions fixture with no faults planned: the real tool-step code, and a
+ * log of every send that reaches the provider (the outbox honours keys, so it alone could not tell).
  */
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -26,6 +25,8 @@ import { contractIdsFrom, renewalInput, renewalKey, renewalRunName } from './sup
 import { eventually, executionsWith } from './support/workflow-engine';
 
 const RUNS = 60;
+/** ≈11 s alone (two engine boots); room for a loaded machine. */
+const CRASH_DEADLINE_MILLIS = 150_000;
 const FAULT_FUNCTIONS = new URL('./fixtures/fault-functions.ts', import.meta.url).pathname;
 const STATE_MACHINE_ARN = `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:stateMachine:${contractRenewal.name}`;
 const contractIds = contractIdsFrom(20_000, RUNS);
@@ -79,7 +80,7 @@ describe('the renewal story under an engine SIGKILL', () => {
       await sfn.send(new StartExecutionCommand({ stateMachineArn: `${STATE_MACHINE_ARN}:${LIVE_ALIAS_NAME}`, name: renewalRunName(id), input: JSON.stringify(renewalInput(id)) }));
     }
 
-    await eventually('every run to close', async () => ((await executionsWith(sfn, STATE_MACHINE_ARN, 'RUNNING')).length === 0 ? true : undefined), 50_000);
+    await eventually('every run to close', async () => ((await executionsWith(sfn, STATE_MACHINE_ARN, 'RUNNING')).length === 0 ? true : undefined), CRASH_DEADLINE_MILLIS - 60_000);
     expect(await executionsWith(sfn, STATE_MACHINE_ARN, 'SUCCEEDED')).toHaveLength(RUNS);
 
     const emails = await outbox.list();
@@ -97,5 +98,5 @@ describe('the renewal story under an engine SIGKILL', () => {
     const crashed = await sfn.send(new DescribeExecutionCommand({ executionArn: `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:execution:${contractRenewal.name}:${renewalRunName(contractIds[RUNS / 2])}` }));
     const output = JSON.parse(crashed.output!) as { steps: Record<string, { messageId: string }> };
     expect(output.steps['send-renewal-email'].messageId).toBe(emails.find((e) => e.idempotencyKey === crashKey)!.messageId);
-  });
+  }, CRASH_DEADLINE_MILLIS);
 });
