@@ -65,11 +65,13 @@ async function withDeadline<T>(promise: Promise<T>, deadline: number, message: s
  * before its result is recorded (the runtime's crash-point seam, for that one key); a new engine on the
  * same data resumes the run. The proof comes from the run's history and the outbox.
  *
- * Why it waits after the restart: the killed attempt still holds its claim on `site-4412:welcome` until
- * the claim's lease (the tool-step's timeout) runs out; only then may a retry take the key over, ask the
- * email provider whether it already sent (it did) and record that instead of sending again. The engine
- * runs on a virtual clock so that the retry waits for the demo instead of burning its attempts; the demo
- * reads the lease from the ledger and moves the clock once the lease has lapsed.
+ * After the restart, the re-invoked attempt finds the killed attempt's claim on `site-4412:welcome`. The
+ * local engine ends the leases of attempts that died with the previous process when it boots
+ * (local/services/orphaned-leases.ts), so the retry takes the key over at once, asks the email provider
+ * whether it already sent (it did) and records that instead of sending again. Should a lease still be
+ * live (an engine that does not end them), the demo waits for exactly that lease, read from the ledger,
+ * and only then moves the engine's virtual clock so the pending retry fires: a retry never burns its
+ * attempts against a live claim.
  */
 export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemoProof> {
   const { say } = options;
@@ -116,9 +118,19 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
     say(`5. the engine died (signal ${killed.signal ?? 'none'}, exit code ${killed.code ?? 'none'}) with ${sentBeforeRestart} welcome email in the outbox and its result not saved`);
 
     say('6. restarting the engine on the same data directory');
-    const second = await spawnEngine({ dataDir, port: first.port, virtualClock: true, onOutput: options.onEngineOutput });
+    let endedLeases: string | undefined;
+    const second = await spawnEngine({
+      dataDir,
+      port: first.port,
+      virtualClock: true,
+      onOutput: (line) => {
+        if (/idempotency lease/.test(line)) endedLeases = line.trim();
+        options.onEngineOutput?.(line);
+      },
+    });
     engines.push(second);
     say(`   engine pid ${second.pid} listening on ${second.url}; it re-invokes the step that was cut off`);
+    if (endedLeases) say(`   the engine says: ${endedLeases}`);
     const endpoints = JSON.parse(await readFile(join(dataDir, 'endpoints.json'), 'utf8')) as { dynamodb: string };
     const ledger = new DynamoDbLedgerStore(
       new DynamoDBClient({ endpoint: endpoints.dynamodb, region: LOCAL_REGION, credentials: LOCAL_DUMMY_CREDENTIALS }),
