@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocal, type LocalEngine } from '../../../local/server';
@@ -121,6 +121,46 @@ describe('the local console in Chromium', () => {
     // The dead-letter queue is empty.
     await page.click('header a[href="/dlq"]');
     expect(await page.locator('table.dead-letters').textContent()).toContain('The queue is empty.');
+  });
+
+  it('redrives a dead-lettered run from the DLQ page; the resumed run shows the steps it skipped', async () => {
+    const sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({ stateMachineArn: ALIAS, name: 'browser-2', input: JSON.stringify({ siteId: 'site-7', coordinatorEmail: 'c@site-7.example.org', siteName: 'Site 7' }) }),
+    );
+    const runUrl = `${local.url}/runs/${encodeURIComponent(executionArn!)}`;
+    await reloadUntil(runUrl, async () => {
+      expect(await page.locator('svg.state-graph g[data-state="coordinator-approval"]').getAttribute('data-status')).toBe('waiting');
+    });
+    await sfn.send(new StopExecutionCommand({ executionArn, error: 'Operator', cause: 'stopped to test the DLQ' }));
+
+    await reloadUntil(`${local.url}/dlq`, async () => {
+      expect(await page.locator('table.dead-letters tr[data-message]').count()).toBe(1);
+    });
+    expect(await page.locator('table.dead-letters tr[data-message]').textContent()).toContain('ABORTED');
+    await page.click('table.dead-letters tr[data-message] button');
+    await page.waitForSelector('.notice');
+    expect(await page.locator('.notice').textContent()).toBe('Redriven browser-2');
+    expect(await page.locator('table.dead-letters').textContent()).toContain('The queue is empty.');
+
+    // The redriven run asks for the approval again; the steps before it kept their results.
+    await reloadUntil(runUrl, async () => {
+      expect(await page.locator('svg.state-graph g[data-state="coordinator-approval"]').getAttribute('data-status')).toBe('waiting');
+      expect(await page.locator('h1 .badge').textContent()).toBe('WAITING ON A HUMAN');
+    });
+    for (const state of ['Start', 'verify-site', 'create-accounts', 'request-irb-document']) {
+      expect(await page.locator(`svg.state-graph g[data-state="${state}"]`).getAttribute('data-status')).toBe('skipped');
+    }
+    await page.screenshot({ path: join(ARTIFACTS, 'console-run-redriven.png'), fullPage: true });
+  });
+
+  it('refuses a redrive posted from another site', async () => {
+    const response = await fetch(`${local.url}/dlq/redrive`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'all=1',
+    });
+    expect(response.status).toBe(403);
   });
 
   it('answers an unknown run with a 404 page', async () => {
