@@ -83,36 +83,57 @@ export async function startExecution(rt: ExecutionRuntime, input: Input, child: 
   const parsedInput = parseExecutionInput(inputText);
   const arn = executionArn(rt.scope, machine.name, name);
   const tree = definitionTree(definitionHash, () => rt.store.getDefinition(definitionHash));
+  const nowMs = rt.clock.now();
+  const row: ExecutionRow = {
+    arn,
+    seq: 0,
+    machine_arn: machine.arn,
+    machine_name: machine.name,
+    name,
+    version_arn: pinnedVersion,
+    alias_arn: viaAlias,
+    role_arn: roleArn,
+    definition_hash: definitionHash,
+    input: inputText,
+    status: 'RUNNING',
+    start_ms: nowMs,
+    stop_ms: null,
+    output: null,
+    error: null,
+    cause: null,
+    redrive_count: 0,
+    redrive_ms: null,
+    redrive_token: null,
+    parent_task: parentTask ? JSON.stringify(parentTask) : null,
+    event_count: 0,
+  };
+  const root = new FrameRecord(arn, ROOT_FRAME_ID, null, 0, 'RUNNING', initialPosition(tree.root.StartAt, parsedInput, nowMs), null);
+  const batch = new TransitionBatch(arn, () => rt.clock.now());
+  batch.event(root, 'ExecutionStarted', {
+    ...payloadDetails('input', parsedInput),
+    roleArn,
+    ...(viaAlias ? { stateMachineAliasArn: viaAlias } : {}),
+    ...(pinnedVersion ? { stateMachineVersionArn: pinnedVersion } : {}),
+  });
+  batch.touch(root);
+  const timeoutSeconds = tree.root.TimeoutSeconds;
+  const timed = typeof timeoutSeconds === 'number' && timeoutSeconds > 0;
+  if (timed) {
+    batch.also((store) =>
+      store
+        .sql('INSERT INTO timers (execution_arn, frame_id, kind, seq, due_ms) VALUES (?, ?, ?, 0, ?)')
+        .run(arn, EXECUTION_TIMER_FRAME, 'execution-timeout', nowMs + timeoutSeconds * 1000),
+    );
+  }
+  // The run's first steps (up to its first Task, Wait or Parallel/Map) go into the same commit as its start.
+  const afterCommit = await rt.executor.firstTransition(row, root, batch);
   const result = await rt.store.committer.commit(() => {
     const existing = rt.store.getExecution(arn);
     if (existing) {
       if ((existing.status === 'RUNNING' || child.replay) && existing.input === inputText) return { created: false, startMs: existing.start_ms };
       throw new ExecutionAlreadyExists(`Execution Already Exists: '${arn}'`);
     }
-    const nowMs = rt.clock.now();
-    const row: ExecutionRow = {
-      arn,
-      seq: rt.store.nextExecutionSeq(),
-      machine_arn: machine.arn,
-      machine_name: machine.name,
-      name,
-      version_arn: pinnedVersion,
-      alias_arn: viaAlias,
-      role_arn: roleArn,
-      definition_hash: definitionHash,
-      input: inputText,
-      status: 'RUNNING',
-      start_ms: nowMs,
-      stop_ms: null,
-      output: null,
-      error: null,
-      cause: null,
-      redrive_count: 0,
-      redrive_ms: null,
-      redrive_token: null,
-      parent_task: parentTask ? JSON.stringify(parentTask) : null,
-      event_count: 0,
-    };
+    row.seq = rt.store.nextExecutionSeq();
     rt.store
       .sql(
         `INSERT INTO executions (arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, input, status,
@@ -121,29 +142,12 @@ export async function startExecution(rt: ExecutionRuntime, input: Input, child: 
            @start_ms, @stop_ms, @output, @error, @cause, @redrive_count, @redrive_ms, @redrive_token, @parent_task, @event_count)`,
       )
       .run(row);
-    const root = new FrameRecord(arn, ROOT_FRAME_ID, null, 0, 'RUNNING', initialPosition(tree.root.StartAt, parsedInput, nowMs), null);
-    const batch = new TransitionBatch(arn, () => nowMs);
-    batch.event(root, 'ExecutionStarted', {
-      ...payloadDetails('input', parsedInput),
-      roleArn,
-      ...(viaAlias ? { stateMachineAliasArn: viaAlias } : {}),
-      ...(pinnedVersion ? { stateMachineVersionArn: pinnedVersion } : {}),
-    });
-    batch.touch(root);
-    const timeoutSeconds = tree.root.TimeoutSeconds;
-    if (typeof timeoutSeconds === 'number' && timeoutSeconds > 0) {
-      batch.also((store) =>
-        store
-          .sql('INSERT INTO timers (execution_arn, frame_id, kind, seq, due_ms) VALUES (?, ?, ?, 0, ?)')
-          .run(arn, EXECUTION_TIMER_FRAME, 'execution-timeout', nowMs + timeoutSeconds * 1000),
-      );
-    }
     batch.write(rt.store);
-    return { created: true, startMs: nowMs, timed: typeof timeoutSeconds === 'number' };
+    return { created: true, startMs: nowMs };
   });
   if (result.created) {
-    void rt.executor.signal(arn, ROOT_FRAME_ID, { kind: 'resume' });
-    if ('timed' in result && result.timed) rt.armTimers();
+    afterCommit();
+    if (timed) rt.armTimers();
   }
   return { executionArn: arn, startDate: epochSeconds(result.startMs) };
 }

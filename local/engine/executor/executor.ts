@@ -214,16 +214,7 @@ export class Executor {
     if (!exec || exec.status !== 'RUNNING') return 'stale';
     const row = this.store.getFrame(executionArn, frameId);
     if (!row || row.status !== 'RUNNING') return 'stale';
-    let input: { value: unknown } | undefined;
-    const run: Run = {
-      exec,
-      tree: definitionTree(exec.definition_hash, () => this.store.getDefinition(exec.definition_hash)),
-      // Parsed only when an expression reads `$states.context.Execution.Input` (it can be 256 KiB).
-      get input() {
-        input ??= { value: JSON.parse(exec.input) };
-        return input.value;
-      },
-    };
+    const run = this.runOf(exec);
     const frame = FrameRecord.fromRow(row);
     const batch = new TransitionBatch(executionArn, () => this.ctx.clock.now());
     const fx = new Effects();
@@ -275,6 +266,35 @@ export class Executor {
     }
     this.hooks.onClosed(run.exec.arn);
     return 'applied';
+  }
+
+  private runOf(exec: ExecutionRow): Run {
+    let input: { value: unknown } | undefined;
+    return {
+      exec,
+      tree: definitionTree(exec.definition_hash, () => this.store.getDefinition(exec.definition_hash)),
+      // Parsed only when an expression reads `$states.context.Execution.Input` (it can be 256 KiB).
+      get input() {
+        input ??= { value: JSON.parse(exec.input) };
+        return input.value;
+      },
+    };
+  }
+
+  /**
+   * The first transition of a new execution, computed before its row exists so that StartExecution and
+   * the run's first steps share one commit. Returns what to do once `batch` (with the row) is committed.
+   */
+  async firstTransition(exec: ExecutionRow, root: FrameRecord, batch: TransitionBatch): Promise<() => void> {
+    const run = this.runOf(exec);
+    const fx = new Effects();
+    this.enter();
+    try {
+      await this.drive(run, root, batch, fx);
+    } finally {
+      this.leave();
+    }
+    return () => this.afterCommit(run, fx);
   }
 
   /** Resolves once no transition or commit is in flight (Task attempts are not waited for). */
