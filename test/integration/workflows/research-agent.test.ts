@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAYLOAD_INLINE_LIMIT_BYTES } from '../../../lib/config';
 import { DEFAULT_MODEL_SCRIPT } from '../../../lib/config/endpoints';
 import type { ModelScript, ScriptedResponse } from '../../../lib/models';
 import { researchTools } from '../../../lib/tools';
@@ -42,15 +43,36 @@ const generationScript: ScriptedResponse[] = [
   { workflow: generations.name, turn: 4, text: FINAL_ANSWER },
 ];
 
+/** A variant whose documents are larger than the inline limit: the tool results must travel by reference. */
+const largeDocuments = defineWorkflow({
+  name: 'research-agent-large-documents',
+  version: '1.0.0',
+  steps: [agentLoop(LOOP, { task: '{question}', tools: researchTools(), maxTurns: 4 })],
+});
+const LARGE_DOCUMENT_BYTES = 300 * 1024;
+const largeDocumentScript: ScriptedResponse[] = [
+  {
+    workflow: largeDocuments.name,
+    turn: 0,
+    text: 'Reading two long reports.',
+    toolCalls: [
+      { id: 'call-read-a', name: 'read-document', input: { url: 'https://example.org/report-a', bytes: LARGE_DOCUMENT_BYTES } },
+      { id: 'call-read-b', name: 'read-document', input: { url: 'https://example.org/report-b', bytes: LARGE_DOCUMENT_BYTES / 2 } },
+    ],
+  },
+  { workflow: largeDocuments.name, turn: 1, text: 'Final answer: both reports agree.' },
+];
+
 let dir: string;
 let engine: WorkflowEngine;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'autosave-research-'));
   const base = JSON.parse(await readFile(DEFAULT_MODEL_SCRIPT, 'utf8')) as ModelScript;
   const script = join(dir, 'model-script.json');
-  await writeFile(script, JSON.stringify({ responses: [...base.responses, ...generationScript] }));
+  await writeFile(script, JSON.stringify({ responses: [...base.responses, ...generationScript, ...largeDocumentScript] }));
   engine = await startWorkflowEngine({ functionsModule: FAULT_FUNCTIONS, modelScript: script });
   await engine.deploy(generations);
+  await engine.deploy(largeDocuments);
 });
 afterAll(async () => {
   setFaultPlan({});
@@ -131,5 +153,20 @@ describe('research-agent on the local engine', () => {
     const perGeneration = runs.map((r) => modelCountsOf(r.executionArn!));
     expect(perGeneration.map((g) => Object.fromEntries(g.calls))).toEqual([{ 0: 1, 1: 1 }, { 2: 1, 3: 1 }, { 4: 1 }]);
     expect(Object.fromEntries(perGeneration[1].invocations)).toEqual({ 2: 2, 3: 1 });
+  });
+
+  it('reads documents over the inline limit: tool results and the conversation travel by reference, no event carries them', async () => {
+    setFaultPlan({});
+    const executionArn = await engine.start(largeDocuments.name, 'long-reports', { question: 'Do the two reports agree?' });
+    const done = await untilClosed(engine.sfn, executionArn);
+    expect(done.status).toBe('SUCCEEDED');
+    const output = JSON.parse(done.output!) as { steps: Record<string, { text: string; final: boolean }> };
+    expect(output.steps[LOOP]).toMatchObject({ text: 'Final answer: both reports agree.', final: true });
+
+    const events = await historyOf(engine.sfn, executionArn);
+    const largest = Math.max(...events.map((e) => JSON.stringify(e).length));
+    expect(largest).toBeLessThan(PAYLOAD_INLINE_LIMIT_BYTES);
+    const batch = events.find((e) => e.type === 'TaskSucceeded' && e.taskSucceededEventDetails?.output?.includes('call-read-a'));
+    expect(batch?.taskSucceededEventDetails?.output).toContain('"$ref":"s3://');
   });
 });
