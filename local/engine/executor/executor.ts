@@ -6,21 +6,15 @@ import type { EvaluationScope, StateDataFlow, StateDefinition } from '../dataflo
 import type { EngineContext } from '../engine-context';
 import { type DefinitionTree, definitionTree, MAP_ITEMS } from './definition-tree';
 import { type ChildrenPhase, FrameRecord, type FramePosition, type Phase, ROOT_FRAME_ID, type TimerKind } from './frame';
+import { assignedDetails, payloadDetails } from './history';
+import { type Catcher, findCatcher, findRetrier, type Retrier, retrierAllows, retryDelayMillis } from './retry-policy';
+import { type IntegrationServices, resolveTaskTarget, runTaskIntegration, type TaskOutcome, type TaskTarget } from './task-integrations';
+import { newTaskToken } from './task-token';
+import { type ExecutionClose, StaleTransitionError, TransitionBatch } from './transition-batch';
 
 /** Where a redrive picks a failed frame up: re-entering its state, or re-examining its children. */
 type ClosedResume = ChildrenPhase | { readonly kind: 'enter' };
 const ENTER: ClosedResume = { kind: 'enter' };
-import { assignedDetails, payloadDetails } from './history';
-import { newTaskToken } from './task-token';
-import { type Catcher, findCatcher, findRetrier, type Retrier, retrierAllows, retryDelayMillis } from './retry-policy';
-import {
-  type IntegrationServices,
-  resolveTaskTarget,
-  runTaskIntegration,
-  type TaskOutcome,
-  type TaskTarget,
-} from './task-integrations';
-import { type ExecutionClose, StaleTransitionError, TransitionBatch } from './transition-batch';
 
 /** How long `whenIdle` waits for a Task attempt that makes no progress before calling the engine settled. */
 export const DEFAULT_SETTLE_INVOCATIONS_MILLIS = 250;

@@ -124,4 +124,39 @@ describe('restart: every RUNNING execution resumes from the store', () => {
     expect(await second.output(arn)).toEqual([[1, 2, 3], 'slow-done']);
     expect(counts.quick).toBe(3);
   });
+
+  it('starts the pending Map iterations after a restart without re-running finished ones (MaxConcurrency 1)', async () => {
+    const seen: number[] = [];
+    let hangOn = 1;
+    const fns = {
+      item: (p: any) => {
+        seen.push(p);
+        return p === hangOn ? new Promise(() => undefined) : p * 2;
+      },
+    };
+    const first = track(await new EngineHarness(fns).start());
+    const m = await first.machine(
+      jsonata({ Each: { Type: 'Map', Items: '{% [0, 1, 2, 3] %}', MaxConcurrency: 1, ItemProcessor: { StartAt: 'I', States: { I: invokeTask('item', { End: true }) } }, End: true } }),
+    );
+    const arn = await first.run(m);
+    expect(seen).toEqual([0, 1]);
+    hangOn = -1;
+    const second = track(await first.restart(fns));
+    await second.idle();
+    expect(await second.output(arn)).toEqual([0, 2, 4, 6]);
+    expect(seen).toEqual([0, 1, 1, 2, 3]);
+  });
+
+  it('drops late Task results of a stopped execution', async () => {
+    let release: (v: unknown) => void = () => undefined;
+    const h = track(await new EngineHarness({ slow: () => new Promise((r) => (release = r)), after: () => 'never' }).start());
+    const m = await h.machine(jsonata({ S: invokeTask('slow', { Next: 'A' }), A: invokeTask('after', { End: true }) }));
+    const arn = await h.run(m);
+    await h.call('StopExecution', { executionArn: arn });
+    release('late');
+    await h.idle();
+    expect((await h.describe(arn)).status).toBe('ABORTED');
+    expect(h.count('after')).toBe(0);
+    expect((await h.eventTypes(arn)).at(-1)).toBe('ExecutionAborted');
+  });
 });
