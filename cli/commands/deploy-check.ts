@@ -25,7 +25,7 @@ export interface DeployCheck {
   readonly action: 'create' | 'new-version' | 'unchanged';
   /** The version the `live` alias routes to now (ARN), if deployed. */
   readonly liveVersionArn?: string;
-  /** Runs in flight on the live version: they finish on it, whatever the deploy does. */
+  /** Runs in flight (on any deployed version): each finishes on the version it started on, whatever the deploy does. */
   readonly runsInFlight: number;
   /** Runs in flight on any version, by version ARN. */
   readonly runsInFlightByVersion: Readonly<Record<string, number>>;
@@ -67,12 +67,18 @@ export async function checkDeploy(sfn: SFNClient): Promise<DeployCheck[]> {
         codeVersion: w.version,
         action: diff.same ? 'unchanged' : 'new-version',
         liveVersionArn,
-        runsInFlight: byVersion[liveVersionArn ?? machine.stateMachineArn] ?? 0,
+        runsInFlight: Object.values(byVersion).reduce((a, b) => a + b, 0),
         runsInFlightByVersion: byVersion,
         diff,
       };
     }),
   );
+}
+
+function describeInFlight(c: DeployCheck): string {
+  const versions = Object.entries(c.runsInFlightByVersion);
+  if (versions.length === 0) return '0';
+  return `${c.runsInFlight} (${versions.map(([arn, n]) => `${n} on v${arn.split(':').pop()}`).join(', ')})`;
 }
 
 function describeDiff(d: DefinitionComparison | undefined): string {
@@ -93,13 +99,13 @@ export const run = commandRunner('deploy-check', async (args) => {
   const checks = await checkDeploy(ctx.sfn);
   if (values.json) return void printJson(checks);
   printTable(
-    ['WORKFLOW', 'CODE', 'LIVE VERSION', 'ON DEPLOY', 'RUNS IN FLIGHT (stay on their version)', 'WHAT DIFFERS'],
+    ['WORKFLOW', 'CODE', 'LIVE', 'ON DEPLOY', 'RUNS IN FLIGHT (keep their version)', 'WHAT DIFFERS'],
     checks.map((c) => [
       c.workflow,
       c.codeVersion,
-      c.liveVersionArn ? c.liveVersionArn.split(':').pop()! : c.action === 'create' ? 'not deployed' : 'unversioned',
+      c.liveVersionArn ? `v${c.liveVersionArn.split(':').pop()!}` : c.action === 'create' ? 'not deployed' : 'unversioned',
       c.action === 'create' ? 'CREATE' : c.action === 'new-version' ? 'NEW VERSION' : 'unchanged',
-      c.action === 'create' ? '-' : String(c.runsInFlight) + (Object.keys(c.runsInFlightByVersion).length > 1 ? ` (${Object.values(c.runsInFlightByVersion).reduce((a, b) => a + b, 0)} on all versions)` : ''),
+      c.action === 'create' ? '-' : describeInFlight(c),
       describeDiff(c.diff),
     ]),
   );

@@ -6,7 +6,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DescribeExecutionCommand, SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  DescribeExecutionCommand,
+  DescribeStateMachineCommand,
+  SFNClient,
+  StopExecutionCommand,
+  UpdateStateMachineAliasCommand,
+  UpdateStateMachineCommand,
+} from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../cli/main';
 import { captureTerminal } from '../../../cli/output';
@@ -174,8 +181,29 @@ describe('autosave CLI on a live engine', () => {
     ]);
     expect(checks.find((c) => c.workflow === 'clinical-trial-onboarding')?.runsInFlight).toBe(1);
     const table = await autosave('deploy-check');
-    expect(table.stdout).toMatch(/^clinical-trial-onboarding +1\.0\.0 +1 +unchanged +1/m);
+    expect(table.stdout).toMatch(/^clinical-trial-onboarding +1\.0\.0 +v1 +unchanged +1 \(1 on v1\)/m);
     expect(table.stdout).toContain('A deploy now changes no workflow definition.');
+  });
+
+  it('deploy-check says which workflow a deploy gives a new version when the deployed definition differs', async () => {
+    // Someone deployed a definition that is not what the code compiles to (here: another Comment).
+    const machine = 'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding';
+    const live = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn: `${machine}:1` }));
+    const edited = { ...JSON.parse(live.definition!), Comment: 'hand-edited in the console' };
+    const published = await sfn.send(new UpdateStateMachineCommand({ stateMachineArn: machine, definition: JSON.stringify(edited), publish: true }));
+    await sfn.send(
+      new UpdateStateMachineAliasCommand({ stateMachineAliasArn: `${machine}:live`, routingConfiguration: [{ stateMachineVersionArn: published.stateMachineVersionArn!, weight: 100 }] }),
+    );
+
+    const checks = json<{ workflow: string; action: string; runsInFlight: number; runsInFlightByVersion: Record<string, number>; diff: { changedFields: string[] } }[]>(
+      await autosave('deploy-check', '--json'),
+    );
+    const onboarding = checks.find((c) => c.workflow === 'clinical-trial-onboarding')!;
+    expect(onboarding).toMatchObject({ action: 'new-version', runsInFlight: 1, runsInFlightByVersion: { [`${machine}:1`]: 1 }, diff: { changedFields: ['Comment'] } });
+    expect(checks.filter((c) => c.action === 'new-version').map((c) => c.workflow)).toEqual(['clinical-trial-onboarding']);
+    const table = await autosave('deploy-check');
+    expect(table.stdout).toMatch(/^clinical-trial-onboarding +1\.0\.0 +v2 +NEW VERSION +1 \(1 on v1\) +fields Comment$/m);
+    expect(table.stdout).toContain('A deploy now publishes 1 new version(s); runs in flight keep the version they started on.');
   });
 
   it.each([
