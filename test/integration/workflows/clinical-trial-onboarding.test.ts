@@ -116,4 +116,25 @@ describe('clinical-trial-onboarding on the local engine', () => {
     const late = await postDecision(url, 'approve', 'coordinator@site-7001.example.org');
     expect(late.status).toBe(410);
   });
+
+  it('two decisions at once (a double click, two approvers): exactly one counts and the run follows it', async () => {
+    const input = { ...seed, siteId: 'site-8080' };
+    const executionArn = await engine.start(WORKFLOW, 'onboard-site-8080', input);
+    const url = await approvalUrlOf(engine.sfn, executionArn);
+
+    const answers = await Promise.all([
+      postDecision(url, 'approve', 'coordinator@site-8080.example.org'),
+      postDecision(url, 'reject', 'deputy@site-8080.example.org'),
+    ]);
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 409]);
+    const approvedWon = answers[0].status === 200;
+
+    const done = await untilClosed(engine.sfn, executionArn);
+    expect(done.status).toBe('SUCCEEDED');
+    const output = JSON.parse(done.output!) as { steps: Record<string, any> };
+    expect(output.steps['coordinator-approval'].approved).toBe(approvedWon);
+    expect(await emailsUnder('site-8080:welcome')).toHaveLength(approvedWon ? 1 : 0);
+    expect(await emailsUnder('site-8080:rejected')).toHaveLength(approvedWon ? 0 : 1);
+  });
 });
