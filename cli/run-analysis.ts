@@ -61,6 +61,8 @@ export interface RunAnalysis {
   readonly resumes: number;
   /** Of those, the redrives. */
   readonly redrives: number;
+  /** Where each redrive happened: when, and how many entries came before it (for timeline separators). */
+  readonly redriveMarks: readonly { readonly at: Date; readonly afterEntries: number; readonly redriveCount: number }[];
   readonly startedAt?: Date;
   readonly closedAt?: Date;
   /** The last event of the execution itself (`ExecutionSucceeded`...), if it closed. */
@@ -144,6 +146,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
   const open: StepEntry[] = [];
   let resumes = 0;
   let redrives = 0;
+  const redriveMarks: { at: Date; afterEntries: number; redriveCount: number }[] = [];
   // Whether the entry's current attempt has started and not yet ended (a second start = a re-invocation).
   const attemptOpen = new Set<StepEntry>();
   let startedAt: Date | undefined;
@@ -186,6 +189,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       // A redrive reschedules the state that failed: its entry is open again, in the new resume.
       resumes += 1;
       redrives += 1;
+      redriveMarks.push({ at, afterEntries: entries.length, redriveCount: event.executionRedrivenEventDetails?.redriveCount ?? redrives });
       closedAt = undefined;
       closeEvent = undefined;
       // (If the engine enters the state afresh instead, the new entry takes over: see `reopened`.)
@@ -280,7 +284,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
     else status = resumes > 0 && entry.resumeIndex < resumes ? 'skipped' : 'done';
     states.set(entry.name, status);
   }
-  return { entries, states, resumes, redrives, startedAt, closedAt, closeEvent };
+  return { entries, states, resumes, redrives, redriveMarks, startedAt, closedAt, closeEvent };
 }
 
 /** A run waiting on a human, with the link the approval-request function issued (docs/architecture.md §2). */

@@ -36,7 +36,10 @@ export const run = commandRunner('describe', async (args) => {
     ['elapsed', elapsed],
     ['redrives', e.redriveCount ? String(e.redriveCount) : undefined],
     ['steps', `${details.analysis.entries.length} entered, ${details.analysis.entries.filter((s) => s.replayed).length} from the ledger`],
-    ...details.approvals.map((a): [string, string] => ['approval', `${a.url ?? '(no link recorded)'}${a.expiresAt ? `  (expires ${a.expiresAt})` : ''}`]),
+    ...details.approvals.flatMap((a): [string, string][] => [
+      ['approval', `${a.url ?? '(no link recorded)'}${a.expiresAt ? `  (expires ${a.expiresAt})` : ''}`],
+      ...(a.approvalId ? [['', `or: npx autosave approve ${a.approvalId} [--reject] [--comment "..."]`] as [string, string]] : []),
+    ]),
     ['input', e.input],
     ['output', e.output],
     ['error', e.error ? `${e.error}${e.cause ? `: ${e.cause}` : ''}` : undefined],

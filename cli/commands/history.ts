@@ -35,9 +35,7 @@ export const run = commandRunner('history', async (args) => {
       (analysis.resumes > analysis.redrives ? `, resumed after ${analysis.resumes - analysis.redrives} engine restart(s)` : ''),
   );
   t.line();
-  printTable(
-    ['#', 'STEP', 'KIND', 'KEY', 'ATTEMPTS', 'AT', 'TOOK', 'OUTCOME'],
-    analysis.entries.map((e, i) => [
+  const rows = analysis.entries.map((e, i) => [
       String(i + 1),
       e.name,
       stepKind(e),
@@ -46,8 +44,12 @@ export const run = commandRunner('history', async (args) => {
       `+${formatDuration(e.enteredAt.getTime() - origin)}`,
       e.exitedAt ? formatDuration(e.exitedAt.getTime() - e.enteredAt.getTime()) : '…',
       describeStepOutcome(e),
-    ]),
-  );
+    ]);
+  // A redrive shows as a separator row where it happened.
+  for (const mark of [...analysis.redriveMarks].reverse()) {
+    rows.splice(mark.afterEntries, 0, ['--', `redrive ${mark.redriveCount}`, '', '', '', `+${formatDuration(mark.at.getTime() - origin)}`, '', 'the run resumes at its failed step']);
+  }
+  printTable(['#', 'STEP', 'KIND', 'KEY', 'ATTEMPTS', 'AT', 'TOOK', 'OUTCOME'], rows);
   if (execution.error) t.line(`\nerror: ${execution.error}${execution.cause ? `: ${execution.cause}` : ''}`);
   if (values.events) {
     t.line();

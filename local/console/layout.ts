@@ -51,6 +51,7 @@ td code { white-space: nowrap; }
 .status-failed rect, .swatch.status-failed { fill: var(--fail-bg); background: var(--fail-bg); stroke: var(--fail); border-color: var(--fail); }
 .status-skipped rect, .swatch.status-skipped { fill: var(--skip-bg); background: var(--skip-bg); stroke: var(--skip); border-color: var(--skip); stroke-dasharray: 5 3; border-style: dashed; }
 .status-not-run rect, .swatch.status-not-run { fill: var(--none-bg); background: var(--none-bg); stroke: var(--none); border-color: var(--none); }
+tr.redrive-mark td { background: var(--skip-bg); color: var(--skip); font-weight: 600; }
 button { font: inherit; padding: 4px 12px; border-radius: 4px; border: 1px solid #1f5fbf; background: #1f5fbf; color: #fff; cursor: pointer; }
 .muted { color: #5b6474; }
 `);

@@ -49,7 +49,9 @@ ${analysis.resumes ? html`<tr><td>resumed</td><td>${analysis.redrives ? `${analy
 <section class="panel"><h2>Timeline</h2>
 <table class="timeline"><thead><tr><th>#</th><th>Step</th><th>Kind</th><th>Idempotency key</th><th>Attempts</th><th>At</th><th>Took</th><th>Outcome</th></tr></thead><tbody>
 ${analysis.entries.map(
-  (s, i) => html`<tr data-step="${s.name}"><td>${i + 1}</td><td>${s.name}</td><td>${stepKind(s)}</td><td>${s.idempotencyKey ? html`<code>${s.idempotencyKey}</code>` : ''}</td><td>${s.attempts || ''}</td><td>+${formatDuration(s.enteredAt.getTime() - origin)}</td><td>${s.exitedAt ? formatDuration(s.exitedAt.getTime() - s.enteredAt.getTime()) : '…'}</td><td>${describeStepOutcome(s)}</td></tr>`,
+  (s, i) => html`${analysis.redriveMarks
+    .filter((m) => m.afterEntries === i)
+    .map((m) => html`<tr class="redrive-mark"><td colspan="8">Redrive ${m.redriveCount} at +${formatDuration(m.at.getTime() - origin)}: the run resumes at its failed step; the steps before keep their results</td></tr>`)}<tr data-step="${s.name}"><td>${i + 1}</td><td>${s.name}</td><td>${stepKind(s)}</td><td>${s.idempotencyKey ? html`<code>${s.idempotencyKey}</code>` : ''}</td><td>${s.attempts || ''}</td><td>+${formatDuration(s.enteredAt.getTime() - origin)}</td><td>${s.exitedAt ? formatDuration(s.exitedAt.getTime() - s.enteredAt.getTime()) : '…'}</td><td>${describeStepOutcome(s)}</td></tr>`,
 )}
 </tbody></table>
 <h2>Input</h2><pre>${pretty(e.input)}</pre>

@@ -151,6 +151,7 @@ describe('the local console in Chromium', () => {
     for (const state of ['Start', 'verify-site', 'create-accounts', 'request-irb-document']) {
       expect(await page.locator(`svg.state-graph g[data-state="${state}"]`).getAttribute('data-status')).toBe('skipped');
     }
+    expect(await page.locator('table.timeline tr.redrive-mark').textContent()).toMatch(/^Redrive 1 at \+\S+: the run resumes at its failed step/);
     await page.screenshot({ path: join(ARTIFACTS, 'console-run-redriven.png'), fullPage: true });
   });
 

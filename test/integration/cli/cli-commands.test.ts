@@ -167,6 +167,11 @@ describe('autosave CLI on a live engine', () => {
       timeout: 20_000,
       interval: 100,
     });
+    const timeline = (await autosave('history', 'cli-2')).stdout;
+    expect(timeline).toMatch(/, redriven 1x$/m);
+    expect(timeline).toMatch(/^-- +redrive 1 .* the run resumes at its failed step$/m);
+    expect(timeline).toMatch(/coordinator-approval +approval +1 .* FAILED ExecutionAborted$/m);
+    expect(timeline).toMatch(/coordinator-approval +approval +1 .* waiting on a human$/m);
     const nothing = await autosave('dlq', 'redrive', 'cli-2');
     expect(nothing.code).toBe(1);
     expect(nothing.stdout).toContain("no dead letter 'cli-2'");
