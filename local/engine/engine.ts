@@ -89,6 +89,7 @@ export class Engine {
       UpdateStateMachine: (i) => machines.updateStateMachine(rt(), i),
       DescribeStateMachine: (i) => machines.describeStateMachine(rt(), i),
       ListStateMachines: (i) => machines.listStateMachines(rt(), i),
+      ValidateStateMachineDefinition: (i) => machines.validateStateMachineDefinition(rt(), i),
       DeleteStateMachine: (i) => machines.deleteStateMachine(rt(), i),
       PublishStateMachineVersion: (i) => machines.publishStateMachineVersion(rt(), i),
       ListStateMachineVersions: (i) => machines.listStateMachineVersions(rt(), i),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AliasRow, StateMachineRow, VersionRow } from '../../store/engine-store';
 import { aliasArn, parseStateMachineArn, stateMachineArn, versionArn } from '../arns';
 import { checkDefinition } from '../definition-check';
+import { InvalidDefinitionError } from '../definition';
 import type { EngineContext } from '../engine-context';
 import { assertValidName } from '../names';
 import {
@@ -386,4 +387,20 @@ export function routeAlias(ctx: EngineContext, alias: AliasRow): string {
     if (roll < acc) return entry.stateMachineVersionArn;
   }
   return routing.filter((r) => r.weight > 0).at(-1)?.stateMachineVersionArn ?? routing[0].stateMachineVersionArn;
+}
+
+/** ValidateStateMachineDefinition: `OK`, or `FAIL` with one diagnostic per problem (state, field, code). */
+export function validateStateMachineDefinition(_ctx: EngineContext, input: Input): object {
+  const definition = requireString(input, 'definition');
+  try {
+    checkDefinition(definition);
+    return { result: 'OK', diagnostics: [], truncated: false };
+  } catch (err) {
+    if (!(err instanceof InvalidDefinitionError)) throw err;
+    return {
+      result: 'FAIL',
+      diagnostics: err.problems.map((p) => ({ severity: 'ERROR', code: p.code, message: p.message, location: p.location })),
+      truncated: false,
+    };
+  }
 }

@@ -110,6 +110,13 @@ describe('state machine control plane', () => {
     await expect(h.call('ListStateMachines', { nextToken: 'garbage!' })).rejects.toMatchObject({ name: 'InvalidToken' });
   });
 
+  it('validates a definition with diagnostics naming the problem', async () => {
+    expect(await h.call('ValidateStateMachineDefinition', { definition: JSON.stringify(PASS) })).toMatchObject({ result: 'OK', diagnostics: [] });
+    const bad = await h.call('ValidateStateMachineDefinition', { definition: JSON.stringify({ StartAt: 'A', States: { A: { Type: 'Pass', Next: 'Nope' } } }) });
+    expect(bad.result).toBe('FAIL');
+    expect(bad.diagnostics[0]).toMatchObject({ severity: 'ERROR', code: expect.any(String), location: expect.stringContaining('/States/A') });
+  });
+
   it('answers an unknown operation with UnknownOperationException', async () => {
     await expect(h.call('DescribeActivity', {})).rejects.toMatchObject({ name: 'UnknownOperationException' });
   });
