@@ -7,7 +7,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
+import { DescribeExecutionCommand, RedriveExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYLOAD_INLINE_LIMIT_BYTES } from '../../../lib/config';
 import { DEFAULT_MODEL_SCRIPT } from '../../../lib/config/endpoints';
@@ -168,5 +168,32 @@ describe('research-agent on the local engine', () => {
     expect(largest).toBeLessThan(PAYLOAD_INLINE_LIMIT_BYTES);
     const batch = events.find((e) => e.type === 'TaskSucceeded' && e.taskSucceededEventDetails?.output?.includes('call-read-a'));
     expect(batch?.taskSucceededEventDetails?.output).toContain('"$ref":"s3://');
+  });
+
+  it('a turn whose tools fail for good is redriven at its tools step: earlier turns are neither re-asked nor re-run', async () => {
+    let fixed = false;
+    setFaultPlan({ providerDown: (e) => Boolean(e.executionArn?.endsWith(':research-redrive')) && e.turn === 1 && !fixed });
+    const executionArn = await engine.start(researchAgent.name, 'research-redrive', researchAgent.exampleInput);
+    const failed = await eventually('the run to fail', async () => {
+      await engine.advance({ seconds: 60 });
+      const run = await engine.sfn.send(new DescribeExecutionCommand({ executionArn }));
+      return run.status === 'RUNNING' ? undefined : run;
+    });
+    expect(failed).toMatchObject({ status: 'FAILED', error: 'ProviderDown' });
+
+    fixed = true;
+    await engine.sfn.send(new RedriveExecutionCommand({ executionArn, clientToken: 'research-redrive-1' }));
+    const done = await untilClosed(engine.sfn, executionArn);
+    expect(done).toMatchObject({ status: 'SUCCEEDED', redriveCount: 1 });
+    expect((JSON.parse(done.output!) as { steps: Record<string, { text: string }> }).steps[LOOP].text).toMatch(/^Final answer: /);
+
+    // The redrive resumed at the failed tools Task: no model turn was asked twice or re-run.
+    const { calls, invocations } = modelCountsOf(executionArn);
+    expect(Object.fromEntries(calls)).toEqual({ 0: 1, 1: 1, 2: 1 });
+    expect(Object.fromEntries(invocations)).toEqual({ 0: 1, 1: 1, 2: 1 });
+    const events = await historyOf(engine.sfn, executionArn);
+    const redriveAt = events.findIndex((e) => e.type === 'ExecutionRedriven');
+    expect(redriveAt).toBeGreaterThan(0);
+    expect(enteredStates(events.slice(redriveAt))[0]).toBe(`${LOOP}-tools`);
   });
 });
