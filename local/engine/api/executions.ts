@@ -20,7 +20,7 @@ import {
   ValidationException,
 } from '../service-errors';
 import { requireStateMachine, routeAlias } from './state-machines';
-import { byteLength, epochSeconds, optionalString, page, pageRequest, requireString } from './wire';
+import { byteLength, epochSeconds, optionalString, pageRequest, pageToken, requireString } from './wire';
 
 type Input = Record<string, unknown>;
 
@@ -223,14 +223,16 @@ export function listExecutions(rt: ExecutionRuntime, input: Input): object {
   const redriveFilter = optionalString(input, 'redriveFilter');
   const column = target.kind === 'stateMachine' ? 'machine_arn' : target.kind === 'version' ? 'version_arn' : 'alias_arn';
   const arn = target.kind === 'stateMachine' ? target.stateMachineArn : String(input.stateMachineArn);
+  // Keyset pages (the token holds the last seq returned): runs started meanwhile neither repeat nor vanish.
   const req = pageRequest(input);
   const rows = rt.store
     .sql(
-      `SELECT * FROM executions WHERE ${column} = ? AND (? IS NULL OR status = ?)
+      `SELECT arn, seq, machine_arn, name, status, start_ms, stop_ms, version_arn, alias_arn, redrive_count, redrive_ms
+         FROM executions WHERE ${column} = ? AND (? = 0 OR seq < ?) AND (? IS NULL OR status = ?)
          AND (? IS NULL OR (? = 'REDRIVEN' AND redrive_count > 0) OR (? = 'NOT_REDRIVEN' AND redrive_count = 0))
-       ORDER BY seq DESC LIMIT ? OFFSET ?`,
+       ORDER BY seq DESC LIMIT ?`,
     )
-    .all(arn, status ?? null, status ?? null, redriveFilter ?? null, redriveFilter ?? null, redriveFilter ?? null, req.limit + 1, req.offset) as ExecutionRow[];
+    .all(arn, req.offset, req.offset, status ?? null, status ?? null, redriveFilter ?? null, redriveFilter ?? null, redriveFilter ?? null, req.limit + 1) as ExecutionRow[];
   const items = rows.slice(0, req.limit);
   return {
     executions: items.map((r) => ({
@@ -245,7 +247,7 @@ export function listExecutions(rt: ExecutionRuntime, input: Input): object {
       redriveCount: r.redrive_count,
       ...(r.redrive_ms !== null ? { redriveDate: epochSeconds(r.redrive_ms) } : {}),
     })),
-    ...(rows.length > req.limit ? { nextToken: Buffer.from(JSON.stringify({ o: req.offset + req.limit })).toString('base64url') } : {}),
+    ...(rows.length > req.limit ? { nextToken: pageToken(items[items.length - 1].seq) } : {}),
   };
 }
 
@@ -255,13 +257,16 @@ export function getExecutionHistory(rt: ExecutionRuntime, input: Input): object 
   const req = pageRequest(input);
   const includeData = input.includeExecutionData !== false;
   const order = input.reverseOrder === true ? 'DESC' : 'ASC';
+  // Keyset pages by event id: a reverse-order page stays put while the run appends events.
+  const after = order === 'ASC' ? 'id > ?' : '(? = 0 OR id < ?)';
+  const bound = order === 'ASC' ? [req.offset] : [req.offset, req.offset];
   const events = rt.store
-    .sql(`SELECT * FROM events WHERE execution_arn = ? ORDER BY id ${order} LIMIT ? OFFSET ?`)
-    .all(row.arn, req.limit + 1, req.offset) as EventRow[];
+    .sql(`SELECT * FROM events WHERE execution_arn = ? AND ${after} ORDER BY id ${order} LIMIT ?`)
+    .all(row.arn, ...bound, req.limit + 1) as EventRow[];
   const items = events.slice(0, req.limit);
   return {
     events: items.map((e) => toWireEvent(e, includeData)),
-    ...(events.length > req.limit ? { nextToken: Buffer.from(JSON.stringify({ o: req.offset + req.limit })).toString('base64url') } : {}),
+    ...(events.length > req.limit ? { nextToken: pageToken(items[items.length - 1].id) } : {}),
   };
 }
 

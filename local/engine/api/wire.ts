@@ -55,11 +55,14 @@ function decodeToken(token: unknown): number {
   throw new InvalidToken(`Invalid Token: '${token}'`);
 }
 
+/** An opaque `nextToken` carrying a position (an offset, or the last key of a keyset page). */
+export const pageToken = (position: number): string => Buffer.from(JSON.stringify({ o: position })).toString('base64url');
+
 /** The `nextToken` for the page after `offset + count`, or undefined when this page was the last. */
 export function nextToken(req: PageRequest, got: number, total?: number): string | undefined {
   const end = req.offset + got;
   if (got < req.limit || (total !== undefined && end >= total)) return undefined;
-  return Buffer.from(JSON.stringify({ o: end })).toString('base64url');
+  return pageToken(end);
 }
 
 /** Slices one page out of a full list. */
