@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import { DEFAULT_DLQ_NAME } from '../lib/config/endpoints';
+import { DeadLetterQueueNotFoundError } from './errors';
 import { parseDeadLetter, redriveDeadLetter, type DeadLetterMessage, type RedriveOutcome } from '../lib/dead-letters';
 
 /** How long messages stay hidden while the CLI pages through the queue. @default 30 s */
@@ -24,7 +25,12 @@ export interface QueuedDeadLetter {
 /** The DLQ URL: `AUTOSAVE_DLQ_URL`, else the queue named {@link DEFAULT_DLQ_NAME} on the SQS endpoint. */
 export async function resolveDeadLetterQueueUrl(sqs: SQSClient, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   if (env.AUTOSAVE_DLQ_URL) return env.AUTOSAVE_DLQ_URL;
-  return (await sqs.send(new GetQueueUrlCommand({ QueueName: DEFAULT_DLQ_NAME }))).QueueUrl!;
+  try {
+    return (await sqs.send(new GetQueueUrlCommand({ QueueName: DEFAULT_DLQ_NAME }))).QueueUrl!;
+  } catch (err) {
+    if (!/NonExistentQueue|QueueDoesNotExist/.test(`${(err as Error).name} ${(err as { Code?: string }).Code ?? ''}`)) throw err;
+    throw new DeadLetterQueueNotFoundError(`no queue named '${DEFAULT_DLQ_NAME}' here: set AUTOSAVE_DLQ_URL to the dead-letter queue's URL`, { cause: err });
+  }
 }
 
 /**

@@ -30,9 +30,9 @@ export class ApprovalRefusedError extends AutosaveError {
   override readonly name = 'ApprovalRefusedError';
 }
 
-/** Nothing answers at the Step Functions (or SQS) endpoint. */
-export class EndpointUnreachableError extends AutosaveError {
-  override readonly name = 'EndpointUnreachableError';
+/** The dead-letter queue cannot be found (no `AUTOSAVE_DLQ_URL`, no queue named `autosave-dlq`). */
+export class DeadLetterQueueNotFoundError extends AutosaveError {
+  override readonly name = 'DeadLetterQueueNotFoundError';
 }
 
 /** Exit code of a command that ran and found a problem (or failed). */

@@ -1,5 +1,6 @@
 import { parseCommandArgs } from '../args';
 import { commandRunner, createCliContext } from '../command';
+import { CliUsageError } from '../errors';
 import { formatDuration, formatTime, printJson, printTable, terminal } from '../output';
 import { DEFAULT_RUN_LIST_LIMIT, listRuns, parseRunStatus } from '../runs';
 
@@ -13,6 +14,7 @@ export const run = commandRunner('runs', async (args) => {
   if (values.help) return void terminal().line(`usage: ${USAGE}`);
   const ctx = createCliContext(values.endpoint);
   const limit = values.limit ? Number(values.limit) : DEFAULT_RUN_LIST_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1) throw new CliUsageError(`--limit must be a positive whole number (usage: ${USAGE})`);
   const runs = await listRuns(ctx.sfn, { workflow: values.workflow, status: parseRunStatus(values.status), limit }, await ctx.registryNames());
   if (values.json) return void printJson(runs);
   const now = Date.now();
