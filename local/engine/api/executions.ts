@@ -223,6 +223,8 @@ export function listExecutions(rt: ExecutionRuntime, input: Input): object {
   const redriveFilter = optionalString(input, 'redriveFilter');
   const column = target.kind === 'stateMachine' ? 'machine_arn' : target.kind === 'version' ? 'version_arn' : 'alias_arn';
   const arn = target.kind === 'stateMachine' ? target.stateMachineArn : String(input.stateMachineArn);
+  if (target.kind === 'alias' && !rt.store.getAlias(arn)) throw new ResourceNotFound(`Resource not found: '${arn}'`);
+  if (target.kind === 'version' && !rt.store.getVersion(arn)) throw new ResourceNotFound(`Resource not found: '${arn}'`);
   // Keyset pages (the token holds the last seq returned): runs started meanwhile neither repeat nor vanish.
   const req = pageRequest(input);
   const rows = rt.store

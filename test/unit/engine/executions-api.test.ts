@@ -82,6 +82,7 @@ describe('execution operations', () => {
       name: 'ExecutionDoesNotExist',
     });
     await expect(h.call('DescribeExecution', { executionArn: 'nope' })).rejects.toMatchObject({ name: 'InvalidArn' });
+    await expect(h.call('ListExecutions', { stateMachineArn: `${machine}:nope` })).rejects.toMatchObject({ name: 'ResourceNotFound' });
   });
 
   it('lists executions newest first, by status, page by page', async () => {
