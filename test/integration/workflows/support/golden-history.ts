@@ -21,9 +21,10 @@ export interface GoldenEvent {
   readonly state?: string;
 }
 
-/** The file content: the workflow and its events. */
+/** The file content: the workflow, the path taken (absent for the happy path) and its events. */
 export interface GoldenHistory {
   readonly workflow: string;
+  readonly path?: string;
   readonly events: readonly GoldenEvent[];
 }
 
@@ -40,16 +41,17 @@ export function goldenEvents(events: readonly HistoryEvent[]): GoldenEvent[] {
   });
 }
 
-/** Path of a workflow's golden file. */
-export const goldenPath = (workflow: string): string => join(GOLDEN_HISTORY_DIR, `${workflow}.history.json`);
+/** File of a workflow's golden: `<workflow>.history.json` for the happy path, `<workflow>.<path>.history.json` for another. */
+export const goldenPath = (workflow: string, path?: string): string =>
+  join(GOLDEN_HISTORY_DIR, `${workflow}${path ? `.${path}` : ''}.history.json`);
 
 /**
  * With UPDATE_GOLDEN=1 writes the golden and returns it; otherwise returns the stored golden (the test
  * compares). A missing golden is an error that says how to make one.
  */
-export async function goldenFor(workflow: string, actual: readonly GoldenEvent[]): Promise<GoldenHistory> {
-  const file = goldenPath(workflow);
-  const golden: GoldenHistory = { workflow, events: actual };
+export async function goldenFor(workflow: string, actual: readonly GoldenEvent[], path?: string): Promise<GoldenHistory> {
+  const file = goldenPath(workflow, path);
+  const golden: GoldenHistory = { workflow, ...(path ? { path } : {}), events: actual };
   if (process.env[UPDATE_GOLDEN_ENV] === '1') {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, serializeGolden(golden));
@@ -68,5 +70,6 @@ export async function goldenFor(workflow: string, actual: readonly GoldenEvent[]
 /** One event a line, so a diff of a golden reads as a diff of behaviour. */
 export function serializeGolden(golden: GoldenHistory): string {
   const lines = golden.events.map((e) => `    ${JSON.stringify(e)}`);
-  return `{\n  "workflow": ${JSON.stringify(golden.workflow)},\n  "events": [\n${lines.join(',\n')}\n  ]\n}\n`;
+  const path = golden.path ? `  "path": ${JSON.stringify(golden.path)},\n` : '';
+  return `{\n  "workflow": ${JSON.stringify(golden.workflow)},\n${path}  "events": [\n${lines.join(',\n')}\n  ]\n}\n`;
 }
