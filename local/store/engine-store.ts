@@ -77,6 +77,13 @@ export interface ExecutionRow {
   event_count: number;
 }
 
+/** The columns of an execution a transition reads. */
+export type ExecutionHeader = Pick<
+  ExecutionRow,
+  | 'arn' | 'seq' | 'machine_arn' | 'machine_name' | 'name' | 'version_arn' | 'alias_arn' | 'role_arn' | 'definition_hash'
+  | 'status' | 'start_ms' | 'redrive_count' | 'redrive_ms' | 'event_count'
+>;
+
 /** A history event row; `details` is the JSON of the event's details object. */
 export interface EventRow {
   execution_arn: string;
@@ -188,6 +195,17 @@ export class EngineStore {
   // ---- executions ------------------------------------------------------------------------------------
   getExecution(arn: string): ExecutionRow | undefined {
     return this.sql('SELECT * FROM executions WHERE arn = ?').get(arn) as ExecutionRow | undefined;
+  }
+  /** An execution without its input and output (they can be 256 KiB each): what a transition needs. */
+  getExecutionHeader(arn: string): ExecutionHeader | undefined {
+    return this.sql(
+      `SELECT arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, status, start_ms,
+         redrive_count, redrive_ms, event_count FROM executions WHERE arn = ?`,
+    ).get(arn) as ExecutionHeader | undefined;
+  }
+  /** An execution's input text. */
+  getExecutionInput(arn: string): string {
+    return (this.sql('SELECT input FROM executions WHERE arn = ?').get(arn) as { input: string }).input;
   }
   nextExecutionSeq(): number {
     const row = this.sql('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM executions').get() as { n: number };

@@ -1,6 +1,6 @@
 import { HISTORY_EVENT_LIMIT, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
 import { StatesError } from '../../../lib/errors/states-errors';
-import type { EngineStore, ExecutionRow, FrameRow } from '../../store/engine-store';
+import type { EngineStore, ExecutionHeader, FrameRow } from '../../store/engine-store';
 import { dataFlowFor } from '../dataflow';
 import type { EvaluationScope, StateDataFlow, StateDefinition } from '../dataflow/types';
 import type { EngineContext } from '../engine-context';
@@ -64,7 +64,7 @@ export interface ExecutorHooks {
 
 /** One execution while a transition of it runs: row, parsed definition and its context basics. */
 interface Run {
-  readonly exec: ExecutionRow;
+  readonly exec: ExecutionHeader;
   readonly tree: DefinitionTree;
   readonly input: unknown;
 }
@@ -204,7 +204,7 @@ export class Executor {
   // ---- one transition ------------------------------------------------------------------------------
 
   private async process(executionArn: string, frameId: string, signal: FrameSignal): Promise<SignalResult> {
-    const exec = this.store.getExecution(executionArn);
+    const exec = this.store.getExecutionHeader(executionArn);
     if (!exec || exec.status !== 'RUNNING') return 'stale';
     const row = this.store.getFrame(executionArn, frameId);
     if (!row || row.status !== 'RUNNING') return 'stale';
@@ -262,14 +262,16 @@ export class Executor {
     return 'applied';
   }
 
-  private runOf(exec: ExecutionRow): Run {
+  /** `inputText` when the caller has it (a start), else read from the store when first needed. */
+  private runOf(exec: ExecutionHeader, inputText?: string): Run {
     let input: { value: unknown } | undefined;
+    const store = this.store;
     return {
       exec,
-      tree: definitionTree(exec.definition_hash, () => this.store.getDefinition(exec.definition_hash)),
-      // Parsed only when an expression reads `$states.context.Execution.Input` (it can be 256 KiB).
+      tree: definitionTree(exec.definition_hash, () => store.getDefinition(exec.definition_hash)),
+      // Read and parsed only when an expression reads `$states.context.Execution.Input` (up to 256 KiB).
       get input() {
-        input ??= { value: JSON.parse(exec.input) };
+        input ??= { value: JSON.parse(inputText ?? store.getExecutionInput(exec.arn)) };
         return input.value;
       },
     };
@@ -279,8 +281,8 @@ export class Executor {
    * The first transition of a new execution, computed before its row exists so that StartExecution and
    * the run's first steps share one commit. Returns what to do once `batch` (with the row) is committed.
    */
-  async firstTransition(exec: ExecutionRow, root: FrameRecord, batch: TransitionBatch): Promise<() => void> {
-    const run = this.runOf(exec);
+  async firstTransition(exec: ExecutionHeader & { readonly input: string }, root: FrameRecord, batch: TransitionBatch): Promise<() => void> {
+    const run = this.runOf(exec, exec.input);
     const fx = new Effects();
     this.enter();
     try {
