@@ -166,11 +166,18 @@ export function renderStateGraph(definition: AslDefinition, statuses: ReadonlyMa
       const y1 = a.y + GRAPH_NODE_HEIGHT / 2;
       const y2 = b.y + GRAPH_NODE_HEIGHT / 2;
       d = `M${a.x + GRAPH_NODE_WIDTH},${y1} C${side},${y1} ${side},${y2} ${b.x + GRAPH_NODE_WIDTH + 4},${y2}`;
+    } else if (b.layer - a.layer > 1 && e.to !== END) {
+      // A forward edge that skips layers would cross the states between: it goes round the left-hand side.
+      const side = Math.min(a.x, b.x) - 16;
+      const y1 = a.y + GRAPH_NODE_HEIGHT / 2;
+      const y2 = b.y + GRAPH_NODE_HEIGHT / 2;
+      d = `M${a.x},${y1} C${side},${y1} ${side},${y2} ${b.x - 4},${y2}`;
     } else {
       const y1 = a.y + GRAPH_NODE_HEIGHT;
       const y2 = b.y - 4;
-      const mid = (y1 + y2) / 2;
-      d = `M${x1},${y1} C${x1},${mid} ${x2},${mid} ${x2},${y2}`;
+      // Into the end from afar: keep to the source's column until just above the end, clear of the states between.
+      const bend = b.layer - a.layer > 1 ? y2 - LAYER_GAP / 2 : (y1 + y2) / 2;
+      d = `M${x1},${y1} C${x1},${bend} ${x2},${bend} ${x2},${y2}`;
     }
     return html`<path class="edge edge-${e.kind}${e.back ? ' edge-back' : ''}" d="${d}" marker-end="url(#arrow)"/>`;
   });
