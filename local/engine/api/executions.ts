@@ -109,7 +109,8 @@ export async function startExecution(rt: ExecutionRuntime, input: Input, child: 
   };
   const root = new FrameRecord(arn, ROOT_FRAME_ID, null, 0, 'RUNNING', initialPosition(tree.root.StartAt, parsedInput, nowMs), null);
   const batch = new TransitionBatch(arn, () => rt.clock.now());
-  batch.event(root, 'ExecutionStarted', {
+  // As the service writes it: the first state's Entered event has previousEventId 0, like ExecutionStarted.
+  batch.event(null, 'ExecutionStarted', {
     ...payloadDetails('input', parsedInput),
     roleArn,
     ...(viaAlias ? { stateMachineAliasArn: viaAlias } : {}),
@@ -153,7 +154,7 @@ export async function startExecution(rt: ExecutionRuntime, input: Input, child: 
 }
 
 function initialPosition(startAt: string, input: unknown, nowMs: number): FramePosition {
-  return { path: [], state: startAt, input, variables: {}, phase: { kind: 'enter' }, retries: [], retryCount: 0, enteredMs: nowMs, seq: 0, spawns: 0 };
+  return { path: [], state: startAt, input, variables: {}, phase: { kind: 'enter' }, retries: [], retryCount: 0, enteredMs: nowMs, seq: 0, spawns: 0, lastEventId: 0 };
 }
 
 function redriveStatus(row: ExecutionRow, nowMs: number): { redriveStatus: string; redriveStatusReason?: string } {
