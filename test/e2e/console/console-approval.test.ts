@@ -73,6 +73,11 @@ describe('the local console in Chromium', () => {
       expect(await page.locator('tr[data-run="browser-1"] .badge').textContent()).toBe('WAITING ON A HUMAN');
     });
     expect(await page.locator('.filters a.active[data-filter="RUNNING"]').count()).toBe(1);
+    await page.click('.filters a[data-filter="WAITING"]');
+    expect(await page.locator('tr[data-run]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')))).toEqual(['browser-1']);
+    await page.click('.filters a[data-filter="SUCCEEDED"]');
+    expect(await page.locator('tr[data-run]').count()).toBe(0);
+    await page.goto(`${local.url}/?status=RUNNING`);
     await page.click('tr[data-run="browser-1"] a');
 
     // The run page: the graph, coloured by what happened, with a legend.
