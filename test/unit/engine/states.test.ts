@@ -83,6 +83,23 @@ describe('states (JSONata)', () => {
     ]);
   });
 
+  it('matches a function by name whatever region and account its ARN names, and passes the qualifier through', async () => {
+    h.functions.whoami = (_p: unknown, req: { qualifier?: string }) => ({ qualifier: req.qualifier ?? null });
+    const m = await h.machine(
+      jsonata({
+        Direct: { Type: 'Task', Resource: 'arn:aws:lambda:ap-south-1:111111111111:function:whoami:v7', Output: { direct: '{% $states.result.qualifier %}' }, Next: 'Invoke' },
+        Invoke: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::lambda:invoke',
+          Arguments: { FunctionName: 'arn:aws:lambda:eu-west-1:222222222222:function:whoami:live', Payload: {} },
+          Output: { direct: '{% $states.input.direct %}', invoke: '{% $states.result.Payload.qualifier %}', version: '{% $states.result.ExecutedVersion %}' },
+          End: true,
+        },
+      }),
+    );
+    expect(await h.output(await h.run(m))).toEqual({ direct: 'v7', invoke: 'live', version: '$LATEST' });
+  });
+
   it('runs Parallel branches and collects their outputs in order', async () => {
     const m = await h.machine(
       jsonata({
