@@ -46,7 +46,10 @@ export interface StepEntry {
   result?: unknown;
   /** The Lambda function a `lambda:invoke` task called (from the scheduled parameters). */
   functionName?: string;
-  /** The idempotency key a tool step was called with (from the scheduled parameters' Payload). */
+  /**
+   * The idempotency key a tool step was called with (from the scheduled parameters' Payload); for an
+   * agent-loop tool batch, the first call's key followed by `(+n)` for the others.
+   */
   idempotencyKey?: string;
   /** What a callback task's resource returned when it was submitted (the approval link, for approvals). */
   submitted?: unknown;
@@ -234,9 +237,14 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
     } else if (ATTEMPT_STARTS.has(type)) {
       entry.attempts += 1;
       attemptOpen.delete(entry);
-      const params = parseJson(event.taskScheduledEventDetails?.parameters) as { FunctionName?: unknown; Payload?: { idempotencyKey?: unknown } } | undefined;
+      const params = parseJson(event.taskScheduledEventDetails?.parameters) as
+        | { FunctionName?: unknown; Payload?: { idempotencyKey?: unknown; calls?: { idempotencyKey?: unknown }[] } }
+        | undefined;
       if (typeof params?.FunctionName === 'string') entry.functionName = params.FunctionName;
-      if (typeof params?.Payload?.idempotencyKey === 'string') entry.idempotencyKey = params.Payload.idempotencyKey;
+      const keys = [params?.Payload?.idempotencyKey, ...(Array.isArray(params?.Payload?.calls) ? params.Payload.calls.map((c) => c?.idempotencyKey) : [])].filter(
+        (k): k is string => typeof k === 'string',
+      );
+      if (keys.length > 0) entry.idempotencyKey = keys.length === 1 ? keys[0] : `${keys[0]} (+${keys.length - 1})`;
       else if (event.lambdaFunctionScheduledEventDetails?.resource) entry.functionName = event.lambdaFunctionScheduledEventDetails.resource;
       if (entry.outcome === 'waiting') entry.outcome = 'running';
     } else if (type === 'TaskStarted' || type === 'LambdaFunctionStarted' || type === 'ActivityStarted') {

@@ -53,6 +53,19 @@ describe('analyzeHistory', () => {
     expect(a.closeEvent).toBe('ExecutionSucceeded');
   });
 
+  it('shows an agent-loop tool batch by its first key and the number of others', () => {
+    const batch: Partial<HistoryEvent> = {
+      type: 'TaskScheduled',
+      taskScheduledEventDetails: {
+        resourceType: 'lambda',
+        resource: 'invoke',
+        region: 'us-east-1',
+        parameters: JSON.stringify({ FunctionName: 'autosave-tool-step', Payload: { calls: [{ idempotencyKey: 'r:tools:1:a' }, { idempotencyKey: 'r:tools:1:b' }] } }),
+      },
+    };
+    expect(analyzeHistory(history(entered('tools'), batch)).entries[0].idempotencyKey).toBe('r:tools:1:a (+1)');
+  });
+
   it('counts retries with their errors', () => {
     const a = analyzeHistory(
       history(entered('send'), scheduled('autosave-tool-step'), started, failed('IdempotencyInProgressError'), scheduled('autosave-tool-step'), started, succeeded({}), exited('send')),
