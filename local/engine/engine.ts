@@ -8,7 +8,7 @@ import type { ExecutionRuntime } from './api/executions';
 import * as machines from './api/state-machines';
 import * as tokens from './api/task-tokens';
 import type { ArnScope } from './arns';
-import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
+import { DEFAULT_SETTLE_INVOCATIONS_MILLIS, EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
 import type { TimerKind } from './executor/frame';
 import type { ParentTaskLink, TaskOutcome } from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
@@ -59,6 +59,12 @@ export interface EngineOptions {
    * @default Math.random
    */
   readonly random?: () => number;
+  /**
+   * How long `whenIdle()` (and so `VirtualClock.advance`) waits for a Task attempt that makes no progress
+   * before calling the engine settled — a Lambda that hangs on purpose must not hang the clock.
+   * @default DEFAULT_SETTLE_INVOCATIONS_MILLIS
+   */
+  readonly settleInvocationsMillis?: number;
 }
 
 type Handler = (input: Record<string, unknown>) => object | Promise<object>;
@@ -132,6 +138,7 @@ export class Engine {
         startExecution: (input, child) => executions.startExecution(this.rt(), input, child),
       },
       { onClosed: (arn) => this.executionClosed(arn), onTimersChanged: () => this.timers?.arm() },
+      this.options.settleInvocationsMillis ?? DEFAULT_SETTLE_INVOCATIONS_MILLIS,
     );
     this.executor = executor;
     this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => this.whenIdle());
