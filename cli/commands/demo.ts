@@ -26,6 +26,7 @@ export const run = commandRunner('demo', async (args) => {
     for (const c of proof.checks) t.line(`  ${c.holds ? '✔' : '✘'} ${c.claim}  (${c.evidence})`);
     t.line('');
     t.line(proof.holds ? 'The welcome email was sent exactly once across a SIGKILL, and the run finished.' : 'THE PROOF DOES NOT HOLD.');
+    if (values.keep) t.line(`See it in the console: npx autosave local --data ${proof.dataDir} --port 0   (then open the URL it prints)`);
   }
   return proof.holds ? 0 : EXIT_FAILURE;
 });
