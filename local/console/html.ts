@@ -37,3 +37,8 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
 export function trusted(markup: string): SafeHtml {
   return new SafeHtml(markup);
 }
+
+/** A URL fit for an `href`: http(s) only (a `javascript:` link in recorded data must not become clickable). */
+export function linkable(url: string | undefined): string | undefined {
+  return url && /^https?:\/\//i.test(url) ? url : undefined;
+}

@@ -1,7 +1,7 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import { listPendingApprovals } from '../../../cli/approvals';
 import { formatDuration } from '../../../cli/output';
-import { html } from '../html';
+import { html, linkable } from '../html';
 import { renderPage } from '../layout';
 import { runHref } from './runs-page';
 
@@ -13,7 +13,7 @@ export async function approvalsPage(sfn: SFNClient): Promise<string> {
 <table class="approvals"><thead><tr><th>Run</th><th>Workflow</th><th>Step</th><th>Waiting</th><th>Expires</th><th></th></tr></thead><tbody>
 ${approvals.length === 0 ? html`<tr><td colspan="6" class="muted">Nobody is being waited on.</td></tr>` : ''}
 ${approvals.map(
-  (a) => html`<tr data-approval="${a.approvalId ?? ''}"><td><a href="${runHref(a.executionArn)}">${a.runName}</a></td><td>${a.workflow}</td><td>${a.step}</td><td>${formatDuration(now - a.since.getTime())}</td><td>${a.expiresAt ?? ''}</td><td>${a.url ? html`<a class="approval-link" href="${a.url}">Open the approval page</a>` : html`<span class="muted">no link recorded</span>`}</td></tr>`,
+  (a) => html`<tr data-approval="${a.approvalId ?? ''}"><td><a href="${runHref(a.executionArn)}">${a.runName}</a></td><td>${a.workflow}</td><td>${a.step}</td><td>${formatDuration(now - a.since.getTime())}</td><td>${a.expiresAt ?? ''}</td><td>${linkable(a.url) ? html`<a class="approval-link" href="${linkable(a.url)}">Open the approval page</a>` : html`<span class="muted">no link recorded</span>`}</td></tr>`,
 )}
 </tbody></table>`;
   return renderPage({ title: 'Approvals', active: '/approvals' }, body);

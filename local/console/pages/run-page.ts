@@ -3,7 +3,7 @@ import { definitionOfRun } from '../../../cli/definitions';
 import { formatDuration, formatTime } from '../../../cli/output';
 import { describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus } from '../../../cli/run-analysis';
 import { loadRunDetails } from '../../../cli/run-details';
-import { html } from '../html';
+import { html, linkable } from '../html';
 import { renderPage } from '../layout';
 import { renderStateGraph } from '../state-graph';
 import { statusBadge } from './runs-page';
@@ -33,7 +33,7 @@ export async function runPage(sfn: SFNClient, executionArn: string): Promise<str
   const approvals = details.approvals.map(
     (a) =>
       html`<div class="callout" data-approval="${a.approvalId ?? ''}"><strong>Waiting on a human</strong> at <code>${a.step}</code> since ${formatTime(a.since)}${a.expiresAt ? html` (the link expires ${a.expiresAt})` : ''}.
-${a.url ? html`<a class="approval-link" href="${a.url}">Open the approval page</a>` : html`<span class="muted">No approval link was recorded.</span>`}</div>`,
+${linkable(a.url) ? html`<a class="approval-link" href="${linkable(a.url)}">Open the approval page</a>` : html`<span class="muted">No approval link was recorded.</span>`}</div>`,
   );
   const body = html`<h1>${e.name} ${statusBadge(e.status ?? '', waiting)}</h1>
 ${approvals}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, html, trusted } from '../../../../local/console/html';
+import { escapeHtml, html, linkable, trusted } from '../../../../local/console/html';
 
 describe('html', () => {
   it('escapes every interpolated value', () => {
@@ -17,4 +17,14 @@ describe('html', () => {
   it('escapeHtml leaves plain text alone', () => {
     expect(escapeHtml('site-4412:welcome')).toBe('site-4412:welcome');
   });
+});
+
+describe('linkable', () => {
+  it.each([
+    ['http://127.0.0.1:8083/approvals/a?sig=s', true],
+    ['https://x.lambda-url.us-east-1.on.aws/approvals/a?sig=s', true],
+    ['javascript:alert(1)', false],
+    ['data:text/html,hi', false],
+    [undefined, false],
+  ])('%s -> %s', (url, ok) => expect(linkable(url)).toBe(ok ? url : undefined));
 });
