@@ -1,3 +1,20 @@
+/**
+ * The executor: how an execution moves, durably.
+ *
+ * An execution is a tree of frames (rows in `frames`): the top level, each Parallel branch, each Map
+ * iteration. A frame's position says which state it is in and in which phase (`enter`, `task`, `retry`,
+ * `wait`, `children`, `closed`). Everything happens in response to a signal to one frame — resume,
+ * recover (after a restart), a Task outcome, a timer — handled one at a time per frame:
+ *
+ * ```
+ *  signal ─▶ load frame row ─▶ compute the transition (pure: data flow, retry/catch) into a batch
+ *         ─▶ group commit (events + position + timers + tokens, one fsync shared with other runs)
+ *         ─▶ effects: invoke the Task, signal children / parent, arm timers, run close hooks
+ * ```
+ * A crash before the commit loses nothing that was acted on; a crash after it finds the new position and
+ * redoes only effects (a scheduled Task whose outcome was not committed is invoked again). A frame waiting
+ * on a timer or a task token is a row and nothing else.
+ */
 import { HISTORY_EVENT_LIMIT, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
 import { StatesError } from '../../../lib/errors/states-errors';
 import type { EngineStore, ExecutionHeader, FrameRow } from '../../store/engine-store';
