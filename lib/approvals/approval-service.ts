@@ -114,7 +114,10 @@ export class ApprovalService {
   /** A POST: records the decision once and sends it to the waiting run. */
   async decide(approvalId: string, sig: string | undefined, form: DecisionForm): Promise<ApprovalPage> {
     const checked = await this.check(approvalId, sig);
-    if ('page' in checked) return checked.page;
+    if ('page' in checked) {
+      if (this.options.signer.verify(approvalId, sig, this.clock.now()).valid) await this.redeliverRecordedDecision(approvalId);
+      return checked.page;
+    }
     const { record } = checked;
     if (form.decision !== 'approve' && form.decision !== 'reject') return this.view(approvalId, sig);
     const now = this.clock.now();
@@ -142,8 +145,28 @@ export class ApprovalService {
       await this.setStatus(approvalId, status, { status: 'PENDING', decision: null });
       return refusalPage('unavailable', record);
     }
+    await this.setStatus(approvalId, status, { delivered: true });
     this.metrics.add(MetricName.ApprovalWaitSeconds, Math.max(0, (now - record.requestedAtMillis) / 1000));
     return decidedPage({ ...record, status, decision });
+  }
+
+  /**
+   * Sends a recorded decision to the waiting task again. The decision is written before SendTaskSuccess, so
+   * an attempt that dies between the two (an engine or Lambda crash) leaves the run waiting on a decision it
+   * never got, and every later POST would only say "already decided". `delivered` is set once SendTaskSuccess
+   * succeeded; until then a POST delivers the recorded decision again (harmless if it did arrive: SendTaskSuccess
+   * on a closed task answers TaskTimedOut).
+   */
+  private async redeliverRecordedDecision(approvalId: string): Promise<void> {
+    const item = await this.options.table.get(APPROVAL_ID_PREFIX + approvalId);
+    const record = item && fromItem(item);
+    if (!item || item.delivered || !record?.decision || (record.status !== 'APPROVED' && record.status !== 'REJECTED')) return;
+    try {
+      await this.options.sfn.send(new SendTaskSuccessCommand({ taskToken: String(item.taskToken ?? ''), output: JSON.stringify(record.decision) }));
+    } catch (error) {
+      if (!RUN_CLOSED_ERRORS.includes((error as Error).name)) throw error;
+    }
+    await this.setStatus(approvalId, record.status, { delivered: true });
   }
 
   /** The stored approval (without its token), if any. */
