@@ -84,15 +84,15 @@ async function persistentVirtualClock(file: string): Promise<VirtualClock> {
 /** Name of each part's files in the data directory. */
 const DATA_LAYOUT = { engine: 'engine', sqs: 'sqs.sqlite', dynamodb: 'dynamodb', s3: 's3' } as const;
 
-/** A handler that answers 503 until the engine is ready, so the port can be known before the engine starts. */
-function lateBoundHandler(): { handler: HttpRequestHandler; bind(h: HttpRequestHandler): void } {
+/** A handler that answers 503 until the engine is ready (and once it stops), so the port is known before the engine starts. */
+function lateBoundHandler(): { handler: HttpRequestHandler; bind(h: HttpRequestHandler | undefined): void } {
   let target: HttpRequestHandler | undefined;
   return {
     handler: (req, res) => {
       if (target) return target(req, res);
       req.resume();
       res.writeHead(503, { 'content-type': 'application/x-amz-json-1.0', 'retry-after': '1' });
-      res.end(JSON.stringify({ __type: 'ServiceUnavailable', message: 'The local engine is starting' }));
+      res.end(JSON.stringify({ __type: 'ServiceUnavailable', message: 'The local engine is starting or stopping' }));
     },
     bind: (h) => {
       target = h;
@@ -165,7 +165,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         : undefined,
     });
 
-    const consoleHandler = options.console === false ? undefined : await loadConsoleHandler({ sfnEndpoint: api.url });
+    const consoleHandler = options.console === false ? undefined : loadConsoleHandler({ sfnEndpoint: api.url });
     late.bind(createLocalApiHandler({
       services: [stepFunctionsService(engine), sqsService(sqs)],
       virtualClock,
@@ -184,6 +184,8 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const orphaned = await expireOrphanedLeases(dynamodbClient, process.env.AUTOSAVE_TABLE || DEFAULT_TABLE_NAME);
     await engine.start();
     stops.push(() => engine.stop());
+    // Stopping: new requests get 503 before the engine closes its store.
+    stops.push(() => late.bind(undefined));
 
     const deployments = options.deployWorkflows === false ? [] : await deployWorkflows(engine, (await import('../statemachines/index')).workflows);
 

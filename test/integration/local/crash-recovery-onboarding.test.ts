@@ -47,11 +47,11 @@ async function history(sfn: SFNClient, executionArn: string): Promise<HistoryEve
   return events;
 }
 
-/** The link of the approval a run waits on, if it waits on one (its last TaskSubmitted, not yet answered). */
-function pendingApprovalUrl(events: HistoryEvent[]): string | undefined {
-  const last = events.map((e) => e.type).lastIndexOf('TaskSubmitted');
-  if (last < 0 || events.slice(last + 1).some((e) => e.type === 'TaskSucceeded' || e.type === 'TaskFailed' || e.type === 'TaskTimedOut')) return undefined;
-  return JSON.parse(events[last].taskSubmittedEventDetails!.output!).Payload.url as string;
+/** The link of the approval a run waits on: its newest event is the approval task's TaskSubmitted. */
+async function pendingApprovalUrl(sfn: SFNClient, executionArn: string): Promise<string | undefined> {
+  const { events } = await sfn.send(new GetExecutionHistoryCommand({ executionArn, reverseOrder: true, maxResults: 1 }));
+  const newest = events?.[0];
+  return newest?.type === 'TaskSubmitted' ? (JSON.parse(newest.taskSubmittedEventDetails!.output!).Payload.url as string) : undefined;
 }
 
 describe('the onboarding workflow under SIGKILL', () => {
@@ -60,7 +60,8 @@ describe('the onboarding workflow under SIGKILL', () => {
     for (const c of cleanup.reverse()) await c();
   });
 
-  it('completes every run with every side effect exactly once', async () => {
+  // About 20 s alone; the timeout leaves room for a machine busy with other test files.
+  it('completes every run with every side effect exactly once', { timeout: 120_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'autosave-crash-onboarding-'));
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
     const actionsDir = join(dataDir, 'actions');
@@ -101,29 +102,40 @@ describe('the onboarding workflow under SIGKILL', () => {
     // restart here (port 0), so the click goes to the current engine.
     let approving = true;
     let approvalsClicked = 0;
+    const lastAnswer = new Map<string, string>();
+    let lastError = '';
+    let approverErrors = 0;
     const approver = (async () => {
       while (approving) {
-        const running = await withEngine((c) => c.send(new ListExecutionsCommand({ stateMachineArn: ALIAS.replace(/:live$/, ''), statusFilter: 'RUNNING', maxResults: 1000 })));
-        for (const execution of running.executions ?? []) {
-          await withEngine(async (c, url) => {
-            const link = pendingApprovalUrl(await history(c, execution.executionArn!));
-            if (!link) return;
-            const target = new URL(link);
-            const res = await fetch(`${url}${target.pathname}${target.search}`, {
-              method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=approve&comment=looks+good',
+        try {
+          const running = await withEngine((c) => c.send(new ListExecutionsCommand({ stateMachineArn: ALIAS.replace(/:live$/, ''), statusFilter: 'RUNNING', maxResults: 1000 })));
+          for (const execution of running.executions ?? []) {
+            await withEngine(async (c, url) => {
+              const link = await pendingApprovalUrl(c, execution.executionArn!);
+              if (!link) return;
+              const target = new URL(link);
+              const res = await fetch(`${url}${target.pathname}${target.search}`, {
+                method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=approve&comment=looks+good',
+              });
+              lastAnswer.set(execution.executionArn!, `${res.status} ${(await res.text()).replace(/\s+/g, ' ').slice(0, 300)}`);
+              approvalsClicked += 1;
             });
-            await res.text();
-            approvalsClicked += 1;
-          });
+          }
+        } catch (err) {
+          // A round cut off by a kill in an unexpected way: the next round looks again.
+          approverErrors += 1;
+          lastError = `${(err as Error).name}: ${(err as Error).message}`;
         }
         await new Promise((r) => setTimeout(r, 50));
       }
     })();
 
-    // Kills at random amounts of new progress (side-effect files) into each incarnation's life.
+    // Kills at random amounts of new progress (side-effect files: 5 tools and 2 emails per run) into each
+    // incarnation's life, spread over the tool steps and the approvals.
+    const totalProgress = RUNS * (ACTION_TOOLS.length + 2);
     const killedAt: number[] = [];
     for (let k = 0; k < KILLS; k += 1) {
-      const target = (await progress()) + 30 + Math.floor(Math.random() * 60);
+      const target = Math.min((await progress()) + 50 + Math.floor(Math.random() * 100), totalProgress - 20);
       while ((await progress()) < target) {
         if (engine.child.exitCode !== null) throw new Error(`engine exited:\n${engine.output()}`);
         await new Promise((r) => setTimeout(r, 10));
@@ -139,10 +151,18 @@ describe('the onboarding workflow under SIGKILL', () => {
     }
     await starting;
 
-    // Until every run has closed.
+    // Until every run has closed (a run still open after a minute is reported with its last events).
+    const waitingSince = Date.now();
     for (;;) {
-      const running = await withEngine((c) => c.send(new ListExecutionsCommand({ stateMachineArn: ALIAS.replace(/:live$/, ''), statusFilter: 'RUNNING', maxResults: 1 })));
+      const running = await withEngine((c) => c.send(new ListExecutionsCommand({ stateMachineArn: ALIAS.replace(/:live$/, ''), statusFilter: 'RUNNING', maxResults: 1000 })));
       if ((running.executions ?? []).length === 0) break;
+      if (Date.now() - waitingSince > 60_000) {
+        const stuck = await Promise.all(running.executions!.slice(0, 3).map(async (e) => {
+          const { events } = await sfn.send(new GetExecutionHistoryCommand({ executionArn: e.executionArn, reverseOrder: true, maxResults: 4 }));
+          return `${e.name}: ${events!.map((ev) => ev.type).join(' < ')}; last approval answer: ${lastAnswer.get(e.executionArn!) ?? 'none'}`;
+        }));
+        throw new Error(`${running.executions!.length} runs still RUNNING (approver errors: ${approverErrors}, last: ${lastError}):\n${stuck.join('\n')}`);
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
     approving = false;

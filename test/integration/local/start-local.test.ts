@@ -79,6 +79,13 @@ describe('startLocal', () => {
     }
   });
 
+  it('serves the console on GET / of the same port', async () => {
+    const res = await fetch(`${local.url}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await res.text()).toContain('clinical-trial-onboarding');
+  });
+
   it('runs handlers with the standard endpoint variables pointing at the local services', async () => {
     const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'env', roleArn: role, definition: machine({ Env: invoke('report-env') }, 'Env') }));
     const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn }));
