@@ -26,11 +26,18 @@ function usage(): string {
   return ['usage: autosave <command> [options]', '', 'commands:', ...Object.keys(COMMANDS).map((c) => `  ${c}`)].join('\n');
 }
 
+/** `autosave help`: every command with its summary (loads each command module, so only on demand). */
+async function helpText(): Promise<string> {
+  const entries = await Promise.all(Object.entries(COMMANDS).map(async ([name, load]) => [name, (await load()).summary] as const));
+  const width = Math.max(...entries.map(([name]) => name.length));
+  return ['usage: autosave <command> [options]   (autosave <command> --help for its options)', '', 'commands:', ...entries.map(([n, s]) => `  ${n.padEnd(width)}  ${s}`)].join('\n');
+}
+
 /** Runs the CLI and resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
-    console.log(usage());
+    console.log(name ? await helpText() : usage());
     return name ? 0 : 1;
   }
   const load = COMMANDS[name];

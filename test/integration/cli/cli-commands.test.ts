@@ -211,6 +211,20 @@ describe('autosave CLI on a live engine', () => {
     expect(table.stdout).toContain('A deploy now publishes 1 new version(s); runs in flight keep the version they started on.');
   });
 
+  it('help lists every command with its summary', async () => {
+    const lines: string[] = [];
+    const log = console.log;
+    console.log = (line: string) => lines.push(line);
+    try {
+      expect(await main(['help'])).toBe(0);
+    } finally {
+      console.log = log;
+    }
+    for (const command of ['start', 'runs', 'describe', 'history', 'approvals', 'approve', 'dlq', 'deploy-check', 'demo']) {
+      expect(lines.join('\n')).toMatch(new RegExp(`^  ${command} +\\S.+$`, 'm'));
+    }
+  });
+
   it.each([
     [['start', 'no-such-workflow'], 1, /^autosave start: WorkflowNotFoundError: no workflow 'no-such-workflow' is deployed \(deployed: /],
     [['start'], 2, /^autosave start: missing workflow \(usage: /],
