@@ -25,18 +25,19 @@ export async function definitionOfRun(sfn: SFNClient, execution: DescribeExecuti
   return JSON.parse(machine.definition ?? '{"StartAt":"","States":{}}') as AslGraphDefinition;
 }
 
-/** States a state can go to next (Next, Choices, Default; Catch targets too). */
-export function successorsOf(definition: AslGraphDefinition, state: string): string[] {
+/** States a state can go to next (Next, Choices, Default; Catch targets too unless `withCatch` is false). */
+export function successorsOf(definition: AslGraphDefinition, state: string, withCatch = true): string[] {
   const s = definition.States[state];
   if (!s) return [];
-  return [s.Next, ...(s.Choices ?? []).map((c) => c.Next), s.Default, ...(s.Catch ?? []).map((c) => c.Next)].filter(
+  return [s.Next, ...(s.Choices ?? []).map((c) => c.Next), s.Default, ...(withCatch ? (s.Catch ?? []).map((c) => c.Next) : [])].filter(
     (n): n is string => typeof n === 'string' && n in definition.States,
   );
 }
 
 /**
- * The fewest states left to run from `state` (itself included) to an end: a progress estimate that
- * follows the happy path of the machine rather than counting states the run may never visit.
+ * The fewest states left to run from `state` (itself included) to an end, not counting error paths
+ * (Catch): a progress estimate that follows the machine's paths rather than counting states the run
+ * may never visit.
  */
 export function statesLeftFrom(definition: AslGraphDefinition, state: string): number {
   const depth = new Map<string, number>([[state, 1]]);
@@ -45,7 +46,7 @@ export function statesLeftFrom(definition: AslGraphDefinition, state: string): n
     const current = queue.shift()!;
     const s = definition.States[current];
     if (!s || s.End || s.Type === 'Succeed' || s.Type === 'Fail') return depth.get(current)!;
-    for (const next of successorsOf(definition, current)) {
+    for (const next of successorsOf(definition, current, false)) {
       if (!depth.has(next)) {
         depth.set(next, depth.get(current)! + 1);
         queue.push(next);
