@@ -11,7 +11,8 @@ import {
   CreateStateMachineCommand, DescribeStateMachineAliasCommand, SendTaskSuccessCommand, SFNClient,
   StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
-import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { startLocal, type LocalEngine } from '../../../local/server';
 import { untilClosed } from './sfn-helpers';
 
@@ -108,6 +109,35 @@ describe('startLocal', () => {
       expect(JSON.parse(Messages![0].Body!)).toMatchObject({ executionArn, status: 'FAILED', error: 'SiteRejectedError', failedState: 'Check' });
     } finally {
       sqs.destroy();
+    }
+  });
+
+  it('wires the sqs:sendMessage and DynamoDB integrations to the local SQS and DynamoDB', async () => {
+    const sqs = new SQSClient({ endpoint: local.url, region: 'us-east-1', credentials });
+    const dynamodb = new DynamoDBClient({ endpoint: local.endpoints.dynamodb, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    try {
+      const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'integration-out' }));
+      const definition = machine({
+        Send: {
+          Type: 'Task', Resource: 'arn:aws:states:::sqs:sendMessage',
+          Arguments: { QueueUrl, MessageBody: '{% $string($states.input) %}' }, Output: '{% $states.input %}', Next: 'Put',
+        },
+        Put: {
+          Type: 'Task', Resource: 'arn:aws:states:::dynamodb:putItem',
+          Arguments: { TableName: 'autosave', Item: { id: { S: '{% "test#" & $states.context.Execution.Name %}' }, siteId: { S: '{% $states.input.siteId %}' } } },
+          End: true,
+        },
+      }, 'Send');
+      const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'integrations', roleArn: role, definition }));
+      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'wired', input: '{"siteId":"site-4412"}' }));
+      await waitForStatus(sfn, executionArn!, 'SUCCEEDED');
+      const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl }));
+      expect(JSON.parse(Messages![0].Body!)).toEqual({ siteId: 'site-4412' });
+      const { Item } = await dynamodb.send(new GetItemCommand({ TableName: 'autosave', Key: { id: { S: 'test#wired' } } }));
+      expect(Item?.siteId).toEqual({ S: 'site-4412' });
+    } finally {
+      sqs.destroy();
+      dynamodb.destroy();
     }
   });
 
