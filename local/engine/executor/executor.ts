@@ -17,21 +17,31 @@
  */
 import { HISTORY_EVENT_LIMIT, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
 import { StatesError } from '../../../lib/errors/states-errors';
-import type { EngineStore, ExecutionHeader, FrameRow } from '../../store/engine-store';
+import type { EngineStore, ExecutionHeader } from '../../store/engine-store';
 import { dataFlowFor } from '../dataflow';
 import type { EvaluationScope, StateDataFlow, StateDefinition } from '../dataflow/types';
 import type { EngineContext } from '../engine-context';
-import { type DefinitionTree, definitionTree, MAP_ITEMS } from './definition-tree';
-import { type ChildrenPhase, FrameRecord, type FramePosition, type Phase, ROOT_FRAME_ID, type TimerKind } from './frame';
+import { definitionTree } from './definition-tree';
+import { FrameRecord, type FramePosition, type Phase, ROOT_FRAME_ID, type TimerKind } from './frame';
 import { assignedDetails, payloadDetails } from './history';
 import { type Catcher, findCatcher, findRetrier, type Retrier, retrierAllows, retryDelayMillis } from './retry-policy';
 import { type IntegrationServices, resolveTaskTarget, runTaskIntegration, type TaskOutcome, type TaskTarget } from './task-integrations';
+import { onChildren, startMap, startParallel, type TransitionHost } from './parallel-and-map';
 import { newTaskToken } from './task-token';
+import {
+  type ClosedResume,
+  Effects,
+  ENTER,
+  type FrameSignal,
+  type Launch,
+  type Run,
+  type SignalResult,
+  type StateFailure,
+  toFailure,
+} from './transition';
 import { type ExecutionClose, StaleTransitionError, TransitionBatch } from './transition-batch';
 
-/** Where a redrive picks a failed frame up: re-entering its state, or re-examining its children. */
-type ClosedResume = ChildrenPhase | { readonly kind: 'enter' };
-const ENTER: ClosedResume = { kind: 'enter' };
+export type { FrameSignal, SignalResult } from './transition';
 
 /** How long `whenIdle` waits for a Task attempt that makes no progress before calling the engine settled. */
 export const DEFAULT_SETTLE_INVOCATIONS_MILLIS = 250;
@@ -39,64 +49,12 @@ export const DEFAULT_SETTLE_INVOCATIONS_MILLIS = 250;
 /** The pseudo frame id of execution-level timers (the definition's `TimeoutSeconds`). */
 export const EXECUTION_TIMER_FRAME = '#execution';
 
-/** What wakes a frame. */
-export type FrameSignal =
-  /** Carry on from the durable position (after start, redrive, or a child's change). */
-  | { readonly kind: 'resume' }
-  /** After a restart: as `resume`, and a Task attempt whose result was never committed is invoked again. */
-  | { readonly kind: 'recover' }
-  /** A Task attempt's work ended (`source: 'invoke'`) or its token was answered (`'token'`). */
-  | { readonly kind: 'task-outcome'; readonly seq: number; readonly source: 'invoke' | 'token' | 'child'; readonly outcome: TaskOutcome }
-  /** A timer row came due. */
-  | { readonly kind: 'timer'; readonly timer: TimerKind; readonly seq: number };
-
-/** Whether a signal changed the frame or arrived too late to matter. */
-export type SignalResult = 'applied' | 'stale';
-
-/** A Task attempt to launch once its scheduling is committed. */
-interface Launch {
-  readonly frame: FrameRecord;
-  readonly seq: number;
-  readonly target: TaskTarget;
-  readonly args: unknown;
-  /** Invoked again after a restart (its first invocation's outcome was never committed). */
-  readonly replay?: boolean;
-}
-
-/** Work to do after a batch commits: nothing here runs before the transition is durable. */
-class Effects {
-  readonly launches: Launch[] = [];
-  readonly signals: { frameId: string; signal: FrameSignal }[] = [];
-  closed = false;
-  timersChanged = false;
-}
-
 /** The executor's hooks into the engine. */
 export interface ExecutorHooks {
   /** An execution closed (after its close was committed). */
   onClosed(executionArn: string): void;
   /** Timer rows changed: re-arm the timer service. */
   onTimersChanged(): void;
-}
-
-/** One execution while a transition of it runs: row, parsed definition and its context basics. */
-interface Run {
-  readonly exec: ExecutionHeader;
-  readonly tree: DefinitionTree;
-  readonly input: unknown;
-}
-
-/** A state failure: an ASL error name and its cause. */
-interface StateFailure {
-  readonly error: string;
-  readonly cause: string;
-}
-
-/** Turns anything thrown while evaluating a state into an ASL error (unknown ones are `States.Runtime`). */
-function toFailure(err: unknown): StateFailure {
-  const e = err as { name?: string; message?: string };
-  const name = typeof e?.name === 'string' && e.name.startsWith('States.') ? e.name : StatesError.Runtime;
-  return { error: name, cause: e?.message ?? String(err) };
 }
 
 const isoTime = (ms: number): string => new Date(ms).toISOString();
@@ -117,13 +75,27 @@ export class Executor {
   private busy = 0;
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
+  /** What Parallel/Map orchestration (./parallel-and-map) uses of this executor. */
+  private readonly host: TransitionHost;
 
   constructor(
     private readonly ctx: EngineContext,
     private readonly services: IntegrationServices,
     private readonly hooks: ExecutorHooks,
     private readonly settleInvocationsMillis: number = DEFAULT_SETTLE_INVOCATIONS_MILLIS,
-  ) {}
+  ) {
+    this.host = {
+      store: ctx.store,
+      clock: ctx.clock,
+      scope: (run, frame, extra) => this.scope(run, frame, extra),
+      flowOf: (run, state) => this.flowOf(run, state),
+      stateOf: (run, frame) => this.stateOf(run, frame),
+      setPhase: (frame, batch, fx, phase, timers) => this.setPhase(frame, batch, fx, phase, timers),
+      exitState: (run, frame, batch, fx, state, flow, result) => this.exitState(run, frame, batch, fx, state, flow, result),
+      stateFailed: (run, frame, batch, fx, state, failure, resume) => this.stateFailed(run, frame, batch, fx, state, failure, resume),
+      drive: (run, frame, batch, fx) => this.drive(run, frame, batch, fx),
+    };
+  }
 
   private get store(): EngineStore {
     return this.ctx.store;
@@ -234,7 +206,7 @@ export class Executor {
       case 'resume':
       case 'recover':
         if (phase.kind === 'enter') await this.drive(run, frame, batch, fx);
-        else if (phase.kind === 'children') await this.onChildren(run, frame, batch, fx);
+        else if (phase.kind === 'children') await onChildren(this.host, run, frame, batch, fx);
         else if (signal.kind === 'recover' && phase.kind === 'task' && !phase.submitted) this.relaunchTask(run, frame, batch, fx);
         else return 'stale';
         break;
@@ -416,10 +388,10 @@ export class Executor {
             await this.startTaskAttempt(run, frame, batch, fx, state);
             break;
           case 'Parallel':
-            await this.startParallel(run, frame, batch, fx, state);
+            await startParallel(this.host, run, frame, batch, fx, state);
             break;
           case 'Map':
-            await this.startMap(run, frame, batch, fx, state);
+            await startMap(this.host, run, frame, batch, fx, state);
             break;
           default:
             throw Object.assign(new Error(`Unsupported state type '${state.Type}'`), { name: StatesError.Runtime });
@@ -642,8 +614,8 @@ export class Executor {
     } else if (timer === 'retry' && phase.kind === 'retry') {
       try {
         if (state.Type === 'Task') await this.startTaskAttempt(run, frame, batch, fx, state);
-        else if (state.Type === 'Parallel') await this.startParallel(run, frame, batch, fx, state);
-        else await this.startMap(run, frame, batch, fx, state);
+        else if (state.Type === 'Parallel') await startParallel(this.host, run, frame, batch, fx, state);
+        else await startMap(this.host, run, frame, batch, fx, state);
       } catch (err) {
         await this.stateFailed(run, frame, batch, fx, state, toFailure(err), ENTER);
       }
@@ -665,140 +637,7 @@ export class Executor {
     return true;
   }
 
-  // ---- Parallel and Map ------------------------------------------------------------------------------
-
-  private spawnGroup(frame: FrameRecord): string {
-    const group = `${frame.id}.${frame.pos.spawns}`;
-    frame.pos.spawns += 1;
-    frame.pos.seq += 1;
-    return group;
-  }
-
-  private childFrame(parent: FrameRecord, group: string, index: number, status: 'RUNNING' | 'PENDING', pos: Pick<FramePosition, 'path' | 'state' | 'input'> & { mapItem?: FramePosition['mapItem'] }): FrameRecord {
-    const position: FramePosition = {
-      ...pos,
-      variables: { ...parent.pos.variables },
-      phase: { kind: 'enter' },
-      retries: [],
-      retryCount: 0,
-      enteredMs: this.ctx.clock.now(),
-      seq: 0,
-      spawns: 0,
-    };
-    return new FrameRecord(parent.executionArn, `${group}.${index}`, group, index, status, position, null, parent);
-  }
-
-  private async startParallel(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, state: StateDefinition): Promise<void> {
-    const input = await this.flowOf(run, state).effectiveInput(state, this.scope(run, frame));
-    const branches = state.Branches as { StartAt: string }[];
-    const group = this.spawnGroup(frame);
-    batch.event(frame, 'ParallelStateStarted');
-    this.setPhase(frame, batch, fx, { kind: 'children', type: 'Parallel', group, total: branches.length, maxConcurrency: 0 });
-    branches.forEach((branch, i) => {
-      const child = this.childFrame(frame, group, i, 'RUNNING', { path: [...frame.pos.path, frame.pos.state, i], state: branch.StartAt, input });
-      batch.touch(child);
-      fx.signals.push({ frameId: child.id, signal: { kind: 'resume' } });
-    });
-    if (branches.length === 0) fx.signals.push({ frameId: frame.id, signal: { kind: 'resume' } });
-  }
-
-  private async startMap(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects, state: StateDefinition): Promise<void> {
-    const flow = this.flowOf(run, state);
-    const items = await flow.mapItems(state, this.scope(run, frame));
-    const inputs: unknown[] = [];
-    for (let index = 0; index < items.length; index++) {
-      inputs.push(await flow.mapItemInput(state, this.scope(run, frame, { mapItem: { index, value: items[index] } })));
-    }
-    const processor = (state.ItemProcessor ?? state.Iterator) as { StartAt: string };
-    const maxConcurrency = typeof state.MaxConcurrency === 'number' ? state.MaxConcurrency : 0;
-    const group = this.spawnGroup(frame);
-    batch.event(frame, 'MapStateStarted', { length: items.length });
-    this.setPhase(frame, batch, fx, {
-      kind: 'children',
-      type: 'Map',
-      group,
-      total: items.length,
-      maxConcurrency,
-      ...(typeof state.ToleratedFailureCount === 'number' ? { toleratedFailureCount: state.ToleratedFailureCount } : {}),
-      ...(typeof state.ToleratedFailurePercentage === 'number' ? { toleratedFailurePercentage: state.ToleratedFailurePercentage } : {}),
-    });
-    inputs.forEach((input, index) => {
-      const startNow = maxConcurrency === 0 || index < maxConcurrency;
-      const child = this.childFrame(frame, group, index, startNow ? 'RUNNING' : 'PENDING', {
-        path: [...frame.pos.path, frame.pos.state, MAP_ITEMS],
-        state: processor.StartAt,
-        input,
-        mapItem: { index, value: items[index] },
-      });
-      batch.touch(child);
-      if (startNow) {
-        batch.event(child, 'MapIterationStarted', { name: frame.pos.state, index });
-        fx.signals.push({ frameId: child.id, signal: { kind: 'resume' } });
-      }
-    });
-    if (items.length === 0) fx.signals.push({ frameId: frame.id, signal: { kind: 'resume' } });
-  }
-
-  /** A Parallel/Map re-examines its children: start more, fail, or finish with their outputs. */
-  private async onChildren(run: Run, frame: FrameRecord, batch: TransitionBatch, fx: Effects): Promise<void> {
-    const phase = frame.pos.phase as ChildrenPhase;
-    const state = this.stateOf(run, frame);
-    const counts = this.store.childStatusCounts(run.exec.arn, phase.group);
-    const failed = counts.FAILED;
-    const tolerated =
-      phase.type === 'Map' &&
-      (failed <= (phase.toleratedFailureCount ?? -1) ||
-        (phase.toleratedFailurePercentage !== undefined && phase.total > 0 && (failed / phase.total) * 100 <= phase.toleratedFailurePercentage));
-    if (failed > 0 && !tolerated) {
-      const children = this.store.childFrames(run.exec.arn, phase.group);
-      const first = children.filter((c) => c.status === 'FAILED').map(positionOf).sort((a, b) => (a.lastEventId ?? 0) - (b.lastEventId ?? 0))[0];
-      const thresholdSet = phase.toleratedFailureCount !== undefined || phase.toleratedFailurePercentage !== undefined;
-      const failure = thresholdSet
-        ? { error: StatesError.ExceedToleratedFailureThreshold, cause: 'The specified tolerated failure threshold was exceeded' }
-        : { error: first.error ?? StatesError.BranchFailed, cause: first.cause ?? '' };
-      batch.touch(frame);
-      // Running iterations are aborted by abortDescendants (unguarded: they may be mid-transition).
-      for (const c of children) {
-        if (c.status === 'RUNNING' && phase.type === 'Map') batch.event(FrameRecord.fromRow(c), 'MapIterationAborted', { name: frame.pos.state, index: c.item_index });
-      }
-      batch.also((store) => abortDescendants(store, run.exec.arn, phase.group));
-      batch.event(frame, `${phase.type}StateFailed`);
-      await this.stateFailed(run, frame, batch, fx, state, failure, phase);
-      await this.drive(run, frame, batch, fx);
-      return;
-    }
-    if (counts.PENDING > 0 && (phase.maxConcurrency === 0 || counts.RUNNING < phase.maxConcurrency)) {
-      const room = phase.maxConcurrency === 0 ? counts.PENDING : phase.maxConcurrency - counts.RUNNING;
-      const pending = this.store
-        .sql("SELECT * FROM frames WHERE execution_arn = ? AND parent_id = ? AND status = 'PENDING' ORDER BY item_index LIMIT ?")
-        .all(run.exec.arn, phase.group, room) as FrameRow[];
-      batch.touch(frame);
-      for (const row of pending) {
-        const child = FrameRecord.fromRow(row);
-        child.status = 'RUNNING';
-        child.pos.lastEventId = frame.pos.lastEventId;
-        batch.event(child, 'MapIterationStarted', { name: frame.pos.state, index: row.item_index });
-        batch.touch(child);
-        fx.signals.push({ frameId: child.id, signal: { kind: 'resume' } });
-      }
-      return;
-    }
-    if (counts.RUNNING > 0 || counts.PENDING > 0) return;
-    const result = this.store.childFrames(run.exec.arn, phase.group).map((c) => {
-      const pos = positionOf(c);
-      return c.status === 'SUCCEEDED' ? pos.output : { Error: pos.error, Cause: pos.cause };
-    });
-    batch.event(frame, `${phase.type}StateSucceeded`);
-    try {
-      await this.exitState(run, frame, batch, fx, state, this.flowOf(run, state), result);
-    } catch (err) {
-      await this.stateFailed(run, frame, batch, fx, state, toFailure(err), ENTER);
-    }
-    await this.drive(run, frame, batch, fx);
-  }
 }
-
-const positionOf = (row: FrameRow): FramePosition => JSON.parse(row.position) as FramePosition;
 
 /** The frame id of a child's parent: a child id is `<parent>.<spawn>.<index>`. */
 export function parentFrameId(frame: FrameRecord): string {
@@ -808,12 +647,3 @@ export function parentFrameId(frame: FrameRecord): string {
 
 /** The Map state an iteration frame belongs to (its path ends with `[mapState, 'items']`). */
 const mapStateName = (pos: FramePosition): string => pos.path[pos.path.length - 2] as string;
-
-/** Aborts every running or pending frame under a child group, with their timers and tokens. */
-export function abortDescendants(store: EngineStore, executionArn: string, group: string): void {
-  const like = `${group}.%`;
-  // PENDING iterations stay PENDING: they never started, and a redrive starts them in turn.
-  store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND frame_id LIKE ? AND status = 'RUNNING'").run(executionArn, like);
-  store.sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id LIKE ?').run(executionArn, like);
-  store.sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND frame_id LIKE ? AND open = 1').run(executionArn, like);
-}

@@ -1,0 +1,62 @@
+/** The vocabulary of one transition, shared by the executor and the Parallel/Map orchestration. */
+import { StatesError } from '../../../lib/errors/states-errors';
+import type { ExecutionHeader } from '../../store/engine-store';
+import type { DefinitionTree } from './definition-tree';
+import type { ChildrenPhase, FrameRecord, TimerKind } from './frame';
+import type { TaskOutcome, TaskTarget } from './task-integrations';
+
+/** Where a redrive picks a failed frame up: re-entering its state, or re-examining its children. */
+export type ClosedResume = ChildrenPhase | { readonly kind: 'enter' };
+export const ENTER: ClosedResume = { kind: 'enter' };
+
+/** What wakes a frame. */
+export type FrameSignal =
+  /** Carry on from the durable position (after start, redrive, or a child's change). */
+  | { readonly kind: 'resume' }
+  /** After a restart: as `resume`, and a Task attempt whose result was never committed is invoked again. */
+  | { readonly kind: 'recover' }
+  /** A Task attempt's work ended (`source: 'invoke'`) or its token was answered (`'token'`). */
+  | { readonly kind: 'task-outcome'; readonly seq: number; readonly source: 'invoke' | 'token' | 'child'; readonly outcome: TaskOutcome }
+  /** A timer row came due. */
+  | { readonly kind: 'timer'; readonly timer: TimerKind; readonly seq: number };
+
+/** Whether a signal changed the frame or arrived too late to matter. */
+export type SignalResult = 'applied' | 'stale';
+
+/** A Task attempt to launch once its scheduling is committed. */
+export interface Launch {
+  readonly frame: FrameRecord;
+  readonly seq: number;
+  readonly target: TaskTarget;
+  readonly args: unknown;
+  /** Invoked again after a restart (its first invocation's outcome was never committed). */
+  readonly replay?: boolean;
+}
+
+/** Work to do after a batch commits: nothing here runs before the transition is durable. */
+export class Effects {
+  readonly launches: Launch[] = [];
+  readonly signals: { frameId: string; signal: FrameSignal }[] = [];
+  closed = false;
+  timersChanged = false;
+}
+
+/** One execution while a transition of it runs: row, parsed definition and its context basics. */
+export interface Run {
+  readonly exec: ExecutionHeader;
+  readonly tree: DefinitionTree;
+  readonly input: unknown;
+}
+
+/** A state failure: an ASL error name and its cause. */
+export interface StateFailure {
+  readonly error: string;
+  readonly cause: string;
+}
+
+/** Turns anything thrown while evaluating a state into an ASL error (unknown ones are `States.Runtime`). */
+export function toFailure(err: unknown): StateFailure {
+  const e = err as { name?: string; message?: string };
+  const name = typeof e?.name === 'string' && e.name.startsWith('States.') ? e.name : StatesError.Runtime;
+  return { error: name, cause: e?.message ?? String(err) };
+}
