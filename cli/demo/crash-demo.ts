@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { LOCAL_REGION } from '../../lib/config';
 import { CRASH_POINT_ENV, CrashPoint } from '../../lib/idempotency/crash-point';
+import { MetricName } from '../../lib/metrics';
 import { OutboxEmailProvider } from '../../lib/tools';
 import { clinicalTrialOnboarding } from '../../statemachines/index';
 import { submitApprovalDecision } from '../approvals';
@@ -45,6 +46,17 @@ export interface CrashDemoProof {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+/** The value of `metric` in an embedded-metric-format log line, 0 when the line is not one or lacks it. */
+function emfValue(line: string, metric: string): number {
+  if (!line.startsWith('{') || !line.includes(metric)) return 0;
+  try {
+    const value = (JSON.parse(line) as Record<string, unknown>)[metric];
+    return typeof value === 'number' ? value : 0;
+  } catch {
+    return 0;
+  }
+}
 
 /** `promise`, or an error once `deadline` (epoch ms) passes; the timer never outlives the race. */
 async function withDeadline<T>(promise: Promise<T>, deadline: number, message: string): Promise<T> {
@@ -113,11 +125,15 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
 
     say('6. restarting the engine on the same data directory');
     let endedLeases: string | undefined;
+    // The runtime's metrics (EMF lines on the engine's output) say how the retry got its result.
+    const metrics = { reconciled: 0, duplicates: 0 };
     const second = await spawnEngine({
       dataDir,
       port: first.port,
       onOutput: (line) => {
         if (/idempotency lease/.test(line)) endedLeases = line.trim();
+        metrics.reconciled += emfValue(line, MetricName.Reconciled);
+        metrics.duplicates += emfValue(line, MetricName.DuplicateSuppressed);
         options.onEngineOutput?.(line);
       },
     });
@@ -131,6 +147,8 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
       status = (await sfn.send(new DescribeExecutionCommand({ executionArn }))).status ?? 'UNKNOWN';
     }
     say(`7. the run ended: ${status}`);
+    if (metrics.reconciled > 0) say(`   the retry asked the email provider before acting (metric ${MetricName.Reconciled}=${metrics.reconciled}) and found the email already sent`);
+    if (metrics.duplicates > 0) say(`   results taken from the ledger instead of acting again: ${MetricName.DuplicateSuppressed}=${metrics.duplicates}`);
 
     const analysis = analyzeHistory(await getFullHistory(sfn, executionArn));
     const emails = await outbox.list();
