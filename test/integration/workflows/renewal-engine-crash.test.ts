@@ -22,7 +22,7 @@ import { contractRenewal } from '../../../statemachines';
 import { startEngineProcess, type EngineProcess } from '../local/engine-process';
 import { SEND_LOG_ENV } from './fixtures/fault-functions';
 import { contractIdsFrom, renewalInput, renewalKey, renewalRunName } from './support/renewal-runs';
-import { eventually, executionsWith } from './support/workflow-engine';
+import { eventually, executionsWith, historyOf } from './support/workflow-engine';
 
 const RUNS = 60;
 /** ≈11 s alone (two engine boots); room for a loaded machine. */
@@ -62,7 +62,10 @@ describe('the renewal story under an engine SIGKILL', () => {
       ),
     );
     sfn1.destroy();
-    const [, signal] = await exited;
+    const [, signal] = await Promise.race([
+      exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the engine never reached the crash point:\n${first.output().slice(-3000)}`)), CRASH_DEADLINE_MILLIS / 3).unref()),
+    ]);
     expect(signal).toBe('SIGKILL');
 
     // What the provider had accepted when the engine died: the crash key at least.
@@ -80,7 +83,14 @@ describe('the renewal story under an engine SIGKILL', () => {
       await sfn.send(new StartExecutionCommand({ stateMachineArn: `${STATE_MACHINE_ARN}:${LIVE_ALIAS_NAME}`, name: renewalRunName(id), input: JSON.stringify(renewalInput(id)) }));
     }
 
-    await eventually('every run to close', async () => ((await executionsWith(sfn, STATE_MACHINE_ARN, 'RUNNING')).length === 0 ? true : undefined), CRASH_DEADLINE_MILLIS - 60_000);
+    await eventually('every run to close', async () => ((await executionsWith(sfn, STATE_MACHINE_ARN, 'RUNNING')).length === 0 ? true : undefined), CRASH_DEADLINE_MILLIS - 60_000).catch(
+      async (error: Error) => {
+        // Say where the runs still open stand, and what the engine said.
+        const open = await executionsWith(sfn, STATE_MACHINE_ARN, 'RUNNING');
+        const tails = await Promise.all(open.slice(0, 5).map(async (arn) => `${arn}: ${(await historyOf(sfn, arn)).slice(-4).map((e) => e.type).join(' > ')}`));
+        throw new Error(`${error.message}; ${open.length} still RUNNING:\n${tails.join('\n')}\nengine output:\n${second.output().slice(-3000)}`);
+      },
+    );
     expect(await executionsWith(sfn, STATE_MACHINE_ARN, 'SUCCEEDED')).toHaveLength(RUNS);
 
     const emails = await outbox.list();
