@@ -8,6 +8,7 @@ const USAGE = 'autosave approvals [--json]';
 /** `autosave approvals`: every run waiting on a human, with its link. */
 export const summary = 'list runs waiting on a human, with their approval links (--json)';
 
+/** Runs `autosave approvals` with its arguments; resolves to the exit code. */
 export const run = commandRunner('approvals', async (args) => {
   const { values } = parseCommandArgs(args, {}, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);

@@ -10,6 +10,7 @@ const USAGE = 'autosave approve <approval-id|run|link> [--reject] [--comment <te
 /** `autosave approve <id>`: decides an approval through its signed link, as the web page does. */
 export const summary = 'approve (or --reject) a pending approval through its signed link, like the web page';
 
+/** Runs `autosave approve` with its arguments; resolves to the exit code. */
 export const run = commandRunner('approve', async (args) => {
   const { values, positionals } = parseCommandArgs(args, { reject: { type: 'boolean', default: false }, comment: { type: 'string' }, by: { type: 'string' } }, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);

@@ -9,6 +9,7 @@ const USAGE = 'autosave demo [--keep] [--verbose] [--json]';
 /** `autosave demo`: the crash demo, end to end, on a throw-away data directory. */
 export const summary = 'the crash demo: kill the engine right after the welcome email, restart, prove it was sent once';
 
+/** Runs `autosave demo` with its arguments; resolves to the exit code. */
 export const run = commandRunner('demo', async (args) => {
   const { values } = parseCommandArgs(args, { keep: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } }, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);

@@ -92,6 +92,7 @@ function describeDiff(d: DefinitionComparison | undefined): string {
   return parts.join('; ');
 }
 
+/** Runs `autosave deploy-check` with its arguments; resolves to the exit code. */
 export const run = commandRunner('deploy-check', async (args) => {
   const { values } = parseCommandArgs(args, {}, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);

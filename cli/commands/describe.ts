@@ -8,6 +8,7 @@ const USAGE = 'autosave describe <run-arn-or-name> [--json]';
 /** `autosave describe <run>`: one run's status, where it is, its approval link, input and output. */
 export const summary = "show one run: status, current step, approval link, input and output (--json)";
 
+/** Runs `autosave describe` with its arguments; resolves to the exit code. */
 export const run = commandRunner('describe', async (args) => {
   const { values, positionals } = parseCommandArgs(args, {}, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);

@@ -9,6 +9,7 @@ const USAGE = 'autosave dlq list [--json] | autosave dlq redrive <message-id|run
 /** `autosave dlq`: the dead-letter queue of failed runs, and redriving them. */
 export const summary = 'dead-lettered runs: `dlq list` (--json), `dlq redrive <id>|--all` (resume at the failed step)';
 
+/** Runs `autosave dlq` with its arguments; resolves to the exit code. */
 export const run = commandRunner('dlq', async (args) => {
   const { values, positionals } = parseCommandArgs(args, { all: { type: 'boolean', default: false } }, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);

@@ -9,6 +9,7 @@ const USAGE = 'autosave history <run-arn-or-name> [--json] [--events]';
 /** `autosave history <run>`: the run as a timeline of steps. */
 export const summary = 'a run as a timeline: steps, attempts, durations, results taken from the ledger (--json, --events)';
 
+/** Runs `autosave history` with its arguments; resolves to the exit code. */
 export const run = commandRunner('history', async (args) => {
   const { values, positionals } = parseCommandArgs(args, { events: { type: 'boolean', default: false } }, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);

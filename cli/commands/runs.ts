@@ -9,6 +9,7 @@ const USAGE = 'autosave runs [--workflow <name>] [--status RUNNING|SUCCEEDED|FAI
 /** `autosave runs`: the most recent runs, newest first. */
 export const summary = 'list runs, newest first (--workflow, --status, --limit, --json)';
 
+/** Runs `autosave runs` with its arguments; resolves to the exit code. */
 export const run = commandRunner('runs', async (args) => {
   const { values } = parseCommandArgs(args, { workflow: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } }, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);

@@ -27,6 +27,7 @@ export async function readRunInput(value: string | undefined, workflow: string):
   }
 }
 
+/** Runs `autosave start` with its arguments; resolves to the exit code. */
 export const run = commandRunner('start', async (args) => {
   const { values, positionals } = parseCommandArgs(args, { input: { type: 'string' }, name: { type: 'string' }, wait: { type: 'boolean', default: false } }, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);

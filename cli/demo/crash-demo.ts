@@ -14,8 +14,9 @@ import { getFullHistory } from '../runs';
 import { liveAliasArn } from '../workflows';
 import { spawnEngine, type EngineProcess } from './engine-process';
 
-/** The seed scenario: the site, and the key of the side effect that must happen once. */
+/** The seed scenario's site. */
 export const DEMO_SITE_ID = 'site-4412';
+/** The key of the side effect that must happen once: the welcome email. */
 export const DEMO_WELCOME_KEY = `${DEMO_SITE_ID}:welcome`;
 /** The crash point the first engine runs with: SIGKILL after the welcome email is sent, before it is recorded. */
 export const DEMO_CRASH_POINT = `${CrashPoint.AfterActBeforeComplete}@${DEMO_WELCOME_KEY}`;

@@ -41,8 +41,9 @@ export interface GraphEdge {
   readonly back: boolean;
 }
 
-/** Node size and spacing in SVG units. */
+/** Width of a state's box, in SVG units. */
 export const GRAPH_NODE_WIDTH = 170;
+/** Height of a state's box, in SVG units. */
 export const GRAPH_NODE_HEIGHT = 34;
 const LAYER_GAP = 58;
 const COLUMN_GAP = 18;
