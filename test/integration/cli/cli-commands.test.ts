@@ -3,7 +3,7 @@
  * each prints and its exit code, on the onboarding workflow from start to approval to success, a run
  * dead-lettered and redriven, deploy-check, and the one-line errors.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../cli/main';
 import { captureTerminal } from '../../../cli/output';
 import { startLocal, type LocalEngine } from '../../../local/server';
+import { contractRenewal } from '../../../statemachines/index';
 
 interface CliResult {
   readonly code: number;
@@ -209,6 +210,17 @@ describe('autosave CLI on a live engine', () => {
     const table = await autosave('deploy-check');
     expect(table.stdout).toMatch(/^clinical-trial-onboarding +1\.0\.0 +v2 +NEW VERSION +1 \(1 on v1\) +fields Comment$/m);
     expect(table.stdout).toContain('A deploy now publishes 1 new version(s); runs in flight keep the version they started on.');
+  });
+
+  it('start --input <file> --wait follows a run without a human to SUCCEEDED and prints its output', async () => {
+    const file = join(dataDir, 'renewal-input.json');
+    await writeFile(file, JSON.stringify({ ...contractRenewal.exampleInput, contractId: 'C-cli' }));
+    const r = await autosave('start', 'contract-renewal', '--input', file, '--name', 'renewal-1', '--wait');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^SUCCEEDED {2}output: \{.*"contractId":"C-cli"/m);
+    const history = await autosave('history', 'renewal-1');
+    expect(history.stdout).toMatch(/ model +1 /);
+    expect(history.stdout).toMatch(/ tool +renewal:C-cli:3 +1 /);
   });
 
   it('help lists every command with its summary', async () => {
