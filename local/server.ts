@@ -19,6 +19,7 @@ import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lam
 import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
 import { loadUserFunctions, userFunctions, type UserFunctionExport } from './services/lambda/user-functions';
 import { applyLocalEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
+import { lockDataDirectory } from './services/data-dir-lock';
 import { expireOrphanedLeases } from './services/orphaned-leases';
 import { startLocalS3 } from './services/s3';
 import { LocalSqs } from './services/sqs/local-sqs';
@@ -105,7 +106,8 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
   const log = options.log ?? ((line: string) => console.log(line));
   const dataDir = resolve(options.dataDir ?? DEFAULT_LOCAL_DATA_DIR);
   await mkdir(join(dataDir, DATA_LAYOUT.engine), { recursive: true });
-  const stops: (() => Promise<void> | void)[] = [];
+  const unlock = await lockDataDirectory(dataDir);
+  const stops: (() => Promise<void> | void)[] = [unlock];
   const stopAll = async () => {
     for (const stop of stops.reverse()) {
       try {
@@ -187,7 +189,8 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     // Stopping: new requests get 503 before the engine closes its store.
     stops.push(() => late.bind(undefined));
 
-    const deployments = options.deployWorkflows === false ? [] : await deployWorkflows(engine, (await import('../statemachines/index')).workflows);
+    const { workflows } = await import('../statemachines/index');
+    const deployments = options.deployWorkflows === false ? [] : await deployWorkflows(engine, workflows);
 
     for (const d of deployments) log(`  workflow ${d.workflow} (${d.change}) -> ${d.aliasArn}`);
     log(`Autosave local engine listening on ${api.url}${virtualClock ? ' (virtual clock)' : ''}`);
@@ -201,7 +204,8 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       const first = deployments[0];
       const endpointFlag = api.port === DEFAULT_LOCAL_PORT ? '' : ` --endpoint ${api.url}`;
       log(`Try: npx autosave start ${first.workflow} --wait${endpointFlag}`);
-      log(`  or: aws stepfunctions start-execution --endpoint-url ${api.url} --state-machine-arn ${first.aliasArn} --input '{}'`);
+      const input = JSON.stringify(workflows.find((w) => w.name === first.workflow)?.exampleInput ?? {});
+      log(`  or: aws stepfunctions start-execution --endpoint-url ${api.url} --state-machine-arn ${first.aliasArn} --input '${input}'`);
     }
 
     return {
