@@ -207,11 +207,12 @@ export class Engine {
     const callback = this.options.onExecutionClosed;
     // The row goes only once a `.sync` parent has taken the outcome: a crash before that replays it.
     const parentTold = row.parent_task ? this.notifyParentTask(row) : Promise.resolve();
-    // Through the group commit: a delete per closing run must not cost an fsync of its own.
+    // Deferred into the next group commit: a delete per closing run must not cost an fsync of its own
+    // (lost in a crash, the hooks just run once more at the next start — they are at-least-once anyway).
     const done = () => {
       if (this.store === store) {
         void store.committer
-          .commit(() => store.sql('DELETE FROM close_notifications WHERE execution_arn = ? AND status = ?').run(row.arn, row.status))
+          .defer(() => store.sql('DELETE FROM close_notifications WHERE execution_arn = ? AND status = ?').run(row.arn, row.status))
           .catch(() => undefined);
       }
     };

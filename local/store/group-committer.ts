@@ -1,5 +1,8 @@
 import type { Database } from 'better-sqlite3';
 
+/** The longest a deferred write waits for a transaction to ride along with. */
+export const DEFAULT_DEFER_MILLIS = 1000;
+
 /** A unit of work run inside the shared transaction; its return value resolves the caller's promise. */
 export type StoreWrite<T> = () => T;
 
@@ -23,7 +26,9 @@ interface Pending {
  */
 export class GroupCommitter {
   private pending: Pending[] = [];
+  private deferred: Pending[] = [];
   private scheduled = false;
+  private deferTimer?: NodeJS.Timeout;
   /** Transactions committed so far (a benchmark figure). */
   commits = 0;
   /** Writes committed so far. */
@@ -42,11 +47,29 @@ export class GroupCommitter {
     });
   }
 
+  /**
+   * Queues a write that may wait: it rides along with the next group transaction instead of forcing an
+   * fsync of its own (bookkeeping whose loss in a crash only repeats an at-least-once action), and is
+   * flushed after `maxDelayMillis` at the latest.
+   */
+  defer<T>(write: StoreWrite<T>, maxDelayMillis = DEFAULT_DEFER_MILLIS): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.deferred.push({ write, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.deferTimer) {
+        this.deferTimer = setTimeout(() => this.flush(), maxDelayMillis);
+        this.deferTimer.unref();
+      }
+    });
+  }
+
   /** Applies every queued write in one transaction now. */
   flush(): void {
     this.scheduled = false;
-    const batch = this.pending;
+    if (this.deferTimer) clearTimeout(this.deferTimer);
+    this.deferTimer = undefined;
+    const batch = [...this.pending, ...this.deferred];
     this.pending = [];
+    this.deferred = [];
     if (batch.length === 0) return;
     const outcomes: { ok: boolean; value: unknown }[] = [];
     const savepoint = (write: StoreWrite<unknown>) => this.db.transaction(write)();
@@ -70,7 +93,7 @@ export class GroupCommitter {
     batch.forEach((item, i) => (outcomes[i].ok ? item.resolve(outcomes[i].value) : item.reject(outcomes[i].value)));
   }
 
-  /** Whether writes are waiting for the next transaction. */
+  /** Whether no write is waiting for the next transaction (deferred writes do not count). */
   get idle(): boolean {
     return this.pending.length === 0;
   }

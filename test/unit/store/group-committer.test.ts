@@ -43,4 +43,16 @@ describe('GroupCommitter', () => {
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['a', 'c']);
   });
+
+  it('lets a deferred write ride along with the next transaction instead of forcing its own', async () => {
+    const committer = new GroupCommitter(db);
+    const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const deferred = committer.defer(() => insert.run('later'));
+    expect(committer.idle).toBe(true);
+    await committer.commit(() => insert.run('now'));
+    await deferred;
+    expect(committer.commits).toBe(1);
+    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['later', 'now']);
+  });
 });
+
