@@ -20,7 +20,7 @@ function runPart(part: Part): Promise<WorkloadFigures> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--part', part], {
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1' },
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -57,7 +57,7 @@ export function applyLocalEnvironment(options: LocalEnvironmentOptions, env: Nod
     AUTOSAVE_DATA_DIR: dataDir,
     AUTOSAVE_DLQ_URL: endpoints.dlqUrl,
     AUTOSAVE_APPROVAL_BASE_URL: endpoints.url,
-    AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   });
   delete env.AWS_SESSION_TOKEN;
   delete env.AWS_PROFILE;

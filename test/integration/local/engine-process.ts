@@ -38,7 +38,7 @@ export async function startEngineProcess(options: EngineProcessOptions): Promise
   if (options.functionsModule) args.push('--functions', options.functionsModule);
   const child = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1', ...options.env },
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
