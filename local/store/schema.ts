@@ -66,6 +66,7 @@ CREATE TABLE IF NOT EXISTS executions (
   parent_task TEXT,
   event_count INTEGER NOT NULL DEFAULT 0
 );
+CREATE INDEX IF NOT EXISTS executions_by_seq ON executions (seq);
 CREATE INDEX IF NOT EXISTS executions_by_machine ON executions (machine_arn, seq);
 CREATE INDEX IF NOT EXISTS executions_by_version ON executions (version_arn, seq);
 CREATE INDEX IF NOT EXISTS executions_by_alias ON executions (alias_arn, seq);
