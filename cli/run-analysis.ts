@@ -1,4 +1,5 @@
 import type { HistoryEvent } from '@aws-sdk/client-sfn';
+import type { RunSource } from '../lib/idempotency';
 
 /**
  * Reads an execution history (the Step Functions wire events) as people think about a run: which steps
@@ -36,13 +37,20 @@ export interface StepEntry {
   cause?: string;
   /** Errors of the failed attempts, in order (`IdempotencyInProgressError`, `States.Timeout`...). */
   readonly attemptErrors: string[];
-  /** The result was returned from the ledger (tool) or the recording (model), not made again. */
+  /** The result was returned from the ledger (tool; every call, for a batch) or the recording (model), not made again. */
   replayed: boolean;
+  /** Where a single tool step's result came from: the tool-step envelope's `source` (docs/architecture.md §2). */
+  source?: RunSource;
+  /** An agent-loop tool batch: where each call's result came from, in call order (absent when `results` went by reference). */
+  calls?: readonly ToolCallSource[];
   /** Resumes (redrives, engine restarts) before this entry last ran (a resumed step runs again). */
   resumeIndex: number;
   /** Attempts cut off by an engine restart and invoked again (a second `TaskStarted` with no outcome between). */
   reinvocations: number;
-  /** Parsed task result (the Lambda's payload when the task is `lambda:invoke`). */
+  /**
+   * Parsed task result: the Lambda's payload when the task is `lambda:invoke`, and for a single tool step
+   * the tool's result inside the envelope (what the step recorded; its `source` is in {@link source}).
+   */
   result?: unknown;
   /** The Lambda function a `lambda:invoke` task called (from the scheduled parameters). */
   functionName?: string;
@@ -53,6 +61,13 @@ export interface StepEntry {
   idempotencyKey?: string;
   /** What a callback task's resource returned when it was submitted (the approval link, for approvals). */
   submitted?: unknown;
+}
+
+/** One call of an agent-loop tool batch and where its result came from. */
+export interface ToolCallSource {
+  readonly id: string;
+  readonly name: string;
+  readonly source: RunSource;
 }
 
 /** A run's history, read. */
@@ -106,20 +121,30 @@ export function unwrapTaskResult(output: unknown): unknown {
   return output;
 }
 
+const RUN_SOURCES: ReadonlySet<unknown> = new Set<RunSource>(['executed', 'replayed', 'reconciled']);
+const isRunSource = (value: unknown): value is RunSource => RUN_SOURCES.has(value);
+
+/** Where a tool-step result came from: `{result, source}` (single) or `{results: [{id, name, result, source}]}` (batch). */
+export function toolResultSources(payload: unknown): { readonly source?: RunSource; readonly result?: unknown; readonly calls?: ToolCallSource[] } {
+  if (!payload || typeof payload !== 'object') return {};
+  const p = payload as { source?: unknown; result?: unknown; results?: unknown };
+  if (isRunSource(p.source) && 'result' in p) return { source: p.source, result: p.result };
+  if (Array.isArray(p.results) && p.results.every((c) => isRunSource((c as { source?: unknown } | null)?.source))) {
+    return { calls: p.results.map((c: ToolCallSource) => ({ id: c.id, name: c.name, source: c.source })) };
+  }
+  return {};
+}
+
 /**
  * Whether a step result says it was not made afresh: the model step's `replayed: true`, a tool step's
- * `replayed`/`duplicate` marker, or every call of a tool batch replayed.
+ * `source: "replayed"`, or every call of a tool batch replayed (docs/architecture.md §2).
  */
 export function isReplayedResult(result: unknown): boolean {
   if (!result || typeof result !== 'object') return false;
-  const r = result as Record<string, unknown>;
-  if (r.replayed === true || r.duplicate === true) return true;
-  const meta = r._autosave as Record<string, unknown> | undefined;
-  if (meta && (meta.replayed === true || meta.duplicate === true)) return true;
-  if (Array.isArray(r.results) && r.results.length > 0) {
-    return r.results.every((c) => isReplayedResult(c) || isReplayedResult((c as { result?: unknown })?.result));
-  }
-  return false;
+  if ((result as { replayed?: unknown }).replayed === true) return true;
+  const { source, calls } = toolResultSources(result);
+  if (source) return source === 'replayed';
+  return calls !== undefined && calls.length > 0 && calls.every((c) => c.source === 'replayed');
 }
 
 function failureOf(event: HistoryEvent): { error?: string; cause?: string } {
@@ -266,8 +291,12 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
         event.taskSucceededEventDetails?.output ??
         event.lambdaFunctionSucceededEventDetails?.output ??
         event.activitySucceededEventDetails?.output;
-      entry.result = unwrapTaskResult(parseJson(output));
-      entry.replayed = isReplayedResult(entry.result);
+      const payload = unwrapTaskResult(parseJson(output));
+      entry.replayed = isReplayedResult(payload);
+      const tool = stepKind(entry) === 'tool' ? toolResultSources(payload) : {};
+      entry.source = tool.source;
+      entry.calls = tool.calls;
+      entry.result = tool.source ? tool.result : payload;
       entry.outcome = 'running';
       entry.error = undefined;
       entry.cause = undefined;
@@ -338,8 +367,29 @@ export function describeStepOutcome(entry: StepEntry): string {
   else if (entry.outcome === 'waiting') notes.push('waiting on a human');
   else if (entry.outcome === 'running') notes.push('running');
   else notes.push(`FAILED ${entry.error ?? ''}`.trim());
-  if (entry.replayed) notes.push(stepKind(entry) === 'model' ? 'recorded model output, no new call' : 'result from the ledger, no new call');
+  notes.push(...resultOrigin(entry));
   if (entry.attemptErrors.length > 0 && entry.outcome !== 'failed') notes.push(`retried after ${entry.attemptErrors.join(', ')}`);
   if (entry.reinvocations > 0) notes.push(`invoked again after an engine restart${entry.reinvocations > 1 ? ` (${entry.reinvocations}x)` : ''}`);
   return notes.join('; ');
+}
+
+const FROM_LEDGER = 'from the ledger (no new call)';
+const RECONCILED = 'reconciled with the provider';
+
+/** Where a step's result came from, when not from a new call: the ledger, the provider's record, the model recording. */
+function resultOrigin(entry: StepEntry): string[] {
+  if (entry.source === 'replayed') return [FROM_LEDGER];
+  if (entry.source === 'reconciled') return [RECONCILED];
+  if (entry.calls?.length) {
+    const count = (source: RunSource) => entry.calls!.filter((c) => c.source === source).length;
+    const total = entry.calls.length;
+    const replayed = count('replayed');
+    const reconciled = count('reconciled');
+    if (replayed === total) return [FROM_LEDGER];
+    if (reconciled === total) return [RECONCILED];
+    const calls = (n: number) => `${n} of ${total} call${total > 1 ? 's' : ''}`;
+    return [...(replayed ? [`${calls(replayed)} ${FROM_LEDGER}`] : []), ...(reconciled ? [`${calls(reconciled)} ${RECONCILED}`] : [])];
+  }
+  if (entry.replayed) return [stepKind(entry) === 'model' ? 'recorded model output, no new call' : FROM_LEDGER];
+  return [];
 }

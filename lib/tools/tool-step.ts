@@ -1,5 +1,5 @@
 import { InvalidStepInputError } from '../errors';
-import { leaseFor, type IdempotencyLedger, type ReconcileResult } from '../idempotency/idempotency-ledger';
+import { leaseFor, type IdempotencyLedger, type ReconcileResult, type RunSource } from '../idempotency/idempotency-ledger';
 import type { PayloadRef } from '../payloads/payload-ref';
 import type { PayloadStore } from '../payloads/payload-store';
 import type { ToolRegistry } from './tool-registry';
@@ -23,10 +23,27 @@ export interface ToolBatchEvent {
   readonly calls: readonly { readonly id: string; readonly tool: string; readonly idempotencyKey: string; readonly input: unknown }[];
 }
 
+/**
+ * What one tool call returns (docs/architecture.md §2): the tool's result and where it came from —
+ * `executed` (the tool acted now), `replayed` (the ledger's stored result, no new call) or `reconciled`
+ * (the provider already had a record of the action). The state machine records only `result` as the
+ * step's result; `source` stays in the history's TaskSucceeded event for `autosave history` and the console.
+ */
+export interface ToolCallResult {
+  readonly result: unknown;
+  readonly source: RunSource;
+}
+
+/** One call of a batch, in call order. */
+export interface ToolBatchEntry extends ToolCallResult {
+  readonly id: string;
+  readonly name: string;
+}
+
 /** Result of a batch: one entry per call, in call order. */
 export interface ToolBatchResult {
   /** In call order; a reference to the array when the batch is over the inline limit. */
-  readonly results: { readonly id: string; readonly name: string; readonly result: unknown }[] | PayloadRef;
+  readonly results: ToolBatchEntry[] | PayloadRef;
 }
 
 /** What a tool step needs. */
@@ -56,17 +73,18 @@ export interface ToolCallOptions extends ToolStepOptions {
  * reconcile with the provider and act only if it has no record → execute → complete. Inputs may hold
  * payload references (resolved and hash-checked); a result over the inline limit has its largest values
  * stored by reference ({@link PayloadStore.shrinkToFit}), and it is that shrunk result the ledger keeps.
+ * Resolves to the result and its source (the ledger's), so the history can tell a replay from a new call.
  */
 export async function runToolCall(
   deps: ToolStepDeps,
   call: { readonly tool: string; readonly idempotencyKey: string; readonly input: unknown },
   options: ToolCallOptions = {},
-): Promise<unknown> {
+): Promise<ToolCallResult> {
   const tool = deps.tools.get(call.tool);
   const key = call.idempotencyKey;
   const input = await deps.payloads.resolveDeep(call.input);
   const reconcile = tool.reconcile?.bind(tool);
-  const { result } = await deps.ledger.run({
+  const { result, source } = await deps.ledger.run({
     key,
     // Hash what the state machine sent (references are content-addressed, so they hash stably).
     payload: { tool: call.tool, input: call.input },
@@ -80,18 +98,22 @@ export async function runToolCall(
       },
     }),
   });
-  return result;
+  return { result, source };
 }
 
-/** Runs a single tool step or an agent-loop batch (calls run concurrently; a failed call fails the batch, the others replay on retry). */
-export async function runToolStep(deps: ToolStepDeps, event: unknown, options: ToolStepOptions = {}): Promise<unknown> {
+/**
+ * Runs a single tool step (resolves to a {@link ToolCallResult} envelope) or an agent-loop batch (a
+ * {@link ToolBatchResult}; calls run concurrently; a failed call fails the batch, the others replay on retry).
+ * The envelope stays inline: the tool's result was already shrunk to fit, by reference inside `result`.
+ */
+export async function runToolStep(deps: ToolStepDeps, event: unknown, options: ToolStepOptions = {}): Promise<ToolCallResult | ToolBatchResult | PayloadRef> {
   if (isBatch(event)) {
     const callOptions = { ...options, executionArn: event.executionArn };
     const results = await Promise.all(
-      event.calls.map(async (call) => ({ id: call.id, name: call.tool, result: await runToolCall(deps, call, callOptions) })),
+      event.calls.map(async (call): Promise<ToolBatchEntry> => ({ id: call.id, name: call.tool, ...(await runToolCall(deps, call, callOptions)) })),
     );
     // The machine reads `results` inline; if the batch is too large, the results travel by reference.
-    return deps.payloads.shrinkToFit({ results });
+    return deps.payloads.shrinkToFit<ToolBatchResult>({ results });
   }
   const single = parseSingle(event);
   return runToolCall(deps, single, { ...options, executionArn: single.executionArn });

@@ -1,5 +1,5 @@
 import type { Json } from '../asl-types';
-import { INPUT_ROOT, jsonata } from '../state-data';
+import { INPUT_ROOT, jsonata, recordStepResult } from '../state-data';
 import {
   isRawJsonata,
   keyExpression,
@@ -29,7 +29,10 @@ export interface ToolStepOptions extends TaskStepOptions {
 
 /**
  * A side effect through the tool-step Lambda, claimed under its idempotency key so that it happens once
- * across retries, crashes and redrives. Result: whatever the tool returns.
+ * across retries, crashes and redrives. Result: whatever the tool returns. The Lambda answers
+ * `{result, source}` (docs/architecture.md §2); the step records only `result`, so templates and
+ * conditions read the tool's own fields, while `source` (executed, replayed, reconciled) stays in the
+ * history's TaskSucceeded event for `autosave history` and the console.
  */
 export class ToolStep extends WorkflowStep<ToolStepOptions> {
   readonly kind = 'tool' as const;
@@ -65,6 +68,7 @@ export class ToolStep extends WorkflowStep<ToolStepOptions> {
       step: this.name,
       functionArn: 'ToolStepFunctionArn',
       payload,
+      output: recordStepResult(this.name, '$states.result.Payload.result'),
       transition: context.transition,
       retry: o,
       comment: o.comment,

@@ -223,6 +223,23 @@ describe('autosave CLI on a live engine', () => {
     expect(history.stdout).toMatch(/ tool +renewal:C-cli:3 +1 /);
   });
 
+  it('history shows a tool result taken from the ledger: a second run with the same key sends nothing new', async () => {
+    type HistoryStep = { name: string; kind: string; idempotencyKey?: string; source?: string; replayed: boolean; result?: { messageId?: string } };
+    const sendOf = async (run: string) => json<{ steps: HistoryStep[] }>(await autosave('history', run, '--json')).steps.find((s) => s.name === 'send-renewal-email');
+    const first = await sendOf('renewal-1');
+    expect(first).toMatchObject({ kind: 'tool', source: 'executed', replayed: false });
+    expect(first?.result?.messageId).toEqual(expect.any(String));
+    // Same contract and version, so the same key `renewal:C-cli:3`: the ledger answers, no email is sent again.
+    const file = join(dataDir, 'renewal-input.json');
+    expect((await autosave('start', 'contract-renewal', '--input', file, '--name', 'renewal-2', '--wait')).code).toBe(0);
+    const again = await sendOf('renewal-2');
+    expect(again).toMatchObject({ kind: 'tool', idempotencyKey: 'renewal:C-cli:3', source: 'replayed', replayed: true, result: { messageId: first?.result?.messageId } });
+    expect((await autosave('history', 'renewal-2')).stdout).toMatch(/send-renewal-email +tool +renewal:C-cli:3 +1 .* done; from the ledger \(no new call\)$/m);
+    // The console's run page tells the same story in its timeline.
+    const page = await (await fetch(`${local.url}/runs/${encodeURIComponent('arn:aws:states:us-east-1:123456789012:execution:contract-renewal:renewal-2')}`)).text();
+    expect(page).toMatch(/<tr data-step="send-renewal-email">.*<td>done; from the ledger \(no new call\)<\/td><\/tr>/);
+  });
+
   it('help lists every command with its summary', async () => {
     const lines: string[] = [];
     const log = console.log;

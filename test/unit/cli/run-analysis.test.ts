@@ -34,7 +34,7 @@ describe('analyzeHistory', () => {
         entered('send'),
         scheduled('autosave-tool-step', 'site-1:welcome'),
         started,
-        succeeded({ messageId: 'm1' }),
+        succeeded({ result: { messageId: 'm1' }, source: 'executed' }),
         exited('send'),
         { type: 'ExecutionSucceeded' },
       ),
@@ -43,7 +43,8 @@ describe('analyzeHistory', () => {
       ['Start', 'Pass', 'succeeded', 0],
       ['send', 'Task', 'succeeded', 1],
     ]);
-    expect(a.entries[1]).toMatchObject({ idempotencyKey: 'site-1:welcome', result: { messageId: 'm1' }, replayed: false });
+    expect(a.entries[1]).toMatchObject({ idempotencyKey: 'site-1:welcome', result: { messageId: 'm1' }, source: 'executed', replayed: false });
+    expect(describeStepOutcome(a.entries[1])).toBe('done');
     expect(stepKind(a.entries[1])).toBe('tool');
     expect(a.entries[1].exitedAt!.getTime() - a.entries[1].enteredAt.getTime()).toBe(4000);
     expect([...a.states]).toEqual([
@@ -64,6 +65,32 @@ describe('analyzeHistory', () => {
       },
     };
     expect(analyzeHistory(history(entered('tools'), batch)).entries[0].idempotencyKey).toBe('r:tools:1:a (+1)');
+  });
+
+  const toolStep = (payload: unknown, fn = 'autosave-tool-step') =>
+    analyzeHistory(history(entered('step'), scheduled(fn, 'k'), started, succeeded(payload), exited('step'))).entries[0];
+
+  it.each([
+    ['a replayed tool result', { result: { messageId: 'm1' }, source: 'replayed' }, 'done; from the ledger (no new call)'],
+    ['a reconciled tool result', { result: { messageId: 'm1' }, source: 'reconciled' }, 'done; reconciled with the provider'],
+    ['a tool result made now', { result: { messageId: 'm1' }, source: 'executed' }, 'done'],
+    ['a batch all replayed', { results: [{ id: 'a', name: 't', result: 1, source: 'replayed' }, { id: 'b', name: 't', result: 2, source: 'replayed' }] }, 'done; from the ledger (no new call)'],
+    [
+      'a batch partly replayed, partly reconciled',
+      { results: ['replayed', 'reconciled', 'executed'].map((source, i) => ({ id: `c${i}`, name: 't', result: i, source })) },
+      'done; 1 of 3 calls from the ledger (no new call); 1 of 3 calls reconciled with the provider',
+    ],
+  ])('says where %s came from', (_, payload, expected) => expect(describeStepOutcome(toolStep(payload))).toBe(expected));
+
+  it('keeps a tool step\'s source and the tool\'s own result apart, and a batch\'s per-call sources', () => {
+    expect(toolStep({ result: { messageId: 'm1' }, source: 'reconciled' })).toMatchObject({ result: { messageId: 'm1' }, source: 'reconciled', replayed: false });
+    const batch = toolStep({ results: [{ id: 'a', name: 'calc', result: 1, source: 'replayed' }, { id: 'b', name: 'calc', result: 2, source: 'executed' }] });
+    expect(batch.calls).toEqual([{ id: 'a', name: 'calc', source: 'replayed' }, { id: 'b', name: 'calc', source: 'executed' }]);
+    expect(batch.replayed).toBe(false);
+  });
+
+  it('tells a model turn that was replayed from its recording apart from the ledger', () => {
+    expect(describeStepOutcome(toolStep({ text: 'hi', replayed: true }, 'autosave-model-step'))).toBe('done; recorded model output, no new call');
   });
 
   it('counts retries with their errors', () => {
@@ -146,9 +173,12 @@ describe('isReplayedResult', () => {
   it.each([
     [{ text: 'hi', replayed: true }, true],
     [{ text: 'hi', replayed: false }, false],
-    [{ sent: 1, duplicate: true }, true],
-    [{ results: [{ id: '1', result: { replayed: true } }, { id: '2', result: { duplicate: true } }] }, true],
-    [{ results: [{ id: '1', result: { replayed: true } }, { id: '2', result: {} }] }, false],
+    [{ result: { sent: 1 }, source: 'replayed' }, true],
+    [{ result: { sent: 1 }, source: 'executed' }, false],
+    [{ result: { sent: 1 }, source: 'reconciled' }, false],
+    [{ results: [{ id: '1', name: 't', result: 1, source: 'replayed' }, { id: '2', name: 't', result: 2, source: 'replayed' }] }, true],
+    [{ results: [{ id: '1', name: 't', result: 1, source: 'replayed' }, { id: '2', name: 't', result: 2, source: 'executed' }] }, false],
+    [{ results: { $ref: 's3://b/k', bytes: 1, sha256: 'ab' } }, false],
     ['text', false],
     [null, false],
   ])('%j -> %s', (result, expected) => expect(isReplayedResult(result)).toBe(expected));

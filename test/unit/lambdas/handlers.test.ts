@@ -78,7 +78,7 @@ describe('lambdas/index.ts registry', () => {
 });
 
 describe('tool-step handler', () => {
-  it('returns a result over the inline limit with its large value as a payload reference', async () => {
+  it('returns the {result, source} envelope inline, a result over the inline limit with its large value as a payload reference', async () => {
     const out = await invoke('tool-step', {
       workflow: 'research-agent',
       executionArn,
@@ -87,8 +87,9 @@ describe('tool-step handler', () => {
       idempotencyKey: 'h:doc',
       input: { url: 'https://example.org/long', bytes: 300 * 1024 },
     });
-    expect(out.url).toBe('https://example.org/long');
-    expect(isPayloadRef(out.text)).toBe(true);
+    expect(out.source).toBe('executed');
+    expect(out.result.url).toBe('https://example.org/long');
+    expect(isPayloadRef(out.result.text)).toBe(true);
   });
 
   it('sends through the configured outbox', async () => {

@@ -94,7 +94,8 @@ describe('clinical-trial-onboarding', () => {
         if (decision instanceof SimulatedTaskError) throw decision;
         return decision;
       }
-      return { Payload: { ok: state } };
+      // The tool-step Lambda answers with an envelope (docs/architecture.md §2); model steps answer bare.
+      return { Payload: 'tool' in args.Payload ? { result: { ok: state }, source: 'executed' } : { ok: state } };
     };
     return { handler, calls };
   };
@@ -115,6 +116,8 @@ describe('clinical-trial-onboarding', () => {
     expect(calls[3].payload).toMatchObject({ title: 'Approve Riverside Clinical Research (site-4412) for the trial', approvers: [input?.coordinatorEmail] });
     expect(run.end).toBe('schedule-kickoff');
     expect(run.output.steps['coordinator-approval']).toMatchObject({ approved: true });
+    // A tool step records the tool's result, not the Lambda's envelope.
+    expect(run.output.steps['email-welcome-pack']).toEqual({ ok: 'email-welcome-pack' });
   });
 
   it('tells the coordinator and stops when rejected', async () => {

@@ -4,7 +4,17 @@ import type { Clock } from '../../../lib/config';
 import { DynamoDbLedgerStore, IdempotencyLedger, RecordTable } from '../../../lib/idempotency';
 import { InMemoryMetrics, MetricName } from '../../../lib/metrics';
 import { PayloadStore, S3BlobStore, isPayloadRef } from '../../../lib/payloads';
-import { OutboxEmailProvider, ToolRegistry, createToolRegistry, runToolStep, sendEmailTool, type EmailProvider, type ToolStepDeps } from '../../../lib/tools';
+import {
+  OutboxEmailProvider,
+  ToolRegistry,
+  createToolRegistry,
+  runToolStep,
+  sendEmailTool,
+  type EmailProvider,
+  type ToolBatchEntry,
+  type ToolCallResult,
+  type ToolStepDeps,
+} from '../../../lib/tools';
 import { startLocalAws, type LocalAws } from '../../fixtures/runtime/local-aws';
 
 let aws: LocalAws;
@@ -28,18 +38,21 @@ afterAll(() => aws.close());
 const step = { workflow: 'clinical-trial-onboarding', executionArn: 'arn:aws:states:us-east-1:123456789012:execution:w:r1', step: 'EmailWelcomePack' };
 
 describe('runToolStep', () => {
-  it('sends once per key and replays the result on a retry', async () => {
+  it('sends once per key and replays the result on a retry, saying where each result came from', async () => {
     const event = { ...step, tool: 'send-email', idempotencyKey: 'site-1:welcome', input: { to: 'pi@s1.example', subject: 'Welcome', body: 'Hi' } };
-    const first = await runToolStep(deps, event);
-    expect(await runToolStep(deps, event)).toEqual(first);
+    const first = (await runToolStep(deps, event)) as ToolCallResult;
+    expect(first).toEqual({ result: expect.objectContaining({ to: ['pi@s1.example'], subject: 'Welcome' }), source: 'executed' });
+    expect(await runToolStep(deps, event)).toEqual({ result: first.result, source: 'replayed' });
     expect((await outbox.list()).filter((e) => e.idempotencyKey === 'site-1:welcome')).toHaveLength(1);
     expect(metrics.get(MetricName.DuplicateSuppressed)).toBeGreaterThanOrEqual(1);
   });
 
   it('returns a 300 KB tool result with the large value by reference, stores that, and the reference resolves with its hash checked', async () => {
     const event = { ...step, tool: 'read-document', idempotencyKey: 'r:doc', input: { url: 'https://example.org/big', bytes: 300 * 1024 } };
-    const out = (await runToolStep(deps, event)) as { url: string; text: unknown };
-    // The shape stays readable by the state machine; only the large value travels by reference.
+    const envelope = (await runToolStep(deps, event)) as ToolCallResult;
+    expect(envelope.source).toBe('executed');
+    const out = envelope.result as { url: string; text: unknown };
+    // The shape stays readable by the state machine; only the large value travels by reference, inside `result`.
     expect(out.url).toBe('https://example.org/big');
     expect(isPayloadRef(out.text)).toBe(true);
     if (!isPayloadRef(out.text)) return;
@@ -47,7 +60,8 @@ describe('runToolStep', () => {
     expect(JSON.stringify(out).length).toBeLessThan(400);
     const stored = await new RecordTable(aws.dynamodb, aws.table).get('idem#r:doc');
     expect(JSON.parse(String(stored?.result))).toEqual(out);
-    expect(await runToolStep(deps, event)).toEqual(out);
+    expect(await runToolStep(deps, event)).toEqual({ result: out, source: 'replayed' });
+    expect(JSON.stringify(envelope).length).toBeLessThan(450);
     expect(Buffer.byteLength(await deps.payloads.resolve<string>(out.text))).toBe(300 * 1024);
     expect(((await deps.payloads.resolveDeep(out)) as { text: string }).text).toHaveLength(300 * 1024);
   });
@@ -56,8 +70,8 @@ describe('runToolStep', () => {
     const calls = [1, 2, 3].map((n) => ({ id: `c${n}`, tool: 'read-document', idempotencyKey: `batch-big:${n}`, input: { url: `https://example.org/${n}`, bytes: 60 * 1024 } }));
     const out = (await runToolStep(deps, { ...step, turn: 1, calls })) as { results: unknown };
     expect(isPayloadRef(out.results)).toBe(true);
-    const results = await deps.payloads.resolveDeep<{ id: string }[]>(out.results);
-    expect(results.map((r) => r.id)).toEqual(['c1', 'c2', 'c3']);
+    const results = await deps.payloads.resolveDeep<ToolBatchEntry[]>(out.results);
+    expect(results.map((r) => [r.id, r.source])).toEqual([['c1', 'executed'], ['c2', 'executed'], ['c3', 'executed']]);
   });
 
   it('resolves payload references in the input before the tool sees it', async () => {
@@ -75,10 +89,10 @@ describe('runToolStep', () => {
         { id: 'c2', tool: 'search-web', idempotencyKey: 'root:agent:0:c2', input: { query: 'q' } },
       ],
     };
-    const out = (await runToolStep(deps, batch)) as { results: { id: string; name: string; result: any }[] };
-    expect(out.results.map((r) => [r.id, r.name])).toEqual([['c1', 'calculator'], ['c2', 'search-web']]);
+    const out = (await runToolStep(deps, batch)) as { results: (ToolBatchEntry & { result: any })[] };
+    expect(out.results.map((r) => [r.id, r.name, r.source])).toEqual([['c1', 'calculator', 'executed'], ['c2', 'search-web', 'executed']]);
     expect(out.results[0].result.value).toBe(42);
-    expect(await runToolStep(deps, batch)).toEqual(out);
+    expect(await runToolStep(deps, batch)).toEqual({ results: out.results.map((r) => ({ ...r, source: 'replayed' })) });
   });
 
   it('after an abandoned claim expires, reconciles with the outbox instead of sending again', async () => {
@@ -89,7 +103,7 @@ describe('runToolStep', () => {
     const sent = await outbox.send({ ...input, to: [input.to] }, key);
     clock.millis += 1_001;
     const before = metrics.get(MetricName.Reconciled);
-    expect(await runToolStep(deps, { ...step, tool: 'send-email', idempotencyKey: key, input })).toEqual(sent);
+    expect(await runToolStep(deps, { ...step, tool: 'send-email', idempotencyKey: key, input })).toEqual({ result: sent, source: 'reconciled' });
     expect(metrics.get(MetricName.Reconciled)).toBe(before + 1);
     expect((await outbox.list()).filter((e) => e.idempotencyKey === key)).toHaveLength(1);
   });
@@ -128,6 +142,13 @@ describe('runToolStep', () => {
     await runToolStep(deps, { ...restarted, ...single });
     await runToolStep(deps, { ...restarted, ...batch });
     expect(metrics.get(MetricName.RunRestartedFromScratch)).toBe(restarts + 2);
+  });
+
+  it('marks each call of a batch with its own source: a call retried after its batch failed replays, a new one executes', async () => {
+    const first = { id: 'c1', tool: 'calculator', idempotencyKey: 'mixed:0:c1', input: { expression: '1 + 2' } };
+    await runToolStep(deps, { ...step, turn: 0, calls: [first] });
+    const out = (await runToolStep(deps, { ...step, turn: 0, calls: [first, { ...first, id: 'c2', idempotencyKey: 'mixed:0:c2' }] })) as { results: ToolBatchEntry[] };
+    expect(out.results.map((r) => [r.id, r.source])).toEqual([['c1', 'replayed'], ['c2', 'executed']]);
   });
 
   it.each([

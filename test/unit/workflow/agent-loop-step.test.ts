@@ -44,9 +44,9 @@ function scripted(finalAtTurn: number) {
     }
     if (state === 'research-tools') {
       batches.push(payload);
-      return { Payload: { results: payload.calls.map((c: any) => ({ id: c.id, name: c.tool, result: 2 })) } };
+      return { Payload: { results: payload.calls.map((c: any) => ({ id: c.id, name: c.tool, result: 2, source: 'executed' })) } };
     }
-    return { Payload: { sent: true } };
+    return { Payload: { result: { sent: true }, source: 'executed' } };
   };
   return { handler, modelEvents, batches, starts };
 }
@@ -66,10 +66,12 @@ describe('agentLoop', () => {
     expect(run.visited.filter((s) => s === 'research')).toHaveLength(4);
     expect(run.visited.filter((s) => s === 'research-tools')).toHaveLength(3);
     expect(run.end).toBe('report');
+    expect(run.output.steps.report).toEqual({ sent: true });
     expect(modelEvents.map((e) => e.turn)).toEqual([0, 1, 2, 3]);
     expect(modelEvents[0]).toMatchObject({ workflow: 'agent', step: 'research', prompt: 'Answer q1', conversation: null, toolResults: [] });
     expect(modelEvents[1].conversation).toEqual({ $ref: 's3://b/conv-0', bytes: 10, sha256: 'ab' });
-    expect(modelEvents[1].toolResults).toEqual([{ id: 'c0a', name: 'calculator', result: 2 }, { id: 'c0b', name: 'calculator', result: 2 }]);
+    // The batch entries pass through as they came (model-step reads `id` and `result`; `source` is for the history).
+    expect(modelEvents[1].toolResults).toEqual([{ id: 'c0a', name: 'calculator', result: 2, source: 'executed' }, { id: 'c0b', name: 'calculator', result: 2, source: 'executed' }]);
     expect(batches[1]).toMatchObject({
       workflow: 'agent',
       step: 'research',

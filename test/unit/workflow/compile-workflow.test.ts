@@ -109,6 +109,15 @@ describe('compileWorkflow', () => {
     expect(send).toMatchObject({ End: true });
   });
 
+  it('records the tool\'s result from the tool-step envelope, so later steps never see `source`', async () => {
+    const send = stateOf(asl, 'send', 'Task');
+    const states = {
+      input: { input: { id: 'u1' }, steps: { draft: { text: 'Hello' } } },
+      result: { Payload: { result: { messageId: 'm-1' }, source: 'replayed' }, StatusCode: 200 },
+    };
+    expect(await evaluateField(send.Output, states)).toEqual({ input: { id: 'u1' }, steps: { draft: { text: 'Hello' }, send: { messageId: 'm-1' } } });
+  });
+
   it('passes the execution input to a tool step that declares no input', async () => {
     const after = stateOf(asl, 'after-ok', 'Task');
     const payload = (after.Arguments as { Payload: { input: unknown } }).Payload;
