@@ -70,24 +70,29 @@ export class PayloadStore {
    * object or array, its largest members are replaced by references, largest first, until it fits (so a
    * state machine can still read `result.final` or `result.url` inline); anything else, or an object that
    * still does not fit, goes whole by reference. Handlers resolve the references with {@link resolveDeep}.
+   * `reserveBytes` leaves room under the limit for a wrapper the caller puts around the value (the
+   * tool-step envelope), so the wrapper never pushes it over and gets it offloaded whole. @default 0
    */
-  async shrinkToFit<T>(value: T): Promise<T | PayloadRef> {
-    if (isPayloadRef(value) || byteLength(value) <= this.inlineLimitBytes) return value;
+  async shrinkToFit<T>(value: T, options: { readonly reserveBytes?: number } = {}): Promise<T | PayloadRef> {
+    const limit = this.inlineLimitBytes - (options.reserveBytes ?? 0);
+    if (isPayloadRef(value) || byteLength(value) <= limit) return value;
     if (value && typeof value === 'object') {
       const shrunk: Record<string, unknown> = Array.isArray(value) ? [...value] as unknown as Record<string, unknown> : { ...(value as object) };
       const bySize = Object.entries(shrunk)
         .map(([key, member]) => ({ key, member, bytes: byteLength(member) }))
         .sort((a, b) => b.bytes - a.bytes);
       for (const { key, member, bytes } of bySize) {
-        if (byteLength(shrunk) <= this.inlineLimitBytes) return shrunk as T;
+        if (byteLength(shrunk) <= limit) return shrunk as T;
         // A reference is about 150 bytes: replacing anything smaller would not help.
         if (bytes <= REF_OVERHEAD_BYTES || isPayloadRef(member)) break;
         this.metrics.add(MetricName.PayloadsOffloaded);
         shrunk[key] = await this.putBytes(Buffer.from(JSON.stringify(member ?? null), 'utf8'));
       }
-      if (byteLength(shrunk) <= this.inlineLimitBytes) return shrunk as T;
+      if (byteLength(shrunk) <= limit) return shrunk as T;
     }
-    return this.offloadIfLarge(value);
+    // Over the limit here (the first check returned otherwise): the whole value goes by reference.
+    this.metrics.add(MetricName.PayloadsOffloaded);
+    return this.put(value);
   }
 
   /**

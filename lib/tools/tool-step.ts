@@ -34,6 +34,13 @@ export interface ToolCallResult {
   readonly source: RunSource;
 }
 
+/**
+ * Room a tool's result leaves under the inline limit for its envelope (`{"result":…,"source":"reconciled"}`
+ * adds 32 bytes): a result that only just fits would otherwise push the envelope over the limit, and the
+ * handler would offload the whole result instead of its largest values.
+ */
+export const TOOL_RESULT_ENVELOPE_BYTES = 64;
+
 /** One call of a batch, in call order. */
 export interface ToolBatchEntry extends ToolCallResult {
   readonly id: string;
@@ -84,17 +91,18 @@ export async function runToolCall(
   const key = call.idempotencyKey;
   const input = await deps.payloads.resolveDeep(call.input);
   const reconcile = tool.reconcile?.bind(tool);
+  const fit = { reserveBytes: TOOL_RESULT_ENVELOPE_BYTES };
   const { result, source } = await deps.ledger.run({
     key,
     // Hash what the state machine sent (references are content-addressed, so they hash stably).
     payload: { tool: call.tool, input: call.input },
     leaseMillis: leaseFor(options.remainingMillis),
     owner: options.executionArn,
-    act: async () => deps.payloads.shrinkToFit(await tool.execute(input, key)),
+    act: async () => deps.payloads.shrinkToFit(await tool.execute(input, key), fit),
     ...(reconcile && {
       reconcile: async (): Promise<ReconcileResult<unknown>> => {
         const known = await reconcile(key);
-        return known.found ? { found: true, result: await deps.payloads.shrinkToFit(known.result) } : known;
+        return known.found ? { found: true, result: await deps.payloads.shrinkToFit(known.result, fit) } : known;
       },
     }),
   });

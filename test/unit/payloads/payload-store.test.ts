@@ -67,6 +67,15 @@ describe('PayloadStore', () => {
     expect(isPayloadRef(await store.shrinkToFit('s'.repeat(200 * 1024)))).toBe(true);
   });
 
+  it('leaves reserveBytes free under the limit for a wrapper the caller adds', async () => {
+    const justFits = { url: 'u', text: 't'.repeat(PAYLOAD_INLINE_LIMIT_BYTES - 40) };
+    expect(await store.shrinkToFit(justFits)).toBe(justFits);
+    const shrunk = (await store.shrinkToFit(justFits, { reserveBytes: 64 })) as Record<string, unknown>;
+    expect(shrunk.url).toBe('u');
+    expect(isPayloadRef(shrunk.text)).toBe(true);
+    expect(isPayloadRef(await store.shrinkToFit('s'.repeat(PAYLOAD_INLINE_LIMIT_BYTES - 40), { reserveBytes: 64 }))).toBe(true);
+  });
+
   it('refuses a reference whose object was tampered with', async () => {
     const ref = await store.put({ amount: 100 });
     const { bucket, key } = parseS3Url(ref.$ref);

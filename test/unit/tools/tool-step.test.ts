@@ -8,6 +8,7 @@ import {
   OutboxEmailProvider,
   ToolRegistry,
   createToolRegistry,
+  readDocumentTool,
   runToolStep,
   sendEmailTool,
   type EmailProvider,
@@ -64,6 +65,21 @@ describe('runToolStep', () => {
     expect(JSON.stringify(envelope).length).toBeLessThan(450);
     expect(Buffer.byteLength(await deps.payloads.resolve<string>(out.text))).toBe(300 * 1024);
     expect(((await deps.payloads.resolveDeep(out)) as { text: string }).text).toHaveLength(300 * 1024);
+  });
+
+  it('leaves room for the envelope: a result that only just fits the limit keeps its shape inside an envelope that fits too', async () => {
+    const limit = 4_000;
+    const small = { ...deps, payloads: new PayloadStore({ blobs: new S3BlobStore(aws.s3, aws.bucket), inlineLimitBytes: limit }) };
+    const url = 'https://example.org/edge';
+    const overhead = JSON.stringify(await readDocumentTool.execute({ url, bytes: 1_000 }, 'probe')).length - 1_000;
+    const input = { url, bytes: limit - 10 - overhead };
+    expect(JSON.stringify(await readDocumentTool.execute(input, 'probe'))).toHaveLength(limit - 10);
+    const envelope = (await runToolStep(small, { ...step, tool: 'read-document', idempotencyKey: 'edge:doc', input })) as ToolCallResult;
+    expect(Buffer.byteLength(JSON.stringify(envelope))).toBeLessThanOrEqual(limit);
+    expect(envelope).toMatchObject({ source: 'executed', result: { url } });
+    expect(isPayloadRef((envelope.result as { text: unknown }).text)).toBe(true);
+    // What the handler does with it (lambdaHandler's offloadLargeResult): nothing, it already fits.
+    expect(await small.payloads.shrinkToFit(envelope)).toBe(envelope);
   });
 
   it('keeps a large batch readable: `results` goes by reference when the batch is over the limit', async () => {
