@@ -1,6 +1,6 @@
 import {
   DescribeExecutionCommand,
-  GetExecutionHistoryCommand,
+  paginateGetExecutionHistory,
   ListExecutionsCommand,
   type DescribeExecutionCommandOutput,
   type ExecutionStatus,
@@ -117,14 +117,11 @@ export async function resolveRun(sfn: SFNClient, ref: string, registryNames: rea
   throw new RunNotFoundError(`no run named '${ref}' (see \`autosave runs\`)`);
 }
 
-/** An execution's whole history, oldest event first. */
+/** An execution's whole history, oldest event first (the SDK's paginator follows `nextToken`). */
 export async function getFullHistory(sfn: SFNClient, executionArn: string): Promise<HistoryEvent[]> {
   const events: HistoryEvent[] = [];
-  let nextToken: string | undefined;
-  do {
-    const page = await sfn.send(new GetExecutionHistoryCommand({ executionArn, maxResults: 1000, nextToken, includeExecutionData: true }));
+  for await (const page of paginateGetExecutionHistory({ client: sfn, pageSize: 1000 }, { executionArn, includeExecutionData: true })) {
     events.push(...(page.events ?? []));
-    nextToken = page.nextToken;
-  } while (nextToken);
+  }
   return events;
 }

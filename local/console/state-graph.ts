@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from './html';
+import type { AslGraphDefinition } from '../../cli/definitions';
 import type { StateStatus } from '../../cli/run-analysis';
 
 /**
@@ -8,21 +9,9 @@ import type { StateStatus } from '../../cli/run-analysis';
  * coloured by their {@link StateStatus}. Parallel and Map states are drawn as one node.
  */
 
-/** The parts of an ASL state the graph reads. */
-interface AslState {
-  readonly Type?: string;
-  readonly Next?: string;
-  readonly End?: boolean;
-  readonly Default?: string;
-  readonly Choices?: readonly { readonly Next?: string }[];
-  readonly Catch?: readonly { readonly Next?: string }[];
-}
-
-/** The parts of an ASL definition the graph reads. */
-export interface AslDefinition {
-  readonly StartAt: string;
-  readonly States: Readonly<Record<string, AslState>>;
-}
+/** The parts of an ASL definition the graph reads (the CLI reads the same). */
+export type AslDefinition = AslGraphDefinition;
+type AslState = AslGraphDefinition['States'][string];
 
 /** A node of the laid-out graph. */
 export interface GraphNode {

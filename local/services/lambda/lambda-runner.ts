@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../../lib/config';
 import { AutosaveError } from '../../../lib/errors';
 import { functionArn, parseFunctionName } from './function-name';
+import type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine/lambda-invoker';
 
 /** Lambda's own default timeout; user functions get {@link DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS} instead. */
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 3;
@@ -41,22 +42,8 @@ export interface LocalFunction {
   readonly memoryMb?: number;
 }
 
-/** One Lambda invocation (the request of the `Invoke` API). */
-export interface LambdaInvocation {
-  readonly functionName: string;
-  readonly qualifier?: string;
-  readonly payload: unknown;
-}
-
-/** Its answer: `functionError: "Unhandled"` with `{errorType, errorMessage}` when the handler threw or timed out. */
-export interface LambdaInvocationResult {
-  readonly payload: unknown;
-  readonly functionError?: 'Unhandled';
-  readonly executedVersion: string;
-}
-
-/** The seam the engine invokes functions through (docs/architecture.md §5). */
-export type LambdaInvoker = (request: LambdaInvocation) => Promise<LambdaInvocationResult>;
+// The seam the engine invokes functions through is the engine's own type (docs/architecture.md §5).
+export type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine/lambda-invoker';
 
 /** No function of that name: the Lambda service's error, which the engine surfaces as `Lambda.ResourceNotFoundException`, as on AWS. */
 export class LambdaFunctionNotFoundError extends AutosaveError {

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   DescribeExecutionCommand,
-  GetExecutionHistoryCommand,
   ListStateMachinesCommand,
   SFNClient,
   StartExecutionCommand,
@@ -19,6 +18,7 @@ import { computeCostNote } from '../../../infra/cost-note';
 import { LIVE_ALIAS_NAME, LOCAL_REGION } from '../../../lib/config';
 import { startLocal, type LocalEngine } from '../../../local/server';
 import { clinicalTrialOnboarding } from '../../../statemachines';
+import { getFullHistory } from '../../../cli/runs';
 
 /** Where the suite runs: an endpoint, and how to release it. */
 interface Target {
@@ -73,16 +73,7 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>):
   }
 }
 
-async function historyOf(sfn: SFNClient, executionArn: string): Promise<HistoryEvent[]> {
-  const events: HistoryEvent[] = [];
-  let nextToken: string | undefined;
-  do {
-    const page = await sfn.send(new GetExecutionHistoryCommand({ executionArn, nextToken, maxResults: 1000 }));
-    events.push(...(page.events ?? []));
-    nextToken = page.nextToken;
-  } while (nextToken);
-  return events;
-}
+const historyOf = getFullHistory;
 
 /** The approval link approval-request returned: Step Functions records it in the TaskSubmitted event. */
 function approvalUrlIn(events: HistoryEvent[]): string | undefined {

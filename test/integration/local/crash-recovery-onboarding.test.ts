@@ -11,10 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand, type HistoryEvent,
+  DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { startEngineProcess, type EngineProcess } from './engine-process';
 import { sfnClient } from './sfn-helpers';
+import { getFullHistory } from '../../../cli/runs';
 
 const RUNS = 100;
 const KILLS = 4;
@@ -36,16 +37,7 @@ async function outboxKeys(dir: string): Promise<string[]> {
   return Promise.all(names.map(async (n) => (JSON.parse(await readFile(join(dir, n), 'utf8')) as { idempotencyKey: string }).idempotencyKey));
 }
 
-async function history(sfn: SFNClient, executionArn: string): Promise<HistoryEvent[]> {
-  const events: HistoryEvent[] = [];
-  let nextToken: string | undefined;
-  do {
-    const page = await sfn.send(new GetExecutionHistoryCommand({ executionArn, nextToken, maxResults: 1000 }));
-    events.push(...(page.events ?? []));
-    nextToken = page.nextToken;
-  } while (nextToken);
-  return events;
-}
+const history = getFullHistory;
 
 /** The link of the approval a run waits on: its newest event is the approval task's TaskSubmitted. */
 async function pendingApprovalUrl(sfn: SFNClient, executionArn: string): Promise<string | undefined> {

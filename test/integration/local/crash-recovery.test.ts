@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient,
+  CreateStateMachineCommand, DescribeExecutionCommand, ListExecutionsCommand, SFNClient,
   StartExecutionCommand, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { startEngineProcess, type EngineProcess } from './engine-process';
+import { getFullHistory } from '../../../cli/runs';
 
 const RUNS = 150;
 const STEPS = 7;
@@ -146,14 +147,7 @@ describe('the engine under SIGKILL', () => {
       const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
       expect(d.status, `${name}: ${d.error} ${d.cause}`).toBe('SUCCEEDED');
       expect(JSON.parse(d.output!)).toEqual(Object.fromEntries(Array.from({ length: STEPS }, (_, i) => [`s${i + 1}`, `${name}:${i + 1}`])));
-      const events: HistoryEvent[] = [];
-      let nextToken: string | undefined;
-      do {
-        const page = await sfn.send(new GetExecutionHistoryCommand({ executionArn, nextToken, maxResults: 1000 }));
-        events.push(...(page.events ?? []));
-        nextToken = page.nextToken;
-      } while (nextToken);
-      histories.set(name, events);
+      histories.set(name, await getFullHistory(sfn, executionArn));
     }
 
     // The history shows each step succeeding exactly once.

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand,
+  DescribeExecutionCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand,
   type DescribeExecutionCommandOutput, type ExecutionStatus, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -16,6 +16,7 @@ import { OutboxEmailProvider, type OutboxEmail } from '../../../../lib/tools';
 import { startLocal, type LocalEngine, type StartLocalOptions } from '../../../../local/server';
 import { deployWorkflows, type WorkflowDeployment } from '../../../../local/services/deploy-workflows';
 import type { Workflow } from '../../../../lib/workflow';
+import { getFullHistory } from '../../../../cli/runs';
 
 /** A started engine with its clients. */
 export interface WorkflowEngine {
@@ -137,16 +138,7 @@ export function untilStatus(sfn: SFNClient, executionArn: string, statuses: read
 export const untilClosed = (sfn: SFNClient, executionArn: string) => untilStatus(sfn, executionArn, ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED']);
 
 /** The whole history of a run, every page. */
-export async function historyOf(sfn: SFNClient, executionArn: string): Promise<HistoryEvent[]> {
-  const events: HistoryEvent[] = [];
-  let nextToken: string | undefined;
-  do {
-    const page = await sfn.send(new GetExecutionHistoryCommand({ executionArn, nextToken, maxResults: 1000 }));
-    events.push(...(page.events ?? []));
-    nextToken = page.nextToken;
-  } while (nextToken);
-  return events;
-}
+export const historyOf = getFullHistory;
 
 /** The approval link approval-request returned: Step Functions records it as the TaskSubmitted event's output. */
 export function approvalUrlIn(events: readonly HistoryEvent[]): string | undefined {
