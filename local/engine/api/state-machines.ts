@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AliasRow, StateMachineRow, VersionRow } from '../../store/engine-store';
 import { aliasArn, parseStateMachineArn, stateMachineArn, versionArn } from '../arns';
-import { checkDefinition } from '../definition-check';
+import { validateDefinition } from '../definition';
 import { InvalidDefinitionError } from '../definition';
 import type { EngineContext } from '../engine-context';
 import { assertValidName } from '../names';
@@ -71,7 +71,7 @@ function publishVersion(ctx: EngineContext, machine: StateMachineRow, descriptio
 
 function readDefinition(input: Input): string {
   const definition = requireString(input, 'definition');
-  checkDefinition(definition);
+  validateDefinition(definition);
   return definition;
 }
 
@@ -393,7 +393,7 @@ export function routeAlias(ctx: EngineContext, alias: AliasRow): string {
 export function validateStateMachineDefinition(_ctx: EngineContext, input: Input): object {
   const definition = requireString(input, 'definition');
   try {
-    checkDefinition(definition);
+    validateDefinition(definition);
     return { result: 'OK', diagnostics: [], truncated: false };
   } catch (err) {
     if (!(err instanceof InvalidDefinitionError)) throw err;
