@@ -1,12 +1,9 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { DEFAULT_LOCAL_PORT, LOCAL_REGION } from '../lib/config';
+import { DEFAULT_LOCAL_PORT, LOCAL_CREDENTIALS, LOCAL_REGION } from '../lib/config';
 
 /** The local engine's address when no AWS setting says otherwise. */
 export const DEFAULT_LOCAL_ENDPOINT = `http://127.0.0.1:${DEFAULT_LOCAL_PORT}`;
-
-/** Credentials the local engine accepts (it reads signatures, it does not verify them). */
-export const LOCAL_DUMMY_CREDENTIALS = { accessKeyId: 'autosave-local', secretAccessKey: 'autosave-local' } as const;
 
 /** Where the CLI sends its Step Functions and SQS calls, and why. */
 export interface AwsTarget {
@@ -38,7 +35,7 @@ export function resolveAwsTarget(service: 'SFN' | 'SQS', env: Env = process.env,
   const local = (url: string, why: string): AwsTarget => ({
     endpoint: url,
     region,
-    credentials: isLoopback(url) && !hasCredentials ? LOCAL_DUMMY_CREDENTIALS : undefined,
+    credentials: isLoopback(url) && !hasCredentials ? LOCAL_CREDENTIALS : undefined,
     description: `${url} (${why})`,
   });
   if (endpointFlag) return local(endpointFlag, '--endpoint');

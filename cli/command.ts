@@ -1,6 +1,7 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createSfnClient, createSqsClient, resolveAwsTarget, type AwsTarget } from './aws-clients';
+import { describeOperationError, InvalidRunFilterError } from '../lib/operations';
 import { CliUsageError, EXIT_FAILURE, EXIT_USAGE } from './errors';
 import { terminal } from './output';
 
@@ -33,30 +34,15 @@ export function createCliContext(endpointFlag?: string): CliContext {
   };
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT']);
-
-function isConnectionError(err: unknown): boolean {
-  const e = err as { code?: string; errors?: unknown[]; cause?: unknown };
-  if (e?.code && CONNECTION_CODES.has(e.code)) return true;
-  if (Array.isArray(e?.errors) && e.errors.some(isConnectionError)) return true;
-  return e?.cause !== undefined && e.cause !== err && isConnectionError(e.cause);
-}
-
 /** One line for any error a command throws; connection failures say where the CLI looked and what to do. */
 export function describeCliError(err: unknown): string {
-  if (isConnectionError(err)) {
-    const where = lastTarget?.description ?? 'the configured endpoint';
-    return `cannot reach Step Functions at ${where}: start the local engine with \`npm start\`, or set AWS_ENDPOINT_URL / AWS_PROFILE`;
-  }
-  const e = err as Error;
-  const message = (e?.message ?? String(err)).split('\n')[0];
-  const name = e?.name && e.name !== 'Error' && !/^(CliUsageError)$/.test(e.name) ? `${e.name}: ` : '';
-  return `${name}${message || 'failed'}`;
+  return describeOperationError(err, { endpoint: lastTarget?.description, plainNames: ['CliUsageError'] });
 }
 
 /**
  * Wraps a command body so that every failure is one clear line on stderr and a non-zero exit code
- * (2 for a command line that could not be understood, 1 otherwise).
+ * (2 for a command line that could not be understood, including a filter value no operation knows; 1
+ * otherwise).
  */
 export function commandRunner(command: string, body: (args: string[]) => Promise<number | void>): (args: string[]) => Promise<number> {
   return async (args) => {
@@ -64,7 +50,7 @@ export function commandRunner(command: string, body: (args: string[]) => Promise
       return (await body(args)) ?? 0;
     } catch (err) {
       terminal().error(`autosave ${command}: ${describeCliError(err)}`);
-      return err instanceof CliUsageError ? EXIT_USAGE : EXIT_FAILURE;
+      return err instanceof CliUsageError || err instanceof InvalidRunFilterError ? EXIT_USAGE : EXIT_FAILURE;
     }
   };
 }

@@ -1,8 +1,6 @@
 import { DescribeExecutionCommand, type DescribeExecutionCommandOutput, type SFNClient } from '@aws-sdk/client-sfn';
-import { definitionOfRun, statesLeftFrom } from './definitions';
-import { formatDuration, terminal } from './output';
-import { analyzeHistory, pendingApprovals, type PendingApproval } from './run-analysis';
-import { getFullHistory } from './runs';
+import { definitionOfRun, statesLeftFrom, formatDuration, analyzeHistory, pendingApprovals, type PendingApproval, getFullHistory } from '../lib/operations';
+import { terminal } from './output';
 
 /** How often `start --wait` looks at the run. @default 250 ms */
 export const DEFAULT_FOLLOW_INTERVAL_MILLIS = 250;

@@ -1,7 +1,7 @@
 import { parseCommandArgs } from '../args';
-import { listPendingApprovals } from '../approvals';
+import { listPendingApprovals, formatDuration } from '../../lib/operations';
 import { commandRunner, createCliContext } from '../command';
-import { formatDuration, printJson, printTable, terminal } from '../output';
+import { printJson, printTable, terminal } from '../output';
 
 const USAGE = 'autosave approvals [--json]';
 

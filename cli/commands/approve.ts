@@ -1,8 +1,7 @@
 import { userInfo } from 'node:os';
 import { parseCommandArgs, requirePositional } from '../args';
-import { findPendingApproval, submitApprovalDecision } from '../approvals';
+import { findPendingApproval, submitApprovalDecision, ApprovalNotFoundError } from '../../lib/operations';
 import { commandRunner, createCliContext } from '../command';
-import { ApprovalNotFoundError } from '../errors';
 import { printJson, terminal } from '../output';
 
 const USAGE = 'autosave approve <approval-id|run|link> [--reject] [--comment <text>] [--by <name>]';

@@ -8,9 +8,8 @@ import {
 import { compileWorkflow } from '../../lib/workflow';
 import { parseCommandArgs } from '../args';
 import { commandRunner, createCliContext } from '../command';
-import { compareDefinitions, type DefinitionComparison } from '../definition-diff';
+import { compareDefinitions, type DefinitionComparison, listDeployedWorkflows, liveAliasArn } from '../../lib/operations';
 import { printJson, printTable, terminal } from '../output';
-import { listDeployedWorkflows, liveAliasArn } from '../workflows';
 
 const USAGE = 'autosave deploy-check [--json]';
 

@@ -1,7 +1,7 @@
 import { parseCommandArgs, requirePositional } from '../args';
 import { commandRunner, createCliContext } from '../command';
-import { formatDuration, formatTime, printJson, terminal } from '../output';
-import { loadRunDetails } from '../run-details';
+import { printJson, terminal } from '../output';
+import { formatDuration, formatTime, loadRunDetails } from '../../lib/operations';
 
 const USAGE = 'autosave describe <run-arn-or-name> [--json]';
 

@@ -1,6 +1,6 @@
 import { parseCommandArgs, requirePositional } from '../args';
 import { commandRunner, createCliContext } from '../command';
-import { deadLetterMatches, readDeadLetters, redriveDeadLetters, resolveDeadLetterQueueUrl } from '../dead-letter-queue';
+import { deadLetterMatches, readDeadLetters, redriveDeadLetters, resolveDeadLetterQueueUrl } from '../../lib/operations';
 import { CliUsageError, EXIT_FAILURE } from '../errors';
 import { printJson, printTable, terminal } from '../output';
 

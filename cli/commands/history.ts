@@ -1,8 +1,7 @@
 import { parseCommandArgs, requirePositional } from '../args';
 import { commandRunner, createCliContext } from '../command';
-import { formatDuration, printJson, printTable, terminal } from '../output';
-import { describeStepOutcome, stepKind } from '../run-analysis';
-import { loadRunDetails } from '../run-details';
+import { printJson, printTable, terminal } from '../output';
+import { formatDuration, describeStepOutcome, stepKind, loadRunDetails } from '../../lib/operations';
 
 const USAGE = 'autosave history <run-arn-or-name> [--json] [--events]';
 

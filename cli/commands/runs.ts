@@ -1,8 +1,8 @@
 import { parseCommandArgs } from '../args';
 import { commandRunner, createCliContext } from '../command';
 import { CliUsageError } from '../errors';
-import { formatDuration, formatTime, printJson, printTable, terminal } from '../output';
-import { DEFAULT_RUN_LIST_LIMIT, listRuns, parseRunStatus } from '../runs';
+import { printJson, printTable, terminal } from '../output';
+import { formatDuration, formatTime, DEFAULT_RUN_LIST_LIMIT, listRuns, parseRunStatus } from '../../lib/operations';
 
 const USAGE = 'autosave runs [--workflow <name>] [--status RUNNING|SUCCEEDED|FAILED|TIMED_OUT|ABORTED] [--limit n] [--json]';
 

@@ -5,7 +5,7 @@ import { commandRunner, createCliContext } from '../command';
 import { CliUsageError, EXIT_FAILURE } from '../errors';
 import { followRun } from '../follow-run';
 import { printJson, terminal } from '../output';
-import { findDeployedWorkflow, liveAliasArn } from '../workflows';
+import { findDeployedWorkflow, liveAliasArn } from '../../lib/operations';
 
 const USAGE = 'autosave start <workflow> [--input <file|json>] [--name <run-name>] [--wait] [--json]';
 

@@ -2,16 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { LOCAL_REGION } from '../../lib/config';
+import { LOCAL_REGION, LOCAL_CREDENTIALS } from '../../lib/config';
 import { CRASH_POINT_ENV, CrashPoint } from '../../lib/idempotency/crash-point';
 import { MetricName } from '../../lib/metrics';
 import { OutboxEmailProvider } from '../../lib/tools';
 import { clinicalTrialOnboarding } from '../../statemachines/index';
-import { submitApprovalDecision } from '../approvals';
-import { LOCAL_DUMMY_CREDENTIALS } from '../aws-clients';
-import { analyzeHistory, pendingApprovals, type RunAnalysis } from '../run-analysis';
-import { getFullHistory } from '../runs';
-import { liveAliasArn } from '../workflows';
+import { submitApprovalDecision, analyzeHistory, pendingApprovals, type RunAnalysis, getFullHistory, liveAliasArn } from '../../lib/operations';
 import { spawnEngine, type EngineProcess } from './engine-process';
 
 /** The seed scenario's site. */
@@ -94,7 +90,7 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
     const first = await spawnEngine({ dataDir, env: { [CRASH_POINT_ENV]: DEMO_CRASH_POINT }, onOutput: options.onEngineOutput });
     engines.push(first);
     say(`   engine pid ${first.pid} listening on ${first.url}`);
-    const sfn = new SFNClient({ endpoint: first.url, region: LOCAL_REGION, credentials: LOCAL_DUMMY_CREDENTIALS, maxAttempts: 1 });
+    const sfn = new SFNClient({ endpoint: first.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
 
     const machineArn = `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:${clinicalTrialOnboarding.name}`;
     const input = { ...clinicalTrialOnboarding.exampleInput, siteId: DEMO_SITE_ID };

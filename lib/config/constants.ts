@@ -53,6 +53,11 @@ export const LIVE_ALIAS_NAME = 'live';
 /** Account and region the local engine uses in every ARN it makes. */
 export const LOCAL_ACCOUNT_ID = '123456789012';
 export const LOCAL_REGION = 'us-east-1';
+/**
+ * Credentials every client of a local server uses (the engine's Step Functions and SQS APIs, dynalite,
+ * s3rver): s3rver checks these exact values; dynalite and the engine read signatures without verifying.
+ */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 /** Default port of the local engine (Step Functions API, SQS API, console and approval pages). */
 export const DEFAULT_LOCAL_PORT = 8083;
 /** Default data directory of the local engine. */

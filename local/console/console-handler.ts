@@ -1,11 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { LOCAL_REGION } from '../../lib/config';
+import { LOCAL_REGION, LOCAL_CREDENTIALS } from '../../lib/config';
 import { loadRuntimeConfig } from '../../lib/config/endpoints';
-import { LOCAL_DUMMY_CREDENTIALS } from '../../cli/aws-clients';
-import { describeCliError } from '../../cli/command';
-import { deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl } from '../../cli/dead-letter-queue';
+import { describeOperationError, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError } from '../../lib/operations';
 import { html } from './html';
 import { renderPage } from './layout';
 import { approvalsPage } from './pages/approvals-page';
@@ -83,8 +81,8 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
   const outboxDir = () => options.outboxDir ?? loadRuntimeConfig().outboxDir;
   const getClients = () =>
     (clients ??= {
-      sfn: new SFNClient({ endpoint: endpoint(), region: LOCAL_REGION, credentials: LOCAL_DUMMY_CREDENTIALS }),
-      sqs: new SQSClient({ endpoint: endpoint(), region: LOCAL_REGION, credentials: LOCAL_DUMMY_CREDENTIALS }),
+      sfn: new SFNClient({ endpoint: endpoint(), region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+      sqs: new SQSClient({ endpoint: endpoint(), region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
     });
   let dlqUrl: Promise<string> | undefined;
   const queueUrl = () =>
@@ -130,9 +128,9 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
     } catch (err) {
       const name = (err as Error)?.name;
       const notFound = name === 'RunNotFoundError' || name === 'ExecutionDoesNotExist' || name === 'InvalidArn';
-      const status = notFound ? 404 : name === 'CliUsageError' ? 400 : 500;
+      const status = notFound ? 404 : err instanceof InvalidRunFilterError ? 400 : 500;
       if (status === 500) console.error(`autosave console: ${method} ${path} failed:`, err);
-      send(res, status, errorPage(status, notFound ? 'No such run' : status === 400 ? 'Bad request' : 'Console error', describeCliError(err)));
+      send(res, status, errorPage(status, notFound ? 'No such run' : status === 400 ? 'Bad request' : 'Console error', describeOperationError(err)));
     }
     return true;
   };

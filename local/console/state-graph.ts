@@ -1,6 +1,5 @@
 import { html, type SafeHtml } from './html';
-import type { AslGraphDefinition } from '../../cli/definitions';
-import type { StateStatus } from '../../cli/run-analysis';
+import type { AslGraphDefinition, StateStatus } from '../../lib/operations';
 
 /**
  * Draws a state machine definition as an SVG graph, server-side, with no layout library: states are

@@ -1,10 +1,7 @@
 import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import type { AddressInfo } from 'node:net';
-import { LOCAL_REGION } from '../../lib/config';
-
-/** Credentials every local client uses: s3rver checks these exact values; dynalite and the engine ignore them. */
-export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/config';
 
 /** A running local DynamoDB. */
 export interface LocalDynamoDb {

@@ -1,6 +1,5 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { listPendingApprovals } from '../../../cli/approvals';
-import { formatDuration } from '../../../cli/output';
+import { listPendingApprovals, formatDuration } from '../../../lib/operations';
 import { html, linkable } from '../html';
 import { renderPage } from '../layout';
 import { runHref } from './runs-page';

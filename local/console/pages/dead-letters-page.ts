@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { readDeadLetters } from '../../../cli/dead-letter-queue';
+import { readDeadLetters } from '../../../lib/operations';
 import { html } from '../html';
 import { renderPage } from '../layout';
 import { runHref } from './runs-page';

@@ -1,8 +1,5 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { definitionOfRun } from '../../../cli/definitions';
-import { formatDuration, formatTime } from '../../../cli/output';
-import { describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus } from '../../../cli/run-analysis';
-import { loadRunDetails } from '../../../cli/run-details';
+import { definitionOfRun, formatDuration, formatTime, describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus, loadRunDetails } from '../../../lib/operations';
 import { html, linkable } from '../html';
 import { renderPage } from '../layout';
 import { renderStateGraph } from '../state-graph';

@@ -1,8 +1,5 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { pendingApprovals, analyzeHistory } from '../../../cli/run-analysis';
-import { getFullHistory, listRuns, parseRunStatus, RUN_STATUSES } from '../../../cli/runs';
-import { formatDuration, formatTime } from '../../../cli/output';
-import { listDeployedWorkflows } from '../../../cli/workflows';
+import { pendingApprovals, analyzeHistory, getFullHistory, listRuns, parseRunStatus, RUN_STATUSES, formatDuration, formatTime, listDeployedWorkflows } from '../../../lib/operations';
 import { html } from '../html';
 import { renderPage } from '../layout';
 

@@ -18,7 +18,7 @@ import { computeCostNote } from '../../../infra/cost-note';
 import { LIVE_ALIAS_NAME, LOCAL_REGION } from '../../../lib/config';
 import { startLocal, type LocalEngine } from '../../../local/server';
 import { clinicalTrialOnboarding } from '../../../statemachines';
-import { getFullHistory } from '../../../cli/runs';
+import { getFullHistory } from '../../../lib/operations';
 
 /** Where the suite runs: an endpoint, and how to release it. */
 interface Target {

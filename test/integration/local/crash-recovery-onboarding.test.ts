@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { startEngineProcess, type EngineProcess } from './engine-process';
 import { sfnClient } from './sfn-helpers';
-import { getFullHistory } from '../../../cli/runs';
+import { getFullHistory } from '../../../lib/operations';
 
 const RUNS = 100;
 const KILLS = 4;

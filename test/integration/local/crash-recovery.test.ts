@@ -14,7 +14,7 @@ import {
   StartExecutionCommand, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { startEngineProcess, type EngineProcess } from './engine-process';
-import { getFullHistory } from '../../../cli/runs';
+import { getFullHistory } from '../../../lib/operations';
 
 const RUNS = 150;
 const STEPS = 7;

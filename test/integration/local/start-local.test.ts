@@ -15,6 +15,7 @@ import { CreateQueueCommand, GetQueueUrlCommand, ReceiveMessageCommand, SQSClien
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { startLocal, type LocalEngine } from '../../../local/server';
 import { untilClosed } from './sfn-helpers';
+import { LOCAL_CREDENTIALS } from '../../../lib/config';
 
 class SiteRejectedError extends Error {
   override readonly name = 'SiteRejectedError';
@@ -114,7 +115,7 @@ describe('startLocal', () => {
 
   it('wires the sqs:sendMessage and DynamoDB integrations to the local SQS and DynamoDB', async () => {
     const sqs = new SQSClient({ endpoint: local.url, region: 'us-east-1', credentials });
-    const dynamodb = new DynamoDBClient({ endpoint: local.endpoints.dynamodb, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const dynamodb = new DynamoDBClient({ endpoint: local.endpoints.dynamodb, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
     try {
       const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'integration-out' }));
       const definition = machine({

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateStateMachineCommand, DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seconds } from '../../../lib/config';
+import { seconds, LOCAL_CREDENTIALS } from '../../../lib/config';
 import { OutboxEmailProvider } from '../../../lib/tools';
 import { startLocal, type LocalEngine } from '../../../local/server';
 
@@ -47,7 +47,7 @@ const definition = (timeoutSeconds: number) => ({
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'autosave-approvals-'));
   local = await startLocal({ port: 0, dataDir: join(dir, 'data'), deployWorkflows: false, console: false, virtualClock: true, log: () => {} });
-  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   ({ stateMachineArn } = (await sfn.send(
     new CreateStateMachineCommand({ name: 'approval-check', definition: JSON.stringify(definition(3600)), roleArn: 'arn:aws:iam::123456789012:role/local' }),
   )) as { stateMachineArn: string });

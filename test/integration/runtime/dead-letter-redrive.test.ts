@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localFunctionName } from '../../../lambdas/index';
 import type { DeadLetterMessage } from '../../../lib/dead-letters';
 import { startLocal, type LocalEngine } from '../../../local/server';
+import { LOCAL_CREDENTIALS } from '../../../lib/config';
 
 let dir: string;
 let local: LocalEngine;
@@ -29,7 +30,7 @@ beforeAll(async () => {
     functionsModule: 'test/fixtures/runtime/flaky-functions.ts',
     log: () => {},
   });
-  const options = { endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } };
+  const options = { endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS };
   sfn = new SFNClient(options);
   sqs = new SQSClient(options);
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEmailProvider } from '../../../lib/tools';
 import { startLocal, type LocalEngine } from '../../../local/server';
 import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines';
+import { LOCAL_CREDENTIALS } from '../../../lib/config';
 
 let dir: string;
 let local: LocalEngine;
@@ -19,7 +20,7 @@ let sfn: SFNClient;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'autosave-examples-'));
   local = await startLocal({ port: 0, dataDir: join(dir, 'data'), console: false, log: () => {} });
-  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
 });
 afterAll(async () => {
   sfn?.destroy();

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOCAL_ENDPOINT, LOCAL_DUMMY_CREDENTIALS, resolveAwsTarget } from '../../../cli/aws-clients';
+import { DEFAULT_LOCAL_ENDPOINT, resolveAwsTarget } from '../../../cli/aws-clients';
+import { LOCAL_CREDENTIALS } from '../../../lib/config';
 
 describe('resolveAwsTarget', () => {
   it('defaults to the local engine with dummy credentials when nothing is set', () => {
     expect(resolveAwsTarget('SFN', {})).toEqual({
       endpoint: DEFAULT_LOCAL_ENDPOINT,
       region: 'us-east-1',
-      credentials: LOCAL_DUMMY_CREDENTIALS,
+      credentials: LOCAL_CREDENTIALS,
       description: `${DEFAULT_LOCAL_ENDPOINT} (local engine default)`,
     });
   });
@@ -22,7 +23,7 @@ describe('resolveAwsTarget', () => {
   });
 
   it('uses configured credentials against a loopback endpoint, dummy ones only when none are configured', () => {
-    expect(resolveAwsTarget('SQS', { AWS_ENDPOINT_URL_SQS: 'http://127.0.0.1:8083' }).credentials).toBe(LOCAL_DUMMY_CREDENTIALS);
+    expect(resolveAwsTarget('SQS', { AWS_ENDPOINT_URL_SQS: 'http://127.0.0.1:8083' }).credentials).toBe(LOCAL_CREDENTIALS);
     expect(resolveAwsTarget('SQS', { AWS_ENDPOINT_URL_SQS: 'http://127.0.0.1:8083', AWS_ACCESS_KEY_ID: 'k' }).credentials).toBeUndefined();
     expect(resolveAwsTarget('SFN', { AWS_ENDPOINT_URL: 'https://states.example.com' }).credentials).toBeUndefined();
   });

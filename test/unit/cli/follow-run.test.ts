@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { statesLeftFrom, successorsOf, type AslGraphDefinition } from '../../../cli/definitions';
+import { statesLeftFrom, successorsOf, type AslGraphDefinition, formatDuration } from '../../../lib/operations';
 import { progressLine } from '../../../cli/follow-run';
-import { formatDuration } from '../../../cli/output';
 
 const onboardingLike: AslGraphDefinition = {
   StartAt: 'Start',

@@ -11,12 +11,12 @@ import {
   type DescribeExecutionCommandOutput, type ExecutionStatus, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { LOCAL_REGION, type Duration } from '../../../../lib/config';
+import { LOCAL_REGION, type Duration, LOCAL_CREDENTIALS } from '../../../../lib/config';
 import { OutboxEmailProvider, type OutboxEmail } from '../../../../lib/tools';
 import { startLocal, type LocalEngine, type StartLocalOptions } from '../../../../local/server';
 import { deployWorkflows, type WorkflowDeployment } from '../../../../local/services/deploy-workflows';
 import type { Workflow } from '../../../../lib/workflow';
-import { getFullHistory } from '../../../../cli/runs';
+import { getFullHistory } from '../../../../lib/operations';
 
 /** A started engine with its clients. */
 export interface WorkflowEngine {
@@ -57,7 +57,7 @@ export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): 
   const boot = (port: number) => startLocal({ port, dataDir, virtualClock: true, console: false, log: () => {}, ...startOptions });
   let local = await boot(0);
   const deployments: WorkflowDeployment[] = [...local.deployments];
-  const clientConfig = { endpoint: local.url, region: LOCAL_REGION, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } };
+  const clientConfig = { endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
   const sfn = new SFNClient(clientConfig);
   const sqs = new SQSClient(clientConfig);
   const aliasArn = (workflow: string): string => {

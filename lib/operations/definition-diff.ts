@@ -1,4 +1,4 @@
-import { PLACEHOLDER_NAMES, toAslJson } from '../lib/workflow';
+import { PLACEHOLDER_NAMES, toAslJson } from '../workflow';
 
 /** How a deployed definition compares with the one compiled from the code. */
 export interface DefinitionComparison {

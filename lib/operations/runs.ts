@@ -7,7 +7,7 @@ import {
   type HistoryEvent,
   type SFNClient,
 } from '@aws-sdk/client-sfn';
-import { CliUsageError, RunAmbiguousError, RunNotFoundError } from './errors';
+import { InvalidRunFilterError, RunAmbiguousError, RunNotFoundError } from './errors';
 import { listDeployedWorkflows, type DeployedWorkflow } from './workflows';
 
 /** The statuses Step Functions reports for an execution. */
@@ -24,11 +24,11 @@ export interface RunSummary {
   readonly redriveCount?: number;
 }
 
-/** Parses a `--status` value (case-insensitive) or throws a usage error listing the valid ones. */
+/** Parses a `--status` value (case-insensitive) or throws an {@link InvalidRunFilterError} listing the valid ones. */
 export function parseRunStatus(value: string | undefined): ExecutionStatus | undefined {
   if (value === undefined) return undefined;
   const upper = value.toUpperCase() as ExecutionStatus;
-  if (!RUN_STATUSES.includes(upper)) throw new CliUsageError(`unknown status '${value}' (one of ${RUN_STATUSES.join(', ')})`);
+  if (!RUN_STATUSES.includes(upper)) throw new InvalidRunFilterError(`unknown status '${value}' (one of ${RUN_STATUSES.join(', ')})`);
   return upper;
 }
 

@@ -1,6 +1,6 @@
 import type { HistoryEvent } from '@aws-sdk/client-sfn';
 import { describe, expect, it } from 'vitest';
-import { analyzeHistory, describeStepOutcome, isReplayedResult, pendingApprovals, stepKind } from '../../../cli/run-analysis';
+import { analyzeHistory, describeStepOutcome, isReplayedResult, pendingApprovals, stepKind } from '../../../lib/operations/run-analysis';
 
 /** Builds a history: each event gets the next id and a timestamp one second after the previous. */
 function history(...events: Partial<HistoryEvent>[]): HistoryEvent[] {
