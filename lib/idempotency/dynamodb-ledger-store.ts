@@ -60,11 +60,13 @@ export class DynamoDbLedgerStore implements LedgerStore {
   }
 
   async release(key: string, claimToken: string): Promise<void> {
-    await this.table.deleteIf(IDEMPOTENCY_ID_PREFIX + key, {
-      expression: '#status = :inProgress AND claimToken = :token',
-      names: { '#status': 'status' },
-      values: { ':inProgress': 'IN_PROGRESS', ':token': claimToken },
-    });
+    // Ends the lease, keeps the record: the next claim takes it over at once as an expired claim and
+    // reconciles, because a provider that failed (e.g. timed out) may still have acted.
+    await this.table.updateIf(
+      IDEMPOTENCY_ID_PREFIX + key,
+      { leaseExpiresAt: 0 },
+      { expression: '#status = :inProgress AND claimToken = :token', names: { '#status': 'status' }, values: { ':inProgress': 'IN_PROGRESS', ':token': claimToken } },
+    );
   }
 
   async get(key: string): Promise<LedgerRecord | undefined> {

@@ -150,7 +150,11 @@ export class IdempotencyLedger {
       : { found: false };
   }
 
-  /** Gives the key back after the action failed, so a retry may act without waiting out the lease. */
+  /**
+   * Ends the claim's lease after the action failed, so a retry need not wait it out. The record stays: the
+   * retry takes it over as an expired claim and reconciles before acting (a provider that timed out after
+   * accepting did act).
+   */
   release(claim: Claim): Promise<void> {
     return this.store.release(claim.key, claim.claimToken);
   }
@@ -169,7 +173,8 @@ export class IdempotencyLedger {
       const known = claim.tookOverExpiredClaim && options.reconcile ? await this.reconcile(options.reconcile) : undefined;
       done = known?.found ? { result: known.result, source: 'reconciled' } : { result: await options.act(), source: 'executed' };
     } catch (error) {
-      // Nothing happened (or the provider refused): give the key back so a retry may act at once.
+      // The provider may have acted anyway (a timeout after accepting, a failure after it answered): end the
+      // lease so a retry may claim at once, but keep the record so that retry reconciles first.
       await this.release(claim).catch(() => undefined);
       throw error;
     }

@@ -42,7 +42,10 @@ export interface LedgerStore {
   claim(record: LedgerRecord, nowMillis: number): Promise<ClaimWrite>;
   /** Marks the key COMPLETED with `result` if `claimToken` still holds it. Returns false if it does not. */
   complete(key: string, claimToken: string, result: unknown, expiresAtSeconds: number): Promise<boolean>;
-  /** Deletes the key's IN_PROGRESS record if `claimToken` still holds it (the action failed; let a retry act). */
+  /**
+   * Ends the lease of the key's IN_PROGRESS record if `claimToken` still holds it (the action failed): a
+   * retry takes the claim over at once and reconciles first, since a failed provider call may have acted.
+   */
   release(key: string, claimToken: string): Promise<void>;
   /** The key's record, if any. */
   get(key: string): Promise<LedgerRecord | undefined>;

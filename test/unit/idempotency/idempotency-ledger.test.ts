@@ -110,6 +110,24 @@ describe('IdempotencyLedger.run', () => {
     expect(await l.run({ key, payload: 1, act: async () => 'second try' })).toEqual({ result: 'second try', source: 'executed' });
   });
 
+  it('after a failed action, the retry reconciles before acting: a provider that timed out after accepting did act', async () => {
+    const { ledger: l } = ledger();
+    const key = freshKey();
+    const provider = new Map<string, string>();
+    const reconcile = async () => (provider.has(key) ? { found: true as const, result: provider.get(key)! } : { found: false as const });
+    let acted = 0;
+    const act = async () => {
+      acted++;
+      provider.set(key, 'sent');
+      throw new Error('provider timed out after accepting');
+    };
+    await expect(l.run({ key, payload: 1, act, reconcile })).rejects.toThrow('timed out');
+    // The retry does not wait out the lease, and it asks the provider before acting.
+    const retry = await l.run({ key, payload: 1, act: async () => (acted++, 'sent again'), reconcile });
+    expect(retry).toEqual({ result: 'sent', source: 'reconciled' });
+    expect(acted).toBe(1);
+  });
+
   it('keeps an abandoned claim locked until its lease runs out', async () => {
     const { ledger: l, clock } = ledger();
     const key = freshKey();
