@@ -109,7 +109,9 @@ export class IdempotencyLedger {
         payloadHash,
         claimToken: randomUUID(),
         leaseExpiresAtMillis: now + leaseMillis,
-        expiresAtSeconds: Math.floor(now / 1000) + this.ttlSeconds,
+        // Never before the lease ends: an expired record may be taken over (and TTL deletes it) even while
+        // its claim is live, so a TTL shorter than the lease would let a second attempt act concurrently.
+        expiresAtSeconds: Math.max(Math.floor(now / 1000) + this.ttlSeconds, Math.ceil((now + leaseMillis) / 1000)),
         ...(owner !== undefined && { owner }),
       };
       const write = await this.store.claim(record, now);

@@ -224,6 +224,19 @@ describe('IdempotencyLedger.run', () => {
     await l.run({ key, payload: 1, act: async () => 'x' });
     expect((await table.get(`idem#${key}`))?.expiration).toBe(Math.floor(clock.now() / 1000) + 60);
   });
+
+  it('never lets a TTL shorter than the lease expire a live claim: a second attempt waits instead of acting', async () => {
+    const clock = new TestClock();
+    const l = new IdempotencyLedger({ store, clock, ttlSeconds: 60 });
+    const key = freshKey();
+    const first = await l.claim(key, { to: 'a' }, 10 * 60_000); // a slow attempt, still acting
+    expect(first.kind).toBe('claimed');
+    clock.advance(2 * 60_000); // past the record's TTL, well inside the lease
+    let acted = 0;
+    await expect(l.run({ key, payload: { to: 'a' }, act: async () => ++acted })).rejects.toBeInstanceOf(IdempotencyInProgressError);
+    await expect(l.run({ key, payload: { to: 'b' }, act: async () => ++acted })).rejects.toBeInstanceOf(IdempotencyKeyMismatchError);
+    expect(acted).toBe(0);
+  });
 });
 
 describe('IdempotencyLedger: runs restarted from scratch', () => {
