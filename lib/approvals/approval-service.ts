@@ -141,9 +141,11 @@ export class ApprovalService {
         await this.setStatus(approvalId, status, { status: 'RUN_CLOSED' });
         return refusalPage('run-closed', { ...record, status: 'RUN_CLOSED', decision });
       }
-      // Not delivered: undo, so the approver can try again.
-      await this.setStatus(approvalId, status, { status: 'PENDING', decision: null });
-      return refusalPage('unavailable', record);
+      // Not delivered: undo, so the approver can try again — unless a redelivery has taken the decision
+      // meanwhile (it may already have reached the run): then the decision stands and is being delivered.
+      const undone = await this.setStatus(approvalId, status, { status: 'PENDING', decision: null }, 'attribute_not_exists(redelivering)');
+      if (undone.written) return refusalPage('unavailable', record);
+      return decidedPage({ ...record, status, decision });
     }
     await this.setStatus(approvalId, status, { delivered: true });
     this.metrics.add(MetricName.ApprovalWaitSeconds, Math.max(0, (now - record.requestedAtMillis) / 1000));
@@ -161,8 +163,13 @@ export class ApprovalService {
     const item = await this.options.table.get(APPROVAL_ID_PREFIX + approvalId);
     const record = item && fromItem(item);
     if (!item || item.delivered || !record?.decision || (record.status !== 'APPROVED' && record.status !== 'REJECTED')) return;
+    // Take the decision first: a deciding attempt whose SendTaskSuccess failed can no longer undo it, so a
+    // decision this sends is never replaced by a different one. Then send what is recorded now.
+    if (!(await this.setStatus(approvalId, record.status, { redelivering: true })).written) return;
+    const taken = await this.options.table.get(APPROVAL_ID_PREFIX + approvalId);
+    if (!taken?.decision) return;
     try {
-      await this.options.sfn.send(new SendTaskSuccessCommand({ taskToken: String(item.taskToken ?? ''), output: JSON.stringify(record.decision) }));
+      await this.options.sfn.send(new SendTaskSuccessCommand({ taskToken: String(taken.taskToken ?? ''), output: JSON.stringify(taken.decision) }));
     } catch (error) {
       if (!RUN_CLOSED_ERRORS.includes((error as Error).name)) throw error;
     }
@@ -186,9 +193,9 @@ export class ApprovalService {
     return { record };
   }
 
-  private setStatus(approvalId: string, from: ApprovalStatus, set: Record<string, unknown>) {
+  private setStatus(approvalId: string, from: ApprovalStatus, set: Record<string, unknown>, andAlso?: string) {
     return this.options.table.updateIf(APPROVAL_ID_PREFIX + approvalId, set, {
-      expression: '#status = :from',
+      expression: andAlso ? `#status = :from AND ${andAlso}` : '#status = :from',
       names: { '#status': 'status' },
       values: { ':from': from },
     });

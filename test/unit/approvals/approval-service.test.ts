@@ -184,6 +184,46 @@ describe('approval endpoint', () => {
     expect((await post(a.path, a.sig, { decision: 'approve' })).statusCode).toBe(200);
   });
 
+  it('never sends two different decisions: a redelivery racing a failed first delivery keeps the decision it delivers', async () => {
+    // A real SFN client whose SendTaskSuccess calls wait at a gate each, so the test orders them.
+    const held: { release: () => void }[] = [];
+    let reached!: () => void;
+    let arrival = new Promise<void>((r) => (reached = r));
+    const sfn = new SFNClient({ endpoint: sfnServer.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, maxAttempts: 1 });
+    sfn.middlewareStack.add(
+      (next) => async (args) => {
+        await new Promise<void>((release) => {
+          held.push({ release });
+          reached();
+        });
+        return next(args);
+      },
+      { step: 'initialize' },
+    );
+    const nextArrival = async () => {
+      await arrival;
+      arrival = new Promise<void>((r) => (reached = r));
+    };
+    const gated = new ApprovalService({ table, signer: new ApprovalLinkSigner(['test-secret']), sfn, baseUrl: 'http://127.0.0.1:8083', clock });
+    const gatedPost = (path: string, sig: string, form: Record<string, string>) =>
+      handleApprovalHttp(gated, { method: 'POST', path, query: { sig }, contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(form).toString() });
+    const a = await requestApproval();
+    flakyTokens.add(a.taskToken);
+    const first = gatedPost(a.path, a.sig, { decision: 'approve', by: 'a' }); // records APPROVED, sends
+    await nextArrival();
+    const second = gatedPost(a.path, a.sig, { decision: 'approve', by: 'a' }); // a double click: redelivers
+    await nextArrival();
+    held[0].release(); // the first delivery fails (503)...
+    await first;
+    flakyTokens.delete(a.taskToken);
+    held[1].release(); // ...while the redelivery gets through: the run is approved
+    await second;
+    await post(a.path, a.sig, { decision: 'reject', by: 'b' });
+    const sent = new Set(sendTaskSuccessCalls().filter((c) => c.input.taskToken === a.taskToken).map((c) => JSON.parse(c.input.output).approved));
+    expect([...sent]).toEqual([true]);
+    expect((await service.get(a.approvalId))?.status).toBe('APPROVED');
+  });
+
   it('a POST without a decision shows the page again and decides nothing', async () => {
     const a = await requestApproval();
     expect((await post(a.path, a.sig, { by: 'x' })).statusCode).toBe(200);
