@@ -21,7 +21,8 @@ const CLAIM_CLAUSES = {
   /** The record outlived its TTL but DynamoDB has not deleted it yet (TTL deletion is lazy). */
   recordExpired: '#expiration < :nowSeconds',
   /**
-   * An attempt claimed the key with the same payload and its lease ran out: it crashed or timed out.
+   * An attempt claimed the key with the same payload and its lease ran out: it crashed, timed out, or failed
+   * and ended its lease ({@link DynamoDbLedgerStore.release}).
    * (A different payload must not take over: it would hide the crashed attempt from reconciliation.)
    */
   leaseExpired: '(#status = :inProgress AND #leaseExpiresAt < :nowMillis AND payloadHash = :payloadHash)',
