@@ -80,6 +80,11 @@ export class TaskTimedOut extends SfnServiceError {
 export class InvalidOutput extends SfnServiceError {
   override readonly name = 'InvalidOutput';
 }
+/** The engine is stopping (or a transition failed before its commit): nothing happened, try again. */
+export class ServiceUnavailable extends SfnServiceError {
+  override readonly name = 'ServiceUnavailable';
+  override readonly httpStatus = 503;
+}
 /** An operation the engine does not implement. */
 export class UnknownOperationException extends SfnServiceError {
   override readonly name = 'UnknownOperationException';

@@ -2,7 +2,7 @@ import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
 import { TASK_TOKEN_PATTERN } from '../executor/task-token';
 import type { FramePosition } from '../executor/frame';
 import type { TaskTokenRow } from '../../store/engine-store';
-import { InvalidOutput, InvalidToken, TaskDoesNotExist, TaskTimedOut } from '../service-errors';
+import { InvalidOutput, InvalidToken, ServiceUnavailable, TaskDoesNotExist, TaskTimedOut } from '../service-errors';
 import type { ExecutionRuntime } from './executions';
 import { byteLength, optionalString, requireString } from './wire';
 
@@ -24,6 +24,8 @@ function openToken(rt: ExecutionRuntime, input: Input): TaskTokenRow {
 async function answer(rt: ExecutionRuntime, row: TaskTokenRow, outcome: Parameters<ExecutionRuntime['executor']['signal']>[2]): Promise<object> {
   const result = await rt.executor.signal(row.execution_arn, row.frame_id, outcome);
   if (result === 'stale') throw new TaskTimedOut('Task Timed Out');
+  // The task is still waiting on this token: a caller told "timed out" would give up on a live task.
+  if (result === 'not-applied') throw new ServiceUnavailable('The engine could not take the answer now; try again');
   return {};
 }
 

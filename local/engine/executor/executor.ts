@@ -152,18 +152,18 @@ export class Executor {
     }
   }
 
-  /** Sends `signal` to a frame; resolves once its transition is committed (or found stale). */
+  /** Sends `signal` to a frame; resolves once its transition is committed (or found stale, or not applied). */
   signal(executionArn: string, frameId: string, signal: FrameSignal): Promise<SignalResult> {
-    if (this.stopped) return Promise.resolve('stale');
+    if (this.stopped) return Promise.resolve('not-applied');
     const key = `${executionArn}\u0000${frameId}`;
     const previous = this.locks.get(key) ?? Promise.resolve();
     this.enter();
     const next = previous
       .catch(() => undefined)
-      .then(() => (this.stopped ? ('stale' as const) : this.process(executionArn, frameId, signal)))
+      .then(() => (this.stopped ? ('not-applied' as const) : this.process(executionArn, frameId, signal)))
       .catch((err: unknown) => {
         console.error(`autosave engine: transition of ${executionArn} frame ${frameId} failed`, err);
-        return 'stale' as const;
+        return 'not-applied' as const;
       })
       .finally(() => {
         if (this.locks.get(key) === next) this.locks.delete(key);

@@ -20,8 +20,12 @@ export type FrameSignal =
   /** A timer row came due. */
   | { readonly kind: 'timer'; readonly timer: TimerKind; readonly seq: number };
 
-/** Whether a signal changed the frame or arrived too late to matter. */
-export type SignalResult = 'applied' | 'stale';
+/**
+ * Whether a signal changed the frame (`applied`), arrived too late to matter (`stale`), or was not acted
+ * on at all (`not-applied`: the engine was stopping or the transition failed before its commit; the
+ * frame is as it was, so the signal may be sent again).
+ */
+export type SignalResult = 'applied' | 'stale' | 'not-applied';
 
 /** A Task attempt to launch once its scheduling is committed. */
 export interface Launch {

@@ -107,6 +107,25 @@ describe('task tokens (.waitForTaskToken)', () => {
     expect(await h.describe(arn)).toMatchObject({ status: 'SUCCEEDED', output: '{"second":true}' });
   });
 
+  it('does not answer TaskTimedOut for a token it never acted on because it was stopping: the token works after a restart', async () => {
+    const m = await h.machine(jsonata({ Approve: approval({ End: true }) }));
+    const arn = await h.run(m, {}, 'r7');
+    const answered = h.call('SendTaskSuccess', { taskToken: tokenOf('r7'), output: '{"approved":true}' });
+    const stopping = h.engine.stop();
+    const error = await answered.then(() => undefined, (e: Error) => e);
+    await stopping;
+    // Either it was applied, or the caller is told to try again; never "timed out" for a task still waiting.
+    expect(error?.name).not.toBe('TaskTimedOut');
+    const after = await h.restart();
+    try {
+      if (error) await after.call('SendTaskSuccess', { taskToken: tokenOf('r7'), output: '{"approved":true}' });
+      await after.idle();
+      expect(await after.describe(arn)).toMatchObject({ status: 'SUCCEEDED', output: '{"approved":true}' });
+    } finally {
+      await after.engine.stop();
+    }
+  });
+
   it('tracks tokens of many concurrent executions independently', async () => {
     const m = await h.machine(jsonata({ Approve: approval({ End: true }) }));
     const arns = await Promise.all(Array.from({ length: 20 }, (_, i) => h.call('StartExecution', { stateMachineArn: m, name: `c${i}` })));
