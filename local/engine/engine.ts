@@ -242,6 +242,8 @@ export class Engine {
             },
           }
         : { ok: false, error: 'States.TaskFailed', cause: JSON.stringify({ ExecutionArn: child.arn, Status: child.status, Error: child.error, Cause: child.cause }) };
-    await this.executor?.signal(link.executionArn, link.frameId, { kind: 'task-outcome', seq: link.seq, source: 'child', outcome });
+    const result = await this.executor?.signal(link.executionArn, link.frameId, { kind: 'task-outcome', seq: link.seq, source: 'child', outcome });
+    // Not taken (stopping, or the transition failed): keep the close notification so the next start tells it.
+    if (result === 'not-applied') throw new Error(`the parent of ${child.arn} could not take its outcome now`);
   }
 }

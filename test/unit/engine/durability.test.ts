@@ -74,6 +74,41 @@ describe('durability and limits', () => {
   });
 });
 
+describe('a .sync parent told of its child across a stop', () => {
+  it('keeps the close notification when the parent could not take the outcome (the engine was stopping), and tells it after a restart', async () => {
+    const tokens: string[] = [];
+    let stopNow = false;
+    let stopping: Promise<void> | undefined;
+    // The EventBridge emulation runs right after the parent has been signalled: stop the engine there.
+    const onExecutionClosed = async () => {
+      if (stopNow) stopping = h.engine.stop();
+    };
+    const h = await new EngineHarness({ wait: (p) => void tokens.push(p.token) }, { onExecutionClosed }).start();
+    let after: EngineHarness | undefined;
+    try {
+      const child = await h.machine(
+        jsonata({ W: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } }, End: true } }),
+        'child',
+      );
+      const parent = await h.machine(
+        jsonata({ Sync: { Type: 'Task', Resource: 'arn:aws:states:::states:startExecution.sync:2', Arguments: { StateMachineArn: child, Input: {} }, End: true } }),
+        'parent',
+      );
+      const arn = await h.run(parent);
+      expect(tokens).toHaveLength(1);
+      stopNow = true;
+      await h.call('SendTaskFailure', { taskToken: tokens[0], error: 'ChildBroke', cause: 'no' });
+      await stopping;
+      after = await h.restart();
+      await after.idle();
+      expect(await after.describe(arn)).toMatchObject({ status: 'FAILED', error: 'States.TaskFailed' });
+    } finally {
+      await after?.engine.stop();
+      await h.close();
+    }
+  });
+});
+
 describe('child starts replayed after a restart', () => {
   it('take a same-name, same-input child that already closed as the one the attempt started', async () => {
     const h = await new EngineHarness().start();
