@@ -138,7 +138,9 @@ export class ApprovalService {
     } catch (error) {
       const name = (error as Error).name;
       if (RUN_CLOSED_ERRORS.includes(name)) {
-        await this.setStatus(approvalId, status, { status: 'RUN_CLOSED' });
+        // A redelivery that took the decision may be what closed the task: then the run has the decision.
+        const closed = await this.setStatus(approvalId, status, { status: 'RUN_CLOSED' }, 'attribute_not_exists(redelivering)');
+        if (!closed.written) return decidedPage({ ...record, status, decision });
         return refusalPage('run-closed', { ...record, status: 'RUN_CLOSED', decision });
       }
       // Not delivered: undo, so the approver can try again — unless a redelivery has taken the decision
@@ -157,7 +159,8 @@ export class ApprovalService {
    * an attempt that dies between the two (an engine or Lambda crash) leaves the run waiting on a decision it
    * never got, and every later POST would only say "already decided". `delivered` is set once SendTaskSuccess
    * succeeded; until then a POST delivers the recorded decision again (harmless if it did arrive: SendTaskSuccess
-   * on a closed task answers TaskTimedOut).
+   * on a closed task answers TaskTimedOut). It first marks the item `redelivering`: from then on the deciding
+   * attempt may neither undo the decision nor call the run closed, since this delivery may be the one that landed.
    */
   private async redeliverRecordedDecision(approvalId: string): Promise<void> {
     const item = await this.options.table.get(APPROVAL_ID_PREFIX + approvalId);

@@ -184,8 +184,8 @@ describe('approval endpoint', () => {
     expect((await post(a.path, a.sig, { decision: 'approve' })).statusCode).toBe(200);
   });
 
-  it('never sends two different decisions: a redelivery racing a failed first delivery keeps the decision it delivers', async () => {
-    // A real SFN client whose SendTaskSuccess calls wait at a gate each, so the test orders them.
+  /** A service whose SendTaskSuccess calls (a real SFN client) each wait at a gate, so a test orders them. */
+  function gatedService() {
     const held: { release: () => void }[] = [];
     let reached!: () => void;
     let arrival = new Promise<void>((r) => (reached = r));
@@ -200,27 +200,50 @@ describe('approval endpoint', () => {
       },
       { step: 'initialize' },
     );
-    const nextArrival = async () => {
-      await arrival;
-      arrival = new Promise<void>((r) => (reached = r));
-    };
     const gated = new ApprovalService({ table, signer: new ApprovalLinkSigner(['test-secret']), sfn, baseUrl: 'http://127.0.0.1:8083', clock });
-    const gatedPost = (path: string, sig: string, form: Record<string, string>) =>
-      handleApprovalHttp(gated, { method: 'POST', path, query: { sig }, contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(form).toString() });
+    return {
+      held,
+      /** Resolves once the next SendTaskSuccess waits at its gate. */
+      async nextArrival() {
+        await arrival;
+        arrival = new Promise<void>((r) => (reached = r));
+      },
+      post: (path: string, sig: string, form: Record<string, string>) =>
+        handleApprovalHttp(gated, { method: 'POST', path, query: { sig }, contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(form).toString() }),
+    };
+  }
+
+  it('never sends two different decisions: a redelivery racing a failed first delivery keeps the decision it delivers', async () => {
+    const gated = gatedService();
     const a = await requestApproval();
     flakyTokens.add(a.taskToken);
-    const first = gatedPost(a.path, a.sig, { decision: 'approve', by: 'a' }); // records APPROVED, sends
-    await nextArrival();
-    const second = gatedPost(a.path, a.sig, { decision: 'approve', by: 'a' }); // a double click: redelivers
-    await nextArrival();
-    held[0].release(); // the first delivery fails (503)...
+    const first = gated.post(a.path, a.sig, { decision: 'approve', by: 'a' }); // records APPROVED, sends
+    await gated.nextArrival();
+    const second = gated.post(a.path, a.sig, { decision: 'approve', by: 'a' }); // a double click: redelivers
+    await gated.nextArrival();
+    gated.held[0].release(); // the first delivery fails (503)...
     await first;
     flakyTokens.delete(a.taskToken);
-    held[1].release(); // ...while the redelivery gets through: the run is approved
+    gated.held[1].release(); // ...while the redelivery gets through: the run is approved
     await second;
     await post(a.path, a.sig, { decision: 'reject', by: 'b' });
     const sent = new Set(sendTaskSuccessCalls().filter((c) => c.input.taskToken === a.taskToken).map((c) => JSON.parse(c.input.output).approved));
     expect([...sent]).toEqual([true]);
+    expect((await service.get(a.approvalId))?.status).toBe('APPROVED');
+  });
+
+  it('does not record RUN_CLOSED when a redelivery overtook the first delivery and the run took the decision', async () => {
+    const gated = gatedService();
+    const a = await requestApproval();
+    const first = gated.post(a.path, a.sig, { decision: 'approve', by: 'a' });
+    await gated.nextArrival();
+    const second = gated.post(a.path, a.sig, { decision: 'approve', by: 'a' });
+    await gated.nextArrival();
+    gated.held[1].release(); // the redelivery arrives first: the run is approved, its token closes
+    expect((await second).statusCode).toBe(409);
+    closedTokens.add(a.taskToken);
+    gated.held[0].release(); // the first delivery now finds the task closed (TaskTimedOut)
+    expect((await first).statusCode).toBe(200);
     expect((await service.get(a.approvalId))?.status).toBe('APPROVED');
   });
 
