@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand,
+  DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient,
 } from '@aws-sdk/client-sfn';
 import { startEngineProcess, type EngineProcess } from './engine-process';
-import { sfnClient } from './sfn-helpers';
+import { resendStartExecution, sfnClient } from './sfn-helpers';
 import { getFullHistory } from '../../../lib/operations';
 
 const RUNS = 100;
@@ -82,10 +82,10 @@ describe('the onboarding workflow under SIGKILL', () => {
     const sites = Array.from({ length: RUNS }, (_, i) => `site-${String(i).padStart(3, '0')}`);
     const starting = (async () => {
       for (let i = 0; i < RUNS; i += 10) {
-        await Promise.all(sites.slice(i, i + 10).map((siteId) => withEngine((c) => c.send(new StartExecutionCommand({
+        await Promise.all(sites.slice(i, i + 10).map((siteId) => withEngine((c) => resendStartExecution(c, {
           stateMachineArn: ALIAS, name: siteId,
           input: JSON.stringify({ siteId, coordinatorEmail: `coordinator@${siteId}.example.org`, siteName: `Site ${siteId}` }),
-        })))));
+        }))));
       }
     })();
 

@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { startEngineProcess, type EngineProcess } from './engine-process';
 import { getFullHistory } from '../../../lib/operations';
+import { resendStartExecution } from './sfn-helpers';
 
 const RUNS = 150;
 const STEPS = 7;
@@ -96,10 +97,11 @@ describe('the engine under SIGKILL', () => {
     let restarted: Promise<void> = Promise.resolve();
     let retriedStarts = 0;
     const startRun = async (name: string) => {
-      for (;;) {
+      for (let resend = false; ; resend = true) {
         await restarted;
         try {
-          return await sfn.send(new StartExecutionCommand({ stateMachineArn, name, input: '{}' }));
+          const request = { stateMachineArn, name, input: '{}' };
+          return await (resend ? resendStartExecution(sfn, request) : sfn.send(new StartExecutionCommand(request)));
         } catch (err) {
           if ((err as Error).name === 'ExecutionAlreadyExists') throw err;
           retriedStarts += 1;

@@ -1,5 +1,5 @@
 /** Helpers for tests that drive a live local engine with the Step Functions SDK client. */
-import { DescribeExecutionCommand, SFNClient, type DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
+import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, type DescribeExecutionCommandOutput, type StartExecutionCommandInput } from '@aws-sdk/client-sfn';
 
 /** Any credentials: the local engine accepts signatures without verifying them. */
 export const TEST_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -28,3 +28,21 @@ export const invokeTask = (functionName: string, payload: unknown = '{% $states.
   Output: '{% $states.result.Payload %}',
   ...extra,
 });
+
+/**
+ * Sends a StartExecution again after its first attempt may have been cut off (a kill between the
+ * engine's commit and its answer). Step Functions answers a resend with the same name and input while
+ * the run is open with the same run, but once that run has closed with `ExecutionAlreadyExists`: then
+ * the run is ours if it has our input, and the resend succeeded.
+ */
+export async function resendStartExecution(sfn: SFNClient, input: StartExecutionCommandInput & { name: string }): Promise<{ executionArn?: string }> {
+  try {
+    return await sfn.send(new StartExecutionCommand(input));
+  } catch (err) {
+    if ((err as Error).name !== 'ExecutionAlreadyExists') throw err;
+    const executionArn = `${input.stateMachineArn!.replace(':stateMachine:', ':execution:').split(':').slice(0, 7).join(':')}:${input.name}`;
+    const existing = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+    if (existing.input !== (input.input ?? '{}')) throw err;
+    return existing;
+  }
+}

@@ -23,6 +23,7 @@ import { startEngineProcess, type EngineProcess } from '../local/engine-process'
 import { SEND_LOG_ENV } from './fixtures/fault-functions';
 import { contractIdsFrom, renewalInput, renewalKey, renewalRunName } from './support/renewal-runs';
 import { eventually, executionsWith, historyOf } from './support/workflow-engine';
+import { resendStartExecution } from '../local/sfn-helpers';
 
 const RUNS = 60;
 /** ≈11 s alone (two engine boots); room for a loaded machine. */
@@ -80,7 +81,7 @@ describe('the renewal story under an engine SIGKILL', () => {
     // Starts the dead engine never acknowledged are retried (same name and input: idempotent if it did start).
     const unacknowledged = contractIds.filter((_, i) => started[i].status === 'rejected');
     for (const id of unacknowledged) {
-      await sfn.send(new StartExecutionCommand({ stateMachineArn: `${STATE_MACHINE_ARN}:${LIVE_ALIAS_NAME}`, name: renewalRunName(id), input: JSON.stringify(renewalInput(id)) }));
+      await resendStartExecution(sfn, { stateMachineArn: `${STATE_MACHINE_ARN}:${LIVE_ALIAS_NAME}`, name: renewalRunName(id), input: JSON.stringify(renewalInput(id)) });
     }
 
     await eventually('every run to close', async () => ((await executionsWith(sfn, STATE_MACHINE_ARN, 'RUNNING')).length === 0 ? true : undefined), CRASH_DEADLINE_MILLIS - 60_000).catch(
