@@ -363,12 +363,16 @@ export function stepKind(entry: StepEntry): string {
 /** What the last column says about a step: its outcome, its retries, and where its result came from. */
 export function describeStepOutcome(entry: StepEntry): string {
   const notes: string[] = [];
-  if (entry.outcome === 'succeeded') notes.push('done');
+  // A state that exits after a failed last attempt had that failure taken by a Catch, not retried.
+  const caught = entry.outcome === 'succeeded' && entry.error !== undefined;
+  if (caught) notes.push(`caught ${entry.error}`);
+  else if (entry.outcome === 'succeeded') notes.push('done');
   else if (entry.outcome === 'waiting') notes.push('waiting on a human');
   else if (entry.outcome === 'running') notes.push('running');
   else notes.push(`FAILED ${entry.error ?? ''}`.trim());
   notes.push(...resultOrigin(entry));
-  if (entry.attemptErrors.length > 0 && entry.outcome !== 'failed') notes.push(`retried after ${entry.attemptErrors.join(', ')}`);
+  const retriedAfter = caught ? entry.attemptErrors.slice(0, -1) : entry.attemptErrors;
+  if (retriedAfter.length > 0 && entry.outcome !== 'failed') notes.push(`retried after ${retriedAfter.join(', ')}`);
   if (entry.reinvocations > 0) notes.push(`invoked again after an engine restart${entry.reinvocations > 1 ? ` (${entry.reinvocations}x)` : ''}`);
   return notes.join('; ');
 }

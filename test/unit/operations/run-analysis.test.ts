@@ -101,6 +101,18 @@ describe('analyzeHistory', () => {
     expect(describeStepOutcome(a.entries[0])).toBe('done; retried after IdempotencyInProgressError');
   });
 
+  it('tells a failure that a Catch took (an approval timeout routed to its timeout path) from a retry', () => {
+    const timedOut: Partial<HistoryEvent> = { type: 'TaskTimedOut', taskTimedOutEventDetails: { resourceType: 'lambda', resource: 'invoke', error: 'States.Timeout' } };
+    const a = analyzeHistory(
+      history(
+        entered('coordinator-approval'), scheduled('autosave-approval-request'), started, failed('Lambda.ServiceException'),
+        scheduled('autosave-approval-request'), started, timedOut, exited('coordinator-approval'),
+      ),
+    );
+    expect(a.entries[0]).toMatchObject({ attempts: 2, outcome: 'succeeded' });
+    expect(describeStepOutcome(a.entries[0])).toBe('caught States.Timeout; retried after Lambda.ServiceException');
+  });
+
   it('reads an engine restart: a second TaskStarted with no outcome between is a re-invocation, earlier states were skipped on resume', () => {
     const a = analyzeHistory(
       history(entered('first'), scheduled('autosave-tool-step'), started, succeeded({}), exited('first'), entered('send'), scheduled('autosave-tool-step', 'k'), started, started, succeeded({}), exited('send')),
