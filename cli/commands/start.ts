@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { parseCommandArgs, requirePositional } from '../args';
 import { commandRunner, createCliContext } from '../command';
@@ -19,11 +20,33 @@ export async function readRunInput(value: string | undefined, workflow: string):
     const example = registry?.findWorkflow(workflow)?.exampleInput;
     return JSON.stringify(example ?? {});
   }
-  const text = /^\s*[[{"]/.test(value) || !existsSync(value) ? value : readFileSync(value, 'utf8');
+  const inline = parseJson(value);
+  if (inline.ok) return JSON.stringify(inline.value);
+  // Not JSON: a file when it exists or looks like a path, so a missing file says so (not a parse error).
+  if (!existsSync(value) && !looksLikePath(value)) throw new CliUsageError(`--input is neither valid JSON nor a readable JSON file: ${inline.message}`);
+  const path = value.replace(/^~(?=$|\/)/, homedir());
+  let text: string;
   try {
-    return JSON.stringify(JSON.parse(text));
+    text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new CliUsageError(`--input is neither valid JSON nor a readable JSON file: ${(err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CliUsageError(code === 'ENOENT' ? `--input file ${path} does not exist` : `--input file ${path} cannot be read: ${(err as Error).message}`, { cause: err });
+  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new CliUsageError(`--input file ${path} is not valid JSON: ${parsed.message}`);
+  return JSON.stringify(parsed.value);
+}
+
+/** Whether an `--input` value names a file rather than inline JSON: `./x`, `../x`, `/x`, `~/x` or `*.json`. */
+export function looksLikePath(value: string): boolean {
+  return /^(\.{1,2}\/|\/|~(\/|$))/.test(value) || /\.json$/i.test(value);
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
   }
 }
 
