@@ -1,7 +1,7 @@
 import { parseCommandArgs, requirePositional } from '../args';
 import { commandRunner, createCliContext } from '../command';
-import { deadLetterMatches, readDeadLetters, redriveDeadLetters, resolveDeadLetterQueueUrl } from '../../lib/operations';
-import { CliUsageError, EXIT_FAILURE } from '../errors';
+import { DeadLetterNotFoundError, deadLetterMatches, readDeadLetters, redriveDeadLetters, resolveDeadLetterQueueUrl } from '../../lib/operations';
+import { CliUsageError } from '../errors';
 import { printJson, printTable, terminal } from '../output';
 
 const USAGE = 'autosave dlq list [--json] | autosave dlq redrive <message-id|run|execution-arn> | autosave dlq redrive --all';
@@ -9,9 +9,24 @@ const USAGE = 'autosave dlq list [--json] | autosave dlq redrive <message-id|run
 /** `autosave dlq`: the dead-letter queue of failed runs, and redriving them. */
 export const summary = 'dead-lettered runs: `dlq list` (--json), `dlq redrive <id>|--all` (resume at the failed step)';
 
+const OPTIONS = { all: { type: 'boolean', default: false } } as const;
+const SUBCOMMANDS = ['list', 'redrive'];
+
+/** `dlq list` or `dlq redrive` when the arguments name one, so errors read `autosave dlq redrive: ...` like other commands'. */
+function commandName(args: string[]): string {
+  try {
+    const sub = parseCommandArgs(args, OPTIONS, USAGE).positionals[0];
+    return SUBCOMMANDS.includes(sub) ? `dlq ${sub}` : 'dlq';
+  } catch {
+    return 'dlq';
+  }
+}
+
 /** Runs `autosave dlq` with its arguments; resolves to the exit code. */
-export const run = commandRunner('dlq', async (args) => {
-  const { values, positionals } = parseCommandArgs(args, { all: { type: 'boolean', default: false } }, USAGE);
+export const run = (args: string[]): Promise<number> => commandRunner(commandName(args), body)(args);
+
+async function body(args: string[]): Promise<number | void> {
+  const { values, positionals } = parseCommandArgs(args, OPTIONS, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);
   const sub = requirePositional(positionals, 0, "'list' or 'redrive'", USAGE);
   const ctx = createCliContext(values.endpoint);
@@ -31,8 +46,8 @@ export const run = commandRunner('dlq', async (args) => {
   if (!values.all && !ref) throw new CliUsageError(`say which dead letter to redrive, or --all (usage: ${USAGE})`);
   if (values.all && ref) throw new CliUsageError('give either an id or --all, not both');
   const outcomes = await redriveDeadLetters(ctx.sfn, ctx.sqs(), queueUrl, (m) => values.all || deadLetterMatches(m, ref!));
+  if (!values.all && outcomes.length === 0) throw new DeadLetterNotFoundError(`no dead letter '${ref}' (see \`autosave dlq list\`)`);
   if (values.json) printJson(outcomes);
-  else if (outcomes.length === 0) t.line(values.all ? 'the dead-letter queue is empty' : `no dead letter '${ref}' (see \`autosave dlq list\`)`);
+  else if (outcomes.length === 0) t.line('the dead-letter queue is empty');
   else for (const o of outcomes) t.line(o.redriven ? `redriven ${o.runName}: it resumes at its failed step` : `dropped ${o.runName}: ${o.reason}`);
-  return !values.all && outcomes.length === 0 ? EXIT_FAILURE : 0;
-});
+}

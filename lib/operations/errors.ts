@@ -34,3 +34,8 @@ export class ApprovalRefusedError extends AutosaveError {
 export class DeadLetterQueueNotFoundError extends AutosaveError {
   override readonly name = 'DeadLetterQueueNotFoundError';
 }
+
+/** No dead letter matches the message id, run name or execution ARN given. */
+export class DeadLetterNotFoundError extends AutosaveError {
+  override readonly name = 'DeadLetterNotFoundError';
+}

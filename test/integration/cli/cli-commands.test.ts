@@ -174,8 +174,8 @@ describe('autosave CLI on a live engine', () => {
     expect(timeline).toMatch(/coordinator-approval +approval +1 .* FAILED ExecutionAborted$/m);
     expect(timeline).toMatch(/coordinator-approval +approval +1 .* waiting on a human$/m);
     const nothing = await autosave('dlq', 'redrive', 'cli-2');
-    expect(nothing.code).toBe(1);
-    expect(nothing.stdout).toContain("no dead letter 'cli-2'");
+    expect(nothing).toMatchObject({ code: 1, stdout: '' });
+    expect(nothing.stderr).toMatch(/^autosave dlq redrive: DeadLetterNotFoundError: no dead letter 'cli-2'/);
   });
 
   it('deploy-check finds every workflow unchanged and counts the runs in flight', async () => {
@@ -261,6 +261,8 @@ describe('autosave CLI on a live engine', () => {
     [['runs', '--status', 'sleeping'], 2, /^autosave runs: unknown status 'sleeping' \(one of RUNNING, /],
     [['runs', '--bogus'], 2, /^autosave runs: Unknown option '--bogus'/],
     [['dlq', 'purge'], 2, /^autosave dlq: unknown dlq command 'purge'/],
+    [['dlq', 'redrive', 'nope'], 1, /^autosave dlq redrive: DeadLetterNotFoundError: no dead letter 'nope' \(see `autosave dlq list`\)$/m],
+    [['dlq', 'redrive'], 2, /^autosave dlq redrive: say which dead letter to redrive, or --all/],
     [['start', 'clinical-trial-onboarding', '--input', '{not json'], 2, /^autosave start: --input is neither valid JSON nor a readable JSON file/],
     [['runs', '--endpoint', 'http://127.0.0.1:9'], 1, /^autosave runs: cannot reach Step Functions at http:\/\/127\.0\.0\.1:9 \(--endpoint\): start the local engine with `npm start`/],
   ])('autosave %j fails with exit code %i and one line', async (args, code, message) => {
