@@ -8,6 +8,7 @@ import {
   type SFNClient,
 } from '@aws-sdk/client-sfn';
 import { InvalidRunFilterError, RunAmbiguousError, RunNotFoundError } from './errors';
+import { analyzeHistory, pendingApprovals } from './run-analysis';
 import { listDeployedWorkflows, type DeployedWorkflow } from './workflows';
 
 /** The statuses Step Functions reports for an execution. */
@@ -24,19 +25,36 @@ export interface RunSummary {
   readonly redriveCount?: number;
 }
 
+/** The run-list filter that is no Step Functions status: runs RUNNING and waiting on a human (an approval). */
+export const WAITING_RUN_FILTER = 'WAITING';
+
+/** A run-list status filter: a Step Functions status or {@link WAITING_RUN_FILTER}. */
+export type RunStatusFilter = ExecutionStatus | typeof WAITING_RUN_FILTER;
+
+/** Every status filter, in display order (WAITING after RUNNING): the CLI's `--status` and the console's links. */
+export const RUN_STATUS_FILTERS: readonly RunStatusFilter[] = [RUN_STATUSES[0], WAITING_RUN_FILTER, ...RUN_STATUSES.slice(1)];
+
 /** Parses a `--status` value (case-insensitive) or throws an {@link InvalidRunFilterError} listing the valid ones. */
-export function parseRunStatus(value: string | undefined): ExecutionStatus | undefined {
+export function parseRunStatus(value: string | undefined): RunStatusFilter | undefined {
   if (value === undefined) return undefined;
-  const upper = value.toUpperCase() as ExecutionStatus;
-  if (!RUN_STATUSES.includes(upper)) throw new InvalidRunFilterError(`unknown status '${value}' (one of ${RUN_STATUSES.join(', ')})`);
+  const upper = value.toUpperCase() as RunStatusFilter;
+  if (!RUN_STATUS_FILTERS.includes(upper)) throw new InvalidRunFilterError(`unknown status '${value}' (one of ${RUN_STATUS_FILTERS.join(', ')})`);
   return upper;
+}
+
+/** The runs among `runs` that are RUNNING and wait on a human (their history has an unanswered approval). */
+export async function waitingRunArns(sfn: SFNClient, runs: readonly RunSummary[]): Promise<Set<string>> {
+  const running = runs.filter((r) => r.status === 'RUNNING');
+  const waiting = await Promise.all(running.map(async (r) => pendingApprovals(analyzeHistory(await getFullHistory(sfn, r.executionArn))).length > 0));
+  return new Set(running.filter((_, i) => waiting[i]).map((r) => r.executionArn));
 }
 
 /** Options of {@link listRuns}. */
 export interface ListRunsOptions {
   /** Only this workflow's runs. @default every workflow */
   readonly workflow?: string;
-  readonly status?: ExecutionStatus;
+  /** Only runs of this status; {@link WAITING_RUN_FILTER}: running runs waiting on a human. @default every status */
+  readonly status?: RunStatusFilter;
   /** Most recent runs kept, over all workflows. @default {@link DEFAULT_RUN_LIST_LIMIT} */
   readonly limit?: number;
 }
@@ -50,11 +68,13 @@ export async function listRuns(sfn: SFNClient, options: ListRunsOptions = {}, re
   const machines = (await listDeployedWorkflows(sfn, registryNames)).filter(
     (w) => !options.workflow || w.workflow === options.workflow || w.stateMachineName === options.workflow,
   );
-  const perMachine = await Promise.all(machines.map((m) => listRunsOf(sfn, m, options.status, limit)));
-  return perMachine
-    .flat()
-    .sort((a, b) => (b.startDate?.getTime() ?? 0) - (a.startDate?.getTime() ?? 0))
-    .slice(0, limit);
+  const waitingOnly = options.status === WAITING_RUN_FILTER;
+  const status = waitingOnly ? 'RUNNING' : (options.status as ExecutionStatus | undefined);
+  const perMachine = await Promise.all(machines.map((m) => listRunsOf(sfn, m, status, limit)));
+  const runs = perMachine.flat().sort((a, b) => (b.startDate?.getTime() ?? 0) - (a.startDate?.getTime() ?? 0));
+  // The limit applies to the runs shown: filter the waiting ones before cutting.
+  const waiting = waitingOnly ? await waitingRunArns(sfn, runs) : undefined;
+  return (waiting ? runs.filter((r) => waiting.has(r.executionArn)) : runs).slice(0, limit);
 }
 
 async function listRunsOf(sfn: SFNClient, machine: DeployedWorkflow, status: ExecutionStatus | undefined, limit: number): Promise<RunSummary[]> {

@@ -1,5 +1,5 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { pendingApprovals, analyzeHistory, getFullHistory, listRuns, parseRunStatus, RUN_STATUSES, formatDuration, formatTime, listDeployedWorkflows } from '../../../lib/operations';
+import { listRuns, parseRunStatus, RUN_STATUS_FILTERS, WAITING_RUN_FILTER, waitingRunArns, formatDuration, formatTime, listDeployedWorkflows } from '../../../lib/operations';
 import { html } from '../html';
 import { renderPage } from '../layout';
 
@@ -10,25 +10,16 @@ export const runHref = (executionArn: string): string => `/runs/${encodeURICompo
 export const statusBadge = (status: string, waiting = false) =>
   html`<span class="badge ${waiting ? 'WAITING' : status}">${waiting ? 'WAITING ON A HUMAN' : status}</span>`;
 
-/** The console's own status filter: running runs that wait on a human. */
-export const WAITING_FILTER = 'WAITING';
+/** The console's own status filter: running runs that wait on a human (the CLI's `runs --status WAITING`). */
+export const WAITING_FILTER = WAITING_RUN_FILTER;
 
 /** `GET /?status=&workflow=`: runs, newest first, with status (or WAITING) and workflow filters. */
 export async function runsPage(sfn: SFNClient, query: URLSearchParams): Promise<string> {
-  const status = query.get('status')?.toUpperCase() === WAITING_FILTER ? WAITING_FILTER : parseRunStatus(query.get('status') || undefined);
+  const status = parseRunStatus(query.get('status') || undefined);
   const workflow = query.get('workflow') || undefined;
-  const [listed, machines] = await Promise.all([listRuns(sfn, { status: status === WAITING_FILTER ? 'RUNNING' : status, workflow }), listDeployedWorkflows(sfn)]);
-  // Running runs: say which wait on a human (their history tells).
-  const waiting = new Set(
-    (
-      await Promise.all(
-        listed
-          .filter((r) => r.status === 'RUNNING')
-          .map(async (r) => (pendingApprovals(analyzeHistory(await getFullHistory(sfn, r.executionArn))).length > 0 ? r.executionArn : undefined)),
-      )
-    ).filter(Boolean),
-  );
-  const runs = status === WAITING_FILTER ? listed.filter((r) => waiting.has(r.executionArn)) : listed;
+  const [runs, machines] = await Promise.all([listRuns(sfn, { status, workflow }), listDeployedWorkflows(sfn)]);
+  // Running runs: say which wait on a human (their history tells; the WAITING filter already asked).
+  const waiting = status === WAITING_FILTER ? new Set(runs.map((r) => r.executionArn)) : await waitingRunArns(sfn, runs);
   const link = (s: string | undefined, w: string | undefined) => {
     const p = new URLSearchParams();
     if (s) p.set('status', s);
@@ -38,7 +29,7 @@ export async function runsPage(sfn: SFNClient, query: URLSearchParams): Promise<
   };
   const now = Date.now();
   const body = html`<h1>Runs</h1>
-<p class="filters">Status: <a href="${link(undefined, workflow)}" class="${!status ? 'active' : ''}">all</a>${[RUN_STATUSES[0], WAITING_FILTER, ...RUN_STATUSES.slice(1)].map(
+<p class="filters">Status: <a href="${link(undefined, workflow)}" class="${!status ? 'active' : ''}">all</a>${RUN_STATUS_FILTERS.map(
     (s) => html`<a href="${link(s, workflow)}" class="${s === status ? 'active' : ''}" data-filter="${s}">${s === WAITING_FILTER ? 'waiting on a human' : s.toLowerCase()}</a>`,
   )}</p>
 <p class="filters">Workflow: <a href="${link(status, undefined)}" class="${!workflow ? 'active' : ''}">all</a>${machines.map(

@@ -89,6 +89,12 @@ describe('autosave CLI on a live engine', () => {
     const runs = json<{ name: string; status: string; workflow: string }[]>(await autosave('runs', '--json'));
     expect(runs).toEqual([expect.objectContaining({ name: 'cli-1', status: 'RUNNING', workflow: 'clinical-trial-onboarding' })]);
     expect((await autosave('runs', '--status', 'succeeded')).stdout.trim()).toBe('(none)');
+    // The console's "waiting on a human" filter, in the CLI.
+    const waiting = await autosave('runs', '--status', 'waiting');
+    expect(waiting).toMatchObject({ code: 0, stderr: '' });
+    expect(waiting.stdout).toMatch(/^cli-1 +clinical-trial-onboarding +RUNNING \(waiting on a human\) /m);
+    expect(json<{ name: string }[]>(await autosave('runs', '--status', 'WAITING', '--json')).map((r) => r.name)).toEqual(['cli-1']);
+    expect((await autosave('runs', '--help')).stdout).toMatch(/^ +--status WAITING +runs RUNNING and waiting on a human/m);
     expect((await autosave('runs', '--workflow', 'contract-renewal')).stdout.trim()).toBe('(none)');
 
     const described = await autosave('describe', 'cli-1');
@@ -109,6 +115,7 @@ describe('autosave CLI on a live engine', () => {
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toMatch(/^approved .+ \(run cli-1\): Approved: /);
     await vi.waitFor(async () => expect(await status('cli-1')).toBe('SUCCEEDED'), { timeout: 20_000, interval: 100 });
+    expect((await autosave('runs', '--status', 'WAITING')).stdout.trim()).toBe('(none)');
 
     const again = await autosave('approve', approval.approvalId);
     expect(again.code).toBe(1);
