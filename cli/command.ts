@@ -1,6 +1,7 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createSfnClient, createSqsClient, resolveAwsTarget, type AwsTarget } from './aws-clients';
+import { engineClock, type EngineNow } from './engine-clock';
 import { describeOperationError, InvalidRunFilterError } from '../lib/operations';
 import { CliUsageError, EXIT_FAILURE, EXIT_USAGE } from './errors';
 import { terminal } from './output';
@@ -13,6 +14,8 @@ export interface CliContext {
   sqs(): SQSClient;
   /** Names of the workflows in statemachines/ (empty when the registry cannot be loaded). */
   registryNames(): Promise<string[]>;
+  /** The engine's now, for durations of running runs and steps (undefined: omit them). */
+  readonly engineNow: EngineNow;
 }
 
 let lastTarget: AwsTarget | undefined;
@@ -26,6 +29,7 @@ export function createCliContext(endpointFlag?: string): CliContext {
   return {
     sfn: createSfnClient(sfnTarget),
     sfnTarget,
+    engineNow: engineClock(sfnTarget),
     sqs: () => (sqs ??= createSqsClient(resolveAwsTarget('SQS', process.env, endpointFlag))),
     registryNames: () =>
       (names ??= import('../statemachines/index')

@@ -70,7 +70,7 @@ export const run = commandRunner('start', async (args) => {
     return;
   }
   if (!values.json) t.line(`started ${name} (${workflow})`);
-  const outcome = await followRun(ctx.sfn, arn);
+  const outcome = await followRun(ctx.sfn, arn, { engineNow: ctx.engineNow });
   const e = outcome.execution;
   if (values.json) {
     printJson({ executionArn: arn, name, status: e.status, output: e.output, error: e.error, cause: e.cause, approvals: outcome.approvals });

@@ -34,24 +34,85 @@ export function successorsOf(definition: AslGraphDefinition, state: string, with
   );
 }
 
+/** State types that do no work of their own (routing and ends): progress counts the other states, the steps. */
+const ROUTING_TYPES: ReadonlySet<string | undefined> = new Set(['Pass', 'Choice', 'Succeed', 'Fail']);
+
+/** Whether a state is a step of the run (a Task, Wait, Parallel, Map...) rather than routing or an end. */
+export function isStepState(definition: AslGraphDefinition, state: string): boolean {
+  const s = definition.States[state];
+  return s !== undefined && !ROUTING_TYPES.has(s.Type);
+}
+
 /**
- * The fewest states left to run from `state` (itself included) to an end, not counting error paths
- * (Catch): a progress estimate that follows the machine's paths rather than counting states the run
- * may never visit.
+ * How a run's progress is measured against its definition, fixed before the run is read so the total
+ * never shrinks or jumps: `steps` when the machine has no loop (the total is the steps on its longest
+ * path to an end, error paths aside); `loop` when it has one (an agent loop has no honest total, so
+ * progress is the turn: how many times the loop's busiest state was entered).
  */
-export function statesLeftFrom(definition: AslGraphDefinition, state: string): number {
-  const depth = new Map<string, number>([[state, 1]]);
-  const queue = [state];
-  while (queue.length > 0) {
-    const current = queue.shift()!;
-    const s = definition.States[current];
-    if (!s || s.End || s.Type === 'Succeed' || s.Type === 'Fail') return depth.get(current)!;
-    for (const next of successorsOf(definition, current, false)) {
-      if (!depth.has(next)) {
-        depth.set(next, depth.get(current)! + 1);
-        queue.push(next);
+export type ProgressPlan =
+  | { readonly kind: 'steps'; readonly totalSteps: number }
+  | { readonly kind: 'loop'; /** States on a cycle. */ readonly loopStates: ReadonlySet<string> };
+
+/** The {@link ProgressPlan} of a definition. */
+export function progressPlanOf(definition: AslGraphDefinition): ProgressPlan {
+  const loopStates = statesOnCycles(definition);
+  if (loopStates.size > 0) return { kind: 'loop', loopStates };
+  // Acyclic (from StartAt, error paths aside): the most steps on any path to an end, memoized.
+  const most = new Map<string, number>();
+  const stepsFrom = (state: string): number => {
+    const known = most.get(state);
+    if (known !== undefined) return known;
+    const next = successorsOf(definition, state, false).map(stepsFrom);
+    const value = (isStepState(definition, state) ? 1 : 0) + Math.max(0, ...next);
+    most.set(state, value);
+    return value;
+  };
+  return { kind: 'steps', totalSteps: definition.States[definition.StartAt] ? stepsFrom(definition.StartAt) : 0 };
+}
+
+/** States reachable from StartAt (error paths aside) that lie on a cycle. */
+function statesOnCycles(definition: AslGraphDefinition): Set<string> {
+  const reachable = new Set<string>();
+  const stack = definition.States[definition.StartAt] ? [definition.StartAt] : [];
+  while (stack.length > 0) {
+    const state = stack.pop()!;
+    if (reachable.has(state)) continue;
+    reachable.add(state);
+    stack.push(...successorsOf(definition, state, false));
+  }
+  // A state is on a cycle when it can reach itself.
+  const onCycle = new Set<string>();
+  for (const state of reachable) {
+    const seen = new Set<string>();
+    const queue = successorsOf(definition, state, false);
+    while (queue.length > 0) {
+      const next = queue.pop()!;
+      if (next === state) {
+        onCycle.add(state);
+        break;
       }
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(...successorsOf(definition, next, false));
     }
   }
-  return 1;
+  return onCycle;
+}
+
+/** Where a run stands against its {@link ProgressPlan}. */
+export type RunProgress = { readonly kind: 'steps'; readonly done: number; readonly total: number } | { readonly kind: 'loop'; readonly turn: number };
+
+/**
+ * A run's progress from the names of the states it entered (`entered`, one per entry, in order) and of
+ * the steps it finished: distinct steps done (never more than the total, a branch off the longest path
+ * included), or the loop's turn.
+ */
+export function runProgress(definition: AslGraphDefinition, plan: ProgressPlan, entered: readonly string[], finished: readonly string[]): RunProgress {
+  if (plan.kind === 'loop') {
+    const entries = new Map<string, number>();
+    for (const name of entered) if (plan.loopStates.has(name)) entries.set(name, (entries.get(name) ?? 0) + 1);
+    return { kind: 'loop', turn: Math.max(0, ...entries.values()) };
+  }
+  const done = new Set(finished.filter((name) => isStepState(definition, name))).size;
+  return { kind: 'steps', done: Math.min(done, plan.totalSteps), total: plan.totalSteps };
 }

@@ -80,6 +80,8 @@ describe('autosave CLI on a live engine', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('started cli-1 (clinical-trial-onboarding)');
     expect(r.stdout).toMatch(/\[#+-*\] \d+\/\d+ {2}\S+/); // the progress line
+    // The total is the workflow's 7 steps from the first line to the last.
+    expect(new Set([...r.stdout.matchAll(/\] \d+\/(\d+) /g)].map((m) => m[1]))).toEqual(new Set(['7']));
     expect(r.stdout).toContain('waiting on a human at coordinator-approval');
     expect(r.stdout).toMatch(new RegExp(`approve in a browser: ${local.url}/approvals/[\\w-]+\\?sig=`));
     expect(r.stdout).toMatch(/npx autosave approve [\w-]+/);
@@ -278,5 +280,28 @@ describe('autosave CLI on a live engine', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
+  });
+});
+
+describe('autosave start --wait on an engine with a virtual clock', () => {
+  let clocked: LocalEngine;
+  let clockedDir: string;
+  beforeAll(async () => {
+    clockedDir = await mkdtemp(join(tmpdir(), 'autosave-cli-clock-'));
+    clocked = await startLocal({ port: 0, dataDir: clockedDir, virtualClock: true, log: () => undefined });
+  });
+  afterAll(async () => {
+    await clocked?.stop();
+    if (clockedDir) await rm(clockedDir, { recursive: true, force: true });
+  });
+
+  it("measures the run's elapsed time on the engine's clock, not the CLI's (no '333d' from mixing the two)", async () => {
+    const r = await autosave('start', 'clinical-trial-onboarding', '--name', 'clock-1', '--wait', '--endpoint', clocked.url);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toContain('waiting on a human at coordinator-approval');
+    const times = [...r.stdout.matchAll(/\] \d+\/\d+ {2}\S+ {2}(.+)$/gm)].map((m) => m[1]);
+    expect(times.length).toBeGreaterThan(0);
+    // The virtual clock only moves when told: the run took no time on it.
+    for (const time of times) expect(time).toMatch(/^\d+ms$/);
   });
 });

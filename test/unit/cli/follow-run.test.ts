@@ -1,32 +1,91 @@
-import { describe, expect, it } from 'vitest';
-import { statesLeftFrom, successorsOf, type AslGraphDefinition, formatDuration } from '../../../lib/operations';
-import { progressLine } from '../../../cli/follow-run';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { progressPlanOf, runProgress, successorsOf, type AslGraphDefinition, formatDuration } from '../../../lib/operations';
+import { compileWorkflow } from '../../../lib/workflow';
+import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines/index';
+import { progressLine, runElapsedMillis } from '../../../cli/follow-run';
+import { engineClock } from '../../../cli/engine-clock';
 
-const onboardingLike: AslGraphDefinition = {
-  StartAt: 'Start',
-  States: {
-    Start: { Type: 'Pass', Next: 'verify' },
-    verify: { Type: 'Task', Next: 'approve' },
-    approve: { Type: 'Task', Next: 'decision', Catch: [{ Next: 'notify-expired' }] },
-    decision: { Type: 'Choice', Choices: [{ Next: 'notify-rejected' }], Default: 'email' },
-    email: { Type: 'Task', Next: 'kickoff' },
-    kickoff: { Type: 'Task', End: true },
-    'notify-rejected': { Type: 'Task', End: true },
-    'notify-expired': { Type: 'Task', End: true },
-  },
-};
+const onboarding = compileWorkflow(clinicalTrialOnboarding) as unknown as AslGraphDefinition;
+const research = compileWorkflow(researchAgent) as unknown as AslGraphDefinition;
 
 describe('start --wait progress', () => {
-  it('counts the fewest states left to an end, the current one included, error paths aside', () => {
-    expect(statesLeftFrom(onboardingLike, 'Start')).toBe(5); // Start, verify, approve, decision, notify-rejected
-    expect(statesLeftFrom(onboardingLike, 'decision')).toBe(2);
-    expect(statesLeftFrom(onboardingLike, 'kickoff')).toBe(1);
-    expect(successorsOf(onboardingLike, 'decision')).toEqual(['notify-rejected', 'email']);
+  it('takes the total from the definition: the steps on the longest path, routing states and error paths aside', () => {
+    expect(progressPlanOf(onboarding)).toEqual({ kind: 'steps', totalSteps: 7 });
+    expect(progressPlanOf(compileWorkflow(contractRenewal) as unknown as AslGraphDefinition)).toEqual({ kind: 'steps', totalSteps: 2 });
+    expect(successorsOf(onboarding, 'coordinator-approval-decision')).toEqual(['provision-edc-access', 'notify-site-rejected']);
   });
 
-  it('draws a bar, the step and the elapsed time', () => {
-    expect(progressLine(3, 6, 'coordinator-approval', 1250)).toBe('[##########----------] 3/6  coordinator-approval  1.3s');
-    expect(progressLine(0, 0, 'RUNNING', 0)).toBe('[--------------------] 0/0  RUNNING  0ms');
+  it('keeps the same total from the first step to a failure (a failed run reads x/7, not 1/1)', () => {
+    const plan = progressPlanOf(onboarding);
+    expect(runProgress(onboarding, plan, ['Start'], [])).toEqual({ kind: 'steps', done: 0, total: 7 });
+    expect(runProgress(onboarding, plan, ['Start', 'verify-site'], ['Start'])).toEqual({ kind: 'steps', done: 0, total: 7 });
+    // verify-site failed: one step was never done, the total stays.
+    expect(runProgress(onboarding, plan, ['Start', 'verify-site', 'create-accounts'], ['Start', 'verify-site'])).toEqual({ kind: 'steps', done: 1, total: 7 });
+  });
+
+  it('counts a branch off the longest path (the expiry notice) without passing the total', () => {
+    const entered = ['Start', 'verify-site', 'create-accounts', 'request-irb-document', 'coordinator-approval', 'notify-approval-expired'];
+    expect(runProgress(onboarding, progressPlanOf(onboarding), entered, entered)).toEqual({ kind: 'steps', done: 5, total: 7 });
+  });
+
+  it('shows an agent loop by its turn rather than a total the run cannot know', () => {
+    const plan = progressPlanOf(research);
+    expect(plan.kind).toBe('loop');
+    const entered = ['Start', 'Resume', 'research', 'research-route', 'research-tools', 'research', 'research-route', 'research-tools', 'research'];
+    expect(runProgress(research, plan, entered, entered.slice(0, -1))).toEqual({ kind: 'loop', turn: 3 });
+    expect(runProgress(research, plan, ['Start'], [])).toEqual({ kind: 'loop', turn: 0 });
+  });
+
+  it('draws a bar, the step and the elapsed time; a turn for a loop; no time when it is unknown', () => {
+    expect(progressLine({ kind: 'steps', done: 3, total: 6 }, 'coordinator-approval', 1250)).toBe('[##########----------] 3/6  coordinator-approval  1.3s');
+    expect(progressLine({ kind: 'steps', done: 0, total: 0 }, 'RUNNING', 0)).toBe('[--------------------] 0/0  RUNNING  0ms');
+    expect(progressLine({ kind: 'loop', turn: 2 }, 'research', 4200)).toBe('turn 2  research  4.2s');
+    expect(progressLine({ kind: 'steps', done: 1, total: 7 }, 'create-accounts')).toBe('[###-----------------] 1/7  create-accounts');
+  });
+});
+
+describe('elapsed time of a followed run', () => {
+  const startDate = new Date('2026-01-01T00:00:00Z');
+  it('is stop minus start once closed, whatever the wall clock says', () => {
+    expect(runElapsedMillis({ startDate, stopDate: new Date('2026-01-01T00:00:04.200Z') }, undefined)).toBe(4200);
+  });
+  it("is the engine's now minus start while open, and unknown without the engine's now", () => {
+    expect(runElapsedMillis({ startDate }, Date.parse('2026-01-01T00:01:00Z'))).toBe(60_000);
+    expect(runElapsedMillis({ startDate }, undefined)).toBeUndefined();
+  });
+});
+
+describe('engineClock', () => {
+  const servers: Server[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  });
+  const serve = async (status: number, body: unknown): Promise<string> => {
+    const server = createServer((_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+
+  it("reads the virtual clock's now from GET /_autosave/clock", async () => {
+    const epochMillis = Date.UTC(2026, 0, 1);
+    expect(await engineClock({ endpoint: await serve(200, { now: new Date(epochMillis).toISOString(), epochMillis }) })()).toBe(epochMillis);
+  });
+
+  it('takes a 404 (no virtual clock) to mean the engine runs on the system clock', async () => {
+    const now = await engineClock({ endpoint: await serve(404, { message: 'The virtual clock is off' }) })();
+    expect(Math.abs(now! - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('does not know the time when the clock route fails or nothing answers', async () => {
+    expect(await engineClock({ endpoint: await serve(500, {}) })()).toBeUndefined();
+    const closed = await serve(200, {});
+    await new Promise((resolve) => servers.pop()!.close(resolve));
+    expect(await engineClock({ endpoint: closed })()).toBeUndefined();
   });
 });
 
