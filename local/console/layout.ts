@@ -45,6 +45,8 @@ td code { white-space: nowrap; }
 .state-graph text { font: 12px system-ui, sans-serif; text-anchor: middle; fill: #1d2330; }
 .state-graph text.type { font-size: 10px; fill: #5b6474; }
 .state-graph .terminal circle { fill: #1d2330; } .state-graph .terminal text { text-anchor: start; font-size: 11px; fill: #5b6474; }
+.state-graph .end-marker line { stroke: #98a1b2; stroke-width: 1.5; } .state-graph .end-marker circle { fill: #1d2330; } .state-graph .end-marker circle.ring { fill: #fff; stroke: #1d2330; stroke-width: 1.5; }
+.state-graph .end-marker text { text-anchor: start; font-size: 11px; fill: #5b6474; }
 .status-done rect, .swatch.status-done { fill: var(--done-bg); background: var(--done-bg); stroke: var(--done); border-color: var(--done); }
 .status-running rect, .swatch.status-running { fill: var(--run-bg); background: var(--run-bg); stroke: var(--run); border-color: var(--run); }
 .status-waiting rect, .swatch.status-waiting { fill: var(--wait-bg); background: var(--wait-bg); stroke: var(--wait); border-color: var(--wait); }
