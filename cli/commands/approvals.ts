@@ -1,5 +1,5 @@
 import { parseCommandArgs } from '../args';
-import { listPendingApprovals, formatDuration } from '../../lib/operations';
+import { listPendingApprovals, formatElapsed } from '../../lib/operations';
 import { commandRunner, createCliContext } from '../command';
 import { printJson, printTable, terminal } from '../output';
 
@@ -15,8 +15,9 @@ export const run = commandRunner('approvals', async (args) => {
   const ctx = createCliContext(values.endpoint);
   const approvals = await listPendingApprovals(ctx.sfn, await ctx.registryNames());
   if (values.json) return void printJson(approvals);
+  const now = approvals.length > 0 ? await ctx.engineNow() : undefined;
   printTable(
     ['APPROVAL', 'RUN', 'WORKFLOW', 'STEP', 'WAITING', 'LINK'],
-    approvals.map((a) => [a.approvalId ?? '-', a.runName, a.workflow, a.step, formatDuration(Date.now() - a.since.getTime()), a.url ?? '(no link recorded)']),
+    approvals.map((a) => [a.approvalId ?? '-', a.runName, a.workflow, a.step, formatElapsed(a.since, now), a.url ?? '(no link recorded)']),
   );
 });

@@ -1,7 +1,7 @@
 import { parseCommandArgs, requirePositional } from '../args';
 import { commandRunner, createCliContext } from '../command';
 import { printJson, terminal } from '../output';
-import { formatDuration, formatTime, loadRunDetails } from '../../lib/operations';
+import { formatElapsed, formatTime, loadRunDetails } from '../../lib/operations';
 
 const USAGE = 'autosave describe <run-arn-or-name> [--json]';
 
@@ -21,8 +21,7 @@ export const run = commandRunner('describe', async (args) => {
     return void printJson({ ...execution, workflow: details.workflow, currentSteps: details.currentSteps, approvals: details.approvals });
   }
   const t = terminal();
-  const started = e.startDate?.getTime();
-  const elapsed = started ? formatDuration((e.stopDate?.getTime() ?? Date.now()) - started) : '-';
+  const elapsed = formatElapsed(e.startDate, e.stopDate ?? (await ctx.engineNow()));
   const waiting = details.approvals.length > 0;
   let status = e.status ?? '?';
   if (waiting) status += ` (waiting on a human at ${details.approvals.map((a) => a.step).join(', ')})`;

@@ -27,9 +27,9 @@ export const run = commandRunner('history', async (args) => {
   }
   const t = terminal();
   const origin = analysis.startedAt?.getTime() ?? execution.startDate?.getTime() ?? 0;
-  const end = analysis.closedAt?.getTime() ?? Date.now();
+  const end = analysis.closedAt?.getTime() ?? (await ctx.engineNow());
   t.line(
-    `${execution.name} (${details.workflow}) ${execution.status} after ${formatDuration(end - origin)}` +
+    `${execution.name} (${details.workflow}) ${execution.status}${end === undefined ? '' : ` after ${formatDuration(end - origin)}`}` +
       `, ${details.events.length} events` +
       (analysis.redrives ? `, redriven ${analysis.redrives}x` : '') +
       (analysis.resumes > analysis.redrives ? `, resumed after ${analysis.resumes - analysis.redrives} engine restart(s)` : ''),

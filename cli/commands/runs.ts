@@ -2,7 +2,7 @@ import { parseCommandArgs } from '../args';
 import { commandRunner, createCliContext } from '../command';
 import { CliUsageError } from '../errors';
 import { printJson, printTable, terminal } from '../output';
-import { formatDuration, formatTime, DEFAULT_RUN_LIST_LIMIT, listRuns, parseRunStatus, RUN_STATUS_FILTERS, WAITING_RUN_FILTER } from '../../lib/operations';
+import { formatElapsed, formatTime, DEFAULT_RUN_LIST_LIMIT, listRuns, parseRunStatus, RUN_STATUS_FILTERS, WAITING_RUN_FILTER } from '../../lib/operations';
 
 const USAGE = `autosave runs [--workflow <name>] [--status ${RUN_STATUS_FILTERS.join('|')}] [--limit n] [--json]`;
 
@@ -26,7 +26,7 @@ export const run = commandRunner('runs', async (args) => {
   const status = parseRunStatus(values.status);
   const runs = await listRuns(ctx.sfn, { workflow: values.workflow, status, limit }, await ctx.registryNames());
   if (values.json) return void printJson(runs);
-  const now = Date.now();
+  const now = runs.some((r) => !r.stopDate) ? await ctx.engineNow() : undefined;
   printTable(
     ['NAME', 'WORKFLOW', 'STATUS', 'STARTED', 'DURATION'],
     runs.map((r) => [
@@ -34,7 +34,7 @@ export const run = commandRunner('runs', async (args) => {
       r.workflow,
       r.status + (status === WAITING_RUN_FILTER ? ' (waiting on a human)' : '') + (r.redriveCount ? ` (redriven ${r.redriveCount}x)` : ''),
       formatTime(r.startDate),
-      r.startDate ? formatDuration((r.stopDate?.getTime() ?? now) - r.startDate.getTime()) : '-',
+      formatElapsed(r.startDate, r.stopDate ?? now),
     ]),
   );
 });

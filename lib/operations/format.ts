@@ -15,3 +15,12 @@ export function formatTime(date: Date | undefined): string {
   if (!date) return '-';
   return date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
+
+/**
+ * The time from `start` to `end` (both the engine's: event timestamps, or the engine's now), or
+ * `unknown` when either is missing — never the reader's own clock against the engine's timestamps.
+ */
+export function formatElapsed(start: Date | undefined, end: Date | number | undefined, unknown = '-'): string {
+  const endMillis = end instanceof Date ? end.getTime() : end;
+  return start === undefined || endMillis === undefined ? unknown : formatDuration(endMillis - start.getTime());
+}

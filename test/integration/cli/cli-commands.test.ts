@@ -304,4 +304,12 @@ describe('autosave start --wait on an engine with a virtual clock', () => {
     // The virtual clock only moves when told: the run took no time on it.
     for (const time of times) expect(time).toMatch(/^\d+ms$/);
   });
+
+  it("measures a running run's elapsed and waiting times on the engine's clock in describe, runs, history and approvals", async () => {
+    const at = ['--endpoint', clocked.url];
+    expect((await autosave('describe', 'clock-1', ...at)).stdout).toMatch(/^elapsed +\d+ms$/m);
+    expect((await autosave('runs', ...at)).stdout).toMatch(/^clock-1 +clinical-trial-onboarding +RUNNING +\S+ \S+ +\d+ms$/m);
+    expect((await autosave('history', 'clock-1', ...at)).stdout).toMatch(/^clock-1 \(clinical-trial-onboarding\) RUNNING after \d+ms,/m);
+    expect((await autosave('approvals', ...at)).stdout).toMatch(/ coordinator-approval +\d+ms +http/);
+  });
 });
