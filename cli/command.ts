@@ -1,8 +1,7 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createSfnClient, createSqsClient, resolveAwsTarget, type AwsTarget } from './aws-clients';
-import { engineClock, type EngineNow } from './engine-clock';
-import { describeOperationError, InvalidRunFilterError } from '../lib/operations';
+import { describeOperationError, engineClock, InvalidRunFilterError, type EngineNow } from '../lib/operations';
 import { CliUsageError, EXIT_FAILURE, EXIT_USAGE } from './errors';
 import { terminal } from './output';
 
@@ -29,7 +28,7 @@ export function createCliContext(endpointFlag?: string): CliContext {
   return {
     sfn: createSfnClient(sfnTarget),
     sfnTarget,
-    engineNow: engineClock(sfnTarget),
+    engineNow: engineClock(sfnTarget.endpoint),
     sqs: () => (sqs ??= createSqsClient(resolveAwsTarget('SQS', process.env, endpointFlag))),
     registryNames: () =>
       (names ??= import('../statemachines/index')

@@ -8,11 +8,11 @@ import {
   progressPlanOf,
   runProgress,
   type AslGraphDefinition,
+  type EngineNow,
   type PendingApproval,
   type ProgressPlan,
   type RunProgress,
 } from '../lib/operations';
-import type { EngineNow } from './engine-clock';
 import { terminal } from './output';
 
 /** How often `start --wait` looks at the run. @default 250 ms */

@@ -5,6 +5,7 @@
  */
 export * from './errors';
 export * from './format';
+export * from './engine-clock';
 export * from './describe-error';
 export * from './workflows';
 export * from './runs';

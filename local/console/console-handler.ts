@@ -3,7 +3,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_REGION, LOCAL_CREDENTIALS } from '../../lib/config';
 import { loadRuntimeConfig } from '../../lib/config/endpoints';
-import { describeOperationError, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError } from '../../lib/operations';
+import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError } from '../../lib/operations';
 import { html } from './html';
 import { renderPage } from './layout';
 import { approvalsPage } from './pages/approvals-page';
@@ -78,6 +78,8 @@ const errorPage = (status: number, title: string, message: string) =>
 export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   let clients = options.clients;
   const endpoint = () => (typeof options.sfnEndpoint === 'function' ? options.sfnEndpoint() : options.sfnEndpoint);
+  // The engine's now (its virtual clock under --virtual-clock) for durations of runs still open.
+  const engineNow = engineClock(endpoint);
   const outboxDir = () => options.outboxDir ?? loadRuntimeConfig().outboxDir;
   const getClients = () =>
     (clients ??= {
@@ -115,9 +117,9 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
         return true;
       }
       let page: string;
-      if (path === '/' || path === '/runs') page = await runsPage(sfn, url.searchParams);
-      else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeURIComponent(path.slice('/runs/'.length)));
-      else if (path === '/approvals') page = await approvalsPage(sfn);
+      if (path === '/' || path === '/runs') page = await runsPage(sfn, url.searchParams, await engineNow());
+      else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeURIComponent(path.slice('/runs/'.length)), await engineNow());
+      else if (path === '/approvals') page = await approvalsPage(sfn, await engineNow());
       else if (path === '/dlq') page = await deadLettersPage(sqs, await queueUrl(), url.searchParams.get('notice') ?? undefined);
       else if (path === '/outbox') page = await outboxPage(outboxDir());
       else {

@@ -18,12 +18,15 @@ const pretty = (json: string | undefined) => {
 };
 
 /** `GET /runs/<arn>`: the state machine as a graph coloured by what happened, beside the run's timeline. */
-export async function runPage(sfn: SFNClient, executionArn: string): Promise<string> {
+export async function runPage(sfn: SFNClient, executionArn: string, now?: number): Promise<string> {
   const details = await loadRunDetails(sfn, executionArn);
   const { execution: e, analysis } = details;
   const definition = await definitionOfRun(sfn, e);
   const origin = analysis.startedAt?.getTime() ?? e.startDate?.getTime() ?? 0;
   const waiting = details.approvals.length > 0;
+  // Engine times only: the close, or the engine's now (none known: no elapsed time shown).
+  const end = e.stopDate?.getTime() ?? now;
+  const elapsed = end === undefined ? undefined : end - origin;
   const legend = (Object.keys(STATE_STATUS_LABELS) as StateStatus[]).map(
     (s) => html`<li><span class="swatch status-${s}"></span>${STATE_STATUS_LABELS[s]}</li>`,
   );
@@ -38,7 +41,7 @@ ${e.error ? html`<div class="callout error"><strong>${e.error}</strong>${e.cause
 <table class="facts panel"><tbody>
 <tr><td>workflow</td><td>${details.workflow}${e.stateMachineVersionArn ? html` <span class="muted">version ${e.stateMachineVersionArn.split(':').pop()}</span>` : ''}</td></tr>
 <tr><td>execution</td><td><code>${e.executionArn}</code></td></tr>
-<tr><td>started</td><td>${formatTime(e.startDate)}${e.stopDate ? html` · stopped ${formatTime(e.stopDate)}` : ''} · ${formatDuration((e.stopDate?.getTime() ?? Date.now()) - origin)}</td></tr>
+<tr><td>started</td><td>${formatTime(e.startDate)}${e.stopDate ? html` · stopped ${formatTime(e.stopDate)}` : ''}${elapsed === undefined ? '' : ` · ${formatDuration(elapsed)}`}</td></tr>
 ${analysis.resumes ? html`<tr><td>resumed</td><td>${analysis.redrives ? `${analysis.redrives} redrive(s)` : ''}${analysis.resumes > analysis.redrives ? ` ${analysis.resumes - analysis.redrives} engine restart(s)` : ''}</td></tr>` : ''}
 </tbody></table>
 <div class="run-layout">

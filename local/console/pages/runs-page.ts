@@ -1,5 +1,5 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { listRuns, parseRunStatus, RUN_STATUS_FILTERS, WAITING_RUN_FILTER, waitingRunArns, formatDuration, formatTime, listDeployedWorkflows } from '../../../lib/operations';
+import { listRuns, parseRunStatus, RUN_STATUS_FILTERS, WAITING_RUN_FILTER, waitingRunArns, formatElapsed, formatTime, listDeployedWorkflows } from '../../../lib/operations';
 import { html } from '../html';
 import { renderPage } from '../layout';
 
@@ -13,8 +13,11 @@ export const statusBadge = (status: string, waiting = false) =>
 /** The console's own status filter: running runs that wait on a human (the CLI's `runs --status WAITING`). */
 export const WAITING_FILTER = WAITING_RUN_FILTER;
 
-/** `GET /?status=&workflow=`: runs, newest first, with status (or WAITING) and workflow filters. */
-export async function runsPage(sfn: SFNClient, query: URLSearchParams): Promise<string> {
+/**
+ * `GET /?status=&workflow=`: runs, newest first, with status (or WAITING) and workflow filters. `now` is
+ * the engine's (durations of open runs are left blank without it).
+ */
+export async function runsPage(sfn: SFNClient, query: URLSearchParams, now?: number): Promise<string> {
   const status = parseRunStatus(query.get('status') || undefined);
   const workflow = query.get('workflow') || undefined;
   const [runs, machines] = await Promise.all([listRuns(sfn, { status, workflow }), listDeployedWorkflows(sfn)]);
@@ -27,7 +30,6 @@ export async function runsPage(sfn: SFNClient, query: URLSearchParams): Promise<
     const q = p.toString();
     return q ? `/?${q}` : '/';
   };
-  const now = Date.now();
   const body = html`<h1>Runs</h1>
 <p class="filters">Status: <a href="${link(undefined, workflow)}" class="${!status ? 'active' : ''}">all</a>${RUN_STATUS_FILTERS.map(
     (s) => html`<a href="${link(s, workflow)}" class="${s === status ? 'active' : ''}" data-filter="${s}">${s === WAITING_FILTER ? 'waiting on a human' : s.toLowerCase()}</a>`,
@@ -38,7 +40,7 @@ export async function runsPage(sfn: SFNClient, query: URLSearchParams): Promise<
 <table class="runs"><thead><tr><th>Run</th><th>Workflow</th><th>Status</th><th>Started</th><th>Duration</th></tr></thead><tbody>
 ${runs.length === 0 ? html`<tr><td colspan="5" class="muted">No runs${status ? html` with status ${status}` : ''}. Start one: <code>npx autosave start clinical-trial-onboarding</code></td></tr>` : ''}
 ${runs.map(
-  (r) => html`<tr data-run="${r.name}"><td><a href="${runHref(r.executionArn)}">${r.name}</a></td><td>${r.workflow}</td><td>${statusBadge(r.status, waiting.has(r.executionArn))}${r.redriveCount ? html` <span class="muted">redriven ${r.redriveCount}×</span>` : ''}</td><td>${formatTime(r.startDate)}</td><td>${r.startDate ? formatDuration((r.stopDate?.getTime() ?? now) - r.startDate.getTime()) : ''}</td></tr>`,
+  (r) => html`<tr data-run="${r.name}"><td><a href="${runHref(r.executionArn)}">${r.name}</a></td><td>${r.workflow}</td><td>${statusBadge(r.status, waiting.has(r.executionArn))}${r.redriveCount ? html` <span class="muted">redriven ${r.redriveCount}×</span>` : ''}</td><td>${formatTime(r.startDate)}</td><td>${formatElapsed(r.startDate, r.stopDate ?? now, '')}</td></tr>`,
 )}
 </tbody></table>`;
   return renderPage({ title: 'Runs', active: '/' }, body);

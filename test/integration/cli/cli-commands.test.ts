@@ -312,4 +312,11 @@ describe('autosave start --wait on an engine with a virtual clock', () => {
     expect((await autosave('history', 'clock-1', ...at)).stdout).toMatch(/^clock-1 \(clinical-trial-onboarding\) RUNNING after \d+ms,/m);
     expect((await autosave('approvals', ...at)).stdout).toMatch(/ coordinator-approval +\d+ms +http/);
   });
+
+  it("shows the same engine-clock durations in the console's runs, run and approvals pages", async () => {
+    const page = async (path: string) => (await fetch(`${clocked.url}${path}`)).text();
+    expect(await page('/')).toMatch(/<tr data-run="clock-1">.*<td>\d+ms<\/td><\/tr>/);
+    expect(await page(`/runs/${encodeURIComponent('arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:clock-1')}`)).toMatch(/<td>started<\/td><td>[^<]* · \d+ms<\/td>/);
+    expect(await page('/approvals')).toMatch(/<td>coordinator-approval<\/td><td>\d+ms<\/td>/);
+  });
 });
