@@ -116,7 +116,7 @@ describe('autosave CLI on a live engine', () => {
     const r = await autosave('approve', approval.approvalId, '--comment', 'from the CLI test', '--by', 'cli-test');
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toMatch(/^approved .+ \(run cli-1\): Approved: /);
-    await vi.waitFor(async () => expect(await status('cli-1')).toBe('SUCCEEDED'), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(async () => expect(await status('cli-1')).toBe('SUCCEEDED'), { timeout: 45_000, interval: 100 });
     expect((await autosave('runs', '--status', 'WAITING')).stdout.trim()).toBe('(none)');
 
     const again = await autosave('approve', approval.approvalId);
@@ -161,7 +161,7 @@ describe('autosave CLI on a live engine', () => {
         expect(l).toHaveLength(1);
         return l;
       },
-      { timeout: 20_000, interval: 100 },
+      { timeout: 45_000, interval: 100 },
     );
     expect(letters[0]).toMatchObject({ runName: 'cli-2', letter: { status: 'ABORTED', failedState: 'coordinator-approval' } });
     const table = await autosave('dlq', 'list');
@@ -174,7 +174,7 @@ describe('autosave CLI on a live engine', () => {
     expect((await autosave('dlq', 'list')).stdout.trim()).toBe('(none)');
     // It asks for the approval again (a new token, a new link).
     await vi.waitFor(async () => expect(json<{ runName: string }[]>(await autosave('approvals', '--json')).map((a) => a.runName)).toEqual(['cli-2']), {
-      timeout: 20_000,
+      timeout: 45_000,
       interval: 100,
     });
     const timeline = (await autosave('history', 'cli-2')).stdout;
