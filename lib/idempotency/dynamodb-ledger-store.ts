@@ -70,6 +70,15 @@ export class DynamoDbLedgerStore implements LedgerStore {
     );
   }
 
+  /** The keys claimed IN_PROGRESS right now, with the claim each is held by (a scan: maintenance only). */
+  async *inProgressClaims(): AsyncIterable<{ readonly key: string; readonly claimToken: string }> {
+    const inProgress = { expression: '#status = :inProgress', names: { '#status': 'status' }, values: { ':inProgress': 'IN_PROGRESS' } };
+    for await (const item of this.table.scan(IDEMPOTENCY_ID_PREFIX, inProgress)) {
+      const { key, claimToken } = fromItem(item);
+      yield { key, claimToken };
+    }
+  }
+
   async get(key: string): Promise<LedgerRecord | undefined> {
     const item = await this.table.get(IDEMPOTENCY_ID_PREFIX + key);
     return item && fromItem(item);

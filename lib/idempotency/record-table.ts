@@ -5,6 +5,7 @@ import {
   GetCommand,
   PutCommand,
   UpdateCommand,
+  paginateScan,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
@@ -47,6 +48,21 @@ export class RecordTable {
   async get(id: string): Promise<TableItem | undefined> {
     const out = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { id }, ConsistentRead: true }));
     return out.Item as TableItem | undefined;
+  }
+
+  /** Every item whose `id` starts with `prefix` and that `filter` admits (a full scan: for maintenance, never a hot path). */
+  async *scan(prefix: string, filter?: Condition): AsyncIterable<TableItem> {
+    const pages = paginateScan(
+      { client: this.doc },
+      {
+        TableName: this.tableName,
+        ConsistentRead: true,
+        FilterExpression: ['begins_with(id, :idPrefix)', filter?.expression].filter(Boolean).join(' AND '),
+        ExpressionAttributeNames: filter?.names,
+        ExpressionAttributeValues: { ':idPrefix': prefix, ...filter?.values },
+      },
+    );
+    for await (const page of pages) yield* (page.Items ?? []) as TableItem[];
   }
 
   /** Puts `item` if `condition` holds; on success returns the item it replaced, if any. */
