@@ -1,13 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The suites whose conditional writes decide exactly-once behaviour. The `dynamodb-local` project runs them a
+ * second time against AWS's own DynamoDB Local, which takes the branches dynalite never reaches
+ * (`ReturnValuesOnConditionCheckFailure`).
+ */
+const CONDITIONAL_WRITE_SUITES = [
+  'test/unit/**/idempotency-ledger.test.ts',
+  'test/unit/**/approval-service.test.ts',
+  'test/unit/**/tool-step.test.ts',
+  'test/unit/**/model-step.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Engine crash tests spawn processes and bind ports; keep the two cores from thrashing.
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'dynamodb-local', include: CONDITIONAL_WRITE_SUITES, env: { AUTOSAVE_TEST_DYNAMODB: 'dynamodb-local' } },
+      },
+    ],
   },
 });

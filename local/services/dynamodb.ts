@@ -29,9 +29,21 @@ export async function startLocalDynamoDb(options: LocalDynamoDbOptions): Promise
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await createRecordTables(endpoint, options.tables);
+  return {
+    endpoint,
+    close: () => new Promise<void>((resolve, reject) => server.close((err?: Error) => (err ? reject(err) : resolve()))),
+  };
+}
+
+/**
+ * Creates the runtime's tables (pk `id`, a string, on demand) on the DynamoDB at `endpoint` where missing.
+ * Shared by the engine's dynalite and the tests' DynamoDB Local, so both serve the same schema.
+ */
+export async function createRecordTables(endpoint: string, tables: readonly string[]): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
-    for (const table of options.tables) {
+    for (const table of tables) {
       try {
         await client.send(new CreateTableCommand({
           TableName: table,
@@ -46,8 +58,4 @@ export async function startLocalDynamoDb(options: LocalDynamoDbOptions): Promise
   } finally {
     client.destroy();
   }
-  return {
-    endpoint,
-    close: () => new Promise<void>((resolve, reject) => server.close((err?: Error) => (err ? reject(err) : resolve()))),
-  };
 }
