@@ -30,6 +30,16 @@ export const PAYLOAD_INLINE_LIMIT_BYTES = 100 * 1024;
 /** Step Functions' hard limit on any state input/output, task result or execution input (UTF-8 bytes). */
 export const STATES_PAYLOAD_LIMIT_BYTES = 256 * 1024;
 
+/** Step Functions' hard limit on a state machine definition (API reference: `definition` at most 1,048,576). */
+export const DEFINITION_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Deepest nesting of arrays and objects the local engine accepts in a definition, an execution input or a
+ * task output. The service documents no figure; 1,000 is the default of Jackson (the JSON parser of
+ * AWS's Java stack) and far beyond any real payload, and it keeps every recursive walk of the engine
+ * (JSONata, JSONPath, payload templates, structured clones) well inside the call stack.
+ */
+export const MAX_JSON_NESTING_DEPTH = 1000;
+
 /** Step Functions' hard limit on events in one execution's history. */
 export const HISTORY_EVENT_LIMIT = 25_000;
 /** Share of the history limit a workflow may plan to use; the rest is headroom for retries. */

@@ -166,7 +166,8 @@ export class Engine {
 
   /** Serves one Step Functions API operation with the wire shapes of AWS JSON 1.0. */
   async handle(operation: string, input: object = {}): Promise<object> {
-    const handler = this.handlers[operation];
+    // Own properties only: `constructor`, `toString`, `__proto__` are names on every object's prototype.
+    const handler = Object.hasOwn(this.handlers, operation) ? this.handlers[operation] : undefined;
     if (!handler) throw new UnknownOperationException(`Unknown operation ${operation}`);
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new ValidationException('The request body must be a JSON object');
     return handler(input as Record<string, unknown>);

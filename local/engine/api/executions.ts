@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HISTORY_EVENT_LIMIT, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
+import { HISTORY_EVENT_LIMIT, MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
 import type { EngineStore, EventRow, ExecutionRow, FrameRow } from '../../store/engine-store';
 import { assertExecutionArn, executionArn, parseStateMachineArn, versionArn } from '../arns';
 import type { EngineContext } from '../engine-context';
@@ -20,7 +20,7 @@ import {
   ValidationException,
 } from '../service-errors';
 import { requireStateMachine, routeAlias } from './state-machines';
-import { byteLength, epochSeconds, optionalString, pageRequest, pageToken, requireString } from './wire';
+import { byteLength, epochSeconds, nestsDeeperThan, optionalString, pageRequest, pageToken, requireString } from './wire';
 
 type Input = Record<string, unknown>;
 
@@ -47,6 +47,9 @@ export function requireExecution(store: EngineStore, arnInput: unknown): Executi
 function parseExecutionInput(text: string): unknown {
   if (byteLength(text) > STATES_PAYLOAD_LIMIT_BYTES) {
     throw new InvalidExecutionInput(`Input exceeds the maximum size of ${STATES_PAYLOAD_LIMIT_BYTES} bytes`);
+  }
+  if (nestsDeeperThan(text, MAX_JSON_NESTING_DEPTH)) {
+    throw new InvalidExecutionInput(`Invalid State Machine Execution Input: nested deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
   }
   try {
     return JSON.parse(text);

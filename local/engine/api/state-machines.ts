@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AliasRow, StateMachineRow, VersionRow } from '../../store/engine-store';
 import { aliasArn, parseStateMachineArn, stateMachineArn, versionArn } from '../arns';
-import { validateDefinition } from '../definition';
-import { InvalidDefinitionError } from '../definition';
+import { DEFINITION_LIMIT_BYTES, MAX_JSON_NESTING_DEPTH } from '../../../lib/config/constants';
+import { InvalidDefinitionError, validateDefinition } from '../definition';
 import type { EngineContext } from '../engine-context';
 import { assertValidName } from '../names';
 import {
@@ -13,7 +13,7 @@ import {
   StateMachineDoesNotExist,
   ValidationException,
 } from '../service-errors';
-import { epochSeconds, optionalString, page, pageRequest, requireString } from './wire';
+import { byteLength, epochSeconds, nestsDeeperThan, optionalString, page, pageRequest, requireString } from './wire';
 
 type Input = Record<string, unknown>;
 
@@ -69,8 +69,28 @@ function publishVersion(ctx: EngineContext, machine: StateMachineRow, descriptio
   return row;
 }
 
-function readDefinition(input: Input): string {
+/**
+ * The `definition` field within the service's limits, before anything parses it: at most 1 MB (a field
+ * constraint, so `ValidationException` as the service words those) and nested no deeper than
+ * {@link MAX_JSON_NESTING_DEPTH} (`InvalidDefinition`).
+ */
+function boundedDefinition(input: Input): string {
   const definition = requireString(input, 'definition');
+  if (byteLength(definition) > DEFINITION_LIMIT_BYTES) {
+    throw new ValidationException(
+      `1 validation error detected: Value at 'definition' failed to satisfy constraint: Member must have length less than or equal to ${DEFINITION_LIMIT_BYTES}`,
+    );
+  }
+  if (nestsDeeperThan(definition, MAX_JSON_NESTING_DEPTH)) {
+    throw new InvalidDefinitionError([
+      { code: 'SCHEMA_VALIDATION_FAILED', message: `the definition nests deeper than ${MAX_JSON_NESTING_DEPTH} levels`, location: '' },
+    ]);
+  }
+  return definition;
+}
+
+function readDefinition(input: Input): string {
+  const definition = boundedDefinition(input);
   validateDefinition(definition);
   return definition;
 }
@@ -391,9 +411,8 @@ export function routeAlias(ctx: EngineContext, alias: AliasRow): string {
 
 /** ValidateStateMachineDefinition: `OK`, or `FAIL` with one diagnostic per problem (state, field, code). */
 export function validateStateMachineDefinition(_ctx: EngineContext, input: Input): object {
-  const definition = requireString(input, 'definition');
   try {
-    validateDefinition(definition);
+    validateDefinition(boundedDefinition(input));
     return { result: 'OK', diagnostics: [], truncated: false };
   } catch (err) {
     if (!(err instanceof InvalidDefinitionError)) throw err;

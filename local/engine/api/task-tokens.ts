@@ -1,10 +1,10 @@
-import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
+import { MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
 import { TASK_TOKEN_PATTERN } from '../executor/task-token';
 import type { FramePosition } from '../executor/frame';
 import type { TaskTokenRow } from '../../store/engine-store';
 import { InvalidOutput, InvalidToken, ServiceUnavailable, TaskDoesNotExist, TaskTimedOut } from '../service-errors';
 import type { ExecutionRuntime } from './executions';
-import { byteLength, optionalString, requireString } from './wire';
+import { byteLength, nestsDeeperThan, optionalString, requireString } from './wire';
 
 type Input = Record<string, unknown>;
 
@@ -33,6 +33,7 @@ async function answer(rt: ExecutionRuntime, row: TaskTokenRow, outcome: Paramete
 export async function sendTaskSuccess(rt: ExecutionRuntime, input: Input): Promise<object> {
   const output = requireString(input, 'output');
   if (byteLength(output) > STATES_PAYLOAD_LIMIT_BYTES) throw new InvalidOutput('Output exceeds the maximum size');
+  if (nestsDeeperThan(output, MAX_JSON_NESTING_DEPTH)) throw new InvalidOutput(`Invalid Output: nested deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
   let value: unknown;
   try {
     value = JSON.parse(output);

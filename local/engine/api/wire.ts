@@ -44,16 +44,26 @@ export function pageRequest(input: Record<string, unknown>): PageRequest {
   return { offset, limit };
 }
 
+/**
+ * The position a `nextToken` carries. Only a token this engine could have issued is accepted: a safe
+ * integer position, spelled exactly as {@link pageToken} spells it (the service answers any other token,
+ * `{"o":1e300}` or padded base64 included, with `InvalidToken`).
+ */
 function decodeToken(token: unknown): number {
-  if (typeof token !== 'string') throw new InvalidToken('Invalid Token');
-  try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { o?: unknown };
-    if (typeof parsed.o === 'number' && Number.isInteger(parsed.o) && parsed.o >= 0) return parsed.o;
-  } catch {
-    // fall through
+  if (typeof token === 'string' && token.length <= MAX_TOKEN_LENGTH) {
+    try {
+      const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { o?: unknown } | null;
+      const o = parsed?.o;
+      if (typeof o === 'number' && Number.isSafeInteger(o) && o >= 0 && pageToken(o) === token) return o;
+    } catch {
+      // not JSON: refused below
+    }
   }
-  throw new InvalidToken(`Invalid Token: '${token}'`);
+  throw new InvalidToken(`Invalid Token: ${JSON.stringify(typeof token === 'string' ? token.slice(0, MAX_TOKEN_LENGTH) : token ?? null)}`);
 }
+
+/** Longest `nextToken` the API reference allows. */
+const MAX_TOKEN_LENGTH = 1024;
 
 /** An opaque `nextToken` carrying a position (an offset, or the last key of a keyset page). */
 export const pageToken = (position: number): string => Buffer.from(JSON.stringify({ o: position })).toString('base64url');
@@ -69,6 +79,26 @@ export function nextToken(req: PageRequest, got: number, total?: number): string
 export function page<T>(all: readonly T[], req: PageRequest): { items: T[]; nextToken?: string } {
   const items = all.slice(req.offset, req.offset + req.limit);
   return { items, nextToken: nextToken(req, items.length, all.length) };
+}
+
+/**
+ * Whether the JSON text nests arrays and objects deeper than `limit`: a scan of the text, no parse and no
+ * recursion, so it is safe on any input (a 10 KB text can nest 5,000 levels).
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
 
 /** Whether `text` is within Step Functions' payload limit (UTF-8 bytes). */
