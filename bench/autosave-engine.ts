@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Engine, type ExecutionStatusChangeEvent } from '../local/engine';
 import { InProcessLambdaRunner } from '../local/services/lambda/lambda-runner';
 import {
-  CONCURRENT_RUNS, IN_FLIGHT, PAUSED_RUNS, SEQUENTIAL_RUNS, STEP_FUNCTION_NAME, STEPS, pausedDefinition, peakRssBytes,
+  CONCURRENT_RUNS, IN_FLIGHT, measureWorkload, PAUSED_RUNS, STEP_FUNCTION_NAME, STEPS, pausedDefinition, peakRssBytes,
   runWithConcurrency, secondsSince, sevenStepDefinition, stepFunction, type WorkloadFigures,
 } from './workload';
 
@@ -62,14 +62,9 @@ export async function measureAutosave(): Promise<WorkloadFigures> {
     await b.engine.start();
     const { stateMachineArn } = (await b.engine.handle('CreateStateMachine', { name: 'seven', definition: JSON.stringify(sevenStepDefinition()), roleArn: ROLE })) as { stateMachineArn: string };
 
-    let t = performance.now();
-    for (let r = 0; r < SEQUENTIAL_RUNS; r += 1) mustSucceed(await b.run(stateMachineArn, `seq-${r}`));
-    const sequential = { runs: SEQUENTIAL_RUNS, seconds: secondsSince(t) };
+    const { sequential, concurrent } = await measureWorkload(async (r) => mustSucceed(await b.run(stateMachineArn, `run-${r}`)));
     const commitsBefore = b.engine.commitStats;
-
-    t = performance.now();
-    await runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, async (r) => mustSucceed(await b.run(stateMachineArn, `con-${r}`)));
-    const concurrent = { runs: CONCURRENT_RUNS, inFlight: IN_FLIGHT, seconds: secondsSince(t) };
+    await runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, async (r) => mustSucceed(await b.run(stateMachineArn, `counted-${r}`)));
     const commitsAfter = b.engine.commitStats;
     const commits = commitsAfter.commits - commitsBefore.commits;
     const writes = commitsAfter.writes - commitsBefore.writes;
@@ -86,7 +81,7 @@ export async function measureAutosave(): Promise<WorkloadFigures> {
     // Restart: a new engine on the same file, then every paused run carried on to its end.
     await b.engine.stop();
     b = benchEngine(dir, []);
-    t = performance.now();
+    const t = performance.now();
     await b.engine.start();
     const restartSeconds = secondsSince(t);
     const pausedPrefix = pausedArn.replace(':stateMachine:', ':execution:');

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONCURRENT_RUNS, IN_FLIGHT, SEQUENTIAL_RUNS, STEPS, peakRssBytes, runWithConcurrency, secondsSince, stepResult, type WorkloadFigures } from './workload';
+import { measureWorkload, peakRssBytes, STEPS, stepResult, type WorkloadFigures } from './workload';
 
 export async function measureFloor(): Promise<WorkloadFigures> {
   const dir = await mkdtemp(join(tmpdir(), 'autosave-bench-floor-'));
@@ -22,13 +22,8 @@ export async function measureFloor(): Promise<WorkloadFigures> {
       await Promise.resolve();
     }
   };
-  let t = performance.now();
-  for (let r = 0; r < SEQUENTIAL_RUNS; r += 1) await run(r);
-  const sequential = { runs: SEQUENTIAL_RUNS, seconds: secondsSince(t) };
-  t = performance.now();
-  await runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, (r) => run(SEQUENTIAL_RUNS + r));
-  const concurrent = { runs: CONCURRENT_RUNS, inFlight: IN_FLIGHT, seconds: secondsSince(t) };
+  const figures = await measureWorkload(run);
   db.close();
   await rm(dir, { recursive: true, force: true });
-  return { sequential, concurrent, peakRssBytes: peakRssBytes() };
+  return { ...figures, peakRssBytes: peakRssBytes() };
 }

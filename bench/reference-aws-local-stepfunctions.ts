@@ -2,7 +2,7 @@
  * The reference: the same JSONPath definition on aws-local-stepfunctions (in memory, nothing durable).
  * Its only published version declares Node 22; on Node 20 it needs Promise.withResolvers.
  */
-import { CONCURRENT_RUNS, IN_FLIGHT, SEQUENTIAL_RUNS, STEPS, peakRssBytes, runWithConcurrency, secondsSince, sevenStepDefinition, stepFunction, type WorkloadFigures } from './workload';
+import { measureWorkload, peakRssBytes, STEPS, sevenStepDefinition, stepFunction, type WorkloadFigures } from './workload';
 
 function polyfillPromiseWithResolvers(): void {
   const P = Promise as unknown as { withResolvers?: () => unknown };
@@ -24,11 +24,6 @@ export async function measureReference(): Promise<WorkloadFigures> {
   type Handler = (input: any) => Promise<any>;
   const handlers: Record<string, Handler> = Object.fromEntries(Array.from({ length: STEPS }, (_, i) => [`Step${i + 1}`, stepFunction as Handler]));
   const run = (r: number) => machine.run({ runId: `run-${r}` }, { overrides: { taskResourceLocalHandlers: handlers } }).result;
-  let t = performance.now();
-  for (let r = 0; r < SEQUENTIAL_RUNS; r += 1) await run(r);
-  const sequential = { runs: SEQUENTIAL_RUNS, seconds: secondsSince(t) };
-  t = performance.now();
-  await runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, (r) => run(r));
-  const concurrent = { runs: CONCURRENT_RUNS, inFlight: IN_FLIGHT, seconds: secondsSince(t) };
-  return { sequential, concurrent, peakRssBytes: peakRssBytes(), notes: ['in memory: no checkpoint, no task tokens, nothing survives a restart'] };
+  const figures = await measureWorkload(run);
+  return { ...figures, peakRssBytes: peakRssBytes(), notes: ['in memory: no checkpoint, no task tokens, nothing survives a restart'] };
 }

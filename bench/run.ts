@@ -1,14 +1,19 @@
 /**
- * `npm run bench`: the seven-step workload on our engine (durable: synchronous=FULL), on the floor of any
- * durable checkpoint (a bare SQLite insert per step with fsync), and on aws-local-stepfunctions
- * (in memory). Each part runs in its own process so peak RSS is its own. Prints one table.
+ * `npm run bench`: the seven-step workload, side by side, in one run — our engine in process and as its own
+ * process through the Step Functions API, LangGraph.js with its SQLite checkpointer (what users pick
+ * instead), the floor of any durable checkpoint (a bare SQLite insert per step with fsync), and
+ * aws-local-stepfunctions (in memory). Each part runs in its own process so its RSS is its own. Prints the
+ * figures, then our figures as ratios of the others, against the targets.
  */
 import { spawn } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { CONCURRENT_RUNS, IN_FLIGHT, PAUSED_RUNS, SEQUENTIAL_RUNS, STEPS, type WorkloadFigures } from './workload';
+import { CONCURRENT_RUNS, IN_FLIGHT, KILLED_IN_FLIGHT_RUNS, PAUSED_RUNS, REPEATS, SEQUENTIAL_RUNS, STEPS, WARMUP_RUNS, type WorkloadFigures } from './workload';
 
 const PARTS = {
   autosave: async () => (await import('./autosave-engine')).measureAutosave(),
+  api: async () => (await import('./api-engine')).measureApi(),
+  langgraph: async () => (await import('./langgraph')).measureLangGraph(),
   floor: async () => (await import('./floor-sqlite')).measureFloor(),
   reference: async () => (await import('./reference-aws-local-stepfunctions')).measureReference(),
 } as const;
@@ -32,12 +37,15 @@ function runPart(part: Part): Promise<WorkloadFigures> {
   });
 }
 
-const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+/** Megabytes (10^6 bytes): the unit of the targets. */
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 const runsPerSecond = (x: { runs: number; seconds: number }) => x.runs / x.seconds;
-const msPerStep = (x: { runs: number; seconds: number }) => (x.seconds * 1000) / (x.runs * STEPS);
+const ratio = (ours: number, theirs: number) => ours / theirs;
+const times = (x: number) => `${x.toFixed(2)}x`;
+const verdict = (met: boolean) => (met ? 'met' : 'NOT MET');
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   return rows.map((r, i) => {
     const line = r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('   ');
     return i === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('   ')}` : line;
@@ -52,41 +60,68 @@ async function main(): Promise<void> {
     process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(figures)}\n`);
     return;
   }
-  console.log(`Workload: ${STEPS} sequential Tasks, each returning ~200 bytes; ${SEQUENTIAL_RUNS} runs one after another, ${CONCURRENT_RUNS} runs ${IN_FLIGHT} in flight.`);
-  // The floor runs before and after our engine and keeps the faster figures: the disk is shared, and a
+  const started = performance.now();
+  console.log(`Machine: ${cpus().length} vCPU (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}.`);
+  console.log(`Workload: ${STEPS} sequential Tasks, each returning ~200 bytes; ${SEQUENTIAL_RUNS} runs one after another; ${CONCURRENT_RUNS} runs, ${IN_FLIGHT} in flight. ` +
+    `Medians of ${REPEATS} after ${WARMUP_RUNS} warm-up runs.`);
+  // The floor runs before and after the others and keeps the faster figures: the disk is shared, and a
   // floor measured in a slow moment would flatter us.
   const floorBefore = await runPart('floor');
   const autosave = await runPart('autosave');
+  const api = await runPart('api');
+  const langgraph = await runPart('langgraph');
   const floorAfter = await runPart('floor');
   const reference = await runPart('reference');
-  const faster = (a: { seconds: number }, b: { seconds: number }) => (a.seconds <= b.seconds ? a : b);
+  const faster = <T extends { seconds: number }>(a: T, b: T): T => (a.seconds <= b.seconds ? a : b);
   const floor: WorkloadFigures = {
-    sequential: faster(floorBefore.sequential, floorAfter.sequential) as WorkloadFigures['sequential'],
-    concurrent: faster(floorBefore.concurrent, floorAfter.concurrent) as WorkloadFigures['concurrent'],
+    sequential: faster(floorBefore.sequential, floorAfter.sequential),
+    concurrent: faster(floorBefore.concurrent, floorAfter.concurrent),
     peakRssBytes: Math.max(floorBefore.peakRssBytes, floorAfter.peakRssBytes),
   };
 
-  const ratio = (ours: number, theirs: number) => `${(ours / theirs).toFixed(2)}x`;
-  const rows = [
-    ['', 'autosave (durable)', 'floor: SQLite fsync/step', 'aws-local-stepfunctions', 'ours / floor', 'ours / reference'],
-    ...(['sequential', 'concurrent'] as const).flatMap((k) => {
-      const label = k === 'sequential' ? `${SEQUENTIAL_RUNS} runs, 1 at a time` : `${CONCURRENT_RUNS} runs, ${IN_FLIGHT} in flight`;
-      return [
-        [`${label}: runs/s`, ...[autosave, floor, reference].map((f) => runsPerSecond(f[k]).toFixed(1)),
-          ratio(runsPerSecond(autosave[k]), runsPerSecond(floor[k])), ratio(runsPerSecond(autosave[k]), runsPerSecond(reference[k]))],
-        [`${label}: ms/step`, ...[autosave, floor, reference].map((f) => msPerStep(f[k]).toFixed(3)),
-          ratio(msPerStep(autosave[k]), msPerStep(floor[k])), ratio(msPerStep(autosave[k]), msPerStep(reference[k]))],
-      ];
-    }),
-    ['peak RSS', ...[autosave, floor, reference].map((f) => mib(f.peakRssBytes)), '', ''],
+  const columns: [string, WorkloadFigures, string][] = [
+    ['autosave, in process', autosave, 'yes'],
+    ['autosave, own process via SFN API', api, 'yes'],
+    ['LangGraph.js 1.7 + SqliteSaver', langgraph, 'yes (sync, FULL)'],
+    ['floor: SQLite insert per step', floor, 'yes'],
+    ['aws-local-stepfunctions', reference, 'no (memory)'],
   ];
-  console.log(`\n${table(rows)}\n`);
-  const p = autosave.paused!;
-  console.log(`Autosave with ${PAUSED_RUNS.toLocaleString('en')} runs paused on task tokens: RSS ${mib(p.rssBytes)} (after GC).`);
-  console.log(`Restart on that data: engine started (all ${PAUSED_RUNS.toLocaleString('en')} resumed and waiting) in ${(p.restartSeconds * 1000).toFixed(0)} ms; ` +
-    `all of them completed by SendTaskSuccess ${p.resumeAllSeconds.toFixed(1)} s after the restart.`);
-  for (const note of [...(autosave.notes ?? []).map((n) => `autosave: ${n}`), ...(reference.notes ?? []).map((n) => `aws-local-stepfunctions: ${n}`)]) console.log(note);
-  console.log('Durability: every autosave transition is committed (WAL, synchronous=FULL) before it takes effect; ratios > 1x in ms/step mean slower.');
+  console.log(`\n${table([
+    ['', 'seq runs/s', `${IN_FLIGHT} in flight runs/s`, 'seq ms/step', 'peak RSS', "fsync'd"],
+    ...columns.map(([name, f, fsync]) => [
+      name, runsPerSecond(f.sequential).toFixed(0), runsPerSecond(f.concurrent).toFixed(0),
+      ((f.sequential.seconds * 1000) / (f.sequential.runs * STEPS)).toFixed(3), mb(f.peakRssBytes), fsync,
+    ]),
+  ])}\n`);
+
+  const target = (label: string, value: number, goal: number, show: (n: number) => string, atMost = false) =>
+    [label, show(value), `${atMost ? '<=' : '>='} ${show(goal)}`, verdict(atMost ? value <= goal : value >= goal)];
+  const seq = (f: WorkloadFigures) => runsPerSecond(f.sequential);
+  const con = (f: WorkloadFigures) => runsPerSecond(f.concurrent);
+  const p = api.paused!;
+  const seconds = (n: number) => `${n.toFixed(2)} s`;
+  console.log(table([
+    ['target', 'measured', 'goal', ''],
+    target('in process, sequential / floor', ratio(seq(autosave), seq(floor)), 0.6, times),
+    target(`in process, ${IN_FLIGHT} in flight / floor`, ratio(con(autosave), con(floor)), 1.5, times),
+    target('API, sequential / LangGraph', ratio(seq(api), seq(langgraph)), 1.2, times),
+    target(`API, ${IN_FLIGHT} in flight / LangGraph`, ratio(con(api), con(langgraph)), 3, times),
+    target('engine process peak RSS under load', api.peakRssBytes, 150e6, mb, true),
+    target(`engine process RSS, ${PAUSED_RUNS.toLocaleString('en')} runs paused`, p.rssBytes, 150e6, mb, true),
+    target('restart after SIGKILL: API answers', p.restartSeconds, 0.3, seconds, true),
+    target(`restart: ${KILLED_IN_FLIGHT_RUNS} runs caught in flight done`, p.resumeAllSeconds, 0.5, seconds, true),
+  ]));
+  console.log(`\nOther ratios: in process / LangGraph ${times(ratio(seq(autosave), seq(langgraph)))} sequential, ${times(ratio(con(autosave), con(langgraph)))} ${IN_FLIGHT} in flight; ` +
+    `in process / aws-local-stepfunctions ${times(ratio(seq(autosave), seq(reference)))} sequential, ${times(ratio(con(autosave), con(reference)))} ${IN_FLIGHT} in flight.`);
+  const inProcessPaused = autosave.paused!;
+  console.log(`In process with ${PAUSED_RUNS.toLocaleString('en')} runs paused on task tokens: RSS ${mb(inProcessPaused.rssBytes)} (after GC); ` +
+    `engine restart ${(inProcessPaused.restartSeconds * 1000).toFixed(0)} ms, all of them completed by SendTaskSuccess ${inProcessPaused.resumeAllSeconds.toFixed(1)} s after it.`);
+  for (const [name, f] of [['autosave', autosave], ['API', api], ['LangGraph', langgraph], ['aws-local-stepfunctions', reference]] as const) {
+    for (const note of f.notes ?? []) console.log(`${name}: ${note}`);
+  }
+  console.log("fsync'd: autosave commits every transition (WAL, synchronous=FULL) before it takes effect, concurrent runs sharing commits; " +
+    'the API restart figures are from process spawn, on a store holding every run above.');
+  console.log(`Bench took ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 
 await main();

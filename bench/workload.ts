@@ -12,6 +12,12 @@ export const CONCURRENT_RUNS = 1_000;
 export const IN_FLIGHT = 50;
 /** Runs left paused on a task token for the memory and restart figures. */
 export const PAUSED_RUNS = 10_000;
+/** Runs before the measured ones (JIT, caches, file growth). */
+export const WARMUP_RUNS = 100;
+/** Measured repetitions of each workload; the median is reported. */
+export const REPEATS = 3;
+/** Runs caught in flight by a SIGKILL in the restart figures. */
+export const KILLED_IN_FLIGHT_RUNS = 200;
 
 /** Name of the step function in every engine. */
 export const STEP_FUNCTION_NAME = 'bench-step';
@@ -31,12 +37,12 @@ export function stepResult(step: number): Record<string, unknown> {
 export const stepFunction = async (event: { step?: number }): Promise<Record<string, unknown>> => stepResult(Number(event?.step ?? 0));
 
 /** Seven sequential Tasks on the step function; each keeps only the last result (state stays small). */
-export function sevenStepDefinition(): Record<string, unknown> {
+export function sevenStepDefinition(functionArn: string = STEP_FUNCTION_ARN): Record<string, unknown> {
   const states: Record<string, unknown> = {};
   for (let i = 1; i <= STEPS; i += 1) {
     states[`Step${i}`] = {
       Type: 'Task',
-      Resource: STEP_FUNCTION_ARN,
+      Resource: functionArn,
       Parameters: { 'step': i, 'runId.$': '$.runId' },
       ResultPath: '$.last',
       ...(i < STEPS ? { Next: `Step${i + 1}` } : { End: true }),
@@ -71,6 +77,39 @@ export async function runWithConcurrency(count: number, inFlight: number, job: (
     }
   };
   await Promise.all(Array.from({ length: Math.min(inFlight, count) }, worker));
+}
+
+/** The median of some numbers. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * The shared measurement: {@link WARMUP_RUNS} runs, then {@link REPEATS} times the sequential and the
+ * concurrent workload, each figure the median of its repeats. `run(r)` runs run number `r` (never reused)
+ * to its end.
+ */
+export async function measureWorkload(run: (r: number) => Promise<unknown>): Promise<Pick<WorkloadFigures, 'sequential' | 'concurrent'>> {
+  let next = 0;
+  for (let w = 0; w < WARMUP_RUNS; w += 1) await run(next++);
+  const sequential: number[] = [];
+  const concurrent: number[] = [];
+  for (let rep = 0; rep < REPEATS; rep += 1) {
+    let t = performance.now();
+    for (let r = 0; r < SEQUENTIAL_RUNS; r += 1) await run(next++);
+    sequential.push(secondsSince(t));
+    const base = next;
+    next += CONCURRENT_RUNS;
+    t = performance.now();
+    await runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, (r) => run(base + r));
+    concurrent.push(secondsSince(t));
+  }
+  return {
+    sequential: { runs: SEQUENTIAL_RUNS, seconds: median(sequential) },
+    concurrent: { runs: CONCURRENT_RUNS, inFlight: IN_FLIGHT, seconds: median(concurrent) },
+  };
 }
 
 /** Figures one engine reports for the workload. */
