@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_EMAIL_FROM } from '../lib/config/endpoints';
+import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_EMAIL_FROM } from '../lib/endpoints';
 
 /** How a new state machine version reaches the `live` alias. */
 export type RolloutKind = 'all-at-once' | 'canary' | 'linear';

@@ -4,7 +4,7 @@ import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { HISTORY_EVENT_BUDGET } from '../lib/config';
-import { METRICS_NAMESPACE, METRICS_SERVICE, MetricName, type MetricNameValue } from '../lib/metrics/metric-names';
+import { METRICS_NAMESPACE, METRICS_SERVICE, MetricName, type MetricNameValue } from '../lib/metrics';
 import type { RuntimeFunctions } from './runtime-functions';
 import type { SharedResources } from './shared-resources';
 import { FunctionNames } from './stack-inputs';

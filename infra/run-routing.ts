@@ -2,7 +2,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import { CLOSED_RUN_STATUSES } from '../lib/dead-letters/run-statuses';
+import { CLOSED_RUN_STATUSES } from '../lib/dead-letters';
 import type { RuntimeFunctions } from './runtime-functions';
 import type { SharedResources } from './shared-resources';
 import { FunctionNames } from './stack-inputs';

@@ -13,13 +13,20 @@ import {
   loadApprovalSecrets,
   loadRuntimeConfig,
   type RuntimeConfig,
-} from '../lib/config/endpoints';
+} from '../lib/endpoints';
 import { ApprovalLinkSigner, ApprovalService, emailApprovers } from '../lib/approvals';
-import { DynamoDbLedgerStore, IdempotencyLedger, RecordTable } from '../lib/idempotency';
+import { DynamoDbLedgerStore, IdempotencyLedger } from '../lib/idempotency';
+import { RecordTable } from '../lib/records';
 import { EmfMetrics } from '../lib/metrics';
 import { BedrockModelProvider, RecordedModelCall, ScriptedModelProvider, type ModelProvider } from '../lib/models';
 import { PayloadStore, S3BlobStore } from '../lib/payloads';
-import { OutboxEmailProvider, SesEmailProvider, createToolRegistry, type EmailProvider, type ToolRegistry } from '../lib/tools';
+import {
+  OutboxEmailProvider,
+  SesEmailProvider,
+  createToolRegistry,
+  type EmailProvider,
+  type ToolRegistry,
+} from '../lib/tools';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 

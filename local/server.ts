@@ -9,7 +9,7 @@ import { resolve, join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_REGION, systemClock, type Clock, LOCAL_CREDENTIALS } from '../lib/config';
-import { DEFAULT_BUCKET_NAME, DEFAULT_DLQ_NAME, DEFAULT_TABLE_NAME } from '../lib/config/endpoints';
+import { DEFAULT_BUCKET_NAME, DEFAULT_DLQ_NAME, DEFAULT_TABLE_NAME } from '../lib/endpoints';
 import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
 import { stepFunctionsService } from './api/step-functions-service';
 import { Engine, VirtualClock } from './engine';

@@ -1,4 +1,4 @@
-import { researchTools } from '../lib/tools/research-tools';
+import { researchTools } from '../lib/tools';
 import { agentLoop, defineWorkflow } from '../lib/workflow';
 
 /**

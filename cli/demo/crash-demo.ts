@@ -3,11 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { LOCAL_REGION, LOCAL_CREDENTIALS } from '../../lib/config';
-import { CRASH_POINT_ENV, CrashPoint } from '../../lib/idempotency/crash-point';
+import { CRASH_POINT_ENV, CrashPoint } from '../../lib/crash-points';
 import { MetricName } from '../../lib/metrics';
 import { OutboxEmailProvider } from '../../lib/tools';
 import { clinicalTrialOnboarding } from '../../statemachines/index';
-import { submitApprovalDecision, analyzeHistory, pendingApprovals, type RunAnalysis, getFullHistory, liveAliasArn } from '../../lib/operations';
+import {
+  submitApprovalDecision,
+  analyzeHistory,
+  pendingApprovals,
+  type RunAnalysis,
+  getFullHistory,
+  liveAliasArn,
+} from '../../lib/operations';
 import { spawnEngine, type EngineProcess } from './engine-process';
 
 /** The seed scenario's site. */

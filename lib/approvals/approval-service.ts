@@ -1,7 +1,7 @@
 import { SendTaskSuccessCommand, type SFNClient } from '@aws-sdk/client-sfn';
 import { DEFAULT_RECORD_TTL_SECONDS, systemClock, type Clock } from '../config';
 import { InvalidStepInputError } from '../errors';
-import { TTL_ATTRIBUTE, type RecordTable, type TableItem } from '../idempotency/record-table';
+import { TTL_ATTRIBUTE, type RecordTable, type TableItem } from '../records';
 import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';
 import { decidedPage, pendingPage, refusalPage, type ApprovalPage } from './approval-page';
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequestEvent, ApprovalStatus } from './approval-record';

@@ -1,4 +1,4 @@
-import type { EmailProvider } from '../tools/email/email-provider';
+import type { EmailProvider } from '../tools';
 import type { ApprovalNotifier } from './approval-service';
 
 /** The idempotency key of the email announcing an approval: one email per approval, however often requested. */

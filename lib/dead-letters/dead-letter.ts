@@ -6,7 +6,7 @@ import {
   type SFNClient,
 } from '@aws-sdk/client-sfn';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { sha256Hex } from '../payloads/hashing';
+import { sha256Hex } from '../records';
 import { CLOSED_RUN_STATUSES, DEAD_LETTER_STATUSES } from './run-statuses';
 
 /** The detail-type of the EventBridge events run-monitor receives. */

@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ClaimWrite, LedgerRecord, LedgerStore } from './ledger-record';
-import { RecordTable, TTL_ATTRIBUTE, type TableItem } from './record-table';
+import { RecordTable, TTL_ATTRIBUTE, type TableItem } from '../records';
 
 /** Prefix of idempotency items in the runtime's table. */
 export const IDEMPOTENCY_ID_PREFIX = 'idem#';

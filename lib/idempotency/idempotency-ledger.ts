@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_RECORD_TTL_SECONDS, systemClock, type Clock } from '../config';
 import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';
-import { canonicalJson, sha256Hex } from '../payloads/hashing';
-import { CrashPoint, crashPoint } from './crash-point';
+import { canonicalJson, sha256Hex } from '../records';
+import { CrashPoint, crashPoint } from '../crash-points';
 import { IdempotencyInProgressError, IdempotencyKeyMismatchError } from './errors';
 import type { LedgerRecord, LedgerStore } from './ledger-record';
 

@@ -1,6 +1,5 @@
 import { InvalidStepInputError } from '../errors';
-import type { PayloadRef } from '../payloads/payload-ref';
-import type { PayloadStore } from '../payloads/payload-store';
+import type { PayloadRef, PayloadStore } from '../payloads';
 import { assistantMessage, type ConversationMessage, type ModelToolSpec, type TokenUsage, type ToolCall } from './conversation';
 import type { RecordedModelCall } from './recorded-model-call';
 

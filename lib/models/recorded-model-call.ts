@@ -1,9 +1,8 @@
 import { DEFAULT_RECORD_TTL_SECONDS, systemClock, type Clock } from '../config';
-import { CrashPoint, crashPoint } from '../idempotency/crash-point';
-import { TTL_ATTRIBUTE, type RecordTable } from '../idempotency/record-table';
+import { CrashPoint, crashPoint } from '../crash-points';
+import { TTL_ATTRIBUTE, type RecordTable } from '../records';
 import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';
-import { isPayloadRef } from '../payloads/payload-ref';
-import type { PayloadStore } from '../payloads/payload-store';
+import { isPayloadRef, type PayloadStore } from '../payloads';
 import type { ModelCallSite, ModelRequest, ModelResponse } from './conversation';
 import type { ModelProvider } from './model-provider';
 

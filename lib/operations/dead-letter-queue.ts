@@ -6,7 +6,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { DEFAULT_DLQ_NAME } from '../config/endpoints';
+import { DEFAULT_DLQ_NAME } from '../endpoints';
 import { DeadLetterQueueNotFoundError } from './errors';
 import { parseDeadLetter, redriveDeadLetter, type DeadLetterMessage, type RedriveOutcome } from '../dead-letters';
 

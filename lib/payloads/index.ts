@@ -3,4 +3,3 @@ export * from './payload-store';
 export * from './blob-store';
 export * from './s3-blob-store';
 export * from './errors';
-export * from './hashing';

@@ -2,7 +2,7 @@ import { PAYLOAD_INLINE_LIMIT_BYTES } from '../config';
 import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';
 import type { BlobStore } from './blob-store';
 import { PayloadIntegrityError } from './errors';
-import { sha256Hex } from './hashing';
+import { sha256Hex } from '../records';
 import { isPayloadRef, parseS3Url, type PayloadRef } from './payload-ref';
 
 /** Rough size of a reference in JSON; members no larger than this are never offloaded. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, link, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256Hex } from '../payloads/hashing';
+import { sha256Hex } from '../records';
 
 /** One entry of a {@link KeyedFileLog}. */
 export interface KeyedEntry<T> {

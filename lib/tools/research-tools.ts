@@ -1,6 +1,6 @@
 import jsonata from 'jsonata';
 import { InvalidStepInputError } from '../errors';
-import { sha256Hex } from '../payloads/hashing';
+import { sha256Hex } from '../records';
 import { ToolRejectedError } from './errors';
 import type { Tool } from './tool';
 

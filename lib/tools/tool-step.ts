@@ -1,7 +1,6 @@
 import { InvalidStepInputError } from '../errors';
-import { leaseFor, type IdempotencyLedger, type ReconcileResult, type RunSource } from '../idempotency/idempotency-ledger';
-import type { PayloadRef } from '../payloads/payload-ref';
-import type { PayloadStore } from '../payloads/payload-store';
+import { leaseFor, type IdempotencyLedger, type ReconcileResult, type RunSource } from '../idempotency';
+import type { PayloadRef, PayloadStore } from '../payloads';
 import type { ToolRegistry } from './tool-registry';
 
 /** A single tool step (docs/architecture.md §2). */

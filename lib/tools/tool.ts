@@ -1,4 +1,4 @@
-import type { ReconcileResult } from '../idempotency/idempotency-ledger';
+import type { ReconcileResult } from '../idempotency';
 
 /** A JSON Schema object describing a tool's input (shown to models in the agent loop). */
 export type JsonSchema = Record<string, unknown>;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_REGION, LOCAL_CREDENTIALS } from '../../lib/config';
-import { loadRuntimeConfig } from '../../lib/config/endpoints';
+import { loadRuntimeConfig } from '../../lib/endpoints';
 import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError } from '../../lib/operations';
 import { html } from './html';
 import { renderPage } from './layout';

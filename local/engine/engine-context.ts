@@ -1,5 +1,5 @@
-import type { Clock } from '../../lib/config/clock';
-import type { EngineStore } from '../store/engine-store';
+import type { Clock } from '../../lib/config';
+import type { EngineStore } from '../store';
 import type { ArnScope } from './arns';
 
 /** What every operation and the executor share. */

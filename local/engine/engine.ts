@@ -1,8 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { type Clock, systemClock } from '../../lib/config/clock';
-import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../lib/config/constants';
-import { EngineStore, type ExecutionRow, type TimerRow } from '../store/engine-store';
+import { type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '../../lib/config';
+import { EngineStore, type ExecutionRow, type TimerRow } from '../store';
 import * as executions from './api/executions';
 import type { ExecutionRuntime } from './api/executions';
 import * as machines from './api/state-machines';

@@ -1,5 +1,4 @@
-import type { Clock } from '../../lib/config/clock';
-import { type Duration, toMillis } from '../../lib/config/duration';
+import { type Clock, type Duration, toMillis } from '../../lib/config';
 
 /** Something whose timers a {@link VirtualClock} drives (the engine's timer service). */
 export interface TimeDriven {

@@ -1,7 +1,7 @@
 import { writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/config';
-import { DEFAULT_BUCKET_NAME, DEFAULT_TABLE_NAME } from '../../lib/config/endpoints';
+import { DEFAULT_BUCKET_NAME, DEFAULT_TABLE_NAME } from '../../lib/endpoints';
 
 /** File in the data directory that tells other processes (CLI, tests) where the local services listen. */
 export const ENDPOINTS_FILE = 'endpoints.json';

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../../payloads/hashing';
+import { sha256Hex } from '../../records';
 import { KeyedFileLog } from '../keyed-file-log';
 import type { EmailMessage, EmailProvider, SentEmail } from './email-provider';
 

@@ -1,5 +1,5 @@
 import { InvalidStepInputError } from '../../errors';
-import type { ReconcileResult } from '../../idempotency/idempotency-ledger';
+import type { ReconcileResult } from '../../idempotency';
 import type { Tool } from '../tool';
 import type { EmailMessage, EmailProvider, SentEmail } from './email-provider';
 

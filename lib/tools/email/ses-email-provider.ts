@@ -1,5 +1,5 @@
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
-import { sha256Hex } from '../../payloads/hashing';
+import { sha256Hex } from '../../records';
 import type { EmailMessage, EmailProvider, SentEmail } from './email-provider';
 
 /** Header carrying the idempotency key on every email the SES provider sends. */

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../../payloads/hashing';
+import { sha256Hex } from '../../records';
 import { ToolRejectedError } from '../errors';
 import { RecordingFakeTool, type FakeToolSpec } from './recording-fake-tool';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { HISTORY_EVENT_LIMIT, MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
-import type { EngineStore, EventRow, ExecutionRow, FrameRow } from '../../store/engine-store';
+import { HISTORY_EVENT_LIMIT, MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config';
+import type { EngineStore, EventRow, ExecutionRow, FrameRow } from '../../store';
 import { assertExecutionArn, executionArn, parseStateMachineArn, versionArn } from '../arns';
 import type { EngineContext } from '../engine-context';
 import { definitionTree } from '../executor/definition-tree';

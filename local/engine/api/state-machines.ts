@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AliasRow, StateMachineRow, VersionRow } from '../../store/engine-store';
+import type { AliasRow, StateMachineRow, VersionRow } from '../../store';
 import { aliasArn, parseStateMachineArn, stateMachineArn, versionArn } from '../arns';
-import { DEFINITION_LIMIT_BYTES, MAX_JSON_NESTING_DEPTH } from '../../../lib/config/constants';
+import { DEFINITION_LIMIT_BYTES, MAX_JSON_NESTING_DEPTH } from '../../../lib/config';
 import { InvalidDefinitionError, validateDefinition } from '../definition';
 import type { EngineContext } from '../engine-context';
 import { assertValidName } from '../names';

@@ -1,4 +1,4 @@
-import { StatesError } from '../../../lib/errors/states-errors';
+import { StatesError } from '../../../lib/errors';
 import type { StatesErrorLike } from './types';
 
 /**

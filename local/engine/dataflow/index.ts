@@ -13,6 +13,15 @@ export { compileIntrinsic, INTRINSIC_FUNCTIONS } from './jsonpath/intrinsics/int
 export { readPath, setReferencePath } from './jsonpath/paths';
 export { compileJsonata, isJsonataExpression } from './jsonata/expressions';
 
+// What the definition validator checks statically, ahead of any run.
+export { forEachString, isMalformedJsonataExpression } from './jsonata/expressions';
+export { JSONATA_FIELDS } from './jsonata/jsonata-data-flow';
+export { isIntrinsicCall } from './jsonpath/intrinsics/parse-intrinsic';
+export { definiteSteps } from './jsonpath/paths';
+export { forEachDynamic } from './jsonpath/payload-template';
+export { CHOICE_OPERATORS, operatorOf } from './jsonpath/choice-rules';
+export { parseTimestamp } from './shared/values';
+
 /** The data flow of a state whose effective query language is `language`. */
 export function dataFlowFor(language: QueryLanguage): StateDataFlow {
   switch (language) {

@@ -1,4 +1,4 @@
-import type { QueryLanguage, StateDefinition } from '../dataflow/types';
+import type { QueryLanguage, StateDefinition } from '../dataflow';
 
 /**
  * Where a state list lives: pairs of (state name, branch index) for Parallel branches and

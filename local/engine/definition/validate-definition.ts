@@ -7,16 +7,22 @@
  */
 import { createHash } from 'node:crypto';
 import aslValidator from 'asl-validator';
-import type { QueryLanguage, StateDefinition } from '../dataflow/types';
-import { StatesError } from '../../../lib/errors/states-errors';
-import { compileJsonata, forEachString, isJsonataExpression, isMalformedJsonataExpression } from '../dataflow/jsonata/expressions';
-import { JSONATA_FIELDS } from '../dataflow/jsonata/jsonata-data-flow';
-import { compileIntrinsic } from '../dataflow/jsonpath/intrinsics/intrinsic-functions';
-import { isIntrinsicCall } from '../dataflow/jsonpath/intrinsics/parse-intrinsic';
-import { definiteSteps } from '../dataflow/jsonpath/paths';
-import { forEachDynamic } from '../dataflow/jsonpath/payload-template';
-import { CHOICE_OPERATORS, operatorOf } from '../dataflow/jsonpath/choice-rules';
-import { parseTimestamp } from '../dataflow/shared/values';
+import type { QueryLanguage, StateDefinition } from '../dataflow';
+import { StatesError } from '../../../lib/errors';
+import {
+  compileJsonata,
+  forEachString,
+  isJsonataExpression,
+  isMalformedJsonataExpression,
+  JSONATA_FIELDS,
+  compileIntrinsic,
+  isIntrinsicCall,
+  definiteSteps,
+  forEachDynamic,
+  CHOICE_OPERATORS,
+  operatorOf,
+  parseTimestamp,
+} from '../dataflow';
 import { resolveTaskTarget } from '../executor/task-integrations';
 import { MAP_ITEMS } from '../executor/definition-tree';
 import { InvalidDefinitionError, type DefinitionProblem } from './invalid-definition-error';

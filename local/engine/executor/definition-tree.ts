@@ -1,4 +1,4 @@
-import type { QueryLanguage, StateDefinition } from '../dataflow/types';
+import type { QueryLanguage, StateDefinition } from '../dataflow';
 
 /** A list of states with its start: the top level, a Parallel branch or a Map's item processor. */
 export interface StateList {

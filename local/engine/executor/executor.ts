@@ -15,11 +15,11 @@
  * redoes only effects (a scheduled Task whose outcome was not committed is invoked again). A frame waiting
  * on a timer or a task token is a row and nothing else.
  */
-import { HISTORY_EVENT_LIMIT, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config/constants';
-import { StatesError } from '../../../lib/errors/states-errors';
-import type { EngineStore, ExecutionHeader } from '../../store/engine-store';
+import { HISTORY_EVENT_LIMIT, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config';
+import { StatesError } from '../../../lib/errors';
+import type { EngineStore, ExecutionHeader } from '../../store';
 import { dataFlowFor } from '../dataflow';
-import type { EvaluationScope, StateDataFlow, StateDefinition } from '../dataflow/types';
+import type { EvaluationScope, StateDataFlow, StateDefinition } from '../dataflow';
 import type { EngineContext } from '../engine-context';
 import { definitionTree } from './definition-tree';
 import { FrameRecord, type FramePosition, type Phase, ROOT_FRAME_ID, type TimerKind } from './frame';

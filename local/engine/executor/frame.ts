@@ -1,4 +1,4 @@
-import type { FrameRow, FrameStatus } from '../../store/engine-store';
+import type { FrameRow, FrameStatus } from '../../store';
 import type { ScopePath } from './definition-tree';
 
 /** The id of an execution's top-level frame. */

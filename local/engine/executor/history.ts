@@ -1,4 +1,4 @@
-import type { EventRow } from '../../store/engine-store';
+import type { EventRow } from '../../store';
 import { epochSeconds } from '../api/wire';
 
 /** The fields of event details that carry execution data (dropped when `includeExecutionData` is false). */

@@ -4,10 +4,10 @@
  * parent, which re-examines its children: start more, fail (aborting the others), or finish with their
  * outputs in order. Children read the parent's variables as a copy and cannot write them back.
  */
-import { StatesError } from '../../../lib/errors/states-errors';
-import type { Clock } from '../../../lib/config/clock';
-import type { EngineStore, FrameRow } from '../../store/engine-store';
-import type { EvaluationScope, StateDataFlow, StateDefinition } from '../dataflow/types';
+import { StatesError } from '../../../lib/errors';
+import type { Clock } from '../../../lib/config';
+import type { EngineStore, FrameRow } from '../../store';
+import type { EvaluationScope, StateDataFlow, StateDefinition } from '../dataflow';
 import { MAP_ITEMS } from './definition-tree';
 import { type ChildrenPhase, FrameRecord, type FramePosition, type Phase, type TimerKind } from './frame';
 import { type ClosedResume, ENTER, type Effects, type Run, type StateFailure, toFailure } from './transition';

@@ -1,4 +1,4 @@
-import { StatesError } from '../../../lib/errors/states-errors';
+import { StatesError } from '../../../lib/errors';
 
 /** An ASL Retrier. */
 export interface Retrier {

@@ -3,7 +3,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { StatesError } from '../../../lib/errors/states-errors';
+import { StatesError } from '../../../lib/errors';
 import type { LambdaInvoker } from '../lambda-invoker';
 
 /** How the engine waits for a Task's work (the `.waitForTaskToken` / `.sync` suffixes). */

@@ -1,4 +1,4 @@
-import type { EngineStore, ExecutionStatus } from '../../store/engine-store';
+import type { EngineStore, ExecutionStatus } from '../../store';
 import type { FrameRecord } from './frame';
 
 /** Thrown inside a write when the frame or execution moved on meanwhile: the batch is dropped. */

@@ -1,6 +1,6 @@
 /** The vocabulary of one transition, shared by the executor and the Parallel/Map orchestration. */
-import { StatesError } from '../../../lib/errors/states-errors';
-import type { ExecutionHeader } from '../../store/engine-store';
+import { StatesError } from '../../../lib/errors';
+import type { ExecutionHeader } from '../../store';
 import type { DefinitionTree } from './definition-tree';
 import type { ChildrenPhase, FrameRecord, TimerKind } from './frame';
 import type { TaskOutcome, TaskTarget } from './task-integrations';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../../lib/config';
 import { AutosaveError } from '../../../lib/errors';
 import { functionArn, parseFunctionName } from './function-name';
-import type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine/lambda-invoker';
+import type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine';
 
 /** Lambda's own default timeout; user functions get {@link DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS} instead. */
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 3;
@@ -43,7 +43,7 @@ export interface LocalFunction {
 }
 
 // The seam the engine invokes functions through is the engine's own type (docs/architecture.md §5).
-export type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine/lambda-invoker';
+export type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine';
 
 /** No function of that name: the Lambda service's error, which the engine surfaces as `Lambda.ResourceNotFoundException`, as on AWS. */
 export class LambdaFunctionNotFoundError extends AutosaveError {

@@ -5,7 +5,8 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDbLedgerStore, RecordTable } from '../../../lib/idempotency';
+import { DynamoDbLedgerStore } from '../../../lib/idempotency';
+import { RecordTable } from '../../../lib/records';
 import { startDynamoDbLocal } from '../../fixtures/runtime/dynamodb-local';
 import { startLocalAws } from '../../fixtures/runtime/local-aws';
 

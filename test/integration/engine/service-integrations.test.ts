@@ -11,7 +11,7 @@ import { type LocalDynamoDb, startLocalDynamoDb } from '../../../local/services/
 import { LOCAL_CREDENTIALS } from '../../../lib/config';
 import { LocalSqs } from '../../../local/services/sqs/local-sqs';
 import { sqsService } from '../../../local/services/sqs/sqs-service';
-import { EngineHarness, invokeTask, jsonata, namedError } from '../../unit/engine/support/engine-harness';
+import { EngineHarness, invokeTask, jsonata, namedError } from '../../unit/local/engine/support/engine-harness';
 
 /** Task integrations against real local services: dynalite and the engine's SQS over HTTP. */
 describe('service integrations', () => {

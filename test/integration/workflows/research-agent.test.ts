@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DescribeExecutionCommand, RedriveExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYLOAD_INLINE_LIMIT_BYTES } from '../../../lib/config';
-import { DEFAULT_MODEL_SCRIPT } from '../../../lib/config/endpoints';
+import { DEFAULT_MODEL_SCRIPT } from '../../../lib/endpoints/endpoints';
 import type { ModelScript, ScriptedResponse } from '../../../lib/models';
 import { researchTools } from '../../../lib/tools';
 import { agentLoop, defineWorkflow } from '../../../lib/workflow';

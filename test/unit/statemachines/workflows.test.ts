@@ -4,9 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { HISTORY_EVENT_BUDGET, days } from '../../../lib/config';
 import { NON_RETRYABLE_ERRORS, StatesError } from '../../../lib/errors';
 import { compileWorkflow, planHistory, toAslJson, type AslDefinition } from '../../../lib/workflow';
-import { clinicalTrialOnboarding, contractRenewal, findWorkflow, researchAgent, workflows } from '../../../statemachines';
-import { stateOf, taskStates, validateAsl } from '../workflow/asl-test-helpers';
-import { SimulatedTaskError, walkDefinition, type TaskHandler } from '../workflow/walk-definition';
+import {
+  clinicalTrialOnboarding,
+  contractRenewal,
+  findWorkflow,
+  researchAgent,
+  workflows,
+} from '../../../statemachines';
+import { stateOf, taskStates, validateAsl } from '../lib/workflow/asl-test-helpers';
+import { SimulatedTaskError, walkDefinition, type TaskHandler } from '../lib/workflow/walk-definition';
 
 const compiled = new Map<string, AslDefinition>(workflows.map((w) => [w.name, compileWorkflow(w)]));
 const aslOf = (name: string) => compiled.get(name)!;

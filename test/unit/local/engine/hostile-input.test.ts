@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFINITION_LIMIT_BYTES, MAX_JSON_NESTING_DEPTH } from '../../../../lib/config/constants';
-import { EngineHarness, jsonata } from '../../engine/support/engine-harness';
+import { EngineHarness, jsonata } from './support/engine-harness';
 
 const nested = (depth: number, leaf = '1') => '['.repeat(depth) + leaf + ']'.repeat(depth);
 const role = 'arn:aws:iam::123456789012:role/test';

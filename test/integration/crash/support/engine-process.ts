@@ -1,0 +1,79 @@
+/**
+ * Runs `autosave local` as a child process, as a user would (`node bin/autosave.js local`), for tests
+ * that must kill it for real.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+
+const PROJECT_ROOT = resolve(fileURLToPath(new URL('./', import.meta.url)), '../../../..');
+const LISTENING = /listening on (http:\/\/127\.0\.0\.1:(\d+))/;
+
+/** A running engine child. */
+export interface EngineProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly pid: number;
+  /** Everything it printed so far. */
+  output(): string;
+  /** SIGKILL, and resolves once it is gone. */
+  kill(): Promise<void>;
+  /** SIGTERM (a clean stop), resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Options of {@link startEngineProcess}. */
+export interface EngineProcessOptions {
+  readonly dataDir: string;
+  readonly functionsModule?: string;
+  readonly env?: Record<string, string>;
+  /** @default 60_000 */
+  readonly startTimeoutMillis?: number;
+}
+
+/** Starts `autosave local --port 0` and resolves once it says where it listens. */
+export async function startEngineProcess(options: EngineProcessOptions): Promise<EngineProcess> {
+  const args = ['bin/autosave.js', 'local', '--port', '0', '--data', options.dataDir];
+  if (options.functionsModule) args.push('--functions', options.functionsModule);
+  const child = spawn(process.execPath, args, {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = once(child, 'exit');
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`engine did not start in time:\n${out}`)), options.startTimeoutMillis ?? 60_000);
+    const check = () => {
+      const m = LISTENING.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout!.off('data', check);
+        resolveUrl(m[1]);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`engine exited with ${code} before listening:\n${out}`));
+    });
+  });
+  return {
+    child,
+    url,
+    pid: child.pid!,
+    output: () => out,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const [code] = await exited;
+      return code as number | null;
+    },
+  };
+}

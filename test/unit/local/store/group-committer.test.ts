@@ -1,0 +1,58 @@
+import Database from 'better-sqlite3';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GroupCommitter } from '../../../../local/store/group-committer';
+
+describe('GroupCommitter', () => {
+  let dir: string;
+  let db: Database.Database;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'group-commit-'));
+    db = new Database(join(dir, 'db.sqlite'));
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+  });
+  afterEach(async () => {
+    db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('commits the writes queued in one turn in one transaction', async () => {
+    const committer = new GroupCommitter(db);
+    const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => committer.commit(() => insert.run(`k${i}`).changes)));
+    expect(results.every((r) => r === 1)).toBe(true);
+    expect(committer.commits).toBe(1);
+    expect(committer.writes).toBe(50);
+    expect((db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(50);
+  });
+
+  it('rolls back only the write that throws, and rejects only its promise', async () => {
+    const committer = new GroupCommitter(db);
+    const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const outcomes = await Promise.allSettled([
+      committer.commit(() => insert.run('a')),
+      committer.commit(() => {
+        insert.run('b');
+        insert.run('a'); // duplicate key: this write fails as a whole
+      }),
+      committer.commit(() => insert.run('c')),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['a', 'c']);
+  });
+
+  it('lets a deferred write ride along with the next transaction instead of forcing its own', async () => {
+    const committer = new GroupCommitter(db);
+    const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const deferred = committer.defer(() => insert.run('later'));
+    expect(committer.idle).toBe(true);
+    await committer.commit(() => insert.run('now'));
+    await deferred;
+    expect(committer.commits).toBe(1);
+    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['later', 'now']);
+  });
+});
+
