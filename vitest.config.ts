@@ -21,7 +21,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
-      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
+      // The global setup finds (or, as root, installs) Debian's chromium for the browser tests.
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], globalSetup: ['test/setup/global-setup.ts'] } },
       {
         extends: true,
         test: { name: 'dynamodb-local', include: CONDITIONAL_WRITE_SUITES, env: { AUTOSAVE_TEST_DYNAMODB: 'dynamodb-local' } },

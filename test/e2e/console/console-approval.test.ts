@@ -5,15 +5,13 @@
  * A screenshot of the finished run goes to test-results/ (gitignored) as an artifact.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLocal, type LocalEngine } from '../../../local/server';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(process.cwd(), 'test-results');
 const ALIAS = 'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding:live';
 // A hostile value in the input: the console must show it as text.
@@ -25,11 +23,13 @@ let browser: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+  // test/setup/global-setup.ts found or installed it, or says which command does.
+  const chromiumStatus = inject('chromium');
+  if (!chromiumStatus.available) throw new Error(chromiumStatus.reason);
   dataDir = await mkdtemp(join(tmpdir(), 'autosave-console-'));
   local = await startLocal({ port: 0, dataDir: join(dataDir, 'engine'), log: () => undefined });
   browser = await chromium.launchPersistentContext(join(dataDir, 'chromium-profile'), {
-    executablePath: CHROMIUM,
+    executablePath: chromiumStatus.executablePath,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1400, height: 1000 },
