@@ -143,9 +143,7 @@ export class Engine {
     this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => this.whenIdle());
     this.runtime = { ...ctx, executor, armTimers: () => this.timers?.arm(), executionClosed: (arn) => this.executionClosed(arn) };
     executor.resumeRunning('recover');
-    for (const row of store.sql('SELECT execution_arn FROM close_notifications').all() as { execution_arn: string }[]) {
-      this.executionClosed(row.execution_arn);
-    }
+    for (const arn of store.closeNotifications()) this.executionClosed(arn);
     this.timers.arm();
   }
 
@@ -212,7 +210,7 @@ export class Engine {
     const done = () => {
       if (this.store === store) {
         void store.committer
-          .defer(() => store.sql('DELETE FROM close_notifications WHERE execution_arn = ? AND status = ?').run(row.arn, row.status))
+          .defer(() => store.deleteCloseNotification(row.arn, row.status))
           .catch(() => undefined);
       }
     };

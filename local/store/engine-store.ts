@@ -129,13 +129,37 @@ export interface TaskTokenRow {
 /** sha256 of a definition's text: definitions are stored once and pinned by hash. */
 export const definitionHash = (body: string): string => createHash('sha256').update(body).digest('hex');
 
+/** Filters of {@link EngineStore.listExecutions}: one of machine, version or alias, and optional status and redrive filters. */
+export interface ExecutionListQuery {
+  readonly by: 'machine_arn' | 'version_arn' | 'alias_arn';
+  readonly arn: string;
+  /** Only executions with a `seq` below this one (0: from the newest). */
+  readonly beforeSeq: number;
+  readonly status?: string;
+  readonly redriveFilter?: 'REDRIVEN' | 'NOT_REDRIVEN' | string;
+  readonly limit: number;
+}
+
+/** The columns of a state machine an UpdateStateMachine changes. */
+export interface StateMachineUpdate {
+  readonly definitionHash: string;
+  readonly roleArn: string;
+  readonly revisionId: string;
+  readonly updatedMs: number;
+  /** JSON; null keeps the stored value. */
+  readonly logging: string | null;
+  /** JSON; null keeps the stored value. */
+  readonly tracing: string | null;
+}
+
 /**
- * The engine's durable store: one SQLite file in WAL mode with `synchronous=FULL` (every COMMIT is
- * fsynced), reached through prepared statements. Writes from the executor go through {@link committer}
- * so concurrent executions share one transaction.
+ * The engine's durable store, and the only module that speaks SQL: one SQLite file in WAL mode with
+ * `synchronous=FULL` (every COMMIT is fsynced), reached through prepared statements. Every write goes
+ * through {@link committer} (the group commit), so concurrent executions share one transaction; the
+ * methods below that write are meant to run inside a `committer.commit(...)` write.
  */
 export class EngineStore {
-  readonly db: Db;
+  private readonly db: Db;
   readonly committer: GroupCommitter;
   private readonly cache = new Map<string, Statement>();
 
@@ -149,7 +173,7 @@ export class EngineStore {
     this.committer = new GroupCommitter(this.db);
   }
 
-  /** A cached prepared statement. */
+  /** A cached prepared statement (for the store's own modules: SQL stays in local/store). */
   sql(text: string): Statement {
     let s = this.cache.get(text);
     if (!s) {
@@ -157,11 +181,6 @@ export class EngineStore {
       this.cache.set(text, s);
     }
     return s;
-  }
-
-  /** Runs `fn` in one (immediate) transaction now, outside the group commit. */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
   }
 
   close(): void {
@@ -191,6 +210,76 @@ export class EngineStore {
   getAlias(arn: string): AliasRow | undefined {
     return this.sql('SELECT * FROM aliases WHERE arn = ?').get(arn) as AliasRow | undefined;
   }
+  listStateMachines(): Pick<StateMachineRow, 'arn' | 'name' | 'type' | 'created_ms'>[] {
+    return this.sql('SELECT arn, name, type, created_ms FROM state_machines ORDER BY name').all() as Pick<StateMachineRow, 'arn' | 'name' | 'type' | 'created_ms'>[];
+  }
+  insertStateMachine(row: StateMachineRow): void {
+    this.sql(
+      `INSERT INTO state_machines (arn, name, type, role_arn, definition_hash, revision_id, description, logging, tracing, created_ms, updated_ms, last_version)
+       VALUES (@arn, @name, @type, @role_arn, @definition_hash, @revision_id, @description, @logging, @tracing, @created_ms, @updated_ms, @last_version)`,
+    ).run(row);
+  }
+  updateStateMachine(arn: string, u: StateMachineUpdate): void {
+    this.sql(
+      `UPDATE state_machines SET definition_hash = ?, role_arn = ?, revision_id = ?, updated_ms = ?,
+         logging = COALESCE(?, logging), tracing = COALESCE(?, tracing) WHERE arn = ?`,
+    ).run(u.definitionHash, u.roleArn, u.revisionId, u.updatedMs, u.logging, u.tracing, arn);
+  }
+  /** Deletes a state machine with its versions and aliases (its executions keep their pinned definitions). */
+  deleteStateMachine(arn: string): void {
+    this.sql('DELETE FROM versions WHERE machine_arn = ?').run(arn);
+    this.sql('DELETE FROM aliases WHERE machine_arn = ?').run(arn);
+    this.sql('DELETE FROM state_machines WHERE arn = ?').run(arn);
+  }
+  latestVersion(machineArn: string): VersionRow | undefined {
+    return this.sql('SELECT * FROM versions WHERE machine_arn = ? ORDER BY version DESC LIMIT 1').get(machineArn) as VersionRow | undefined;
+  }
+  countVersions(machineArn: string): number {
+    return (this.sql('SELECT COUNT(*) AS n FROM versions WHERE machine_arn = ?').get(machineArn) as { n: number }).n;
+  }
+  /** Inserts a published version and makes it the machine's last version number. */
+  insertVersion(row: VersionRow): void {
+    this.sql(
+      `INSERT INTO versions (arn, machine_arn, version, definition_hash, role_arn, revision_id, description, created_ms)
+       VALUES (@arn, @machine_arn, @version, @definition_hash, @role_arn, @revision_id, @description, @created_ms)`,
+    ).run(row);
+    this.sql('UPDATE state_machines SET last_version = ? WHERE arn = ?').run(row.version, row.machine_arn);
+  }
+  /** Versions of a machine, newest first. */
+  listVersions(machineArn: string): Pick<VersionRow, 'arn' | 'created_ms'>[] {
+    return this.sql('SELECT arn, created_ms FROM versions WHERE machine_arn = ? ORDER BY version DESC').all(machineArn) as Pick<VersionRow, 'arn' | 'created_ms'>[];
+  }
+  deleteVersion(arn: string): void {
+    this.sql('DELETE FROM versions WHERE arn = ?').run(arn);
+  }
+  /** The `routing` JSON of every alias of a machine. */
+  aliasRoutings(machineArn: string): string[] {
+    return (this.sql('SELECT routing FROM aliases WHERE machine_arn = ?').all(machineArn) as { routing: string }[]).map((r) => r.routing);
+  }
+  countAliases(machineArn: string): number {
+    return (this.sql('SELECT COUNT(*) AS n FROM aliases WHERE machine_arn = ?').get(machineArn) as { n: number }).n;
+  }
+  insertAlias(row: AliasRow): void {
+    this.sql(
+      'INSERT INTO aliases (arn, machine_arn, name, description, routing, created_ms, updated_ms) VALUES (@arn, @machine_arn, @name, @description, @routing, @created_ms, @updated_ms)',
+    ).run(row);
+  }
+  /** New routing and/or description (null keeps the stored value). */
+  updateAlias(arn: string, routing: string | null, description: string | null, updatedMs: number): void {
+    this.sql('UPDATE aliases SET routing = COALESCE(?, routing), description = COALESCE(?, description), updated_ms = ? WHERE arn = ?').run(
+      routing,
+      description,
+      updatedMs,
+      arn,
+    );
+  }
+  /** Aliases of a machine, by name. */
+  listAliases(machineArn: string): Pick<AliasRow, 'arn' | 'created_ms'>[] {
+    return this.sql('SELECT arn, created_ms FROM aliases WHERE machine_arn = ? ORDER BY name').all(machineArn) as Pick<AliasRow, 'arn' | 'created_ms'>[];
+  }
+  deleteAlias(arn: string): void {
+    this.sql('DELETE FROM aliases WHERE arn = ?').run(arn);
+  }
 
   // ---- executions ------------------------------------------------------------------------------------
   getExecution(arn: string): ExecutionRow | undefined {
@@ -210,6 +299,47 @@ export class EngineStore {
   nextExecutionSeq(): number {
     const row = this.sql('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM executions').get() as { n: number };
     return row.n;
+  }
+  /** Inserts a new execution row, numbering it after every earlier one (sets `row.seq`). */
+  insertExecution(row: ExecutionRow): void {
+    row.seq = this.nextExecutionSeq();
+    this.sql(
+      `INSERT INTO executions (arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, input, status,
+         start_ms, stop_ms, output, error, cause, redrive_count, redrive_ms, redrive_token, parent_task, event_count)
+       VALUES (@arn, @seq, @machine_arn, @machine_name, @name, @version_arn, @alias_arn, @role_arn, @definition_hash, @input, @status,
+         @start_ms, @stop_ms, @output, @error, @cause, @redrive_count, @redrive_ms, @redrive_token, @parent_task, @event_count)`,
+    ).run(row);
+  }
+  /** A page of executions, newest first (keyset by `seq`), without their inputs and outputs. */
+  listExecutions(q: ExecutionListQuery): ExecutionRow[] {
+    return this.sql(
+      `SELECT arn, seq, machine_arn, name, status, start_ms, stop_ms, version_arn, alias_arn, redrive_count, redrive_ms
+         FROM executions WHERE ${q.by} = ? AND (? = 0 OR seq < ?) AND (? IS NULL OR status = ?)
+         AND (? IS NULL OR (? = 'REDRIVEN' AND redrive_count > 0) OR (? = 'NOT_REDRIVEN' AND redrive_count = 0))
+       ORDER BY seq DESC LIMIT ?`,
+    ).all(q.arn, q.beforeSeq, q.beforeSeq, q.status ?? null, q.status ?? null, q.redriveFilter ?? null, q.redriveFilter ?? null, q.redriveFilter ?? null, q.limit) as ExecutionRow[];
+  }
+  /** A page of history events (keyset by id): after `afterId` ascending, or before `beforeId` descending (0: from the newest). */
+  historyPage(executionArn: string, order: 'ASC' | 'DESC', boundId: number, limit: number): EventRow[] {
+    return order === 'ASC'
+      ? (this.sql('SELECT * FROM events WHERE execution_arn = ? AND id > ? ORDER BY id ASC LIMIT ?').all(executionArn, boundId, limit) as EventRow[])
+      : (this.sql('SELECT * FROM events WHERE execution_arn = ? AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?').all(executionArn, boundId, boundId, limit) as EventRow[]);
+  }
+  /** Re-opens a closed execution for a redrive (RUNNING, output and error cleared, counted, close hooks dropped). */
+  reopenForRedrive(arn: string, nowMs: number, clientToken: string | null): void {
+    this.sql(
+      `UPDATE executions SET status = 'RUNNING', stop_ms = NULL, output = NULL, error = NULL, cause = NULL,
+         redrive_count = redrive_count + 1, redrive_ms = ?, redrive_token = ? WHERE arn = ?`,
+    ).run(nowMs, clientToken, arn);
+    this.sql('DELETE FROM close_notifications WHERE execution_arn = ?').run(arn);
+  }
+
+  // ---- close notifications (close hooks not yet run to the end) -----------------------------------------
+  closeNotifications(): string[] {
+    return (this.sql('SELECT execution_arn FROM close_notifications').all() as { execution_arn: string }[]).map((r) => r.execution_arn);
+  }
+  deleteCloseNotification(executionArn: string, status: string): void {
+    this.sql('DELETE FROM close_notifications WHERE execution_arn = ? AND status = ?').run(executionArn, status);
   }
 
   // ---- frames ------------------------------------------------------------------------------------------
@@ -232,6 +362,26 @@ export class EngineStore {
     for (const r of rows) counts[r.status] = r.n;
     return counts;
   }
+  /** The first `limit` PENDING children of a group (Map iterations waiting for room under MaxConcurrency), by index. */
+  pendingChildren(executionArn: string, parentId: string, limit: number): FrameRow[] {
+    return this.sql("SELECT * FROM frames WHERE execution_arn = ? AND parent_id = ? AND status = 'PENDING' ORDER BY item_index LIMIT ?").all(
+      executionArn,
+      parentId,
+      limit,
+    ) as FrameRow[];
+  }
+  /**
+   * Frames of running executions (all, or one) that have something to do: about to enter a state, waiting
+   * on children, or in a Task attempt whose outcome was never committed.
+   */
+  resumableFrames(executionArn?: string): { execution_arn: string; frame_id: string }[] {
+    return this.sql(
+      `SELECT f.execution_arn, f.frame_id FROM frames f JOIN executions e ON e.arn = f.execution_arn
+       WHERE e.status = 'RUNNING' AND f.status = 'RUNNING' AND (? IS NULL OR e.arn = ?)
+         AND (json_extract(f.position, '$.phase.kind') IN ('enter', 'children')
+           OR (json_extract(f.position, '$.phase.kind') = 'task' AND json_extract(f.position, '$.phase.submitted') IS NOT 1))`,
+    ).all(executionArn ?? null, executionArn ?? null) as { execution_arn: string; frame_id: string }[];
+  }
   framesOf(executionArn: string): FrameRow[] {
     return this.sql('SELECT * FROM frames WHERE execution_arn = ?').all(executionArn) as FrameRow[];
   }
@@ -239,6 +389,18 @@ export class EngineStore {
   // ---- timers --------------------------------------------------------------------------------------------
   earliestTimer(): TimerRow | undefined {
     return this.sql('SELECT * FROM timers ORDER BY due_ms LIMIT 1').get() as TimerRow | undefined;
+  }
+  /** The `limit` earliest timers. */
+  earliestTimers(limit: number): TimerRow[] {
+    return this.sql('SELECT * FROM timers ORDER BY due_ms LIMIT ?').all(limit) as TimerRow[];
+  }
+  /** Deletes one timer row, if it is still the one that fired. */
+  deleteTimer(t: TimerRow): void {
+    this.sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id = ? AND kind = ? AND seq = ? AND due_ms = ?').run(t.execution_arn, t.frame_id, t.kind, t.seq, t.due_ms);
+  }
+  /** Pushes a Task attempt's heartbeat deadline out (SendTaskHeartbeat); false when the attempt has no heartbeat timer. */
+  pushHeartbeat(executionArn: string, frameId: string, seq: number, dueMs: number): boolean {
+    return this.sql("UPDATE timers SET due_ms = ? WHERE execution_arn = ? AND frame_id = ? AND kind = 'heartbeat' AND seq = ?").run(dueMs, executionArn, frameId, seq).changes > 0;
   }
   dueTimers(nowMs: number, limit: number): TimerRow[] {
     return this.sql('SELECT * FROM timers WHERE due_ms <= ? ORDER BY due_ms LIMIT ?').all(nowMs, limit) as TimerRow[];

@@ -1,2 +1,4 @@
 export * from './engine-store';
 export * from './group-committer';
+export * from './queue-store';
+export * from './transition-batch';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HISTORY_EVENT_LIMIT, MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config';
-import type { EngineStore, EventRow, ExecutionRow, FrameRow } from '../../store';
+import type { EngineStore, ExecutionRow, FrameRow } from '../../store';
 import { assertExecutionArn, executionArn, parseStateMachineArn, versionArn } from '../arns';
 import type { EngineContext } from '../engine-context';
 import { definitionTree } from '../executor/definition-tree';
@@ -8,7 +8,7 @@ import { EXECUTION_TIMER_FRAME, type Executor } from '../executor/executor';
 import { type FramePosition, FrameRecord, ROOT_FRAME_ID } from '../executor/frame';
 import { payloadDetails, toWireEvent } from '../executor/history';
 import type { ChildStartOptions } from '../executor/task-integrations';
-import { TransitionBatch } from '../executor/transition-batch';
+import { TransitionBatch } from '../../store/transition-batch';
 import { assertValidName } from '../names';
 import {
   ExecutionAlreadyExists,
@@ -123,11 +123,7 @@ export async function startExecution(rt: ExecutionRuntime, input: Input, child: 
   const timeoutSeconds = tree.root.TimeoutSeconds;
   const timed = typeof timeoutSeconds === 'number' && timeoutSeconds > 0;
   if (timed) {
-    batch.also((store) =>
-      store
-        .sql('INSERT INTO timers (execution_arn, frame_id, kind, seq, due_ms) VALUES (?, ?, ?, 0, ?)')
-        .run(arn, EXECUTION_TIMER_FRAME, 'execution-timeout', nowMs + timeoutSeconds * 1000),
-    );
+    batch.armExecutionTimer(EXECUTION_TIMER_FRAME, 'execution-timeout', nowMs + timeoutSeconds * 1000);
   }
   // The run's first steps (up to its first Task, Wait or Parallel/Map) go into the same commit as its start.
   const afterCommit = await rt.executor.firstTransition(row, root, batch);
@@ -137,15 +133,7 @@ export async function startExecution(rt: ExecutionRuntime, input: Input, child: 
       if ((existing.status === 'RUNNING' || child.replay) && existing.input === inputText) return { created: false, startMs: existing.start_ms };
       throw new ExecutionAlreadyExists(`Execution Already Exists: '${arn}'`);
     }
-    row.seq = rt.store.nextExecutionSeq();
-    rt.store
-      .sql(
-        `INSERT INTO executions (arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, input, status,
-           start_ms, stop_ms, output, error, cause, redrive_count, redrive_ms, redrive_token, parent_task, event_count)
-         VALUES (@arn, @seq, @machine_arn, @machine_name, @name, @version_arn, @alias_arn, @role_arn, @definition_hash, @input, @status,
-           @start_ms, @stop_ms, @output, @error, @cause, @redrive_count, @redrive_ms, @redrive_token, @parent_task, @event_count)`,
-      )
-      .run(row);
+    rt.store.insertExecution(row);
     batch.write(rt.store);
     return { created: true, startMs: nowMs };
   });
@@ -225,20 +213,13 @@ export function listExecutions(rt: ExecutionRuntime, input: Input): object {
   const status = optionalString(input, 'statusFilter');
   if (status !== undefined && !EXECUTION_STATUSES.includes(status)) throw new ValidationException(`Invalid statusFilter '${status}'`);
   const redriveFilter = optionalString(input, 'redriveFilter');
-  const column = target.kind === 'stateMachine' ? 'machine_arn' : target.kind === 'version' ? 'version_arn' : 'alias_arn';
+  const by = target.kind === 'stateMachine' ? 'machine_arn' : target.kind === 'version' ? 'version_arn' : 'alias_arn';
   const arn = target.kind === 'stateMachine' ? target.stateMachineArn : String(input.stateMachineArn);
   if (target.kind === 'alias' && !rt.store.getAlias(arn)) throw new ResourceNotFound(`Resource not found: '${arn}'`);
   if (target.kind === 'version' && !rt.store.getVersion(arn)) throw new ResourceNotFound(`Resource not found: '${arn}'`);
   // Keyset pages (the token holds the last seq returned): runs started meanwhile neither repeat nor vanish.
   const req = pageRequest(input);
-  const rows = rt.store
-    .sql(
-      `SELECT arn, seq, machine_arn, name, status, start_ms, stop_ms, version_arn, alias_arn, redrive_count, redrive_ms
-         FROM executions WHERE ${column} = ? AND (? = 0 OR seq < ?) AND (? IS NULL OR status = ?)
-         AND (? IS NULL OR (? = 'REDRIVEN' AND redrive_count > 0) OR (? = 'NOT_REDRIVEN' AND redrive_count = 0))
-       ORDER BY seq DESC LIMIT ?`,
-    )
-    .all(arn, req.offset, req.offset, status ?? null, status ?? null, redriveFilter ?? null, redriveFilter ?? null, redriveFilter ?? null, req.limit + 1) as ExecutionRow[];
+  const rows = rt.store.listExecutions({ by, arn, beforeSeq: req.offset, status, redriveFilter, limit: req.limit + 1 });
   const items = rows.slice(0, req.limit);
   return {
     executions: items.map((r) => ({
@@ -264,11 +245,7 @@ export function getExecutionHistory(rt: ExecutionRuntime, input: Input): object 
   const includeData = input.includeExecutionData !== false;
   const order = input.reverseOrder === true ? 'DESC' : 'ASC';
   // Keyset pages by event id: a reverse-order page stays put while the run appends events.
-  const after = order === 'ASC' ? 'id > ?' : '(? = 0 OR id < ?)';
-  const bound = order === 'ASC' ? [req.offset] : [req.offset, req.offset];
-  const events = rt.store
-    .sql(`SELECT * FROM events WHERE execution_arn = ? AND ${after} ORDER BY id ${order} LIMIT ?`)
-    .all(row.arn, ...bound, req.limit + 1) as EventRow[];
+  const events = rt.store.historyPage(row.arn, order, req.offset, req.limit + 1);
   const items = events.slice(0, req.limit);
   return {
     events: items.map((e) => toWireEvent(e, includeData)),
@@ -325,13 +302,7 @@ export async function redriveExecution(rt: ExecutionRuntime, input: Input): Prom
   await rt.store.committer.commit(() => {
     const current = rt.store.getExecution(row.arn) as ExecutionRow;
     if (current.status === 'RUNNING' || current.status === 'SUCCEEDED') throw new ExecutionNotRedrivable(`Execution is ${current.status} and cannot be redriven`);
-    rt.store
-      .sql(
-        `UPDATE executions SET status = 'RUNNING', stop_ms = NULL, output = NULL, error = NULL, cause = NULL,
-           redrive_count = redrive_count + 1, redrive_ms = ?, redrive_token = ? WHERE arn = ?`,
-      )
-      .run(nowMs, clientToken ?? null, row.arn);
-    rt.store.sql('DELETE FROM close_notifications WHERE execution_arn = ?').run(row.arn);
+    rt.store.reopenForRedrive(row.arn, nowMs, clientToken ?? null);
     const batch = new TransitionBatch(row.arn, () => nowMs);
     batch.event(null, 'ExecutionRedriven', { redriveCount: current.redrive_count + 1 });
     resetForRedrive(rt.store, row.arn, ROOT_FRAME_ID, batch, nowMs);

@@ -36,9 +36,7 @@ export function requireStateMachine(ctx: EngineContext, arn: string): StateMachi
 }
 
 function publishVersion(ctx: EngineContext, machine: StateMachineRow, description: string | undefined, nowMs: number): VersionRow {
-  const latest = ctx.store.sql('SELECT * FROM versions WHERE machine_arn = ? ORDER BY version DESC LIMIT 1').get(machine.arn) as
-    | VersionRow
-    | undefined;
+  const latest = ctx.store.latestVersion(machine.arn);
   // Publishing an unchanged revision returns the version that already holds it, as the service does.
   if (latest && latest.revision_id === machine.revision_id) {
     if (description !== undefined && description !== (latest.description ?? undefined)) {
@@ -46,8 +44,7 @@ function publishVersion(ctx: EngineContext, machine: StateMachineRow, descriptio
     }
     return latest;
   }
-  const count = ctx.store.sql('SELECT COUNT(*) AS n FROM versions WHERE machine_arn = ?').get(machine.arn) as { n: number };
-  if (count.n >= MAX_VERSIONS_PER_STATE_MACHINE) throw new ServiceQuotaExceededException('Too many versions');
+  if (ctx.store.countVersions(machine.arn) >= MAX_VERSIONS_PER_STATE_MACHINE) throw new ServiceQuotaExceededException('Too many versions');
   const version = machine.last_version + 1;
   const row: VersionRow = {
     arn: versionArn(machine.arn, version),
@@ -59,13 +56,7 @@ function publishVersion(ctx: EngineContext, machine: StateMachineRow, descriptio
     description: description ?? null,
     created_ms: nowMs,
   };
-  ctx.store
-    .sql(
-      `INSERT INTO versions (arn, machine_arn, version, definition_hash, role_arn, revision_id, description, created_ms)
-       VALUES (@arn, @machine_arn, @version, @definition_hash, @role_arn, @revision_id, @description, @created_ms)`,
-    )
-    .run(row);
-  ctx.store.sql('UPDATE state_machines SET last_version = ? WHERE arn = ?').run(version, machine.arn);
+  ctx.store.insertVersion(row);
   return row;
 }
 
@@ -96,7 +87,7 @@ function readDefinition(input: Input): string {
 }
 
 /** CreateStateMachine: idempotent when the same name comes with the same definition and role. */
-export function createStateMachine(ctx: EngineContext, input: Input): object {
+export function createStateMachine(ctx: EngineContext, input: Input): Promise<object> {
   const name = assertValidName(requireString(input, 'name'), 'Name');
   const definition = readDefinition(input);
   const type = optionalString(input, 'type') ?? 'STANDARD';
@@ -108,7 +99,7 @@ export function createStateMachine(ctx: EngineContext, input: Input): object {
   }
   const arn = stateMachineArn(ctx.scope, name);
   const nowMs = ctx.clock.now();
-  return ctx.store.transaction(() => {
+  return ctx.store.committer.commit(() => {
     const hash = ctx.store.putDefinition(definition);
     const existing = ctx.store.getStateMachine(arn);
     if (existing) {
@@ -136,12 +127,7 @@ export function createStateMachine(ctx: EngineContext, input: Input): object {
       updated_ms: null,
       last_version: 0,
     };
-    ctx.store
-      .sql(
-        `INSERT INTO state_machines (arn, name, type, role_arn, definition_hash, revision_id, description, logging, tracing, created_ms, updated_ms, last_version)
-         VALUES (@arn, @name, @type, @role_arn, @definition_hash, @revision_id, @description, @logging, @tracing, @created_ms, @updated_ms, @last_version)`,
-      )
-      .run(row);
+    ctx.store.insertStateMachine(row);
     const published = input.publish === true ? publishVersion(ctx, row, versionDescription, nowMs) : undefined;
     return { stateMachineArn: arn, creationDate: epochSeconds(nowMs), ...(published ? { stateMachineVersionArn: published.arn } : {}) };
   });
@@ -154,7 +140,7 @@ function unqualifiedMachine(ctx: EngineContext, arnInput: unknown): StateMachine
 }
 
 /** UpdateStateMachine: a new revision (running executions keep theirs), optionally published. */
-export function updateStateMachine(ctx: EngineContext, input: Input): object {
+export function updateStateMachine(ctx: EngineContext, input: Input): Promise<object> {
   const machine = unqualifiedMachine(ctx, requireString(input, 'stateMachineArn'));
   const definition = input.definition === undefined ? undefined : readDefinition(input);
   const roleArn = optionalString(input, 'roleArn');
@@ -163,25 +149,19 @@ export function updateStateMachine(ctx: EngineContext, input: Input): object {
     throw new ValidationException('At least one of definition, roleArn, loggingConfiguration or tracingConfiguration is required');
   }
   const nowMs = ctx.clock.now();
-  return ctx.store.transaction(() => {
+  return ctx.store.committer.commit(() => {
     const hash = definition === undefined ? machine.definition_hash : ctx.store.putDefinition(definition);
     const role = roleArn ?? machine.role_arn;
     const changed = hash !== machine.definition_hash || role !== machine.role_arn;
     const revisionId = changed ? randomUUID() : machine.revision_id;
-    ctx.store
-      .sql(
-        `UPDATE state_machines SET definition_hash = ?, role_arn = ?, revision_id = ?, updated_ms = ?,
-           logging = COALESCE(?, logging), tracing = COALESCE(?, tracing) WHERE arn = ?`,
-      )
-      .run(
-        hash,
-        role,
-        revisionId,
-        nowMs,
-        input.loggingConfiguration ? JSON.stringify(input.loggingConfiguration) : null,
-        input.tracingConfiguration ? JSON.stringify(input.tracingConfiguration) : null,
-        machine.arn,
-      );
+    ctx.store.updateStateMachine(machine.arn, {
+      definitionHash: hash,
+      roleArn: role,
+      revisionId,
+      updatedMs: nowMs,
+      logging: input.loggingConfiguration ? JSON.stringify(input.loggingConfiguration) : null,
+      tracing: input.tracingConfiguration ? JSON.stringify(input.tracingConfiguration) : null,
+    });
     const updated = requireStateMachine(ctx, machine.arn);
     const published = input.publish === true ? publishVersion(ctx, updated, versionDescription, nowMs) : undefined;
     return { updateDate: epochSeconds(nowMs), revisionId, ...(published ? { stateMachineVersionArn: published.arn } : {}) };
@@ -225,10 +205,7 @@ export function describeStateMachine(ctx: EngineContext, input: Input): object {
 
 /** ListStateMachines, by name. */
 export function listStateMachines(ctx: EngineContext, input: Input): object {
-  const rows = ctx.store.sql('SELECT arn, name, type, created_ms FROM state_machines ORDER BY name').all() as Pick<
-    StateMachineRow,
-    'arn' | 'name' | 'type' | 'created_ms'
-  >[];
+  const rows = ctx.store.listStateMachines();
   const { items, nextToken } = page(rows, pageRequest(input));
   return {
     stateMachines: items.map((r) => ({ stateMachineArn: r.arn, name: r.name, type: r.type, creationDate: epochSeconds(r.created_ms) })),
@@ -237,47 +214,42 @@ export function listStateMachines(ctx: EngineContext, input: Input): object {
 }
 
 /** DeleteStateMachine: the machine, its versions and aliases go; its executions keep their pinned definitions. */
-export function deleteStateMachine(ctx: EngineContext, input: Input): object {
+export async function deleteStateMachine(ctx: EngineContext, input: Input): Promise<object> {
   const target = parseStateMachineArn(requireString(input, 'stateMachineArn'));
-  ctx.store.transaction(() => {
+  await ctx.store.committer.commit(() => {
     if (target.kind === 'version') {
       const arn = versionArn(target.stateMachineArn, target.version);
-      const aliases = ctx.store.sql('SELECT routing FROM aliases WHERE machine_arn = ?').all(target.stateMachineArn) as { routing: string }[];
-      if (aliases.some((a) => (JSON.parse(a.routing) as { stateMachineVersionArn: string }[]).some((r) => r.stateMachineVersionArn === arn))) {
+      const routings = ctx.store.aliasRoutings(target.stateMachineArn);
+      if (routings.some((routing) => (JSON.parse(routing) as { stateMachineVersionArn: string }[]).some((r) => r.stateMachineVersionArn === arn))) {
         throw new ConflictException(`Version ${arn} is referenced by an alias`);
       }
-      ctx.store.sql('DELETE FROM versions WHERE arn = ?').run(arn);
+      ctx.store.deleteVersion(arn);
       return;
     }
     if (target.kind === 'alias') {
-      ctx.store.sql('DELETE FROM aliases WHERE arn = ?').run(aliasArn(target.stateMachineArn, target.alias));
+      ctx.store.deleteAlias(aliasArn(target.stateMachineArn, target.alias));
       return;
     }
-    ctx.store.sql('DELETE FROM versions WHERE machine_arn = ?').run(target.stateMachineArn);
-    ctx.store.sql('DELETE FROM aliases WHERE machine_arn = ?').run(target.stateMachineArn);
-    ctx.store.sql('DELETE FROM state_machines WHERE arn = ?').run(target.stateMachineArn);
+    ctx.store.deleteStateMachine(target.stateMachineArn);
   });
   return {};
 }
 
 /** PublishStateMachineVersion. */
-export function publishStateMachineVersion(ctx: EngineContext, input: Input): object {
+export async function publishStateMachineVersion(ctx: EngineContext, input: Input): Promise<object> {
   const machine = unqualifiedMachine(ctx, requireString(input, 'stateMachineArn'));
   const revisionId = optionalString(input, 'revisionId');
   if (revisionId !== undefined && revisionId !== machine.revision_id) {
     throw new ConflictException(`revisionId ${revisionId} is not the latest revision (${machine.revision_id})`);
   }
-  const version = ctx.store.transaction(() => publishVersion(ctx, machine, optionalString(input, 'description'), ctx.clock.now()));
+  const version = await ctx.store.committer.commit(() => publishVersion(ctx, machine, optionalString(input, 'description'), ctx.clock.now()));
   return { creationDate: epochSeconds(version.created_ms), stateMachineVersionArn: version.arn };
 }
 
 /** ListStateMachineVersions, newest first. */
 export function listStateMachineVersions(ctx: EngineContext, input: Input): object {
   const machine = unqualifiedMachine(ctx, requireString(input, 'stateMachineArn'));
-  const rows = ctx.store.sql('SELECT arn, created_ms FROM versions WHERE machine_arn = ? ORDER BY version DESC').all(machine.arn) as Pick<
-    VersionRow,
-    'arn' | 'created_ms'
-  >[];
+  const rows = ctx.store.listVersions(machine.arn);
   const { items, nextToken } = page(rows, pageRequest(input));
   return {
     stateMachineVersions: items.map((r) => ({ stateMachineVersionArn: r.arn, creationDate: epochSeconds(r.created_ms) })),
@@ -325,7 +297,7 @@ function requireAlias(ctx: EngineContext, arnInput: unknown): AliasRow {
 }
 
 /** CreateStateMachineAlias: idempotent when the same alias comes with the same routing and description. */
-export function createStateMachineAlias(ctx: EngineContext, input: Input): object {
+export function createStateMachineAlias(ctx: EngineContext, input: Input): Promise<object> {
   const name = assertValidName(requireString(input, 'name'), 'Alias name');
   if (/^\d+$/.test(name)) throw new ValidationException('An alias name cannot be a number');
   const { machineArn, routing } = readRouting(ctx, input);
@@ -333,7 +305,7 @@ export function createStateMachineAlias(ctx: EngineContext, input: Input): objec
   const description = optionalString(input, 'description') ?? null;
   const arn = aliasArn(machineArn, name);
   const nowMs = ctx.clock.now();
-  return ctx.store.transaction(() => {
+  return ctx.store.committer.commit(() => {
     const existing = ctx.store.getAlias(arn);
     if (existing) {
       if (existing.routing !== JSON.stringify(routing) || existing.description !== description) {
@@ -341,25 +313,20 @@ export function createStateMachineAlias(ctx: EngineContext, input: Input): objec
       }
       return { stateMachineAliasArn: arn, creationDate: epochSeconds(existing.created_ms) };
     }
-    const count = ctx.store.sql('SELECT COUNT(*) AS n FROM aliases WHERE machine_arn = ?').get(machineArn) as { n: number };
-    if (count.n >= MAX_ALIASES_PER_STATE_MACHINE) throw new ServiceQuotaExceededException('Too many aliases');
-    ctx.store
-      .sql('INSERT INTO aliases (arn, machine_arn, name, description, routing, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(arn, machineArn, name, description, JSON.stringify(routing), nowMs, nowMs);
+    if (ctx.store.countAliases(machineArn) >= MAX_ALIASES_PER_STATE_MACHINE) throw new ServiceQuotaExceededException('Too many aliases');
+    ctx.store.insertAlias({ arn, machine_arn: machineArn, name, description, routing: JSON.stringify(routing), created_ms: nowMs, updated_ms: nowMs });
     return { stateMachineAliasArn: arn, creationDate: epochSeconds(nowMs) };
   });
 }
 
 /** UpdateStateMachineAlias: new routing and/or description. */
-export function updateStateMachineAlias(ctx: EngineContext, input: Input): object {
+export async function updateStateMachineAlias(ctx: EngineContext, input: Input): Promise<object> {
   const alias = requireAlias(ctx, requireString(input, 'stateMachineAliasArn'));
   const routing = input.routingConfiguration === undefined ? undefined : readRouting(ctx, input, alias.machine_arn).routing;
   const description = optionalString(input, 'description');
   if (routing === undefined && description === undefined) throw new ValidationException('Nothing to update');
   const nowMs = ctx.clock.now();
-  ctx.store
-    .sql('UPDATE aliases SET routing = COALESCE(?, routing), description = COALESCE(?, description), updated_ms = ? WHERE arn = ?')
-    .run(routing ? JSON.stringify(routing) : null, description ?? null, nowMs, alias.arn);
+  await ctx.store.committer.commit(() => ctx.store.updateAlias(alias.arn, routing ? JSON.stringify(routing) : null, description ?? null, nowMs));
   return { updateDate: epochSeconds(nowMs) };
 }
 
@@ -379,10 +346,7 @@ export function describeStateMachineAlias(ctx: EngineContext, input: Input): obj
 /** ListStateMachineAliases. */
 export function listStateMachineAliases(ctx: EngineContext, input: Input): object {
   const machine = unqualifiedMachine(ctx, requireString(input, 'stateMachineArn'));
-  const rows = ctx.store.sql('SELECT arn, created_ms FROM aliases WHERE machine_arn = ? ORDER BY name').all(machine.arn) as Pick<
-    AliasRow,
-    'arn' | 'created_ms'
-  >[];
+  const rows = ctx.store.listAliases(machine.arn);
   const { items, nextToken } = page(rows, pageRequest(input));
   return {
     stateMachineAliases: items.map((r) => ({ stateMachineAliasArn: r.arn, creationDate: epochSeconds(r.created_ms) })),
@@ -391,9 +355,9 @@ export function listStateMachineAliases(ctx: EngineContext, input: Input): objec
 }
 
 /** DeleteStateMachineAlias. */
-export function deleteStateMachineAlias(ctx: EngineContext, input: Input): object {
+export async function deleteStateMachineAlias(ctx: EngineContext, input: Input): Promise<object> {
   const alias = requireAlias(ctx, requireString(input, 'stateMachineAliasArn'));
-  ctx.store.sql('DELETE FROM aliases WHERE arn = ?').run(alias.arn);
+  await ctx.store.committer.commit(() => ctx.store.deleteAlias(alias.arn));
   return {};
 }
 

@@ -53,16 +53,16 @@ export async function sendTaskFailure(rt: ExecutionRuntime, input: Input): Promi
 }
 
 /** SendTaskHeartbeat: pushes the task's heartbeat deadline out by its `HeartbeatSeconds`. */
-export function sendTaskHeartbeat(rt: ExecutionRuntime, input: Input): object {
+export async function sendTaskHeartbeat(rt: ExecutionRuntime, input: Input): Promise<object> {
   const row = openToken(rt, input);
   const frame = rt.store.getFrame(row.execution_arn, row.frame_id);
   if (!frame || frame.status !== 'RUNNING') throw new TaskTimedOut('Task Timed Out');
   const pos = JSON.parse(frame.position) as FramePosition;
   if (pos.phase.kind !== 'task' || pos.seq !== row.seq) throw new TaskTimedOut('Task Timed Out');
-  if (pos.phase.heartbeatSeconds !== undefined) {
-    rt.store
-      .sql("UPDATE timers SET due_ms = ? WHERE execution_arn = ? AND frame_id = ? AND kind = 'heartbeat' AND seq = ?")
-      .run(rt.clock.now() + pos.phase.heartbeatSeconds * 1000, row.execution_arn, row.frame_id, row.seq);
+  const heartbeatSeconds = pos.phase.heartbeatSeconds;
+  if (heartbeatSeconds !== undefined) {
+    // On the group commit like every other write: many heartbeats in one turn share one fsync.
+    await rt.store.committer.commit(() => rt.store.pushHeartbeat(row.execution_arn, row.frame_id, row.seq, rt.clock.now() + heartbeatSeconds * 1000));
     rt.armTimers();
   }
   return {};

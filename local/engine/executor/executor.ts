@@ -39,7 +39,7 @@ import {
   type StateFailure,
   toFailure,
 } from './transition';
-import { type ExecutionClose, StaleTransitionError, TransitionBatch } from './transition-batch';
+import { type ExecutionClose, StaleTransitionError, TransitionBatch } from '../../store/transition-batch';
 
 export type { FrameSignal, SignalResult } from './transition';
 
@@ -178,14 +178,7 @@ export class Executor {
    * attempts without a committed result are invoked again) and after a redrive (`resume`).
    */
   resumeRunning(kind: 'resume' | 'recover', executionArn?: string): number {
-    const rows = this.store
-      .sql(
-        `SELECT f.execution_arn, f.frame_id FROM frames f JOIN executions e ON e.arn = f.execution_arn
-         WHERE e.status = 'RUNNING' AND f.status = 'RUNNING' AND (? IS NULL OR e.arn = ?)
-           AND (json_extract(f.position, '$.phase.kind') IN ('enter', 'children')
-             OR (json_extract(f.position, '$.phase.kind') = 'task' AND json_extract(f.position, '$.phase.submitted') IS NOT 1))`,
-      )
-      .all(executionArn ?? null, executionArn ?? null) as { execution_arn: string; frame_id: string }[];
+    const rows = this.store.resumableFrames(executionArn);
     for (const r of rows) void this.signal(r.execution_arn, r.frame_id, { kind });
     return rows.length;
   }

@@ -11,7 +11,7 @@ import type { EvaluationScope, StateDataFlow, StateDefinition } from '../dataflo
 import { MAP_ITEMS } from './definition-tree';
 import { type ChildrenPhase, FrameRecord, type FramePosition, type Phase, type TimerKind } from './frame';
 import { type ClosedResume, ENTER, type Effects, type Run, type StateFailure, toFailure } from './transition';
-import type { TransitionBatch } from './transition-batch';
+import type { TransitionBatch } from '../../store/transition-batch';
 
 /** What Parallel/Map orchestration uses of the executor. */
 export interface TransitionHost {
@@ -135,7 +135,7 @@ export async function onChildren(host: TransitionHost, run: Run, frame: FrameRec
     for (const c of children) {
       if (c.status === 'RUNNING' && phase.type === 'Map') batch.event(FrameRecord.fromRow(c), 'MapIterationAborted', { name: frame.pos.state, index: c.item_index });
     }
-    batch.also((store) => abortDescendants(store, run.exec.arn, phase.group));
+    batch.abortGroup(phase.group);
     batch.event(frame, `${phase.type}StateFailed`);
     await host.stateFailed(run, frame, batch, fx, state, failure, phase);
     await host.drive(run, frame, batch, fx);
@@ -143,9 +143,7 @@ export async function onChildren(host: TransitionHost, run: Run, frame: FrameRec
   }
   if (counts.PENDING > 0 && (phase.maxConcurrency === 0 || counts.RUNNING < phase.maxConcurrency)) {
     const room = phase.maxConcurrency === 0 ? counts.PENDING : phase.maxConcurrency - counts.RUNNING;
-    const pending = host.store
-      .sql("SELECT * FROM frames WHERE execution_arn = ? AND parent_id = ? AND status = 'PENDING' ORDER BY item_index LIMIT ?")
-      .all(run.exec.arn, phase.group, room) as FrameRow[];
+    const pending = host.store.pendingChildren(run.exec.arn, phase.group, room);
     batch.touch(frame);
     for (const row of pending) {
       const child = FrameRecord.fromRow(row);
@@ -169,13 +167,4 @@ export async function onChildren(host: TransitionHost, run: Run, frame: FrameRec
     await host.stateFailed(run, frame, batch, fx, state, toFailure(err), ENTER);
   }
   await host.drive(run, frame, batch, fx);
-}
-
-/** Aborts every running or pending frame under a child group, with their timers and tokens. */
-export function abortDescendants(store: EngineStore, executionArn: string, group: string): void {
-  const like = `${group}.%`;
-  // PENDING iterations stay PENDING: they never started, and a redrive starts them in turn.
-  store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND frame_id LIKE ? AND status = 'RUNNING'").run(executionArn, like);
-  store.sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id LIKE ?').run(executionArn, like);
-  store.sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND frame_id LIKE ? AND open = 1').run(executionArn, like);
 }

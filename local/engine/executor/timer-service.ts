@@ -69,7 +69,7 @@ export class TimerService implements TimeDriven {
   nextDueMillis(): number | undefined {
     if (this.stopped) return undefined;
     if (this.delivering.size === 0) return this.store.earliestTimer()?.due_ms;
-    const rows = this.store.sql('SELECT * FROM timers ORDER BY due_ms LIMIT ?').all(this.delivering.size + 1) as TimerRow[];
+    const rows = this.store.earliestTimers(this.delivering.size + 1);
     return rows.find((r) => !this.delivering.has(keyOf(r)))?.due_ms;
   }
 
@@ -85,13 +85,7 @@ export class TimerService implements TimeDriven {
         } finally {
           // A timer nobody consumed (its frame moved on) must not fire again.
           if (!this.stopped) {
-            await this.store.committer
-              .commit(() =>
-                this.store
-                  .sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id = ? AND kind = ? AND seq = ? AND due_ms = ?')
-                  .run(timer.execution_arn, timer.frame_id, timer.kind, timer.seq, timer.due_ms),
-              )
-              .catch(() => undefined);
+            await this.store.committer.commit(() => this.store.deleteTimer(timer)).catch(() => undefined);
           }
           this.delivering.delete(key);
         }

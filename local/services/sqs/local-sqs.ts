@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION, STATES_PAYLOAD_LIMIT_BYTES, systemClock, type Clock } from '../../../lib/config';
 import {
@@ -12,6 +11,7 @@ import {
   SqsUnsupportedOperationError,
 } from './sqs-errors';
 import { md5Hex, md5OfMessageAttributes, type MessageAttributeValue } from './message-attributes-md5';
+import { type MessageRow, type QueueRow, QueueStore } from '../../store/queue-store';
 
 /** Longest long poll SQS allows (`WaitTimeSeconds`). */
 export const SQS_MAX_WAIT_SECONDS = 20;
@@ -51,12 +51,6 @@ export interface LocalSqsOptions {
   readonly baseUrl?: string;
 }
 
-interface QueueRow { name: string; attributes: string; created_at: number; modified_at: number }
-interface MessageRow {
-  seq: number; queue: string; message_id: string; body: string; message_attributes: string | null; sent_at: number;
-  visible_at: number; receive_count: number; first_received_at: number | null; receipt_handle: string | null;
-}
-
 type Input = Record<string, unknown>;
 
 const QUEUE_NAME = /^[A-Za-z0-9_-]{1,80}$/;
@@ -83,7 +77,7 @@ function optionalInteger(input: Input, field: string, min: number, max: number):
  * the methods of {@link LocalSqs.handle}.
  */
 export class LocalSqs {
-  private readonly db: Database.Database;
+  private readonly store: QueueStore;
   private readonly clock: Clock;
   private readonly accountId: string;
   private readonly region: string;
@@ -97,18 +91,7 @@ export class LocalSqs {
     this.accountId = options.accountId ?? LOCAL_ACCOUNT_ID;
     this.region = options.region ?? LOCAL_REGION;
     this.baseUrl = options.baseUrl ?? 'http://127.0.0.1';
-    this.db = new Database(options.file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS queues (
-        name TEXT PRIMARY KEY, attributes TEXT NOT NULL, created_at INTEGER NOT NULL, modified_at INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS messages (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT, queue TEXT NOT NULL, message_id TEXT NOT NULL, body TEXT NOT NULL,
-        message_attributes TEXT, sent_at INTEGER NOT NULL, visible_at INTEGER NOT NULL,
-        receive_count INTEGER NOT NULL DEFAULT 0, first_received_at INTEGER, receipt_handle TEXT UNIQUE);
-      CREATE INDEX IF NOT EXISTS messages_by_visibility ON messages (queue, visible_at, seq);
-    `);
+    this.store = new QueueStore(options.file);
   }
 
   /** Sets the base of queue URLs once the server knows its port. Queues are stored by name, so URLs follow the port. */
@@ -151,7 +134,7 @@ export class LocalSqs {
     if (this.closed) return;
     this.closed = true;
     for (const set of this.waiters.values()) for (const wake of set) wake();
-    this.db.close();
+    this.store.close();
   }
 
   // --- queues -------------------------------------------------------------------------------------
@@ -163,13 +146,12 @@ export class LocalSqs {
     }
     const given = this.validateAttributes((input.Attributes ?? {}) as Record<string, string>);
     const now = this.clock.now();
-    const existing = this.db.prepare('SELECT * FROM queues WHERE name = ?').get(name) as QueueRow | undefined;
+    const existing = this.store.getQueue(name);
     if (existing) {
       const current = JSON.parse(existing.attributes) as Record<string, string>;
       if (Object.entries(given).some(([k, v]) => current[k] !== v)) throw new QueueNameExistsError(name);
     } else {
-      this.db.prepare('INSERT INTO queues (name, attributes, created_at, modified_at) VALUES (?, ?, ?, ?)')
-        .run(name, JSON.stringify({ ...DEFAULT_QUEUE_ATTRIBUTES, ...given }), now, now);
+      this.store.insertQueue(name, JSON.stringify({ ...DEFAULT_QUEUE_ATTRIBUTES, ...given }), now);
     }
     return { QueueUrl: this.queueUrl(name) };
   }
@@ -184,8 +166,7 @@ export class LocalSqs {
     const prefix = typeof input.QueueNamePrefix === 'string' ? input.QueueNamePrefix : '';
     const max = optionalInteger(input, 'MaxResults', 1, 1000);
     const after = typeof input.NextToken === 'string' ? Buffer.from(input.NextToken, 'base64url').toString('utf8') : '';
-    const rows = this.db.prepare('SELECT name FROM queues WHERE name > ? ORDER BY name').all(after) as { name: string }[];
-    const names = rows.map((r) => r.name).filter((n) => n.startsWith(prefix));
+    const names = this.store.queueNamesAfter(after).filter((n) => n.startsWith(prefix));
     const page = max === undefined ? names : names.slice(0, max);
     const more = max !== undefined && names.length > max;
     return {
@@ -196,10 +177,7 @@ export class LocalSqs {
 
   private deleteQueue(input: Input): unknown {
     const name = this.queueFromUrl(input).name;
-    this.db.transaction(() => {
-      this.db.prepare('DELETE FROM messages WHERE queue = ?').run(name);
-      this.db.prepare('DELETE FROM queues WHERE name = ?').run(name);
-    })();
+    this.store.deleteQueue(name);
     return {};
   }
 
@@ -208,13 +186,12 @@ export class LocalSqs {
     const requested = (input.AttributeNames ?? []) as string[];
     const stored = JSON.parse(queue.attributes) as Record<string, string>;
     const now = this.clock.now();
-    const count = (where: string) =>
-      (this.db.prepare(`SELECT COUNT(*) AS n FROM messages WHERE queue = ? AND ${where}`).get(queue.name, now) as { n: number }).n;
+    const count = (kind: 'visible' | 'in-flight' | 'delayed') => this.store.countMessages(queue.name, kind, now);
     const computed: Record<string, () => string> = {
       QueueArn: () => this.queueArn(queue.name),
-      ApproximateNumberOfMessages: () => String(count('visible_at <= ?')),
-      ApproximateNumberOfMessagesNotVisible: () => String(count('visible_at > ? AND receive_count > 0')),
-      ApproximateNumberOfMessagesDelayed: () => String(count('visible_at > ? AND receive_count = 0')),
+      ApproximateNumberOfMessages: () => String(count('visible')),
+      ApproximateNumberOfMessagesNotVisible: () => String(count('in-flight')),
+      ApproximateNumberOfMessagesDelayed: () => String(count('delayed')),
       CreatedTimestamp: () => String(Math.floor(queue.created_at / 1000)),
       LastModifiedTimestamp: () => String(Math.floor(queue.modified_at / 1000)),
     };
@@ -232,12 +209,12 @@ export class LocalSqs {
     const queue = this.queueFromUrl(input);
     const given = this.validateAttributes((input.Attributes ?? {}) as Record<string, string>);
     const merged = { ...(JSON.parse(queue.attributes) as Record<string, string>), ...given };
-    this.db.prepare('UPDATE queues SET attributes = ?, modified_at = ? WHERE name = ?').run(JSON.stringify(merged), this.clock.now(), queue.name);
+    this.store.setQueueAttributes(queue.name, JSON.stringify(merged), this.clock.now());
     return {};
   }
 
   private purgeQueue(input: Input): unknown {
-    this.db.prepare('DELETE FROM messages WHERE queue = ?').run(this.queueFromUrl(input).name);
+    this.store.purge(this.queueFromUrl(input).name);
     return {};
   }
 
@@ -245,7 +222,7 @@ export class LocalSqs {
 
   private sendMessage(input: Input): unknown {
     const queue = this.queueFromUrl(input);
-    const result = this.db.transaction(() => this.insertMessage(queue, input))();
+    const result = this.store.transaction(() => this.insertMessage(queue, input));
     this.wake(queue.name);
     return result;
   }
@@ -255,7 +232,7 @@ export class LocalSqs {
     const entries = (input.Entries ?? []) as Input[];
     const successful: unknown[] = [];
     const failed: unknown[] = [];
-    this.db.transaction(() => {
+    this.store.transaction(() => {
       for (const entry of entries) {
         try {
           successful.push({ Id: entry.Id, ...this.insertMessage(queue, entry) });
@@ -264,7 +241,7 @@ export class LocalSqs {
           failed.push({ Id: entry.Id, SenderFault: true, Code: e.name, Message: e.message });
         }
       }
-    })();
+    });
     this.wake(queue.name);
     return { Successful: successful, Failed: failed };
   }
@@ -282,8 +259,14 @@ export class LocalSqs {
     const delay = optionalInteger(input, 'DelaySeconds', 0, 900) ?? Number(attrs.DelaySeconds);
     const now = this.clock.now();
     const messageId = randomUUID();
-    this.db.prepare('INSERT INTO messages (queue, message_id, body, message_attributes, sent_at, visible_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(queue.name, messageId, body, messageAttributes ? JSON.stringify(messageAttributes) : null, now, now + delay * 1000);
+    this.store.insertMessage({
+      queue: queue.name,
+      messageId,
+      body,
+      messageAttributes: messageAttributes ? JSON.stringify(messageAttributes) : null,
+      sentAt: now,
+      visibleAt: now + delay * 1000,
+    });
     return {
       MessageId: messageId,
       MD5OfMessageBody: md5Hex(body),
@@ -308,31 +291,28 @@ export class LocalSqs {
   /** Takes up to `max` visible messages and hides them for `visibility` seconds, in one commit. */
   private claimMessages(queue: QueueRow, max: number, visibility: number): MessageRow[] {
     const redrive = this.redrivePolicy(queue);
-    return this.db.transaction(() => {
+    return this.store.transaction(() => {
       const now = this.clock.now();
       const retention = Number((JSON.parse(queue.attributes) as Record<string, string>).MessageRetentionPeriod);
-      this.db.prepare('DELETE FROM messages WHERE queue = ? AND sent_at < ?').run(queue.name, now - retention * 1000);
+      this.store.deleteExpired(queue.name, now - retention * 1000);
       const claimed: MessageRow[] = [];
-      const select = this.db.prepare('SELECT * FROM messages WHERE queue = ? AND visible_at <= ? ORDER BY seq LIMIT ?');
       while (claimed.length < max) {
-        const candidates = select.all(queue.name, now, max - claimed.length) as MessageRow[];
+        const candidates = this.store.visibleMessages(queue.name, now, max - claimed.length);
         if (candidates.length === 0) break;
         for (const row of candidates) {
           if (redrive && row.receive_count >= redrive.maxReceiveCount) {
             // The message has used up its receives: it moves to the dead-letter queue instead of being delivered.
-            this.db.prepare('UPDATE messages SET queue = ?, receive_count = 0, first_received_at = NULL, receipt_handle = NULL, visible_at = ? WHERE seq = ?')
-              .run(redrive.deadLetterQueue, now, row.seq);
+            this.store.moveMessage(row.seq, redrive.deadLetterQueue, now);
             continue;
           }
           const handle = `${row.seq}.${randomBytes(24).toString('base64url')}`;
           const firstReceived = row.first_received_at ?? now;
-          this.db.prepare('UPDATE messages SET visible_at = ?, receive_count = receive_count + 1, first_received_at = ?, receipt_handle = ? WHERE seq = ?')
-            .run(now + visibility * 1000, firstReceived, handle, row.seq);
+          this.store.markReceived(row.seq, now + visibility * 1000, firstReceived, handle);
           claimed.push({ ...row, receive_count: row.receive_count + 1, first_received_at: firstReceived, receipt_handle: handle });
         }
       }
       return claimed;
-    })();
+    });
   }
 
   private formatMessages(rows: MessageRow[], input: Input): unknown {
@@ -389,7 +369,7 @@ export class LocalSqs {
   /** Deletes the message a receipt handle names. A stale handle of a message already gone succeeds, as in SQS. */
   private deleteByHandle(queue: QueueRow, handle: string): void {
     this.parseHandle(handle);
-    this.db.prepare('DELETE FROM messages WHERE queue = ? AND receipt_handle = ?').run(queue.name, handle);
+    this.store.deleteByHandle(queue.name, handle);
   }
 
   private changeMessageVisibility(input: Input): unknown {
@@ -399,9 +379,9 @@ export class LocalSqs {
     const timeout = optionalInteger(input, 'VisibilityTimeout', 0, SQS_MAX_VISIBILITY_TIMEOUT_SECONDS);
     if (timeout === undefined) throw new MissingParameterError('VisibilityTimeout');
     const now = this.clock.now();
-    const row = this.db.prepare('SELECT * FROM messages WHERE queue = ? AND receipt_handle = ?').get(queue.name, handle) as MessageRow | undefined;
+    const row = this.store.messageByHandle(queue.name, handle);
     if (!row || row.visible_at <= now) throw new MessageNotInflightError();
-    this.db.prepare('UPDATE messages SET visible_at = ? WHERE seq = ?').run(now + timeout * 1000, row.seq);
+    this.store.setVisibleAt(row.seq, now + timeout * 1000);
     if (timeout === 0) this.wake(queue.name);
     return {};
   }
@@ -415,7 +395,7 @@ export class LocalSqs {
   }
 
   private queue(name: string): QueueRow {
-    const row = this.db.prepare('SELECT * FROM queues WHERE name = ?').get(name) as QueueRow | undefined;
+    const row = this.store.getQueue(name);
     if (!row) throw new QueueDoesNotExistError(name);
     return row;
   }

@@ -93,6 +93,17 @@ describe('task tokens (.waitForTaskToken)', () => {
     await expect(h.call('SendTaskHeartbeat', { taskToken: tokenOf('r5') })).rejects.toMatchObject({ name: 'TaskTimedOut' });
   });
 
+  it('writes heartbeats on the group commit: heartbeats sent in one turn share one transaction', async () => {
+    const m = await h.machine(jsonata({ Approve: approval({ HeartbeatSeconds: 3600, End: true }) }));
+    const runs = ['hb1', 'hb2', 'hb3', 'hb4'];
+    for (const r of runs) await h.run(m, {}, r);
+    const before = h.engine.commitStats;
+    await Promise.all(runs.map((r) => h.call('SendTaskHeartbeat', { taskToken: tokenOf(r) })));
+    const after = h.engine.commitStats;
+    expect(after.writes - before.writes).toBe(runs.length);
+    expect(after.commits - before.commits).toBe(1);
+  });
+
   it('gives a retried task a new token: the old one answers TaskTimedOut, the new one works', async () => {
     const m = await h.machine(
       jsonata({ Approve: approval({ TimeoutSeconds: 60, Retry: [{ ErrorEquals: ['States.Timeout'], IntervalSeconds: 1, MaxAttempts: 1 }], End: true }) }),

@@ -1,5 +1,24 @@
-import type { EngineStore, ExecutionStatus } from '../../store';
-import type { FrameRecord } from './frame';
+import type { EngineStore, ExecutionStatus, FrameStatus } from './engine-store';
+
+/**
+ * A frame as a batch writes it (the executor's `FrameRecord`): its row columns, its position (stored as
+ * JSON; the batch threads `lastEventId`), the row revision it was read at, and the timers that replace its
+ * timer rows.
+ */
+export interface BatchFrame {
+  readonly executionArn: string;
+  readonly id: string;
+  readonly parentId: string | null;
+  readonly itemIndex: number;
+  readonly status: FrameStatus;
+  readonly pos: { lastEventId?: number; readonly seq: number };
+  /** The row's `rev` the frame was read at; null for a frame not yet written. */
+  readonly baseRev: number | null;
+  /** Timers replacing the frame's timer rows (undefined: leave them). */
+  readonly timers?: readonly { readonly kind: string; readonly dueMs: number }[];
+  /** The parent when it is written in the same batch (a new child's first event follows the parent's). */
+  readonly parent?: BatchFrame;
+}
 
 /** Thrown inside a write when the frame or execution moved on meanwhile: the batch is dropped. */
 export class StaleTransitionError extends Error {
@@ -7,7 +26,7 @@ export class StaleTransitionError extends Error {
 }
 
 interface PendingEvent {
-  readonly frame: FrameRecord | null;
+  readonly frame: BatchFrame | null;
   readonly type: string;
   readonly details: Record<string, unknown> | undefined;
   readonly tsMs: number;
@@ -28,14 +47,16 @@ export interface ExecutionClose {
  */
 export class TransitionBatch {
   private readonly events: PendingEvent[] = [];
-  private readonly frames = new Map<string, FrameRecord>();
+  private readonly frames = new Map<string, BatchFrame>();
   private readonly tokensOpened: { token: string; frameId: string; seq: number }[] = [];
   private readonly tokensClosed: string[] = [];
   private close?: ExecutionClose;
   /** Skip the "execution still RUNNING" check (StartExecution and RedriveExecution write a RUNNING row themselves). */
   allowNotRunning = false;
-  /** Extra statements run after the rest (bulk aborts). */
-  private readonly extra: ((store: EngineStore) => void)[] = [];
+  /** Child groups whose running frames, timers and tokens are aborted (a failed Parallel/Map). */
+  private readonly abortedGroups: string[] = [];
+  /** Execution-level timers to insert (a definition's `TimeoutSeconds`). */
+  private readonly executionTimers: { frameId: string; kind: string; dueMs: number }[] = [];
 
   constructor(
     readonly executionArn: string,
@@ -43,16 +64,16 @@ export class TransitionBatch {
   ) {}
 
   /** Appends an event of `frame` (null: an execution-level event threaded after the latest event). */
-  event(frame: FrameRecord | null, type: string, details?: Record<string, unknown>): void {
+  event(frame: BatchFrame | null, type: string, details?: Record<string, unknown>): void {
     this.events.push({ frame, type, details, tsMs: this.nowMs() });
   }
 
   /** Marks a frame to be written (inserted when new). */
-  touch(frame: FrameRecord): void {
+  touch(frame: BatchFrame): void {
     this.frames.set(frame.id, frame);
   }
 
-  openToken(token: string, frame: FrameRecord, seq: number): void {
+  openToken(token: string, frame: BatchFrame, seq: number): void {
     this.tokensOpened.push({ token, frameId: frame.id, seq });
   }
 
@@ -68,8 +89,18 @@ export class TransitionBatch {
     return this.close;
   }
 
-  also(fn: (store: EngineStore) => void): void {
-    this.extra.push(fn);
+  /**
+   * Aborts every running frame under a child group (`<group>.…`), with their timers and tokens. Pending
+   * frames stay PENDING: they never started, and a redrive starts them in turn. Unguarded by `rev`: the
+   * aborted frames may be mid-transition, and their own batch then finds itself stale.
+   */
+  abortGroup(group: string): void {
+    this.abortedGroups.push(group);
+  }
+
+  /** Arms an execution-level timer (`frameId` is a pseudo frame id, e.g. the execution timeout's). */
+  armExecutionTimer(frameId: string, kind: string, dueMs: number): void {
+    this.executionTimers.push({ frameId, kind, dueMs });
   }
 
   /** A batch with only this one's first `count` events (no frame, timer or token writes). */
@@ -122,7 +153,13 @@ export class TransitionBatch {
     for (const t of this.tokensOpened) openToken.run(t.token, this.executionArn, t.frameId, t.seq);
     const closeToken = store.sql('UPDATE task_tokens SET open = 0 WHERE token = ?');
     for (const t of this.tokensClosed) closeToken.run(t);
-    for (const fn of this.extra) fn(store);
+    for (const group of this.abortedGroups) {
+      const like = `${group}.%`;
+      store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND frame_id LIKE ? AND status = 'RUNNING'").run(this.executionArn, like);
+      store.sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id LIKE ?').run(this.executionArn, like);
+      store.sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND frame_id LIKE ? AND open = 1').run(this.executionArn, like);
+    }
+    for (const t of this.executionTimers) insertTimer.run(this.executionArn, t.frameId, t.kind, 0, t.dueMs);
     if (this.close) {
       store
         .sql('UPDATE executions SET status = ?, stop_ms = ?, output = ?, error = ?, cause = ?, event_count = ? WHERE arn = ?')
