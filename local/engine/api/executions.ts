@@ -8,7 +8,7 @@ import { EXECUTION_TIMER_FRAME, type Executor } from '../executor/executor';
 import { type FramePosition, FrameRecord, ROOT_FRAME_ID } from '../executor/frame';
 import { payloadDetails, toWireEvent } from '../executor/history';
 import type { ChildStartOptions } from '../executor/task-integrations';
-import { TransitionBatch } from '../../store/transition-batch';
+import { TransitionBatch } from '../../store';
 import { assertValidName } from '../names';
 import {
   ExecutionAlreadyExists,

@@ -39,7 +39,7 @@ import {
   type StateFailure,
   toFailure,
 } from './transition';
-import { type ExecutionClose, StaleTransitionError, TransitionBatch } from '../../store/transition-batch';
+import { type ExecutionClose, StaleTransitionError, TransitionBatch } from '../../store';
 
 export type { FrameSignal, SignalResult } from './transition';
 

@@ -11,7 +11,7 @@ import type { EvaluationScope, StateDataFlow, StateDefinition } from '../dataflo
 import { MAP_ITEMS } from './definition-tree';
 import { type ChildrenPhase, FrameRecord, type FramePosition, type Phase, type TimerKind } from './frame';
 import { type ClosedResume, ENTER, type Effects, type Run, type StateFailure, toFailure } from './transition';
-import type { TransitionBatch } from '../../store/transition-batch';
+import type { TransitionBatch } from '../../store';
 
 /** What Parallel/Map orchestration uses of the executor. */
 export interface TransitionHost {
