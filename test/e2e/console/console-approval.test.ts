@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { startLocal, type LocalEngine } from '../../../local/server';
 
 const ARTIFACTS = join(process.cwd(), 'test-results');
@@ -43,18 +43,12 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-/** Reloads `url` until `check` passes (the run moves on in the engine, the page is server-rendered). */
+/** Reloads `url` until `check` passes (the run moves on in the engine, the page is server-rendered); fails with the last check's error. */
 async function reloadUntil(url: string, check: () => Promise<void>, timeoutMillis = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMillis;
-  for (;;) {
+  await vi.waitFor(async () => {
     await page.goto(url);
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await page.waitForTimeout(150);
-    }
-  }
+    await check();
+  }, { timeout: timeoutMillis, interval: 150 });
 }
 
 describe('the local console in Chromium', () => {

@@ -19,6 +19,7 @@ import { LIVE_ALIAS_NAME, LOCAL_REGION } from '../../../lib/config';
 import { startLocal, type LocalEngine } from '../../../local/server';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import { getFullHistory } from '../../../lib/operations';
+import { eventually as waitFor } from '../../fixtures/wait';
 
 /** Where the suite runs: an endpoint, and how to release it. */
 interface Target {
@@ -63,15 +64,8 @@ const TARGETS: TargetKind[] = [
 const STEP_DEADLINE_MS = 30_000;
 
 /** Polls `probe` until it returns a value; the API offers no event to await, so this is the client's way. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + STEP_DEADLINE_MS;
-  for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, delay));
-  }
-}
+const eventually = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> =>
+  waitFor(what, probe, { timeoutMillis: STEP_DEADLINE_MS, intervalMillis: 50 });
 
 const historyOf = getFullHistory;
 

@@ -16,6 +16,7 @@ import {
 import { startEngineProcess, type EngineProcess } from './support/engine-process';
 import { resendStartExecution, sfnClient } from '../local/sfn-helpers';
 import { getFullHistory } from '../../../lib/operations';
+import { eventually } from '../../fixtures/wait';
 
 const RUNS = 100;
 const KILLS = 4;
@@ -66,18 +67,17 @@ describe('the onboarding workflow under SIGKILL', () => {
     let sfn = sfnClient(engine.url);
     let restarted: Promise<void> = Promise.resolve();
     /** Runs a call against the current engine, waiting out restarts (a call cut off by a kill is sent again). */
-    const withEngine = async <T>(call: (sfn: SFNClient, url: string) => Promise<T>): Promise<T> => {
-      for (;;) {
+    const withEngine = async <T>(call: (sfn: SFNClient, url: string) => Promise<T>): Promise<T> =>
+      (await eventually('the engine to answer', async () => {
         await restarted;
         try {
-          return await call(sfn, engine.url);
+          return { value: await call(sfn, engine.url) };
         } catch (err) {
           const name = (err as Error).name;
           if (name !== 'TypeError' && !/ECONNREFUSED|ECONNRESET|socket|fetch failed/i.test(`${(err as Error).message} ${(err as { code?: string }).code}`)) throw err;
-          await new Promise((r) => setTimeout(r, 20));
+          return undefined;
         }
-      }
-    };
+      })).value;
 
     const sites = Array.from({ length: RUNS }, (_, i) => `site-${String(i).padStart(3, '0')}`);
     const starting = (async () => {
@@ -128,10 +128,10 @@ describe('the onboarding workflow under SIGKILL', () => {
     const killedAt: number[] = [];
     for (let k = 0; k < KILLS; k += 1) {
       const target = Math.min((await progress()) + 50 + Math.floor(Math.random() * 100), totalProgress - 20);
-      while ((await progress()) < target) {
+      await eventually(`${target} side effects`, async () => {
         if (engine.child.exitCode !== null) throw new Error(`engine exited:\n${engine.output()}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
+        return (await progress()) >= target ? true : undefined;
+      }, { intervalMillis: 10 });
       killedAt.push(await progress());
       let ready!: () => void;
       restarted = new Promise((r) => (ready = r));
@@ -144,19 +144,15 @@ describe('the onboarding workflow under SIGKILL', () => {
     await starting;
 
     // Until every run has closed (a run still open after a minute is reported with its last events).
-    const waitingSince = Date.now();
-    for (;;) {
-      const running = await withEngine((c) => c.send(new ListExecutionsCommand({ stateMachineArn: ALIAS.replace(/:live$/, ''), statusFilter: 'RUNNING', maxResults: 1000 })));
-      if ((running.executions ?? []).length === 0) break;
-      if (Date.now() - waitingSince > 60_000) {
-        const stuck = await Promise.all(running.executions!.slice(0, 3).map(async (e) => {
-          const { events } = await sfn.send(new GetExecutionHistoryCommand({ executionArn: e.executionArn, reverseOrder: true, maxResults: 4 }));
-          return `${e.name}: ${events!.map((ev) => ev.type).join(' < ')}; last approval answer: ${lastAnswer.get(e.executionArn!) ?? 'none'}`;
-        }));
-        throw new Error(`${running.executions!.length} runs still RUNNING (approver errors: ${approverErrors}, last: ${lastError}):\n${stuck.join('\n')}`);
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const running = () => withEngine((c) => c.send(new ListExecutionsCommand({ stateMachineArn: ALIAS.replace(/:live$/, ''), statusFilter: 'RUNNING', maxResults: 1000 })));
+    await eventually('every run to close', async () => ((await running()).executions?.length ? undefined : true), { timeoutMillis: 60_000, intervalMillis: 50 }).catch(async (error: Error) => {
+      const open = (await running()).executions ?? [];
+      const stuck = await Promise.all(open.slice(0, 3).map(async (e) => {
+        const { events } = await sfn.send(new GetExecutionHistoryCommand({ executionArn: e.executionArn, reverseOrder: true, maxResults: 4 }));
+        return `${e.name}: ${events!.map((ev) => ev.type).join(' < ')}; last approval answer: ${lastAnswer.get(e.executionArn!) ?? 'none'}`;
+      }));
+      throw new Error(`${error.message}: ${open.length} runs still RUNNING (approver errors: ${approverErrors}, last: ${lastError}):\n${stuck.join('\n')}`);
+    });
     approving = false;
     await approver;
 

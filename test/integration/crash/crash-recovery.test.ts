@@ -16,6 +16,7 @@ import {
 import { startEngineProcess, type EngineProcess } from './support/engine-process';
 import { getFullHistory } from '../../../lib/operations';
 import { resendStartExecution } from '../local/sfn-helpers';
+import { eventually } from '../../fixtures/wait';
 
 const RUNS = 150;
 const STEPS = 7;
@@ -60,12 +61,12 @@ async function linesOf(file: string, pid: number): Promise<number> {
   }
 }
 
-/** Resolves once the engine process has seen `count` of its Lambda invocations return (checked every 10 ms). */
+/** Resolves once the engine process has seen `count` of its Lambda invocations return. */
 async function untilReturns(file: string, engine: EngineProcess, count: number): Promise<void> {
-  while ((await linesOf(file, engine.pid)) < count) {
+  await eventually(`${count} invocations to return`, async () => {
     if (engine.child.exitCode !== null) throw new Error(`engine exited:\n${engine.output()}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+    return (await linesOf(file, engine.pid)) >= count ? true : undefined;
+  }, { intervalMillis: 10 });
 }
 
 describe('the engine under SIGKILL', () => {
@@ -74,7 +75,8 @@ describe('the engine under SIGKILL', () => {
     for (const c of cleanup.reverse()) await c();
   });
 
-  it('completes every run, never re-runs a completed step, and keeps every side effect to exactly once', async () => {
+  // 40 s alone, nearer 60 s with the suite on two loaded cores: a bound like the onboarding crash test's.
+  it('completes every run, never re-runs a completed step, and keeps every side effect to exactly once', { timeout: 120_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'autosave-crash-'));
     const logDir = await mkdtemp(join(tmpdir(), 'autosave-crash-logs-'));
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }), () => rm(logDir, { recursive: true, force: true }));
@@ -134,12 +136,12 @@ describe('the engine under SIGKILL', () => {
     expect(killedAfter.at(-1), 'the last kill must come before the work is done').toBeLessThan(RUNS * STEPS);
 
     // Wait for the last incarnation to finish everything.
-    for (;;) {
+    await eventually('every run to close', async () => {
       const running = await sfn.send(new ListExecutionsCommand({ stateMachineArn, statusFilter: 'RUNNING', maxResults: 1 }));
-      if ((running.executions ?? []).length === 0) break;
+      if ((running.executions ?? []).length === 0) return true;
       if (engine.child.exitCode !== null) throw new Error(`engine exited:\n${engine.output()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return undefined;
+    }, { intervalMillis: 50 });
 
     // Every run succeeded with all seven results.
     const arnPrefix = stateMachineArn!.replace(':stateMachine:', ':execution:');

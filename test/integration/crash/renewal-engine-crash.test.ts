@@ -84,7 +84,7 @@ describe('the renewal story under an engine SIGKILL', () => {
       await resendStartExecution(sfn, { stateMachineArn: `${STATE_MACHINE_ARN}:${LIVE_ALIAS_NAME}`, name: renewalRunName(id), input: JSON.stringify(renewalInput(id)) });
     }
 
-    await eventually('every run to close', async () => ((await executionsWith(sfn, STATE_MACHINE_ARN, 'RUNNING')).length === 0 ? true : undefined), CRASH_DEADLINE_MILLIS - 60_000).catch(
+    await eventually('every run to close', async () => ((await executionsWith(sfn, STATE_MACHINE_ARN, 'RUNNING')).length === 0 ? true : undefined), { timeoutMillis: CRASH_DEADLINE_MILLIS - 60_000 }).catch(
       async (error: Error) => {
         // Say where the runs still open stand, and what the engine said.
         const open = await executionsWith(sfn, STATE_MACHINE_ARN, 'RUNNING');

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeExecutionCommand, SendTaskSuccessCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { startLocal, type LocalEngine } from '../../../local/server';
 import { deployDefinition } from '../../../local/services/deploy-workflows';
+import { eventually } from '../../fixtures/wait';
+import { untilClosed } from './sfn-helpers';
 
 const parked = new Map<string, string>();
 const functions = {
@@ -53,17 +55,13 @@ describe('deploying a new version while runs wait on approvals', () => {
 
   const startAndPark = async (aliasArn: string, name: string) => {
     const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: aliasArn, name, input: '{}' }));
-    while (!parked.has(name)) await new Promise((r) => setTimeout(r, 10));
+    await eventually(`${name} to park on its task token`, () => (parked.has(name) ? true : undefined));
     return executionArn!;
   };
 
   const finish = async (name: string, executionArn: string) => {
     await sfn.send(new SendTaskSuccessCommand({ taskToken: parked.get(name), output: JSON.stringify({ approved: true, by: 'coordinator' }) }));
-    for (;;) {
-      const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-      if (d.status !== 'RUNNING') return d;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    return untilClosed(sfn, executionArn);
   };
 
   it('finishes old runs on the old version and starts new runs on the new one', async () => {

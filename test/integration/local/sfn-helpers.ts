@@ -1,5 +1,6 @@
 /** Helpers for tests that drive a live local engine with the Step Functions SDK client. */
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, type DescribeExecutionCommandOutput, type StartExecutionCommandInput } from '@aws-sdk/client-sfn';
+import { eventually } from '../../fixtures/wait';
 
 /** Any credentials: the local engine accepts signatures without verifying them. */
 export const TEST_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -7,13 +8,12 @@ export const TEST_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local'
 /** A Step Functions client for the engine at `url`. */
 export const sfnClient = (url: string): SFNClient => new SFNClient({ endpoint: url, region: 'us-east-1', credentials: TEST_CREDENTIALS });
 
-/** Resolves with the execution once it has left RUNNING (polled every 10 ms; nothing to await otherwise over HTTP). */
-export async function untilClosed(sfn: SFNClient, executionArn: string): Promise<DescribeExecutionCommandOutput> {
-  for (;;) {
+/** Resolves with the execution once it has left RUNNING (polled; nothing to await otherwise over HTTP). */
+export function untilClosed(sfn: SFNClient, executionArn: string): Promise<DescribeExecutionCommandOutput> {
+  return eventually(`${executionArn} to close`, async () => {
     const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-    if (d.status !== 'RUNNING' && d.status !== 'PENDING_REDRIVE') return d;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+    return d.status !== 'RUNNING' && d.status !== 'PENDING_REDRIVE' ? d : undefined;
+  });
 }
 
 /** A JSONata state machine definition. */

@@ -16,6 +16,7 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { startLocal, type LocalEngine } from '../../../local/server';
 import { untilClosed } from './sfn-helpers';
 import { LOCAL_CREDENTIALS } from '../../../lib/config';
+import { eventually } from '../../fixtures/wait';
 
 class SiteRejectedError extends Error {
   override readonly name = 'SiteRejectedError';
@@ -152,7 +153,7 @@ describe('startLocal', () => {
     const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'paused', roleArn: role, definition }));
     const before = tokens.length;
     const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{"siteId":"site-4412"}' }));
-    while (tokens.length === before) await new Promise((r) => setTimeout(r, 10));
+    await eventually('the paused run to hand out its task token', () => (tokens.length > before ? true : undefined));
     const token = tokens.at(-1)!;
 
     await local.stop();

@@ -17,6 +17,7 @@ import {
 import { AWS_JSON_CONTENT_TYPE } from '../../../local/api/aws-json-protocol';
 import { startLocal, type LocalEngine } from '../../../local/server';
 import { invokeTask, jsonataMachine, sfnClient, untilClosed } from './sfn-helpers';
+import { eventually } from '../../fixtures/wait';
 
 const ROLE = 'arn:aws:iam::123456789012:role/test';
 const ARN = 'arn:aws:states:us-east-1:123456789012';
@@ -78,8 +79,8 @@ describe('the Step Functions API over HTTP', () => {
 
   const parkAndToken = async (stateMachineArn: string, name: string) => {
     const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name }));
-    while (!tokens.has(name)) await new Promise((r) => setTimeout(r, 10));
-    return { executionArn: executionArn!, token: tokens.get(name)! };
+    const token = await eventually(`${name} to get its task token`, () => tokens.get(name));
+    return { executionArn: executionArn!, token };
   };
 
   describe('state machines', () => {

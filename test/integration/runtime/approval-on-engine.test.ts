@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seconds, LOCAL_CREDENTIALS } from '../../../lib/config';
 import { OutboxEmailProvider } from '../../../lib/tools';
 import { startLocal, type LocalEngine } from '../../../local/server';
+import { eventually } from '../../fixtures/wait';
 
 let dir: string;
 let local: LocalEngine;
@@ -58,19 +59,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Waits for something the engine does asynchronously (each check is one read). */
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition never held');
-}
-
 const outbox = () => new OutboxEmailProvider(process.env.AUTOSAVE_OUTBOX_DIR!);
 const linkFor = (coordinator: string) =>
-  eventually(async () => {
+  eventually(`the approval email to ${coordinator}`, async () => {
     const email = (await outbox().list()).find((e) => e.to.includes(coordinator));
     return email && /(http:\/\/\S+\/approvals\/\S+)/.exec(email.body)?.[1];
   });
@@ -92,7 +83,10 @@ describe('approvals on the local engine', () => {
     const form = new URLSearchParams({ decision: 'approve', by: 'coord@site-4412.example', comment: 'Go' });
     const decided = await fetch(link, { method: 'POST', body: form });
     expect(decided.status).toBe(200);
-    const done = await eventually(async () => ((await status(executionArn!)).status === 'SUCCEEDED' ? status(executionArn!) : undefined));
+    const done = await eventually('the run to succeed', async () => {
+      const run = await status(executionArn!);
+      return run.status === 'SUCCEEDED' ? run : undefined;
+    });
     expect(JSON.parse(done.output!)).toMatchObject({ approved: true, by: 'coord@site-4412.example', comment: 'Go' });
 
     expect((await fetch(link, { method: 'POST', body: form })).status).toBe(409);
@@ -104,7 +98,7 @@ describe('approvals on the local engine', () => {
     );
     const link = await linkFor('coord@site-5000.example');
     await local.clock!.advance(seconds(3601));
-    await eventually(async () => ((await status(executionArn!)).status === 'TIMED_OUT' || (await status(executionArn!)).status === 'FAILED' ? true : undefined));
+    await eventually('the run to time out', async () => (['TIMED_OUT', 'FAILED'].includes((await status(executionArn!)).status!) ? true : undefined));
 
     const late = await fetch(link, { method: 'POST', body: new URLSearchParams({ decision: 'approve', by: 'late' }) });
     expect(late.status).toBe(410);

@@ -13,6 +13,7 @@ import { localFunctionName } from '../../../lambdas/index';
 import type { DeadLetterMessage } from '../../../lib/dead-letters';
 import { startLocal, type LocalEngine } from '../../../local/server';
 import { LOCAL_CREDENTIALS } from '../../../lib/config';
+import { eventually } from '../../fixtures/wait';
 
 let dir: string;
 let local: LocalEngine;
@@ -57,13 +58,11 @@ const definition = {
 };
 
 /** Waits until the run reaches one of `statuses` (the engine runs asynchronously; each check is one API call). */
-async function until(executionArn: string, statuses: string[]) {
-  for (let i = 0; i < 600; i++) {
+function until(executionArn: string, statuses: string[]) {
+  return eventually(`${executionArn} to reach ${statuses.join('/')}`, async () => {
     const run = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-    if (statuses.includes(run.status!)) return run;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`${executionArn} never reached ${statuses.join('/')}`);
+    return statuses.includes(run.status!) ? run : undefined;
+  });
 }
 
 describe('dead letter and redrive on the local engine', () => {

@@ -12,6 +12,7 @@ import { OutboxEmailProvider } from '../../../lib/tools';
 import { startLocal, type LocalEngine } from '../../../local/server';
 import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines';
 import { LOCAL_CREDENTIALS } from '../../../lib/config';
+import { eventually } from '../../fixtures/wait';
 
 let dir: string;
 let local: LocalEngine;
@@ -28,23 +29,13 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Waits for something the engine does asynchronously (each check is one read). */
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 800; i++) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition never held');
-}
-
 async function start(workflow: string, input: unknown, name: string): Promise<string> {
   const aliasArn = local.deployments.find((d) => d.workflow === workflow)!.aliasArn;
   return (await sfn.send(new StartExecutionCommand({ stateMachineArn: aliasArn, name, input: JSON.stringify(input) }))).executionArn!;
 }
 
 const closed = (executionArn: string) =>
-  eventually(async () => {
+  eventually(`${executionArn} to close`, async () => {
     const run = await sfn.send(new DescribeExecutionCommand({ executionArn }));
     return run.status === 'RUNNING' ? undefined : run;
   });
@@ -71,7 +62,7 @@ describe('example workflows on the local engine', () => {
   it('clinical-trial-onboarding: waits for the coordinator, then sends the welcome pack once', async () => {
     const input = clinicalTrialOnboarding.exampleInput as { siteId: string; coordinatorEmail: string };
     const executionArn = await start('clinical-trial-onboarding', input, input.siteId);
-    const link = await eventually(async () => {
+    const link = await eventually('the approval email', async () => {
       const email = (await outbox().list()).find((e) => e.idempotencyKey.startsWith('approval:'));
       return email && /(http:\/\/\S+\/approvals\/\S+)/.exec(email.body)?.[1];
     });

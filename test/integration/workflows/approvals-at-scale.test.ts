@@ -35,7 +35,7 @@ describe('approvals at scale', () => {
     expect(answers.map((a) => a.status).filter((s) => s !== 200)).toEqual([]);
 
     await engine.advance(days(5));
-    await eventually('every run to close', async () => ((await executionsWith(engine.sfn, stateMachineArn, 'RUNNING')).length === 0 ? true : undefined), SCALE_DEADLINE_MILLIS - 60_000);
+    await eventually('every run to close', async () => ((await executionsWith(engine.sfn, stateMachineArn, 'RUNNING')).length === 0 ? true : undefined), { timeoutMillis: SCALE_DEADLINE_MILLIS - 60_000 });
     expect(await executionsWith(engine.sfn, stateMachineArn, 'SUCCEEDED')).toHaveLength(RUNS);
 
     const keys = new Set((await engine.outbox()).map((e) => e.idempotencyKey));

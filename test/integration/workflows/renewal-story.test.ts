@@ -45,14 +45,14 @@ describe('the renewal story: 340 sends that died before their checkpoint', () =>
     expect(new Set(executionArns).size).toBe(RUNS);
 
     // Every first send is accepted by the provider and then its attempt dies (real seconds: the Lambda timeout).
-    await eventually('every first send to reach the provider', async () => (faultLog().sends.size === RUNS ? true : undefined), STORY_DEADLINE_MILLIS / 2);
+    await eventually('every first send to reach the provider', async () => (faultLog().sends.size === RUNS ? true : undefined), { timeoutMillis: STORY_DEADLINE_MILLIS / 2 });
 
     // Retries wait out their backoff on the virtual clock: move it until every run has closed.
     await eventually('every run to close', async () => {
       await engine.advance(minutes(1));
       const running = await executionsWith('RUNNING');
       return running.length === 0 ? true : undefined;
-    }, STORY_DEADLINE_MILLIS - 30_000);
+    }, { timeoutMillis: STORY_DEADLINE_MILLIS - 30_000 });
 
     expect(await executionsWith('SUCCEEDED')).toHaveLength(RUNS);
     expect(await executionsWith('FAILED')).toHaveLength(0);

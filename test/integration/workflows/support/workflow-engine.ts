@@ -17,6 +17,7 @@ import { startLocal, type LocalEngine, type StartLocalOptions } from '../../../.
 import { deployWorkflows, type WorkflowDeployment } from '../../../../local/services/deploy-workflows';
 import type { Workflow } from '../../../../lib/workflow';
 import { getFullHistory } from '../../../../lib/operations';
+import { eventually, POLL_DEADLINE_MILLIS } from '../../../fixtures/wait';
 
 /** A started engine with its clients. */
 export interface WorkflowEngine {
@@ -112,19 +113,8 @@ function restoreEnv(name: string, value: string | undefined): void {
   else process.env[name] = value;
 }
 
-/** How long a poll may wait before the test fails (a bound, not a timing assertion). */
-export const POLL_DEADLINE_MILLIS = 45_000;
-
-/** Polls `probe` (one API call each) until it yields a value; the API offers no event to await. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, deadlineMillis = POLL_DEADLINE_MILLIS): Promise<T> {
-  const deadline = Date.now() + deadlineMillis;
-  for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, delay));
-  }
-}
+// The API offers no event to await: waits poll through the shared bounded helper.
+export { eventually, POLL_DEADLINE_MILLIS };
 
 /** Polls DescribeExecution until the run's status is one of `statuses`. */
 export function untilStatus(sfn: SFNClient, executionArn: string, statuses: readonly string[]): Promise<DescribeExecutionCommandOutput> {
