@@ -24,6 +24,7 @@ import { expireOrphanedLeases } from './services/orphaned-leases';
 import { startLocalS3 } from './services/s3';
 import { LocalSqs } from './services/sqs/local-sqs';
 import { sqsService } from './services/sqs/sqs-service';
+import { sqsQueryService } from './services/sqs/sqs-query-service';
 import { loadConsoleHandler } from './api/console-mount';
 
 /** Options of {@link startLocal} (the flags of `autosave local`). */
@@ -170,6 +171,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const consoleHandler = options.console === false ? undefined : loadConsoleHandler({ sfnEndpoint: api.url });
     late.bind(createLocalApiHandler({
       services: [stepFunctionsService(engine), sqsService(sqs)],
+      queryService: sqsQueryService(sqs),
       virtualClock,
       console: consoleHandler,
       approvals: lambdas.has(APPROVAL_ENDPOINT_FUNCTION)

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { seconds, type Clock, type Duration } from '../../lib/config';
 import { AWS_JSON_CONTENT_TYPE, type AwsJsonService, decodeJsonObject, parseTarget, type WireError } from './aws-json-protocol';
+import { AWS_QUERY_CONTENT_TYPE, type AwsQueryService, isQueryRequestPath } from './aws-query-protocol';
 import { type FunctionUrlEvent, fromFunctionUrlResult, toFunctionUrlEvent } from './function-url-event';
 
 /**
@@ -14,6 +15,9 @@ export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 export const CLOCK_ROUTE = '/_autosave/clock';
 /** Path prefix of the approval pages (served by the `approval-endpoint` function). */
 export const APPROVALS_ROUTE = '/approvals/';
+
+/** Longest single move of the virtual clock: 10 years (the service's longest wait is a year; more is a typo or an attack). */
+export const MAX_CLOCK_ADVANCE_SECONDS = 10 * 366 * 24 * 3600;
 
 /** A clock tests can move forward (the engine's virtual clock). */
 export interface ControllableClock extends Clock {
@@ -31,6 +35,11 @@ export type FunctionUrlInvoker = (event: FunctionUrlEvent) => Promise<unknown>;
 export interface LocalApiOptions {
   /** Services on `POST /` by `X-Amz-Target` prefix (Step Functions, SQS). */
   readonly services: readonly AwsJsonService[];
+  /**
+   * The service of form-encoded `POST`s without `X-Amz-Target` to `/` or a queue path (SQS's query
+   * protocol, which older AWS CLIs speak). @default none: such requests get a JSON error
+   */
+  readonly queryService?: AwsQueryService;
   /** When set, `GET /_autosave/clock` and `POST /_autosave/clock/advance` control it. @default no clock routes */
   readonly virtualClock?: ControllableClock;
   /** Serves `/approvals/*`. @default 404 */
@@ -122,6 +131,12 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
     }
   }
 
+  async function serveQuery(req: IncomingMessage, res: ServerResponse, service: AwsQueryService, path: string): Promise<void> {
+    const form = new URLSearchParams((await readBody(req, limit)).toString('utf8'));
+    const answer = await service.handle(form, path);
+    send(res, answer.statusCode, AWS_QUERY_CONTENT_TYPE, answer.body);
+  }
+
   async function serveClock(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const clock = options.virtualClock;
     if (!clock) return sendJson(res, 404, { message: 'The virtual clock is off: start with --virtual-clock' });
@@ -130,8 +145,8 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
     if (req.method === 'POST' && path === `${CLOCK_ROUTE}/advance`) {
       const decoded = decodeJsonObject((await readBody(req, limit)).toString('utf8'));
       const n = decoded.ok ? decoded.value.seconds : undefined;
-      if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) {
-        return sendJson(res, 400, { message: 'Body must be {"seconds": <non-negative number>}' });
+      if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > MAX_CLOCK_ADVANCE_SECONDS) {
+        return sendJson(res, 400, { message: `Body must be {"seconds": <a number from 0 to ${MAX_CLOCK_ADVANCE_SECONDS}>}` });
       }
       await clock.advance(seconds(n));
       return sendJson(res, 200, describe());
@@ -157,9 +172,19 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
 
   return async (req, res) => {
     try {
-      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      let path: string;
+      try {
+        path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      } catch {
+        req.resume();
+        return send(res, 400, 'text/plain', 'Bad request target\n');
+      }
       const target = req.headers['x-amz-target'];
       if (req.method === 'POST' && target !== undefined) return await serveAwsJson(req, res, String(target));
+      const form = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+      if (req.method === 'POST' && form && options.queryService && isQueryRequestPath(path)) return await serveQuery(req, res, options.queryService, path);
+      // `POST /` is the APIs' address: without a target it is an API request that names no operation.
+      if (req.method === 'POST' && path === '/') return await serveAwsJson(req, res, undefined);
       if (path === CLOCK_ROUTE || path.startsWith(`${CLOCK_ROUTE}/`)) return await serveClock(req, res, path);
       if (path.startsWith(APPROVALS_ROUTE)) return await serveApproval(req, res);
       if (options.console) return await options.console(req, res);

@@ -46,13 +46,41 @@ function send(res: ServerResponse, status: number, body: string, headers: Record
   res.end(body);
 }
 
+/** A form body over {@link MAX_FORM_BYTES}: answered 413. */
+class FormTooLargeError extends Error {
+  override readonly name = 'FormTooLargeError';
+}
+
+/** A request the console cannot read (a path that does not decode): answered 400. */
+class BadConsoleRequestError extends Error {
+  override readonly name = 'BadConsoleRequestError';
+}
+
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  let body = '';
-  for await (const chunk of req) {
-    body += chunk;
-    if (body.length > MAX_FORM_BYTES) throw new Error('form too large');
+  if (Number(req.headers['content-length'] ?? 0) > MAX_FORM_BYTES) {
+    req.resume();
+    throw new FormTooLargeError(`A console form is at most ${MAX_FORM_BYTES} bytes`);
   }
-  return new URLSearchParams(body);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_FORM_BYTES) {
+      req.resume();
+      throw new FormTooLargeError(`A console form is at most ${MAX_FORM_BYTES} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** A path segment decoded, or 400 when it is not valid percent-encoded UTF-8 (`%`, `%ED%A0%80`). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new BadConsoleRequestError(`The path segment ${JSON.stringify(segment)} is not valid percent-encoding`);
+  }
 }
 
 /**
@@ -63,7 +91,9 @@ function isSameOrigin(req: IncomingMessage): boolean {
   const site = req.headers['sec-fetch-site'];
   if (site && site !== 'same-origin' && site !== 'none') return false;
   const origin = req.headers.origin;
-  return !origin || origin === 'null' ? !origin : new URL(origin).host === req.headers.host;
+  if (!origin || origin === 'null') return !origin;
+  // An Origin that is not a URL (`garbage`) is no origin of ours.
+  return URL.canParse(origin) && new URL(origin).host === req.headers.host;
 }
 
 const errorPage = (status: number, title: string, message: string) =>
@@ -96,9 +126,14 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
     });
 
   return async (req, res) => {
+    const method = req.method ?? 'GET';
+    if (!URL.canParse(req.url ?? '/', 'http://localhost')) {
+      req.resume();
+      send(res, 400, errorPage(400, 'Bad request', 'The request target is not a URL.'));
+      return true;
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
-    const method = req.method ?? 'GET';
     try {
       const { sfn, sqs } = getClients();
       if (method === 'POST' && path === '/dlq/redrive') {
@@ -118,7 +153,7 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
       }
       let page: string;
       if (path === '/' || path === '/runs') page = await runsPage(sfn, url.searchParams, await engineNow());
-      else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeURIComponent(path.slice('/runs/'.length)), await engineNow());
+      else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeSegment(path.slice('/runs/'.length)), await engineNow());
       else if (path === '/approvals') page = await approvalsPage(sfn, await engineNow());
       else if (path === '/dlq') page = await deadLettersPage(sqs, await queueUrl(), url.searchParams.get('notice') ?? undefined);
       else if (path === '/outbox') page = await outboxPage(outboxDir());
@@ -130,9 +165,16 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
     } catch (err) {
       const name = (err as Error)?.name;
       const notFound = name === 'RunNotFoundError' || name === 'ExecutionDoesNotExist' || name === 'InvalidArn';
-      const status = notFound ? 404 : err instanceof InvalidRunFilterError ? 400 : 500;
+      const status = notFound
+        ? 404
+        : err instanceof FormTooLargeError
+          ? 413
+          : err instanceof InvalidRunFilterError || err instanceof BadConsoleRequestError
+            ? 400
+            : 500;
       if (status === 500) console.error(`autosave console: ${method} ${path} failed:`, err);
-      send(res, status, errorPage(status, notFound ? 'No such run' : status === 400 ? 'Bad request' : 'Console error', describeOperationError(err)));
+      const title = notFound ? 'No such run' : status === 400 ? 'Bad request' : status === 413 ? 'Too large' : 'Console error';
+      send(res, status, errorPage(status, title, describeOperationError(err)));
     }
     return true;
   };

@@ -424,7 +424,7 @@ export class LocalSqs {
         } catch {
           throw new InvalidParameterValueError('Value for parameter RedrivePolicy is invalid. Reason: Invalid JSON.');
         }
-        if (typeof policy.deadLetterTargetArn !== 'string' || !(Number(policy.maxReceiveCount) >= 1)) {
+        if (policy === null || typeof policy !== 'object' || typeof policy.deadLetterTargetArn !== 'string' || !(Number(policy.maxReceiveCount) >= 1)) {
           throw new InvalidParameterValueError('Value for parameter RedrivePolicy is invalid. Reason: needs deadLetterTargetArn and maxReceiveCount.');
         }
       } else if (name in DEFAULT_QUEUE_ATTRIBUTES && !/^\d+$/.test(String(value))) {

@@ -68,3 +68,30 @@ export class SqsUnsupportedOperationError extends SqsServiceError {
     super(`The local SQS does not support ${operation}`);
   }
 }
+
+/** A message body with characters SQS does not allow (outside XML 1.0's character range). */
+export class InvalidMessageContentsError extends SqsServiceError {
+  override readonly name = 'InvalidMessageContents';
+  readonly queryCode = 'InvalidMessageContents';
+  constructor() {
+    super('Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF');
+  }
+}
+
+/** A query-protocol `Action` that names no SQS operation. */
+export class InvalidActionError extends SqsServiceError {
+  override readonly name = 'InvalidAction';
+  readonly queryCode = 'InvalidAction';
+  constructor(action: string) {
+    super(`The action ${action} is not valid for this endpoint.`);
+  }
+}
+
+/** A query-protocol request without an `Action`. */
+export class MissingActionError extends SqsServiceError {
+  override readonly name = 'MissingAction';
+  readonly queryCode = 'MissingAction';
+  constructor() {
+    super('The request must contain the parameter Action.');
+  }
+}
