@@ -65,7 +65,8 @@ export const LOCAL_ACCOUNT_ID = '123456789012';
 export const LOCAL_REGION = 'us-east-1';
 /**
  * Credentials every client of a local server uses (the engine's Step Functions and SQS APIs, dynalite,
- * s3rver): s3rver checks these exact values; dynalite and the engine read signatures without verifying.
+ * s3rver). Every local server takes any credentials (the local S3 through a proxy that hands s3rver its own
+ * key); these are s3rver's, so a client pointed at s3rver directly works too.
  */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 /** Default port of the local engine (Step Functions API, SQS API, console and approval pages). */

@@ -50,7 +50,7 @@ export function applyLocalEnvironment(options: LocalEnvironmentOptions, env: Nod
     AWS_ENDPOINT_URL_S3: endpoints.s3,
     AWS_REGION: endpoints.region,
     AWS_DEFAULT_REGION: endpoints.region,
-    // s3rver verifies signatures made with exactly these; the other local services accept any.
+    // Any credentials work on every local service; handlers get these so that none need configuring.
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
     AUTOSAVE_DATA_DIR: dataDir,

@@ -1,8 +1,10 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
 
 /** A running local S3. */
 export interface LocalS3 {
-  /** `http://127.0.0.1:<port>` (clients need `forcePathStyle: true` and the S3RVER credentials). */
+  /** `http://127.0.0.1:<port>`: any credentials work (clients need `forcePathStyle: true`). */
   readonly endpoint: string;
   close(): Promise<void>;
 }
@@ -17,15 +19,75 @@ export interface LocalS3Options {
   readonly port?: number;
 }
 
-/** Starts s3rver on a loopback port, persisted under `directory`, with the buckets created. */
+/** The one access key s3rver knows (its built-in account). */
+const S3RVER_ACCESS_KEY = 'S3RVER';
+
+/**
+ * The request's access key replaced by s3rver's own, wherever a signature names it: the SigV4
+ * `Authorization` header (`Credential=<key>/<scope>`), SigV2's `AWS <key>:<signature>`, and presigned
+ * URLs (`X-Amz-Credential=<key>%2F...`, `AWSAccessKeyId=<key>`). Nothing else of the request changes.
+ */
+export function withLocalAccessKey(headers: Readonly<Record<string, string | string[] | undefined>>, url: string): { headers: Record<string, string | string[] | undefined>; url: string } {
+  const rewritten = { ...headers };
+  const auth = headers.authorization;
+  if (typeof auth === 'string') {
+    rewritten.authorization = auth
+      .replace(/(Credential=)[^/,\s]+\//, `$1${S3RVER_ACCESS_KEY}/`)
+      .replace(/^AWS [^:\s]+:/, `AWS ${S3RVER_ACCESS_KEY}:`);
+  }
+  return {
+    headers: rewritten,
+    url: url.replace(/([?&]X-Amz-Credential=)[^&/%]+(%2F|\/)/i, `$1${S3RVER_ACCESS_KEY}$2`).replace(/([?&]AWSAccessKeyId=)[^&]*/, `$1${S3RVER_ACCESS_KEY}`),
+  };
+}
+
+/**
+ * A pass-through in front of s3rver that lets any credentials in, as the engine's own APIs do. s3rver
+ * accepts only the access key `S3RVER` (its account registry has no public way to add keys) and does not
+ * check SigV4 signatures at all, so rewriting the key a request names is all it takes; SigV2 signatures,
+ * which it does check, are let through by its own `allowMismatchedSignatures` option.
+ */
+function anyCredentialsProxy(upstreamPort: number): Server {
+  return createServer((req, res) => {
+    const { headers, url } = withLocalAccessKey(req.headers, req.url ?? '/');
+    const upstream = httpRequest({ host: '127.0.0.1', port: upstreamPort, method: req.method, path: url, headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+      answer.pipe(res);
+    });
+    upstream.on('error', (err) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`local S3 unreachable: ${err.message}\n`);
+    });
+    req.pipe(upstream);
+  });
+}
+
+/** Starts s3rver on a loopback port, persisted under `directory`, with the buckets created, behind a proxy that takes any credentials. */
 export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   const server = new S3rver({
     address: '127.0.0.1',
-    port: options.port ?? 0,
+    port: 0,
     directory: options.directory,
     silent: true,
+    allowMismatchedSignatures: true,
     configureBuckets: options.buckets.map((name) => ({ name })),
   });
   const address = await server.run();
-  return { endpoint: `http://127.0.0.1:${address.port}`, close: () => server.close() };
+  const proxy = anyCredentialsProxy(address.port);
+  proxy.keepAliveTimeout = 1_000;
+  await new Promise<void>((resolve, reject) => {
+    proxy.once('error', reject);
+    proxy.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = proxy.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        proxy.close(() => resolve());
+        proxy.closeAllConnections();
+      });
+      await server.close();
+    },
+  };
 }
