@@ -43,9 +43,14 @@ export interface StepEntry {
   source?: RunSource;
   /** An agent-loop tool batch: where each call's result came from, in call order (absent when `results` went by reference). */
   calls?: readonly ToolCallSource[];
-  /** Resumes (redrives, engine restarts) before this entry last ran (a resumed step runs again). */
+  /** Redrives before this entry last ran (a redriven step runs again; the steps before it are skipped). */
   resumeIndex: number;
-  /** Attempts cut off by an engine restart and invoked again (a second `TaskStarted` with no outcome between). */
+  /**
+   * LOCAL ENGINE ONLY: attempts cut off by an engine restart and invoked again ({@link isLocalRestartReinvocation}).
+   * Always 0 for a history recorded on AWS, where a Lambda killed mid-attempt is a `TaskFailed`
+   * (`Sandbox.Timedout`, `Runtime.ExitError`...) and the Retry's next `TaskScheduled`: counted in `attempts`
+   * and `attemptErrors` like any retry.
+   */
   reinvocations: number;
   /**
    * Parsed task result: the Lambda's payload when the task is `lambda:invoke`, and for a single tool step
@@ -75,7 +80,10 @@ export interface RunAnalysis {
   readonly entries: readonly StepEntry[];
   /** The current status of every state seen in the history (states never entered are absent). */
   readonly states: ReadonlyMap<string, StateStatus>;
-  /** How many times the run was resumed: redrives (ExecutionRedriven) and engine restarts that re-invoked a step. */
+  /**
+   * How many times the run was resumed: redrives (ExecutionRedriven) and, on the local engine only, engine
+   * restarts that re-invoked a step (AWS has no such event: its histories count redrives only).
+   */
   readonly resumes: number;
   /** Of those, the redrives. */
   readonly redrives: number;
@@ -103,6 +111,19 @@ const ATTEMPT_FAILURES = new Set([
   'ActivityTimedOut',
 ]);
 const ATTEMPT_SUCCESSES = new Set(['TaskSucceeded', 'LambdaFunctionSucceeded', 'ActivitySucceeded']);
+const ATTEMPT_STARTED = new Set(['TaskStarted', 'LambdaFunctionStarted', 'ActivityStarted']);
+
+/**
+ * The local engine's restart marker, the one event shape AWS never writes (docs/architecture.md §5): after a
+ * restart the engine invokes again an attempt whose outcome was never committed, and records that as a
+ * second `TaskStarted` (`LambdaFunctionStarted`, `ActivityStarted`) after the same `TaskScheduled`, with no
+ * outcome between. On AWS every `*Started` follows its own `*Scheduled`. The analysis counts the marker as
+ * one more attempt and a re-invocation; the states before it stay `done`, as they would on AWS, where the
+ * same cut-off attempt reads as a `TaskFailed` and a retry.
+ */
+export function isLocalRestartReinvocation(eventType: string, attemptAlreadyStarted: boolean): boolean {
+  return ATTEMPT_STARTED.has(eventType) && attemptAlreadyStarted;
+}
 
 function parseJson(text: string | undefined): unknown {
   if (text === undefined) return undefined;
@@ -197,7 +218,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
         outcome: 'running',
         attemptErrors: [],
         replayed: false,
-        resumeIndex: resumes,
+        resumeIndex: redrives,
         reinvocations: 0,
       };
       for (const [old, was] of reopened) {
@@ -225,7 +246,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
         reopened.set(entry, { exitedAt: entry.exitedAt });
         entry.outcome = 'running';
         entry.exitedAt = undefined;
-        entry.resumeIndex = resumes;
+        entry.resumeIndex = redrives;
         open.push(entry);
         if (event.id !== undefined) entryOfEvent.set(event.id, entry);
       }
@@ -272,13 +293,11 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       if (keys.length > 0) entry.idempotencyKey = keys.length === 1 ? keys[0] : `${keys[0]} (+${keys.length - 1})`;
       else if (event.lambdaFunctionScheduledEventDetails?.resource) entry.functionName = event.lambdaFunctionScheduledEventDetails.resource;
       if (entry.outcome === 'waiting') entry.outcome = 'running';
-    } else if (type === 'TaskStarted' || type === 'LambdaFunctionStarted' || type === 'ActivityStarted') {
-      if (attemptOpen.has(entry)) {
-        // The engine restarted while this attempt ran and invoked it again: a resume point of the run.
+    } else if (ATTEMPT_STARTED.has(type)) {
+      if (isLocalRestartReinvocation(type, attemptOpen.has(entry))) {
         entry.attempts += 1;
         entry.reinvocations += 1;
         resumes += 1;
-        entry.resumeIndex = resumes;
       }
       attemptOpen.add(entry);
     } else if (type === 'TaskSubmitted') {
@@ -318,7 +337,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
     if (entry.outcome === 'failed') status = 'failed';
     else if (entry.outcome === 'waiting') status = 'waiting';
     else if (entry.outcome === 'running') status = closeEvent ? 'failed' : 'running';
-    else status = resumes > 0 && entry.resumeIndex < resumes ? 'skipped' : 'done';
+    else status = redrives > 0 && entry.resumeIndex < redrives ? 'skipped' : 'done';
     states.set(entry.name, status);
   }
   return { entries, states, resumes, redrives, redriveMarks, startedAt, closedAt, closeEvent };

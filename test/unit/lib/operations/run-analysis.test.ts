@@ -119,7 +119,7 @@ describe('analyzeHistory', () => {
     expect(describeStepOutcome(a.entries[0])).toBe('caught States.Timeout; retried after Lambda.ServiceException');
   });
 
-  it('reads an engine restart: a second TaskStarted with no outcome between is a re-invocation, earlier states were skipped on resume', () => {
+  it("reads the local engine's restart marker (a second TaskStarted with no outcome between) as a re-invocation; the states before stay done", () => {
     const a = analyzeHistory(
       history(entered('first'), scheduled('autosave-tool-step'), started, succeeded({}), exited('first'), entered('send'), scheduled('autosave-tool-step', 'k'), started, started, succeeded({}), exited('send')),
     );
@@ -127,8 +127,23 @@ describe('analyzeHistory', () => {
     expect(describeStepOutcome(a.entries[1])).toBe('done; invoked again after an engine restart');
     expect(a.resumes).toBe(1);
     expect(a.redrives).toBe(0);
-    expect(a.states.get('first')).toBe('skipped');
+    expect(a.states.get('first')).toBe('done');
     expect(a.states.get('send')).toBe('done');
+  });
+
+  it('reads a Lambda killed mid-step as AWS records it (TaskFailed, then the Retry schedules it again) as the local restart reads: same states and attempts', () => {
+    // On AWS a tool-step Lambda cut off mid-attempt (timeout, crash) fails the attempt; the Retry runs it again.
+    const before = [entered('first'), scheduled('autosave-tool-step'), started, succeeded({}), exited('first'), entered('send'), scheduled('autosave-tool-step', 'k'), started];
+    const after = [succeeded({ result: { messageId: 'm1' }, source: 'reconciled' }), exited('send'), { type: 'ExecutionSucceeded' } as Partial<HistoryEvent>];
+    const onAws = analyzeHistory(history(...before, failed('Sandbox.Timedout'), scheduled('autosave-tool-step', 'k'), started, ...after));
+    const onLocalEngine = analyzeHistory(history(...before, started, ...after));
+
+    expect([...onAws.states]).toEqual([['first', 'done'], ['send', 'done']]);
+    expect([...onLocalEngine.states]).toEqual([...onAws.states]);
+    expect(onAws.entries[1]).toMatchObject({ attempts: 2, attemptErrors: ['Sandbox.Timedout'], reinvocations: 0, source: 'reconciled', outcome: 'succeeded', idempotencyKey: 'k' });
+    expect(onLocalEngine.entries[1]).toMatchObject({ attempts: 2, attemptErrors: [], reinvocations: 1, source: 'reconciled', outcome: 'succeeded', idempotencyKey: 'k' });
+    expect(describeStepOutcome(onAws.entries[1])).toBe('done; reconciled with the provider; retried after Sandbox.Timedout');
+    expect(onAws).toMatchObject({ resumes: 0, redrives: 0, closeEvent: 'ExecutionSucceeded' });
   });
 
   it('reads a redrive: the failed state runs again, the states before it were skipped on resume', () => {
