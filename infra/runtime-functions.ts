@@ -32,6 +32,19 @@ const EXECUTION_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   [FunctionNames.runMonitor]: ['states:DescribeExecution', 'states:GetExecutionHistory'],
   [FunctionNames.redrive]: ['states:DescribeExecution', 'states:RedriveExecution'],
 };
+/**
+ * Table actions each function's code uses (lib/idempotency's RecordTable: get, putIfAbsent/putIf,
+ * updateIf): no Scan, Query, DeleteItem or batch writes for anyone, and the internet-facing
+ * approval-endpoint only reads and conditionally updates approvals.
+ */
+const TABLE_ACTIONS: Readonly<Record<string, readonly string[]>> = {
+  [FunctionNames.modelStep]: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+  [FunctionNames.toolStep]: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  [FunctionNames.approvalRequest]: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+  [FunctionNames.approvalEndpoint]: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+};
+/** Table actions of a function the table above does not name. */
+const DEFAULT_TABLE_ACTIONS: readonly string[] = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
 /** Callback actions; they take a task token and support no resource-level permission. */
 const TASK_TOKEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   [FunctionNames.approvalEndpoint]: ['states:SendTaskSuccess', 'states:SendTaskFailure'],
@@ -55,6 +68,7 @@ export class RuntimeFunctions extends Construct {
   /** The approval endpoint's URL (undefined when the registry has no approval-endpoint). */
   readonly approvalUrl?: lambda.FunctionUrl;
   private readonly functions = new Map<string, NodejsFunction>();
+  private readonly pinned = new Set<string>();
 
   constructor(scope: Construct, id: string, props: RuntimeFunctionsProps) {
     super(scope, id);
@@ -82,6 +96,23 @@ export class RuntimeFunctions extends Construct {
     const fn = this.functions.get(name);
     if (!fn) throw new Error(`No runtime function named "${name}" in lambdas/index.ts`);
     return fn;
+  }
+
+  /**
+   * The published version a definition pins, with the function kept for it: deleting or replacing a
+   * function deletes all its versions whatever their own DeletionPolicy, so a pinned function (and the
+   * role its versions run with) is retained on delete and on replacement.
+   */
+  pinnedVersion(name: string): lambda.IVersion {
+    const fn = this.get(name);
+    if (!this.pinned.has(name)) {
+      this.pinned.add(name);
+      fn.applyRemovalPolicy(RemovalPolicy.RETAIN);
+      const role = fn.role as iam.Role;
+      role.applyRemovalPolicy(RemovalPolicy.RETAIN);
+      (role.node.tryFindChild('DefaultPolicy') as iam.Policy | undefined)?.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    }
+    return fn.currentVersion;
   }
 
   /** Whether the registry has a function called `name`. */
@@ -149,7 +180,7 @@ export class RuntimeFunctions extends Construct {
     switch (need) {
       case 'table':
         fn.addEnvironment('AUTOSAVE_TABLE', shared.table.tableName);
-        shared.table.grantReadWriteData(role);
+        shared.table.grant(role, ...(TABLE_ACTIONS[name] ?? DEFAULT_TABLE_ACTIONS));
         return;
       case 'bucket':
         fn.addEnvironment('AUTOSAVE_BUCKET', shared.bucket.bucketName);

@@ -7,7 +7,8 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { LIVE_ALIAS_NAME } from '../lib/config';
 import type { ResolvedDeployOptions } from './deploy-options';
-import { acknowledgeNag } from './nag';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { acknowledgeNag, nagArnOf } from './nag';
 import type { RuntimeFunctions } from './runtime-functions';
 import { placeholdersIn } from '../lib/workflow';
 import { functionForPlaceholder, type WorkflowSpec } from './stack-inputs';
@@ -32,8 +33,10 @@ export class WorkflowStateMachine extends Construct {
   readonly stateMachine: sfn.StateMachine;
   readonly version: sfn.CfnStateMachineVersion;
   readonly alias: sfn.CfnStateMachineAlias;
-  /** The `live` alias ARN, built from the fixed state machine name (known before deploy). */
+  /** The `live` alias ARN, built from the state machine name (known before deploy). */
   readonly aliasArn: string;
+  /** The unqualified state machine ARN, built from its name (a Ref would make the role depend on the machine). */
+  readonly unqualifiedArn: string;
   /** Any failed, timed-out or aborted run of this state machine. */
   readonly failedRunsAlarm: cloudwatch.Alarm;
   /** sha256 (12 hex) of the workflow version and its compiled definition: names the published version. */
@@ -43,15 +46,16 @@ export class WorkflowStateMachine extends Construct {
     super(scope, id);
     const { workflow, functions, options } = props;
     const stack = Stack.of(this);
-    this.aliasArn = stack.formatArn({
+    this.unqualifiedArn = stack.formatArn({
       service: 'states',
       resource: 'stateMachine',
-      resourceName: `${workflow.name}:${LIVE_ALIAS_NAME}`,
+      resourceName: workflow.name,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
+    this.aliasArn = `${this.unqualifiedArn}:${LIVE_ALIAS_NAME}`;
 
     const substitutions: Record<string, string> = {};
-    const invokable: string[] = [];
+    const pinned = new Map<string, NodejsFunction>();
     let continuesAsNew = false;
     for (const placeholder of placeholdersIn(JSON.parse(workflow.definition))) {
       const functionName = functionForPlaceholder(placeholder);
@@ -61,9 +65,8 @@ export class WorkflowStateMachine extends Construct {
         continue;
       }
       // The version ARN (Ref of AWS::Lambda::Version): a run keeps the code it started with.
-      const pinned = functions.get(functionName).currentVersion.functionArn;
-      substitutions[placeholder] = pinned;
-      invokable.push(pinned);
+      substitutions[placeholder] = functions.pinnedVersion(functionName).functionArn;
+      pinned.set(functionName, functions.get(functionName));
     }
 
     const logGroup = new logs.LogGroup(this, 'Logs', {
@@ -77,11 +80,31 @@ export class WorkflowStateMachine extends Construct {
       assumedBy: new iam.ServicePrincipal('states.amazonaws.com'),
       description: `Autosave workflow ${workflow.name}: invoke its pinned Lambda versions, continue as new through its alias`,
     });
-    if (invokable.length > 0) {
-      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: invokable }));
+    if (pinned.size > 0) {
+      // Every version of exactly the pinned functions: a state machine version pins its definition and its
+      // role ARN, not the role's policy, so after a deploy the runs on older versions are authorized by
+      // this policy, and must still reach the Lambda versions their definitions name.
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [...pinned.values()].map((fn) => `${fn.functionArn}:*`) }),
+      );
+      for (const fn of pinned.values()) {
+        acknowledgeNag(
+          role,
+          `AwsSolutions-IAM5[Resource::${nagArnOf(fn)}:*]`,
+          'Runs in flight on older state machine versions invoke the older (retained) versions of this one function; a version ARN list would drop them at the next deploy.',
+        );
+      }
     }
     if (continuesAsNew) {
-      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['states:StartExecution'], resources: [this.aliasArn] }));
+      // Step Functions authorizes StartExecution on an alias against the unqualified state machine ARN and
+      // passes the alias in states:StateMachineQualifier (an array key, hence ForAnyValue).
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: ['states:StartExecution'],
+          resources: [this.unqualifiedArn],
+          conditions: { 'ForAnyValue:StringEquals': { 'states:StateMachineQualifier': [LIVE_ALIAS_NAME] } },
+        }),
+      );
     }
 
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
