@@ -14,7 +14,7 @@ import {
   loadRuntimeConfig,
   type RuntimeConfig,
 } from '../lib/endpoints';
-import { ApprovalLinkSigner, ApprovalService, emailApprovers } from '../lib/approvals';
+import { ApprovalLinkSigner, ApprovalService, SigningKeys, emailApprovers } from '../lib/approvals';
 import { DynamoDbLedgerStore, IdempotencyLedger } from '../lib/idempotency';
 import { RecordTable } from '../lib/records';
 import { EmfMetrics } from '../lib/metrics';
@@ -75,17 +75,29 @@ export class Runtime {
   get sqs(): SQSClient {
     return this.once('sqs', () => createSqsClient());
   }
+  /** The approval signing keys: read on first use, again after their TTL or on a link that does not verify; a failed read is not kept. */
+  get signingKeys(): SigningKeys {
+    return this.once('signingKeys', () => new SigningKeys({ load: () => loadApprovalSecrets(this.config) }));
+  }
+  /** The approval service over the current signing keys (a new one when the keys changed). */
   get approvals(): Promise<ApprovalService> {
-    return this.once('approvals', async () => {
-      const signer = new ApprovalLinkSigner(await loadApprovalSecrets(this.config));
-      return new ApprovalService({
-        table: this.table,
-        signer,
-        sfn: this.sfn,
-        baseUrl: this.config.approvalBaseUrl,
-        metrics: this.metrics,
-        notify: emailApprovers(this.emailProvider),
-      });
+    return this.signingKeys.current().then((keys) => {
+      const id = `approvals:${keys.join(',')}`;
+      if (this.approvalService?.id !== id) this.approvalService = { id, service: this.approvalServiceFor(keys) };
+      return this.approvalService.service;
+    });
+  }
+  private approvalService?: { readonly id: string; readonly service: ApprovalService };
+
+  private approvalServiceFor(keys: readonly string[]): ApprovalService {
+    return new ApprovalService({
+      table: this.table,
+      signer: new ApprovalLinkSigner(keys),
+      sfn: this.sfn,
+      baseUrl: this.config.approvalBaseUrl,
+      metrics: this.metrics,
+      notify: emailApprovers(this.emailProvider),
+      reverify: async (approvalId, sig, nowMillis) => new ApprovalLinkSigner(await this.signingKeys.refresh()).verify(approvalId, sig, nowMillis),
     });
   }
 }

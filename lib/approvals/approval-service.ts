@@ -5,7 +5,7 @@ import { TTL_ATTRIBUTE, type RecordTable, type TableItem } from '../records';
 import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';
 import { decidedPage, pendingPage, refusalPage, type ApprovalPage } from './approval-page';
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequestEvent, ApprovalStatus } from './approval-record';
-import type { ApprovalLinkSigner } from './link-signer';
+import type { ApprovalLinkSigner, LinkVerification } from './link-signer';
 
 /** Prefix of approval items in the runtime's table. */
 export const APPROVAL_ID_PREFIX = 'approval#';
@@ -21,6 +21,11 @@ export interface IssuedApproval {
   readonly approvalId: string;
   readonly url: string;
   readonly expiresAtSeconds: number;
+  /**
+   * Whether the approvers were told: `sent`, `failed` (the notifier threw; the link is still issued and
+   * recorded in the run's history, so the step does not fail), or `none` (no notifier, or not pending).
+   */
+  readonly notification: 'sent' | 'failed' | 'none';
 }
 
 /** Called once a link is issued (e.g. to email the approvers). Receives no task token. */
@@ -41,6 +46,11 @@ export interface ApprovalServiceOptions {
   readonly metrics?: RuntimeMetrics;
   /** Tells the approvers. @default nobody is told (the link is returned and logged) */
   readonly notify?: ApprovalNotifier;
+  /**
+   * Verifies a link again after re-reading the signing keys, once, when it did not verify with the
+   * current ones (the key may have rotated since this process loaded it). @default no second try
+   */
+  readonly reverify?: (approvalId: string, sig: string | undefined, nowMillis: number) => Promise<LinkVerification>;
 }
 
 /** A decision submitted through the page. */
@@ -99,9 +109,19 @@ export class ApprovalService {
     const stored = write.written ? record : fromItem(write.existing!);
     const url = this.options.baseUrl + this.linkPath(approvalId, stored.expiresAtSeconds);
     // Notify on every attempt while pending: a crash between the put and the notice must not lose it
-    // (the notifier dedupes by approval id, e.g. the email key `approval:<id>`).
-    if (stored.status === 'PENDING' && this.options.notify) await this.options.notify(stored, url);
-    return { approvalId, url, expiresAtSeconds: stored.expiresAtSeconds };
+    // (the notifier dedupes by approval id, e.g. the email key `approval:<id>`). A notice that fails does
+    // not fail the step: the link is returned, so the run's history records it for the CLI and console.
+    let notification: IssuedApproval['notification'] = 'none';
+    if (stored.status === 'PENDING' && this.options.notify) {
+      try {
+        await this.options.notify(stored, url);
+        notification = 'sent';
+      } catch (error) {
+        notification = 'failed';
+        console.error(JSON.stringify({ message: 'approval notification failed; the link is in the run history', approvalId, error: String((error as Error)?.name ?? error), cause: String((error as Error)?.message ?? '') }));
+      }
+    }
+    return { approvalId, url, expiresAtSeconds: stored.expiresAtSeconds, notification };
   }
 
   /** What a GET shows. Never decides anything (mail scanners prefetch links). */
@@ -186,7 +206,8 @@ export class ApprovalService {
   }
 
   private async check(approvalId: string, sig: string | undefined): Promise<{ record: ApprovalRecord } | { page: ApprovalPage }> {
-    const link = this.options.signer.verify(approvalId, sig, this.clock.now());
+    let link = this.options.signer.verify(approvalId, sig, this.clock.now());
+    if (!link.valid && link.reason === 'forged' && this.options.reverify) link = await this.options.reverify(approvalId, sig, this.clock.now());
     if (!link.valid && link.reason !== 'expired') return { page: refusalPage('forged') };
     const record = await this.get(approvalId);
     if (!record) return { page: refusalPage('unknown') };

@@ -4,3 +4,4 @@ export * from './approval-page';
 export * from './approval-service';
 export * from './approval-http';
 export * from './email-approvers';
+export * from './signing-keys';
