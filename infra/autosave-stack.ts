@@ -6,7 +6,7 @@ import { RunRouting } from './run-routing';
 import { pascal, RuntimeFunctions } from './runtime-functions';
 import { SharedResources, SQS_VISIBILITY_PER_FUNCTION_TIMEOUT } from './shared-resources';
 import { FunctionNames, type FunctionSpec, type WorkflowSpec } from './stack-inputs';
-import { WorkflowStateMachine } from './workflow-state-machine';
+import { WorkflowStateMachine, stateMachineNameOf } from './workflow-state-machine';
 
 /** Options of {@link AutosaveStack}. */
 export interface AutosaveStackProps extends StackProps {
@@ -40,17 +40,18 @@ export class AutosaveStack extends Stack {
       specs: props.functions,
       shared: this.shared,
       options,
-      stateMachineNames: props.workflows.map((w) => w.name),
+      stateMachineNames: props.workflows.map((w) => stateMachineNameOf(w.name, this.stackName, options)),
     });
     this.workflows = props.workflows.map(
       (workflow) => new WorkflowStateMachine(this, pascal(workflow.name), { workflow, functions: this.functions, options }),
     );
-    new RunRouting(this, 'RunRouting', { workflows: this.workflows, functions: this.functions, shared: this.shared });
+    const routing = new RunRouting(this, 'RunRouting', { workflows: this.workflows, functions: this.functions, shared: this.shared });
     this.operations = new Operations(this, 'Operations', {
       shared: this.shared,
       functions: this.functions,
       workflows: this.workflows,
       alarmEmail: options.alarmEmail,
+      runMonitorFailures: routing.runMonitorFailures,
     });
 
     for (const workflow of this.workflows) {

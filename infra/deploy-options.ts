@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_EMAIL_FROM } from '../lib/endpoints';
+import { DEFAULT_BEDROCK_MODEL_ID } from '../lib/endpoints';
 
 /** How a new state machine version reaches the `live` alias. */
 export type RolloutKind = 'all-at-once' | 'canary' | 'linear';
@@ -11,8 +11,14 @@ export const DEFAULT_ROLLOUT: RolloutKind = 'all-at-once';
 export const DEFAULT_ROLLOUT_PERCENTAGE = 10;
 /** Minutes between rollout steps (canary: before the rest; linear: between increments). */
 export const DEFAULT_ROLLOUT_INTERVAL_MINUTES = 5;
-/** SES identity (domain or address) the send-email tool may send from. */
-export const DEFAULT_EMAIL_IDENTITY = 'example.com';
+/** The local part of the sender when the SES identity is a domain: `autosave@<domain>`. */
+export const DEFAULT_EMAIL_LOCAL_PART = 'autosave';
+/** State machine logging: errors only (ALL logs every transition and costs per event). */
+export const DEFAULT_STATE_MACHINE_LOG_LEVEL: StateMachineLogLevel = 'ERROR';
+/** Step Functions log levels. */
+export type StateMachineLogLevel = 'OFF' | 'ERROR' | 'FATAL' | 'ALL';
+/** A domain nobody can verify in SES (RFC 2606 `example.*`): refused at synth. */
+const UNVERIFIABLE_DOMAIN = /(^|[.@])example\.[a-z]+$/i;
 /** Retention of every log group the stack creates. */
 export const DEFAULT_LOG_RETENTION_DAYS = 30;
 /**
@@ -31,18 +37,62 @@ export interface DeployOptions {
   readonly rolloutIntervalMinutes?: number;
   /** `autosave:modelId`: the Bedrock model the model step may invoke. @default DEFAULT_BEDROCK_MODEL_ID */
   readonly modelId?: string;
-  /** `autosave:emailIdentity`: the SES identity send-email may use. @default {@link DEFAULT_EMAIL_IDENTITY} */
+  /**
+   * `autosave:emailIdentity`: a **verified** SES identity (domain or address) to send email from. Without
+   * one the stack sends no email at all: approval links are recorded in the run's history (shown by
+   * `autosave approvals` and the console) and the email tool records the message in its result.
+   * @default none (no SES)
+   */
   readonly emailIdentity?: string;
-  /** `autosave:emailFrom`: sender address. @default DEFAULT_EMAIL_FROM */
+  /** `autosave:emailFrom`: sender address, inside the identity. @default `autosave@<identity>`, or the identity when it is an address */
   readonly emailFrom?: string;
+  /** `autosave:stateMachineLogLevel`. @default {@link DEFAULT_STATE_MACHINE_LOG_LEVEL} */
+  readonly stateMachineLogLevel?: StateMachineLogLevel;
+  /**
+   * `autosave:approvalConcurrency`: reserved concurrency of the public approval endpoint, so a flood of
+   * requests cannot use up the account's Lambda concurrency (it also caps the endpoint). @default none reserved
+   */
+  readonly approvalConcurrency?: number;
+  /**
+   * `autosave:prefixStateMachineNames`: name each state machine `<stack>-<workflow>` instead of
+   * `<workflow>`, so a second stack (or a redeploy next to a retained machine from a destroyed stack)
+   * does not collide. @default false
+   */
+  readonly prefixStateMachineNames?: boolean;
   /** `autosave:alarmEmail`: subscribe this address to the alarm topic. @default no subscription */
   readonly alarmEmail?: string;
   /** `autosave:logRetentionDays`. @default {@link DEFAULT_LOG_RETENTION_DAYS} */
   readonly logRetentionDays?: number;
 }
 
+/** Options without a default value. */
+type OptionalOptions = 'alarmEmail' | 'emailIdentity' | 'emailFrom' | 'approvalConcurrency';
 /** {@link DeployOptions} with every default applied. */
-export type ResolvedDeployOptions = Required<Omit<DeployOptions, 'alarmEmail'>> & Pick<DeployOptions, 'alarmEmail'>;
+export type ResolvedDeployOptions = Required<Omit<DeployOptions, OptionalOptions>> & Pick<DeployOptions, OptionalOptions>;
+
+/** Deploy options that cannot work on AWS. */
+export class DeployOptionsError extends Error {
+  override readonly name = 'DeployOptionsError';
+}
+
+/** The sender of an identity: the identity if it is an address, else `autosave@<domain>`; refuses `example.*`. */
+function emailSettings(identity: string | undefined, from: string | undefined): { emailIdentity?: string; emailFrom?: string } {
+  if (identity === undefined) {
+    if (from !== undefined) throw new DeployOptionsError('autosave:emailFrom needs autosave:emailIdentity (a verified SES identity)');
+    return {};
+  }
+  const sender = from ?? (identity.includes('@') ? identity : `${DEFAULT_EMAIL_LOCAL_PART}@${identity}`);
+  for (const value of [identity, sender]) {
+    if (UNVERIFIABLE_DOMAIN.test(value)) {
+      throw new DeployOptionsError(`SES cannot send from "${value}": example.* domains cannot be verified. Verify your own identity, or leave autosave:emailIdentity unset (links are then recorded in the run history, no email is sent)`);
+    }
+  }
+  const domain = identity.includes('@') ? identity.split('@')[1] : identity;
+  if (!(sender === identity || sender.toLowerCase().endsWith(`@${domain.toLowerCase()}`))) {
+    throw new DeployOptionsError(`autosave:emailFrom "${sender}" is not inside the SES identity "${identity}"`);
+  }
+  return { emailIdentity: identity, emailFrom: sender };
+}
 
 /** Applies the defaults once, refusing a log retention CloudWatch does not offer. */
 export function resolveDeployOptions(options: DeployOptions = {}): ResolvedDeployOptions {
@@ -55,14 +105,17 @@ export function resolveDeployOptions(options: DeployOptions = {}): ResolvedDeplo
     rolloutPercentage: options.rolloutPercentage ?? DEFAULT_ROLLOUT_PERCENTAGE,
     rolloutIntervalMinutes: options.rolloutIntervalMinutes ?? DEFAULT_ROLLOUT_INTERVAL_MINUTES,
     modelId: options.modelId ?? DEFAULT_BEDROCK_MODEL_ID,
-    emailIdentity: options.emailIdentity ?? DEFAULT_EMAIL_IDENTITY,
-    emailFrom: options.emailFrom ?? DEFAULT_EMAIL_FROM,
+    ...emailSettings(options.emailIdentity, options.emailFrom),
     alarmEmail: options.alarmEmail,
     logRetentionDays,
+    stateMachineLogLevel: options.stateMachineLogLevel ?? DEFAULT_STATE_MACHINE_LOG_LEVEL,
+    approvalConcurrency: options.approvalConcurrency,
+    prefixStateMachineNames: options.prefixStateMachineNames ?? false,
   };
 }
 
 const ROLLOUTS: readonly RolloutKind[] = ['all-at-once', 'canary', 'linear'];
+const LOG_LEVELS: readonly StateMachineLogLevel[] = ['OFF', 'ERROR', 'FATAL', 'ALL'];
 
 /** Reads {@link DeployOptions} from a context lookup (`node.tryGetContext`), refusing unknown rollout kinds. */
 export function deployOptionsFromContext(get: (key: string) => unknown): DeployOptions {
@@ -81,7 +134,15 @@ export function deployOptionsFromContext(get: (key: string) => unknown): DeployO
   if (rollout !== undefined && !(ROLLOUTS as readonly string[]).includes(rollout)) {
     throw new Error(`Context autosave:rollout must be one of ${ROLLOUTS.join(', ')}, got "${rollout}"`);
   }
+  const logLevel = str('stateMachineLogLevel');
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as StateMachineLogLevel)) {
+    throw new Error(`Context autosave:stateMachineLogLevel must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const prefix = str('prefixStateMachineNames');
   return {
+    stateMachineLogLevel: logLevel as StateMachineLogLevel | undefined,
+    approvalConcurrency: num('approvalConcurrency'),
+    prefixStateMachineNames: prefix === undefined ? undefined : prefix === 'true',
     rollout: rollout as RolloutKind | undefined,
     rolloutPercentage: num('rolloutPercentage'),
     rolloutIntervalMinutes: num('rolloutIntervalMinutes'),

@@ -2,6 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { HISTORY_EVENT_BUDGET } from '../lib/config';
 import { METRICS_NAMESPACE, METRICS_SERVICE, MetricName, type MetricNameValue } from '../lib/metrics';
@@ -24,6 +25,8 @@ export interface OperationsProps {
   readonly workflows: readonly WorkflowStateMachine[];
   /** Subscribe this address to the alarm topic. @default no subscription */
   readonly alarmEmail?: string;
+  /** run-monitor's on-failure destination, alarmed when it holds a message. @default no alarm */
+  readonly runMonitorFailures?: IQueue;
 }
 
 /** An Autosave metric as the runtime emits it: namespace `Autosave`, dimension `service` = {@link METRICS_SERVICE}. */
@@ -102,6 +105,15 @@ export class Operations extends Construct {
         new cloudwatch.Alarm(this, 'RunMonitorErrors', {
           alarmDescription: 'run-monitor failed: a closed run may be missing from the dead-letter queue',
           metric: functions.get(FunctionNames.runMonitor).metricErrors({ period: ALARM_PERIOD }),
+          ...anyOccurrence,
+        }),
+      );
+    }
+    if (props.runMonitorFailures) {
+      notify(
+        new cloudwatch.Alarm(this, 'RunMonitorFailuresWaiting', {
+          alarmDescription: "run-monitor gave up on a closed run after Lambda's retries: its event waits in the run-monitor failures queue (redrive the run by hand)",
+          metric: props.runMonitorFailures.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }),
           ...anyOccurrence,
         }),
       );

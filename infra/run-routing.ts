@@ -1,6 +1,11 @@
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { Duration } from 'aws-cdk-lib';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { acknowledgeNag } from './nag';
+import { DLQ_RETENTION } from './shared-resources';
 import { Construct } from 'constructs';
 import { CLOSED_RUN_STATUSES } from '../lib/dead-letters';
 import type { RuntimeFunctions } from './runtime-functions';
@@ -25,12 +30,34 @@ export interface RunRoutingProps {
 export class RunRouting extends Construct {
   readonly closedRunsRule?: events.Rule;
   readonly redriveSource?: SqsEventSource;
+  /**
+   * Where run-monitor invocations go that failed after Lambda's async retries (EventBridge retries only
+   * the delivery): the event of a closed run that never reached the DLQ, kept for an operator.
+   */
+  readonly runMonitorFailures?: sqs.Queue;
 
   constructor(scope: Construct, id: string, props: RunRoutingProps) {
     super(scope, id);
     const { functions, shared } = props;
     // EXPRESS machines emit no execution status-change events.
     const standard = props.workflows.filter((w) => w.stateMachine.stateMachineType === 'STANDARD');
+    if (functions.has(FunctionNames.runMonitor)) {
+      this.runMonitorFailures = new sqs.Queue(this, 'RunMonitorFailures', {
+        retentionPeriod: DLQ_RETENTION,
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      acknowledgeNag(
+        this.runMonitorFailures,
+        'AwsSolutions-SQS3',
+        "This queue IS a dead-letter destination (run-monitor's on-failure destination); its messages wait for an operator.",
+      );
+      functions.get(FunctionNames.runMonitor).configureAsyncInvoke({
+        onFailure: new SqsDestination(this.runMonitorFailures),
+        retryAttempts: 2,
+        maxEventAge: Duration.hours(6),
+      });
+    }
     if (functions.has(FunctionNames.runMonitor) && standard.length > 0) {
       this.closedRunsRule = new events.Rule(this, 'ClosedRuns', {
         description: 'Every closed run of an Autosave workflow -> run-monitor (history size; failures to the DLQ)',

@@ -42,6 +42,8 @@ const TABLE_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   [FunctionNames.toolStep]: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
   [FunctionNames.approvalRequest]: ['dynamodb:GetItem', 'dynamodb:PutItem'],
   [FunctionNames.approvalEndpoint]: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  // The sent-marker of each dead letter (sendDeadLetterOnce).
+  [FunctionNames.runMonitor]: ['dynamodb:GetItem', 'dynamodb:PutItem'],
 };
 /** Table actions of a function the table above does not name. */
 const DEFAULT_TABLE_ACTIONS: readonly string[] = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
@@ -158,6 +160,10 @@ export class RuntimeFunctions extends Construct {
       },
       // Old versions stay: an execution in flight keeps invoking the version its definition pins.
       currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
+      // The public approval endpoint may get a ceiling of its own (deploy option).
+      ...(spec.name === FunctionNames.approvalEndpoint && props.options.approvalConcurrency !== undefined
+        ? { reservedConcurrentExecutions: props.options.approvalConcurrency }
+        : {}),
       bundling: {
         format: OutputFormat.ESM,
         target: 'node22',
@@ -238,6 +244,8 @@ export class RuntimeFunctions extends Construct {
         );
         return;
       case 'ses':
+        // No verified identity configured: no SES at all (links go to the run history, emails to the step result).
+        if (!options.emailIdentity || !options.emailFrom) return;
         fn.addEnvironment('AUTOSAVE_EMAIL_PROVIDER', 'ses');
         fn.addEnvironment('AUTOSAVE_EMAIL_FROM', options.emailFrom);
         role.addToPrincipalPolicy(

@@ -13,6 +13,15 @@ import type { RuntimeFunctions } from './runtime-functions';
 import { placeholdersIn } from '../lib/workflow';
 import { functionForPlaceholder, type WorkflowSpec } from './stack-inputs';
 
+/**
+ * A workflow's state machine name. Fixed names are known before deploy (ARNs in definitions and grants)
+ * but collide with a retained machine of a destroyed or rolled-back stack: `prefixStateMachineNames`
+ * makes them `<stack>-<workflow>` (the CLI finds workflows under either form).
+ */
+export function stateMachineNameOf(workflow: string, stackName: string, options: Pick<ResolvedDeployOptions, 'prefixStateMachineNames'>): string {
+  return options.prefixStateMachineNames ? `${stackName}-${workflow}` : workflow;
+}
+
 /** CloudFormation `DeploymentPreference.Type` for each rollout kind. */
 const ROLLOUT_TYPES = { 'all-at-once': 'ALL_AT_ONCE', canary: 'CANARY', linear: 'LINEAR' } as const;
 
@@ -35,6 +44,8 @@ export class WorkflowStateMachine extends Construct {
   readonly alias: sfn.CfnStateMachineAlias;
   /** The `live` alias ARN, built from the state machine name (known before deploy). */
   readonly aliasArn: string;
+  /** The state machine's name: the workflow's, or `<stack>-<workflow>` with `prefixStateMachineNames`. */
+  readonly stateMachineName: string;
   /** The unqualified state machine ARN, built from its name (a Ref would make the role depend on the machine). */
   readonly unqualifiedArn: string;
   /** Any failed, timed-out or aborted run of this state machine. */
@@ -46,10 +57,11 @@ export class WorkflowStateMachine extends Construct {
     super(scope, id);
     const { workflow, functions, options } = props;
     const stack = Stack.of(this);
+    this.stateMachineName = stateMachineNameOf(workflow.name, stack.stackName, options);
     this.unqualifiedArn = stack.formatArn({
       service: 'states',
       resource: 'stateMachine',
-      resourceName: workflow.name,
+      resourceName: this.stateMachineName,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
     this.aliasArn = `${this.unqualifiedArn}:${LIVE_ALIAS_NAME}`;
@@ -108,16 +120,24 @@ export class WorkflowStateMachine extends Construct {
     }
 
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
-      stateMachineName: workflow.name,
+      stateMachineName: this.stateMachineName,
       stateMachineType: workflow.type === 'EXPRESS' ? sfn.StateMachineType.EXPRESS : sfn.StateMachineType.STANDARD,
       definitionBody: sfn.DefinitionBody.fromString(workflow.definition),
       definitionSubstitutions: substitutions,
       role,
-      // Execution data carries task tokens and user payloads: log the events, not the data.
-      logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
+      // Execution data carries task tokens and user payloads: log the events, not the data; errors only
+      // by default (ALL logs every transition, billed per event).
+      logs: { destination: logGroup, level: sfn.LogLevel[options.stateMachineLogLevel], includeExecutionData: false },
       tracingEnabled: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    if (options.stateMachineLogLevel !== 'ALL') {
+      acknowledgeNag(
+        this.stateMachine,
+        'AwsSolutions-SF1',
+        'Errors are logged by default: every run is in the execution history (90 days) and the failed ones reach the DLQ; ALL logs every transition at a per-event cost (-c autosave:stateMachineLogLevel=ALL).',
+      );
+    }
     acknowledgeNag(
       role,
       'AwsSolutions-IAM5[Resource::*]',

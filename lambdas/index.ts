@@ -60,7 +60,7 @@ export const functions: readonly FunctionSpec[] = [
   fn('tool-step', 60, 512, ['table', 'bucket', 'ses']),
   fn('approval-request', 30, 256, ['table', 'secret', 'ses']),
   fn('approval-endpoint', 15, 256, ['table', 'secret', 'sfn']),
-  fn('run-monitor', 30, 256, ['sfn', 'dlq']),
+  fn('run-monitor', 30, 256, ['sfn', 'dlq', 'table']),
   fn('redrive', 60, 256, ['sfn', 'dlq']),
 ];
 

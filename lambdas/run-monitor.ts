@@ -1,10 +1,11 @@
-import { closedRunReport, sendDeadLetter, type ExecutionStatusChangeEvent } from '../lib/dead-letters';
+import { closedRunReport, sendDeadLetterOnce, type ExecutionStatusChangeEvent } from '../lib/dead-letters';
 import { MetricName } from '../lib/metrics';
 import { lambdaHandler } from './runtime';
 
 /**
  * run-monitor: every closed run reports its history size (`HistoryEvents`); a failed, timed-out or aborted
- * run also becomes one message on the dead-letter queue.
+ * run also becomes one message on the dead-letter queue (once: a repeated event finds it sent). An
+ * invocation that fails after Lambda's two async retries goes to its on-failure destination (infra).
  */
 export const handler = lambdaHandler(async (event: ExecutionStatusChangeEvent, rt) => {
   const report = await closedRunReport(rt.sfn, event);
@@ -13,7 +14,8 @@ export const handler = lambdaHandler(async (event: ExecutionStatusChangeEvent, r
   const size = historyEvents === undefined ? {} : { historyEvents };
   const letter = report?.deadLetter;
   if (!letter) return { deadLettered: false, ...size };
-  await sendDeadLetter(rt.sqs, rt.config.dlqUrl, letter);
-  rt.metrics.add(MetricName.DeadLettered);
-  return { deadLettered: true, executionArn: letter.executionArn, failedState: letter.failedState, ...size };
+  // Once per run and redrive generation: the same closed run may reach us more than once.
+  const sent = await sendDeadLetterOnce(rt.table, rt.sqs, rt.config.dlqUrl, letter);
+  if (sent) rt.metrics.add(MetricName.DeadLettered);
+  return { deadLettered: true, alreadySent: !sent, executionArn: letter.executionArn, failedState: letter.failedState, ...size };
 });

@@ -6,7 +6,7 @@ import {
   type SFNClient,
 } from '@aws-sdk/client-sfn';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { sha256Hex } from '../records';
+import { sha256Hex, TTL_ATTRIBUTE, type RecordTable } from '../records';
 import { CLOSED_RUN_STATUSES, DEAD_LETTER_STATUSES } from './run-statuses';
 
 /** The detail-type of the EventBridge events run-monitor receives. */
@@ -127,4 +127,33 @@ export async function sendDeadLetter(sqs: SQSClient, queueUrl: string, message: 
       ...(fifo ? { MessageGroupId: message.executionArn.slice(-128), MessageDeduplicationId: id } : {}),
     }),
   );
+}
+
+/** Prefix of the table items that record a dead letter as sent. */
+export const DEAD_LETTER_ID_PREFIX = 'deadletter#';
+/** How long the sent-marker of a dead letter is kept: longer than Lambda's async retries (6 h) and EventBridge's (24 h). */
+export const DEAD_LETTER_MARKER_TTL_SECONDS = 14 * 86_400;
+
+/**
+ * Sends a run's dead letter at most once per {@link deadLetterId}, however often run-monitor is invoked
+ * for the same closed run (EventBridge delivers at least once; Lambda retries an async invoke twice).
+ * The send is recorded in the table after SQS accepted it; a crash between the two can still send a
+ * second copy, which carries the same `deadLetterId` attribute.
+ * @returns whether a message was sent now (false: it had been sent before)
+ */
+export async function sendDeadLetterOnce(
+  table: RecordTable,
+  sqs: SQSClient,
+  queueUrl: string,
+  message: DeadLetterMessage,
+  nowMillis: number = Date.now(),
+): Promise<boolean> {
+  const id = DEAD_LETTER_ID_PREFIX + deadLetterId(message);
+  if ((await table.get(id))?.sent === true) return false;
+  await sendDeadLetter(sqs, queueUrl, message);
+  await table.putIf(
+    { id, sent: true, executionArn: message.executionArn, [TTL_ATTRIBUTE]: Math.floor(nowMillis / 1000) + DEAD_LETTER_MARKER_TTL_SECONDS },
+    { expression: 'attribute_not_exists(id) OR sent <> :sent', values: { ':sent': true } },
+  );
+  return true;
 }

@@ -104,9 +104,9 @@ describe('AutosaveStack: one versioned state machine per workflow', () => {
     for (const [, lg] of ofType('AWS::Logs::LogGroup')) expect(lg.Properties.RetentionInDays).toBe(30);
   });
 
-  it('logs state machine events without execution data (tokens, payloads) and traces them', () => {
+  it('logs state machine errors (ERROR by default) without execution data (tokens, payloads) and traces them', () => {
     for (const [, sm] of ofType('AWS::StepFunctions::StateMachine')) {
-      expect(sm.Properties.LoggingConfiguration).toMatchObject({ Level: 'ALL', IncludeExecutionData: false });
+      expect(sm.Properties.LoggingConfiguration).toMatchObject({ Level: 'ERROR', IncludeExecutionData: false });
       expect(sm.Properties.TracingConfiguration).toEqual({ Enabled: true });
       const logGroupId = sm.Properties.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0];
       expect(resources[logGroupId].Properties.LogGroupName).toBe(`/aws/vendedlogs/states/Autosave-${sm.Properties.StateMachineName}`);
@@ -145,7 +145,9 @@ describe('AutosaveStack: shared resources', () => {
   });
 
   it('keeps dead letters encrypted for 14 days, TLS only, invisible for 6x the redrive timeout while redriven', () => {
-    const [queueId, queue] = onlyOfType('AWS::SQS::Queue');
+    const queues = ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith('SharedDeadLetters'));
+    expect(queues).toHaveLength(1);
+    const [queueId, queue] = queues[0];
     expect(queue.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
     expect(queue.Properties.VisibilityTimeout).toBe(6 * resources[functionId('redrive')].Properties.Timeout);
     synth.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
@@ -192,7 +194,7 @@ describe('AutosaveStack: shared resources', () => {
         .filter((k) => k.startsWith('AUTOSAVE_') && k !== 'AUTOSAVE_DATA_DIR')
         .sort();
     expect(env('model-step')).toEqual(['AUTOSAVE_BUCKET', 'AUTOSAVE_MODEL_ID', 'AUTOSAVE_MODEL_PROVIDER', 'AUTOSAVE_TABLE']);
-    expect(env('run-monitor')).toEqual(['AUTOSAVE_DLQ_URL']);
+    expect(env('run-monitor')).toEqual(['AUTOSAVE_DLQ_URL', 'AUTOSAVE_TABLE']);
     expect(resources[functionId('model-step')].Properties.Environment.Variables.AUTOSAVE_MODEL_PROVIDER).toBe('bedrock');
   });
 });
@@ -219,10 +221,11 @@ describe('AutosaveStack: least privilege', () => {
 
   it.each([
     ['model-step', ['bedrock:InvokeModel', 's3:GetObject', 's3:PutObject'], ['states:SendTaskSuccess', 'ses:SendEmail', 'sqs:SendMessage']],
-    ['tool-step', ['ses:SendEmail', 's3:PutObject'], ['bedrock:InvokeModel', 'states:SendTaskSuccess']],
+    // No SES unless a verified identity is configured (test/unit/infra/deploy-options.test.ts).
+    ['tool-step', ['dynamodb:UpdateItem', 's3:PutObject'], ['bedrock:InvokeModel', 'states:SendTaskSuccess', 'ses:SendEmail']],
     ['approval-request', ['secretsmanager:GetSecretValue', 'ssm:GetParameter'], ['states:SendTaskSuccess', 'bedrock:InvokeModel']],
     ['approval-endpoint', ['states:SendTaskSuccess', 'states:SendTaskFailure', 'secretsmanager:GetSecretValue'], ['states:RedriveExecution', 'bedrock:InvokeModel', 'states:DescribeExecution']],
-    ['run-monitor', ['states:DescribeExecution', 'states:GetExecutionHistory', 'sqs:SendMessage'], ['states:RedriveExecution', 'dynamodb:PutItem', 'bedrock:InvokeModel']],
+    ['run-monitor', ['states:DescribeExecution', 'states:GetExecutionHistory', 'sqs:SendMessage', 'dynamodb:PutItem'], ['states:RedriveExecution', 'dynamodb:DeleteItem', 'bedrock:InvokeModel']],
     ['redrive', ['states:RedriveExecution', 'sqs:ReceiveMessage', 'sqs:DeleteMessage'], ['states:SendTaskSuccess', 'dynamodb:PutItem', 'sqs:SendMessage']],
   ])('%s may do what it needs and nothing it does not', (name, allowed, denied) => {
     const actions = actionsOf(roleOf(functionId(name)));
@@ -317,10 +320,20 @@ describe('AutosaveStack: operations', () => {
     }
   });
 
+  it('gives run-monitor an on-failure destination (an async invoke that still fails after 2 retries is kept) with an alarm', () => {
+    const [, config] = onlyOfType('AWS::Lambda::EventInvokeConfig');
+    expect(config.Properties).toMatchObject({ FunctionName: { Ref: functionId('run-monitor') }, MaximumRetryAttempts: 2 });
+    const queueId = config.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
+    expect(resources[queueId]).toMatchObject({ Type: 'AWS::SQS::Queue', Properties: { MessageRetentionPeriod: 14 * 24 * 3600 } });
+    const props = alarm('RunMonitorFailuresWaiting').Properties;
+    expect(props).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(props.Dimensions).toEqual([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }]);
+  });
+
   it('sends every alarm to the one SNS topic', () => {
     const [topicId] = onlyOfType('AWS::SNS::Topic');
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    expect(alarms.length).toBe(4 + workflows.length + 1);
+    expect(alarms.length).toBe(4 + workflows.length + 2);
     for (const [, a] of alarms) expect(a.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
   });
 

@@ -67,7 +67,7 @@ describe('lambdas/index.ts registry', () => {
       expect(f.memoryMb).toBeGreaterThanOrEqual(128);
       expect(typeof (await f.load())).toBe('function');
     }
-    expect(functionSpec('run-monitor').needs).toEqual(['sfn', 'dlq']);
+    expect(functionSpec('run-monitor').needs).toEqual(['sfn', 'dlq', 'table']);
   });
 
   it('names local functions autosave-<name> and finds them by either name', () => {
@@ -156,11 +156,18 @@ describe('run-monitor handler', () => {
       time: '2026-11-30T10:00:00Z',
       detail: { executionArn, status: 'TIMED_OUT' },
     });
-    expect(out).toEqual({ deadLettered: true, executionArn, failedState: 'SendRenewal', historyEvents: 3 });
+    expect(out).toEqual({ deadLettered: true, alreadySent: false, executionArn, failedState: 'SendRenewal', historyEvents: 3 });
     expect(fake.calls.filter((c) => c.target === 'AWSStepFunctions.GetExecutionHistory')).toHaveLength(1);
     expect(dlq).toHaveLength(1);
     expect(dlq[0].QueueUrl).toBe(`${fake.endpoint}/123456789012/autosave-dlq`);
     expect(JSON.parse(dlq[0].MessageBody)).toMatchObject({ executionArn, workflow: 'contract-renewal', status: 'TIMED_OUT', failedState: 'SendRenewal', redriveCount: 0 });
+  });
+
+  it('sends nothing for the same closed run delivered again (EventBridge at least once, Lambda async retries)', async () => {
+    const before = dlq.length;
+    const again = await invoke('run-monitor', { detail: { executionArn, status: 'TIMED_OUT' } });
+    expect(again).toMatchObject({ deadLettered: true, alreadySent: true });
+    expect(dlq).toHaveLength(before);
   });
 
   it('reports the history size of a run that succeeded and leaves it out of the DLQ', async () => {

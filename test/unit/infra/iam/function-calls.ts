@@ -63,7 +63,7 @@ export function callsOf(fn: DeployedFunction, deploy: ResolvedDeployment, machin
     case 'approval-endpoint':
       return [...table('GetItem', 'UpdateItem'), ...secret(), { action: 'states:SendTaskSuccess', resource: '*' }];
     case 'run-monitor':
-      return [...executions('states:DescribeExecution', 'states:GetExecutionHistory'), { action: 'sqs:SendMessage', resource: a.queue(e.AUTOSAVE_DLQ_URL) }];
+      return [...executions('states:DescribeExecution', 'states:GetExecutionHistory'), { action: 'sqs:SendMessage', resource: a.queue(e.AUTOSAVE_DLQ_URL) }, ...table('GetItem', 'PutItem')];
     case 'redrive':
       return executions('states:RedriveExecution', 'states:DescribeExecution');
     default:
