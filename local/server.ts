@@ -9,7 +9,7 @@ import { resolve, join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_REGION, systemClock, type Clock, LOCAL_CREDENTIALS } from '../lib/config';
-import { DEFAULT_BUCKET_NAME, DEFAULT_DLQ_NAME, DEFAULT_TABLE_NAME } from '../lib/endpoints';
+import { DEFAULT_DLQ_NAME, loadRuntimeConfig } from '../lib/endpoints';
 import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
 import { stepFunctionsService } from './api/step-functions-service';
 import { Engine, VirtualClock } from './engine';
@@ -124,9 +124,11 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const virtualClock = options.virtualClock ? await persistentVirtualClock(join(dataDir, VIRTUAL_CLOCK_FILE)) : undefined;
     const clock: Clock = virtualClock ?? systemClock;
 
+    // The table and bucket the handlers will use: the runtime's own reading of AUTOSAVE_TABLE / AUTOSAVE_BUCKET.
+    const { table, bucket } = loadRuntimeConfig();
     const [dynamodb, s3] = await Promise.all([
-      startLocalDynamoDb({ directory: join(dataDir, DATA_LAYOUT.dynamodb), tables: [process.env.AUTOSAVE_TABLE || DEFAULT_TABLE_NAME] }),
-      startLocalS3({ directory: join(dataDir, DATA_LAYOUT.s3), buckets: [process.env.AUTOSAVE_BUCKET || DEFAULT_BUCKET_NAME] }),
+      startLocalDynamoDb({ directory: join(dataDir, DATA_LAYOUT.dynamodb), tables: [table] }),
+      startLocalS3({ directory: join(dataDir, DATA_LAYOUT.s3), buckets: [bucket] }),
     ]);
     stops.push(() => dynamodb.close(), () => s3.close());
 
@@ -185,7 +187,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
 
     // Attempts cut off by the last stop or crash still hold idempotency leases: end them before the
     // engine re-invokes their steps.
-    const orphaned = await expireOrphanedLeases(dynamodbClient, process.env.AUTOSAVE_TABLE || DEFAULT_TABLE_NAME);
+    const orphaned = await expireOrphanedLeases(dynamodbClient, table);
     await engine.start();
     stops.push(() => engine.stop());
     // Stopping: new requests get 503 before the engine closes its store.

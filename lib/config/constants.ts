@@ -40,6 +40,21 @@ export const DEFINITION_LIMIT_BYTES = 1024 * 1024;
  */
 export const MAX_JSON_NESTING_DEPTH = 1000;
 
+/** Longest state machine, alias or execution name the service accepts. */
+export const MAX_NAME_LENGTH = 80;
+/** Longest state name Step Functions accepts. */
+export const MAX_STATE_NAME_LENGTH = 80;
+/** Versions one state machine may have. */
+export const MAX_VERSIONS_PER_STATE_MACHINE = 1000;
+/** Aliases one state machine may have. */
+export const MAX_ALIASES_PER_STATE_MACHINE = 100;
+/** Longest task token the API accepts. */
+export const MAX_TASK_TOKEN_LENGTH = 2048;
+/** Largest page the list operations return. */
+export const MAX_PAGE_SIZE = 1000;
+/** Most items `range()` produces (Step Functions' limit for `States.ArrayRange`). */
+export const MAX_RANGE_ITEMS = 1000;
+
 /** Step Functions' hard limit on events in one execution's history. */
 export const HISTORY_EVENT_LIMIT = 25_000;
 /** Share of the history limit a workflow may plan to use; the rest is headroom for retries. */

@@ -1,3 +1,5 @@
+import { StatesError } from './states-errors';
+
 /**
  * Which named errors a retry can fix. One table, as data: the workflow compiler turns it into each
  * Task's Retry list, and the runtime and local engine read it too. An error not listed here is treated
@@ -15,7 +17,7 @@ export const NON_RETRYABLE_ERRORS: readonly string[] = [
   // Input that does not parse as the step expects.
   'InvalidStepInputError',
   // A JSONata expression that fails or yields nothing fails the same way on every attempt.
-  'States.QueryEvaluationError',
+  StatesError.QueryEvaluationError,
 ];
 
 /**

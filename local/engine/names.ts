@@ -1,7 +1,5 @@
+import { MAX_NAME_LENGTH } from '../../lib/config';
 import { InvalidName } from './service-errors';
-
-/** Longest state machine, alias or execution name the service accepts. */
-export const MAX_NAME_LENGTH = 80;
 
 // As the API reference lists them: whitespace, brackets, wildcards, the reserved punctuation, control
 // characters (U+0000-001F, U+007F-009F, U+FFFE-FFFF), surrogates (U+D800-DFFF) and U+10FFFF. In a `u`

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AliasRow, StateMachineRow, VersionRow } from '../../store';
 import { aliasArn, parseStateMachineArn, stateMachineArn, versionArn } from '../arns';
-import { DEFINITION_LIMIT_BYTES, MAX_JSON_NESTING_DEPTH } from '../../../lib/config';
+import { DEFINITION_LIMIT_BYTES, MAX_ALIASES_PER_STATE_MACHINE, MAX_JSON_NESTING_DEPTH, MAX_VERSIONS_PER_STATE_MACHINE } from '../../../lib/config';
 import { InvalidDefinitionError, validateDefinition } from '../definition';
 import type { EngineContext } from '../engine-context';
 import { assertValidName } from '../names';
@@ -17,10 +17,6 @@ import { byteLength, epochSeconds, nestsDeeperThan, optionalString, page, pageRe
 
 type Input = Record<string, unknown>;
 
-/** Versions one state machine may have. */
-export const MAX_VERSIONS_PER_STATE_MACHINE = 1000;
-/** Aliases one state machine may have. */
-export const MAX_ALIASES_PER_STATE_MACHINE = 100;
 
 const LOGGING_OFF = { level: 'OFF', includeExecutionData: false };
 const TRACING_OFF = { enabled: false };

@@ -1,4 +1,4 @@
-import { MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config';
+import { MAX_JSON_NESTING_DEPTH, MAX_TASK_TOKEN_LENGTH, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config';
 import { TASK_TOKEN_PATTERN } from '../executor/task-token';
 import type { FramePosition } from '../executor/frame';
 import type { TaskTokenRow } from '../../store';
@@ -8,8 +8,6 @@ import { byteLength, nestsDeeperThan, optionalString, requireString } from './wi
 
 type Input = Record<string, unknown>;
 
-/** Longest task token the API accepts. */
-export const MAX_TASK_TOKEN_LENGTH = 2048;
 
 /** Finds an open token: `InvalidToken` when malformed, `TaskDoesNotExist` when unknown, `TaskTimedOut` when closed. */
 function openToken(rt: ExecutionRuntime, input: Input): TaskTokenRow {

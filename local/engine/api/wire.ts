@@ -1,3 +1,4 @@
+import { MAX_PAGE_SIZE } from '../../../lib/config';
 import { InvalidToken, ValidationException } from '../service-errors';
 
 /** AWS JSON 1.0 timestamps are epoch seconds (fractional). */
@@ -20,8 +21,6 @@ export function optionalString(input: Record<string, unknown>, field: string): s
   return v;
 }
 
-/** Largest page the list operations return. */
-export const MAX_PAGE_SIZE = 1000;
 /** Page size when the caller gives none (or 0), as the service. */
 export const DEFAULT_PAGE_SIZE = 100;
 

@@ -1,4 +1,4 @@
 /** Definition validation at CreateStateMachine, and the prepared definition the engine runs. */
-export { validateDefinition, JSONPATH_ONLY_FIELDS, JSONATA_ONLY_FIELDS, DISTRIBUTED_MAP_FIELDS, MAX_STATE_NAME_LENGTH } from './validate-definition';
+export { validateDefinition, JSONPATH_ONLY_FIELDS, JSONATA_ONLY_FIELDS, DISTRIBUTED_MAP_FIELDS } from './validate-definition';
 export { InvalidDefinitionError, type DefinitionProblem } from './invalid-definition-error';
 export type { PreparedDefinition, PreparedState, PreparedStateList, StateListPath } from './prepared-definition';

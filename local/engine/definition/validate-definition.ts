@@ -1,3 +1,4 @@
+import { MAX_STATE_NAME_LENGTH } from '../../../lib/config';
 /**
  * Validation at CreateStateMachine: a definition the engine cannot run is refused up front, with every
  * problem named by state and field, rather than failing halfway through a run. Our own checks run
@@ -30,8 +31,6 @@ import type { PreparedDefinition, PreparedState, PreparedStateList, StateListPat
 
 const STATE_TYPES = new Set(['Pass', 'Task', 'Choice', 'Wait', 'Succeed', 'Fail', 'Parallel', 'Map']);
 const QUERY_LANGUAGES = new Set<string>(['JSONata', 'JSONPath']);
-/** Longest state name Step Functions accepts. */
-export const MAX_STATE_NAME_LENGTH = 80;
 
 /** Fields only JSONPath states have (a JSONata state using one is refused). */
 export const JSONPATH_ONLY_FIELDS: readonly string[] = [

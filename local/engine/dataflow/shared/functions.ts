@@ -5,6 +5,7 @@
  * Each throws a plain `Error` with a message; the caller wraps it in its language's ASL error.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { MAX_RANGE_ITEMS } from '../../../../lib/config';
 
 /** Step Functions' hash algorithm names mapped to node:crypto's. */
 export const HASH_ALGORITHMS: Readonly<Record<string, string>> = {
@@ -15,8 +16,6 @@ export const HASH_ALGORITHMS: Readonly<Record<string, string>> = {
   'SHA-512': 'sha512',
 };
 
-/** Most items `range()` produces (Step Functions' limit for `States.ArrayRange`). */
-export const MAX_RANGE_ITEMS = 1000;
 
 /** Splits `array` into chunks of `size` (the last may be shorter). */
 export function partition(array: unknown, size: unknown): unknown[][] {
