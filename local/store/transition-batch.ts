@@ -1,3 +1,5 @@
+import { HISTORY_EVENT_LIMIT } from '../../lib/config';
+import { StatesError } from '../../lib/errors';
 import type { EngineStore, ExecutionStatus, FrameStatus } from './engine-store';
 
 /**
@@ -32,6 +34,15 @@ interface PendingEvent {
   readonly tsMs: number;
 }
 
+/** What {@link TransitionBatch.write} did: the whole batch, or the failure of a run at its history limit instead. */
+export type WriteOutcome = 'written' | 'history-limit';
+
+/** The failure of a run whose history reached the limit, as AWS records it (error and cause). */
+export const HISTORY_LIMIT_FAILURE = {
+  error: StatesError.Runtime,
+  cause: `The execution reached the maximum number of history events (${HISTORY_EVENT_LIMIT}).`,
+} as const;
+
 /** The closing of an execution written by a batch. */
 export interface ExecutionClose {
   readonly status: Exclude<ExecutionStatus, 'RUNNING' | 'PENDING_REDRIVE'>;
@@ -53,6 +64,8 @@ export class TransitionBatch {
   private close?: ExecutionClose;
   /** Skip the "execution still RUNNING" check (StartExecution and RedriveExecution write a RUNNING row themselves). */
   allowNotRunning = false;
+  /** The batch that fails a run at its history limit: its last event is the 25,000th by construction. */
+  private endsAtLimit = false;
   /** Child groups whose running frames, timers and tokens are aborted (a failed Parallel/Map). */
   private readonly abortedGroups: string[] = [];
   /** Execution-level timers to insert (a definition's `TimeoutSeconds`). */
@@ -103,23 +116,34 @@ export class TransitionBatch {
     this.executionTimers.push({ frameId, kind, dueMs });
   }
 
-  /** A batch with only this one's first `count` events (no frame, timer or token writes). */
-  eventsOnly(count: number): TransitionBatch {
-    const copy = new TransitionBatch(this.executionArn, this.nowMs);
-    copy.events.push(...this.events.slice(0, Math.max(0, count)));
-    return copy;
-  }
-
   get eventCount(): number {
     return this.events.length;
   }
 
-  /** Applies the batch; throws {@link StaleTransitionError} (rolling it back) when it lost a race. */
-  write(store: EngineStore): void {
+  /**
+   * Applies the batch; throws {@link StaleTransitionError} (rolling it back) when it lost a race. The
+   * history limit is checked here, against the count inside the transaction, so that frames committed in
+   * one group (a Map's iterations) cannot pass it between them. As on AWS, at 24,999 events the next one
+   * decides: an `ExecutionSucceeded` may be the 25,000th; otherwise the events that fit are written and
+   * event 25,000 is `ExecutionFailed` ({@link HISTORY_LIMIT_FAILURE}), and nothing else of the batch is.
+   */
+  write(store: EngineStore): WriteOutcome {
     const exec = store.sql('SELECT status, event_count FROM executions WHERE arn = ?').get(this.executionArn) as
       | { status: string; event_count: number }
       | undefined;
     if (!exec || (!this.allowNotRunning && exec.status !== 'RUNNING')) throw new StaleTransitionError(this.executionArn);
+    const room = HISTORY_EVENT_LIMIT - exec.event_count;
+    const fits = this.events.length < room || (this.events.length === room && this.events[room - 1].type === 'ExecutionSucceeded');
+    if (!fits && !this.endsAtLimit) {
+      const failed = new TransitionBatch(this.executionArn, this.nowMs);
+      for (const e of this.events.slice(0, Math.max(0, room - 1))) failed.events.push(e);
+      failed.event(null, 'ExecutionFailed', { ...HISTORY_LIMIT_FAILURE });
+      failed.closeExecution({ status: 'FAILED', ...HISTORY_LIMIT_FAILURE });
+      failed.allowNotRunning = this.allowNotRunning;
+      failed.endsAtLimit = true;
+      failed.write(store);
+      return 'history-limit';
+    }
     let nextId = exec.event_count + 1;
     let lastId = exec.event_count;
     const insertEvent = store.sql('INSERT INTO events (execution_arn, id, type, ts_ms, previous_id, details) VALUES (?, ?, ?, ?, ?, ?)');
@@ -172,5 +196,6 @@ export class TransitionBatch {
     } else if (lastId !== exec.event_count) {
       store.sql('UPDATE executions SET event_count = ? WHERE arn = ?').run(lastId, this.executionArn);
     }
+    return 'written';
   }
 }

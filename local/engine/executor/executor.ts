@@ -15,7 +15,7 @@
  * redoes only effects (a scheduled Task whose outcome was not committed is invoked again). A frame waiting
  * on a timer or a task token is a row and nothing else.
  */
-import { HISTORY_EVENT_LIMIT, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config';
+import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config';
 import { StatesError } from '../../../lib/errors';
 import type { EngineStore, ExecutionHeader } from '../../store';
 import { dataFlowFor } from '../dataflow';
@@ -39,7 +39,7 @@ import {
   type StateFailure,
   toFailure,
 } from './transition';
-import { type ExecutionClose, StaleTransitionError, TransitionBatch } from '../../store';
+import { type ExecutionClose, StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../store';
 
 export type { FrameSignal, SignalResult } from './transition';
 
@@ -216,31 +216,16 @@ export class Executor {
         break;
       }
     }
-    if (exec.event_count + batch.eventCount >= HISTORY_EVENT_LIMIT) return this.failOverHistoryLimit(run, batch);
+    let outcome: WriteOutcome;
     try {
-      await this.store.committer.commit(() => batch.write(this.store));
+      outcome = await this.store.committer.commit(() => batch.write(this.store));
     } catch (err) {
       if (err instanceof StaleTransitionError) return 'stale';
       throw err;
     }
-    this.afterCommit(run, fx);
-    return 'applied';
-  }
-
-  /** A run whose history would pass the service's 25,000-event limit fails instead, as on AWS. */
-  private async failOverHistoryLimit(run: Run, full: TransitionBatch): Promise<SignalResult> {
-    // The events that still fit, then ExecutionFailed as the last one the history can hold.
-    const batch = full.eventsOnly(HISTORY_EVENT_LIMIT - 1 - run.exec.event_count);
-    const failure = { error: StatesError.Runtime, cause: `The execution reached the maximum number of history events (${HISTORY_EVENT_LIMIT}).` };
-    batch.event(null, 'ExecutionFailed', failure);
-    batch.closeExecution({ status: 'FAILED', ...failure });
-    try {
-      await this.store.committer.commit(() => batch.write(this.store));
-    } catch (err) {
-      if (err instanceof StaleTransitionError) return 'stale';
-      throw err;
-    }
-    this.hooks.onClosed(run.exec.arn);
+    // The run failed at its history limit instead: none of the batch's effects may happen.
+    if (outcome === 'history-limit') this.hooks.onClosed(run.exec.arn);
+    else this.afterCommit(run, fx);
     return 'applied';
   }
 
