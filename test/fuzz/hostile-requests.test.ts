@@ -26,8 +26,11 @@ const REQUESTS = Number(process.env.AUTOSAVE_FUZZ_REQUESTS ?? 10_000);
 /** Requests per property run: sent at once, so the server sees concurrent hostile traffic. */
 const BATCH = 50;
 const RUNS_IN_FLIGHT = 20;
-/** A bound, not a timing assertion: the tier takes ≈20 s on a loaded 2-core machine. */
-const FUZZ_DEADLINE_MILLIS = 150_000;
+/**
+ * A bound, not a timing assertion: measured 7 s for the 10,000 requests on a quiet 2-core machine, 44-99 s at load averages of 20-30 (8 engineers'
+ * suites on 2 cores); the margin keeps it from failing on a busy machine.
+ */
+const FUZZ_DEADLINE_MILLIS = 240_000;
 
 interface Answer {
   readonly status: number;
