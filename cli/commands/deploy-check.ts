@@ -10,11 +10,29 @@ import { parseCommandArgs } from '../args';
 import { commandRunner, createCliContext } from '../command';
 import { compareDefinitions, type DefinitionComparison, listDeployedWorkflows, liveAliasArn } from '../../lib/operations';
 import { printJson, printTable, terminal } from '../output';
+import {
+  assessDeploy,
+  createIamEvaluator,
+  inFlightFromTemplate,
+  publishedVersionsBetween,
+  readCloudAssembly,
+  resolveAwsDeployment,
+  stackOf,
+  stateMachinesOf,
+  type DeploymentRecord,
+  type InFlightVersion,
+  type PublishedVersion,
+  type ResolvedDeployment,
+  type WorkflowDeployImpact,
+} from '../../lib/cloud-assembly';
 
-const USAGE = 'autosave deploy-check [--json]';
+const USAGE = 'autosave deploy-check [--to <cdk.out>] [--from <deployed cdk.out>] [--stack <name>] [--json]';
+/** Where `npm run synth` writes the assembly `--to` defaults to. */
+const DEFAULT_ASSEMBLY = 'cdk.out';
 
 /** `autosave deploy-check`: what a deploy of the current code would change. */
-export const summary = 'compare compiled workflows with what is deployed: who gets a new version, runs in flight on the old (--json)';
+export const summary =
+  'the deploy question: per workflow a new version?, runs in flight per version, and whether the new template still lets them finish (IAM simulated; exit 1 if a deploy would strand runs)';
 
 /** One workflow's verdict. */
 export interface DeployCheck {
@@ -91,13 +109,118 @@ function describeDiff(d: DefinitionComparison | undefined): string {
   return parts.join('; ');
 }
 
-/** Runs `autosave deploy-check` with its arguments; resolves to the exit code. */
+/** The stack of an assembly directory, resolved as a deploy on AWS after `previous`. */
+function resolveAssembly(dir: string, stack: string | undefined, previous?: DeploymentRecord): ResolvedDeployment {
+  const artifact = stackOf(readCloudAssembly(dir), stack);
+  return resolveAwsDeployment(artifact.template, { stackName: artifact.stackName, previous });
+}
+
+/** Offline: the template deployed now (`from`) against the one a deploy would apply (`to`). */
+export async function checkTemplates(from: string, to: string, stack?: string): Promise<WorkflowDeployImpact[]> {
+  const before = resolveAssembly(from, stack);
+  const after = resolveAssembly(to, stack, before.record);
+  return assessDeploy({ after, inFlight: inFlightFromTemplate(before), publishes: publishedVersionsBetween(before, after), iam: await createIamEvaluator() });
+}
+
+/** The registry name a deployed function name stands for: `autosave-<name>` (local engine) or CDK's `<stack>-Functions<Pascal>...` (AWS). */
+function registryNameOfFunction(functionName: string, registry: readonly string[]): string | undefined {
+  const local = /^autosave-(.+)$/.exec(functionName)?.[1];
+  if (local && registry.includes(local)) return local;
+  return registry.find((name) => functionName.includes(`Functions${name.split('-').map((p) => p[0].toUpperCase() + p.slice(1)).join('')}`));
+}
+
+/**
+ * Against an endpoint (AWS or the local engine): the versions runs are on, read from the service, judged
+ * against the new template. Deployed ARNs are translated to the template's (functions by registry name,
+ * same qualifier; the role by the workflow's state machine), and the template is resolved as if the
+ * deploy changed every function's code (each pinned function gets a version after the highest one in
+ * use): the worst case a deploy can be.
+ */
+export async function checkStranding(sfn: SFNClient, checks: readonly DeployCheck[], to: string, stack?: string): Promise<WorkflowDeployImpact[]> {
+  const plain = resolveAssembly(to, stack);
+  const fns = plain.resolver.logicalIds('AWS::Lambda::Function').map((id) => ({
+    id,
+    name: String(plain.resolver.property(id, 'Description') ?? '').replace(/^Autosave /, ''),
+    arn: String(plain.resolver.context.getAtt(id, 'Arn', plain.resolver)),
+  }));
+  const registry = fns.map((f) => f.name);
+  const machines = stateMachinesOf(plain.resolver);
+  const seen: PublishedVersion[] = [];
+  const inFlight = new Map<string, InFlightVersion[]>();
+  for (const check of checks) {
+    const machine = machines.find((m) => m.name === check.workflow || m.name.endsWith(`-${check.workflow}`));
+    if (!machine) continue;
+    const versions: InFlightVersion[] = [];
+    for (const [versionArn, runs] of Object.entries(check.runsInFlightByVersion)) {
+      const described = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn: versionArn }));
+      const text = (described.definition ?? '{}').replace(/arn:[^:"]+:lambda:[^:"]*:[^:"]*:function:([A-Za-z0-9_-]+)(:[A-Za-z0-9$_-]+)?/g, (whole, name: string, qualifier = '') => {
+        const fn = fns.find((f) => f.name === registryNameOfFunction(name, registry));
+        if (!fn) return whole;
+        const number = Number(qualifier.slice(1));
+        if (Number.isInteger(number) && number > 0) seen.push({ logicalId: `deployed:${fn.arn}:${number}`, parentArn: fn.arn, number, arn: `${fn.arn}:${number}`, fingerprint: '', retainedOnDelete: true, retainedOnReplace: true });
+        return fn.arn + qualifier;
+      });
+      versions.push({ versionArn, definition: JSON.parse(text) as Record<string, unknown>, roleArn: machine.roleArn, runs });
+    }
+    inFlight.set(machine.name, versions);
+  }
+  const lastVersionNumber: Record<string, number> = {};
+  for (const v of seen) lastVersionNumber[v.parentArn] = Math.max(lastVersionNumber[v.parentArn] ?? 0, v.number);
+  const previous: DeploymentRecord = {
+    environment: plain.record.environment,
+    stackName: plain.record.stackName,
+    versions: seen,
+    lastVersionNumber,
+    parents: plain.record.parents,
+    templateVersions: {},
+  };
+  const after = resolveAssembly(to, stack, previous);
+  const byName = new Map(checks.map((c) => [machines.find((m) => m.name === c.workflow || m.name.endsWith(`-${c.workflow}`))?.name, c]));
+  return assessDeploy({ after, inFlight, publishes: (name) => byName.get(name)?.action !== 'unchanged', iam: await createIamEvaluator() });
+}
+
+function printImpacts(impacts: readonly WorkflowDeployImpact[]): void {
+  for (const impact of impacts) {
+    for (const s of impact.stranded) {
+      terminal().line(
+        `STRANDED ${impact.stateMachine} ${s.versionArn.split(':').pop()}: ${s.request.state} ${s.request.action} on ${s.request.resource} -> ${s.result}`,
+      );
+    }
+  }
+  const stranded = impacts.filter((i) => i.stranded.length > 0);
+  terminal().line(
+    stranded.length === 0
+      ? 'Every version in flight can still make every call its definition makes under the new template.'
+      : `A deploy now would strand runs of ${stranded.map((i) => i.stateMachine).join(', ')}: do not deploy this template.`,
+  );
+}
+
+/** Runs `autosave deploy-check` with its arguments; resolves to the exit code (1: the deploy would strand runs). */
 export const run = commandRunner('deploy-check', async (args) => {
-  const { values } = parseCommandArgs(args, {}, USAGE);
+  const { values } = parseCommandArgs(args, { to: { type: 'string' }, from: { type: 'string' }, stack: { type: 'string' } }, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);
+  const to = (values.to as string | undefined) ?? DEFAULT_ASSEMBLY;
+  const stack = values.stack as string | undefined;
+  if (values.from) {
+    const impacts = await checkTemplates(values.from as string, to, stack);
+    if (values.json) printJson(impacts);
+    else {
+      printTable(
+        ['STATE MACHINE', 'ON DEPLOY', 'VERSIONS CHECKED', 'STRANDED CALLS'],
+        impacts.map((i) => [i.stateMachine, i.publishesNewVersion ? 'NEW VERSION' : 'unchanged', i.versions.map((v) => v.versionArn.split(':').pop()).join(', '), String(i.stranded.length)]),
+      );
+      printImpacts(impacts);
+    }
+    return impacts.some((i) => i.stranded.length > 0) ? 1 : 0;
+  }
   const ctx = createCliContext(values.endpoint);
   const checks = await checkDeploy(ctx.sfn);
-  if (values.json) return void printJson(checks);
+  const impacts = await checkStranding(ctx.sfn, checks, to, stack);
+  const strands = impacts.some((i) => i.stranded.length > 0);
+  if (values.json) {
+    printJson({ workflows: checks, impacts });
+    return strands ? 1 : 0;
+  }
   printTable(
     ['WORKFLOW', 'CODE', 'LIVE', 'ON DEPLOY', 'RUNS IN FLIGHT (keep their version)', 'WHAT DIFFERS'],
     checks.map((c) => [
@@ -115,4 +238,6 @@ export const run = commandRunner('deploy-check', async (args) => {
       ? '\nA deploy now changes no workflow definition.'
       : `\nA deploy now publishes ${changing.length} new version(s); runs in flight keep the version they started on.`,
   );
+  printImpacts(impacts);
+  return strands ? 1 : 0;
 });

@@ -13,3 +13,4 @@ export * from './state-machines';
 export * from './iam-policies';
 export * from './task-requests';
 export * from './iam-simulation';
+export * from './deploy-impact';

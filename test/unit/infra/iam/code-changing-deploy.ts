@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,22 +29,51 @@ export interface SynthOptions {
  * ARNs, change exactly as a real code change makes them; only the bundles are small.
  */
 export function synthAndResolve(deploy: 1 | 2, options: SynthOptions = {}): ResolvedDeployment {
-  const outdir = mkdtempSync(join(tmpdir(), `autosave-iam-${deploy}-`));
+  const outdir = synthAssembly(deploy, options);
   try {
-    // The staging cache is keyed by source path and options, not content: clear it so deploy 2 re-bundles.
-    AssetStaging.clearAssetHashCache();
-    const functions = (options.functions ?? registeredFunctionSpecs()).map((f) => ({ ...f, entry: handlerOf(deploy) }));
-    const { app, stack } = createAutosaveApp({
-      workflows: [...(options.workflows ?? registeredWorkflowSpecs())],
-      functions,
-      app: { outdir, builtinCloudFormationValidation: false, context: { 'aws:cdk:bundling-stacks': ['**'], ...options.context } },
-    });
-    app.synth();
-    const artifact = stackOf(readCloudAssembly(outdir), stack.stackName);
+    const artifact = stackOf(readCloudAssembly(outdir));
     return resolveAwsDeployment(artifact.template, { stackName: artifact.stackName, previous: options.previous });
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
+}
+
+/** Synthesizes the app (stand-in code of deploy 1 or 2) into a new cloud assembly directory; the caller removes it. */
+export function synthAssembly(deploy: 1 | 2, options: Omit<SynthOptions, 'previous'> = {}): string {
+  const outdir = mkdtempSync(join(tmpdir(), `autosave-iam-${deploy}-`));
+  // The staging cache is keyed by source path and options, not content: clear it so deploy 2 re-bundles.
+  AssetStaging.clearAssetHashCache();
+  const functions = (options.functions ?? registeredFunctionSpecs()).map((f) => ({ ...f, entry: handlerOf(deploy) }));
+  const { app } = createAutosaveApp({
+    workflows: [...(options.workflows ?? registeredWorkflowSpecs())],
+    functions,
+    app: { outdir, builtinCloudFormationValidation: false, context: { 'aws:cdk:bundling-stacks': ['**'], ...options.context } },
+  });
+  app.synth();
+  return outdir;
+}
+
+/**
+ * The stack as it was before the fix (a code-changing deploy strands runs): each state machine role may
+ * invoke only the current version ARNs of the functions it pins. Rewrites a synthesized assembly in place.
+ */
+export function dropOldVersionGrants(assemblyDir: string): void {
+  const file = join(assemblyDir, stackOf(readCloudAssembly(assemblyDir)).templateFile.split('/').pop()!);
+  const template = JSON.parse(readFileSync(file, 'utf8')) as { Resources: Record<string, { Type: string; Properties: Record<string, any> }> };
+  const versionOf = (fnId: string) =>
+    Object.entries(template.Resources).find(([, r]) => r.Type === 'AWS::Lambda::Version' && r.Properties.FunctionName?.Ref === fnId)?.[0];
+  for (const r of Object.values(template.Resources)) {
+    if (r.Type !== 'AWS::IAM::Policy') continue;
+    for (const st of r.Properties.PolicyDocument.Statement) {
+      if (st.Action !== 'lambda:InvokeFunction') continue;
+      st.Resource = [st.Resource].flat().map((res: any) => {
+        const fnId = res?.['Fn::Join']?.[1]?.[0]?.['Fn::GetAtt']?.[0];
+        const version = fnId && versionOf(fnId);
+        return version ? { Ref: version } : res;
+      });
+    }
+  }
+  writeFileSync(file, JSON.stringify(template));
 }
 
 /** A first deploy and a second one that changes the code of every function. */
