@@ -25,7 +25,8 @@ export default defineConfig({
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], globalSetup: ['test/setup/global-setup.ts'] } },
       {
         extends: true,
-        test: { name: 'dynamodb-local', include: CONDITIONAL_WRITE_SUITES, env: { AUTOSAVE_TEST_DYNAMODB: 'dynamodb-local' } },
+        // A JVM start under load can outlast the default hook timeout.
+        test: { name: 'dynamodb-local', include: CONDITIONAL_WRITE_SUITES, hookTimeout: 150_000, env: { AUTOSAVE_TEST_DYNAMODB: 'dynamodb-local' } },
       },
     ],
   },

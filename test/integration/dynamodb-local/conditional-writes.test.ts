@@ -43,7 +43,7 @@ describe.each([
     backend = await start();
     commands = countCommands(backend.dynamodb);
     table = new RecordTable(backend.dynamodb, backend.table);
-  });
+  }, 150_000); // a JVM start under load
   afterAll(() => backend?.close());
 
   it(`a failed putIf returns the blocking item ${returnsItemOnConditionFailure ? 'from the exception, with no second read' : 'by one consistent read'}`, async () => {
