@@ -19,6 +19,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   approve: () => import('./commands/approve'),
   dlq: () => import('./commands/dlq'),
   'deploy-check': () => import('./commands/deploy-check'),
+  deploy: () => import('./commands/deploy'),
+  rehearse: () => import('./commands/rehearse'),
   demo: () => import('./commands/demo'),
 };
 

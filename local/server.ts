@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { resolve, join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_REGION, systemClock, type Clock, LOCAL_CREDENTIALS } from '../lib/config';
+import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock, LOCAL_CREDENTIALS } from '../lib/config';
 import { DEFAULT_DLQ_NAME, loadRuntimeConfig } from '../lib/endpoints';
 import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
 import { stepFunctionsService } from './api/step-functions-service';
@@ -26,6 +26,7 @@ import { LocalSqs } from './services/sqs/local-sqs';
 import { sqsService } from './services/sqs/sqs-service';
 import { sqsQueryService } from './services/sqs/sqs-query-service';
 import { loadConsoleHandler } from './api/console-mount';
+import { StackMode, type StackDeployment } from './stack';
 
 /** Options of {@link startLocal} (the flags of `autosave local`). */
 export interface StartLocalOptions {
@@ -45,6 +46,19 @@ export interface StartLocalOptions {
   readonly console?: boolean;
   /** Where progress lines go. @default console.log */
   readonly log?: (line: string) => void;
+  /**
+   * Boot from a cloud assembly instead of the registries: the state machines, versions, aliases,
+   * functions (each version with its own bundle), table, bucket, queues, rule, Function URL and secret
+   * of the stack, applied as a CloudFormation deploy would. @default the registry path (statemachines/, lambdas/)
+   */
+  readonly stack?: {
+    /** The cloud assembly directory (`cdk.out`). */
+    readonly assemblyDir: string;
+    /** @default the assembly's only stack */
+    readonly stackName?: string;
+    /** How the assembly was obtained, for the startup lines and the console (e.g. `synthesized, cached`). */
+    readonly origin?: string;
+  };
 }
 
 /** A running local engine. */
@@ -59,6 +73,8 @@ export interface LocalEngine {
   /** The virtual clock, when started with one. */
   readonly clock?: ControllableClock;
   readonly deployments: readonly WorkflowDeployment[];
+  /** The stack mode, when booted from a cloud assembly. */
+  readonly stack?: StackMode;
   /** Stops the server, the engine and the services; runs in flight stay on disk and resume at the next start. */
   stop(): Promise<void>;
 }
@@ -84,7 +100,10 @@ async function persistentVirtualClock(file: string): Promise<VirtualClock> {
 }
 
 /** Name of each part's files in the data directory. */
-const DATA_LAYOUT = { engine: 'engine', sqs: 'sqs.sqlite', dynamodb: 'dynamodb', s3: 's3' } as const;
+const DATA_LAYOUT = { engine: 'engine', sqs: 'sqs.sqlite', dynamodb: 'dynamodb', s3: 's3', stack: 'stack' } as const;
+
+/** Every status a closed run can have: in stack mode the stack's own rules choose which they match. */
+const ALL_CLOSED_STATUSES = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'] as const;
 
 /** A handler that answers 503 until the engine is ready (and once it stops), so the port is known before the engine starts. */
 function lateBoundHandler(): { handler: HttpRequestHandler; bind(h: HttpRequestHandler | undefined): void } {
@@ -100,6 +119,38 @@ function lateBoundHandler(): { handler: HttpRequestHandler; bind(h: HttpRequestH
       target = h;
     },
   };
+}
+
+/** The stack output the stack mode's console and CLI read the dead-letter queue from. */
+export const STACK_DLQ_OUTPUT = 'DeadLetterQueueUrl';
+
+/** Test seam: `AUTOSAVE_DEPLOY_CRASH_AFTER=<n>` SIGKILLs the engine once a deploy has applied n resources. */
+function deployCrashPoint(): ((applied: number) => void) | undefined {
+  const n = Number(process.env.AUTOSAVE_DEPLOY_CRASH_AFTER);
+  if (!Number.isInteger(n) || n <= 0) return undefined;
+  return (applied) => {
+    if (applied >= n) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+/** What the console and the startup lines say runs: the stack and its assembly. */
+function stackLabel(stack: StackMode, origin: string | undefined): string {
+  const s = stack.summary();
+  return s ? `stack ${s.stackName} · assembly ${s.assemblyId}${s.complete ? '' : ' (deploy unfinished)'}${origin ? ` · ${origin}` : ''}` : 'stack mode';
+}
+
+/** The stack's state machines behind their aliases, as the registry path's deployments list them. */
+function stackWorkflows(stack: StackMode): WorkflowDeployment[] {
+  const rows = stack.store.resources().filter((r) => r.state === 'IN_STACK');
+  return rows
+    .filter((r) => r.type === 'AWS::StepFunctions::StateMachineAlias')
+    .map((alias) => {
+      const machineArn = alias.physical_id.split(':').slice(0, 7).join(':');
+      const routes = (JSON.parse(alias.properties) as { RoutingConfiguration?: { StateMachineVersionArn: string; Weight: number }[]; DeploymentPreference?: { StateMachineVersionArn: string } });
+      const versionArn = routes.RoutingConfiguration?.[0]?.StateMachineVersionArn ?? routes.DeploymentPreference?.StateMachineVersionArn ?? '';
+      const updated = alias.assembly_id === stack.summary()?.assemblyId;
+      return { workflow: machineArn.split(':')[6], stateMachineArn: machineArn, versionArn, aliasArn: alias.physical_id, change: updated ? 'updated' : 'unchanged' } as WorkflowDeployment;
+    });
 }
 
 /** Starts everything `autosave local` runs and resolves once it serves requests with the workflows deployed. */
@@ -125,10 +176,12 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const clock: Clock = virtualClock ?? systemClock;
 
     // The table and bucket the handlers will use: the runtime's own reading of AUTOSAVE_TABLE / AUTOSAVE_BUCKET.
+    // In stack mode the stack's own tables and buckets are created by its deploy instead.
     const { table, bucket } = loadRuntimeConfig();
+    const registryPath = !options.stack;
     const [dynamodb, s3] = await Promise.all([
-      startLocalDynamoDb({ directory: join(dataDir, DATA_LAYOUT.dynamodb), tables: [table] }),
-      startLocalS3({ directory: join(dataDir, DATA_LAYOUT.s3), buckets: [bucket] }),
+      startLocalDynamoDb({ directory: join(dataDir, DATA_LAYOUT.dynamodb), tables: registryPath ? [table] : [] }),
+      startLocalS3({ directory: join(dataDir, DATA_LAYOUT.s3), buckets: registryPath ? [bucket] : [] }),
     ]);
     stops.push(() => dynamodb.close(), () => s3.close());
 
@@ -146,10 +199,21 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     applyLocalEnvironment({ endpoints, dataDir });
     await writeEndpointsFile(dataDir, endpoints);
 
-    const functions: LocalFunction[] = registryFunctions();
+    // The two paths differ only here: where definitions and functions come from.
+    const stack = options.stack
+      ? new StackMode({
+          dataDir: join(dataDir, DATA_LAYOUT.stack),
+          region: LOCAL_REGION,
+          account: LOCAL_ACCOUNT_ID,
+          endpoints: () => ({ url: api.url, dynamodb: dynamodb.endpoint, s3: s3.endpoint, region: LOCAL_REGION, dataDir }),
+          nowMillis: () => clock.now(),
+        })
+      : undefined;
+    if (stack) stops.push(() => stack.stop());
+    const functions: LocalFunction[] = stack ? [] : registryFunctions();
     if (options.functionsModule) functions.push(...(await loadUserFunctions(options.functionsModule)));
     if (options.functions) functions.push(...userFunctions(options.functions));
-    const lambdas = new InProcessLambdaRunner({ functions });
+    const lambdas = new InProcessLambdaRunner({ functions, sources: stack ? [stack.functionSource] : [] });
 
     const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
     const sqsClient = new SQSClient({ ...clientConfig, endpoint: api.url });
@@ -161,40 +225,88 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       clock,
       invokeLambda: lambdas.invoke,
       integrations: { sqs: sqsClient, dynamodb: dynamodbClient },
-      // The EventBridge rule on AWS (docs/architecture.md §4): closed runs go to run-monitor.
-      onExecutionClosed: lambdas.has(RUN_MONITOR_FUNCTION)
-        ? async (event: unknown) => {
-            const result = await lambdas.invoke({ functionName: RUN_MONITOR_FUNCTION, payload: event });
-            if (result.functionError) console.error(`autosave local: ${RUN_MONITOR_FUNCTION} failed:`, result.payload);
-          }
-        : undefined,
+      // The EventBridge rule on AWS (docs/architecture.md §4): closed runs go to run-monitor; in stack
+      // mode, to whatever the stack's rules match.
+      ...(stack
+        ? { onExecutionClosed: stack.onExecutionClosed, closedStatuses: ALL_CLOSED_STATUSES }
+        : {
+            onExecutionClosed: lambdas.has(RUN_MONITOR_FUNCTION)
+              ? async (event: unknown) => {
+                  const result = await lambdas.invoke({ functionName: RUN_MONITOR_FUNCTION, payload: event });
+                  if (result.functionError) console.error(`autosave local: ${RUN_MONITOR_FUNCTION} failed:`, result.payload);
+                }
+              : undefined,
+          }),
     });
+    stack?.bind({ sfn: engine, sqs, dynamodb: dynamodbClient, invoke: lambdas.invoke });
+    const approvalFunction = (): string | undefined => (stack ? stack.functionUrlTarget() : lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? APPROVAL_ENDPOINT_FUNCTION : undefined);
 
-    const consoleHandler = options.console === false ? undefined : loadConsoleHandler({ sfnEndpoint: api.url });
+    const consoleHandler =
+      options.console === false
+        ? undefined
+        : loadConsoleHandler({
+            sfnEndpoint: api.url,
+            ...(stack ? { dlqUrl: () => stack.output(STACK_DLQ_OUTPUT) ?? sqs.queueUrl(DEFAULT_DLQ_NAME), engineLabel: () => stackLabel(stack, options.stack?.origin) } : { engineLabel: () => 'registry: statemachines/ + lambdas/' }),
+          });
     late.bind(createLocalApiHandler({
-      services: [stepFunctionsService(engine), sqsService(sqs)],
+      services: [stepFunctionsService(engine), sqsService(sqs), ...(stack ? stack.services() : [])],
       queryService: sqsQueryService(sqs),
       virtualClock,
       console: consoleHandler,
-      approvals: lambdas.has(APPROVAL_ENDPOINT_FUNCTION)
+      // In stack mode the Function URL comes with a deploy: looked up per request.
+      approvals: stack || approvalFunction()
         ? async (event) => {
-            const result = await lambdas.invoke({ functionName: APPROVAL_ENDPOINT_FUNCTION, payload: event });
-            if (result.functionError) throw Object.assign(new Error('approval-endpoint failed'), { payload: result.payload });
+            const functionName = approvalFunction();
+            if (!functionName) throw new Error('no function serves the approval pages');
+            const result = await lambdas.invoke({ functionName, payload: event });
+            if (result.functionError) throw Object.assign(new Error(`${functionName} failed`), { payload: result.payload });
             return result.payload;
           }
         : undefined,
+      ...(stack
+        ? {
+            stack: {
+              describe: () => stack.summary() ?? {},
+              deploy: async (input: Record<string, unknown>) => {
+                const dir = input.assemblyDir;
+                if (typeof dir !== 'string' || dir === '') throw Object.assign(new Error('assemblyDir must name a cloud assembly directory'), { name: 'ValidationException' });
+                return stack.deploy(dir, { stackName: typeof input.stackName === 'string' ? input.stackName : undefined, afterResource: deployCrashPoint() });
+              },
+            },
+          }
+        : {}),
     }));
 
     // Attempts cut off by the last stop or crash still hold idempotency leases: end them before the
     // engine re-invokes their steps.
-    const orphaned = await expireOrphanedLeases(dynamodbClient, table);
+    const orphaned = registryPath ? await expireOrphanedLeases(dynamodbClient, table) : 0;
     await engine.start();
     stops.push(() => engine.stop());
+    if (stack) stops.push(() => stack.quiesce());
     // Stopping: new requests get 503 before the engine closes its store.
     stops.push(() => late.bind(undefined));
 
     const { workflows } = await import('../statemachines/index');
-    const deployments = options.deployWorkflows === false ? [] : await deployWorkflows(engine, workflows);
+    let deployments: WorkflowDeployment[] = [];
+    let stackDeployment: StackDeployment | undefined;
+    if (stack && options.stack) {
+      stackDeployment = await stack.deploy(options.stack.assemblyDir, { stackName: options.stack.stackName });
+      // Leases of step attempts cut off by the last stop, in every table of the stack (see the registry path).
+      for (const row of stack.store.resources()) {
+        if (row.type === 'AWS::DynamoDB::Table' && row.state === 'IN_STACK') await expireOrphanedLeases(dynamodbClient, row.physical_id);
+      }
+      deployments = stackWorkflows(stack);
+      log(`Autosave local engine running stack ${stackDeployment.stackName}, assembly ${stackDeployment.assemblyId} (${options.stack.origin ?? 'given'}: ${stackDeployment.assemblyDir})`);
+      const counts = new Map<string, number>();
+      for (const c of stackDeployment.changes) counts.set(c.change, (counts.get(c.change) ?? 0) + 1);
+      log(`  resources: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')} (${stackDeployment.durationMillis} ms)`);
+      if (stackDeployment.notEmulated.length > 0) {
+        log(`  not emulated (created on AWS only): ${stackDeployment.notEmulated.map((t) => `${t.count} ${t.type}`).join(', ')}`);
+      }
+      log(`  IAM is not enforced (autosave local --stack --enforce-iam evaluates the state machine roles)`);
+    } else if (options.deployWorkflows !== false) {
+      deployments = await deployWorkflows(engine, workflows);
+    }
 
     for (const d of deployments) log(`  workflow ${d.workflow} (${d.change}) -> ${d.aliasArn}`);
     log(`Autosave local engine listening on ${api.url}${virtualClock ? ' (virtual clock)' : ''}`);
@@ -221,6 +333,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       endpoints,
       clock: virtualClock,
       deployments,
+      stack,
       stop: stopAll,
     };
   } catch (err) {

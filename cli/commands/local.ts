@@ -1,13 +1,18 @@
 import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT } from '../../lib/config';
 
 /** `autosave local`: runs the embedded engine with every workflow deployed, until SIGINT/SIGTERM. */
-export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed';
+export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed; --stack runs the synthesized CDK stack';
 
-const USAGE = `usage: autosave local [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>]`;
+const USAGE = `usage: autosave local [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>]
+                     [--stack [--app <cdk.out>] [--stack-name <name>]]
+  --stack       boot from the app's cloud assembly (synthesized here, cached by a hash of the sources)
+  --app <dir>   use this cloud assembly instead of synthesizing (implies --stack)`;
 
 /** Parses the flags, starts the engine and resolves with the exit code once a signal stopped it. */
 export async function run(args: string[]): Promise<number> {
+  const started = Date.now();
   let values;
   try {
     ({ values } = parseArgs({
@@ -18,6 +23,9 @@ export async function run(args: string[]): Promise<number> {
         data: { type: 'string', default: DEFAULT_LOCAL_DATA_DIR },
         'virtual-clock': { type: 'boolean', default: false },
         functions: { type: 'string' },
+        stack: { type: 'boolean', default: false },
+        app: { type: 'string' },
+        'stack-name': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -34,9 +42,23 @@ export async function run(args: string[]): Promise<number> {
     console.error(`autosave local: --port must be a port number (0 picks a free one)\n${USAGE}`);
     return 2;
   }
+  let stack: { assemblyDir: string; stackName?: string; origin: string } | undefined;
+  if (values.stack || values.app) {
+    if (values.app) stack = { assemblyDir: resolve(values.app), stackName: values['stack-name'], origin: 'given with --app' };
+    else {
+      const { synthesizeAssembly } = await import('../stack-assembly');
+      const assembly = await synthesizeAssembly();
+      stack = {
+        assemblyDir: assembly.directory,
+        stackName: values['stack-name'],
+        origin: assembly.cached ? `synthesized earlier from sources ${assembly.sourceHash}` : `synthesized now from sources ${assembly.sourceHash} in ${assembly.millis} ms`,
+      };
+    }
+  }
   // Loaded here, not at the top: `autosave help` should not pay for the engine's dependencies.
   const { startLocal } = await import('../../local/server');
-  const local = await startLocal({ port, dataDir: values.data, virtualClock: values['virtual-clock'], functionsModule: values.functions });
+  const local = await startLocal({ port, dataDir: values.data, virtualClock: values['virtual-clock'], functionsModule: values.functions, stack });
+  console.log(`Ready in ${Date.now() - started} ms`);
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
       console.log(`autosave local: ${signal}, stopping (runs in flight resume at the next start)`);

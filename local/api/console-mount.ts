@@ -4,6 +4,10 @@ import type { HttpRequestHandler } from './server';
 /** What the console needs to read runs: the engine's own Step Functions endpoint. */
 export interface ConsoleMountOptions {
   readonly sfnEndpoint: string;
+  /** The dead-letter queue the console lists. @default the console's own default */
+  readonly dlqUrl?: () => string;
+  /** What the engine runs (shown in every page's header). @default nothing shown */
+  readonly engineLabel?: () => string;
 }
 
 /**
@@ -12,5 +16,5 @@ export interface ConsoleMountOptions {
  * `/runs...`, `/approvals`, `/dlq`, `/outbox`, `/static...`.
  */
 export function loadConsoleHandler(options: ConsoleMountOptions): HttpRequestHandler {
-  return createConsoleHandler({ sfnEndpoint: options.sfnEndpoint });
+  return createConsoleHandler({ sfnEndpoint: options.sfnEndpoint, dlqUrl: options.dlqUrl, engineLabel: options.engineLabel });
 }

@@ -13,6 +13,8 @@ export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
 /** Path prefix of the virtual-clock control routes. */
 export const CLOCK_ROUTE = '/_autosave/clock';
+/** Path of the stack mode's routes: `GET` describes the deployed assembly, `POST .../deploy` applies one. */
+export const STACK_ROUTE = '/_autosave/stack';
 /** Path prefix of the approval pages (served by the `approval-endpoint` function). */
 export const APPROVALS_ROUTE = '/approvals/';
 
@@ -46,6 +48,11 @@ export interface LocalApiOptions {
   readonly approvals?: FunctionUrlInvoker;
   /** The console: every other GET (`/`, `/runs...`, `/static...`). @default a plain text index */
   readonly console?: HttpRequestHandler;
+  /** The stack mode: `GET /_autosave/stack` and `POST /_autosave/stack/deploy {"assemblyDir"}`. @default 404 */
+  readonly stack?: {
+    describe(): unknown;
+    deploy(input: Record<string, unknown>): Promise<unknown>;
+  };
   /** Request bodies larger than this are refused with 413. @default {@link DEFAULT_MAX_REQUEST_BYTES} */
   readonly maxRequestBytes?: number;
 }
@@ -154,6 +161,28 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
     sendJson(res, 405, { message: `${req.method} ${path} is not a clock route` });
   }
 
+  async function serveStack(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const stack = options.stack;
+    if (!stack) {
+      req.resume();
+      return sendJson(res, 404, { __type: 'ResourceNotFound', message: 'This engine runs the registry path: start it with autosave local --stack' });
+    }
+    if (req.method === 'GET' && path === STACK_ROUTE) return sendJson(res, 200, stack.describe());
+    if (req.method === 'POST' && path === `${STACK_ROUTE}/deploy`) {
+      const decoded = decodeJsonObject((await readBody(req, limit)).toString('utf8'));
+      if (!decoded.ok) return sendJson(res, 400, { __type: 'SerializationException', message: decoded.message });
+      try {
+        return sendJson(res, 200, await stack.deploy(decoded.value));
+      } catch (err) {
+        const e = err as Error;
+        // A deploy the template makes impossible is the caller's to fix (400), naming what failed.
+        return sendJson(res, 400, { __type: e.name || 'Error', message: e.message });
+      }
+    }
+    req.resume();
+    sendJson(res, 405, { message: `${req.method} ${path} is not a stack route` });
+  }
+
   async function serveApproval(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!options.approvals) return send(res, 404, 'text/plain', 'Approvals are not served here\n');
     const event = toFunctionUrlEvent(req, await readBody(req, limit));
@@ -186,6 +215,7 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
       // `POST /` is the APIs' address: without a target it is an API request that names no operation.
       if (req.method === 'POST' && path === '/') return await serveAwsJson(req, res, undefined);
       if (path === CLOCK_ROUTE || path.startsWith(`${CLOCK_ROUTE}/`)) return await serveClock(req, res, path);
+      if (path === STACK_ROUTE || path.startsWith(`${STACK_ROUTE}/`)) return await serveStack(req, res, path);
       if (path.startsWith(APPROVALS_ROUTE)) return await serveApproval(req, res);
       if (options.console) return await options.console(req, res);
       if (req.method === 'GET' && path === '/') {

@@ -24,6 +24,8 @@ export interface ConsoleOptions {
   readonly outboxDir?: string;
   /** The dead-letter queue's URL. @default `AUTOSAVE_DLQ_URL`, else the queue `autosave-dlq` at the endpoint */
   readonly dlqUrl?: string | (() => string);
+  /** What the engine runs (the registry path, or which stack and assembly), shown in every page's header. */
+  readonly engineLabel?: () => string;
   /** Clients to use instead of ones made for `endpoint` (tests). */
   readonly clients?: { readonly sfn: SFNClient; readonly sqs: SQSClient };
 }
@@ -125,6 +127,10 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
       throw err;
     });
 
+  // Which assembly (or the registry) the engine runs, in the header of every page.
+  const withEngineLabel = (page: string): string =>
+    options.engineLabel ? page.replace('</header>', html`<span class="engine" style="margin-left:auto;opacity:.8">${options.engineLabel()}</span></header>`.toString()) : page;
+
   return async (req, res) => {
     const method = req.method ?? 'GET';
     if (!URL.canParse(req.url ?? '/', 'http://localhost')) {
@@ -161,7 +167,7 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
         send(res, 404, errorPage(404, 'Not found', `Nothing at ${path}.`));
         return true;
       }
-      send(res, 200, method === 'HEAD' ? '' : page);
+      send(res, 200, method === 'HEAD' ? '' : withEngineLabel(page));
     } catch (err) {
       const name = (err as Error)?.name;
       const notFound = name === 'RunNotFoundError' || name === 'ExecutionDoesNotExist' || name === 'InvalidArn';

@@ -2,3 +2,4 @@ export * from './engine-store';
 export * from './group-committer';
 export * from './queue-store';
 export * from './transition-batch';
+export * from './stack-store';

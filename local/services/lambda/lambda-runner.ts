@@ -53,9 +53,29 @@ export class LambdaFunctionNotFoundError extends AutosaveError {
   }
 }
 
+/** One version of a function, as a {@link FunctionSource} finds it. */
+export interface ResolvedFunctionVersion {
+  readonly fn: LocalFunction;
+  /** `ExecutedVersion`: the version number, or `$LATEST`. */
+  readonly executedVersion: string;
+  /** Names the loaded handler (one sandbox per function version). */
+  readonly cacheKey: string;
+}
+
+/** Functions that have versions of their own (the stack mode's functions, each version with its own bundle). */
+export interface FunctionSource {
+  /** The version `qualifier` names (a number, `$LATEST`, or none for `$LATEST`); undefined when there is none. */
+  find(name: string, qualifier?: string): ResolvedFunctionVersion | undefined;
+  /** Whether a function of this name exists (any version). */
+  has(name: string): boolean;
+  names(): string[];
+}
+
 /** Options of {@link InProcessLambdaRunner}. */
 export interface InProcessLambdaRunnerOptions {
   readonly functions: readonly LocalFunction[];
+  /** Versioned functions, asked for any name {@link functions} does not have. @default none */
+  readonly sources?: readonly FunctionSource[];
   /** Region in `invokedFunctionArn`. @default LOCAL_REGION */
   readonly region?: string;
   /** Account in `invokedFunctionArn`. @default LOCAL_ACCOUNT_ID */
@@ -84,32 +104,35 @@ const jsonCopy = (value: unknown): unknown => (value === undefined ? null : JSON
  */
 export class InProcessLambdaRunner {
   private readonly functions = new Map<string, LocalFunction>();
+  private readonly sources: readonly FunctionSource[];
   private readonly handlers = new Map<string, Promise<LambdaHandler>>();
   private readonly region: string;
   private readonly accountId: string;
 
   constructor(options: InProcessLambdaRunnerOptions) {
     for (const fn of options.functions) this.functions.set(fn.name, fn);
+    this.sources = options.sources ?? [];
     this.region = options.region ?? LOCAL_REGION;
     this.accountId = options.accountId ?? LOCAL_ACCOUNT_ID;
   }
 
   /** Whether a function of this name (or ARN) exists. */
   has(functionName: string): boolean {
-    return this.functions.has(parseFunctionName(functionName).name);
+    const { name } = parseFunctionName(functionName);
+    return this.functions.has(name) || this.sources.some((s) => s.has(name));
   }
 
   /** The names of every function, sorted. */
   names(): string[] {
-    return [...this.functions.keys()].sort();
+    return [...new Set([...this.functions.keys(), ...this.sources.flatMap((s) => s.names())])].sort();
   }
 
   /** The {@link LambdaInvoker} to hand the engine. */
   readonly invoke: LambdaInvoker = async (request) => {
     const { name, qualifier } = parseFunctionName(request.functionName, request.qualifier);
-    const fn = this.functions.get(name);
-    if (!fn) throw new LambdaFunctionNotFoundError(request.functionName);
-    const executedVersion = qualifier && /^\d+$/.test(qualifier) ? qualifier : '$LATEST';
+    const found = this.find(name, qualifier);
+    if (!found) throw new LambdaFunctionNotFoundError(request.functionName);
+    const { fn, executedVersion, cacheKey } = found;
     const timeoutSeconds = fn.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS;
     const awsRequestId = randomUUID();
     const deadline = Date.now() + timeoutSeconds * 1000;
@@ -126,7 +149,7 @@ export class InProcessLambdaRunner {
     };
     let timer: NodeJS.Timeout | undefined;
     try {
-      const handler = await this.handler(fn);
+      const handler = await this.handler(fn, cacheKey);
       const event = jsonCopy(request.payload);
       const run = new Promise<unknown>((resolve, reject) => {
         const callback = (error?: unknown, result?: unknown) => (error ? reject(error) : resolve(result));
@@ -158,13 +181,23 @@ export class InProcessLambdaRunner {
     }
   };
 
-  private handler(fn: LocalFunction): Promise<LambdaHandler> {
-    let loaded = this.handlers.get(fn.name);
+  private find(name: string, qualifier?: string): ResolvedFunctionVersion | undefined {
+    const fn = this.functions.get(name);
+    if (fn) return { fn, executedVersion: qualifier && /^\d+$/.test(qualifier) ? qualifier : '$LATEST', cacheKey: name };
+    for (const source of this.sources) {
+      const found = source.find(name, qualifier);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private handler(fn: LocalFunction, cacheKey: string): Promise<LambdaHandler> {
+    let loaded = this.handlers.get(cacheKey);
     if (!loaded) {
       loaded = Promise.resolve(fn.load());
       // A module that failed to load is retried on the next invoke (as a new Lambda sandbox would).
-      loaded.catch(() => this.handlers.delete(fn.name));
-      this.handlers.set(fn.name, loaded);
+      loaded.catch(() => this.handlers.delete(cacheKey));
+      this.handlers.set(cacheKey, loaded);
     }
     return loaded;
   }

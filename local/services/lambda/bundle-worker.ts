@@ -1,0 +1,130 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { LambdaContext, LambdaHandler } from './lambda-runner';
+
+/**
+ * The worker's program (CommonJS, evaluated): imports the bundle once — a cold start — and answers each
+ * invocation message. It runs with the function's own environment (`process.env` is the worker's copy),
+ * as a Lambda sandbox does; callback-style handlers are supported as Lambda's Node.js runtime does.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { pathToFileURL } = require('node:url');
+const loaded = import(pathToFileURL(workerData.file).href).then((mod) => {
+  const handler = mod[workerData.exportName] ?? mod.default?.[workerData.exportName];
+  if (typeof handler !== 'function') {
+    const err = new Error(workerData.file + ' does not export a function "' + workerData.exportName + '"');
+    err.name = 'Runtime.HandlerNotFound';
+    throw err;
+  }
+  return handler;
+});
+loaded.catch(() => undefined);
+parentPort.on('message', async ({ id, event, context }) => {
+  try {
+    const handler = await loaded;
+    const ctx = { ...context, getRemainingTimeInMillis: () => Math.max(0, context.deadlineMillis - Date.now()) };
+    const result = await new Promise((resolve, reject) => {
+      const returned = handler(event, ctx, (error, value) => (error ? reject(error) : resolve(value)));
+      if (returned !== undefined || handler.length < 3) Promise.resolve(returned).then(resolve, reject);
+    });
+    parentPort.postMessage({ id, ok: true, result: result === undefined ? null : JSON.stringify(result) });
+  } catch (error) {
+    const e = error instanceof Error ? error : new Error(typeof error === 'string' ? error : JSON.stringify(error));
+    parentPort.postMessage({ id, ok: false, error: { name: e.name, message: e.message, stack: e.stack } });
+  }
+});
+`;
+
+/** Options of {@link BundleWorker}. */
+export interface BundleWorkerOptions {
+  /** The bundle's directory (the asset folder esbuild wrote: `index.mjs`). */
+  readonly codeDirectory: string;
+  /** Lambda's `Handler` setting: `<module>.<export>`, e.g. `index.handler`. */
+  readonly handler: string;
+  /** The function's environment variables: the worker's whole `process.env`. */
+  readonly environment: Readonly<Record<string, string>>;
+  /** `--max-old-space-size` of the worker, from the function's memory setting. */
+  readonly memoryMb?: number;
+}
+
+/** The Lambda `Handler` setting could not be found in the bundle. */
+export class HandlerNotFoundError extends Error {
+  override readonly name = 'Runtime.HandlerNotFound';
+}
+
+/** The module file Lambda's Node.js runtime loads for `<module>.<export>`: `.mjs`, then `.js`, then `.cjs`. */
+export function handlerModule(codeDirectory: string, handler: string): { file: string; exportName: string } {
+  const dot = handler.lastIndexOf('.');
+  if (dot <= 0) throw new HandlerNotFoundError(`Bad handler "${handler}": expected <module>.<export>`);
+  const base = handler.slice(0, dot);
+  for (const ext of ['.mjs', '.js', '.cjs']) {
+    const file = join(codeDirectory, base + ext);
+    if (existsSync(file)) return { file, exportName: handler.slice(dot + 1) };
+  }
+  throw new HandlerNotFoundError(`Cannot find module ${base} (.mjs, .js or .cjs) in ${codeDirectory}`);
+}
+
+type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void };
+
+/**
+ * One function version's sandbox: a worker thread that imported the version's own bundle with the
+ * version's own environment. Invocations are messages; the worker starts on the first one.
+ */
+export class BundleWorker {
+  private worker?: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+
+  constructor(private readonly options: BundleWorkerOptions) {}
+
+  /** A {@link LambdaHandler} that runs in this worker (for the in-process runner, which times it out). */
+  readonly handler: LambdaHandler = (event, context) => this.invoke(event, context);
+
+  private invoke(event: unknown, context: LambdaContext): Promise<unknown> {
+    const worker = this.start();
+    const id = this.nextId++;
+    const { getRemainingTimeInMillis, ...plain } = context;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, event, context: { ...plain, deadlineMillis: Date.now() + getRemainingTimeInMillis() } });
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const { file, exportName } = handlerModule(this.options.codeDirectory, this.options.handler);
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file, exportName },
+      env: { ...this.options.environment },
+      ...(this.options.memoryMb ? { resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb } } : {}),
+    });
+    worker.unref();
+    worker.on('message', (msg: { id: number; ok: boolean; result?: string | null; error?: { name: string; message: string; stack?: string } }) => {
+      const waiting = this.pending.get(msg.id);
+      if (!waiting) return;
+      this.pending.delete(msg.id);
+      if (msg.ok) waiting.resolve(msg.result == null ? null : JSON.parse(msg.result));
+      else waiting.reject(Object.assign(new Error(msg.error?.message), { name: msg.error?.name ?? 'Error', stack: msg.error?.stack }));
+    });
+    const fail = (error: Error) => {
+      // The sandbox died (out of memory, process.exit): what it was running fails, the next invoke starts a new one.
+      if (this.worker === worker) this.worker = undefined;
+      for (const waiting of this.pending.values()) waiting.reject(Object.assign(new Error(`Runtime exited: ${error.message}`), { name: 'Runtime.ExitError' }));
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Ends the sandbox. */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) await worker.terminate();
+  }
+}
