@@ -14,6 +14,8 @@ import { OutboxEmailProvider } from '../lib/tools';
 import { deployToLocalEngine } from './local-deploy';
 import { ASSEMBLY_SOURCES, PROJECT_ROOT, synthesizeAssembly } from './stack-assembly';
 
+type SentEmailRecord = Awaited<ReturnType<OutboxEmailProvider['list']>>[number];
+
 /** The workflow the rehearsal starts. */
 export const REHEARSAL_WORKFLOW = 'clinical-trial-onboarding';
 
@@ -171,16 +173,25 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
     await pool([...beforeLinks, ...afterLinks], concurrency, (url) => submitApprovalDecision(url, { approve: true, comment: 'rehearsal' }));
     log(`${beforeLinks.length + afterLinks.length} approvals sent`);
 
-    const outbox = new OutboxEmailProvider(process.env.AUTOSAVE_OUTBOX_DIR!);
     const perVersion: Record<string, number> = {};
     const perLambda: Record<string, number> = {};
     const problems: string[] = [];
     const firstVersion = new Map<string, string>();
-    const check = async (run: { siteId: string; executionArn: string }, era: 'before' | 'after') => {
-      const done = await waitFor(`${run.siteId} to finish`, async () => {
+    const runs = [...before.map((r) => ({ ...r, era: 'before' as const })), ...after.map((r) => ({ ...r, era: 'after' as const }))];
+    const finished = await pool(runs, concurrency, (run) =>
+      waitFor(`${run.siteId} to finish`, async () => {
         const d = await sfnClient.send(new DescribeExecutionCommand({ executionArn: run.executionArn }));
         return d.status === 'RUNNING' ? undefined : d;
-      }, 10 * 60_000);
+      }, 10 * 60_000),
+    );
+    log(`${finished.length} runs closed`);
+    const welcomeEmails = new Map<string, SentEmailRecord[]>();
+    for (const email of await new OutboxEmailProvider(process.env.AUTOSAVE_OUTBOX_DIR!).list()) {
+      welcomeEmails.set(email.idempotencyKey, [...(welcomeEmails.get(email.idempotencyKey) ?? []), email]);
+    }
+    const check = async (run: { siteId: string; executionArn: string; era: 'before' | 'after' }, i: number) => {
+      const era = run.era;
+      const done = finished[i];
       if (done.status !== 'SUCCEEDED') {
         problems.push(`${run.siteId} (started ${era} the deploy) ${done.status}: ${done.error ?? ''} ${done.cause?.slice(0, 300) ?? ''}`.trim());
         return;
@@ -212,7 +223,7 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
           perLambda[key] = (perLambda[key] ?? 0) + 1;
         }
       }
-      const welcome = (await outbox.list()).filter((m) => m.idempotencyKey === `${run.siteId}:welcome`);
+      const welcome = welcomeEmails.get(`${run.siteId}:welcome`) ?? [];
       if (welcome.length !== 1) problems.push(`${run.siteId}: ${welcome.length} welcome emails`);
       const email = welcome[0];
       if (email) {
@@ -222,8 +233,7 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
         if (era === 'after' && !(v2 && subjectV2)) problems.push(`${run.siteId} started after the deploy but sent the old email (${email.subject} / v2 code ${v2})`);
       }
     };
-    await pool(before, concurrency, (r) => check(r, 'before'));
-    await pool(after, concurrency, (r) => check(r, 'after'));
+    await pool(runs, concurrency, check);
     if (firstVersion.get('before') !== undefined && firstVersion.get('before') === firstVersion.get('after')) {
       problems.push(`runs before and after the deploy ran on the same version ${firstVersion.get('before')}: the deploy published nothing`);
     }

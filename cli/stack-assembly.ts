@@ -3,7 +3,7 @@
  * cached by a hash of the sources, for `autosave local --stack` and `autosave deploy --local`.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -11,6 +11,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** What an assembly is synthesized from: a change in any of these is a new assembly. */
 export const ASSEMBLY_SOURCES = ['statemachines', 'lib', 'lambdas', 'infra', 'package-lock.json', 'cdk.json', 'tsconfig.json'] as const;
+/** A synthesis lock older than this was left by a killed process. */
+export const SYNTH_LOCK_STALE_MILLIS = 5 * 60_000;
 /** Assemblies kept in the cache (the oldest go first). */
 export const ASSEMBLY_CACHE_SIZE = 6;
 
@@ -58,7 +60,7 @@ export function sourceHash(projectRoot: string, context: Readonly<Record<string,
 
 function prune(cacheDir: string, keep: string): void {
   const entries = readdirSync(cacheDir)
-    .filter((e) => !e.endsWith('.tmp') && e !== keep)
+    .filter((e) => !e.endsWith('.tmp') && !e.endsWith('.lock') && e !== keep)
     .map((e) => ({ e, t: statSync(join(cacheDir, e)).mtimeMs }))
     .sort((a, b) => b.t - a.t);
   for (const { e } of entries.slice(ASSEMBLY_CACHE_SIZE - 1)) rmSync(join(cacheDir, e), { recursive: true, force: true });
@@ -77,6 +79,33 @@ export async function synthesizeAssembly(options: SynthesizeOptions = {}): Promi
   const directory = join(cacheDir, hash);
   if (existsSync(join(directory, 'manifest.json'))) return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
 
+  // One synthesis per source hash at a time, across processes (test files run in parallel): the others
+  // wait for its assembly instead of bundling the same sources again.
+  mkdirSync(cacheDir, { recursive: true });
+  const lock = `${directory}.lock`;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (existsSync(join(directory, 'manifest.json'))) return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > SYNTH_LOCK_STALE_MILLIS) rmSync(lock, { force: true });
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    if (existsSync(join(directory, 'manifest.json'))) return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
+    await synthesizeInto(projectRoot, directory, options.context);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+  prune(cacheDir, hash);
+  return { directory, sourceHash: hash, cached: false, millis: Date.now() - started };
+}
+
+async function synthesizeInto(projectRoot: string, directory: string, context: Readonly<Record<string, string>> | undefined): Promise<void> {
   const tmp = `${directory}.${process.pid}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
@@ -86,7 +115,7 @@ export async function synthesizeAssembly(options: SynthesizeOptions = {}): Promi
   const { app } = createAutosaveApp({
     workflows: registeredWorkflowSpecs(),
     functions: registeredFunctionSpecs(),
-    app: { outdir: tmp, context: { ...cdkJson.context, ...options.context } },
+    app: { outdir: tmp, context: { ...cdkJson.context, ...context } },
   });
   // CloudFormation's own template validation is for `cdk synth` before AWS (seconds of CPU); the engine
   // needs none of it. cdk-nag still runs, as the app registers it.
@@ -105,6 +134,4 @@ export async function synthesizeAssembly(options: SynthesizeOptions = {}): Promi
     if (!existsSync(join(directory, 'manifest.json'))) throw err;
     rmSync(tmp, { recursive: true, force: true });
   }
-  prune(cacheDir, hash);
-  return { directory, sourceHash: hash, cached: false, millis: Date.now() - started };
 }

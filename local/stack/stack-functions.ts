@@ -62,7 +62,7 @@ export class StackFunctions implements FunctionSource {
     mkdirSync(join(this.options.dataDir, LAMBDA_CODE_DIR), { recursive: true });
     const tmp = `${dir}.${process.pid}.tmp`;
     rmSync(tmp, { recursive: true, force: true });
-    cpSync(assetDirectory, tmp, { recursive: true, filter: (src) => !src.endsWith('.map') });
+    cpSync(assetDirectory, tmp, { recursive: true, dereference: true, filter: (src) => !src.endsWith('.map') });
     renameSync(tmp, dir);
   }
 

@@ -27,6 +27,8 @@ export interface EngineProcess {
 export interface EngineProcessOptions {
   readonly dataDir: string;
   readonly functionsModule?: string;
+  /** More flags of `autosave local` (e.g. `--app <cdk.out>`). */
+  readonly extraArgs?: readonly string[];
   readonly env?: Record<string, string>;
   /** @default 60_000 */
   readonly startTimeoutMillis?: number;
@@ -36,6 +38,7 @@ export interface EngineProcessOptions {
 export async function startEngineProcess(options: EngineProcessOptions): Promise<EngineProcess> {
   const args = ['bin/autosave.js', 'local', '--port', '0', '--data', options.dataDir];
   if (options.functionsModule) args.push('--functions', options.functionsModule);
+  if (options.extraArgs) args.push(...options.extraArgs);
   const child = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT,
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...options.env },

@@ -1,0 +1,30 @@
+/**
+ * The deploy rehearsal (`npm run rehearse` plays it with 1,000 runs): runs wait on approvals across a
+ * deploy --local that changes a tool's code and a workflow's definition; every run started before the
+ * deploy finishes on state machine version 1 and the first Lambda versions — the welcome email has the
+ * old subject and no v2 footer — and every run started after on the new ones.
+ */
+import { describe, expect, it } from 'vitest';
+import { rehearse } from '../../../cli/rehearsal';
+import { appAssemblies, SYNTH_TIMEOUT_MILLIS } from './support/assemblies';
+
+describe('the deploy rehearsal', () => {
+  it(
+    'keeps 50 runs in flight on the versions they started on, and sends later runs to the new ones',
+    async () => {
+      await appAssemblies();
+      const report = await rehearse({ runsBefore: 50, runsAfter: 10, concurrency: 10 });
+      expect(report.problems).toEqual([]);
+      expect(report.runsInFlightAtDeploy).toBe(50);
+      expect(report.finishedPerStateMachineVersion).toEqual({
+        'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding:1': 50,
+        'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding:2': 10,
+      });
+      const toolStep = Object.entries(report.invocationsPerLambdaVersion).filter(([k]) => k.includes('ToolStep'));
+      // Six tool steps per run: v1 for the 50 runs in flight, v2 (the new bundle) for the 10 later ones.
+      expect(Object.fromEntries(toolStep.map(([k, n]) => [k.split(':')[1], n]))).toEqual({ '1': 300, '2': 60 });
+      expect(report.assemblies.before).not.toBe(report.assemblies.after);
+    },
+    SYNTH_TIMEOUT_MILLIS + 180_000,
+  );
+});

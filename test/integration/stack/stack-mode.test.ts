@@ -1,0 +1,179 @@
+/**
+ * `autosave local --stack`: the engine boots from the synthesized CDK stack and runs what `cdk deploy`
+ * ships — the three example workflows through their `live` aliases, each Lambda from its own esbuild
+ * bundle with the template's environment resolved to the local services, the closed-runs rule delivering
+ * AWS-shaped status-change events to run-monitor (whose DLQ is the stack's queue), the approval Function
+ * URL on the engine port, the signing secret behind the local Parameter Store.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DescribeExecutionCommand, DescribeStateMachineAliasCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_CREDENTIALS } from '../../../lib/config';
+import { loadRunDetails, submitApprovalDecision } from '../../../lib/operations';
+import { OutboxEmailProvider } from '../../../lib/tools';
+import { startLocal, type LocalEngine } from '../../../local/server';
+import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines';
+import { appAssemblies, editedAssembly, SYNTH_TIMEOUT_MILLIS } from './support/assemblies';
+
+let dir: string;
+let local: LocalEngine;
+let sfn: SFNClient;
+let v1: string;
+const lines: string[] = [];
+
+beforeAll(async () => {
+  ({ v1 } = await appAssemblies());
+  dir = await mkdtemp(join(tmpdir(), 'autosave-stack-'));
+  local = await startLocal({ port: 0, dataDir: join(dir, 'data'), log: (l) => lines.push(l), stack: { assemblyDir: v1, origin: 'test' } });
+  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+}, SYNTH_TIMEOUT_MILLIS);
+afterAll(async () => {
+  sfn?.destroy();
+  await local?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function eventually<T>(read: () => Promise<T | undefined>, what = 'condition'): Promise<T> {
+  for (let i = 0; i < 1200; i++) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what} never held`);
+}
+const aliasOf = (workflow: string) => local.deployments.find((d) => d.workflow === workflow)!.aliasArn;
+const start = async (workflow: string, input: unknown, name: string) =>
+  (await sfn.send(new StartExecutionCommand({ stateMachineArn: aliasOf(workflow), name, input: JSON.stringify(input) }))).executionArn!;
+const closed = (executionArn: string) =>
+  eventually(async () => {
+    const run = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+    return run.status === 'RUNNING' ? undefined : run;
+  }, `${executionArn} closed`);
+const outbox = () => new OutboxEmailProvider(process.env.AUTOSAVE_OUTBOX_DIR!);
+
+describe('autosave local --stack', () => {
+  it('says which assembly runs, lists the resource types it does not emulate once, and that IAM is not enforced', () => {
+    const assemblyId = local.stack!.summary()!.assemblyId;
+    expect(lines.find((l) => l.includes(`running stack Autosave, assembly ${assemblyId}`))).toBeDefined();
+    const notEmulated = lines.filter((l) => l.includes('not emulated'));
+    expect(notEmulated).toHaveLength(1);
+    expect(notEmulated[0]).toMatch(/AWS::CloudWatch::Alarm.*AWS::Logs::LogGroup/);
+    expect(lines.some((l) => l.includes('IAM is not enforced'))).toBe(true);
+  });
+
+  it('deploys the three workflows behind their live aliases on version 1, pinned to published Lambda versions', async () => {
+    expect(local.deployments.map((d) => d.workflow).sort()).toEqual(['clinical-trial-onboarding', 'contract-renewal', 'research-agent']);
+    for (const d of local.deployments) {
+      const alias = await sfn.send(new DescribeStateMachineAliasCommand({ stateMachineAliasArn: d.aliasArn }));
+      expect(alias.routingConfiguration).toEqual([{ stateMachineVersionArn: `${d.stateMachineArn}:1`, weight: 100 }]);
+    }
+    const versions = local.stack!.summary()!.functions.filter((f) => f.version !== '$LATEST');
+    expect(versions.map((v) => `${v.name.split('-')[1].replace(/[0-9A-F]{8}$/, '')}:${v.version}`).sort()).toEqual([
+      'FunctionsApprovalRequest:1',
+      'FunctionsModelStep:1',
+      'FunctionsToolStep:1',
+    ]);
+  });
+
+  it('runs each function from its own bundle with the timeout and memory of the template', () => {
+    const source = local.stack!.functions;
+    const toolStep = local.stack!.summary()!.functions.find((f) => f.name.includes('ToolStep') && f.version === '1')!;
+    const found = source.find(toolStep.name, '1')!;
+    expect(found.executedVersion).toBe('1');
+    expect(found.fn.timeoutSeconds).toBe(60);
+    expect(found.fn.memoryMb).toBe(512);
+    expect(source.codeDirectory(toolStep.codeSha)).toContain(join('stack', 'lambda-code'));
+  });
+
+  it('contract-renewal: the model-step and tool-step bundles draft and send the email once', async () => {
+    const input = contractRenewal.exampleInput as { contractId: string; version: number };
+    const run = await closed(await start('contract-renewal', input, 'renewal-1'));
+    expect(run.status).toBe('SUCCEEDED');
+    expect(run.stateMachineVersionArn).toMatch(/:contract-renewal:1$/);
+    const sent = (await outbox().list()).filter((e) => e.idempotencyKey === `renewal:${input.contractId}:${input.version}`);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('research-agent: the agent loop runs on the bundles to a final answer', async () => {
+    const run = await closed(await start('research-agent', researchAgent.exampleInput, 'research-1'));
+    expect(run.status).toBe('SUCCEEDED');
+    expect(run.output).toContain('Final answer');
+  });
+
+  it('clinical-trial-onboarding: the approval link points at the Function URL on the engine port and decides the run', async () => {
+    const input = clinicalTrialOnboarding.exampleInput as { siteId: string };
+    const executionArn = await start('clinical-trial-onboarding', input, input.siteId);
+    const url = await eventually(async () => (await loadRunDetails(sfn, executionArn)).approvals[0]?.url, 'approval link');
+    expect(url.startsWith(`${local.url}/approvals/`)).toBe(true);
+    await submitApprovalDecision(url, { approve: true });
+    expect((await closed(executionArn)).status).toBe('SUCCEEDED');
+    expect((await outbox().list()).filter((e) => e.idempotencyKey === `${input.siteId}:welcome`)).toHaveLength(1);
+  });
+
+  it('the closed-runs rule hands a failed run to run-monitor, which dead-letters it on the stack queue', async () => {
+    const executionArn = await start('contract-renewal', { contractId: 'broken' }, 'renewal-broken');
+    const run = await closed(executionArn);
+    expect(run.status).toBe('FAILED');
+    const queueUrl = local.stack!.output('DeadLetterQueueUrl')!;
+    expect(queueUrl.startsWith(local.url)).toBe(true);
+    const sqs = new SQSClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+    try {
+      const message = await eventually(async () => {
+        const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0 }));
+        return got.Messages?.map((m) => JSON.parse(m.Body!)).find((b) => b.executionArn === executionArn);
+      }, 'dead letter');
+      expect(message).toMatchObject({ executionArn, status: 'FAILED', workflow: 'contract-renewal' });
+    } finally {
+      sqs.destroy();
+    }
+  });
+
+  it('the console shows the workflows runs and which assembly runs', async () => {
+    const page = await (await fetch(`${local.url}/`)).text();
+    expect(page).toContain(`assembly ${local.stack!.summary()!.assemblyId}`);
+    expect(page).toContain('renewal-1');
+    expect(page).toContain('research-1');
+  });
+
+  it('refuses a deploy whose state machine needs a resource type it does not emulate, naming it', async () => {
+    const edited = editedAssembly(v1, (t) => {
+      t.Resources.NotifyTopic = { Type: 'AWS::SNS::Topic' };
+      const sm = Object.values(t.Resources).find((r: any) => r.Properties?.StateMachineName === 'contract-renewal') as any;
+      sm.Properties.DefinitionSubstitutions.NotifyTopicArn = { Ref: 'NotifyTopic' };
+    });
+    const response = await fetch(`${local.url}/_autosave/stack/deploy`, { method: 'POST', body: JSON.stringify({ assemblyDir: edited }) });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { __type: string; message: string };
+    expect(body.__type).toBe('StackResourceNotEmulatedError');
+    expect(body.message).toContain('NotifyTopic (AWS::SNS::Topic)');
+  });
+
+  it('a deploy deletes what left the template and keeps what a Retain policy keeps', async () => {
+    const edited = editedAssembly(v1, (t) => {
+      for (const [id, r] of Object.entries(t.Resources) as [string, any][]) {
+        if (id.startsWith('ContractRenewalLiveAlias') || id.startsWith('ContractRenewalVersion') || r.Type === 'AWS::Events::Rule') delete t.Resources[id];
+      }
+      for (const [id, o] of Object.entries(t.Outputs ?? {}) as [string, any][]) if (JSON.stringify(o).includes('ContractRenewal')) delete t.Outputs![id];
+    });
+    const response = await fetch(`${local.url}/_autosave/stack/deploy`, { method: 'POST', body: JSON.stringify({ assemblyDir: edited }) });
+    const body = (await response.json()) as { changes: { logicalId: string; change: string }[] };
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    const change = (prefix: string) => body.changes.find((c) => c.logicalId.startsWith(prefix))?.change;
+    expect(change('ContractRenewalLiveAlias')).toBe('deleted');
+    expect(change('ContractRenewalVersion')).toBe('retained');
+    expect(change('RunRoutingClosedRuns')).toBe('deleted');
+    const aliasArn = aliasOf('contract-renewal');
+    await expect(sfn.send(new DescribeStateMachineAliasCommand({ stateMachineAliasArn: aliasArn }))).rejects.toMatchObject({ name: 'ResourceNotFound' });
+    // The retained version still runs.
+    const run = await closed(
+      (await sfn.send(new StartExecutionCommand({ stateMachineArn: aliasArn.replace(/:live$/, ':1'), name: 'renewal-on-v1', input: JSON.stringify(contractRenewal.exampleInput) }))).executionArn!,
+    );
+    expect(run.status).toBe('SUCCEEDED');
+    const summary = local.stack!.summary()!;
+    expect(summary.resources.find((r) => r.state === 'RETAINED' && r.type === 'AWS::StepFunctions::StateMachineVersion')).toBeDefined();
+    expect(summary.complete).toBe(true);
+  });
+});
