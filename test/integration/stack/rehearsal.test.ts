@@ -10,19 +10,19 @@ import { appAssemblies, SYNTH_TIMEOUT_MILLIS } from './support/assemblies';
 
 describe('the deploy rehearsal', () => {
   it(
-    'keeps 50 runs in flight on the versions they started on, and sends later runs to the new ones',
+    'keeps 30 runs in flight on the versions they started on, and sends later runs to the new ones',
     async () => {
       await appAssemblies();
-      const report = await rehearse({ runsBefore: 50, runsAfter: 10, concurrency: 10 });
+      const report = await rehearse({ runsBefore: 30, runsAfter: 5, concurrency: 10 });
       expect(report.problems).toEqual([]);
-      expect(report.runsInFlightAtDeploy).toBe(50);
+      expect(report.runsInFlightAtDeploy).toBe(30);
       expect(report.finishedPerStateMachineVersion).toEqual({
-        'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding:1': 50,
-        'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding:2': 10,
+        'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding:1': 30,
+        'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding:2': 5,
       });
       const toolStep = Object.entries(report.invocationsPerLambdaVersion).filter(([k]) => k.includes('ToolStep'));
-      // Six tool steps per run: v1 for the 50 runs in flight, v2 (the new bundle) for the 10 later ones.
-      expect(Object.fromEntries(toolStep.map(([k, n]) => [k.split(':')[1], n]))).toEqual({ '1': 300, '2': 60 });
+      // Six tool steps per run: v1 for the 30 runs in flight, v2 (the new bundle) for the 5 later ones.
+      expect(Object.fromEntries(toolStep.map(([k, n]) => [k.split(':')[1], n]))).toEqual({ '1': 180, '2': 30 });
       expect(report.assemblies.before).not.toBe(report.assemblies.after);
     },
     SYNTH_TIMEOUT_MILLIS + 180_000,
