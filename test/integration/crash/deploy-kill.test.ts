@@ -17,7 +17,7 @@ import { V1_SUBJECT_PREFIX, V2_FOOTER, V2_SUBJECT_PREFIX } from '../../../cli/re
 import { LOCAL_CREDENTIALS } from '../../../lib/config';
 import { loadRunDetails, submitApprovalDecision } from '../../../lib/operations';
 import { OutboxEmailProvider } from '../../../lib/tools';
-import { startEngineProcess, type EngineProcess } from '../local/engine-process';
+import { startEngineProcess, type EngineProcess } from './support/engine-process';
 import { appAssemblies, SYNTH_TIMEOUT_MILLIS } from '../stack/support/assemblies';
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
