@@ -2,12 +2,14 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '../../lib/config';
 import { EngineStore, type ExecutionRow, type TimerRow } from '../store';
+import { StatesError } from '../../lib/errors';
 import * as executions from './api/executions';
 import type { ExecutionRuntime } from './api/executions';
 import * as machines from './api/state-machines';
 import * as tokens from './api/task-tokens';
 import type { ArnScope } from './arns';
-import { DEFAULT_SETTLE_INVOCATIONS_MILLIS, EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
+import { DefinitionCache } from './definition';
+import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
 import type { TimerKind } from './executor/frame';
 import type { ParentTaskLink, TaskOutcome } from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
@@ -58,12 +60,6 @@ export interface EngineOptions {
    * @default Math.random
    */
   readonly random?: () => number;
-  /**
-   * How long `whenIdle()` (and so `VirtualClock.advance`) waits for a Task attempt that makes no progress
-   * before calling the engine settled — a Lambda that hangs on purpose must not hang the clock.
-   * @default DEFAULT_SETTLE_INVOCATIONS_MILLIS
-   */
-  readonly settleInvocationsMillis?: number;
 }
 
 type Handler = (input: Record<string, unknown>) => object | Promise<object>;
@@ -127,7 +123,7 @@ export class Engine {
     if (this.store) return;
     const store = new EngineStore(this.options.dataDir);
     this.store = store;
-    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random };
+    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random, definitions: new DefinitionCache(store) };
     const executor = new Executor(
       ctx,
       {
@@ -137,7 +133,6 @@ export class Engine {
         startExecution: (input, child) => executions.startExecution(this.rt(), input, child),
       },
       { onClosed: (arn) => this.executionClosed(arn), onTimersChanged: () => this.timers?.arm() },
-      this.options.settleInvocationsMillis ?? DEFAULT_SETTLE_INVOCATIONS_MILLIS,
     );
     this.executor = executor;
     this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => this.whenIdle());
@@ -239,7 +234,7 @@ export class Engine {
               StopDate: child.stop_ms,
             },
           }
-        : { ok: false, error: 'States.TaskFailed', cause: JSON.stringify({ ExecutionArn: child.arn, Status: child.status, Error: child.error, Cause: child.cause }) };
+        : { ok: false, error: StatesError.TaskFailed, cause: JSON.stringify({ ExecutionArn: child.arn, Status: child.status, Error: child.error, Cause: child.cause }) };
     const result = await this.executor?.signal(link.executionArn, link.frameId, { kind: 'task-outcome', seq: link.seq, source: 'child', outcome });
     // Not taken (stopping, or the transition failed): keep the close notification so the next start tells it.
     if (result === 'not-applied') throw new Error(`the parent of ${child.arn} could not take its outcome now`);

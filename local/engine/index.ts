@@ -2,7 +2,6 @@
  * The embedded Step Functions engine: `new Engine(options)`, `start()`, `handle(operation, input)`.
  */
 export { Engine, DEFAULT_CLOSED_STATUSES, STOP_DRAIN_MILLIS } from './engine';
-export { DEFAULT_SETTLE_INVOCATIONS_MILLIS } from './executor/executor';
 export type { EngineOptions, ExecutionStatusChangeEvent } from './engine';
 export type { LambdaInvoker, LambdaInvocation, LambdaInvocationResult } from './lambda-invoker';
 export { VirtualClock, DEFAULT_VIRTUAL_EPOCH_MILLIS } from './virtual-clock';

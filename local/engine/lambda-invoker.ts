@@ -6,6 +6,12 @@ export interface LambdaInvocation {
   readonly qualifier?: string;
   /** The event, as a JSON value. */
   readonly payload: unknown;
+  /**
+   * On a virtual clock an invocation in flight holds time: no timer fires until its result is committed.
+   * A function that waits on the outside world on purpose (a human, another process, or nothing at all,
+   * to be timed out by the Task's `TimeoutSeconds`) calls this to let the clock move on without it.
+   */
+  readonly releaseClock?: () => void;
 }
 
 /** What an invocation returned, as Lambda's Invoke API does. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { StatesError } from '../../../lib/errors';
 import { HISTORY_EVENT_LIMIT, MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config';
 import type { EngineStore, ExecutionRow, FrameRow } from '../../store';
 import { assertExecutionArn, executionArn, parseStateMachineArn, versionArn } from '../arns';
 import type { EngineContext } from '../engine-context';
-import { definitionTree } from '../executor/definition-tree';
 import { EXECUTION_TIMER_FRAME, type Executor } from '../executor/executor';
 import { type FramePosition, FrameRecord, ROOT_FRAME_ID } from '../executor/frame';
 import { payloadDetails, toWireEvent } from '../executor/history';
@@ -85,7 +85,7 @@ export async function startExecution(rt: ExecutionRuntime, input: Input, child: 
   const inputText = optionalString(input, 'input') ?? '{}';
   const parsedInput = parseExecutionInput(inputText);
   const arn = executionArn(rt.scope, machine.name, name);
-  const tree = definitionTree(definitionHash, () => rt.store.getDefinition(definitionHash));
+  const definition = rt.definitions.get(definitionHash);
   const nowMs = rt.clock.now();
   const row: ExecutionRow = {
     arn,
@@ -110,7 +110,7 @@ export async function startExecution(rt: ExecutionRuntime, input: Input, child: 
     parent_task: parentTask ? JSON.stringify(parentTask) : null,
     event_count: 0,
   };
-  const root = new FrameRecord(arn, ROOT_FRAME_ID, null, 0, 'RUNNING', initialPosition(tree.root.StartAt, parsedInput, nowMs), null);
+  const root = new FrameRecord(arn, ROOT_FRAME_ID, null, 0, 'RUNNING', initialPosition(definition.root.startAt, parsedInput, nowMs), null);
   const batch = new TransitionBatch(arn, () => rt.clock.now());
   // As the service writes it: the first state's Entered event has previousEventId 0, like ExecutionStarted.
   batch.event(null, 'ExecutionStarted', {
@@ -120,8 +120,8 @@ export async function startExecution(rt: ExecutionRuntime, input: Input, child: 
     ...(pinnedVersion ? { stateMachineVersionArn: pinnedVersion } : {}),
   });
   batch.touch(root);
-  const timeoutSeconds = tree.root.TimeoutSeconds;
-  const timed = typeof timeoutSeconds === 'number' && timeoutSeconds > 0;
+  const timeoutSeconds = definition.timeoutSeconds;
+  const timed = timeoutSeconds !== undefined && timeoutSeconds > 0;
   if (timed) {
     batch.armExecutionTimer(EXECUTION_TIMER_FRAME, 'execution-timeout', nowMs + timeoutSeconds * 1000);
   }
@@ -275,8 +275,8 @@ export async function stopExecution(rt: ExecutionRuntime, input: Input): Promise
 /** Times an execution out (its definition's `TimeoutSeconds` came due). */
 export async function timeOutExecution(rt: ExecutionRuntime, executionArn: string): Promise<void> {
   const batch = new TransitionBatch(executionArn, () => rt.clock.now());
-  batch.event(null, 'ExecutionTimedOut', { error: 'States.Timeout', cause: 'The execution timed out' });
-  batch.closeExecution({ status: 'TIMED_OUT', error: 'States.Timeout', cause: 'The execution timed out' });
+  batch.event(null, 'ExecutionTimedOut', { error: StatesError.Timeout, cause: 'The execution timed out' });
+  batch.closeExecution({ status: 'TIMED_OUT', error: StatesError.Timeout, cause: 'The execution timed out' });
   try {
     await rt.store.committer.commit(() => batch.write(rt.store));
   } catch {

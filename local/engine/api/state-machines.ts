@@ -76,16 +76,17 @@ function boundedDefinition(input: Input): string {
   return definition;
 }
 
-function readDefinition(input: Input): string {
+/** Validates and prepares the request's definition once, and remembers the prepared form for the executor. */
+function readDefinition(ctx: EngineContext, input: Input): string {
   const definition = boundedDefinition(input);
-  validateDefinition(definition);
+  ctx.definitions.remember(definition, validateDefinition(definition));
   return definition;
 }
 
 /** CreateStateMachine: idempotent when the same name comes with the same definition and role. */
 export function createStateMachine(ctx: EngineContext, input: Input): Promise<object> {
   const name = assertValidName(requireString(input, 'name'), 'Name');
-  const definition = readDefinition(input);
+  const definition = readDefinition(ctx, input);
   const type = optionalString(input, 'type') ?? 'STANDARD';
   if (type !== 'STANDARD' && type !== 'EXPRESS') throw new ValidationException(`Invalid type '${type}'`);
   const roleArn = optionalString(input, 'roleArn') ?? defaultRole(ctx);
@@ -138,7 +139,7 @@ function unqualifiedMachine(ctx: EngineContext, arnInput: unknown): StateMachine
 /** UpdateStateMachine: a new revision (running executions keep theirs), optionally published. */
 export function updateStateMachine(ctx: EngineContext, input: Input): Promise<object> {
   const machine = unqualifiedMachine(ctx, requireString(input, 'stateMachineArn'));
-  const definition = input.definition === undefined ? undefined : readDefinition(input);
+  const definition = input.definition === undefined ? undefined : readDefinition(ctx, input);
   const roleArn = optionalString(input, 'roleArn');
   const versionDescription = optionalString(input, 'versionDescription');
   if (definition === undefined && roleArn === undefined && input.loggingConfiguration === undefined && input.tracingConfiguration === undefined) {

@@ -37,3 +37,8 @@ export class ResultPathMatchFailureError extends StatesDataFlowError {
 export class NoChoiceMatchedError extends StatesDataFlowError {
   override readonly name = StatesError.NoChoiceMatched;
 }
+
+/** A state's output or a Task's result is over the 256 KiB payload limit (no Catch takes it). */
+export class DataLimitExceededError extends StatesDataFlowError {
+  override readonly name = StatesError.DataLimitExceeded;
+}

@@ -1,4 +1,6 @@
 /** Definition validation at CreateStateMachine, and the prepared definition the engine runs. */
 export { validateDefinition, JSONPATH_ONLY_FIELDS, JSONATA_ONLY_FIELDS, DISTRIBUTED_MAP_FIELDS } from './validate-definition';
 export { InvalidDefinitionError, type DefinitionProblem } from './invalid-definition-error';
-export type { PreparedDefinition, PreparedState, PreparedStateList, StateListPath } from './prepared-definition';
+export { prepareDefinition, MAP_ITEMS, STATE_TYPES } from './prepared-definition';
+export type { PreparedDefinition, PreparedState, PreparedStateList, StateListPath, StateType } from './prepared-definition';
+export { DefinitionCache, MAX_CACHED_DEFINITIONS } from './definition-cache';

@@ -25,9 +25,8 @@ import {
   parseTimestamp,
 } from '../dataflow';
 import { resolveTaskTarget } from '../executor/task-integrations';
-import { MAP_ITEMS } from '../executor/definition-tree';
 import { InvalidDefinitionError, type DefinitionProblem } from './invalid-definition-error';
-import type { PreparedDefinition, PreparedState, PreparedStateList, StateListPath } from './prepared-definition';
+import { MAP_ITEMS, prepareDefinition, type PreparedDefinition, type PreparedStateList, type StateListPath } from './prepared-definition';
 
 const STATE_TYPES = new Set(['Pass', 'Task', 'Choice', 'Wait', 'Succeed', 'Fail', 'Parallel', 'Map']);
 const QUERY_LANGUAGES = new Set<string>(['JSONata', 'JSONPath']);
@@ -49,10 +48,10 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 const pointerPart = (key: string | number) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** Walks a definition and collects problems; builds the state lookup on the way. */
+/** Walks a definition and collects problems (the model the engine runs is built by `prepareDefinition`). */
 class DefinitionChecker {
   readonly problems: DefinitionProblem[] = [];
-  readonly states = new Map<string, PreparedState>();
+  private readonly seen = new Set<string>();
 
   constructor(private readonly topLanguage: QueryLanguage) {}
 
@@ -79,12 +78,11 @@ class DefinitionChecker {
       return;
     }
     const state = raw as StateDefinition;
-    if (this.states.has(name)) this.problem('DUPLICATE_STATE_NAMES', `The state name '${name}' is used more than once (names must be unique across the whole state machine)`, at);
+    if (this.seen.has(name)) this.problem('DUPLICATE_STATE_NAMES', `The state name '${name}' is used more than once (names must be unique across the whole state machine)`, at);
     if (name.length > MAX_STATE_NAME_LENGTH) this.problem('SCHEMA_VALIDATION_FAILED', `State name '${name.slice(0, 20)}...' is longer than ${MAX_STATE_NAME_LENGTH} characters`, at);
 
     const language = this.language(name, state, at);
-    const prepared: { -readonly [K in keyof PreparedState]: PreparedState[K] } = { name, definition: state, queryLanguage: language, list };
-    if (!this.states.has(name)) this.states.set(name, prepared);
+    this.seen.add(name);
 
     this.transitions(name, state, list, at);
     if (language === 'JSONata') this.jsonataFields(name, state, at);
@@ -97,9 +95,9 @@ class DefinitionChecker {
     if (state.Type === 'Parallel') {
       const branches = Array.isArray(state.Branches) ? state.Branches : [];
       if (branches.length === 0) this.problem('SCHEMA_VALIDATION_FAILED', `Parallel state '${name}' needs a non-empty Branches array`, `${at}/Branches`);
-      prepared.branches = branches.map((branch, i) => this.list(isObject(branch) ? branch : {}, [...list.path, name, i], `${at}/Branches/${i}`));
+      branches.forEach((branch, i) => this.list(isObject(branch) ? branch : {}, [...list.path, name, i], `${at}/Branches/${i}`));
     }
-    if (state.Type === 'Map') prepared.itemProcessor = this.map(name, state, list, at);
+    if (state.Type === 'Map') this.map(name, state, list, at);
   }
 
   private language(name: string, state: StateDefinition, at: string): QueryLanguage {
@@ -375,11 +373,11 @@ export function validateDefinition(definitionJson: string): PreparedDefinition {
   }
   const queryLanguage = (top ?? 'JSONPath') as QueryLanguage;
   const checker = new DefinitionChecker(queryLanguage);
-  const root = checker.list(definition, [], '');
+  checker.list(definition, [], '');
   if (checker.problems.length > 0) throw new InvalidDefinitionError(checker.problems);
 
   const schema = schemaProblems(definition, definitionJson);
   if (schema.length > 0) throw new InvalidDefinitionError(schema);
 
-  return { definition, queryLanguage, root, states: checker.states };
+  return prepareDefinition(definition);
 }

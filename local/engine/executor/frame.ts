@@ -1,12 +1,12 @@
 import type { FrameRow, FrameStatus } from '../../store';
-import type { ScopePath } from './definition-tree';
+import type { StateListPath } from '../definition';
 
 /** The id of an execution's top-level frame. */
 export const ROOT_FRAME_ID = 'r';
 
 /**
  * Where a frame is within its current state. Every phase is durable: a crash in any phase resumes
- * from it (see `Executor.resume`).
+ * from it (see `Executor.resumeRunning`).
  */
 export type Phase =
   /** About to enter `state` with `input` (nothing of the state has happened yet). */
@@ -44,7 +44,7 @@ export interface ChildrenPhase {
 /** An execution frame's durable position: the top level, a Parallel branch or a Map iteration. */
 export interface FramePosition {
   /** Where this frame's states live in the definition. */
-  path: ScopePath;
+  path: StateListPath;
   /** The current state. */
   state: string;
   /** The current state's raw input. */

@@ -78,6 +78,12 @@ export interface ChildStartOptions {
   readonly replay?: boolean;
 }
 
+/** How one Task attempt runs: as a child start may (`.sync`), and with the attempt's hold on the clock. */
+export interface AttemptOptions extends ChildStartOptions {
+  /** Lets the attempt's hold on a virtual clock go (see {@link LambdaInvocation.releaseClock}). */
+  readonly releaseClock?: () => void;
+}
+
 /** What Task integrations need from outside the executor. */
 export interface IntegrationServices {
   readonly invokeLambda: LambdaInvoker;
@@ -104,7 +110,7 @@ function sdkFailure(service: string, err: unknown): TaskOutcome {
   return failure(`${service}.${e.name && e.name !== 'Error' ? e.name : 'ServiceException'}`, e.message ?? String(err));
 }
 
-async function invokeLambda(services: IntegrationServices, target: TaskTarget, args: unknown): Promise<TaskOutcome> {
+async function invokeLambda(services: IntegrationServices, target: TaskTarget, args: unknown, releaseClock?: () => void): Promise<TaskOutcome> {
   let functionName: string;
   let qualifier: string | undefined;
   let payload: unknown;
@@ -120,7 +126,7 @@ async function invokeLambda(services: IntegrationServices, target: TaskTarget, a
   }
   let result;
   try {
-    result = await services.invokeLambda({ functionName, ...(qualifier !== undefined ? { qualifier } : {}), payload });
+    result = await services.invokeLambda({ functionName, ...(qualifier !== undefined ? { qualifier } : {}), payload, ...(releaseClock ? { releaseClock } : {}) });
   } catch (err) {
     const e = err as { name?: string; message?: string };
     const name = e.name && e.name !== 'Error' ? e.name : 'ServiceException';
@@ -166,11 +172,12 @@ function dynamoDbCommand(action: string, args: unknown) {
 }
 
 /** Runs one Task attempt's work (not the waiting of `.waitForTaskToken` / `.sync`). */
-export async function runTaskIntegration(services: IntegrationServices, target: TaskTarget, args: unknown, child: ChildStartOptions = {}): Promise<TaskOutcome> {
+export async function runTaskIntegration(services: IntegrationServices, target: TaskTarget, args: unknown, options: AttemptOptions = {}): Promise<TaskOutcome> {
+  const { releaseClock, ...child } = options;
   switch (target.service) {
     case 'lambda-invoke':
     case 'lambda-function':
-      return invokeLambda(services, target, args);
+      return invokeLambda(services, target, args, releaseClock);
     case 'sqs': {
       if (!services.sqs) return failure(StatesError.TaskFailed, 'No SQS client is configured on the local engine');
       const a = { ...((args ?? {}) as Record<string, unknown>) };

@@ -1,7 +1,7 @@
-/** The vocabulary of one transition, shared by the executor and the Parallel/Map orchestration. */
-import { StatesError } from '../../../lib/errors';
+/** The vocabulary of one transition, shared by the kernel, the step and the state modules. */
 import type { ExecutionHeader } from '../../store';
-import type { DefinitionTree } from './definition-tree';
+import { StatesError } from '../../../lib/errors';
+import type { PreparedDefinition } from '../definition';
 import type { ChildrenPhase, FrameRecord, TimerKind } from './frame';
 import type { TaskOutcome, TaskTarget } from './task-integrations';
 
@@ -19,6 +19,9 @@ export type FrameSignal =
   | { readonly kind: 'task-outcome'; readonly seq: number; readonly source: 'invoke' | 'token' | 'child'; readonly outcome: TaskOutcome }
   /** A timer row came due. */
   | { readonly kind: 'timer'; readonly timer: TimerKind; readonly seq: number };
+
+/** A Task attempt's outcome signal. */
+export type TaskOutcomeSignal = Extract<FrameSignal, { kind: 'task-outcome' }>;
 
 /**
  * Whether a signal changed the frame (`applied`), arrived too late to matter (`stale`), or was not acted
@@ -45,10 +48,10 @@ export class Effects {
   timersChanged = false;
 }
 
-/** One execution while a transition of it runs: row, parsed definition and its context basics. */
+/** One execution while a transition of it runs: its row, its prepared definition and its input. */
 export interface Run {
   readonly exec: ExecutionHeader;
-  readonly tree: DefinitionTree;
+  readonly definition: PreparedDefinition;
   readonly input: unknown;
 }
 
@@ -58,9 +61,12 @@ export interface StateFailure {
   readonly cause: string;
 }
 
+/** The prefix of every predefined ASL error name. */
+const STATES_ERROR_PREFIX = 'States.';
+
 /** Turns anything thrown while evaluating a state into an ASL error (unknown ones are `States.Runtime`). */
 export function toFailure(err: unknown): StateFailure {
   const e = err as { name?: string; message?: string };
-  const name = typeof e?.name === 'string' && e.name.startsWith('States.') ? e.name : StatesError.Runtime;
+  const name = typeof e?.name === 'string' && e.name.startsWith(STATES_ERROR_PREFIX) ? e.name : StatesError.Runtime;
   return { error: name, cause: e?.message ?? String(err) };
 }

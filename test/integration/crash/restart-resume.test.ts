@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { minutes } from '../../../lib/config/duration';
-import { EngineHarness, invokeTask, jsonata, namedError } from '../../unit/local/engine/support/engine-harness';
+import { EngineHarness, invokeTask, jsonata, namedError, neverReturns } from '../../unit/local/engine/support/engine-harness';
 
 /**
  * An engine is dropped (no stop: as after a crash, nothing flushed on the way out) or stopped, and a new
@@ -21,7 +21,7 @@ describe('restart: every RUNNING execution resumes from the store', () => {
   });
 
   it('invokes again a Task whose result was never committed, and does not re-run finished steps', async () => {
-    const first = track(await new EngineHarness({ one: () => 1, slow: () => new Promise(() => undefined) }).start());
+    const first = track(await new EngineHarness({ one: () => 1, slow: (_p, { releaseClock }) => neverReturns(releaseClock) }).start());
     const m = await first.machine(jsonata({ One: invokeTask('one', { Next: 'Slow' }), Slow: invokeTask('slow', { End: true }) }));
     const arn = await first.run(m);
     expect(first.count('slow')).toBe(1);
@@ -101,7 +101,7 @@ describe('restart: every RUNNING execution resumes from the store', () => {
         counts.quick++;
         return p;
       },
-      slow: () => (hang ? new Promise(() => undefined) : 'slow-done'),
+      slow: (_p: unknown, { releaseClock }: { releaseClock: () => void }) => (hang ? neverReturns(releaseClock) : 'slow-done'),
     };
     const first = track(await new EngineHarness(fns).start());
     const m = await first.machine(
@@ -129,9 +129,9 @@ describe('restart: every RUNNING execution resumes from the store', () => {
     const seen: number[] = [];
     let hangOn = 1;
     const fns = {
-      item: (p: any) => {
+      item: (p: any, { releaseClock }: { releaseClock: () => void }) => {
         seen.push(p);
-        return p === hangOn ? new Promise(() => undefined) : p * 2;
+        return p === hangOn ? neverReturns(releaseClock) : p * 2;
       },
     };
     const first = track(await new EngineHarness(fns).start());
@@ -149,7 +149,15 @@ describe('restart: every RUNNING execution resumes from the store', () => {
 
   it('drops late Task results of a stopped execution', async () => {
     let release: (v: unknown) => void = () => undefined;
-    const h = track(await new EngineHarness({ slow: () => new Promise((r) => (release = r)), after: () => 'never' }).start());
+    const h = track(
+      await new EngineHarness({
+        slow: (_p, { releaseClock }) => {
+          releaseClock(); // answered by the test, after the stop
+          return new Promise((r) => (release = r));
+        },
+        after: () => 'never',
+      }).start(),
+    );
     const m = await h.machine(jsonata({ S: invokeTask('slow', { Next: 'A' }), A: invokeTask('after', { End: true }) }));
     const arn = await h.run(m);
     await h.call('StopExecution', { executionArn: arn });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EngineHarness, invokeTask, jsonata, namedError } from './support/engine-harness';
+import { EngineHarness, invokeTask, jsonata, namedError, neverReturns } from './support/engine-harness';
 
 /** A function failing `times` times with `error`, then returning 'ok'. */
 function flaky(times: number, error = 'Transient') {
@@ -85,7 +85,9 @@ describe('Retry, Catch and task timeouts on a virtual clock', () => {
   });
 
   it('times out a task at TimeoutSeconds with States.Timeout, which States.TaskFailed does not catch', async () => {
-    h = await new EngineHarness({ hang: () => new Promise(() => undefined) }).start();
+    h = await new EngineHarness({
+      hang: (_payload, { releaseClock }) => neverReturns(releaseClock), // only the Task's TimeoutSeconds ends it
+    }).start();
     const m = await h.machine(
       jsonata({
         T: invokeTask('hang', {

@@ -3,17 +3,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, type EngineOptions, type LambdaInvoker, VirtualClock } from '../../../../../local/engine';
 
-/** A test Lambda: a plain async function of the payload. Throwing makes a function error. */
-export type TestFunction = (payload: any, request: { qualifier?: string }) => unknown | Promise<unknown>;
+/**
+ * A test Lambda: a plain async function of the payload. Throwing makes a function error. A function that
+ * never returns on purpose calls `releaseClock()` first, so the virtual clock can move on without it.
+ */
+export type TestFunction = (payload: any, request: { qualifier?: string; releaseClock: () => void }) => unknown | Promise<unknown>;
+
+/**
+ * What a test function returns to stand for a Lambda still running when the engine dies (or one that
+ * waits on the outside world): it lets the virtual clock go and never returns.
+ */
+export function neverReturns<T = never>(releaseClock: () => void): Promise<T> {
+  releaseClock();
+  return new Promise<T>(() => undefined);
+}
 
 /** A LambdaInvoker over plain functions, counting calls per function name. */
 export function testInvoker(functions: Record<string, TestFunction>, calls: Map<string, number>): LambdaInvoker {
-  return async ({ functionName, qualifier, payload }) => {
+  return async ({ functionName, qualifier, payload, releaseClock }) => {
     const fn = functions[functionName];
     if (!fn) throw Object.assign(new Error(`Function not found: ${functionName}`), { name: 'ResourceNotFoundException' });
     calls.set(functionName, (calls.get(functionName) ?? 0) + 1);
     try {
-      return { payload: (await fn(payload, { qualifier })) ?? null, executedVersion: '$LATEST' };
+      return { payload: (await fn(payload, { qualifier, releaseClock: releaseClock ?? (() => undefined) })) ?? null, executedVersion: '$LATEST' };
     } catch (err) {
       const e = err as Error;
       return { payload: { errorType: e.name, errorMessage: e.message }, functionError: 'Unhandled', executedVersion: '$LATEST' };

@@ -1,0 +1,111 @@
+/**
+ * Task: one attempt at a time. An attempt is scheduled (its events, timers and token committed), then
+ * launched by the kernel; its outcome — the integration's answer, a token's answer or a child run's close —
+ * comes back as a signal. `.waitForTaskToken` and `.sync` attempts are `submitted` once their request went
+ * out, and then wait at no cost.
+ */
+import { StatesError } from '../../../../lib/errors';
+import type { Phase, TimerSpec } from '../frame';
+import { payloadDetails } from '../history';
+import type { StateModule, Step } from '../step';
+import type { TaskTarget } from '../task-integrations';
+import { newTaskToken } from '../task-token';
+import { ENTER } from '../transition';
+
+type TaskPhase = Extract<Phase, { kind: 'task' }>;
+type TaskEvent = 'Scheduled' | 'Started' | 'Succeeded' | 'Failed' | 'TimedOut' | 'Submitted';
+
+/** Event type names per Task flavour: the direct-ARN Lambda form writes LambdaFunction* events. */
+const eventType = (target: TaskTarget, what: TaskEvent): string => (target.service === 'lambda-function' ? `LambdaFunction${what}` : `Task${what}`);
+/** The resource fields Task* events carry (LambdaFunction* events carry none). */
+const resourceOf = (target: TaskTarget): Record<string, unknown> =>
+  target.service === 'lambda-function' ? {} : { resourceType: target.resourceType, resource: target.resource };
+
+const targetOf = (step: Step): TaskTarget => step.state.task as TaskTarget;
+
+/** Schedules a new attempt: its arguments, timeouts, token and events; the kernel launches it after the commit. */
+async function scheduleAttempt(step: Step): Promise<void> {
+  const target = targetOf(step);
+  const definition = step.state.definition;
+  const token = target.pattern === 'waitForTaskToken' ? newTaskToken() : undefined;
+  const scope = step.scope({ token });
+  const args = await step.flow.effectiveInput(definition, scope);
+  const { timeoutSeconds, heartbeatSeconds } = await step.flow.taskTimeouts(definition, scope);
+  const { frame } = step;
+  frame.pos.seq += 1;
+  const now = step.now();
+  const timers: TimerSpec[] = [];
+  if (timeoutSeconds !== undefined) timers.push({ kind: 'task-timeout', dueMs: now + timeoutSeconds * 1000 });
+  if (heartbeatSeconds !== undefined) timers.push({ kind: 'heartbeat', dueMs: now + heartbeatSeconds * 1000 });
+  step.setPhase(
+    { kind: 'task', args, ...(token ? { token } : {}), ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}), ...(heartbeatSeconds !== undefined ? { heartbeatSeconds } : {}) },
+    timers,
+  );
+  if (token) step.batch.openToken(token, frame, frame.pos.seq);
+  if (target.service === 'lambda-function') {
+    step.event('LambdaFunctionScheduled', {
+      resource: target.resource,
+      ...payloadDetails('input', args),
+      ...(timeoutSeconds !== undefined ? { timeoutInSeconds: timeoutSeconds } : {}),
+    });
+    step.event('LambdaFunctionStarted');
+  } else {
+    step.event('TaskScheduled', {
+      resourceType: target.resourceType,
+      resource: target.resource,
+      region: step.services.region,
+      parameters: JSON.stringify(args ?? null),
+      ...(timeoutSeconds !== undefined ? { timeoutInSeconds: timeoutSeconds } : {}),
+      ...(heartbeatSeconds !== undefined ? { heartbeatInSeconds: heartbeatSeconds } : {}),
+    });
+    step.event('TaskStarted', resourceOf(target));
+  }
+  step.fx.launches.push({ frame, seq: frame.pos.seq, target, args });
+}
+
+export const taskState: StateModule = {
+  enter: scheduleAttempt,
+  attempt: scheduleAttempt,
+
+  relaunch(step) {
+    const target = targetOf(step);
+    const phase = step.frame.pos.phase as TaskPhase;
+    step.batch.touch(step.frame);
+    step.event(eventType(target, 'Started'), target.service === 'lambda-function' ? undefined : resourceOf(target));
+    step.fx.launches.push({ frame: step.frame, seq: step.frame.pos.seq, target, args: phase.args, replay: true });
+  },
+
+  async onTaskOutcome(step, { source, outcome }) {
+    const target = targetOf(step);
+    const phase = step.frame.pos.phase as TaskPhase;
+    step.batch.touch(step.frame);
+    if (source === 'invoke' && target.pattern !== 'request' && outcome.ok) {
+      // The callback/child run is on its way; the task now waits for its token (or child) at no cost.
+      step.event('TaskSubmitted', { ...resourceOf(target), ...payloadDetails('output', outcome.value) });
+      step.frame.pos.phase = { ...phase, submitted: true };
+      return;
+    }
+    if (phase.token) step.batch.closeToken(phase.token);
+    if (!outcome.ok) {
+      step.event(eventType(target, 'Failed'), { ...resourceOf(target), error: outcome.error, cause: outcome.cause });
+      await step.recover({ error: outcome.error, cause: outcome.cause }, ENTER);
+    } else {
+      step.event(eventType(target, 'Succeeded'), { ...resourceOf(target), ...payloadDetails('output', outcome.value) });
+      await step.guard(() => step.exit(outcome.value));
+    }
+    await step.drive();
+  },
+
+  async onTimer(step, timer) {
+    const phase = step.frame.pos.phase;
+    if ((timer !== 'task-timeout' && timer !== 'heartbeat') || phase.kind !== 'task') return false;
+    const target = targetOf(step);
+    const error = timer === 'heartbeat' ? StatesError.HeartbeatTimeout : StatesError.Timeout;
+    if (phase.token) step.batch.closeToken(phase.token);
+    step.batch.touch(step.frame);
+    step.event(eventType(target, 'TimedOut'), { ...resourceOf(target), error, cause: '' });
+    await step.recover({ error, cause: '' }, ENTER);
+    await step.drive();
+    return true;
+  },
+};
