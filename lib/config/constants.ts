@@ -57,6 +57,11 @@ export const MAX_RANGE_ITEMS = 1000;
 
 /** Step Functions' hard limit on events in one execution's history. */
 export const HISTORY_EVENT_LIMIT = 25_000;
+/**
+ * Longest delay a Wait state accepts, in seconds (2^31 - 1, about 68 years; recorded on AWS: 24,855 days
+ * waits, 24,856 days fails with `States.Runtime` "Wait state delay is too long.").
+ */
+export const MAX_WAIT_DELAY_SECONDS = 2 ** 31 - 1;
 /** Share of the history limit a workflow may plan to use; the rest is headroom for retries. */
 export const HISTORY_BUDGET_FRACTION = 0.8;
 /** Events an execution may plan to write before it must continue as new. */

@@ -91,6 +91,12 @@ export class Step {
 
   // ---- what expressions see ---------------------------------------------------------------------------
 
+  /** Whether the current state is a Task with a Retry field (the only states whose context has `State.RetryCount`). */
+  private get retried(): boolean {
+    const state = this.run.definition.states.get(this.frame.pos.state);
+    return state?.type === 'Task' && state.retry.length > 0;
+  }
+
   /** The context object (`$$`, `$states.context`) of the current state. */
   contextObject(extra: { token?: string; mapItem?: { index: number; value: unknown } } = {}): Record<string, unknown> {
     const { run, frame } = this;
@@ -107,7 +113,12 @@ export class Step {
         RedriveCount: e.redrive_count,
         ...(e.redrive_ms !== null ? { RedriveTime: isoTime(e.redrive_ms) } : {}),
       },
-      State: { EnteredTime: isoTime(frame.pos.enteredMs), Name: frame.pos.state, RetryCount: frame.pos.retryCount },
+      // AWS records State.RetryCount only in a Task that has a Retry field.
+      State: {
+        EnteredTime: isoTime(frame.pos.enteredMs),
+        Name: frame.pos.state,
+        ...(this.retried ? { RetryCount: frame.pos.retryCount } : {}),
+      },
       StateMachine: { Id: e.machine_arn, Name: e.machine_name },
     };
     if (extra.token !== undefined) context.Task = { Token: extra.token };
@@ -165,8 +176,13 @@ export class Step {
     try {
       await work();
     } catch (err) {
-      await this.recover(toFailure(err), ENTER);
+      await this.recover(this.failureOf(err), ENTER);
     }
+  }
+
+  /** What a failure thrown while evaluating the current state is, as an ASL error and cause. */
+  failureOf(err: unknown): StateFailure {
+    return toFailure(err);
   }
 
   /** Output and Assign of a state whose result is known, its Exited event, and the move on. */
@@ -242,7 +258,9 @@ export class Step {
   async recover(failure: StateFailure, resume: ClosedResume): Promise<void> {
     const state = this.state;
     const pos = this.frame.pos;
-    const index = findRetrier(state.retry, failure.error);
+    // A Fail state without Error propagates as a nameless error: only States.ALL can match it.
+    const error = failure.error ?? '';
+    const index = findRetrier(state.retry, error);
     if (index >= 0) {
       const retrier = state.retry[index];
       const used = pos.retries[index] ?? 0;
@@ -255,7 +273,7 @@ export class Step {
         return;
       }
     }
-    const catcher = findCatcher(state.catch, failure.error);
+    const catcher = findCatcher(state.catch, error);
     if (catcher) {
       try {
         const errorOutput = { Error: failure.error, Cause: failure.cause };
@@ -265,7 +283,7 @@ export class Step {
         this.moveTo(catcher.Next, output, assign);
         return;
       } catch (err) {
-        failure = toFailure(err);
+        failure = this.failureOf(err);
       }
     }
     this.fail(failure, resume);

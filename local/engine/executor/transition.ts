@@ -55,10 +55,10 @@ export interface Run {
   readonly input: unknown;
 }
 
-/** A state failure: an ASL error name and its cause. */
+/** A state failure: an ASL error name and its cause (a Fail state may give neither). */
 export interface StateFailure {
-  readonly error: string;
-  readonly cause: string;
+  readonly error?: string;
+  readonly cause?: string;
 }
 
 /** The prefix of every predefined ASL error name. */

@@ -37,7 +37,8 @@ function childrenFailure(phase: ChildrenPhase, children: FrameRow[]): StateFailu
     .filter((c) => c.status === 'FAILED')
     .map(positionOf)
     .sort((a, b) => (a.lastEventId ?? 0) - (b.lastEventId ?? 0))[0];
-  return { error: first.error ?? StatesError.BranchFailed, cause: first.cause ?? '' };
+  // A child's Fail without Error/Cause leaves both out of the parent's failure too (AWS records `{}`).
+  return { ...(first.error !== undefined ? { error: first.error } : {}), ...(first.cause !== undefined ? { cause: first.cause } : {}) };
 }
 
 /** Starts up to `room` PENDING iterations of a Map in index order. */
