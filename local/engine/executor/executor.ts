@@ -21,10 +21,9 @@
  * virtual clock never fires a timer while a Lambda's result is still on its way. An invocation that waits
  * on the outside world on purpose lets go explicitly (`LambdaInvocation.releaseClock`).
  */
-import { HISTORY_EVENT_LIMIT } from '../../../lib/config';
 import { StatesError } from '../../../lib/errors';
 import type { ExecutionHeader } from '../../store';
-import { StaleTransitionError, TransitionBatch } from '../../store';
+import { StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../store';
 import type { EngineContext } from '../engine-context';
 import { FrameRecord } from './frame';
 import { STATE_MODULES } from './states';
@@ -177,16 +176,19 @@ export class Executor {
     const step = new Step(this.stepServices, run, FrameRecord.fromRow(row), new TransitionBatch(executionArn, () => this.ctx.clock.now()), new Effects());
     if (!(await this.route(step, signal))) return 'stale';
     const { batch } = step;
-    if (exec.event_count + batch.eventCount >= HISTORY_EVENT_LIMIT) return this.failOverHistoryLimit(run, batch);
+    let outcome: WriteOutcome;
     try {
-      await this.store.committer.commit(() => batch.write(this.store));
+      outcome = await this.store.committer.commit(() => batch.write(this.store));
     } catch (err) {
       if (err instanceof StaleTransitionError) return 'stale';
       throw err;
     }
-    this.afterCommit(run, step.fx);
+    // The run failed at its history limit instead: none of the batch's effects may happen.
+    if (outcome === 'history-limit') this.hooks.onClosed(run.exec.arn);
+    else this.afterCommit(run, step.fx);
     return 'applied';
   }
+
 
   /** Hands a signal to the module of the frame's state, by the phase the frame is in; false if it no longer applies. */
   private async route(step: Step, signal: FrameSignal): Promise<boolean> {
@@ -219,23 +221,6 @@ export class Executor {
 
   private moduleOf(step: Step) {
     return STATE_MODULES[step.state.type];
-  }
-
-  /** A run whose history would pass the service's 25,000-event limit fails instead, as on AWS. */
-  private async failOverHistoryLimit(run: Run, full: TransitionBatch): Promise<SignalResult> {
-    // The events that still fit, then ExecutionFailed as the last one the history can hold.
-    const batch = full.eventsOnly(HISTORY_EVENT_LIMIT - 1 - run.exec.event_count);
-    const failure = { error: StatesError.Runtime, cause: `The execution reached the maximum number of history events (${HISTORY_EVENT_LIMIT}).` };
-    batch.event(null, 'ExecutionFailed', failure);
-    batch.closeExecution({ status: 'FAILED', ...failure });
-    try {
-      await this.store.committer.commit(() => batch.write(this.store));
-    } catch (err) {
-      if (err instanceof StaleTransitionError) return 'stale';
-      throw err;
-    }
-    this.hooks.onClosed(run.exec.arn);
-    return 'applied';
   }
 
   /** `inputText` when the caller has it (a start), else read from the store when first needed. */
