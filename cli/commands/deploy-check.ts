@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   DescribeStateMachineAliasCommand,
   DescribeStateMachineCommand,
@@ -215,10 +217,14 @@ export const run = commandRunner('deploy-check', async (args) => {
   }
   const ctx = createCliContext(values.endpoint);
   const checks = await checkDeploy(ctx.sfn);
-  const impacts = await checkStranding(ctx.sfn, checks, to, stack);
-  const strands = impacts.some((i) => i.stranded.length > 0);
+  // The roles can only be judged against a synthesized template: an explicit --to must exist; without one,
+  // the definitions and runs in flight are still reported and the reader is told the roles were not checked.
+  const assemblyPresent = existsSync(join(to, 'manifest.json'));
+  if (!assemblyPresent && values.to) throw new Error(`no cloud assembly at ${to} (npm run synth writes cdk.out)`);
+  const impacts = assemblyPresent ? await checkStranding(ctx.sfn, checks, to, stack) : undefined;
+  const strands = impacts?.some((i) => i.stranded.length > 0) ?? false;
   if (values.json) {
-    printJson({ workflows: checks, impacts });
+    printJson({ workflows: checks, impacts: impacts ?? null, rolesChecked: assemblyPresent });
     return strands ? 1 : 0;
   }
   printTable(
@@ -238,6 +244,7 @@ export const run = commandRunner('deploy-check', async (args) => {
       ? '\nA deploy now changes no workflow definition.'
       : `\nA deploy now publishes ${changing.length} new version(s); runs in flight keep the version they started on.`,
   );
-  printImpacts(impacts);
+  if (impacts) printImpacts(impacts);
+  else terminal().line(`Roles not checked: no cloud assembly at ${to}. Run \`npm run synth\` (or pass --to <cdk.out>) to check that runs in flight can finish.`);
   return strands ? 1 : 0;
 });
