@@ -59,6 +59,12 @@ export interface StartLocalOptions {
     /** How the assembly was obtained, for the startup lines and the console (e.g. `synthesized, cached`). */
     readonly origin?: string;
   };
+  /**
+   * The release function of a lock on `dataDir` the caller already took with {@link lockDataDirectory}
+   * (`autosave local` takes it before loading the engine's modules); `stop()` releases it.
+   * @default the lock is taken here
+   */
+  readonly dataDirLock?: () => Promise<void>;
 }
 
 /** A running local engine. */
@@ -158,7 +164,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
   const log = options.log ?? ((line: string) => console.log(line));
   const dataDir = resolve(options.dataDir ?? DEFAULT_LOCAL_DATA_DIR);
   await mkdir(join(dataDir, DATA_LAYOUT.engine), { recursive: true });
-  const unlock = await lockDataDirectory(dataDir);
+  const unlock = options.dataDirLock ?? (await lockDataDirectory(dataDir));
   const stops: (() => Promise<void> | void)[] = [unlock];
   const stopAll = async () => {
     for (const stop of stops.reverse()) {
@@ -248,7 +254,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
             sfnEndpoint: api.url,
             ...(stack ? { dlqUrl: () => stack.output(STACK_DLQ_OUTPUT) ?? sqs.queueUrl(DEFAULT_DLQ_NAME), engineLabel: () => stackLabel(stack, options.stack?.origin) } : { engineLabel: () => 'registry: statemachines/ + lambdas/' }),
           });
-    late.bind(createLocalApiHandler({
+    const ready = createLocalApiHandler({
       services: [stepFunctionsService(engine), sqsService(sqs), ...(stack ? stack.services() : [])],
       queryService: sqsQueryService(sqs),
       virtualClock,
@@ -275,7 +281,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
             },
           }
         : {}),
-    }));
+    });
 
     // Attempts cut off by the last stop or crash still hold idempotency leases: end them before the
     // engine re-invokes their steps.
@@ -307,6 +313,10 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     } else if (options.deployWorkflows !== false) {
       deployments = await deployWorkflows(engine, workflows);
     }
+
+    // Bound only now: until the store is open, the runs resumed and the workflows deployed, every request
+    // gets the retryable 503 above, never an error from a half-started engine.
+    late.bind(ready);
 
     for (const d of deployments) log(`  workflow ${d.workflow} (${d.change}) -> ${d.aliasArn}`);
     log(`Autosave local engine listening on ${api.url}${virtualClock ? ' (virtual clock)' : ''}`);

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT } from '../../lib/config';
@@ -55,9 +56,13 @@ export async function run(args: string[]): Promise<number> {
       };
     }
   }
+  // The data directory first, before the engine's modules load: a second engine is refused at once.
+  await mkdir(values.data, { recursive: true });
+  const { lockDataDirectory } = await import('../../local/services/data-dir-lock');
+  const dataDirLock = await lockDataDirectory(values.data);
   // Loaded here, not at the top: `autosave help` should not pay for the engine's dependencies.
   const { startLocal } = await import('../../local/server');
-  const local = await startLocal({ port, dataDir: values.data, virtualClock: values['virtual-clock'], functionsModule: values.functions, stack });
+  const local = await startLocal({ port, dataDir: values.data, virtualClock: values['virtual-clock'], functionsModule: values.functions, stack, dataDirLock });
   console.log(`Ready in ${Date.now() - started} ms`);
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
