@@ -8,7 +8,7 @@ export interface FunctionUrlEvent {
   readonly headers?: Record<string, string | undefined>;
   readonly body?: string;
   readonly isBase64Encoded?: boolean;
-  readonly requestContext: { readonly http: { readonly method: string } };
+  readonly requestContext: { readonly http: { readonly method: string }; readonly timeEpoch?: number };
 }
 
 /** approval-endpoint: GET shows the approval page, POST decides (Function URL event in, HTTP response out). */
@@ -19,6 +19,8 @@ export const handler = lambdaHandler(
       path: event.rawPath,
       query: event.queryStringParameters ?? {},
       contentType: event.headers?.['content-type'],
+      headers: event.headers ?? {},
+      receivedAtMillis: event.requestContext.timeEpoch,
       body: event.body && event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body,
     }),
 );

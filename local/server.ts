@@ -21,6 +21,7 @@ import { loadUserFunctions, userFunctions, type UserFunctionExport } from './ser
 import { applyLocalEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
 import { lockDataDirectory } from './services/data-dir-lock';
 import { expireOrphanedLeases } from './services/orphaned-leases';
+import { recordedDecisions } from './services/recorded-decisions';
 import { startLocalS3 } from './services/s3';
 import { LocalSqs } from './services/sqs/local-sqs';
 import { sqsService } from './services/sqs/sqs-service';
@@ -225,6 +226,12 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const sqsClient = new SQSClient({ ...clientConfig, endpoint: api.url });
     const dynamodbClient = new DynamoDBClient({ ...clientConfig, endpoint: dynamodb.endpoint });
     stops.push(() => sqsClient.destroy(), () => dynamodbClient.destroy());
+    // Approval decisions recorded but cut off before they reached their run (a crash mid-POST).
+    const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? recordedDecisions(dynamodbClient, api.url) : undefined;
+    if (decisions) stops.push(() => decisions.close());
+    // Approval decisions recorded but cut off before they reached their run (a crash mid-POST).
+    const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? recordedDecisions(dynamodbClient, api.url) : undefined;
+    if (decisions) stops.push(() => decisions.close());
 
     const engine = new Engine({
       dataDir: join(dataDir, DATA_LAYOUT.engine),
@@ -243,6 +250,8 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
                 }
               : undefined,
           }),
+      // A wait that times out with a decision recorded for it takes the decision: it was made in time.
+      recordedTaskOutcome: decisions?.beforeTimeout,
     });
     stack?.bind({ sfn: engine, sqs, dynamodb: dynamodbClient, invoke: lambdas.invoke });
     const approvalFunction = (): string | undefined => (stack ? stack.functionUrlTarget() : lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? APPROVAL_ENDPOINT_FUNCTION : undefined);
@@ -258,6 +267,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       services: [stepFunctionsService(engine), sqsService(sqs), ...(stack ? stack.services() : [])],
       queryService: sqsQueryService(sqs),
       virtualClock,
+      clock,
       console: consoleHandler,
       // In stack mode the Function URL comes with a deploy: looked up per request.
       approvals: stack || approvalFunction()
@@ -317,6 +327,26 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     // Bound only now: until the store is open, the runs resumed and the workflows deployed, every request
     // gets the retryable 503 above, never an error from a half-started engine.
     late.bind(ready);
+    if (decisions) {
+      // Delivered now that the engine serves SendTaskSuccess; a wait timing out first takes its decision anyway.
+      const sweep = decisions
+        .redeliverAll()
+        .then((n) => {
+          if (n > 0) log(`  delivered ${n} approval decision(s) recorded before the last stop but not yet delivered`);
+        })
+        .catch((err: unknown) => console.error('autosave local: could not deliver recorded approval decisions (reading a link delivers them):', err));
+      stops.push(() => sweep);
+    }
+    if (decisions) {
+      // Delivered now that the engine serves SendTaskSuccess; a wait timing out first takes its decision anyway.
+      const sweep = decisions
+        .redeliverAll()
+        .then((n) => {
+          if (n > 0) log(`  delivered ${n} approval decision(s) recorded before the last stop but not yet delivered`);
+        })
+        .catch((err: unknown) => console.error('autosave local: could not deliver recorded approval decisions (reading a link delivers them):', err));
+      stops.push(() => sweep);
+    }
 
     for (const d of deployments) log(`  workflow ${d.workflow} (${d.change}) -> ${d.aliasArn}`);
     log(`Autosave local engine listening on ${api.url}${virtualClock ? ' (virtual clock)' : ''}`);

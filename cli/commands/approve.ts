@@ -4,7 +4,15 @@ import { findPendingApproval, submitApprovalDecision, ApprovalNotFoundError } fr
 import { commandRunner, createCliContext } from '../command';
 import { printJson, terminal } from '../output';
 
-const USAGE = 'autosave approve <approval-id|run|link> [--reject] [--comment <text>] [--by <name>]';
+const USAGE = 'autosave approve [--reject] [--comment <text>] [--by <name>] [--] <approval-id|run|link>';
+
+/**
+ * The command line that approves `approvalId`, as the CLI prints it. Ids issued today never start with
+ * `-`; one issued before (base64url) may, and then goes after `--` so it is not read as an option.
+ */
+export function approveCommandLine(approvalId: string): string {
+  return `npx autosave approve ${approvalId.startsWith('-') ? `[--reject] [--comment "..."] -- ${approvalId}` : `${approvalId} [--reject] [--comment "..."]`}`;
+}
 
 /** `autosave approve <id>`: decides an approval through its signed link, as the web page does. */
 export const summary = 'approve (or --reject) a pending approval through its signed link, like the web page';

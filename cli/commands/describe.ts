@@ -2,6 +2,7 @@ import { parseCommandArgs, requirePositional } from '../args';
 import { commandRunner, createCliContext } from '../command';
 import { printJson, terminal } from '../output';
 import { formatElapsed, formatTime, loadRunDetails } from '../../lib/operations';
+import { approveCommandLine } from './approve';
 
 const USAGE = 'autosave describe <run-arn-or-name> [--json]';
 
@@ -38,7 +39,7 @@ export const run = commandRunner('describe', async (args) => {
     ['steps', `${details.analysis.entries.length} entered, ${details.analysis.entries.filter((s) => s.replayed).length} from the ledger`],
     ...details.approvals.flatMap((a): [string, string][] => [
       ['approval', `${a.url ?? '(no link recorded)'}${a.expiresAt ? `  (expires ${a.expiresAt})` : ''}`],
-      ...(a.approvalId ? [['', `or: npx autosave approve ${a.approvalId} [--reject] [--comment "..."]`] as [string, string]] : []),
+      ...(a.approvalId ? [['', `or: ${approveCommandLine(a.approvalId)}`] as [string, string]] : []),
     ]),
     ['input', e.input],
     ['output', e.output],

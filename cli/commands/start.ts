@@ -7,6 +7,7 @@ import { CliUsageError, EXIT_FAILURE } from '../errors';
 import { followRun } from '../follow-run';
 import { printJson, terminal } from '../output';
 import { findDeployedWorkflow, liveAliasArn } from '../../lib/operations';
+import { approveCommandLine } from './approve';
 
 const USAGE = 'autosave start <workflow> [--input <file|json>] [--name <run-name>] [--wait] [--json]';
 
@@ -78,7 +79,7 @@ export const run = commandRunner('start', async (args) => {
     for (const a of outcome.approvals) {
       t.line(`waiting on a human at ${a.step}${a.expiresAt ? ` (link expires ${a.expiresAt})` : ''}`);
       if (a.url) t.line(`  approve in a browser: ${a.url}`);
-      if (a.approvalId) t.line(`  or here:             npx autosave approve ${a.approvalId} [--reject] [--comment "..."]`);
+      if (a.approvalId) t.line(`  or here:             ${approveCommandLine(a.approvalId)}`);
     }
   } else if (e.status === 'SUCCEEDED') {
     t.line(`SUCCEEDED  output: ${e.output ?? 'null'}`);

@@ -10,6 +10,13 @@ export interface ApprovalHttpRequest {
   readonly contentType?: string;
   /** The decoded body. */
   readonly body?: string;
+  /** Request headers, names in lower case (`host`, `origin`, `sec-fetch-site` are read). @default none */
+  readonly headers?: Readonly<Record<string, string | undefined>>;
+  /**
+   * When the request arrived on the engine's clock (a Function URL's `requestContext.timeEpoch`; the local
+   * engine sets it from its clock, virtual or not): links expire by it. @default the service's clock
+   */
+  readonly receivedAtMillis?: number;
 }
 
 /** An HTTP response in the shape a Function URL returns. */
@@ -37,10 +44,30 @@ export async function handleApprovalHttp(service: ApprovalService, request: Appr
   const method = request.method.toUpperCase();
   let page: ApprovalPage;
   if (!match) page = refusalPage('not-found');
-  else if (method === 'GET' || method === 'HEAD') page = await service.view(match[1], request.query.sig);
-  else if (method === 'POST') page = await service.decide(match[1], request.query.sig, parseForm(request));
+  else if (method === 'GET' || method === 'HEAD') page = await service.view(match[1], request.query.sig, request.receivedAtMillis);
+  else if (method === 'POST' && isCrossSite(request.headers ?? {})) page = refusalPage('cross-site');
+  else if (method === 'POST') page = await service.decide(match[1], request.query.sig, parseForm(request), request.receivedAtMillis);
   else return { statusCode: 405, headers: { ...APPROVAL_PAGE_HEADERS, allow: 'GET, POST' }, body: '' };
   return { statusCode: page.statusCode, headers: { ...APPROVAL_PAGE_HEADERS }, body: method === 'HEAD' ? '' : page.html };
+}
+
+/**
+ * A POST a browser sent from another site (a forged cross-site form): the link is the credential, this is
+ * defence in depth. Browsers say where a request comes from in `Sec-Fetch-Site` (all current ones); else
+ * in `Origin`, compared with `Host`. `Origin: null` is what a same-origin form sends from a page with
+ * `Referrer-Policy: no-referrer` (ours) in browsers without `Sec-Fetch-Site`. Clients that are no browser
+ * (the CLI, curl) send neither and are let through.
+ */
+export function isCrossSite(headers: Readonly<Record<string, string | undefined>>): boolean {
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined) return site !== 'same-origin';
+  const origin = headers.origin;
+  if (origin === undefined || origin === 'null') return false;
+  try {
+    return new URL(origin).host !== headers.host;
+  } catch {
+    return true;
+  }
 }
 
 function parseForm(request: ApprovalHttpRequest): DecisionForm {

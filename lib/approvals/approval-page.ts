@@ -4,7 +4,9 @@ import type { ApprovalRecord } from './approval-record';
 export type ApprovalPageKind =
   | 'pending'
   | 'decided'
+  | 'delivered'
   | 'forged'
+  | 'cross-site'
   | 'expired'
   | 'already-decided'
   | 'unknown'
@@ -16,7 +18,9 @@ export type ApprovalPageKind =
 export const APPROVAL_PAGE_STATUS: Record<ApprovalPageKind, number> = {
   pending: 200,
   decided: 200,
+  delivered: 200,
   forged: 403,
+  'cross-site': 403,
   expired: 410,
   'already-decided': 409,
   unknown: 404,
@@ -78,10 +82,22 @@ export function decidedPage(record: ApprovalRecord): ApprovalPage {
   );
 }
 
-/** One of the pages that refuse: forged, expired, already decided, unknown, run closed, not found, unavailable. */
-export function refusalPage(kind: Exclude<ApprovalPageKind, 'pending' | 'decided'>, record?: ApprovalRecord): ApprovalPage {
+/** The page when a decision recorded earlier, whose delivery was cut off, has now reached the run. */
+export function deliveredPage(record: ApprovalRecord): ApprovalPage {
+  const d = record.decision!;
+  const verdict = d.approved ? 'Approved' : 'Rejected';
+  return page(
+    'delivered',
+    verdict,
+    `<h1>${verdict}: ${escape(record.title)}</h1><p>${verdict} by ${escape(d.by)} at ${escape(d.at)}. That decision had been recorded but had not reached the workflow yet; it has now been delivered, and the workflow continues.</p>${summary(record)}`,
+  );
+}
+
+/** One of the pages that refuse: forged, cross-site, expired, already decided, unknown, run closed, not found, unavailable. */
+export function refusalPage(kind: Exclude<ApprovalPageKind, 'pending' | 'decided' | 'delivered'>, record?: ApprovalRecord): ApprovalPage {
   const text: Record<typeof kind, [string, string]> = {
     forged: ['This link is not valid', 'The link was altered or was not issued by Autosave. Nothing was decided.'],
+    'cross-site': ['Decide on the approval page', 'This decision was sent from another site, not from the approval page. Nothing was decided: open the link and decide there.'],
     expired: ['This link has expired', 'The approval window for this request has closed. Nothing was decided.'],
     'already-decided': [
       'Already decided',

@@ -18,6 +18,12 @@ export interface ApprovalRequestEvent {
   /** Never logged, never put in a URL. */
   readonly taskToken: string;
   readonly timeoutSeconds: number;
+  /**
+   * When the approval state was entered, on the engine's clock (`$states.context.State.EnteredTime`): the
+   * link expires `timeoutSeconds` after it, when the wait does (under a virtual clock too).
+   * @default the approval-request Lambda's clock
+   */
+  readonly requestedAt?: string;
   readonly title: string;
   readonly details: unknown;
   readonly approvers?: readonly string[];

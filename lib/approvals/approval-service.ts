@@ -3,9 +3,9 @@ import { DEFAULT_RECORD_TTL_SECONDS, systemClock, type Clock } from '../config';
 import { InvalidStepInputError } from '../errors';
 import { TTL_ATTRIBUTE, type RecordTable, type TableItem } from '../records';
 import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';
-import { decidedPage, pendingPage, refusalPage, type ApprovalPage } from './approval-page';
+import { decidedPage, deliveredPage, pendingPage, refusalPage, type ApprovalPage } from './approval-page';
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequestEvent, ApprovalStatus } from './approval-record';
-import type { ApprovalLinkSigner, LinkVerification } from './link-signer';
+import { approvalIdForToken, type ApprovalLinkSigner, type LinkVerification } from './link-signer';
 
 /** Prefix of approval items in the runtime's table. */
 export const APPROVAL_ID_PREFIX = 'approval#';
@@ -13,8 +13,13 @@ export const APPROVAL_ID_PREFIX = 'approval#';
 export const MAX_COMMENT_LENGTH = 2_000;
 /** Longest approver name kept with a decision. */
 export const MAX_APPROVER_LENGTH = 200;
+/** How often {@link ApprovalService.settleBeforeTimeout} retries when a decision is undone under it. */
+const SETTLE_ATTEMPTS = 5;
 /** SendTaskSuccess errors meaning the run is no longer waiting on this token. */
 const RUN_CLOSED_ERRORS = ['TaskTimedOut', 'TaskDoesNotExist', 'InvalidToken'];
+
+/** What {@link ApprovalService.redeliverRecordedDecision} did. */
+export type RedeliveryResult = 'delivered' | 'already-delivered' | 'nothing-to-deliver';
 
 /** A link issued for an approval request. */
 export interface IssuedApproval {
@@ -87,8 +92,9 @@ export class ApprovalService {
    */
   async request(raw: unknown): Promise<IssuedApproval> {
     const event = parseRequest(raw);
-    const approvalId = this.options.signer.approvalIdFor(event.taskToken);
-    const now = this.clock.now();
+    const approvalId = approvalIdForToken(event.taskToken);
+    // The engine's time when the state was entered (its clock, virtual or not): the link expires when the wait does.
+    const now = event.requestedAt !== undefined ? Date.parse(event.requestedAt) : this.clock.now();
     const record: ApprovalRecord = {
       id: approvalId,
       workflow: event.workflow,
@@ -124,23 +130,33 @@ export class ApprovalService {
     return { approvalId, url, expiresAtSeconds: stored.expiresAtSeconds, notification };
   }
 
-  /** What a GET shows. Never decides anything (mail scanners prefetch links). */
-  async view(approvalId: string, sig: string | undefined): Promise<ApprovalPage> {
-    const checked = await this.check(approvalId, sig);
-    if ('page' in checked) return checked.page;
+  /**
+   * What a GET shows. Never decides anything (mail scanners prefetch links), but delivers a decision that
+   * was recorded and never reached the run (a crash cut its delivery off), and says so.
+   * @param nowMillis the time of the request on the engine's clock (a Function URL's `requestContext.timeEpoch`)
+   */
+  async view(approvalId: string, sig: string | undefined, nowMillis = this.clock.now()): Promise<ApprovalPage> {
+    const checked = await this.check(approvalId, sig, nowMillis);
+    if ('page' in checked) return (await this.deliverIfRecorded(approvalId, sig, nowMillis))?.page ?? checked.page;
     return pendingPage(checked.record, this.linkPath(approvalId, checked.record.expiresAtSeconds));
   }
 
-  /** A POST: records the decision once and sends it to the waiting run. */
-  async decide(approvalId: string, sig: string | undefined, form: DecisionForm): Promise<ApprovalPage> {
-    const checked = await this.check(approvalId, sig);
+  /**
+   * A POST: records the decision once and sends it to the waiting run. On an approval already decided it
+   * delivers the recorded decision if it never arrived (200, "delivered"), else says it was decided (409).
+   * @param nowMillis the time of the request on the engine's clock
+   */
+  async decide(approvalId: string, sig: string | undefined, form: DecisionForm, nowMillis = this.clock.now()): Promise<ApprovalPage> {
+    const checked = await this.check(approvalId, sig, nowMillis);
     if ('page' in checked) {
-      if (this.options.signer.verify(approvalId, sig, this.clock.now()).valid) await this.redeliverRecordedDecision(approvalId);
-      return checked.page;
+      const delivered = await this.deliverIfRecorded(approvalId, sig, nowMillis);
+      // "Delivered" only to the approver who asked for that decision; a different one was not taken.
+      const asked = form.decision === 'approve' ? true : form.decision === 'reject' ? false : undefined;
+      return delivered && delivered.record.decision?.approved === asked ? delivered.page : checked.page;
     }
     const { record } = checked;
-    if (form.decision !== 'approve' && form.decision !== 'reject') return this.view(approvalId, sig);
-    const now = this.clock.now();
+    if (form.decision !== 'approve' && form.decision !== 'reject') return this.view(approvalId, sig, nowMillis);
+    const now = nowMillis;
     const decision: ApprovalDecision = {
       approved: form.decision === 'approve',
       by: (form.by?.trim() || record.approvers[0] || 'anonymous').slice(0, MAX_APPROVER_LENGTH),
@@ -148,10 +164,12 @@ export class ApprovalService {
       ...(form.comment?.trim() ? { comment: form.comment.trim().slice(0, MAX_COMMENT_LENGTH) } : {}),
     };
     const status: ApprovalStatus = decision.approved ? 'APPROVED' : 'REJECTED';
-    // Single use: only the first POST moves PENDING to a decision.
+    // Single use: only the first POST moves PENDING to a decision (and not after the engine timed the wait out).
     const claimed = await this.setStatus(approvalId, 'PENDING', { status, decision });
-    if (!claimed.written) return refusalPage('already-decided', claimed.existing && fromItem(claimed.existing));
-
+    if (!claimed.written) {
+      const existing = claimed.existing && fromItem(claimed.existing);
+      return existing?.status === 'RUN_CLOSED' ? refusalPage('run-closed', existing) : refusalPage('already-decided', existing);
+    }
     const taskToken = String((await this.options.table.get(APPROVAL_ID_PREFIX + approvalId))?.taskToken ?? '');
     try {
       await this.options.sfn.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(decision) }));
@@ -182,21 +200,69 @@ export class ApprovalService {
    * on a closed task answers TaskTimedOut). It first marks the item `redelivering`: from then on the deciding
    * attempt may neither undo the decision nor call the run closed, since this delivery may be the one that landed.
    */
-  private async redeliverRecordedDecision(approvalId: string): Promise<void> {
+  async redeliverRecordedDecision(approvalId: string): Promise<RedeliveryResult> {
     const item = await this.options.table.get(APPROVAL_ID_PREFIX + approvalId);
     const record = item && fromItem(item);
-    if (!item || item.delivered || !record?.decision || (record.status !== 'APPROVED' && record.status !== 'REJECTED')) return;
+    if (!item || item.delivered || !record?.decision || (record.status !== 'APPROVED' && record.status !== 'REJECTED')) return 'nothing-to-deliver';
     // Take the decision first: a deciding attempt whose SendTaskSuccess failed can no longer undo it, so a
     // decision this sends is never replaced by a different one. Then send what is recorded now.
-    if (!(await this.setStatus(approvalId, record.status, { redelivering: true })).written) return;
+    if (!(await this.setStatus(approvalId, record.status, { redelivering: true })).written) return 'nothing-to-deliver';
     const taken = await this.options.table.get(APPROVAL_ID_PREFIX + approvalId);
-    if (!taken?.decision) return;
+    if (!taken?.decision) return 'nothing-to-deliver';
+    let result: RedeliveryResult = 'delivered';
     try {
       await this.options.sfn.send(new SendTaskSuccessCommand({ taskToken: String(taken.taskToken ?? ''), output: JSON.stringify(taken.decision) }));
     } catch (error) {
       if (!RUN_CLOSED_ERRORS.includes((error as Error).name)) throw error;
+      // Closed: an earlier delivery arrived, or the engine took the decision when the wait timed out.
+      result = 'already-delivered';
     }
     await this.setStatus(approvalId, record.status, { delivered: true });
+    return result;
+  }
+
+  /**
+   * Delivers every recorded decision that never reached its run (the local engine runs this at boot).
+   * Resolves to how many were delivered now.
+   */
+  async redeliverAllRecordedDecisions(): Promise<number> {
+    let delivered = 0;
+    const undelivered = this.options.table.scan(APPROVAL_ID_PREFIX, {
+      expression: '(#status = :approved OR #status = :rejected) AND attribute_not_exists(delivered)',
+      names: { '#status': 'status' },
+      values: { ':approved': 'APPROVED', ':rejected': 'REJECTED' },
+    });
+    for await (const item of undelivered) {
+      if ((await this.redeliverRecordedDecision(item.id.slice(APPROVAL_ID_PREFIX.length))) === 'delivered') delivered += 1;
+    }
+    return delivered;
+  }
+
+  /**
+   * For an engine about to time out the wait on `taskToken`: the decision recorded for it, which was made in
+   * time and so is delivered instead (taken, so that no failed delivery can undo it); or undefined, after
+   * which no decision is accepted any more (the approval is closed as timed out). One conditional write
+   * decides which came first, so a decision and a timeout never both happen.
+   */
+  async settleBeforeTimeout(taskToken: string): Promise<ApprovalDecision | undefined> {
+    const approvalId = approvalIdForToken(taskToken);
+    // A deciding attempt may undo its decision meanwhile (its delivery failed): then ask again.
+    for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
+      const closed = await this.setStatus(approvalId, 'PENDING', { status: 'RUN_CLOSED' });
+      if (closed.written) return undefined;
+      const record = closed.existing && fromItem(closed.existing);
+      if (!record?.decision || (record.status !== 'APPROVED' && record.status !== 'REJECTED') || closed.existing!.taskToken !== taskToken) return undefined;
+      if ((await this.setStatus(approvalId, record.status, { redelivering: true })).written) return record.decision;
+    }
+    throw new Error(`approval ${approvalId} kept changing while its wait timed out`);
+  }
+
+  private async deliverIfRecorded(approvalId: string, sig: string | undefined, nowMillis: number): Promise<{ record: ApprovalRecord; page: ApprovalPage } | undefined> {
+    const link = this.options.signer.verify(approvalId, sig, nowMillis);
+    if (!link.valid && link.reason !== 'expired') return undefined;
+    if ((await this.redeliverRecordedDecision(approvalId)) !== 'delivered') return undefined;
+    const record = await this.get(approvalId);
+    return record && { record, page: deliveredPage(record) };
   }
 
   /** The stored approval (without its token), if any. */
@@ -205,9 +271,9 @@ export class ApprovalService {
     return item && fromItem(item);
   }
 
-  private async check(approvalId: string, sig: string | undefined): Promise<{ record: ApprovalRecord } | { page: ApprovalPage }> {
-    let link = this.options.signer.verify(approvalId, sig, this.clock.now());
-    if (!link.valid && link.reason === 'forged' && this.options.reverify) link = await this.options.reverify(approvalId, sig, this.clock.now());
+  private async check(approvalId: string, sig: string | undefined, nowMillis: number): Promise<{ record: ApprovalRecord } | { page: ApprovalPage }> {
+    let link = this.options.signer.verify(approvalId, sig, nowMillis);
+    if (!link.valid && link.reason === 'forged' && this.options.reverify) link = await this.options.reverify(approvalId, sig, nowMillis);
     if (!link.valid && link.reason !== 'expired') return { page: refusalPage('forged') };
     const record = await this.get(approvalId);
     if (!record) return { page: refusalPage('unknown') };
@@ -233,6 +299,9 @@ function parseRequest(raw: unknown): ApprovalRequestEvent {
   }
   if (typeof e.timeoutSeconds !== 'number' || !(e.timeoutSeconds > 0)) {
     throw new InvalidStepInputError('An approval request needs a positive timeoutSeconds');
+  }
+  if (e.requestedAt !== undefined && (typeof e.requestedAt !== 'string' || Number.isNaN(Date.parse(e.requestedAt)))) {
+    throw new InvalidStepInputError('An approval request\'s requestedAt must be an ISO-8601 time');
   }
   return { ...e, workflow: e.workflow ?? '', title: e.title ?? `Approve ${e.step}` } as ApprovalRequestEvent;
 }

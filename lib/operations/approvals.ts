@@ -23,10 +23,30 @@ export async function listPendingApprovals(sfn: SFNClient, registryNames: readon
   return perRun.flat().sort((a, b) => a.since.getTime() - b.since.getTime());
 }
 
-/** The pending approval an id (or a run name, or a full link) names. */
+/** Runs whose histories are read at a time while looking for one approval. */
+const APPROVAL_SEARCH_BATCH = 10;
+
+/**
+ * The pending approval an id (or a run name, or a full link) names. A run name or ARN reads only that
+ * run's history; an approval id or link reads the running runs' histories newest first, a batch at a time,
+ * and stops at the batch that holds it (ids are unique), so deciding many approvals in a row from the
+ * newest does not read every history for each.
+ */
 export async function findPendingApproval(sfn: SFNClient, ref: string, registryNames: readonly string[] = []): Promise<RunApproval> {
-  const all = await listPendingApprovals(sfn, registryNames);
-  const found = all.filter((a) => a.approvalId === ref || a.url === ref || a.runName === ref || a.executionArn === ref);
+  const running = await listRuns(sfn, { status: 'RUNNING', limit: 1000 }, registryNames);
+  const named = running.filter((r) => r.name === ref || r.executionArn === ref);
+  const found: RunApproval[] = [];
+  const candidates = named.length > 0 ? named : running;
+  for (let i = 0; i < candidates.length; i += APPROVAL_SEARCH_BATCH) {
+    const perRun = await Promise.all(
+      candidates.slice(i, i + APPROVAL_SEARCH_BATCH).map(async (r) => {
+        const details = await loadRunDetails(sfn, r.executionArn, registryNames);
+        return details.approvals.map((a) => ({ ...a, runName: r.name, executionArn: r.executionArn, workflow: r.workflow }));
+      }),
+    );
+    found.push(...perRun.flat().filter((a) => a.approvalId === ref || a.url === ref || a.runName === ref || a.executionArn === ref));
+    if (found.some((a) => a.approvalId === ref || a.url === ref)) break;
+  }
   if (found.length === 1) return found[0];
   if (found.length > 1) throw new ApprovalNotFoundError(`'${ref}' matches ${found.length} pending approvals; give the approval id`);
   throw new ApprovalNotFoundError(`no pending approval '${ref}' (see \`autosave approvals\`)`);

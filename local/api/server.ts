@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { seconds, type Clock, type Duration } from '../../lib/config';
+import { seconds, systemClock, type Clock, type Duration } from '../../lib/config';
 import { AWS_JSON_CONTENT_TYPE, type AwsJsonService, decodeJsonObject, parseTarget, type WireError } from './aws-json-protocol';
 import { AWS_QUERY_CONTENT_TYPE, type AwsQueryService, isQueryRequestPath } from './aws-query-protocol';
 import { type FunctionUrlEvent, fromFunctionUrlResult, toFunctionUrlEvent } from './function-url-event';
@@ -53,6 +53,8 @@ export interface LocalApiOptions {
     describe(): unknown;
     deploy(input: Record<string, unknown>): Promise<unknown>;
   };
+  /** The engine's clock: approval requests carry its time (links expire by it). @default the system clock */
+  readonly clock?: Clock;
   /** Request bodies larger than this are refused with 413. @default {@link DEFAULT_MAX_REQUEST_BYTES} */
   readonly maxRequestBytes?: number;
 }
@@ -185,7 +187,7 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
 
   async function serveApproval(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!options.approvals) return send(res, 404, 'text/plain', 'Approvals are not served here\n');
-    const event = toFunctionUrlEvent(req, await readBody(req, limit));
+    const event = toFunctionUrlEvent(req, await readBody(req, limit), new Date((options.clock ?? systemClock).now()));
     let result;
     try {
       result = fromFunctionUrlResult(await options.approvals(event));

@@ -10,6 +10,7 @@ import * as tokens from './api/task-tokens';
 import type { ArnScope } from './arns';
 import { DefinitionCache } from './definition';
 import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
+import type { RecordedTaskOutcome } from './executor/step';
 import type { TimerKind } from './executor/frame';
 import type { ParentTaskLink, TaskOutcome } from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
@@ -60,6 +61,12 @@ export interface EngineOptions {
    * @default Math.random
    */
   readonly random?: () => number;
+  /**
+   * Asked before a `.waitForTaskToken` task times out, for an outcome recorded outside the engine that
+   * never reached it (an approval decided in time, its SendTaskSuccess cut off by a crash); a recorded
+   * outcome is delivered instead of the timeout. @default nothing is recorded outside the engine
+   */
+  readonly recordedTaskOutcome?: RecordedTaskOutcome;
 }
 
 type Handler = (input: Record<string, unknown>) => object | Promise<object>;
@@ -132,7 +139,7 @@ export class Engine {
         dynamodb: this.options.integrations?.dynamodb,
         startExecution: (input, child) => executions.startExecution(this.rt(), input, child),
       },
-      { onClosed: (arn) => this.executionClosed(arn), onTimersChanged: () => this.timers?.arm() },
+      { onClosed: (arn) => this.executionClosed(arn), onTimersChanged: () => this.timers?.arm(), recordedTaskOutcome: this.options.recordedTaskOutcome },
     );
     this.executor = executor;
     this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => this.whenIdle());

@@ -85,6 +85,8 @@ export class ApprovalStep extends WorkflowStep<ApprovalStepOptions> {
       ...payloadHeader(context.workflow, this.name),
       taskToken: jsonata('$states.context.Task.Token'),
       timeoutSeconds,
+      // The link expires with the wait, on the engine's clock (a virtual one too), not the Lambda's.
+      requestedAt: jsonata('$states.context.State.EnteredTime'),
       title: renderString(o.title),
       details: o.details === undefined ? jsonata('$states.input.input') : renderValue(o.details),
       ...(o.approvers === undefined ? {} : { approvers: o.approvers.map((a) => renderString(a)) }),

@@ -27,7 +27,7 @@ import { StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../
 import type { EngineContext } from '../engine-context';
 import { FrameRecord } from './frame';
 import { STATE_MODULES } from './states';
-import { Step, type StepServices } from './step';
+import { type RecordedTaskOutcome, Step, type StepServices } from './step';
 import { type IntegrationServices, runTaskIntegration, type TaskOutcome } from './task-integrations';
 import { Effects, type FrameSignal, type Launch, type Run, type SignalResult } from './transition';
 
@@ -42,6 +42,8 @@ export interface ExecutorHooks {
   onClosed(executionArn: string): void;
   /** Timer rows changed: re-arm the timer service. */
   onTimersChanged(): void;
+  /** Asked before a callback task is timed out: see {@link RecordedTaskOutcome}. @default nothing is ever recorded */
+  recordedTaskOutcome?: RecordedTaskOutcome;
 }
 
 /** A Task attempt in flight: it holds the engine busy until its outcome is committed, or until it lets go. */
@@ -79,6 +81,7 @@ export class Executor {
       region: ctx.scope.region,
       integrations: services,
       moduleOf: (state) => STATE_MODULES[state.type],
+      recordedTaskOutcome: hooks.recordedTaskOutcome,
     };
   }
 

@@ -14,7 +14,7 @@ import type { PreparedState } from '../definition';
 import { type FramePosition, FrameRecord, type Phase, ROOT_FRAME_ID, type TimerSpec } from './frame';
 import { assignedDetails, payloadDetails } from './history';
 import { findCatcher, findRetrier, retrierAllows, retryDelayMillis } from './retry-policy';
-import type { IntegrationServices } from './task-integrations';
+import type { IntegrationServices, TaskOutcome } from './task-integrations';
 import { type ClosedResume, ENTER, type Effects, type Run, type StateFailure, toFailure } from './transition';
 
 /** What a step uses of the engine: the store, the clock, randomness and where Tasks reach. */
@@ -28,7 +28,21 @@ export interface StepServices {
   readonly integrations: IntegrationServices;
   /** The module of a state type (the kernel's registry), for {@link Step.drive}. */
   readonly moduleOf: (state: PreparedState) => StateModule;
+  /** Asked before a callback task times out. @default nothing is ever recorded outside the engine */
+  readonly recordedTaskOutcome?: RecordedTaskOutcome;
 }
+
+/**
+ * The outcome recorded outside the engine for a callback task's token that never reached the engine —
+ * e.g. an approval decided, then cut off by a crash before its SendTaskSuccess. A recorded decision was
+ * made in time, so a timeout (or heartbeat timeout) that finds one delivers it instead of timing the task
+ * out. Undefined: nothing recorded, time out. It may reject (its store unreachable): then the timeout is
+ * postponed by {@link RECORDED_OUTCOME_RETRY_MILLIS}, never decided without asking.
+ */
+export type RecordedTaskOutcome = (taskToken: string) => Promise<TaskOutcome | undefined>;
+
+/** How long a timeout waits before asking {@link RecordedTaskOutcome} again after it failed. */
+export const RECORDED_OUTCOME_RETRY_MILLIS = 1_000;
 
 /**
  * One ASL state type, as the spec describes it: what entering the state does, and how it takes the

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import {
   DescribeExecutionCommand,
   DescribeStateMachineCommand,
+  ListExecutionsCommand,
   SFNClient,
+  StartExecutionCommand,
   StopExecutionCommand,
   UpdateStateMachineAliasCommand,
   UpdateStateMachineCommand,
@@ -19,7 +21,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../cli/main';
 import { captureTerminal } from '../../../cli/output';
 import { startLocal, type LocalEngine } from '../../../local/server';
-import { contractRenewal } from '../../../statemachines/index';
+import { clinicalTrialOnboarding, contractRenewal } from '../../../statemachines/index';
+import { loadRunDetails } from '../../../lib/operations';
 
 interface CliResult {
   readonly code: number;
@@ -66,77 +69,110 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-const status = async (name: string) =>
-  (await sfn.send(new DescribeExecutionCommand({ executionArn: `arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:${name}` }))).status;
+const ONBOARDING = 'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding';
+const runArn = (name: string) => `arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:${name}`;
+const status = async (name: string) => (await sfn.send(new DescribeExecutionCommand({ executionArn: runArn(name) }))).status;
 
+/** An onboarding run of the calling test's own (its own site, so its own idempotency keys), waiting on its approval. */
+async function waitingRun(name: string): Promise<{ approvalId: string; url: string }> {
+  const input = { ...clinicalTrialOnboarding.exampleInput, siteId: `site-${name}`, coordinatorEmail: `coordinator@${name}.example.org` };
+  await sfn.send(new StartExecutionCommand({ stateMachineArn: `${ONBOARDING}:live`, name, input: JSON.stringify(input) }));
+  return vi.waitFor(
+    async () => {
+      const approval = (await loadRunDetails(sfn, runArn(name))).approvals[0];
+      if (!approval?.approvalId || !approval.url) throw new Error(`${name} is not waiting on its approval yet`);
+      return { approvalId: approval.approvalId, url: approval.url };
+    },
+    { timeout: 45_000, interval: 100 },
+  );
+}
+
+/** An onboarding run of the calling test's own, approved through the CLI with a comment, SUCCEEDED. */
+async function approvedRun(name: string): Promise<void> {
+  const { approvalId } = await waitingRun(name);
+  expect(await autosave('approve', approvalId, '--comment', 'from the CLI test', '--by', 'cli-test')).toMatchObject({ code: 0 });
+  await vi.waitFor(async () => expect(await status(name)).toBe('SUCCEEDED'), { timeout: 45_000, interval: 100 });
+}
+
+/** Every test starts the runs it reads: none depends on another having run, or on the order. */
 describe('autosave CLI on a live engine', () => {
-  it('lists no runs on a fresh engine', async () => {
-    const r = await autosave('runs');
+  it('prints (none) when no run matches', async () => {
+    const r = await autosave('runs', '--workflow', 'research-agent');
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout.trim()).toBe('(none)');
   });
 
   it('start --wait follows the run to its approval and prints the link', async () => {
-    const r = await autosave('start', 'clinical-trial-onboarding', '--name', 'cli-1', '--wait');
+    const r = await autosave('start', 'clinical-trial-onboarding', '--name', 'cli-start', '--wait');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('started cli-1 (clinical-trial-onboarding)');
+    expect(r.stdout).toContain('started cli-start (clinical-trial-onboarding)');
     expect(r.stdout).toMatch(/\[#+-*\] \d+\/\d+ {2}\S+/); // the progress line
     // The total is the workflow's 7 steps from the first line to the last.
     expect(new Set([...r.stdout.matchAll(/\] \d+\/(\d+) /g)].map((m) => m[1]))).toEqual(new Set(['7']));
     expect(r.stdout).toContain('waiting on a human at coordinator-approval');
-    expect(r.stdout).toMatch(new RegExp(`approve in a browser: ${local.url}/approvals/[\\w-]+\\?sig=`));
-    expect(r.stdout).toMatch(/npx autosave approve [\w-]+/);
+    expect(r.stdout).toMatch(new RegExp(`approve in a browser: ${local.url}/approvals/[0-9a-f]{32}\\?sig=`));
+    expect(r.stdout).toMatch(/npx autosave approve [0-9a-f]{32} /);
   });
 
   it('runs, describe and approvals show the waiting run', async () => {
+    const { approvalId } = await waitingRun('cli-list');
     const runs = json<{ name: string; status: string; workflow: string }[]>(await autosave('runs', '--json'));
-    expect(runs).toEqual([expect.objectContaining({ name: 'cli-1', status: 'RUNNING', workflow: 'clinical-trial-onboarding' })]);
-    expect((await autosave('runs', '--status', 'succeeded')).stdout.trim()).toBe('(none)');
+    expect(runs).toContainEqual(expect.objectContaining({ name: 'cli-list', status: 'RUNNING', workflow: 'clinical-trial-onboarding' }));
+    expect((await autosave('runs', '--status', 'succeeded')).stdout).not.toContain('cli-list');
     // The console's "waiting on a human" filter, in the CLI.
     const waiting = await autosave('runs', '--status', 'waiting');
     expect(waiting).toMatchObject({ code: 0, stderr: '' });
-    expect(waiting.stdout).toMatch(/^cli-1 +clinical-trial-onboarding +RUNNING \(waiting on a human\) /m);
-    expect(json<{ name: string }[]>(await autosave('runs', '--status', 'WAITING', '--json')).map((r) => r.name)).toEqual(['cli-1']);
+    expect(waiting.stdout).toMatch(/^cli-list +clinical-trial-onboarding +RUNNING \(waiting on a human\) /m);
+    expect(json<{ name: string }[]>(await autosave('runs', '--status', 'WAITING', '--json')).map((r) => r.name)).toContain('cli-list');
     expect((await autosave('runs', '--help')).stdout).toMatch(/^ +--status WAITING +runs RUNNING and waiting on a human/m);
-    expect((await autosave('runs', '--workflow', 'contract-renewal')).stdout.trim()).toBe('(none)');
+    expect((await autosave('runs', '--workflow', 'contract-renewal')).stdout).not.toContain('cli-list');
 
-    const described = await autosave('describe', 'cli-1');
+    const described = await autosave('describe', 'cli-list');
     expect(described.code).toBe(0);
     expect(described.stdout).toMatch(/^status +RUNNING \(waiting on a human at coordinator-approval\)$/m);
     expect(described.stdout).toMatch(/^approval +http:\/\/127\.0\.0\.1:\d+\/approvals\//m);
 
     const approvals = json<{ approvalId: string; runName: string; step: string; url: string }[]>(await autosave('approvals', '--json'));
-    expect(approvals).toHaveLength(1);
-    expect(approvals[0]).toMatchObject({ runName: 'cli-1', step: 'coordinator-approval' });
-    const table = await autosave('approvals');
-    expect(table.stdout).toContain(approvals[0].approvalId);
+    expect(approvals.filter((a) => a.runName === 'cli-list')).toEqual([expect.objectContaining({ approvalId, step: 'coordinator-approval' })]);
+    expect((await autosave('approvals')).stdout).toContain(approvalId);
   });
 
   it('approve decides through the signed link, and the run moves on to SUCCEEDED', async () => {
-    const [approval] = json<{ approvalId: string }[]>(await autosave('approvals', '--json'));
-    const r = await autosave('approve', approval.approvalId, '--comment', 'from the CLI test', '--by', 'cli-test');
+    const { approvalId } = await waitingRun('cli-approve');
+    const r = await autosave('approve', approvalId, '--comment', 'from the CLI test', '--by', 'cli-test');
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout).toMatch(/^approved .+ \(run cli-1\): Approved: /);
-    await vi.waitFor(async () => expect(await status('cli-1')).toBe('SUCCEEDED'), { timeout: 45_000, interval: 100 });
-    expect((await autosave('runs', '--status', 'WAITING')).stdout.trim()).toBe('(none)');
+    expect(r.stdout).toMatch(/^approved .+ \(run cli-approve\): Approved: /);
+    await vi.waitFor(async () => expect(await status('cli-approve')).toBe('SUCCEEDED'), { timeout: 45_000, interval: 100 });
+    expect((await autosave('runs', '--status', 'WAITING')).stdout).not.toContain('cli-approve');
 
-    const again = await autosave('approve', approval.approvalId);
+    const again = await autosave('approve', approvalId);
     expect(again.code).toBe(1);
     expect(again.stderr.trim().split('\n')).toHaveLength(1);
     expect(again.stderr).toContain('ApprovalNotFoundError');
   });
 
+  it('approve takes the id after --, where an id starting with "-" cannot be read as an option', async () => {
+    const { approvalId } = await waitingRun('cli-dashdash');
+    const r = await autosave('approve', '--reject', '--comment', 'after --', '--', approvalId);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^rejected .+ \(run cli-dashdash\): Rejected: /);
+    // What an id of the old spelling (base64url, 1 in 64 began with '-') met: a usage error naming the option.
+    expect(await autosave('approve', '-Kx0')).toMatchObject({ code: 2 });
+    expect((await autosave('approve', '--', '-Kx0')).stderr).toContain("no pending approval '-Kx0'");
+  });
+
   it('history prints the timeline: every step once, its idempotency key, the approval decision', async () => {
-    const r = await autosave('history', 'cli-1');
+    await approvedRun('cli-history');
+    const r = await autosave('history', 'cli-history');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^cli-1 \(clinical-trial-onboarding\) SUCCEEDED after /);
+    expect(r.stdout).toMatch(/^cli-history \(clinical-trial-onboarding\) SUCCEEDED after /);
     for (const step of ['verify-site', 'create-accounts', 'request-irb-document', 'provision-edc-access', 'email-welcome-pack', 'schedule-kickoff']) {
-      expect(r.stdout).toMatch(new RegExp(`^\\d+ +${step} +tool +site-4412:\\S+ +1 +\\+\\S+ +\\S+ +done$`, 'm'));
+      expect(r.stdout).toMatch(new RegExp(`^\\d+ +${step} +tool +site-cli-history:\\S+ +1 +\\+\\S+ +\\S+ +done$`, 'm'));
     }
     expect(r.stdout).toMatch(/coordinator-approval +approval +1 .* done$/m);
-    expect(r.stdout).toContain('site-4412:welcome');
+    expect(r.stdout).toContain('site-cli-history:welcome');
 
-    const steps = json<{ steps: { name: string; attempts: number; outcome: string; kind: string }[] }>(await autosave('history', 'cli-1', '--json')).steps;
+    const steps = json<{ steps: { name: string; attempts: number; outcome: string; kind: string }[] }>(await autosave('history', 'cli-history', '--json')).steps;
     expect(steps.filter((s) => s.kind === 'tool').map((s) => [s.name, s.attempts, s.outcome])).toEqual([
       ['verify-site', 1, 'succeeded'],
       ['create-accounts', 1, 'succeeded'],
@@ -148,47 +184,54 @@ describe('autosave CLI on a live engine', () => {
   });
 
   it('describe --json gives the execution with its output', async () => {
-    const d = json<{ status: string; output: string; workflow: string }>(await autosave('describe', 'cli-1', '--json'));
+    await approvedRun('cli-describe');
+    const d = json<{ status: string; output: string; workflow: string }>(await autosave('describe', 'cli-describe', '--json'));
     expect(d).toMatchObject({ status: 'SUCCEEDED', workflow: 'clinical-trial-onboarding' });
     expect(JSON.parse(d.output).steps['coordinator-approval']).toMatchObject({ approved: true, by: 'cli-test', comment: 'from the CLI test' });
   });
 
   it('dlq list shows an aborted run and dlq redrive resumes it at its failed step', async () => {
-    expect((await autosave('start', 'clinical-trial-onboarding', '--name', 'cli-2', '--wait')).code).toBe(0);
-    await sfn.send(new StopExecutionCommand({ executionArn: 'arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:cli-2', error: 'Test', cause: 'stopped by the test' }));
+    await waitingRun('cli-dlq');
+    await sfn.send(new StopExecutionCommand({ executionArn: runArn('cli-dlq'), error: 'Test', cause: 'stopped by the test' }));
+    type Letter = { runName: string; letter: { status: string; failedState: string } };
+    const mine = async () => json<Letter[]>(await autosave('dlq', 'list', '--json')).filter((l) => l.runName === 'cli-dlq');
     const letters = await vi.waitFor(
       async () => {
-        const l = json<{ runName: string; letter: { status: string; failedState: string } }[]>(await autosave('dlq', 'list', '--json'));
+        const l = await mine();
         expect(l).toHaveLength(1);
         return l;
       },
       { timeout: 45_000, interval: 100 },
     );
-    expect(letters[0]).toMatchObject({ runName: 'cli-2', letter: { status: 'ABORTED', failedState: 'coordinator-approval' } });
+    expect(letters[0]).toMatchObject({ runName: 'cli-dlq', letter: { status: 'ABORTED', failedState: 'coordinator-approval' } });
     const table = await autosave('dlq', 'list');
-    expect(table.stdout).toMatch(/cli-2 +clinical-trial-onboarding +ABORTED +coordinator-approval/);
+    expect(table.stdout).toMatch(/cli-dlq +clinical-trial-onboarding +ABORTED +coordinator-approval/);
 
-    const redriven = await autosave('dlq', 'redrive', 'cli-2');
+    const redriven = await autosave('dlq', 'redrive', 'cli-dlq');
     expect(redriven).toMatchObject({ code: 0, stderr: '' });
-    expect(redriven.stdout).toContain('redriven cli-2: it resumes at its failed step');
-    expect(await status('cli-2')).toBe('RUNNING');
-    expect((await autosave('dlq', 'list')).stdout.trim()).toBe('(none)');
+    expect(redriven.stdout).toContain('redriven cli-dlq: it resumes at its failed step');
+    expect(await status('cli-dlq')).toBe('RUNNING');
+    expect(await mine()).toEqual([]);
     // It asks for the approval again (a new token, a new link).
-    await vi.waitFor(async () => expect(json<{ runName: string }[]>(await autosave('approvals', '--json')).map((a) => a.runName)).toEqual(['cli-2']), {
+    await vi.waitFor(async () => expect(json<{ runName: string }[]>(await autosave('approvals', '--json')).map((a) => a.runName)).toContain('cli-dlq'), {
       timeout: 45_000,
       interval: 100,
     });
-    const timeline = (await autosave('history', 'cli-2')).stdout;
+    const timeline = (await autosave('history', 'cli-dlq')).stdout;
     expect(timeline).toMatch(/, redriven 1x$/m);
     expect(timeline).toMatch(/^-- +redrive 1 .* the run resumes at its failed step$/m);
     expect(timeline).toMatch(/coordinator-approval +approval +1 .* FAILED ExecutionAborted$/m);
     expect(timeline).toMatch(/coordinator-approval +approval +1 .* waiting on a human$/m);
-    const nothing = await autosave('dlq', 'redrive', 'cli-2');
+    const nothing = await autosave('dlq', 'redrive', 'cli-dlq');
     expect(nothing).toMatchObject({ code: 1, stdout: '' });
-    expect(nothing.stderr).toMatch(/^autosave dlq redrive: DeadLetterNotFoundError: no dead letter 'cli-2'/);
+    expect(nothing.stderr).toMatch(/^autosave dlq redrive: DeadLetterNotFoundError: no dead letter 'cli-dlq'/);
   });
 
+  /** The onboarding runs in flight right now, from the API (other tests' runs included). */
+  const onboardingInFlight = async () => (await sfn.send(new ListExecutionsCommand({ stateMachineArn: ONBOARDING, statusFilter: 'RUNNING', maxResults: 1000 }))).executions!.length;
+
   it('deploy-check finds every workflow unchanged and counts the runs in flight', async () => {
+    await waitingRun('cli-deploy-check');
     const report = json<{ workflows: { workflow: string; action: string; runsInFlight: number }[]; rolesChecked: boolean }>(await autosave('deploy-check', '--json'));
     // The roles are judged only against a synthesized cdk.out (CI has none; a developer may have one).
     expect(report.rolesChecked).toBe(existsSync('cdk.out/manifest.json'));
@@ -198,59 +241,68 @@ describe('autosave CLI on a live engine', () => {
       ['contract-renewal', 'unchanged'],
       ['research-agent', 'unchanged'],
     ]);
-    expect(checks.find((c) => c.workflow === 'clinical-trial-onboarding')?.runsInFlight).toBe(1);
+    const inFlight = await onboardingInFlight();
+    expect(checks.find((c) => c.workflow === 'clinical-trial-onboarding')?.runsInFlight).toBe(inFlight);
     const table = await autosave('deploy-check');
-    expect(table.stdout).toMatch(/^clinical-trial-onboarding +1\.0\.0 +v1 +unchanged +1 \(1 on v1\)/m);
+    expect(table.stdout).toMatch(new RegExp(`^clinical-trial-onboarding +1\\.0\\.0 +v1 +unchanged +${inFlight} \\(${inFlight} on v1\\)`, 'm'));
     expect(table.stdout).toContain('A deploy now changes no workflow definition.');
     if (!report.rolesChecked) expect(table.stdout).toContain('Roles not checked: no cloud assembly at cdk.out.');
   });
 
   it('deploy-check says which workflow a deploy gives a new version when the deployed definition differs', async () => {
+    await waitingRun('cli-deploy-diff');
     // Someone deployed a definition that is not what the code compiles to (here: another Comment).
-    const machine = 'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding';
-    const live = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn: `${machine}:1` }));
+    const live = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn: `${ONBOARDING}:1` }));
     const edited = { ...JSON.parse(live.definition!), Comment: 'hand-edited in the console' };
-    const published = await sfn.send(new UpdateStateMachineCommand({ stateMachineArn: machine, definition: JSON.stringify(edited), publish: true }));
-    await sfn.send(
-      new UpdateStateMachineAliasCommand({ stateMachineAliasArn: `${machine}:live`, routingConfiguration: [{ stateMachineVersionArn: published.stateMachineVersionArn!, weight: 100 }] }),
-    );
-
-    const checks = json<{ workflows: { workflow: string; action: string; runsInFlight: number; runsInFlightByVersion: Record<string, number>; diff: { changedFields: string[] } }[] }>(
-      await autosave('deploy-check', '--json'),
-    ).workflows;
-    const onboarding = checks.find((c) => c.workflow === 'clinical-trial-onboarding')!;
-    expect(onboarding).toMatchObject({ action: 'new-version', runsInFlight: 1, runsInFlightByVersion: { [`${machine}:1`]: 1 }, diff: { changedFields: ['Comment'] } });
-    expect(checks.filter((c) => c.action === 'new-version').map((c) => c.workflow)).toEqual(['clinical-trial-onboarding']);
-    const table = await autosave('deploy-check');
-    expect(table.stdout).toMatch(/^clinical-trial-onboarding +1\.0\.0 +v2 +NEW VERSION +1 \(1 on v1\) +fields Comment$/m);
-    expect(table.stdout).toContain('A deploy now publishes 1 new version(s); runs in flight keep the version they started on.');
+    const published = await sfn.send(new UpdateStateMachineCommand({ stateMachineArn: ONBOARDING, definition: JSON.stringify(edited), publish: true }));
+    const routeTo = (versionArn: string) =>
+      sfn.send(new UpdateStateMachineAliasCommand({ stateMachineAliasArn: `${ONBOARDING}:live`, routingConfiguration: [{ stateMachineVersionArn: versionArn, weight: 100 }] }));
+    await routeTo(published.stateMachineVersionArn!);
+    try {
+      const inFlight = await onboardingInFlight();
+      const checks = json<{ workflows: { workflow: string; action: string; runsInFlight: number; runsInFlightByVersion: Record<string, number>; diff: { changedFields: string[] } }[] }>(
+        await autosave('deploy-check', '--json'),
+      ).workflows;
+      const onboarding = checks.find((c) => c.workflow === 'clinical-trial-onboarding')!;
+      expect(onboarding).toMatchObject({ action: 'new-version', runsInFlight: inFlight, runsInFlightByVersion: { [`${ONBOARDING}:1`]: inFlight }, diff: { changedFields: ['Comment'] } });
+      expect(checks.filter((c) => c.action === 'new-version').map((c) => c.workflow)).toEqual(['clinical-trial-onboarding']);
+      const table = await autosave('deploy-check');
+      expect(table.stdout).toMatch(new RegExp(`^clinical-trial-onboarding +1\\.0\\.0 +v2 +NEW VERSION +${inFlight} \\(${inFlight} on v1\\) +fields Comment$`, 'm'));
+      expect(table.stdout).toContain('A deploy now publishes 1 new version(s); runs in flight keep the version they started on.');
+    } finally {
+      // Leave the engine as the other tests expect it: live on v1, the machine's definition as compiled.
+      await routeTo(`${ONBOARDING}:1`);
+      await sfn.send(new UpdateStateMachineCommand({ stateMachineArn: ONBOARDING, definition: live.definition! }));
+    }
   });
 
   it('start --input <file> --wait follows a run without a human to SUCCEEDED and prints its output', async () => {
-    const file = join(dataDir, 'renewal-input.json');
-    await writeFile(file, JSON.stringify({ ...contractRenewal.exampleInput, contractId: 'C-cli' }));
-    const r = await autosave('start', 'contract-renewal', '--input', file, '--name', 'renewal-1', '--wait');
+    const file = join(dataDir, 'renewal-input-a.json');
+    await writeFile(file, JSON.stringify({ ...contractRenewal.exampleInput, contractId: 'C-cli-a' }));
+    const r = await autosave('start', 'contract-renewal', '--input', file, '--name', 'renewal-a', '--wait');
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout).toMatch(/^SUCCEEDED {2}output: \{.*"contractId":"C-cli"/m);
-    const history = await autosave('history', 'renewal-1');
+    expect(r.stdout).toMatch(/^SUCCEEDED {2}output: \{.*"contractId":"C-cli-a"/m);
+    const history = await autosave('history', 'renewal-a');
     expect(history.stdout).toMatch(/ model +1 /);
-    expect(history.stdout).toMatch(/ tool +renewal:C-cli:3 +1 /);
+    expect(history.stdout).toMatch(/ tool +renewal:C-cli-a:3 +1 /);
   });
 
   it('history shows a tool result taken from the ledger: a second run with the same key sends nothing new', async () => {
     type HistoryStep = { name: string; kind: string; idempotencyKey?: string; source?: string; replayed: boolean; result?: { messageId?: string } };
     const sendOf = async (run: string) => json<{ steps: HistoryStep[] }>(await autosave('history', run, '--json')).steps.find((s) => s.name === 'send-renewal-email');
-    const first = await sendOf('renewal-1');
+    const file = join(dataDir, 'renewal-input-b.json');
+    await writeFile(file, JSON.stringify({ ...contractRenewal.exampleInput, contractId: 'C-cli-b' }));
+    expect((await autosave('start', 'contract-renewal', '--input', file, '--name', 'renewal-b1', '--wait')).code).toBe(0);
+    const first = await sendOf('renewal-b1');
     expect(first).toMatchObject({ kind: 'tool', source: 'executed', replayed: false });
     expect(first?.result?.messageId).toEqual(expect.any(String));
-    // Same contract and version, so the same key `renewal:C-cli:3`: the ledger answers, no email is sent again.
-    const file = join(dataDir, 'renewal-input.json');
-    expect((await autosave('start', 'contract-renewal', '--input', file, '--name', 'renewal-2', '--wait')).code).toBe(0);
-    const again = await sendOf('renewal-2');
-    expect(again).toMatchObject({ kind: 'tool', idempotencyKey: 'renewal:C-cli:3', source: 'replayed', replayed: true, result: { messageId: first?.result?.messageId } });
-    expect((await autosave('history', 'renewal-2')).stdout).toMatch(/send-renewal-email +tool +renewal:C-cli:3 +1 .* done; from the ledger \(no new call\)$/m);
+    // Same contract and version, so the same key `renewal:C-cli-b:3`: the ledger answers, no email is sent again.
+    expect((await autosave('start', 'contract-renewal', '--input', file, '--name', 'renewal-b2', '--wait')).code).toBe(0);
+    const again = await sendOf('renewal-b2');
+    expect(again).toMatchObject({ kind: 'tool', idempotencyKey: 'renewal:C-cli-b:3', source: 'replayed', replayed: true, result: { messageId: first?.result?.messageId } });
+    expect((await autosave('history', 'renewal-b2')).stdout).toMatch(/send-renewal-email +tool +renewal:C-cli-b:3 +1 .* done; from the ledger \(no new call\)$/m);
     // The console's run page tells the same story in its timeline.
-    const page = await (await fetch(`${local.url}/runs/${encodeURIComponent('arn:aws:states:us-east-1:123456789012:execution:contract-renewal:renewal-2')}`)).text();
+    const page = await (await fetch(`${local.url}/runs/${encodeURIComponent('arn:aws:states:us-east-1:123456789012:execution:contract-renewal:renewal-b2')}`)).text();
     expect(page).toMatch(/<tr data-step="send-renewal-email">.*<td>done; from the ledger \(no new call\)<\/td><\/tr>/);
   });
 

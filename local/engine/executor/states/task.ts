@@ -7,8 +7,8 @@
 import { StatesError } from '../../../../lib/errors';
 import type { Phase, TimerSpec } from '../frame';
 import { payloadDetails } from '../history';
-import type { StateModule, Step } from '../step';
-import type { TaskTarget } from '../task-integrations';
+import { RECORDED_OUTCOME_RETRY_MILLIS, type StateModule, type Step } from '../step';
+import type { TaskOutcome, TaskTarget } from '../task-integrations';
 import { newTaskToken } from '../task-token';
 import { ENTER } from '../transition';
 
@@ -99,6 +99,16 @@ export const taskState: StateModule = {
   async onTimer(step, timer) {
     const phase = step.frame.pos.phase;
     if ((timer !== 'task-timeout' && timer !== 'heartbeat') || phase.kind !== 'task') return false;
+    const recorded = phase.token ? await recordedOutcome(step, phase.token) : undefined;
+    if (recorded === 'unknown') {
+      postponeTimer(step, timer);
+      return true;
+    }
+    if (recorded) {
+      // Decided in time, cut off before it reached the engine: the decision, not the timeout.
+      await taskState.onTaskOutcome!(step, { kind: 'task-outcome', seq: step.frame.pos.seq, source: 'token', outcome: recorded });
+      return true;
+    }
     const target = targetOf(step);
     const error = timer === 'heartbeat' ? StatesError.HeartbeatTimeout : StatesError.Timeout;
     if (phase.token) step.batch.closeToken(phase.token);
@@ -109,3 +119,27 @@ export const taskState: StateModule = {
     return true;
   },
 };
+
+/** The outcome recorded outside the engine for `token`, or 'unknown' when it could not be asked. */
+async function recordedOutcome(step: Step, token: string): Promise<TaskOutcome | undefined | 'unknown'> {
+  const ask = step.services.recordedTaskOutcome;
+  if (!ask) return undefined;
+  try {
+    return await ask(token);
+  } catch (err) {
+    console.error('autosave engine: could not ask for a recorded outcome before a timeout; asking again shortly', err);
+    return 'unknown';
+  }
+}
+
+/** Keeps the frame's timers, the one that fired moved {@link RECORDED_OUTCOME_RETRY_MILLIS} later. */
+function postponeTimer(step: Step, fired: TimerSpec['kind']): void {
+  const { store } = step.services;
+  const now = step.now();
+  step.frame.timers = (['task-timeout', 'heartbeat'] as const).flatMap((kind) => {
+    const row = store.getTimer(step.run.exec.arn, step.frame.id, kind);
+    return row ? [{ kind, dueMs: kind === fired ? now + RECORDED_OUTCOME_RETRY_MILLIS : row.due_ms }] : [];
+  });
+  step.fx.timersChanged = true;
+  step.batch.touch(step.frame);
+}

@@ -69,15 +69,17 @@ async function requestApproval(overrides: Record<string, unknown> = {}) {
   return { ...issued, taskToken, path: url.pathname, sig: url.searchParams.get('sig')! };
 }
 
-const get = (path: string, sig?: string) => handleApprovalHttp(service, { method: 'GET', path, query: { sig } });
-const post = (path: string, sig: string | undefined, form: Record<string, string>) =>
-  handleApprovalHttp(service, { method: 'POST', path, query: { sig }, contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(form).toString() });
+const get = (path: string, sig?: string, receivedAtMillis?: number) => handleApprovalHttp(service, { method: 'GET', path, query: { sig }, receivedAtMillis });
+const post = (path: string, sig: string | undefined, form: Record<string, string>, headers: Record<string, string> = {}) =>
+  handleApprovalHttp(service, {
+    method: 'POST', path, query: { sig }, contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(form).toString(), headers: { host: '127.0.0.1:8083', ...headers },
+  });
 const sendTaskSuccessCalls = () => sfnServer.calls.filter((c) => c.target === 'AWSStepFunctions.SendTaskSuccess');
 
 describe('approval request', () => {
   it('stores the task token in the table and never in the link; the link expires with the wait', async () => {
     const issued = await requestApproval();
-    expect(issued.url).toMatch(/^http:\/\/127\.0\.0\.1:8083\/approvals\/[A-Za-z0-9_-]{22}\?sig=v1\.\d+\./);
+    expect(issued.url).toMatch(/^http:\/\/127\.0\.0\.1:8083\/approvals\/[0-9a-f]{32}\?sig=v1\.\d+\./);
     expect(issued.url).not.toContain(issued.taskToken);
     expect(issued.expiresAtSeconds).toBe(clock.millis / 1000 + 5 * 86_400);
     expect((await table.get(`approval#${issued.approvalId}`))?.taskToken).toBe(issued.taskToken);
@@ -245,7 +247,9 @@ describe('approval endpoint', () => {
     const second = gated.post(a.path, a.sig, { decision: 'approve', by: 'a' });
     await gated.nextArrival();
     gated.held[1].release(); // the redelivery arrives first: the run is approved, its token closes
-    expect((await second).statusCode).toBe(409);
+    const redelivered = await second;
+    expect(redelivered.statusCode).toBe(200);
+    expect(redelivered.body).toContain('has now been delivered');
     closedTokens.add(a.taskToken);
     gated.held[0].release(); // the first delivery now finds the task closed (TaskTimedOut)
     expect((await first).statusCode).toBe(200);
@@ -261,5 +265,80 @@ describe('approval endpoint', () => {
   it('refuses other methods with 405', async () => {
     const a = await requestApproval();
     expect((await handleApprovalHttp(service, { method: 'DELETE', path: a.path, query: { sig: a.sig } })).statusCode).toBe(405);
+  });
+
+  it('expires the link with the wait on the engine\'s clock: requestedAt (the state\'s EnteredTime) and the request\'s arrival time', async () => {
+    const enteredMillis = clock.millis - 30 * 86_400_000; // a virtual clock far behind the Lambda's
+    const a = await requestApproval({ timeoutSeconds: 3600, requestedAt: new Date(enteredMillis).toISOString() });
+    expect(a.expiresAtSeconds).toBe(enteredMillis / 1000 + 3600);
+    expect((await get(a.path, a.sig, enteredMillis + 3_599_000)).statusCode).toBe(200);
+    expect((await get(a.path, a.sig, enteredMillis + 3_600_000)).statusCode).toBe(410);
+    await expect(requestApproval({ requestedAt: 'yesterday' })).rejects.toMatchObject({ name: 'InvalidStepInputError' });
+  });
+
+  it.each([
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }, 403],
+    ['Sec-Fetch-Site: same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site' }, 403],
+    ['an Origin of another site', { origin: 'https://attacker.example' }, 403],
+    ['a garbage Origin', { origin: 'garbage' }, 403],
+    ['Sec-Fetch-Site: same-origin', { 'sec-fetch-site': 'same-origin', origin: 'null' }, 200],
+    ['the same Origin', { origin: 'http://127.0.0.1:8083' }, 200],
+    ['Origin: null (a no-referrer page, a browser without Sec-Fetch-Site)', { origin: 'null' }, 200],
+    ['no browser headers (the CLI)', {}, 200],
+  ])('answers a POST with %s with %i', async (_case, headers, status) => {
+    const a = await requestApproval();
+    const res = await post(a.path, a.sig, { decision: 'approve' }, headers);
+    expect(res.statusCode).toBe(status);
+    expect(sendTaskSuccessCalls()).toHaveLength(status === 200 ? 1 : 0);
+    if (status === 403) expect(res.body).toContain('another site');
+  });
+
+  /** A decision recorded whose SendTaskSuccess never happened (the engine was killed in between). */
+  async function recordedNotDelivered(approved = true) {
+    const a = await requestApproval();
+    const decision = { approved, by: 'dr.lee@example.com', at: new Date(clock.millis).toISOString() };
+    await table.updateIf(`approval#${a.approvalId}`, { status: approved ? 'APPROVED' : 'REJECTED', decision }, { expression: '#s = :p', names: { '#s': 'status' }, values: { ':p': 'PENDING' } });
+    return a;
+  }
+
+  it('delivers a recorded decision that never reached the run when the link is read, and says so', async () => {
+    const a = await recordedNotDelivered();
+    const page = await get(a.path, a.sig);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Approved by dr.lee@example.com');
+    expect(page.body).toContain('has now been delivered');
+    expect(sendTaskSuccessCalls().map((c) => [c.input.taskToken, JSON.parse(c.input.output).approved])).toEqual([[a.taskToken, true]]);
+    const again = await get(a.path, a.sig);
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('already approved by dr.lee@example.com');
+    expect(sendTaskSuccessCalls()).toHaveLength(1);
+  });
+
+  it('delivers a recorded decision on a POST asking for the same one with 200 (what `autosave approve` does), and 409 to a different one', async () => {
+    const a = await recordedNotDelivered();
+    expect((await post(a.path, a.sig, { decision: 'reject' })).statusCode).toBe(409);
+    const b = await recordedNotDelivered();
+    expect((await post(b.path, b.sig, { decision: 'approve' })).statusCode).toBe(200);
+    expect(sendTaskSuccessCalls().map((c) => JSON.parse(c.input.output).approved)).toEqual([true, true]);
+  });
+
+  it('delivers every recorded decision that never reached its run in one sweep (the engine\'s boot)', async () => {
+    const recorded = [await recordedNotDelivered(true), await recordedNotDelivered(false)];
+    expect(await service.redeliverAllRecordedDecisions()).toBeGreaterThanOrEqual(2);
+    const sent = new Map(sendTaskSuccessCalls().map((c) => [c.input.taskToken, JSON.parse(c.input.output).approved]));
+    expect(recorded.map((a) => sent.get(a.taskToken))).toEqual([true, false]);
+    expect(await service.redeliverAllRecordedDecisions()).toBe(0);
+  });
+
+  it('settles a timing-out wait: a recorded decision is handed over; without one the approval closes and refuses later decisions', async () => {
+    const decided = await recordedNotDelivered(false);
+    expect(await service.settleBeforeTimeout(decided.taskToken)).toMatchObject({ approved: false, by: 'dr.lee@example.com' });
+    const pending = await requestApproval();
+    expect(await service.settleBeforeTimeout(pending.taskToken)).toBeUndefined();
+    const late = await post(pending.path, pending.sig, { decision: 'approve' });
+    expect(late.statusCode).toBe(410);
+    expect(late.body).toContain('no longer waiting');
+    expect(await service.settleBeforeTimeout('AAAA-a-token-of-no-approval')).toBeUndefined();
+    expect(sendTaskSuccessCalls()).toHaveLength(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalLinkSigner } from '../../../../lib/approvals';
+import { ApprovalLinkSigner, approvalIdForToken } from '../../../../lib/approvals';
 
 const now = Date.UTC(2026, 10, 30, 12);
 const exp = now / 1000 + 3600;
@@ -35,11 +35,37 @@ describe('ApprovalLinkSigner', () => {
     expect(new ApprovalLinkSigner(['new-secret']).verify('abc', rotated.sign('abc', exp), now).valid).toBe(true);
   });
 
-  it('derives an unguessable, stable approval id from the task token', () => {
-    const id = signer.approvalIdFor('token-1');
-    expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(signer.approvalIdFor('token-1')).toBe(id);
-    expect(signer.approvalIdFor('token-2')).not.toBe(id);
-    expect(new ApprovalLinkSigner(['other']).approvalIdFor('token-1')).not.toBe(id);
+  /** The last base64url character of a 32-byte MAC carries 2 unused low bits: flipping them decodes to the same bytes. */
+  const lastCharTwin = (sig: string) => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(sig.at(-1)!);
+    return sig.slice(0, -1) + alphabet[last ^ 1];
+  };
+
+  it.each([
+    ['padded with =', (sig: string) => `${sig}=`],
+    ['in the + / alphabet', (sig: string) => sig.replace(/-/g, '+').replace(/_/g, '/')],
+    ['with other unused low bits in the last character', lastCharTwin],
+    ['with leading zeros in the expiry', (sig: string) => sig.replace(`.${exp}.`, `.00${exp}.`)],
+  ])('calls a genuine signature spelled otherwise (%s) forged: a link has one spelling', (_case, respell) => {
+    // A signature whose MAC has both '-' or '_' in it makes the alphabet case bite; find one.
+    let id = 'abc';
+    let sig = signer.sign(id, exp);
+    for (let i = 0; !/[-_]/.test(sig.split('.')[2]); i++) sig = signer.sign((id = `abc${i}`), exp);
+    const other = respell(sig);
+    expect(other).not.toBe(sig);
+    expect(Buffer.from(other.split('.')[2], 'base64url').equals(Buffer.from(sig.split('.')[2], 'base64url'))).toBe(true);
+    expect(signer.verify(id, other, now)).toMatchObject({ valid: false, reason: 'forged' });
+    expect(signer.verify(id, sig, now).valid).toBe(true);
+  });
+
+  it('derives a stable approval id from the task token that never starts with "-" and never depends on the signing key', () => {
+    const id = approvalIdForToken('token-1');
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(approvalIdForToken('token-1')).toBe(id);
+    expect(approvalIdForToken('token-2')).not.toBe(id);
+    const ids = Array.from({ length: 2_000 }, (_, i) => approvalIdForToken(`token-${i}`));
+    expect(ids.filter((i) => i.startsWith('-'))).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -65,7 +65,7 @@ export async function walkDefinition(
     const state = definition.States[name];
     visited.push(name);
     events += historyEventsOf(state);
-    const context = { Execution: { ...execution, Input: input }, Task: { Token: `token-${visited.length}` } };
+    const context = { Execution: { ...execution, Input: input }, Task: { Token: `token-${visited.length}` }, State: { Name: name, EnteredTime: new Date(0).toISOString() } };
     if (state.Type === 'Succeed') return { visited, output: data, end: name, events };
     if (state.Type === 'Pass') {
       data = state.Output === undefined ? data : await evaluateTemplate(state.Output, { input: data, context });
