@@ -32,11 +32,16 @@ export interface EngineProcessOptions {
   readonly env?: Record<string, string>;
   /** @default 60_000 */
   readonly startTimeoutMillis?: number;
+  /** @default 0 (a free port) */
+  readonly port?: number;
+  /** Run with `--virtual-clock`. @default false */
+  readonly virtualClock?: boolean;
 }
 
 /** Starts `autosave local --port 0` and resolves once it says where it listens. */
 export async function startEngineProcess(options: EngineProcessOptions): Promise<EngineProcess> {
-  const args = ['bin/autosave.js', 'local', '--port', '0', '--data', options.dataDir];
+  const args = ['bin/autosave.js', 'local', '--port', String(options.port ?? 0), '--data', options.dataDir];
+  if (options.virtualClock) args.push('--virtual-clock');
   if (options.functionsModule) args.push('--functions', options.functionsModule);
   if (options.extraArgs) args.push(...options.extraArgs);
   const child = spawn(process.execPath, args, {
