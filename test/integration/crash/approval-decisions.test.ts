@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import { approvalUrlIn, enteredStates, historyOf } from '../workflows/support/workflow-engine';
 import { EngineSupervisor, freePort, outboxOf, restartProofSfn, sleep, spread, storedApprovals, throughRestarts } from '../../chaos/support';
+import { eventually } from '../../fixtures/wait';
 
 const RUNS = 100;
 /** POSTs per burst: one SIGKILL per burst. */
@@ -32,21 +33,18 @@ function random(seed: number): () => number {
   };
 }
 
-async function approvalLink(sfn: SFNClient, executionArn: string): Promise<string> {
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(50)) {
-    const url = approvalUrlIn(await throughRestarts(() => historyOf(sfn, executionArn)));
-    if (url) return url;
-  }
-  throw new Error(`no approval link for ${executionArn}`);
-}
+const approvalLink = (sfn: SFNClient, executionArn: string): Promise<string> =>
+  eventually(`the approval link of ${executionArn}`, async () => approvalUrlIn(await throughRestarts(() => historyOf(sfn, executionArn))), { timeoutMillis: 120_000, intervalMillis: 50 });
 
-async function closed(sfn: SFNClient, executionArn: string): Promise<string> {
-  for (const deadline = Date.now() + 180_000; Date.now() < deadline; await sleep(100)) {
-    const { status } = await throughRestarts(() => sfn.send(new DescribeExecutionCommand({ executionArn })));
-    if (status !== 'RUNNING') return status!;
-  }
-  throw new Error(`${executionArn} is still running`);
-}
+const closed = (sfn: SFNClient, executionArn: string): Promise<string> =>
+  eventually(
+    `${executionArn} to close`,
+    async () => {
+      const { status } = await throughRestarts(() => sfn.send(new DescribeExecutionCommand({ executionArn })));
+      return status === 'RUNNING' ? undefined : status;
+    },
+    { timeoutMillis: 180_000, intervalMillis: 100 },
+  );
 
 describe('approval decisions across kill -9 mid-POST', () => {
   let dataDir: string | undefined;

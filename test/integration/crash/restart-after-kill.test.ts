@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATA_DIR_OWNER_FILE } from '../../../local/services/data-dir-lock';
+import { eventually } from '../../fixtures/wait';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const RESTARTS = 20;
@@ -37,12 +38,14 @@ const ownerPid = (dataDir: string) => readFile(join(dataDir, DATA_DIR_OWNER_FILE
 
 /** Resolves once `check` holds; fails with the engine's output if the engine exits first or time runs out. */
 async function until(engine: ReturnType<typeof npxEngine>, what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + WAIT_MILLIS;
-  while (!(await check())) {
-    if (engine.child.exitCode !== null || engine.child.signalCode !== null) throw new Error(`the engine exited (${engine.child.exitCode}) before ${what}:\n${engine.output()}`);
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${WAIT_MILLIS} ms:\n${engine.output()}`);
-    await sleep(20);
-  }
+  await eventually(
+    what,
+    async () => {
+      if (engine.child.exitCode !== null || engine.child.signalCode !== null) throw new Error(`the engine exited (${engine.child.exitCode}) before ${what}:\n${engine.output()}`);
+      return (await check()) || undefined;
+    },
+    { timeoutMillis: WAIT_MILLIS },
+  );
 }
 
 function killGroup(child: ChildProcess): Promise<unknown> {
