@@ -19,7 +19,7 @@ import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lam
 import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
 import { loadUserFunctions, userFunctions, type UserFunctionExport } from './services/lambda/user-functions';
 import { applyLocalEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
-import { lockDataDirectory } from './services/data-dir-lock';
+import { lockDataDirectory } from './store';
 import { expireOrphanedLeases } from './services/orphaned-leases';
 import { recordedDecisions } from './services/recorded-decisions';
 import { startLocalS3 } from './services/s3';

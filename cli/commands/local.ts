@@ -58,7 +58,7 @@ export async function run(args: string[]): Promise<number> {
   }
   // The data directory first, before the engine's modules load: a second engine is refused at once.
   await mkdir(values.data, { recursive: true });
-  const { lockDataDirectory } = await import('../../local/services/data-dir-lock');
+  const { lockDataDirectory } = await import('../../local/store');
   const dataDirLock = await lockDataDirectory(values.data);
   // Loaded here, not at the top: `autosave help` should not pay for the engine's dependencies.
   const { startLocal } = await import('../../local/server');

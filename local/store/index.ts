@@ -3,3 +3,4 @@ export * from './group-committer';
 export * from './queue-store';
 export * from './transition-batch';
 export * from './stack-store';
+export * from './data-dir-lock';

@@ -110,12 +110,17 @@ export async function runOnboardingChaos(options: OnboardingChaosOptions): Promi
       for (let name = queue.shift(); name; name = queue.shift()) await drive(name);
     });
 
+    // Kill points follow the work, not the clock (a restart's length depends on the machine): each kill
+    // comes a random number of approval POSTs into an incarnation's life (spreading the kills over the
+    // runs), cutting a POST in flight 2–30 ms in when one is.
+    const postsPerKill = Math.max(2, Math.floor(options.runs / options.kills));
     const killer = (async () => {
       for (let k = 0; k < options.kills; k++) {
         await supervisor.ready();
-        await sleep(200 + Math.random() * 800);
-        // Mostly mid-POST: wait (briefly) for a POST to be in flight, then cut it 2–30 ms in.
-        for (let waited = 0; postsInFlight === 0 && waited < 1_000 && !done; waited += 5) await sleep(5);
+        const sentBefore = postsSent;
+        const target = 1 + Math.floor(Math.random() * postsPerKill * 1.5);
+        for (let waited = 0; postsSent - sentBefore < target && waited < 60_000 && approved.size < options.runs; waited += 10) await sleep(10);
+        for (let waited = 0; postsInFlight === 0 && waited < 1_000; waited += 5) await sleep(5);
         if (postsInFlight > 0) await sleep(2 + Math.random() * 28);
         if (postsInFlight > 0) killsMidPost += 1;
         await supervisor.killAndRestart();
