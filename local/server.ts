@@ -229,9 +229,6 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     // Approval decisions recorded but cut off before they reached their run (a crash mid-POST).
     const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? recordedDecisions(dynamodbClient, api.url) : undefined;
     if (decisions) stops.push(() => decisions.close());
-    // Approval decisions recorded but cut off before they reached their run (a crash mid-POST).
-    const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? recordedDecisions(dynamodbClient, api.url) : undefined;
-    if (decisions) stops.push(() => decisions.close());
 
     const engine = new Engine({
       dataDir: join(dataDir, DATA_LAYOUT.engine),
