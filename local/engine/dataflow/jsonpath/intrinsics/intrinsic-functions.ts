@@ -33,6 +33,11 @@ const integer = (value: unknown, what: string): number => {
   if (!Number.isInteger(value)) throw new Error(`${what} must be an integer, got ${JSON.stringify(value)}`);
   return value as number;
 };
+/** Java's `Math.round` (half up, also for negatives: -1.5 → -1), which the service applies to numbers it wants whole. */
+const roundHalfUp = (value: unknown, what: string): number => {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`${what} must be a number, got ${JSON.stringify(value)}`);
+  return Math.floor(value + 0.5) + 0; // + 0 turns -0 into 0
+};
 const array = (value: unknown, what: string): unknown[] => {
   if (!Array.isArray(value)) throw new Error(`${what} must be an array, got ${JSON.stringify(value)}`);
   return value;
@@ -41,6 +46,18 @@ const object = (value: unknown, what: string): Record<string, unknown> => {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${what} must be a JSON object`);
   return value as Record<string, unknown>;
 };
+
+/**
+ * An argument of `States.Format` as the service prints it: objects and arrays the way Java prints maps
+ * and lists (`{Arg1=1, Arg2=[]}`, strings unquoted inside them), everything else as its text.
+ */
+function formatArgument(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(formatArgument).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.entries(value).map(([k, v]) => `${k}=${formatArgument(v)}`).join(', ')}}`;
+  }
+  return String(value);
+}
 
 /** `States.Format`: `{}` takes the next argument; `\{` and `\}` in a literal template are braces. */
 function format(args: unknown[], call: IntrinsicCall): string {
@@ -55,9 +72,7 @@ function format(args: unknown[], call: IntrinsicCall): string {
       out += template[++i];
     } else if (ch === '{' && template[i + 1] === '}') {
       if (next >= values.length) throw new Error('the template has more {} placeholders than arguments');
-      const value = values[next++];
-      if (value !== null && typeof value === 'object') throw new Error('arguments must be strings, numbers, booleans or null');
-      out += String(value);
+      out += formatArgument(values[next++]);
       i++;
     } else out += ch;
   }
@@ -68,7 +83,8 @@ function format(args: unknown[], call: IntrinsicCall): string {
 /** Every intrinsic function, by name. */
 export const INTRINSIC_FUNCTIONS: Readonly<Record<string, IntrinsicFunction>> = {
   'States.Format': { minArgs: 1, maxArgs: Infinity, apply: format },
-  'States.StringToJson': { minArgs: 1, maxArgs: 1, apply: ([text]) => parseJson(string(text, 'the argument')) },
+  // The service reads a blank string as JSON null.
+  'States.StringToJson': { minArgs: 1, maxArgs: 1, apply: ([text]) => (string(text, 'the argument').trim() === '' ? null : parseJson(text)) },
   'States.JsonToString': { minArgs: 1, maxArgs: 1, apply: ([value]) => JSON.stringify(value) },
   'States.Array': { minArgs: 0, maxArgs: Infinity, apply: (args) => args },
   'States.ArrayPartition': { minArgs: 2, maxArgs: 2, apply: ([items, size]) => partition(array(items, 'the first argument'), size) },
@@ -113,12 +129,12 @@ export const INTRINSIC_FUNCTIONS: Readonly<Record<string, IntrinsicFunction>> = 
     minArgs: 2,
     maxArgs: 3,
     apply: ([start, end, seed]) => {
-      const [low, high] = [integer(start, 'start'), integer(end, 'end')];
+      const [low, high] = [roundHalfUp(start, 'start'), roundHalfUp(end, 'end')];
       if (high <= low) throw new Error('end must be greater than start');
       return low + Math.floor(random(seed === undefined ? undefined : integer(seed, 'the seed')) * (high - low));
     },
   },
-  'States.MathAdd': { minArgs: 2, maxArgs: 2, apply: ([a, b]) => integer(a, 'the first argument') + integer(b, 'the second argument') },
+  'States.MathAdd': { minArgs: 2, maxArgs: 2, apply: ([a, b]) => roundHalfUp(a, 'the first argument') + roundHalfUp(b, 'the second argument') },
   'States.StringSplit': {
     minArgs: 2,
     maxArgs: 2,
