@@ -135,3 +135,13 @@ async function synthesizeInto(projectRoot: string, directory: string, context: R
     rmSync(tmp, { recursive: true, force: true });
   }
 }
+
+/** The cloud assembly a command runs: the one named by `--app`, or the app synthesized now (cached by source hash). */
+export async function appAssembly(app: string | undefined): Promise<{ readonly directory: string; readonly origin: string }> {
+  if (app) return { directory: resolve(app), origin: 'given with --app' };
+  const assembly = await synthesizeAssembly();
+  return {
+    directory: assembly.directory,
+    origin: assembly.cached ? `synthesized earlier from sources ${assembly.sourceHash}` : `synthesized now from sources ${assembly.sourceHash} in ${assembly.millis} ms`,
+  };
+}

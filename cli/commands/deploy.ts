@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LOCAL_ENDPOINT } from '../aws-clients';
 
@@ -37,14 +36,10 @@ export async function run(args: string[]): Promise<number> {
     console.error(`autosave deploy: only --local is served here\n${USAGE}`);
     return 2;
   }
-  let assemblyDir: string;
-  if (values.app) assemblyDir = resolve(values.app);
-  else {
-    const { synthesizeAssembly } = await import('../stack-assembly');
-    const assembly = await synthesizeAssembly();
-    assemblyDir = assembly.directory;
-    if (!values.json) console.log(`assembly ${assembly.sourceHash} ${assembly.cached ? '(cached)' : `synthesized in ${assembly.millis} ms`}`);
-  }
+  const { appAssembly } = await import('../stack-assembly');
+  const assembly = await appAssembly(values.app);
+  if (!values.json) console.log(`assembly: ${assembly.origin}`);
+  const assemblyDir = assembly.directory;
   const { deployToLocalEngine } = await import('../local-deploy');
   const body = await deployToLocalEngine(values.endpoint, assemblyDir, values['stack-name']);
   if (values.json) {

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT } from '../../lib/config';
 
 /** `autosave local`: runs the embedded engine with every workflow deployed, until SIGINT/SIGTERM. */
@@ -45,16 +44,9 @@ export async function run(args: string[]): Promise<number> {
   }
   let stack: { assemblyDir: string; stackName?: string; origin: string } | undefined;
   if (values.stack || values.app) {
-    if (values.app) stack = { assemblyDir: resolve(values.app), stackName: values['stack-name'], origin: 'given with --app' };
-    else {
-      const { synthesizeAssembly } = await import('../stack-assembly');
-      const assembly = await synthesizeAssembly();
-      stack = {
-        assemblyDir: assembly.directory,
-        stackName: values['stack-name'],
-        origin: assembly.cached ? `synthesized earlier from sources ${assembly.sourceHash}` : `synthesized now from sources ${assembly.sourceHash} in ${assembly.millis} ms`,
-      };
-    }
+    const { appAssembly } = await import('../stack-assembly');
+    const assembly = await appAssembly(values.app);
+    stack = { assemblyDir: assembly.directory, stackName: values['stack-name'], origin: assembly.origin };
   }
   // The data directory first, before the engine's modules load: a second engine is refused at once.
   await mkdir(values.data, { recursive: true });
