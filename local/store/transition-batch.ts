@@ -13,7 +13,7 @@ export interface BatchFrame {
   readonly parentId: string | null;
   readonly itemIndex: number;
   readonly status: FrameStatus;
-  readonly pos: { lastEventId?: number; readonly seq: number };
+  readonly pos: { lastEventId?: number; enteredEventId?: number; readonly seq: number };
   /** The row's `rev` the frame was read at; null for a frame not yet written. */
   readonly baseRev: number | null;
   /** Timers replacing the frame's timer rows (undefined: leave them). */
@@ -25,6 +25,15 @@ export interface BatchFrame {
 /** Thrown inside a write when the frame or execution moved on meanwhile: the batch is dropped. */
 export class StaleTransitionError extends Error {
   override readonly name = 'StaleTransitionError';
+}
+
+/**
+ * Thrown inside a write when the batch relied on the ids its events would get (see
+ * {@link TransitionBatch.reliesOnEventIds}) and another batch of the run was written first: the batch is
+ * rolled back, and its transition is to be computed again.
+ */
+export class EventIdsMovedError extends Error {
+  override readonly name = 'EventIdsMovedError';
 }
 
 interface PendingEvent {
@@ -71,14 +80,38 @@ export class TransitionBatch {
   /** Execution-level timers to insert (a definition's `TimeoutSeconds`). */
   private readonly executionTimers: { frameId: string; kind: string; dueMs: number }[] = [];
 
+  /** Whether what the batch holds was computed from the ids its events get (see {@link reliesOnEventIds}). */
+  private idsRelied = false;
+
   constructor(
     readonly executionArn: string,
     private readonly nowMs: () => number,
+    /** The run's event count when the transition was computed: the basis of the ids {@link event} predicts. @default 0 */
+    private readonly baseEventCount = 0,
   ) {}
 
-  /** Appends an event of `frame` (null: an execution-level event threaded after the latest event). */
-  event(frame: BatchFrame | null, type: string, details?: Record<string, unknown>): void {
+  /**
+   * Appends an event of `frame` (null: an execution-level event threaded after the latest event). Ids
+   * are assigned at write time; this returns the id the event gets when no other batch of the run is
+   * written first. A `*StateEntered` event's written id is kept in its frame's `pos.enteredEventId`.
+   */
+  event(frame: BatchFrame | null, type: string, details?: Record<string, unknown>): number {
     this.events.push({ frame, type, details, tsMs: this.nowMs() });
+    return this.baseEventCount + this.events.length;
+  }
+
+  /**
+   * The batch's contents name an id {@link event} predicted (a runtime error's cause names the event its
+   * state was entered at): its write throws {@link EventIdsMovedError} if another batch of the run was
+   * written since the transition was computed, instead of writing a wrong id.
+   */
+  reliesOnEventIds(): void {
+    this.idsRelied = true;
+  }
+
+  /** Writes the batch even if the ids it relied on moved (the caller gave up computing it again). */
+  acceptMovedEventIds(): void {
+    this.idsRelied = false;
   }
 
   /** Marks a frame to be written (inserted when new). */
@@ -132,6 +165,7 @@ export class TransitionBatch {
       | { status: string; event_count: number }
       | undefined;
     if (!exec || (!this.allowNotRunning && exec.status !== 'RUNNING')) throw new StaleTransitionError(this.executionArn);
+    if (this.idsRelied && exec.event_count !== this.baseEventCount) throw new EventIdsMovedError(this.executionArn);
     const room = HISTORY_EVENT_LIMIT - exec.event_count;
     const fits = this.events.length < room || (this.events.length === room && this.events[room - 1].type === 'ExecutionSucceeded');
     if (!fits && !this.endsAtLimit) {
@@ -151,7 +185,10 @@ export class TransitionBatch {
       const id = nextId++;
       const previous = e.frame ? (e.frame.pos.lastEventId ?? e.frame.parent?.pos.lastEventId ?? lastId) : lastId;
       insertEvent.run(this.executionArn, id, e.type, e.tsMs, previous, e.details ? JSON.stringify(e.details) : null);
-      if (e.frame) e.frame.pos.lastEventId = id;
+      if (e.frame) {
+        e.frame.pos.lastEventId = id;
+        if (e.type.endsWith('StateEntered')) e.frame.pos.enteredEventId = id;
+      }
       lastId = id;
     }
     const update = store.sql('UPDATE frames SET status = ?, position = ?, rev = rev + 1 WHERE execution_arn = ? AND frame_id = ? AND rev = ?');

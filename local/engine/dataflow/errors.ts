@@ -23,6 +23,13 @@ export class StatesRuntimeError extends StatesDataFlowError {
   override readonly name = StatesError.Runtime;
 }
 
+/**
+ * A Map state's `ToleratedFailureCount`/`Percentage` read from a path out of range. A `States.Runtime`
+ * error that the service raises once the Map has started (after `MapStateStarted`), unlike the other
+ * limits, which fail it before.
+ */
+export class MapToleranceError extends StatesRuntimeError {}
+
 /** An intrinsic function (`States.Format`, ...) failed on its arguments. */
 export class IntrinsicFailureError extends StatesDataFlowError {
   override readonly name = StatesError.IntrinsicFailure;

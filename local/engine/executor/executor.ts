@@ -23,7 +23,7 @@
  */
 import { StatesError } from '../../../lib/errors';
 import type { ExecutionHeader } from '../../store';
-import { StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../store';
+import { EventIdsMovedError, StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../store';
 import type { EngineContext } from '../engine-context';
 import { FrameRecord } from './frame';
 import { STATE_MODULES } from './states';
@@ -35,6 +35,12 @@ export type { FrameSignal, SignalResult } from './transition';
 
 /** The pseudo frame id of execution-level timers (the definition's `TimeoutSeconds`). */
 export const EXECUTION_TIMER_FRAME = '#execution';
+
+/**
+ * How many times a transition is computed again because other frames of its run were written first while
+ * it named one of its own events' ids (see `TransitionBatch.reliesOnEventIds`).
+ */
+const MAX_EVENT_ID_ATTEMPTS = 5;
 
 /** The executor's hooks into the engine. */
 export interface ExecutorHooks {
@@ -171,27 +177,32 @@ export class Executor {
   // ---- one transition ------------------------------------------------------------------------------
 
   private async process(executionArn: string, frameId: string, signal: FrameSignal): Promise<SignalResult> {
-    const exec = this.store.getExecutionHeader(executionArn);
-    if (!exec || exec.status !== 'RUNNING') return 'stale';
-    const row = this.store.getFrame(executionArn, frameId);
-    if (!row || row.status !== 'RUNNING') return 'stale';
-    const run = this.runOf(exec);
-    const step = new Step(this.stepServices, run, FrameRecord.fromRow(row), new TransitionBatch(executionArn, () => this.ctx.clock.now()), new Effects());
-    if (!(await this.route(step, signal))) return 'stale';
-    const { batch } = step;
-    let outcome: WriteOutcome;
-    try {
-      outcome = await this.store.committer.commit(() => batch.write(this.store));
-    } catch (err) {
-      if (err instanceof StaleTransitionError) return 'stale';
-      throw err;
+    for (let attempt = 1; ; attempt++) {
+      const exec = this.store.getExecutionHeader(executionArn);
+      if (!exec || exec.status !== 'RUNNING') return 'stale';
+      const row = this.store.getFrame(executionArn, frameId);
+      if (!row || row.status !== 'RUNNING') return 'stale';
+      const run = this.runOf(exec);
+      const batch = new TransitionBatch(executionArn, () => this.ctx.clock.now(), exec.event_count);
+      const step = new Step(this.stepServices, run, FrameRecord.fromRow(row), batch, new Effects());
+      if (!(await this.route(step, signal))) return 'stale';
+      // Past a few tries (many frames of one run committing at once) the predicted ids are written as they are.
+      if (attempt >= MAX_EVENT_ID_ATTEMPTS) batch.acceptMovedEventIds();
+      let outcome: WriteOutcome;
+      try {
+        outcome = await this.store.committer.commit(() => batch.write(this.store));
+      } catch (err) {
+        if (err instanceof StaleTransitionError) return 'stale';
+        // Another frame of the run was written first, and this transition named an event id: compute it again.
+        if (err instanceof EventIdsMovedError) continue;
+        throw err;
+      }
+      // The run failed at its history limit instead: none of the batch's effects may happen.
+      if (outcome === 'history-limit') this.hooks.onClosed(run.exec.arn);
+      else this.afterCommit(run, step.fx);
+      return 'applied';
     }
-    // The run failed at its history limit instead: none of the batch's effects may happen.
-    if (outcome === 'history-limit') this.hooks.onClosed(run.exec.arn);
-    else this.afterCommit(run, step.fx);
-    return 'applied';
   }
-
 
   /** Hands a signal to the module of the frame's state, by the phase the frame is in; false if it no longer applies. */
   private async route(step: Step, signal: FrameSignal): Promise<boolean> {

@@ -62,6 +62,8 @@ export interface FramePosition {
   seq: number;
   /** Child frames ever spawned, so each spawn gets fresh ids. */
   spawns: number;
+  /** Id of the current state's `*StateEntered` event (a runtime error's cause names it, as AWS's does). */
+  enteredEventId?: number;
   /** Id of this frame's latest history event (the next event's `previousEventId`). */
   lastEventId?: number;
   /** The Map item of an iteration frame (`$states.context.Map.Item`). */

@@ -8,7 +8,7 @@ import type { Clock } from '../../../lib/config';
 import type { EngineStore } from '../../store';
 import type { ExecutionClose, TransitionBatch } from '../../store';
 import { dataFlowFor } from '../dataflow';
-import { DataLimitExceededError } from '../dataflow';
+import { DataLimitExceededError, NoChoiceMatchedError, StatesDataFlowError } from '../dataflow';
 import type { EvaluationScope, StateDataFlow } from '../dataflow';
 import type { PreparedState } from '../definition';
 import { type FramePosition, FrameRecord, type Phase, ROOT_FRAME_ID, type TimerSpec } from './frame';
@@ -73,6 +73,9 @@ const isoTime = (ms: number): string => new Date(ms).toISOString();
 
 /** The transition of one frame of one run: a batch being filled and the effects to run after its commit. */
 export class Step {
+  /** Whether the current state was entered in this transition (its entered event's id is then predicted). */
+  private enteredHere = false;
+
   constructor(
     readonly services: StepServices,
     readonly run: Run,
@@ -154,9 +157,9 @@ export class Step {
 
   // ---- moves ------------------------------------------------------------------------------------------
 
-  /** Appends an event of this frame. */
-  event(type: string, details?: Record<string, unknown>): void {
-    this.batch.event(this.frame, type, details);
+  /** Appends an event of this frame; returns its id (see {@link TransitionBatch.event}). */
+  event(type: string, details?: Record<string, unknown>): number {
+    return this.batch.event(this.frame, type, details);
   }
 
   /** Replaces the frame's phase and timers (every phase change goes through here). */
@@ -180,7 +183,8 @@ export class Step {
       const state = this.state;
       frame.pos.enteredMs = this.now();
       this.batch.touch(frame);
-      this.event(`${state.type}StateEntered`, { name: frame.pos.state, ...payloadDetails('input', frame.pos.input) });
+      frame.pos.enteredEventId = this.event(`${state.type}StateEntered`, { name: frame.pos.state, ...payloadDetails('input', frame.pos.input) });
+      this.enteredHere = true;
       await this.guard(() => this.services.moduleOf(state).enter(this));
     }
   }
@@ -194,9 +198,20 @@ export class Step {
     }
   }
 
-  /** What a failure thrown while evaluating the current state is, as an ASL error and cause. */
+  /**
+   * What a failure thrown while evaluating the current state is, as an ASL error and cause: the one place
+   * a state's failure is named. An error the service raises itself while evaluating the state (a
+   * `States.Runtime` path, a `States.QueryEvaluationError`, ...) has its cause prefixed as AWS writes it:
+   * `An error occurred while executing the state 'X' (entered at the event id #N). `. A Choice matching
+   * nothing and an oversized result keep their own causes, as AWS records them.
+   */
   failureOf(err: unknown): StateFailure {
-    return toFailure(err);
+    const failure = toFailure(err);
+    const entered = this.frame.pos.enteredEventId;
+    if (!(err instanceof StatesDataFlowError) || err instanceof NoChoiceMatchedError || err instanceof DataLimitExceededError || entered === undefined) return failure;
+    // The id is only predicted while the state's entry is in this batch: its write checks the prediction held.
+    if (this.enteredHere) this.batch.reliesOnEventIds();
+    return { ...failure, cause: `An error occurred while executing the state '${this.frame.pos.state}' (entered at the event id #${entered}). ${failure.cause}` };
   }
 
   /** Output and Assign of a state whose result is known, its Exited event, and the move on. */

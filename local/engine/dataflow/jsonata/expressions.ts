@@ -26,10 +26,16 @@ export function isMalformedJsonataExpression(value: unknown): boolean {
   return (trimmed.startsWith(EXPRESSION_START) || trimmed.endsWith(EXPRESSION_END)) && !isJsonataExpression(value);
 }
 
+/** Marks an array as a JSONata sequence (what its path steps yield), which JSONata unwraps when it holds one item. */
+function asSequence<T>(items: T[]): T[] {
+  return Object.defineProperty(items, 'sequence', { value: true });
+}
+
 /** Step Functions' added functions, as JSONata sees them (`$partition`, `$range`, ...). */
 const AWS_FUNCTIONS: ReadonlyArray<readonly [string, (...args: any[]) => unknown]> = [
   ['partition', partition],
-  ['range', range],
+  // A JSONata sequence, so that a range of one number is that number, as AWS evaluates it ($range(1, 9, 9) is 1).
+  ['range', (...args: unknown[]) => asSequence(range(args[0], args[1], args[2]))],
   ['hash', hash],
   ['random', (seed?: unknown) => random(seed)],
   ['uuid', () => uuid()],
@@ -124,6 +130,14 @@ function plain(value: unknown): unknown {
   return value;
 }
 
+/** Whether a JSONata value is or holds a function (data a state cannot pass on). */
+function containsFunction(value: unknown): boolean {
+  if (typeof value === 'function') return true;
+  if (value === null || typeof value !== 'object') return false;
+  if ((value as { _jsonata_lambda?: boolean })._jsonata_lambda === true) return true;
+  return Object.values(value).some(containsFunction);
+}
+
 /** Evaluates one `{% ... %}` string. Undefined results and failures are {@link QueryEvaluationError}s naming `field`. */
 export async function evaluateJsonata(source: string, bindings: Record<string, unknown>, field: string): Promise<unknown> {
   const expression = compileJsonata(source, field);
@@ -133,6 +147,10 @@ export async function evaluateJsonata(source: string, bindings: Record<string, u
   } catch (err) {
     if (err instanceof QueryEvaluationError) throw err;
     throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' threw an error: ${describe(err)}`, { cause: err });
+  }
+  const text = () => source.slice(2, -2).trim();
+  if (containsFunction(value)) {
+    throw new QueryEvaluationError(`The JSONata expression '${text()}' specified for the field '${field}' returned an unsupported result type.`);
   }
   const result = plain(value);
   if (result === undefined) {

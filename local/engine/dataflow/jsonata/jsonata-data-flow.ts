@@ -8,10 +8,9 @@ import { bindingsOf, evaluateJsonata, evaluateTemplate, isJsonataExpression } fr
 import {
   mapItemValue,
   mapLimitsFrom,
-  requireArray,
+  parseTimestamp,
   requireInteger,
   requireString,
-  requireTimestamp,
   RESULT_PRODUCING_TYPES,
   type ErrorFactory,
 } from '../shared/values';
@@ -83,12 +82,28 @@ export const jsonataDataFlow: StateDataFlow = {
 
   async waitUntil(state, scope, nowMillis) {
     if ('Seconds' in state) return nowMillis + requireInteger(await field(state, 'Seconds', scope), 'Seconds', 0, queryError) * 1000;
-    if ('Timestamp' in state) return requireTimestamp(await field(state, 'Timestamp', scope), 'Timestamp', queryError);
+    if ('Timestamp' in state) {
+      const timestamp = await field(state, 'Timestamp', scope);
+      const millis = parseTimestamp(timestamp);
+      if (millis === undefined) {
+        const shown = typeof timestamp === 'string' ? timestamp : JSON.stringify(timestamp);
+        throw queryError(`The Timestamp field cannot be parsed as an ISO-8601 extended offset date-time format string: ${shown}`);
+      }
+      return millis;
+    }
     throw queryError('A Wait state needs Seconds or Timestamp.');
   },
 
   async mapItems(state, scope) {
-    return requireArray('Items' in state ? await field(state, 'Items', scope) : scope.input, 'Items', queryError);
+    if (!('Items' in state)) {
+      if (!Array.isArray(scope.input)) throw queryError(`Map state input must be an array but was: ${JSON.stringify(scope.input)}`);
+      return scope.input;
+    }
+    const items = await field(state, 'Items', scope);
+    if (Array.isArray(items)) return items;
+    const kind = items === null ? 'null' : typeof items;
+    const written = isJsonataExpression(state.Items) ? state.Items.slice(2, -2).trim() : JSON.stringify(state.Items);
+    throw queryError(`The JSONata expression '${written}' specified for the field 'Items' returned an unexpected result type. Expected 'array', but was '${kind}' for value: ${JSON.stringify(items)}`);
   },
 
   async mapItemInput(state, scope) {

@@ -4,13 +4,15 @@
  * with `.$` paths and intrinsics.
  */
 import type { ChoiceDecision, EvaluationScope, StateDataFlow, StateDefinition } from '../types';
-import { NoChoiceMatchedError, StatesRuntimeError } from '../errors';
-import { mapItemValue, mapLimitsFrom, requireArray, requireInteger, requireString, requireTimestamp, RESULT_PRODUCING_TYPES, type ErrorFactory } from '../shared/values';
-import { readPath, setReferencePath, type PathRoots } from './paths';
+import { MapToleranceError, NoChoiceMatchedError, StatesRuntimeError } from '../errors';
+import { mapItemValue, mapLimitsFrom, parseTimestamp, requireInteger, requireString, requireTimestamp, RESULT_PRODUCING_TYPES, type ErrorFactory } from '../shared/values';
+import { lookupPath, readPath, setReferencePath, type PathRoots } from './paths';
 import { applyPayloadTemplate, evaluateDynamic } from './payload-template';
 import { ruleMatches, type ChoiceRule } from './choice-rules';
 
 const runtimeError: ErrorFactory = (message) => new StatesRuntimeError(message);
+/** A tolerated-failure value out of range: the service reports it after MapStateStarted (see {@link MapToleranceError}). */
+const toleranceError: ErrorFactory = (message) => new MapToleranceError(message);
 
 const roots = (data: unknown, scope: EvaluationScope): PathRoots => ({ data, context: scope.context, variables: scope.variables });
 
@@ -105,17 +107,30 @@ export const jsonPathDataFlow: StateDataFlow = {
   },
 
   async waitUntil(state, scope, nowMillis) {
-    const seconds = numberField(state, 'Seconds', scope);
-    if (seconds !== undefined) return nowMillis + requireInteger(seconds, 'SecondsPath' in state ? 'SecondsPath' : 'Seconds', 0, runtimeError) * 1000;
-    const timestamp = numberField(state, 'Timestamp', scope);
-    if (timestamp !== undefined) return requireTimestamp(timestamp, 'TimestampPath' in state ? 'TimestampPath' : 'Timestamp', runtimeError);
-    throw runtimeError('A Wait state needs Seconds, SecondsPath, Timestamp or TimestampPath.');
+    if ('Seconds' in state) return nowMillis + requireInteger(state.Seconds, 'Seconds', 0, runtimeError) * 1000;
+    if ('Timestamp' in state) return requireTimestamp(state.Timestamp, 'Timestamp', runtimeError);
+    const pathField = 'SecondsPath' in state ? 'SecondsPath' : 'TimestampPath' in state ? 'TimestampPath' : undefined;
+    if (!pathField) throw runtimeError('A Wait state needs Seconds, SecondsPath, Timestamp or TimestampPath.');
+    const path = state[pathField] as string;
+    const { found, value } = lookupPath(path, roots(selectedInput(state, scope), scope));
+    // The service's own words for each way the referenced value can be wrong.
+    if (!found) throw runtimeError(`The ${pathField} parameter does not reference an input value: ${path}`);
+    const shown = `${path} == ${typeof value === 'string' ? value : JSON.stringify(value)}`;
+    if (pathField === 'SecondsPath') {
+      if (!Number.isInteger(value)) throw runtimeError(`The SecondsPath parameter cannot be parsed as a long value: ${shown}`);
+      if ((value as number) < 0) throw runtimeError(`The SecondsPath parameter references a negative value: ${shown}`);
+      return nowMillis + (value as number) * 1000;
+    }
+    const millis = parseTimestamp(value);
+    if (millis === undefined) throw runtimeError(`The TimestampPath parameter does not reference a valid ISO-8601 extended offset date-time format string: ${shown}`);
+    return millis;
   },
 
   async mapItems(state, scope) {
     const input = selectedInput(state, scope);
     const items = state.ItemsPath === undefined ? input : readPath(state.ItemsPath as string, roots(input, scope), 'ItemsPath');
-    return requireArray(items, 'ItemsPath', runtimeError);
+    if (!Array.isArray(items)) throw runtimeError(`Map state input must be an array but was: ${JSON.stringify(items)}`);
+    return items;
   },
 
   async mapItemInput(state, scope) {
@@ -125,14 +140,27 @@ export const jsonPathDataFlow: StateDataFlow = {
   },
 
   async mapLimits(state, scope) {
-    return mapLimitsFrom(
-      {
-        maxConcurrency: numberField(state, 'MaxConcurrency', scope),
-        toleratedFailureCount: numberField(state, 'ToleratedFailureCount', scope),
-        toleratedFailurePercentage: numberField(state, 'ToleratedFailurePercentage', scope),
-      },
-      runtimeError,
-    );
+    const input = selectedInput(state, scope);
+    // A `*Path` value is checked in the service's words; literals were checked when the definition was made.
+    const fromPath = (name: string, kind: 'integer' | 'float'): unknown => {
+      const pathField = `${name}Path`;
+      if (!(pathField in state)) return state[name];
+      const path = state[pathField] as string;
+      const value = readPath(path, roots(input, scope), pathField);
+      if (typeof value !== 'number' || (kind === 'integer' && !Number.isInteger(value))) {
+        const shown = typeof value === 'string' ? value : JSON.stringify(value);
+        throw runtimeError(`The ${pathField} field refers to value "${shown}" which is not a valid ${kind}: ${path}`);
+      }
+      return value;
+    };
+    const maxConcurrency = fromPath('MaxConcurrency', 'integer');
+    const toleratedFailureCount = fromPath('ToleratedFailureCount', 'integer');
+    const toleratedFailurePercentage = fromPath('ToleratedFailurePercentage', 'float');
+    if (typeof toleratedFailureCount === 'number' && toleratedFailureCount < 0) throw toleranceError('ToleratedFailureCount cannot be negative.');
+    if (typeof toleratedFailurePercentage === 'number' && (toleratedFailurePercentage < 0 || toleratedFailurePercentage > 100)) {
+      throw toleranceError('ToleratedFailurePercentage must be between 0 and 100.');
+    }
+    return mapLimitsFrom({ maxConcurrency, toleratedFailureCount, toleratedFailurePercentage }, runtimeError);
   },
 
   async taskTimeouts(state, scope) {

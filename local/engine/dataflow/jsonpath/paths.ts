@@ -33,7 +33,8 @@ export function definiteSteps(path: string): Step[] | undefined {
     let match: RegExpExecArray | null;
     if ((match = NAME_STEP.exec(rest))) steps.push(match[1]);
     else if ((match = INDEX_STEP.exec(rest))) steps.push(Number(match[1]));
-    else if ((match = QUOTED_STEP.exec(rest))) steps.push((match[1] ?? match[2]).replace(/\\(.)/g, '$1'));
+    // Inside quotes only the quote itself and the backslash are escaped: AWS reads $['Test\\""Name"'] as the key Test\""Name".
+    else if ((match = QUOTED_STEP.exec(rest))) steps.push(match[1] !== undefined ? match[1].replace(/\\(['\\])/g, '$1') : match[2].replace(/\\(["\\])/g, '$1'));
     else return undefined;
     rest = rest.slice(match[0].length);
   }
@@ -42,21 +43,38 @@ export function definiteSteps(path: string): Step[] | undefined {
 
 const hasOwn = (value: unknown, key: string): boolean => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key);
 
-/** Walks definite steps; `found: false` when a step is missing. */
-function walk(root: unknown, steps: readonly Step[]): { found: boolean; value?: unknown } {
+/** Walks definite steps; `found: false` when a step is missing (`missingAt`: how many steps were walked). */
+function walk(root: unknown, steps: readonly Step[]): { found: boolean; value?: unknown; missingAt?: number } {
   let value = root;
-  for (const step of steps) {
+  for (const [at, step] of steps.entries()) {
     if (typeof step === 'number' || (Array.isArray(value) && /^\d+$/.test(step))) {
       const index = Number(step);
-      if (!Array.isArray(value) || index >= value.length) return { found: false };
+      if (!Array.isArray(value) || index >= value.length) return { found: false, missingAt: at };
       value = value[index];
     } else if (hasOwn(value, step)) {
       value = (value as Record<string, unknown>)[step];
     } else {
-      return { found: false };
+      return { found: false, missingAt: at };
     }
   }
   return { found: true, value };
+}
+
+/** Steps in the bracket notation the service prints in its messages (`$['a'][0]`). */
+const bracketed = (steps: readonly Step[]): string => '$' + steps.map((s) => (typeof s === 'number' ? `[${s}]` : `['${s}']`)).join('');
+
+/** Fields whose missing paths the service reports as "could not be found in the input" (payload templates, Fail paths). */
+const reportsInputText = (field: string): boolean => field.endsWith('.$') || field === 'ErrorPath' || field === 'CausePath';
+
+/** AWS's message for a definite path that selects nothing, in the wording of the field it was read for. */
+function missingPathMessage(path: string, field: string, data: unknown, steps: readonly Step[], missingAt: number): string {
+  if (reportsInputText(field)) {
+    const key = field.slice(field.lastIndexOf('/') + 1);
+    return `The JSONPath '${path}' specified for the field '${key}' could not be found in the input '${JSON.stringify(data)}'`;
+  }
+  // Jayway JsonPath's words, which the service passes on: a missing leaf has no results, a missing inner step is a missing property.
+  const detail = missingAt === steps.length - 1 ? `No results for path: ${bracketed(steps)}` : `Missing property in path ${bracketed(steps.slice(0, missingAt + 1))}`;
+  return `Invalid path '${path}' : ${detail}`;
 }
 
 /** Splits a path into the root it reads and the `$...` path relative to that root. */
@@ -98,9 +116,17 @@ export function readPath(path: string, roots: PathRoots, field: string): unknown
   const { root, relative } = resolveRoot(path, roots);
   const steps = definiteSteps(relative);
   if (!steps) return queryAll(relative, root, path);
-  const { found, value } = walk(root, steps);
-  if (!found) throw new StatesRuntimeError(`The JSONPath '${path}' specified for the field '${field}' could not be found in the input.`);
+  const { found, value, missingAt } = walk(root, steps);
+  if (!found) throw new StatesRuntimeError(missingPathMessage(path, field, roots.data, steps, missingAt ?? 0));
   return value;
+}
+
+/** The value at a definite or indefinite `path`, or `found: false` when a definite path selects nothing. */
+export function lookupPath(path: string, roots: PathRoots): { readonly found: boolean; readonly value?: unknown } {
+  const { root, relative } = resolveRoot(path, roots);
+  const steps = definiteSteps(relative);
+  if (!steps) return { found: true, value: queryAll(relative, root, path) };
+  return walk(root, steps);
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);

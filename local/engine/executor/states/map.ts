@@ -3,6 +3,7 @@
  * once (the rest wait as PENDING rows); ToleratedFailureCount/Percentage let some fail. The limits are
  * read through the data flow, so their Path and JSONata forms take effect too.
  */
+import { type MapLimits, MapToleranceError } from '../../dataflow';
 import type { PreparedStateList } from '../../definition';
 import type { StateModule, Step } from '../step';
 import { onChildren, spawnGroup } from './children';
@@ -11,7 +12,14 @@ async function startIterations(step: Step): Promise<void> {
   const { flow, frame } = step;
   const definition = step.state.definition;
   const items = await flow.mapItems(definition, step.scope());
-  const limits = await flow.mapLimits(definition, step.scope());
+  let limits: MapLimits;
+  try {
+    limits = await flow.mapLimits(definition, step.scope());
+  } catch (err) {
+    // AWS fails a Map on its tolerated-failure values only once it has started.
+    if (err instanceof MapToleranceError) step.event('MapStateStarted', { length: items.length });
+    throw err;
+  }
   const inputs: unknown[] = [];
   for (let index = 0; index < items.length; index++) {
     inputs.push(await flow.mapItemInput(definition, step.scope({ mapItem: { index, value: items[index] } })));

@@ -259,7 +259,7 @@ describe('JSONata data flow', () => {
       ['$partition([], 3)', []],
       ['$range(0, 10, 2)', [0, 2, 4, 6, 8, 10]],
       ['$range(5, 1, -2)', [5, 3, 1]],
-      ['$range(1, 1, 1)', [1]],
+      ['$range(1, 1, 1)', 1],
       ["$hash('abc', 'MD5')", '900150983cd24fb0d6963f7d28e17f72'],
       ["$hash('abc', 'SHA-1')", 'a9993e364706816aba3e25717850c26c9cd0d89d'],
       ["$hash('abc', 'SHA-256')", 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],

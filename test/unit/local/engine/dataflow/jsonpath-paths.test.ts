@@ -36,7 +36,11 @@ describe('readPath', () => {
   );
 
   it('names the field in the message', () => {
-    expect(() => readPath('$.missing', roots, 'Parameters.x.$')).toThrow("The JSONPath '$.missing' specified for the field 'Parameters.x.$' could not be found in the input.");
+    expect(() => readPath('$.missing', { ...roots, data: { a: 1 } }, 'Parameters/x.$')).toThrow(
+      `The JSONPath '$.missing' specified for the field 'x.$' could not be found in the input '{"a":1}'`,
+    );
+    expect(() => readPath('$.missing', roots, 'InputPath')).toThrow("Invalid path '$.missing' : No results for path: $['missing']");
+    expect(() => readPath('$.no.such', roots, 'OutputPath')).toThrow("Invalid path '$.no.such' : Missing property in path $['no']");
   });
 });
 
