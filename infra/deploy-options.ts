@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DEFAULT_BEDROCK_MODEL_ID } from '../lib/endpoints';
+import { bedrockModelTarget, BedrockModelIdError } from '../lib/models';
 
 /** How a new state machine version reaches the `live` alias. */
 export type RolloutKind = 'all-at-once' | 'canary' | 'linear';
@@ -35,7 +36,12 @@ export interface DeployOptions {
   readonly rolloutPercentage?: number;
   /** `autosave:rolloutIntervalMinutes`. @default {@link DEFAULT_ROLLOUT_INTERVAL_MINUTES} */
   readonly rolloutIntervalMinutes?: number;
-  /** `autosave:modelId`: the Bedrock model the model step may invoke. @default DEFAULT_BEDROCK_MODEL_ID */
+  /**
+   * `autosave:modelId`: the Bedrock model the model step invokes and may invoke: a foundation model id, a
+   * cross-region inference profile id (`us.anthropic.claude-…`, `eu.…`, `apac.…`, `global.…`) or the ARN
+   * of either. Models that Bedrock serves on demand only through a profile need the profile id.
+   * @default DEFAULT_BEDROCK_MODEL_ID
+   */
   readonly modelId?: string;
   /**
    * `autosave:emailIdentity`: a **verified** SES identity (domain or address) to send email from. Without
@@ -94,6 +100,17 @@ function emailSettings(identity: string | undefined, from: string | undefined): 
   return { emailIdentity: identity, emailFrom: sender };
 }
 
+/** The model id, refused at synth when no grant can be derived from it. */
+function checkedModelId(modelId: string): string {
+  try {
+    bedrockModelTarget(modelId);
+    return modelId;
+  } catch (error) {
+    if (error instanceof BedrockModelIdError) throw new DeployOptionsError(`autosave:modelId: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
 /** Applies the defaults once, refusing a log retention CloudWatch does not offer. */
 export function resolveDeployOptions(options: DeployOptions = {}): ResolvedDeployOptions {
   const logRetentionDays = options.logRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS;
@@ -104,7 +121,7 @@ export function resolveDeployOptions(options: DeployOptions = {}): ResolvedDeplo
     rollout: options.rollout ?? DEFAULT_ROLLOUT,
     rolloutPercentage: options.rolloutPercentage ?? DEFAULT_ROLLOUT_PERCENTAGE,
     rolloutIntervalMinutes: options.rolloutIntervalMinutes ?? DEFAULT_ROLLOUT_INTERVAL_MINUTES,
-    modelId: options.modelId ?? DEFAULT_BEDROCK_MODEL_ID,
+    modelId: checkedModelId(options.modelId ?? DEFAULT_BEDROCK_MODEL_ID),
     ...emailSettings(options.emailIdentity, options.emailFrom),
     alarmEmail: options.alarmEmail,
     logRetentionDays,

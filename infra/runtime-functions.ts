@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { bedrockModelTarget } from '../lib/models';
 import type { ResolvedDeployOptions } from './deploy-options';
 import { acknowledgeNag, nagArn, nagArnOf } from './nag';
 import type { SharedResources } from './shared-resources';
@@ -235,13 +236,14 @@ export class RuntimeFunctions extends Construct {
       case 'bedrock':
         fn.addEnvironment('AUTOSAVE_MODEL_PROVIDER', 'bedrock');
         fn.addEnvironment('AUTOSAVE_MODEL_ID', options.modelId);
-        // Converse is authorised by bedrock:InvokeModel.
-        role.addToPrincipalPolicy(
-          new iam.PolicyStatement({
-            actions: ['bedrock:InvokeModel'],
-            resources: [stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: options.modelId })],
-          }),
-        );
+        for (const statement of bedrockInvokeStatements(stack, options.modelId)) role.addToPrincipalPolicy(statement);
+        if (bedrockModelTarget(options.modelId).kind === 'inference-profile') {
+          acknowledgeNag(
+            role,
+            `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${bedrockModelTarget(options.modelId).foundationModelId}]`,
+            'An inference profile routes each call to this one foundation model in any region of its geography (global: any commercial region); the grant is usable only through the configured profile (bedrock:InferenceProfileArn condition).',
+          );
+        }
         return;
       case 'ses':
         // No verified identity configured: no SES at all (links go to the run history, emails to the step result).
@@ -269,6 +271,31 @@ export class RuntimeFunctions extends Construct {
       }
     }
   }
+}
+
+/**
+ * What Converse on `modelId` needs (Bedrock's inference-profile prerequisites): a foundation model,
+ * `bedrock:InvokeModel` on its ARN in the stack's region; an inference profile, `bedrock:InvokeModel` on
+ * the profile **and** on the foundation model in every region the profile may route to, the latter only
+ * through this profile (`ArnLike bedrock:InferenceProfileArn`). The destination regions are a wildcard:
+ * Bedrock changes a profile's region list without notice, and a global profile's destination is any
+ * commercial region.
+ */
+export function bedrockInvokeStatements(stack: Stack, modelId: string): iam.PolicyStatement[] {
+  const target = bedrockModelTarget(modelId);
+  if (target.kind === 'foundation-model') {
+    const arn = target.arn ?? stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: target.foundationModelId });
+    return [new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [arn] })];
+  }
+  const profileArn = target.arn ?? stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: target.profileId });
+  return [
+    new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [profileArn] }),
+    new iam.PolicyStatement({
+      actions: ['bedrock:InvokeModel'],
+      resources: [`arn:${Aws.PARTITION}:bedrock:*::foundation-model/${target.foundationModelId}`],
+      conditions: { ArnLike: { 'bedrock:InferenceProfileArn': profileArn } },
+    }),
+  ];
 }
 
 /** `approval-endpoint` -> `ApprovalEndpoint`: stable construct ids from registry names. */

@@ -14,6 +14,8 @@ export const NON_RETRYABLE_ERRORS: readonly string[] = [
   'ToolRejectedError',
   // A scripted model has no response left for this turn: the script, not the run, must change.
   'ModelScriptExhaustedError',
+  // Bedrock refused the model call for good: wrong model id, no access, no such model or profile here.
+  'ModelRequestRejectedError',
   // Input that does not parse as the step expects.
   'InvalidStepInputError',
   // A JSONata expression that fails or yields nothing fails the same way on every attempt.

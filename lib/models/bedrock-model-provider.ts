@@ -1,9 +1,14 @@
-import { ConverseCommand, type BedrockRuntimeClient, type Message, type Tool } from '@aws-sdk/client-bedrock-runtime';
+import { ConverseCommand, type BedrockRuntimeClient, type ConverseCommandOutput, type Message, type Tool } from '@aws-sdk/client-bedrock-runtime';
 import type { DocumentType } from '@smithy/types';
 import type { ConversationMessage, ModelRequest, ModelResponse, ToolCall } from './conversation';
+import { BEDROCK_PERMANENT_ERRORS, ModelRequestRejectedError } from './errors';
 import type { ModelProvider } from './model-provider';
 
-/** Amazon Bedrock through the Converse API. */
+/**
+ * Amazon Bedrock through the Converse API. `modelId` may be a foundation model id, a cross-region
+ * inference profile id (`us.`, `eu.`, `apac.`, `global.`, ...) or either's ARN; Bedrock's permanent
+ * refusals become {@link ModelRequestRejectedError} (never retried), everything else keeps its name.
+ */
 export class BedrockModelProvider implements ModelProvider {
   readonly name = 'bedrock';
 
@@ -13,9 +18,11 @@ export class BedrockModelProvider implements ModelProvider {
   ) {}
 
   async converse(request: ModelRequest): Promise<ModelResponse> {
-    const out = await this.client.send(
+    const modelId = request.modelId ?? this.defaultModelId;
+    const out = await this.send(
+      modelId,
       new ConverseCommand({
-        modelId: request.modelId ?? this.defaultModelId,
+        modelId,
         messages: request.messages.map(toBedrockMessage),
         ...(request.system ? { system: [{ text: request.system }] } : {}),
         ...(request.tools?.length
@@ -40,6 +47,16 @@ export class BedrockModelProvider implements ModelProvider {
       final: toolCalls.length === 0,
       usage: { inputTokens: out.usage?.inputTokens ?? 0, outputTokens: out.usage?.outputTokens ?? 0 },
     };
+  }
+
+  private async send(modelId: string, command: ConverseCommand): Promise<ConverseCommandOutput> {
+    try {
+      return await this.client.send(command);
+    } catch (error) {
+      const name = (error as Error | undefined)?.name ?? '';
+      if (!BEDROCK_PERMANENT_ERRORS.includes(name)) throw error;
+      throw new ModelRequestRejectedError(`Bedrock refused model "${modelId}" (${name}): ${(error as Error).message}`, { cause: error });
+    }
   }
 }
 

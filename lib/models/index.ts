@@ -5,3 +5,4 @@ export * from './scripted-model-provider';
 export * from './recorded-model-call';
 export * from './model-step';
 export * from './errors';
+export * from './bedrock-model-id';

@@ -20,6 +20,8 @@ export interface SynthOptions {
   readonly functions?: readonly FunctionSpec[];
   /** The account as the previous deploy left it. @default a first deploy */
   readonly previous?: DeploymentRecord;
+  /** The region the stack is deployed to. @default the previous deploy's, else the resolver's default */
+  readonly region?: string;
 }
 
 /**
@@ -32,14 +34,14 @@ export function synthAndResolve(deploy: 1 | 2, options: SynthOptions = {}): Reso
   const outdir = synthAssembly(deploy, options);
   try {
     const artifact = stackOf(readCloudAssembly(outdir));
-    return resolveAwsDeployment(artifact.template, { stackName: artifact.stackName, previous: options.previous });
+    return resolveAwsDeployment(artifact.template, { stackName: artifact.stackName, previous: options.previous, region: options.region });
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
 }
 
 /** Synthesizes the app (stand-in code of deploy 1 or 2) into a new cloud assembly directory; the caller removes it. */
-export function synthAssembly(deploy: 1 | 2, options: Omit<SynthOptions, 'previous'> = {}): string {
+export function synthAssembly(deploy: 1 | 2, options: Omit<SynthOptions, 'previous' | 'region'> = {}): string {
   const outdir = mkdtempSync(join(tmpdir(), `autosave-iam-${deploy}-`));
   // The staging cache is keyed by source path and options, not content: clear it so deploy 2 re-bundles.
   AssetStaging.clearAssetHashCache();

@@ -18,8 +18,8 @@ import {
   type TaskRequest,
 } from '../../../../lib/cloud-assembly';
 import { workflows } from '../../../../statemachines';
-import { codeChangingDeploy } from './code-changing-deploy';
-import { callsOf, functionsOf } from './function-calls';
+import { codeChangingDeploy, synthAndResolve } from './code-changing-deploy';
+import { bedrockCalls, callsOf, functionsOf } from './function-calls';
 
 let first: ResolvedDeployment;
 let second: ResolvedDeployment;
@@ -109,5 +109,54 @@ describe('IAM tier: each function\'s own SDK calls under its role', () => {
     const table = callsOf(fn, second, [])[0].resource;
     const forbidden = ['PutItem', 'DeleteItem', 'Scan', 'Query', 'BatchWriteItem', 'BatchGetItem'].map((a) => ({ roleArn: fn.roleArn, request: { action: `dynamodb:${a}`, resource: table } }));
     expect((await denied(second, forbidden)).length).toBe(forbidden.length);
+  });
+});
+
+describe('IAM tier: the model step on Bedrock inference profiles (autosave:modelId)', () => {
+  /** The model-step role of a first deploy with this model id, in this region, and what it may not do. */
+  async function modelStep(modelId: string, region = 'us-east-1') {
+    const deploy = synthAndResolve(1, { context: { 'autosave:modelId': modelId }, region });
+    const fn = functionsOf(deploy).get('model-step')!;
+    expect(fn.env.AUTOSAVE_MODEL_ID).toBe(modelId);
+    const { account, partition } = deploy.record.environment;
+    const judge = (requests: IamRequest[]) => denied(deploy, requests.map((request) => ({ roleArn: fn.roleArn, request })));
+    return { deploy, fn, judge, calls: bedrockCalls(modelId, { region, account, partition }), account, partition };
+  }
+
+  it.each([
+    ['a US profile id', 'us.anthropic.claude-3-5-haiku-20241022-v1:0', 'us-east-1'],
+    ['an EU profile id', 'eu.anthropic.claude-3-7-sonnet-20250219-v1:0', 'eu-west-1'],
+    ['an APAC profile id', 'apac.anthropic.claude-sonnet-4-20250514-v1:0', 'ap-northeast-1'],
+    ['a global profile id', 'global.anthropic.claude-sonnet-4-5-20250929-v1:0', 'us-west-2'],
+    // In the account the resolver deploys to (a system profile's ARN names the caller's account).
+    ['a profile ARN', 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.amazon.nova-pro-v1:0', 'us-east-1'],
+    ['a foundation model id', 'anthropic.claude-3-5-haiku-20241022-v1:0', 'us-west-2'],
+  ])('%s: Converse on the profile and on the model in every region it routes to is allowed', async (_, modelId, region) => {
+    const { calls, judge } = await modelStep(modelId, region);
+    expect(calls.length).toBeGreaterThanOrEqual(1);
+    expect(await judge(calls)).toEqual([]);
+  });
+
+  it('a profile grant reaches the foundation model only through that profile, and no other model or profile', async () => {
+    const modelId = 'us.anthropic.claude-3-5-haiku-20241022-v1:0';
+    const { judge, account, partition } = await modelStep(modelId);
+    const model = (region: string, id = 'anthropic.claude-3-5-haiku-20241022-v1:0') => `arn:${partition}:bedrock:${region}::foundation-model/${id}`;
+    const profile = (id: string) => `arn:${partition}:bedrock:us-east-1:${account}:inference-profile/${id}`;
+    const forbidden: IamRequest[] = [
+      // The model directly, outside the profile (in another region, or in the stack's own).
+      { action: 'bedrock:InvokeModel', resource: model('us-east-2') },
+      { action: 'bedrock:InvokeModel', resource: model('us-east-1') },
+      // Through another profile, and another model through this one's name.
+      { action: 'bedrock:InvokeModel', resource: model('us-east-2'), context: { 'bedrock:InferenceProfileArn': profile('us.anthropic.claude-opus-4-20250514-v1:0') } },
+      { action: 'bedrock:InvokeModel', resource: model('us-east-2', 'anthropic.claude-opus-4-20250514-v1:0'), context: { 'bedrock:InferenceProfileArn': profile(modelId) } },
+      { action: 'bedrock:InvokeModel', resource: profile('us.anthropic.claude-opus-4-20250514-v1:0') },
+    ];
+    expect((await judge(forbidden)).length).toBe(forbidden.length);
+  });
+
+  it('refuses at synth a model id no grant can be derived from (an application inference profile)', () => {
+    expect(() => synthAndResolve(1, { context: { 'autosave:modelId': 'arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/abc123' } })).toThrow(
+      /autosave:modelId: .*application-inference-profile/,
+    );
   });
 });

@@ -72,16 +72,38 @@ export function callsOf(fn: DeployedFunction, deploy: ResolvedDeployment, machin
 }
 
 /**
- * Converse on a model id: a foundation model is authorized on its ARN; a cross-region inference profile
- * (`us.`, `eu.`, `apac.`, `global.` prefix) on the profile's ARN in the caller's region **and** on the
- * foundation model in every region the profile may route to (Bedrock's inference-profile IAM page).
+ * Regions each geography's inference profiles may route a call to (examples from Bedrock's "Supported
+ * Regions and models for inference profiles"; a profile's list changes over time). A global profile's
+ * destination is any commercial region. (A global call may also be authorized on a foundation-model ARN
+ * with no region; the simulator cannot match a bedrock ARN without a region, so that form is not judged.)
+ */
+export const PROFILE_DESTINATIONS: Readonly<Record<string, readonly string[]>> = {
+  us: ['us-east-1', 'us-east-2', 'us-west-2'],
+  eu: ['eu-central-1', 'eu-west-1', 'eu-west-3', 'eu-north-1'],
+  apac: ['ap-northeast-1', 'ap-southeast-2', 'ap-south-1'],
+  global: ['us-east-1', 'eu-west-1', 'ap-northeast-1', 'sa-east-1'],
+};
+
+/**
+ * Converse on a model id, as Bedrock authorizes it (its inference-profile prerequisites page): a
+ * foundation model on its ARN in the caller's region; a cross-region inference profile (`us.`, `eu.`,
+ * `apac.`, `global.` prefix, or its ARN) on the profile's ARN **and** on the foundation model in the
+ * region the profile routes the call to, with `bedrock:InferenceProfileArn` naming the profile.
  */
 export function bedrockCalls(modelId: string, a: { region: string; account: string; partition: string }): IamRequest[] {
-  const profile = /^(us|eu|apac|us-gov|global)\.(.+)$/.exec(modelId);
-  if (!profile) return [{ action: 'bedrock:InvokeModel', resource: `arn:${a.partition}:bedrock:${a.region}::foundation-model/${modelId}` }];
+  const arn = /^arn:[^:]+:bedrock:[^:]*:[^:]*:(foundation-model|inference-profile)\/(.+)$/.exec(modelId);
+  const id = arn ? arn[2] : modelId;
+  const profile = /^(us|eu|apac|global)\.(.+)$/.exec(id);
+  if (!profile || arn?.[1] === 'foundation-model') {
+    return [{ action: 'bedrock:InvokeModel', resource: arn ? modelId : `arn:${a.partition}:bedrock:${a.region}::foundation-model/${id}` }];
+  }
+  const profileArn = arn ? modelId : `arn:${a.partition}:bedrock:${a.region}:${a.account}:inference-profile/${id}`;
   return [
-    { action: 'bedrock:InvokeModel', resource: `arn:${a.partition}:bedrock:${a.region}:${a.account}:inference-profile/${modelId}` },
-    // A profile-routed call names the destination region's foundation model (us-east-2 for a us. profile from us-east-1).
-    { action: 'bedrock:InvokeModel', resource: `arn:${a.partition}:bedrock:us-east-2::foundation-model/${profile[2]}` },
+    { action: 'bedrock:InvokeModel', resource: profileArn },
+    ...PROFILE_DESTINATIONS[profile[1]].map((region) => ({
+      action: 'bedrock:InvokeModel',
+      resource: `arn:${a.partition}:bedrock:${region}::foundation-model/${profile[2]}`,
+      context: { 'bedrock:InferenceProfileArn': profileArn },
+    })),
   ];
 }

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BedrockModelProvider } from '../../../../lib/models';
+import { isRetryableError } from '../../../../lib/errors';
+import { BedrockModelProvider, ModelRequestRejectedError } from '../../../../lib/models';
 
 // A stand-in Bedrock Runtime endpoint speaking the Converse REST-JSON protocol.
 let server: Server;
@@ -16,6 +17,13 @@ beforeAll(async () => {
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       requests.push({ path: req.url ?? '', body: JSON.parse(body) });
+      // `/model/fail-<status>-<ErrorType>/converse`: answer with that Bedrock error, as the service does.
+      const failure = /\/model\/fail-(\d+)-([A-Za-z]+)\//.exec(decodeURIComponent(req.url ?? ''));
+      if (failure) {
+        res.writeHead(Number(failure[1]), { 'content-type': 'application/json', 'x-amzn-errortype': `${failure[2]}:http://internal.amazon.com/coral/com.amazon.bedrock/` });
+        res.end(JSON.stringify({ message: `stand-in ${failure[2]}` }));
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -37,7 +45,42 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
+const standIn = () =>
+  new BedrockRuntimeClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, requestHandler: new NodeHttpHandler(),
+    // One immediate retry at most, so the test can count what the SDK retried without waiting on backoff.
+    maxAttempts: 2 });
+
 describe('BedrockModelProvider', () => {
+  it.each([
+    [400, 'ValidationException'],
+    [403, 'AccessDeniedException'],
+    [404, 'ResourceNotFoundException'],
+  ])('a %i %s (the model id, the grant or model access is wrong) fails once, as the non-retryable ModelRequestRejectedError', async (status, type) => {
+    const provider = new BedrockModelProvider(standIn(), 'default-model');
+    const before = requests.length;
+    const error = await provider.converse({ modelId: `fail-${status}-${type}`, messages: [{ role: 'user', content: [{ text: 'hi' }] }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelRequestRejectedError);
+    expect((error as Error).name).toBe('ModelRequestRejectedError');
+    expect((error as Error).message).toContain(type);
+    expect(((error as Error).cause as Error).name).toBe(type);
+    // Neither the SDK nor the state machine tries again: a retry cannot fix it.
+    expect(requests.length - before).toBe(1);
+    expect(isRetryableError((error as Error).name)).toBe(false);
+  });
+
+  it.each([
+    [429, 'ThrottlingException'],
+    [503, 'ServiceUnavailableException'],
+    [500, 'InternalServerException'],
+  ])('a %i %s stays retryable (by the SDK, then by the state machine)', async (status, type) => {
+    const provider = new BedrockModelProvider(standIn(), 'default-model');
+    const before = requests.length;
+    const error = await provider.converse({ modelId: `fail-${status}-${type}`, messages: [{ role: 'user', content: [{ text: 'hi' }] }] }).catch((e: unknown) => e);
+    expect((error as Error).name).toBe(type);
+    expect(requests.length - before).toBe(2);
+    expect(isRetryableError(type)).toBe(true);
+  });
+
   it('maps the conversation, system prompt and tools to Converse and the answer back', async () => {
     const client = new BedrockRuntimeClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
       // The real client speaks HTTP/2 (for streaming); the stand-in speaks HTTP/1.1.
@@ -59,7 +102,7 @@ describe('BedrockModelProvider', () => {
       final: false,
       usage: { inputTokens: 21, outputTokens: 7 },
     });
-    const sent = requests[0];
+    const sent = requests.find((r) => decodeURIComponent(r.path).includes('/default-model/'))!;
     expect(decodeURIComponent(sent.path)).toBe('/model/default-model/converse');
     expect(sent.body.system).toEqual([{ text: 'Be brief.' }]);
     expect(sent.body.toolConfig.tools[0].toolSpec.name).toBe('calculator');
