@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AliasRow, StateMachineRow, VersionRow } from '../../store';
 import { aliasArn, parseStateMachineArn, stateMachineArn, versionArn } from '../arns';
 import { DEFINITION_LIMIT_BYTES, MAX_ALIASES_PER_STATE_MACHINE, MAX_JSON_NESTING_DEPTH, MAX_VERSIONS_PER_STATE_MACHINE } from '../../../lib/config';
-import { InvalidDefinitionError, validateDefinition } from '../definition';
+import { InvalidDefinitionError, type StateMachineType, validateDefinition } from '../definition';
 import type { EngineContext } from '../engine-context';
 import { assertValidName } from '../names';
 import {
@@ -76,19 +76,19 @@ function boundedDefinition(input: Input): string {
   return definition;
 }
 
-/** Validates and prepares the request's definition once, and remembers the prepared form for the executor. */
-function readDefinition(ctx: EngineContext, input: Input): string {
+/** Validates and prepares the request's definition once (for a machine of `type`), and remembers the prepared form for the executor. */
+function readDefinition(ctx: EngineContext, input: Input, type: StateMachineType): string {
   const definition = boundedDefinition(input);
-  ctx.definitions.remember(definition, validateDefinition(definition));
+  ctx.definitions.remember(definition, validateDefinition(definition, { type }));
   return definition;
 }
 
 /** CreateStateMachine: idempotent when the same name comes with the same definition and role. */
 export function createStateMachine(ctx: EngineContext, input: Input): Promise<object> {
   const name = assertValidName(requireString(input, 'name'), 'Name');
-  const definition = readDefinition(ctx, input);
   const type = optionalString(input, 'type') ?? 'STANDARD';
   if (type !== 'STANDARD' && type !== 'EXPRESS') throw new ValidationException(`Invalid type '${type}'`);
+  const definition = readDefinition(ctx, input, type);
   const roleArn = optionalString(input, 'roleArn') ?? defaultRole(ctx);
   const versionDescription = optionalString(input, 'versionDescription');
   if (versionDescription !== undefined && input.publish !== true) {
@@ -139,7 +139,7 @@ function unqualifiedMachine(ctx: EngineContext, arnInput: unknown): StateMachine
 /** UpdateStateMachine: a new revision (running executions keep theirs), optionally published. */
 export function updateStateMachine(ctx: EngineContext, input: Input): Promise<object> {
   const machine = unqualifiedMachine(ctx, requireString(input, 'stateMachineArn'));
-  const definition = input.definition === undefined ? undefined : readDefinition(ctx, input);
+  const definition = input.definition === undefined ? undefined : readDefinition(ctx, input, machine.type as StateMachineType);
   const roleArn = optionalString(input, 'roleArn');
   const versionDescription = optionalString(input, 'versionDescription');
   if (definition === undefined && roleArn === undefined && input.loggingConfiguration === undefined && input.tracingConfiguration === undefined) {
@@ -373,7 +373,7 @@ export function routeAlias(ctx: EngineContext, alias: AliasRow): string {
 /** ValidateStateMachineDefinition: `OK`, or `FAIL` with one diagnostic per problem (state, field, code). */
 export function validateStateMachineDefinition(_ctx: EngineContext, input: Input): object {
   try {
-    validateDefinition(boundedDefinition(input));
+    validateDefinition(boundedDefinition(input), { type: input.type === 'EXPRESS' ? 'EXPRESS' : 'STANDARD' });
     return { result: 'OK', diagnostics: [], truncated: false };
   } catch (err) {
     if (!(err instanceof InvalidDefinitionError)) throw err;

@@ -53,7 +53,10 @@ class DefinitionChecker {
   readonly problems: DefinitionProblem[] = [];
   private readonly seen = new Set<string>();
 
-  constructor(private readonly topLanguage: QueryLanguage) {}
+  constructor(
+    private readonly topLanguage: QueryLanguage,
+    private readonly type: StateMachineType,
+  ) {}
 
   problem(code: string, message: string, location: string): void {
     this.problems.push({ code, message, location });
@@ -91,7 +94,10 @@ class DefinitionChecker {
       this.errorMatchers(name, state, 'Retry', at);
       this.errorMatchers(name, state, 'Catch', at);
     }
-    if (state.Type === 'Task') this.resource(name, state, at);
+    if (state.Type === 'Task') {
+      this.resource(name, state, at);
+      this.credentials(state, at);
+    }
     if (state.Type === 'Parallel') {
       const branches = Array.isArray(state.Branches) ? state.Branches : [];
       if (branches.length === 0) this.problem('SCHEMA_VALIDATION_FAILED', `Parallel state '${name}' needs a non-empty Branches array`, `${at}/Branches`);
@@ -306,7 +312,10 @@ class DefinitionChecker {
   private resource(name: string, state: StateDefinition, at: string): void {
     if (typeof state.Resource !== 'string') return this.problem('SCHEMA_VALIDATION_FAILED', `Task state '${name}' needs a Resource`, `${at}/Resource`);
     try {
-      resolveTaskTarget(state.Resource);
+      const target = resolveTaskTarget(state.Resource);
+      if (this.type === 'EXPRESS' && target.pattern === 'sync') {
+        this.problem('SCHEMA_VALIDATION_FAILED', "Express state machine does not support '.sync' service integration", `${at}/Resource`);
+      }
     } catch {
       this.problem(
         'SCHEMA_VALIDATION_FAILED',
@@ -315,6 +324,15 @@ class DefinitionChecker {
           'arn:aws:states:::sqs:sendMessage[.waitForTaskToken], arn:aws:states:::dynamodb:getItem|putItem|updateItem|deleteItem)',
         `${at}/Resource`,
       );
+    }
+  }
+
+  /** A Task's `Credentials` names the role to assume (AWS refuses the block without one). */
+  private credentials(state: StateDefinition, at: string): void {
+    if (!('Credentials' in state)) return;
+    const credentials = state.Credentials;
+    if (!isObject(credentials) || !('RoleArn' in credentials || 'RoleArn.$' in credentials)) {
+      this.problem('SCHEMA_VALIDATION_FAILED', "The field 'RoleArn' is required but was missing", `${at}/Credentials`);
     }
   }
 
@@ -336,15 +354,56 @@ class DefinitionChecker {
   }
 }
 
+/** A state machine's type, which decides what its Tasks may do (no `.sync` in EXPRESS). */
+export type StateMachineType = 'STANDARD' | 'EXPRESS';
+
+/** Options of {@link validateDefinition}. */
+export interface ValidationOptions {
+  /**
+   * The type of the state machine the definition is for.
+   * @default 'STANDARD'
+   */
+  readonly type?: StateMachineType;
+}
+
 /** Most definitions remembered as schema-valid (asl-validator builds its whole schema set on every call: 0.1-1 s). */
 export const SCHEMA_VALID_CACHE_SIZE = 256;
 const schemaValid = new Set<string>();
 
-/** asl-validator's findings as problems (it mutates its input: it gets a copy). Valid texts are remembered by hash. */
+/**
+ * The definition as asl-validator should see it. Its schema is stricter than the service, which accepts
+ * `Output` as any JSON value (also on a JSONata Choice and its rules), `Assign` values of any JSON shape
+ * and a constant `Condition`; our own checks have already covered those fields (every expression
+ * compiled, every variable name checked), so the copy leaves them out (Output, Assign) or makes them
+ * an expression (Condition) and the schema checks the rest. The copy is asl-validator's to mutate.
+ */
+function forSchema(definition: Json): Json {
+  const copy = structuredClone(definition);
+  const relax = (owner: unknown): void => {
+    if (!isObject(owner)) return;
+    delete owner.Output;
+    delete owner.Assign;
+    if (typeof owner.Condition === 'boolean') owner.Condition = `{% ${owner.Condition} %}`;
+  };
+  const visitList = (list: unknown): void => {
+    if (!isObject(list) || !isObject(list.States)) return;
+    for (const state of Object.values(list.States)) {
+      if (!isObject(state)) continue;
+      relax(state);
+      for (const nested of ['Choices', 'Catch'] as const) if (Array.isArray(state[nested])) (state[nested] as unknown[]).forEach(relax);
+      if (Array.isArray(state.Branches)) state.Branches.forEach(visitList);
+      visitList(state.ItemProcessor ?? state.Iterator);
+    }
+  };
+  visitList(copy);
+  return copy;
+}
+
+/** asl-validator's findings as problems (see {@link forSchema}). Valid texts are remembered by hash. */
 function schemaProblems(definition: Json, text: string): DefinitionProblem[] {
   const key = createHash('sha256').update(text).digest('hex');
   if (schemaValid.has(key)) return [];
-  const result = aslValidator(structuredClone(definition));
+  const result = aslValidator(forSchema(definition));
   if (result.isValid) {
     if (schemaValid.size >= SCHEMA_VALID_CACHE_SIZE) schemaValid.delete(schemaValid.values().next().value as string);
     schemaValid.add(key);
@@ -358,7 +417,7 @@ function schemaProblems(definition: Json, text: string): DefinitionProblem[] {
  * nested ones included, with its effective query language). Throws {@link InvalidDefinitionError}
  * listing every problem, each naming the state and the field.
  */
-export function validateDefinition(definitionJson: string): PreparedDefinition {
+export function validateDefinition(definitionJson: string, options: ValidationOptions = {}): PreparedDefinition {
   let definition: unknown;
   try {
     definition = JSON.parse(definitionJson);
@@ -372,7 +431,7 @@ export function validateDefinition(definitionJson: string): PreparedDefinition {
     throw new InvalidDefinitionError([{ code: 'SCHEMA_VALIDATION_FAILED', message: `QueryLanguage must be JSONata or JSONPath, got ${JSON.stringify(top)}`, location: '/QueryLanguage' }]);
   }
   const queryLanguage = (top ?? 'JSONPath') as QueryLanguage;
-  const checker = new DefinitionChecker(queryLanguage);
+  const checker = new DefinitionChecker(queryLanguage, options.type ?? 'STANDARD');
   checker.list(definition, [], '');
   if (checker.problems.length > 0) throw new InvalidDefinitionError(checker.problems);
 

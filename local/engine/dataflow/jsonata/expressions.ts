@@ -19,11 +19,12 @@ export function isJsonataExpression(value: unknown): value is string {
   return typeof value === 'string' && value.startsWith(EXPRESSION_START) && value.endsWith(EXPRESSION_END) && value.length >= 4;
 }
 
-/** Whether a string looks like a JSONata expression but is not closed (`{% ...` without `%}`). */
+/**
+ * Whether a string opens an expression (`{%` at its very start) without closing it. A string that only
+ * contains `{% ... %}` somewhere inside (` {% x %} `) is a literal, as AWS reads it.
+ */
 export function isMalformedJsonataExpression(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const trimmed = value.trim();
-  return (trimmed.startsWith(EXPRESSION_START) || trimmed.endsWith(EXPRESSION_END)) && !isJsonataExpression(value);
+  return typeof value === 'string' && value.startsWith(EXPRESSION_START) && !isJsonataExpression(value);
 }
 
 /** Marks an array as a JSONata sequence (what its path steps yield), which JSONata unwraps when it holds one item. */
