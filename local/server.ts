@@ -27,7 +27,8 @@ import { LocalSqs } from './services/sqs/local-sqs';
 import { sqsService } from './services/sqs/sqs-service';
 import { sqsQueryService } from './services/sqs/sqs-query-service';
 import { loadConsoleHandler } from './api/console-mount';
-import { StackMode, type StackDeployment } from './stack';
+import { IamSimulatorUnavailableError } from '../lib/cloud-assembly';
+import { StackMode, type StackDeployment, type StackIamEnforcement } from './stack';
 
 /** Options of {@link startLocal} (the flags of `autosave local`). */
 export interface StartLocalOptions {
@@ -59,6 +60,12 @@ export interface StartLocalOptions {
     readonly stackName?: string;
     /** How the assembly was obtained, for the startup lines and the console (e.g. `synthesized, cached`). */
     readonly origin?: string;
+    /**
+     * Judge every Task call against the state machine's role, as the stack defines it, with the IAM policy
+     * simulator (a devDependency): a denied call fails the Task as AWS fails it. Without the simulator
+     * installed the startup lines say IAM is not enforced. @default false
+     */
+    readonly enforceIam?: boolean;
   };
   /**
    * The release function of a lock on `dataDir` the caller already took with {@link lockDataDirectory}
@@ -222,6 +229,19 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     if (options.functions) functions.push(...userFunctions(options.functions));
     const lambdas = new InProcessLambdaRunner({ functions, sources: stack ? [stack.functionSource] : [] });
 
+    // IAM: judged only when asked for and the simulator is installed; said once at boot either way.
+    let iam: StackIamEnforcement | undefined;
+    let iamLine = 'IAM is not enforced (autosave local --stack --enforce-iam evaluates the state machine roles)';
+    if (stack && options.stack?.enforceIam) {
+      try {
+        iam = await stack.enforceIam();
+        iamLine = 'IAM enforced: every Task call is judged against the state machine role by the IAM policy simulator';
+      } catch (err) {
+        if (!(err instanceof IamSimulatorUnavailableError)) throw err;
+        iamLine = `IAM is not enforced: ${err.message}`;
+      }
+    }
+
     const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
     const sqsClient = new SQSClient({ ...clientConfig, endpoint: api.url });
     const dynamodbClient = new DynamoDBClient({ ...clientConfig, endpoint: dynamodb.endpoint });
@@ -249,6 +269,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
           }),
       // A wait that times out with a decision recorded for it takes the decision: it was made in time.
       recordedTaskOutcome: decisions?.beforeTimeout,
+      ...(iam ? { authorizeTaskCall: iam.authorize } : {}),
     });
     stack?.bind({ sfn: engine, sqs, dynamodb: dynamodbClient, invoke: lambdas.invoke });
     const approvalFunction = (): string | undefined => (stack ? stack.functionUrlTarget() : lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? APPROVAL_ENDPOINT_FUNCTION : undefined);
@@ -316,10 +337,12 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       if (stackDeployment.notEmulated.length > 0) {
         log(`  not emulated (created on AWS only): ${stackDeployment.notEmulated.map((t) => `${t.count} ${t.type}`).join(', ')}`);
       }
-      log(`  IAM is not enforced (autosave local --stack --enforce-iam evaluates the state machine roles)`);
     } else if (options.deployWorkflows !== false) {
       deployments = await deployWorkflows(engine, workflows);
     }
+    log(`  ${iamLine}`);
+    const unresolved = iam?.unresolvedManagedPolicies() ?? [];
+    if (unresolved.length > 0) log(`  AWS managed policies not evaluated (their contents are not in the template): ${unresolved.join(', ')}`);
 
     // Bound only now: until the store is open, the runs resumed and the workflows deployed, every request
     // gets the retryable 503 above, never an error from a half-started engine.

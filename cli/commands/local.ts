@@ -6,9 +6,11 @@ import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT } from '../../lib/config';
 export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed; --stack runs the synthesized CDK stack';
 
 const USAGE = `usage: autosave local [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>]
-                     [--stack [--app <cdk.out>] [--stack-name <name>]]
-  --stack       boot from the app's cloud assembly (synthesized here, cached by a hash of the sources)
-  --app <dir>   use this cloud assembly instead of synthesizing (implies --stack)`;
+                     [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]
+  --stack        boot from the app's cloud assembly (synthesized here, cached by a hash of the sources)
+  --app <dir>    use this cloud assembly instead of synthesizing (implies --stack)
+  --enforce-iam  judge every Task call against the state machine role with the IAM policy simulator
+                 (a devDependency; implies --stack)`;
 
 /** Parses the flags, starts the engine and resolves with the exit code once a signal stopped it. */
 export async function run(args: string[]): Promise<number> {
@@ -26,6 +28,7 @@ export async function run(args: string[]): Promise<number> {
         stack: { type: 'boolean', default: false },
         app: { type: 'string' },
         'stack-name': { type: 'string' },
+        'enforce-iam': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -42,11 +45,11 @@ export async function run(args: string[]): Promise<number> {
     console.error(`autosave local: --port must be a port number (0 picks a free one)\n${USAGE}`);
     return 2;
   }
-  let stack: { assemblyDir: string; stackName?: string; origin: string } | undefined;
-  if (values.stack || values.app) {
+  let stack: { assemblyDir: string; stackName?: string; origin: string; enforceIam: boolean } | undefined;
+  if (values.stack || values.app || values['enforce-iam']) {
     const { appAssembly } = await import('../stack-assembly');
     const assembly = await appAssembly(values.app);
-    stack = { assemblyDir: assembly.directory, stackName: values['stack-name'], origin: assembly.origin };
+    stack = { assemblyDir: assembly.directory, stackName: values['stack-name'], origin: assembly.origin, enforceIam: values['enforce-iam'] };
   }
   // The data directory first, before the engine's modules load: a second engine is refused at once.
   await mkdir(values.data, { recursive: true });

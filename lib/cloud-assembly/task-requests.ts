@@ -1,4 +1,4 @@
-import { splitQualifiedArn } from './arns';
+import { lambdaFunctionArn, qualifiedArn, splitQualifiedArn, type AwsEnvironment } from './arns';
 
 /** One authorization request AWS makes for a service call: the action, the resource ARN and the context keys it sets. */
 export interface IamRequest {
@@ -56,6 +56,46 @@ export function taskRequestsOf(definition: Record<string, unknown>): DefinitionR
     for (const request of requestsFor(integration, field)) requests.push({ state: name, integration, ...request });
   });
   return { requests, dynamic };
+}
+
+/**
+ * The requests one Task call makes at run time, as AWS authorizes it: the same rules as
+ * {@link taskRequestsOf}, on the call's evaluated arguments, with the short forms the services accept
+ * made into the ARNs IAM sees in `env` — a function name or partial ARN (and `Qualifier`) into the
+ * qualified function ARN, a table name into the table ARN, a queue URL on any host into the queue ARN.
+ */
+export function callRequestsOf(integration: string, args: unknown, env: AwsEnvironment): IamRequest[] {
+  const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
+  const text = (key: string): string | undefined => (typeof a[key] === 'string' ? (a[key] as string) : undefined);
+  const field = (key: string): string | undefined => {
+    const value = text(key);
+    if (value === undefined) return undefined;
+    if (key === 'FunctionName') return functionArnOf(value, text('Qualifier'), env);
+    if (key === 'TableName') return value.startsWith('arn:') ? value : `arn:${env.partition}:dynamodb:${env.region}:${env.account}:table/${value}`;
+    if (key === 'QueueUrl') return awsQueueUrl(value, env);
+    return value;
+  };
+  return requestsFor(integration, field).map(({ action, resource, context }) => ({ action, resource, ...(context ? { context } : {}) }));
+}
+
+/** `name`, `name:qualifier`, `account:function:name[:qualifier]` or an ARN, with an optional `Qualifier`, as a qualified function ARN. */
+function functionArnOf(value: string, qualifierArg: string | undefined, env: AwsEnvironment): string {
+  const parts = value.split(':');
+  let name: string;
+  let qualifier: string | undefined;
+  if (parts[0] === 'arn') [name, qualifier] = [parts[6], parts[7]];
+  else if (parts[1] === 'function') [name, qualifier] = [parts[2], parts[3]];
+  else [name, qualifier] = [parts[0], parts[1]];
+  const unqualified = parts[0] === 'arn' ? parts.slice(0, 7).join(':') : lambdaFunctionArn(env, name);
+  const q = qualifierArg ?? qualifier;
+  return q === undefined ? unqualified : qualifiedArn(unqualified, q);
+}
+
+/** A queue URL on any host (a local endpoint too) as the AWS URL of the same queue in `env`'s region. */
+function awsQueueUrl(url: string, env: AwsEnvironment): string {
+  if (queueArn(url)) return url;
+  const m = url.match(/^[a-z]+:\/\/[^/]+\/(\d{12})\/([^/?#]+)$/);
+  return m ? `https://sqs.${env.region}.amazonaws.com/${m[1]}/${m[2]}` : url;
 }
 
 function isExpression(value: string): boolean {

@@ -12,7 +12,7 @@ import { DefinitionCache } from './definition';
 import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
 import type { RecordedTaskOutcome } from './executor/step';
 import type { TimerKind } from './executor/frame';
-import type { ParentTaskLink, TaskOutcome } from './executor/task-integrations';
+import type { ParentTaskLink, TaskCallAuthorizer, TaskOutcome } from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
 import type { LambdaInvoker } from './lambda-invoker';
 import { UnknownOperationException, ValidationException } from './service-errors';
@@ -67,6 +67,13 @@ export interface EngineOptions {
    * outcome is delivered instead of the timeout. @default nothing is recorded outside the engine
    */
   readonly recordedTaskOutcome?: RecordedTaskOutcome;
+  /**
+   * Asked before every Task integration call (each attempt) whether the execution's role may make it: a
+   * denial fails the attempt with the error and cause it gives, as the service fails a call its role
+   * does not allow. The engine knows no IAM itself; the stack mode's `--enforce-iam` supplies one.
+   * @default every call is allowed (IAM is not enforced)
+   */
+  readonly authorizeTaskCall?: TaskCallAuthorizer;
 }
 
 type Handler = (input: Record<string, unknown>) => object | Promise<object>;
@@ -138,6 +145,7 @@ export class Engine {
         sqs: this.options.integrations?.sqs,
         dynamodb: this.options.integrations?.dynamodb,
         startExecution: (input, child) => executions.startExecution(this.rt(), input, child),
+        authorize: this.options.authorizeTaskCall,
       },
       { onClosed: (arn) => this.executionClosed(arn), onTimersChanged: () => this.timers?.arm(), recordedTaskOutcome: this.options.recordedTaskOutcome },
     );

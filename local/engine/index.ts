@@ -5,6 +5,7 @@ export { Engine, DEFAULT_CLOSED_STATUSES, STOP_DRAIN_MILLIS } from './engine';
 export type { EngineOptions, ExecutionStatusChangeEvent } from './engine';
 export { RECORDED_OUTCOME_RETRY_MILLIS } from './executor/step';
 export type { RecordedTaskOutcome } from './executor/step';
+export type { TaskCall, TaskCallAuthorizer, TaskCallDenial } from './executor/task-integrations';
 export type { LambdaInvoker, LambdaInvocation, LambdaInvocationResult } from './lambda-invoker';
 export { VirtualClock, DEFAULT_VIRTUAL_EPOCH_MILLIS } from './virtual-clock';
 export * from './service-errors';

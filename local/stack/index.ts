@@ -8,3 +8,4 @@ export { StackResourceNotEmulatedError, StackResourceInvalidError, rolloutRoutes
 export { matchesEventPattern, type EventPattern } from './event-pattern';
 export { sandboxEnvironment } from './stack-runtime';
 export { ENGINE_URL_TOKEN } from './stack-functions';
+export { StackIamEnforcement, denialOf, type StackIamEnforcementOptions } from './iam-enforcement';

@@ -1,10 +1,12 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createIamEvaluator } from '../../lib/cloud-assembly';
 import type { AwsJsonService } from '../api/aws-json-protocol';
 import type { LambdaInvoker } from '../engine';
 import type { FunctionSource } from '../services/lambda/lambda-runner';
 import { StackStore } from '../store';
 import { deployStack, type StackDeployment } from './deploy-stack';
+import { StackIamEnforcement } from './iam-enforcement';
 import { LocalSecrets } from './local-secrets';
 import type { LocalQueues, StepFunctionsApi } from './resource-handlers';
 import { parameterStoreService, secretsManagerService } from './secrets-service';
@@ -53,6 +55,7 @@ export class StackMode {
   private binding?: StackModeBinding;
   private s3?: S3Client;
   private deploying: Promise<unknown> = Promise.resolve();
+  private iam?: StackIamEnforcement;
 
   constructor(private readonly options: StackModeOptions) {
     this.store = new StackStore(options.dataDir);
@@ -73,6 +76,22 @@ export class StackMode {
   /** Services the engine port serves for the stack's functions. */
   services(): AwsJsonService[] {
     return [parameterStoreService(this.secrets), secretsManagerService(this.secrets)];
+  }
+
+  /**
+   * Turns on `--enforce-iam`: loads the IAM policy simulator (on demand: it is an AGPL devDependency) and
+   * returns what judges the engine's Task calls against the stack's roles. Call before the engine starts.
+   * @throws IamSimulatorUnavailableError when the simulator is not installed
+   */
+  async enforceIam(): Promise<StackIamEnforcement> {
+    const evaluator = await createIamEvaluator();
+    this.iam = new StackIamEnforcement({
+      store: this.store,
+      evaluator,
+      environment: { partition: 'aws', region: this.options.region, account: this.options.account },
+      stackName: () => this.store.lastDeployment()?.stack,
+    });
+    return this.iam;
   }
 
   /** Binds the engine and services (once they exist) and starts the rollout clock. */
@@ -114,9 +133,17 @@ export class StackMode {
           engineUrl: () => this.options.endpoints().url,
           nowMillis: this.options.nowMillis,
         },
-        { assemblyDir, ...options },
+        {
+          assemblyDir,
+          ...options,
+          // A policy takes effect once its resource is applied, as IAM's does mid-update on AWS.
+          afterResource: (n) => {
+            this.iam?.invalidate();
+            options.afterResource?.(n);
+          },
+        },
       ),
-    );
+    ).finally(() => this.iam?.invalidate());
     this.deploying = run.catch(() => undefined);
     return run;
   }

@@ -28,7 +28,7 @@ import type { EngineContext } from '../engine-context';
 import { FrameRecord } from './frame';
 import { STATE_MODULES } from './states';
 import { type RecordedTaskOutcome, Step, type StepServices } from './step';
-import { type IntegrationServices, runTaskIntegration, type TaskOutcome } from './task-integrations';
+import { type IntegrationServices, runTaskIntegration, type TaskCall, type TaskOutcome } from './task-integrations';
 import { Effects, type FrameSignal, type Launch, type Run, type SignalResult } from './transition';
 
 export type { FrameSignal, SignalResult } from './transition';
@@ -269,14 +269,15 @@ export class Executor {
   }
 
   private afterCommit(run: Run, fx: Effects): void {
-    for (const launch of fx.launches) this.launch(run.exec.arn, launch);
+    for (const launch of fx.launches) this.launch(run, launch);
     for (const s of fx.signals) void this.signal(run.exec.arn, s.frameId, s.signal);
     if (fx.timersChanged) this.hooks.onTimersChanged();
     if (fx.closed) this.hooks.onClosed(run.exec.arn);
   }
 
   /** Runs a Task attempt's work outside any lock and signals its outcome; the attempt holds the engine busy meanwhile. */
-  private launch(executionArn: string, launch: Launch): void {
+  private launch(run: Run, launch: Launch): void {
+    const executionArn = run.exec.arn;
     const parentTask =
       launch.target.service === 'states' && launch.target.pattern === 'sync'
         ? { executionArn, frameId: launch.frame.id, seq: launch.seq, outputAsJson: launch.target.resource.endsWith(':2') }
@@ -290,7 +291,21 @@ export class Executor {
       invocation.isReleased = true;
       release();
     };
-    invocation.settled = runTaskIntegration(this.services, launch.target, launch.args, { parentTask, replay: launch.replay, releaseClock })
+    const call: TaskCall = {
+      roleArn: run.exec.role_arn,
+      executionArn,
+      stateMachineArn: run.exec.machine_arn,
+      state: launch.frame.pos.state,
+      resource: launch.target.resourceArn,
+      args: launch.args,
+    };
+    const authorize = this.services.authorize;
+    // Authorized per attempt, as the service authorizes each call it makes with the role.
+    const denied = authorize ? authorize(call) : Promise.resolve(undefined);
+    invocation.settled = denied
+      .then((denial): Promise<TaskOutcome> | TaskOutcome =>
+        denial ? { ok: false, ...denial } : runTaskIntegration(this.services, launch.target, launch.args, { parentTask, replay: launch.replay, releaseClock }),
+      )
       .catch((err: unknown): TaskOutcome => ({ ok: false, error: StatesError.TaskFailed, cause: (err as Error)?.message ?? String(err) }))
       .then((outcome) => this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome }))
       .finally(() => this.invocations.delete(invocation));

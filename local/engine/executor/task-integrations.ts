@@ -11,6 +11,8 @@ export type IntegrationPattern = 'request' | 'waitForTaskToken' | 'sync';
 
 /** A Task's `Resource`, resolved. */
 export interface TaskTarget {
+  /** The Task's `Resource` as the definition writes it. */
+  readonly resourceArn: string;
   /** `resourceType` in history (`lambda`, `sqs`, `dynamodb`, `states`). */
   readonly resourceType: string;
   /** `resource` in history (`invoke.waitForTaskToken`, `sendMessage`, or a function ARN). */
@@ -35,16 +37,16 @@ const DYNAMODB_ACTIONS = ['getItem', 'putItem', 'updateItem', 'deleteItem'] as c
 /** Resolves a Task's `Resource`; throws {@link UnsupportedResourceError} for one the engine does not run. */
 export function resolveTaskTarget(resource: string): TaskTarget {
   const fn = FUNCTION_ARN.exec(resource);
-  if (fn) return { resourceType: 'lambda', resource, service: 'lambda-function', action: 'invoke', pattern: 'request' };
+  if (fn) return { resourceArn: resource, resourceType: 'lambda', resource, service: 'lambda-function', action: 'invoke', pattern: 'request' };
   const m = SERVICE_ARN.exec(resource);
   if (m) {
     const [, service, action, suffix] = m;
     const pattern: IntegrationPattern = suffix === 'waitForTaskToken' ? 'waitForTaskToken' : suffix?.startsWith('sync') ? 'sync' : 'request';
     const resourceName = suffix ? `${action}.${suffix}` : action;
-    if (service === 'lambda' && action === 'invoke' && pattern !== 'sync') return { resourceType: 'lambda', resource: resourceName, service: 'lambda-invoke', action, pattern };
-    if (service === 'sqs' && action === 'sendMessage' && pattern !== 'sync') return { resourceType: 'sqs', resource: resourceName, service: 'sqs', action, pattern };
-    if (service === 'dynamodb' && (DYNAMODB_ACTIONS as readonly string[]).includes(action) && pattern === 'request') return { resourceType: 'dynamodb', resource: resourceName, service: 'dynamodb', action, pattern };
-    if (service === 'states' && action === 'startExecution') return { resourceType: 'states', resource: resourceName, service: 'states', action, pattern };
+    if (service === 'lambda' && action === 'invoke' && pattern !== 'sync') return { resourceArn: resource, resourceType: 'lambda', resource: resourceName, service: 'lambda-invoke', action, pattern };
+    if (service === 'sqs' && action === 'sendMessage' && pattern !== 'sync') return { resourceArn: resource, resourceType: 'sqs', resource: resourceName, service: 'sqs', action, pattern };
+    if (service === 'dynamodb' && (DYNAMODB_ACTIONS as readonly string[]).includes(action) && pattern === 'request') return { resourceArn: resource, resourceType: 'dynamodb', resource: resourceName, service: 'dynamodb', action, pattern };
+    if (service === 'states' && action === 'startExecution') return { resourceArn: resource, resourceType: 'states', resource: resourceName, service: 'states', action, pattern };
   }
   throw new UnsupportedResourceError(`The local engine does not run the Task resource '${resource}'`);
 }
@@ -57,6 +59,33 @@ export function parseFunctionName(value: string): { name: string; qualifier?: st
   if (partial) return { name: partial[1], qualifier: partial[2] };
   return { name: value };
 }
+
+/** A denied call: the error and cause the Task fails with, as the service answers a call its role may not make. */
+export interface TaskCallDenial {
+  readonly error: string;
+  readonly cause: string;
+}
+
+/** One service call a Task attempt is about to make, under the execution's role. */
+export interface TaskCall {
+  /** The role the state machine (version) runs with. */
+  readonly roleArn: string;
+  readonly executionArn: string;
+  /** The unqualified state machine ARN (a version or alias run too). */
+  readonly stateMachineArn: string;
+  /** The Task state's name. */
+  readonly state: string;
+  /** The Task's `Resource` as the definition writes it. */
+  readonly resource: string;
+  /** The call's arguments (the Task's evaluated Arguments/Parameters; the payload for a function ARN). */
+  readonly args: unknown;
+}
+
+/**
+ * Decides whether the execution's role may make a Task's service call (IAM, as Step Functions asks it
+ * before each call). Resolves with a denial to fail the attempt, or undefined to let the call go.
+ */
+export type TaskCallAuthorizer = (call: TaskCall) => Promise<TaskCallDenial | undefined>;
 
 /** A `.sync` parent Task waiting on a child run. */
 export interface ParentTaskLink {
@@ -91,6 +120,8 @@ export interface IntegrationServices {
   readonly dynamodb?: DynamoDBClient;
   /** Starts a child execution (StartExecution on this engine). */
   readonly startExecution: (input: Record<string, unknown>, options: ChildStartOptions) => Promise<{ executionArn: string; startDate: number }>;
+  /** Asked before every call. @default every call is allowed (IAM is not enforced) */
+  readonly authorize?: TaskCallAuthorizer;
 }
 
 const httpMetadata = (requestId: string) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createIamEvaluator, splitQualifiedArn, taskRequestsOf } from '../../../../lib/cloud-assembly';
+import { callRequestsOf, createIamEvaluator, splitQualifiedArn, taskRequestsOf } from '../../../../lib/cloud-assembly';
 
 const sm = 'arn:aws:states:us-east-1:123456789012:stateMachine:flow';
 const fn = 'arn:aws:lambda:us-east-1:123456789012:function:worker';
@@ -56,5 +56,38 @@ describe('createIamEvaluator: the policy simulator decides', () => {
     const policies = allow({ Action: 'lambda:InvokeFunction', Resource: `${fn}:*` });
     expect((await iam.evaluate(principal, policies, { action: 'lambda:InvokeFunction', resource: `${fn}:1` })).allowed).toBe(true);
     expect((await iam.evaluate(principal, policies, { action: 'lambda:InvokeFunction', resource: `${fn}-other:1` })).allowed).toBe(false);
+  });
+});
+
+describe('callRequestsOf: what one Task call at run time asks IAM for', () => {
+  const env = { partition: 'aws', region: 'us-east-1', account: '123456789012' };
+
+  it.each([
+    ['a full function ARN', { FunctionName: `${fn}:3` }, `${fn}:3`],
+    ['a function name', { FunctionName: 'worker' }, fn],
+    ['a name with a qualifier', { FunctionName: 'worker:live' }, `${fn}:live`],
+    ['a partial ARN', { FunctionName: '123456789012:function:worker:2' }, `${fn}:2`],
+    ['a Qualifier argument', { FunctionName: fn, Qualifier: '4' }, `${fn}:4`],
+  ])('invokes on the qualified function ARN, given %s', (_what, args, resource) => {
+    expect(callRequestsOf('arn:aws:states:::lambda:invoke.waitForTaskToken', args, env)).toEqual([{ action: 'lambda:InvokeFunction', resource }]);
+  });
+
+  it('takes a direct function ARN Resource as it is', () => {
+    expect(callRequestsOf(`${fn}:7`, { any: 'payload' }, env)).toEqual([{ action: 'lambda:InvokeFunction', resource: `${fn}:7` }]);
+  });
+
+  it('starts a child on the unqualified machine ARN with states:StateMachineQualifier', () => {
+    expect(callRequestsOf('arn:aws:states:::states:startExecution', { StateMachineArn: `${sm}:3`, Input: {} }, env)).toEqual([
+      { action: 'states:StartExecution', resource: sm, context: { 'states:StateMachineQualifier': ['3'] } },
+    ]);
+  });
+
+  it('names the table by its ARN and the queue by its ARN, whatever host its URL has', () => {
+    expect(callRequestsOf('arn:aws:states:::dynamodb:putItem', { TableName: 'runs', Item: {} }, env)).toEqual([
+      { action: 'dynamodb:PutItem', resource: 'arn:aws:dynamodb:us-east-1:123456789012:table/runs' },
+    ]);
+    expect(callRequestsOf('arn:aws:states:::sqs:sendMessage', { QueueUrl: 'http://127.0.0.1:4599/123456789012/dlq', MessageBody: 'x' }, env)).toEqual([
+      { action: 'sqs:SendMessage', resource: 'arn:aws:sqs:us-east-1:123456789012:dlq' },
+    ]);
   });
 });
