@@ -13,7 +13,7 @@ export interface BatchFrame {
   readonly parentId: string | null;
   readonly itemIndex: number;
   readonly status: FrameStatus;
-  readonly pos: { lastEventId?: number; enteredEventId?: number; readonly seq: number };
+  readonly pos: { lastEventId?: number; enteredEventId?: number; sideEventId?: number; readonly seq: number };
   /** The row's `rev` the frame was read at; null for a frame not yet written. */
   readonly baseRev: number | null;
   /** Timers replacing the frame's timer rows (undefined: leave them). */
@@ -41,6 +41,19 @@ interface PendingEvent {
   readonly type: string;
   readonly details: Record<string, unknown> | undefined;
   readonly tsMs: number;
+  readonly advance: boolean;
+}
+
+/** How an event threads into its frame's chain of `previousEventId`s. */
+export interface EventOptions {
+  /**
+   * Whether the event becomes its frame's latest (the next event's `previousEventId`). AWS leaves some
+   * events out of the chain — a Map iteration's MapIterationSucceeded/Failed, a Map/Parallel's
+   * `…StateSucceeded` — and chains what follows them after the event before. Such an event's id is kept
+   * in the frame's `sideEventId` instead.
+   * @default true
+   */
+  readonly advance?: boolean;
 }
 
 /** What {@link TransitionBatch.write} did: the whole batch, or the failure of a run at its history limit instead. */
@@ -95,8 +108,8 @@ export class TransitionBatch {
    * are assigned at write time; this returns the id the event gets when no other batch of the run is
    * written first. A `*StateEntered` event's written id is kept in its frame's `pos.enteredEventId`.
    */
-  event(frame: BatchFrame | null, type: string, details?: Record<string, unknown>): number {
-    this.events.push({ frame, type, details, tsMs: this.nowMs() });
+  event(frame: BatchFrame | null, type: string, details?: Record<string, unknown>, options: EventOptions = {}): number {
+    this.events.push({ frame, type, details, tsMs: this.nowMs(), advance: options.advance ?? true });
     return this.baseEventCount + this.events.length;
   }
 
@@ -186,7 +199,8 @@ export class TransitionBatch {
       const previous = e.frame ? (e.frame.pos.lastEventId ?? e.frame.parent?.pos.lastEventId ?? lastId) : lastId;
       insertEvent.run(this.executionArn, id, e.type, e.tsMs, previous, e.details ? JSON.stringify(e.details) : null);
       if (e.frame) {
-        e.frame.pos.lastEventId = id;
+        if (e.advance) e.frame.pos.lastEventId = id;
+        else e.frame.pos.sideEventId = id;
         if (e.type.endsWith('StateEntered')) e.frame.pos.enteredEventId = id;
       }
       lastId = id;

@@ -210,7 +210,7 @@ export class Executor {
     const phase = frame.pos.phase;
     if (signal.kind === 'resume' || signal.kind === 'recover') {
       if (phase.kind === 'enter') await step.drive();
-      else if (phase.kind === 'children') await this.moduleOf(step).onChildren?.(step);
+      else if (phase.kind === 'children') await this.moduleOf(step).onChildren?.(step, signal.kind === 'resume' ? signal.childLastEventId : undefined);
       else if (signal.kind === 'recover' && phase.kind === 'task' && !phase.submitted) this.moduleOf(step).relaunch?.(step);
       else return false;
       return true;
@@ -270,7 +270,11 @@ export class Executor {
 
   private afterCommit(run: Run, fx: Effects): void {
     for (const launch of fx.launches) this.launch(run, launch);
-    for (const s of fx.signals) void this.signal(run.exec.arn, s.frameId, s.signal);
+    for (const s of fx.signals) {
+      // The ended child's event ids were assigned by the commit that just happened.
+      const childLastEventId = s.endedChild?.pos.lastEventId;
+      void this.signal(run.exec.arn, s.frameId, childLastEventId !== undefined && s.signal.kind === 'resume' ? { ...s.signal, childLastEventId } : s.signal);
+    }
     if (fx.timersChanged) this.hooks.onTimersChanged();
     if (fx.closed) this.hooks.onClosed(run.exec.arn);
   }

@@ -66,6 +66,11 @@ export interface FramePosition {
   enteredEventId?: number;
   /** Id of this frame's latest history event (the next event's `previousEventId`). */
   lastEventId?: number;
+  /**
+   * Id of this frame's latest event written outside its chain (a Map iteration's MapIterationSucceeded or
+   * MapIterationFailed; see `EventOptions.advance`), when it came after `lastEventId`.
+   */
+  sideEventId?: number;
   /** The Map item of an iteration frame (`$states.context.Map.Item`). */
   mapItem?: { readonly index: number; readonly value: unknown };
   /** The final output (SUCCEEDED) or failure (FAILED). */

@@ -6,7 +6,7 @@
 import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config';
 import type { Clock } from '../../../lib/config';
 import type { EngineStore } from '../../store';
-import type { ExecutionClose, TransitionBatch } from '../../store';
+import type { EventOptions, ExecutionClose, TransitionBatch } from '../../store';
 import { dataFlowFor } from '../dataflow';
 import { DataLimitExceededError, NoChoiceMatchedError, StatesDataFlowError } from '../dataflow';
 import type { EvaluationScope, StateDataFlow } from '../dataflow';
@@ -59,8 +59,8 @@ export interface StateModule {
   onTaskOutcome?(step: Step, signal: import('./transition').TaskOutcomeSignal): Promise<void>;
   /** After a restart: a Task attempt whose outcome was never committed is invoked again. */
   relaunch?(step: Step): void;
-  /** A child frame changed (Parallel, Map): start more, fail, or finish. */
-  onChildren?(step: Step): Promise<void>;
+  /** A child frame changed (Parallel, Map): start more, fail, or finish. `childLastEventId`: see the resume signal. */
+  onChildren?(step: Step, childLastEventId?: number): Promise<void>;
 }
 
 /** Extra fields of a scope: a Task token and a Map item, and the data-flow scope's own optional fields. */
@@ -158,8 +158,8 @@ export class Step {
   // ---- moves ------------------------------------------------------------------------------------------
 
   /** Appends an event of this frame; returns its id (see {@link TransitionBatch.event}). */
-  event(type: string, details?: Record<string, unknown>): number {
-    return this.batch.event(this.frame, type, details);
+  event(type: string, details?: Record<string, unknown>, options?: EventOptions): number {
+    return this.batch.event(this.frame, type, details, options);
   }
 
   /** Replaces the frame's phase and timers (every phase change goes through here). */
@@ -254,8 +254,9 @@ export class Step {
       this.closeExecution({ status: 'SUCCEEDED', output: JSON.stringify(output ?? null) });
       return;
     }
-    if (frame.pos.mapItem) this.event('MapIterationSucceeded', { name: mapStateName(frame.pos), index: frame.itemIndex });
-    this.fx.signals.push({ frameId: parentFrameId(frame), signal: { kind: 'resume' } });
+    // AWS chains the Map's next events after the iteration's last state event, not after this one.
+    if (frame.pos.mapItem) this.event('MapIterationSucceeded', { name: mapStateName(frame.pos), index: frame.itemIndex }, { advance: false });
+    this.fx.signals.push({ frameId: parentFrameId(frame), signal: { kind: 'resume' }, endedChild: frame });
   }
 
   /** The frame fails: the execution fails, or the parent is told. `resume` is where a redrive picks it up. */
@@ -270,8 +271,8 @@ export class Step {
       this.closeExecution({ status: 'FAILED', error: failure.error, cause: failure.cause });
       return;
     }
-    if (frame.pos.mapItem) this.event('MapIterationFailed', { name: mapStateName(frame.pos), index: frame.itemIndex });
-    this.fx.signals.push({ frameId: parentFrameId(frame), signal: { kind: 'resume' } });
+    if (frame.pos.mapItem) this.event('MapIterationFailed', { name: mapStateName(frame.pos), index: frame.itemIndex }, { advance: false });
+    this.fx.signals.push({ frameId: parentFrameId(frame), signal: { kind: 'resume' }, endedChild: frame });
   }
 
   private closeExecution(close: ExecutionClose): void {
@@ -283,8 +284,9 @@ export class Step {
    * The state failed: the first matching Retrier schedules another attempt while it has attempts left,
    * else the first matching Catcher moves on, else the frame fails (and with it the parent or the run).
    * Only Task, Parallel and Map have retriers and catchers (the prepared state's lists are empty otherwise).
+   * `failedEvent` is written when no retrier takes the failure.
    */
-  async recover(failure: StateFailure, resume: ClosedResume): Promise<void> {
+  async recover(failure: StateFailure, resume: ClosedResume, options: { failedEvent?: string } = {}): Promise<void> {
     const state = this.state;
     const pos = this.frame.pos;
     // A Fail state without Error propagates as a nameless error: only States.ALL can match it.
@@ -302,6 +304,8 @@ export class Step {
         return;
       }
     }
+    // A Parallel/Map's Failed event: AWS writes none before a retry.
+    if (options.failedEvent) this.event(options.failedEvent);
     const catcher = findCatcher(state.catch, error);
     if (catcher) {
       try {

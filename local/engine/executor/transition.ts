@@ -11,8 +11,11 @@ export const ENTER: ClosedResume = { kind: 'enter' };
 
 /** What wakes a frame. */
 export type FrameSignal =
-  /** Carry on from the durable position (after start, redrive, or a child's change). */
-  | { readonly kind: 'resume' }
+  /**
+   * Carry on from the durable position (after start, redrive, or a child's change). A child that ended
+   * says its latest state event: AWS chains the parent's next iteration after it.
+   */
+  | { readonly kind: 'resume'; readonly childLastEventId?: number }
   /** After a restart: as `resume`, and a Task attempt whose result was never committed is invoked again. */
   | { readonly kind: 'recover' }
   /** A Task attempt's work ended (`source: 'invoke'`) or its token was answered (`'token'`). */
@@ -43,7 +46,8 @@ export interface Launch {
 /** Work to do after a batch commits: nothing here runs before the transition is durable. */
 export class Effects {
   readonly launches: Launch[] = [];
-  readonly signals: { frameId: string; signal: FrameSignal }[] = [];
+  /** Signals to send; `endedChild` is a child frame that ended, whose latest event id its parent's resume carries. */
+  readonly signals: { frameId: string; signal: FrameSignal; endedChild?: FrameRecord }[] = [];
   closed = false;
   timersChanged = false;
 }

@@ -3,6 +3,11 @@
  * parent, which re-examines its children: start more (Map under MaxConcurrency), fail (aborting the
  * others), or finish with their outputs in order. Children read the parent's variables as a copy and
  * cannot write them back.
+ *
+ * Event chaining, as AWS records it: the parent's events after its children follow the children's
+ * events. An iteration started when another ended follows that one's last state event (as its
+ * MapIterationSucceeded does); a failed Map/Parallel follows the failed child's last state event; a
+ * finished one's `…StateSucceeded` follows the latest child event, and its Exited event follows that too.
  */
 import { StatesError } from '../../../../lib/errors';
 import type { FrameRow } from '../../../store';
@@ -21,6 +26,9 @@ export function spawnGroup(step: Step): string {
 
 const positionOf = (row: FrameRow): FramePosition => JSON.parse(row.position) as FramePosition;
 
+/** The id of the latest event a child wrote, in its chain or beside it. */
+const latestEventOf = (pos: FramePosition): number => Math.max(pos.lastEventId ?? 0, pos.sideEventId ?? 0);
+
 /** Map's failure tolerance: whether `failed` of `total` iterations is still within it. */
 function tolerated(phase: ChildrenPhase, failed: number): boolean {
   if (phase.type !== 'Map') return false;
@@ -28,62 +36,69 @@ function tolerated(phase: ChildrenPhase, failed: number): boolean {
   return phase.toleratedFailurePercentage !== undefined && phase.total > 0 && (failed / phase.total) * 100 <= phase.toleratedFailurePercentage;
 }
 
+/** The position of the child that failed first. */
+function firstFailed(children: FrameRow[]): FramePosition {
+  return children
+    .filter((c) => c.status === 'FAILED')
+    .map(positionOf)
+    .sort((a, b) => latestEventOf(a) - latestEventOf(b))[0];
+}
+
 /** The failure of a Parallel/Map whose children failed: the first child's, or the threshold's. */
-function childrenFailure(phase: ChildrenPhase, children: FrameRow[]): StateFailure {
+function childrenFailure(phase: ChildrenPhase, first: FramePosition): StateFailure {
   if (phase.toleratedFailureCount !== undefined || phase.toleratedFailurePercentage !== undefined) {
     return { error: StatesError.ExceedToleratedFailureThreshold, cause: 'The specified tolerated failure threshold was exceeded' };
   }
-  const first = children
-    .filter((c) => c.status === 'FAILED')
-    .map(positionOf)
-    .sort((a, b) => (a.lastEventId ?? 0) - (b.lastEventId ?? 0))[0];
   // A child's Fail without Error/Cause leaves both out of the parent's failure too (AWS records `{}`).
   return { ...(first.error !== undefined ? { error: first.error } : {}), ...(first.cause !== undefined ? { cause: first.cause } : {}) };
 }
 
-/** Starts up to `room` PENDING iterations of a Map in index order. */
-function startPending(step: Step, phase: ChildrenPhase, room: number): void {
+/** Starts up to `room` PENDING iterations of a Map in index order, each following `afterEventId`. */
+function startPending(step: Step, phase: ChildrenPhase, room: number, afterEventId: number | undefined): void {
   const { frame } = step;
   step.batch.touch(frame);
   for (const row of step.services.store.pendingChildren(step.run.exec.arn, phase.group, room)) {
     const child = FrameRecord.fromRow(row);
     child.status = 'RUNNING';
-    child.pos.lastEventId = frame.pos.lastEventId;
+    child.pos.lastEventId = afterEventId;
     step.batch.event(child, 'MapIterationStarted', { name: frame.pos.state, index: row.item_index });
     step.batch.touch(child);
     step.fx.signals.push({ frameId: child.id, signal: { kind: 'resume' } });
   }
 }
 
-/** A Parallel/Map re-examines its children: start more, fail, or finish with their outputs. */
-export async function onChildren(step: Step): Promise<void> {
+/**
+ * A Parallel/Map re-examines its children: start more, fail, or finish with their outputs.
+ * `childLastEventId`: the last state event of the child whose end woke it, when known (not after a restart).
+ */
+export async function onChildren(step: Step, childLastEventId?: number): Promise<void> {
   const { frame, run } = step;
   const store = step.services.store;
   const phase = frame.pos.phase as ChildrenPhase;
   const counts = store.childStatusCounts(run.exec.arn, phase.group);
   if (counts.FAILED > 0 && !tolerated(phase, counts.FAILED)) {
     const children = store.childFrames(run.exec.arn, phase.group);
+    const first = firstFailed(children);
     step.batch.touch(frame);
+    frame.pos.lastEventId = first.lastEventId;
     // Running iterations are aborted with the group (unguarded: they may be mid-transition).
     for (const c of children) {
       if (c.status === 'RUNNING' && phase.type === 'Map') step.batch.event(FrameRecord.fromRow(c), 'MapIterationAborted', { name: frame.pos.state, index: c.item_index });
     }
     step.batch.abortGroup(phase.group);
-    step.event(`${phase.type}StateFailed`);
-    await step.recover(childrenFailure(phase, children), phase);
+    await step.recover(childrenFailure(phase, first), phase, { failedEvent: `${phase.type}StateFailed` });
     await step.drive();
     return;
   }
   if (counts.PENDING > 0 && (phase.maxConcurrency === 0 || counts.RUNNING < phase.maxConcurrency)) {
-    startPending(step, phase, phase.maxConcurrency === 0 ? counts.PENDING : phase.maxConcurrency - counts.RUNNING);
+    startPending(step, phase, phase.maxConcurrency === 0 ? counts.PENDING : phase.maxConcurrency - counts.RUNNING, childLastEventId ?? frame.pos.lastEventId);
     return;
   }
   if (counts.RUNNING > 0 || counts.PENDING > 0) return;
-  const result = store.childFrames(run.exec.arn, phase.group).map((c) => {
-    const pos = positionOf(c);
-    return c.status === 'SUCCEEDED' ? pos.output : { Error: pos.error, Cause: pos.cause };
-  });
-  step.event(`${phase.type}StateSucceeded`);
+  const children = store.childFrames(run.exec.arn, phase.group).map((c) => ({ status: c.status, pos: positionOf(c) }));
+  const result = children.map(({ status, pos }) => (status === 'SUCCEEDED' ? pos.output : { Error: pos.error, Cause: pos.cause }));
+  if (children.length > 0) frame.pos.lastEventId = Math.max(...children.map((c) => latestEventOf(c.pos)));
+  step.event(`${phase.type}StateSucceeded`, undefined, { advance: false });
   await step.guard(() => step.exit(result));
   await step.drive();
 }
