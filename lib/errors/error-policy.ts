@@ -29,6 +29,9 @@ export const NON_RETRYABLE_ERRORS: readonly string[] = [
  */
 export const LEASE_WAIT_ERRORS: readonly string[] = ['IdempotencyInProgressError'];
 
+// IdempotencyAttemptTimedOutError (an attempt past its deadline before it acted) is not listed: the ordinary
+// backoff fits it, as the retry comes after the timed-out attempt's claim was released.
+
 /** Errors that are retried even though they look permanent. */
 export const RETRYABLE_ERRORS: readonly string[] = LEASE_WAIT_ERRORS;
 

@@ -21,3 +21,18 @@ export class IdempotencyKeyMismatchError extends AutosaveError {
     super(`Idempotency key "${key}" was first used with a different payload`);
   }
 }
+
+/**
+ * The attempt ran past its own deadline (its Lambda timeout) before it could act: on Lambda its sandbox would
+ * have been stopped, and a retry may already hold the key. It does not act. Retryable with the ordinary
+ * backoff: the retry takes the claim over (released or lapsed) and reconciles before acting.
+ */
+export class IdempotencyAttemptTimedOutError extends AutosaveError {
+  override readonly name = 'IdempotencyAttemptTimedOutError';
+  constructor(
+    readonly key: string,
+    readonly deadlineMillis: number,
+  ) {
+    super(`The attempt on idempotency key "${key}" passed its deadline (${new Date(deadlineMillis).toISOString()}) before it could act`);
+  }
+}

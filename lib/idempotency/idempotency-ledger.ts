@@ -3,7 +3,7 @@ import { DEFAULT_RECORD_TTL_SECONDS, systemClock, type Clock } from '../config';
 import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';
 import { canonicalJson, sha256Hex } from '../records';
 import { CrashPoint, crashPoint } from '../crash-points';
-import { IdempotencyInProgressError, IdempotencyKeyMismatchError } from './errors';
+import { IdempotencyAttemptTimedOutError, IdempotencyInProgressError, IdempotencyKeyMismatchError } from './errors';
 import type { LedgerRecord, LedgerStore } from './ledger-record';
 
 /** Lease of a claim when the caller cannot tell its remaining time: 5 minutes. */
@@ -64,6 +64,12 @@ export interface RunOptions<T> {
    * @default no owner (never counted as a restart)
    */
   readonly owner?: string;
+  /**
+   * When this attempt stops running (epoch ms of the wall clock: on Lambda, invocation start plus the
+   * remaining time). Past it the attempt does not act: on Lambda its sandbox would have been stopped, and
+   * a retry may hold the key by now. @default none (the attempt may act whenever it gets there)
+   */
+  readonly deadlineMillis?: number;
   /** Performs the action; its result is stored (it must be JSON, under the item limit: offload first). */
   readonly act: () => Promise<T>;
   /** Asks the provider whether the action already happened under this key. Without it, a takeover acts again. */
@@ -173,7 +179,7 @@ export class IdempotencyLedger {
     let done: { result: T; source: RunSource };
     try {
       const known = claim.tookOverExpiredClaim && options.reconcile ? await this.reconcile(options.reconcile) : undefined;
-      done = known?.found ? { result: known.result, source: 'reconciled' } : { result: await options.act(), source: 'executed' };
+      done = known?.found ? { result: known.result, source: 'reconciled' } : { result: await actBefore(options), source: 'executed' };
     } catch (error) {
       // The provider may have acted anyway (a timeout after accepting, a failure after it answered): end the
       // lease so a retry may claim at once, but keep the record so that retry reconciles first.
@@ -191,6 +197,17 @@ export class IdempotencyLedger {
     this.metrics.add(MetricName.Reconciled);
     return reconcile();
   }
+}
+
+/**
+ * Acts unless the attempt is past its deadline. A stalled attempt (an overloaded host; locally, an in-process
+ * function the runner already timed out) would otherwise act after a retry took the key over and reconciled,
+ * and the provider would see the key twice. Wall time, as the sandbox's lifetime is; nothing awaits between
+ * this check and `act`'s first step.
+ */
+function actBefore<T>(options: RunOptions<T>): Promise<T> {
+  if (options.deadlineMillis !== undefined && Date.now() >= options.deadlineMillis) throw new IdempotencyAttemptTimedOutError(options.key, options.deadlineMillis);
+  return options.act();
 }
 
 /**

@@ -61,7 +61,10 @@ export interface ToolStepDeps {
 
 /** Per-invocation options of a tool step. */
 export interface ToolStepOptions {
-  /** The invocation's remaining time (Lambda context); the claim's lease follows it. @default unknown */
+  /**
+   * The invocation's remaining time (Lambda context) when the step starts: the claim's lease follows it,
+   * and the tool does not act once it has run out. @default unknown
+   */
   readonly remainingMillis?: number;
 }
 
@@ -91,11 +94,13 @@ export async function runToolCall(
   const input = await deps.payloads.resolveDeep(call.input);
   const reconcile = tool.reconcile?.bind(tool);
   const fit = { reserveBytes: TOOL_RESULT_ENVELOPE_BYTES };
+  const deadlineMillis = options.remainingMillis === undefined ? undefined : Date.now() + options.remainingMillis;
   const { result, source } = await deps.ledger.run({
     key,
     // Hash what the state machine sent (references are content-addressed, so they hash stably).
     payload: { tool: call.tool, input: call.input },
     leaseMillis: leaseFor(options.remainingMillis),
+    deadlineMillis,
     owner: options.executionArn,
     act: async () => deps.payloads.shrinkToFit(await tool.execute(input, key), fit),
     ...(reconcile && {

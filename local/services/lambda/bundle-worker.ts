@@ -69,12 +69,31 @@ export function handlerModule(codeDirectory: string, handler: string): { file: s
 type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void };
 
 /**
+ * How long after an invocation's timeout its sandbox is stopped. Any positive delay orders the stop after the
+ * runner's own timeout timer (timers fire by due time), so the runner reports the invocation as
+ * `Sandbox.Timedout`, not as the `Runtime.ExitError` the stop gives what was still pending.
+ */
+const SANDBOX_STOP_AFTER_TIMEOUT_MILLIS = 5;
+
+/** One worker thread and the invocations it is running. */
+interface Sandbox {
+  readonly worker: Worker;
+  readonly pending: Map<number, Pending>;
+  /** Invocations that outlived their timeout: the sandbox only finishes the others, then stops. */
+  readonly timedOut: Set<number>;
+}
+
+/**
  * One function version's sandbox: a worker thread that imported the version's own bundle with the
  * version's own environment. Invocations are messages; the worker starts on the first one.
+ *
+ * Lambda stops a sandbox whose invocation outlives its timeout, so nothing that invocation was doing runs on.
+ * Here one worker serves concurrent invocations, so a timed-out invocation retires its worker: new invocations
+ * get a fresh one (a cold start), and the retired worker is stopped once only timed-out invocations remain.
  */
 export class BundleWorker {
-  private worker?: Worker;
-  private readonly pending = new Map<number, Pending>();
+  private sandbox?: Sandbox;
+  private readonly retired = new Set<Sandbox>();
   private nextId = 0;
 
   constructor(private readonly options: BundleWorkerOptions) {}
@@ -83,17 +102,43 @@ export class BundleWorker {
   readonly handler: LambdaHandler = (event, context) => this.invoke(event, context);
 
   private invoke(event: unknown, context: LambdaContext): Promise<unknown> {
-    const worker = this.start();
+    const sandbox = this.start();
     const id = this.nextId++;
     const { getRemainingTimeInMillis, ...plain } = context;
+    const remainingMillis = getRemainingTimeInMillis();
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, event, context: { ...plain, deadlineMillis: Date.now() + getRemainingTimeInMillis() } });
+      const overdue = setTimeout(() => this.timedOut(sandbox, id), remainingMillis);
+      overdue.unref();
+      const settled = () => {
+        clearTimeout(overdue);
+        sandbox.pending.delete(id);
+        this.stopIfOnlyTimedOut(sandbox);
+      };
+      sandbox.pending.set(id, {
+        resolve: (value) => (settled(), resolve(value)),
+        reject: (error) => (settled(), reject(error)),
+      });
+      sandbox.worker.postMessage({ id, event, context: { ...plain, deadlineMillis: Date.now() + remainingMillis } });
     });
   }
 
-  private start(): Worker {
-    if (this.worker) return this.worker;
+  /** At the timeout: no new invocation goes to this sandbox. */
+  private timedOut(sandbox: Sandbox, id: number): void {
+    if (!sandbox.pending.has(id)) return;
+    sandbox.timedOut.add(id);
+    if (this.sandbox === sandbox) this.sandbox = undefined;
+    this.retired.add(sandbox);
+    setTimeout(() => this.stopIfOnlyTimedOut(sandbox), SANDBOX_STOP_AFTER_TIMEOUT_MILLIS).unref();
+  }
+
+  private stopIfOnlyTimedOut(sandbox: Sandbox): void {
+    if (!this.retired.has(sandbox) || [...sandbox.pending.keys()].some((id) => !sandbox.timedOut.has(id))) return;
+    this.retired.delete(sandbox);
+    void sandbox.worker.terminate();
+  }
+
+  private start(): Sandbox {
+    if (this.sandbox) return this.sandbox;
     const { file, exportName } = handlerModule(this.options.codeDirectory, this.options.handler);
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -102,29 +147,30 @@ export class BundleWorker {
       ...(this.options.memoryMb ? { resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb } } : {}),
     });
     worker.unref();
+    const sandbox: Sandbox = { worker, pending: new Map(), timedOut: new Set() };
     worker.on('message', (msg: { id: number; ok: boolean; result?: string | null; error?: { name: string; message: string; stack?: string } }) => {
-      const waiting = this.pending.get(msg.id);
+      const waiting = sandbox.pending.get(msg.id);
       if (!waiting) return;
-      this.pending.delete(msg.id);
       if (msg.ok) waiting.resolve(msg.result == null ? null : JSON.parse(msg.result));
       else waiting.reject(Object.assign(new Error(msg.error?.message), { name: msg.error?.name ?? 'Error', stack: msg.error?.stack }));
     });
     const fail = (error: Error) => {
-      // The sandbox died (out of memory, process.exit): what it was running fails, the next invoke starts a new one.
-      if (this.worker === worker) this.worker = undefined;
-      for (const waiting of this.pending.values()) waiting.reject(Object.assign(new Error(`Runtime exited: ${error.message}`), { name: 'Runtime.ExitError' }));
-      this.pending.clear();
+      // The sandbox died (out of memory, process.exit, stopped): what it was running fails, the next invoke starts a new one.
+      if (this.sandbox === sandbox) this.sandbox = undefined;
+      this.retired.delete(sandbox);
+      for (const waiting of [...sandbox.pending.values()]) waiting.reject(Object.assign(new Error(`Runtime exited: ${error.message}`), { name: 'Runtime.ExitError' }));
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
-    this.worker = worker;
-    return worker;
+    this.sandbox = sandbox;
+    return sandbox;
   }
 
-  /** Ends the sandbox. */
+  /** Ends the sandbox (and any retired one still finishing). */
   async stop(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker) await worker.terminate();
+    const sandboxes = [...(this.sandbox ? [this.sandbox] : []), ...this.retired];
+    this.sandbox = undefined;
+    this.retired.clear();
+    await Promise.all(sandboxes.map((s) => s.worker.terminate()));
   }
 }

@@ -135,7 +135,8 @@ export class InProcessLambdaRunner {
     const { fn, executedVersion, cacheKey } = found;
     const timeoutSeconds = fn.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS;
     const awsRequestId = randomUUID();
-    const deadline = Date.now() + timeoutSeconds * 1000;
+    // Set once the handler is loaded: Lambda's Init phase (module load) is not part of the invocation timeout.
+    let deadline = Number.POSITIVE_INFINITY;
     const context: LambdaContext = {
       functionName: name,
       functionVersion: executedVersion,
@@ -150,6 +151,7 @@ export class InProcessLambdaRunner {
     let timer: NodeJS.Timeout | undefined;
     try {
       const handler = await this.handler(fn, cacheKey);
+      deadline = Date.now() + timeoutSeconds * 1000;
       const event = jsonCopy(request.payload);
       const run = new Promise<unknown>((resolve, reject) => {
         const callback = (error?: unknown, result?: unknown) => (error ? reject(error) : resolve(result));

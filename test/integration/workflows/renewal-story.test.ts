@@ -45,9 +45,8 @@ describe('the renewal story: 340 sends that died before their checkpoint', () =>
     expect(new Set(executionArns).size).toBe(RUNS);
 
     // Every first send is accepted by the provider and then its attempt dies (real seconds: the Lambda timeout).
-    await eventually('every first send to reach the provider', async () => (faultLog().sends.size === RUNS ? true : undefined), { timeoutMillis: STORY_DEADLINE_MILLIS / 2 });
-
-    // Retries wait out their backoff on the virtual clock: move it until every run has closed.
+    // Retries wait out their backoff on the virtual clock: move it until every run has closed. (On a loaded
+    // machine an attempt can also time out before it sends: it then never sends, as on Lambda, and a retry does.)
     await eventually('every run to close', async () => {
       await engine.advance(minutes(1));
       const running = await executionsWith('RUNNING');
@@ -76,8 +75,11 @@ describe('the renewal story: 340 sends that died before their checkpoint', () =>
     // is the first send's receipt).
     for (const executionArn of executionArns.filter((_, i) => i % 34 === 0)) {
       const events = await historyOf(engine.sfn, executionArn);
-      const failures = events.filter((e) => e.type === 'TaskFailed');
-      expect(failures.map((e) => e.taskFailedEventDetails?.error)).toEqual(['Sandbox.Timedout']);
+      const failures = events.filter((e) => e.type === 'TaskFailed').map((e) => e.taskFailedEventDetails?.error);
+      expect(failures).toContain('Sandbox.Timedout');
+      // Only the dead attempt's timeout, and (on a loaded machine) attempts that timed out before sending or
+      // waited for the dead attempt's lease.
+      expect(failures.filter((error) => error !== 'Sandbox.Timedout' && error !== 'IdempotencyInProgressError')).toEqual([]);
       const run = await engine.sfn.send(new DescribeExecutionCommand({ executionArn }));
       const output = JSON.parse(run.output!) as { input: { contractId: string }; steps: Record<string, { messageId: string }> };
       const email = outbox.find((e) => e.idempotencyKey === keyOf(output.input.contractId))!;

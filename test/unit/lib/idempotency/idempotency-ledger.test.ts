@@ -154,6 +154,28 @@ describe('IdempotencyLedger.run', () => {
     expect((await l.run({ key, payload: 1, act: async () => ++acted })).result).toBe('already sent');
   });
 
+  it('does not act past its own deadline: a stalled attempt leaves the key to the retry, which reconciles', async () => {
+    const { ledger: l, clock } = ledger();
+    const key = freshKey();
+    await l.claim(key, 1, 10_000);
+    clock.advance(10_001);
+    let acted = 0;
+    // The reconcile outlasts the attempt's deadline (a stalled sandbox, or one the local runner timed out):
+    // a retry may already hold the key, so acting now could reach the provider twice.
+    const deadlineMillis = Date.now() + 50;
+    const slowReconcile = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { found: false } as const;
+    };
+    const attempt = l.run({ key, payload: 1, deadlineMillis, act: async () => ++acted, reconcile: slowReconcile });
+    await expect(attempt).rejects.toMatchObject({ name: 'IdempotencyAttemptTimedOutError' });
+    expect(acted).toBe(0);
+    expect(isRetryableError('IdempotencyAttemptTimedOutError')).toBe(true);
+    // The retry takes the claim over, reconciles, and acts once.
+    const retry = await l.run({ key, payload: 1, deadlineMillis: Date.now() + 60_000, act: async () => ++acted, reconcile: async () => ({ found: false }) });
+    expect(retry).toEqual({ result: 1, source: 'executed' });
+  });
+
   it('acts after reconciling when the provider has no record', async () => {
     const { ledger: l, clock } = ledger();
     const key = freshKey();

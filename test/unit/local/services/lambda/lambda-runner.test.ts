@@ -11,6 +11,8 @@ const runner = new InProcessLambdaRunner({
     { name: 'autosave-echo', load: () => async (event: unknown, context: LambdaContext) => ({ event, fn: context.functionName, arn: context.invokedFunctionArn, left: context.getRemainingTimeInMillis(), id: context.awsRequestId }), timeoutSeconds: 5 },
     { name: 'fails', load: () => async () => { throw new SiteNotFoundError('no site 4412'); } },
     { name: 'slow', load: () => () => new Promise(() => {}), timeoutSeconds: 0.05 },
+    // Its module takes longer to load than the function may run: Lambda's Init phase is not part of the timeout.
+    { name: 'slow-init', load: () => new Promise((resolve) => setTimeout(() => resolve(async (_e: unknown, context: LambdaContext) => ({ left: context.getRemainingTimeInMillis() })), 200)), timeoutSeconds: 0.1 },
     { name: 'callback-style', load: () => (event: { n: number }, _context: LambdaContext, callback: (e: unknown, r?: unknown) => void) => { callback(null, { doubled: event.n * 2 }); } },
     { name: 'returns-nothing', load: () => async () => undefined },
   ],
@@ -54,6 +56,12 @@ describe('InProcessLambdaRunner', () => {
     expect(result.functionError).toBe('Unhandled');
     expect(result.payload).toMatchObject({ errorType: 'Sandbox.Timedout' });
     expect((result.payload as { errorMessage: string }).errorMessage).toContain('Task timed out after 0.05 seconds');
+  });
+
+  it('starts the timeout after the handler is loaded, as Lambda keeps Init out of the invocation time', async () => {
+    const result = await runner.invoke({ functionName: 'slow-init', payload: {} });
+    expect(result.functionError).toBeUndefined();
+    expect((result.payload as { left: number }).left).toBeGreaterThan(0);
   });
 
   it('supports callback-style handlers and turns an undefined result into null', async () => {

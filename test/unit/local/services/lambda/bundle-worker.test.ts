@@ -1,0 +1,64 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BundleWorker } from '../../../../../local/services/lambda/bundle-worker';
+import { InProcessLambdaRunner } from '../../../../../local/services/lambda/lambda-runner';
+
+const dir = mkdtempSync(join(tmpdir(), 'autosave-bundle-worker-'));
+// A bundle whose slow invocation acts (writes a file) after its timeout, and which counts its invocations
+// per sandbox: a fresh sandbox starts again at 1.
+writeFileSync(
+  join(dir, 'index.mjs'),
+  `import { writeFileSync } from 'node:fs';
+let invocations = 0;
+export const handler = async (event) => {
+  invocations++;
+  if (event.slowMillis) {
+    await new Promise((resolve) => setTimeout(resolve, event.slowMillis));
+    writeFileSync(event.marker, 'acted');
+  }
+  return { invocations };
+};
+`,
+);
+
+const worker = new BundleWorker({ codeDirectory: dir, handler: 'index.handler', environment: {} });
+const runner = new InProcessLambdaRunner({ functions: [{ name: 'bundle', load: () => worker.handler, timeoutSeconds: 0.3 }] });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+afterAll(async () => {
+  await worker.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('BundleWorker', () => {
+  it('runs invocations in one warm sandbox', async () => {
+    expect((await runner.invoke({ functionName: 'bundle', payload: {} })).payload).toEqual({ invocations: 1 });
+    expect((await runner.invoke({ functionName: 'bundle', payload: {} })).payload).toEqual({ invocations: 2 });
+  });
+
+  it('stops a sandbox whose invocation outlived its timeout, as Lambda does: nothing it was doing runs on', async () => {
+    const marker = join(dir, 'slow');
+    const timedOut = await runner.invoke({ functionName: 'bundle', payload: { slowMillis: 1_000, marker } });
+    expect(timedOut.payload).toMatchObject({ errorType: 'Sandbox.Timedout' });
+    // The next invocation is a cold start in a fresh sandbox.
+    expect((await runner.invoke({ functionName: 'bundle', payload: {} })).payload).toEqual({ invocations: 1 });
+    await sleep(1_500);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('lets the other invocations of a timed-out sandbox finish before stopping it', async () => {
+    const slowMarker = join(dir, 'slow-2');
+    const siblingMarker = join(dir, 'sibling');
+    const slow = runner.invoke({ functionName: 'bundle', payload: { slowMillis: 2_000, marker: slowMarker } });
+    await sleep(150);
+    // Still running when the slow one times out, and done within its own timeout.
+    const sibling = runner.invoke({ functionName: 'bundle', payload: { slowMillis: 250, marker: siblingMarker } });
+    expect((await slow).payload).toMatchObject({ errorType: 'Sandbox.Timedout' });
+    expect((await sibling).functionError).toBeUndefined();
+    expect(existsSync(siblingMarker)).toBe(true);
+    await sleep(2_000);
+    expect(existsSync(slowMarker)).toBe(false);
+  });
+});
