@@ -1,5 +1,5 @@
 import { handleApprovalHttp, type ApprovalHttpResponse } from '../lib/approvals';
-import { lambdaHandler } from './runtime';
+import { approvalService, lambdaHandler } from './runtime';
 
 /** The fields of a Lambda Function URL (payload format 2.0) event that the endpoint reads. */
 export interface FunctionUrlEvent {
@@ -14,7 +14,7 @@ export interface FunctionUrlEvent {
 /** approval-endpoint: GET shows the approval page, POST decides (Function URL event in, HTTP response out). */
 export const handler = lambdaHandler(
   async (event: FunctionUrlEvent, rt): Promise<ApprovalHttpResponse> =>
-    handleApprovalHttp(await rt.approvals, {
+    handleApprovalHttp(await approvalService(rt), {
       method: event.requestContext.http.method,
       path: event.rawPath,
       query: event.queryStringParameters ?? {},

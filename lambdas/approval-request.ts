@@ -1,11 +1,11 @@
-import { lambdaHandler } from './runtime';
+import { approvalService, lambdaHandler } from './runtime';
 
 /**
  * approval-request: invoked with `.waitForTaskToken`; stores the token and issues the signed link. The
  * machine ignores the return value; the log line names the approval, never the token or the signature.
  */
 export const handler = lambdaHandler(async (event: unknown, rt) => {
-  const issued = await (await rt.approvals).request(event);
+  const issued = await (await approvalService(rt)).request(event);
   console.log(JSON.stringify({ message: 'approval link issued', approvalId: issued.approvalId, expiresAtSeconds: issued.expiresAtSeconds }));
   return issued;
 });

@@ -1,7 +1,5 @@
 import { runModelStep } from '../lib/models';
-import { lambdaHandler } from './runtime';
+import { lambdaHandler, modelCall, offloadingLargeResult, payloadStore } from './runtime';
 
 /** model-step: one model turn, recorded before it is returned and replayed on retry. */
-export const handler = lambdaHandler((event: unknown, rt) => runModelStep({ model: rt.model, payloads: rt.payloads }, event), {
-  offloadLargeResult: true,
-});
+export const handler = lambdaHandler(offloadingLargeResult((event: unknown, rt) => runModelStep({ model: modelCall(rt), payloads: payloadStore(rt) }, event)));

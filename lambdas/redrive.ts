@@ -1,6 +1,6 @@
 import { parseDeadLetter, redriveDeadLetter } from '../lib/dead-letters';
 import { MetricName } from '../lib/metrics';
-import { lambdaHandler } from './runtime';
+import { lambdaHandler, sfnClient } from './runtime';
 
 /** The fields of an SQS event the redrive handler reads. */
 export interface SqsEvent {
@@ -12,7 +12,7 @@ export const handler = lambdaHandler(async (event: SqsEvent, rt) => {
   const batchItemFailures: { itemIdentifier: string }[] = [];
   for (const record of event.Records) {
     try {
-      const outcome = await redriveDeadLetter(rt.sfn, parseDeadLetter(record.body));
+      const outcome = await redriveDeadLetter(sfnClient(rt), parseDeadLetter(record.body));
       if (outcome.redriven) rt.metrics.add(MetricName.Redrives);
       else console.log(JSON.stringify({ message: 'dead letter settled without redrive', ...outcome }));
     } catch (error) {

@@ -1,6 +1,6 @@
 import { closedRunReport, sendDeadLetterOnce, type ExecutionStatusChangeEvent } from '../lib/dead-letters';
 import { MetricName } from '../lib/metrics';
-import { lambdaHandler } from './runtime';
+import { lambdaHandler, recordTable, sfnClient, sqsClient } from './runtime';
 
 /**
  * run-monitor: every closed run reports its history size (`HistoryEvents`); a failed, timed-out or aborted
@@ -8,14 +8,14 @@ import { lambdaHandler } from './runtime';
  * invocation that fails after Lambda's two async retries goes to its on-failure destination (infra).
  */
 export const handler = lambdaHandler(async (event: ExecutionStatusChangeEvent, rt) => {
-  const report = await closedRunReport(rt.sfn, event);
+  const report = await closedRunReport(sfnClient(rt), event);
   const historyEvents = report?.historyEvents;
   if (historyEvents !== undefined) rt.metrics.add(MetricName.HistoryEvents, historyEvents);
   const size = historyEvents === undefined ? {} : { historyEvents };
   const letter = report?.deadLetter;
   if (!letter) return { deadLettered: false, ...size };
   // Once per run and redrive generation: the same closed run may reach us more than once.
-  const sent = await sendDeadLetterOnce(rt.table, rt.sqs, rt.config.dlqUrl, letter);
+  const sent = await sendDeadLetterOnce(recordTable(rt), sqsClient(rt), rt.config.dlqUrl, letter);
   if (sent) rt.metrics.add(MetricName.DeadLettered);
   return { deadLettered: true, alreadySent: !sent, executionArn: letter.executionArn, failedState: letter.failedState, ...size };
 });

@@ -2,6 +2,10 @@
  * The composition root of the Lambda handlers: builds the lib objects from the environment once per
  * configuration (a Lambda container reuses them across invocations; the local engine, which runs every
  * handler in one process, gets one set per configuration). Wiring only; every rule lives in lib/.
+ *
+ * Each part is a function of the {@link Runtime}, not a member of it, so that a handler's bundle holds
+ * only the parts (and AWS SDK clients) that handler names: esbuild drops every function nobody calls,
+ * and with it the SDK package only that function imports. Each part is built at first use.
  */
 import {
   createDynamoDbClient,
@@ -20,86 +24,78 @@ import { RecordTable } from '../lib/records';
 import { EmfMetrics } from '../lib/metrics';
 import { BedrockModelProvider, RecordedModelCall, ScriptedModelProvider, type ModelProvider } from '../lib/models';
 import { PayloadStore, S3BlobStore } from '../lib/payloads';
-import {
-  OutboxEmailProvider,
-  SesEmailProvider,
-  createToolRegistry,
-  type EmailProvider,
-  type ToolRegistry,
-} from '../lib/tools';
+import { OutboxEmailProvider, SesEmailProvider, createToolRegistry, type EmailProvider, type ToolRegistry } from '../lib/tools';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 
-/** Everything a handler may use, built lazily. */
+/** One configuration's parts, each built by the functions below at first use and kept. */
 export class Runtime {
   readonly metrics = new EmfMetrics();
-  private readonly cache = new Map<string, unknown>();
+  private readonly parts = new Map<string, unknown>();
 
   constructor(readonly config: RuntimeConfig) {}
 
-  private once<T>(name: string, make: () => T): T {
-    if (!this.cache.has(name)) this.cache.set(name, make());
-    return this.cache.get(name) as T;
+  /** The part called `name`, made by `make` the first time it is asked for. */
+  part<T>(name: string, make: () => T): T {
+    if (!this.parts.has(name)) this.parts.set(name, make());
+    return this.parts.get(name) as T;
   }
+}
 
-  get table(): RecordTable {
-    return this.once('table', () => new RecordTable(createDynamoDbClient(), this.config.table));
-  }
-  get payloads(): PayloadStore {
-    return this.once('payloads', () => new PayloadStore({ blobs: new S3BlobStore(createS3Client(), this.config.bucket), metrics: this.metrics }));
-  }
-  get ledger(): IdempotencyLedger {
-    return this.once('ledger', () => new IdempotencyLedger({ store: new DynamoDbLedgerStore(createDynamoDbClient(), this.config.table), metrics: this.metrics }));
-  }
-  get emailProvider(): EmailProvider {
-    return this.once('email', () =>
-      this.config.emailProvider === 'ses' ? new SesEmailProvider(createSesClient(), this.config.emailFrom) : new OutboxEmailProvider(this.config.outboxDir),
-    );
-  }
-  get tools(): ToolRegistry {
-    return this.once('tools', () => createToolRegistry({ emailProvider: this.emailProvider, actionsDir: this.config.actionsDir }));
-  }
-  get modelProvider(): ModelProvider {
-    return this.once('modelProvider', () =>
-      this.config.modelProvider === 'bedrock'
-        ? new BedrockModelProvider(createBedrockClient(), this.config.modelId)
-        : ScriptedModelProvider.fromFile(this.config.modelScript),
-    );
-  }
-  get model(): RecordedModelCall {
-    return this.once('model', () => new RecordedModelCall({ provider: this.modelProvider, table: this.table, payloads: this.payloads, metrics: this.metrics }));
-  }
-  get sfn(): SFNClient {
-    return this.once('sfn', () => createSfnClient());
-  }
-  get sqs(): SQSClient {
-    return this.once('sqs', () => createSqsClient());
-  }
-  /** The approval signing keys: read on first use, again after their TTL or on a link that does not verify; a failed read is not kept. */
-  get signingKeys(): SigningKeys {
-    return this.once('signingKeys', () => new SigningKeys({ load: () => loadApprovalSecrets(this.config) }));
-  }
-  /** The approval service over the current signing keys (a new one when the keys changed). */
-  get approvals(): Promise<ApprovalService> {
-    return this.signingKeys.current().then((keys) => {
-      const id = `approvals:${keys.join(',')}`;
-      if (this.approvalService?.id !== id) this.approvalService = { id, service: this.approvalServiceFor(keys) };
-      return this.approvalService.service;
-    });
-  }
-  private approvalService?: { readonly id: string; readonly service: ApprovalService };
+/** The DynamoDB client (one per runtime, shared by the record table and the ledger). */
+export const dynamoDb = (rt: Runtime): DynamoDBClient => rt.part('dynamodb', createDynamoDbClient);
+/** The runtime's record table. */
+export const recordTable = (rt: Runtime): RecordTable => rt.part('table', () => new RecordTable(dynamoDb(rt), rt.config.table));
+/** The payload store over the S3 bucket. */
+export const payloadStore = (rt: Runtime): PayloadStore =>
+  rt.part('payloads', () => new PayloadStore({ blobs: new S3BlobStore(createS3Client(), rt.config.bucket), metrics: rt.metrics }));
+/** The idempotency ledger over the table. */
+export const ledger = (rt: Runtime): IdempotencyLedger =>
+  rt.part('ledger', () => new IdempotencyLedger({ store: new DynamoDbLedgerStore(dynamoDb(rt), rt.config.table), metrics: rt.metrics }));
+/** SES when configured, else the outbox directory. */
+export const emailProvider = (rt: Runtime): EmailProvider =>
+  rt.part('email', () => (rt.config.emailProvider === 'ses' ? new SesEmailProvider(createSesClient(), rt.config.emailFrom) : new OutboxEmailProvider(rt.config.outboxDir)));
+/** The tools of the tool step. */
+export const toolRegistry = (rt: Runtime): ToolRegistry =>
+  rt.part('tools', () => createToolRegistry({ emailProvider: emailProvider(rt), actionsDir: rt.config.actionsDir }));
+/** Bedrock when configured, else the scripted model. */
+export const modelProvider = (rt: Runtime): ModelProvider =>
+  rt.part('modelProvider', () =>
+    rt.config.modelProvider === 'bedrock' ? new BedrockModelProvider(createBedrockClient(), rt.config.modelId) : ScriptedModelProvider.fromFile(rt.config.modelScript),
+  );
+/** The recorded model call (one model call per execution, step and turn). */
+export const modelCall = (rt: Runtime): RecordedModelCall =>
+  rt.part('model', () => new RecordedModelCall({ provider: modelProvider(rt), table: recordTable(rt), payloads: payloadStore(rt), metrics: rt.metrics }));
+/** The Step Functions client. */
+export const sfnClient = (rt: Runtime): SFNClient => rt.part('sfn', createSfnClient);
+/** The SQS client. */
+export const sqsClient = (rt: Runtime): SQSClient => rt.part('sqs', createSqsClient);
 
-  private approvalServiceFor(keys: readonly string[]): ApprovalService {
-    return new ApprovalService({
-      table: this.table,
-      signer: new ApprovalLinkSigner(keys),
-      sfn: this.sfn,
-      baseUrl: this.config.approvalBaseUrl,
-      metrics: this.metrics,
-      notify: emailApprovers(this.emailProvider),
-      reverify: async (approvalId, sig, nowMillis) => new ApprovalLinkSigner(await this.signingKeys.refresh()).verify(approvalId, sig, nowMillis),
-    });
+/** The approval signing keys: read on first use, again after their TTL or on a link that does not verify; a failed read is not kept. */
+export const signingKeys = (rt: Runtime): SigningKeys => rt.part('signingKeys', () => new SigningKeys({ load: () => loadApprovalSecrets(rt.config) }));
+
+/** The approval service over the current signing keys (a new one when the keys changed). */
+export async function approvalService(rt: Runtime): Promise<ApprovalService> {
+  const keys = await signingKeys(rt).current();
+  const current = rt.part('approvals', () => ({ value: undefined as { readonly id: string; readonly service: ApprovalService } | undefined }));
+  const id = keys.join(',');
+  if (current.value?.id !== id) {
+    current.value = {
+      id,
+      service: new ApprovalService({
+        table: recordTable(rt),
+        signer: new ApprovalLinkSigner(keys),
+        sfn: sfnClient(rt),
+        baseUrl: rt.config.approvalBaseUrl,
+        metrics: rt.metrics,
+        // The email client is made at the first notice: approval-endpoint never sends one.
+        notify: (approval, url) => emailApprovers(emailProvider(rt))(approval, url),
+        reverify: async (approvalId, sig, nowMillis) => new ApprovalLinkSigner(await signingKeys(rt).refresh()).verify(approvalId, sig, nowMillis),
+      }),
+    };
   }
+  return current.value.service;
 }
 
 const runtimes = new Map<string, Runtime>();
@@ -119,22 +115,22 @@ export interface LambdaContextLike {
   getRemainingTimeInMillis?(): number;
 }
 
-/**
- * Wraps a handler: runs it with the current runtime, optionally makes a result over the inline limit fit
- * (largest values by reference, see PayloadStore.shrinkToFit), and flushes metrics as one EMF line
- * whatever the outcome.
- */
-export function lambdaHandler<E, R>(
-  body: (event: E, runtime: Runtime, context?: LambdaContextLike) => Promise<R>,
-  options: { readonly offloadLargeResult?: boolean } = {},
-): (event: E, context?: LambdaContextLike) => Promise<R> {
+/** A handler body: the event, the runtime, the Lambda context. */
+export type HandlerBody<E, R> = (event: E, runtime: Runtime, context?: LambdaContextLike) => Promise<R>;
+
+/** Wraps a handler: runs it with the current runtime and flushes metrics as one EMF line whatever the outcome. */
+export function lambdaHandler<E, R>(body: HandlerBody<E, R>): (event: E, context?: LambdaContextLike) => Promise<R> {
   return async (event, context) => {
     const runtime = currentRuntime();
     try {
-      const result = await body(event, runtime, context);
-      return options.offloadLargeResult ? ((await runtime.payloads.shrinkToFit(result)) as R) : result;
+      return await body(event, runtime, context);
     } finally {
       runtime.metrics.flush();
     }
   };
+}
+
+/** A body whose result is made to fit the inline limit (largest values by reference, see PayloadStore.shrinkToFit). */
+export function offloadingLargeResult<E, R>(body: HandlerBody<E, R>): HandlerBody<E, R> {
+  return async (event, runtime, context) => (await payloadStore(runtime).shrinkToFit(await body(event, runtime, context))) as R;
 }

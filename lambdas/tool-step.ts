@@ -1,13 +1,13 @@
 import { runToolStep } from '../lib/tools';
-import { lambdaHandler } from './runtime';
+import { lambdaHandler, ledger, offloadingLargeResult, payloadStore, toolRegistry } from './runtime';
 
 /** tool-step: one tool call (or an agent-loop batch), each side effect once per idempotency key. */
 export const handler = lambdaHandler(
-  (event: unknown, rt, context) =>
+  offloadingLargeResult((event: unknown, rt, context) =>
     runToolStep(
-      { ledger: rt.ledger, tools: rt.tools, payloads: rt.payloads },
+      { ledger: ledger(rt), tools: toolRegistry(rt), payloads: payloadStore(rt) },
       event,
       { remainingMillis: context?.getRemainingTimeInMillis?.() },
     ),
-  { offloadLargeResult: true },
+  ),
 );

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalLinkSigner, ApprovalService, SigningKeys } from '../../../../lib/approvals';
 import { loadRuntimeConfig } from '../../../../lib/endpoints';
 import { RecordTable } from '../../../../lib/records';
-import { Runtime } from '../../../../lambdas/runtime';
+import { Runtime, approvalService } from '../../../../lambdas/runtime';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 const clock = { millis: 1_000_000, now() { return this.millis; } };
@@ -59,9 +59,9 @@ describe('Runtime: a failed secret read does not poison the container', () => {
     const blocker = join(dir, 'not-yet');
     writeFileSync(blocker, 'a file where the data directory should be');
     const runtime = new Runtime(loadRuntimeConfig({ AUTOSAVE_DATA_DIR: join(blocker, 'data') }));
-    await expect(runtime.approvals).rejects.toThrow();
+    await expect(approvalService(runtime)).rejects.toThrow();
     rmSync(blocker);
-    await expect(runtime.approvals).resolves.toBeInstanceOf(ApprovalService);
+    await expect(approvalService(runtime)).resolves.toBeInstanceOf(ApprovalService);
   });
 });
 
