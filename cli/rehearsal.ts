@@ -8,9 +8,11 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, type HistoryEvent } from '@aws-sdk/client-sfn';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../lib/config';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, minutes } from '../lib/config';
 import { loadRunDetails, submitApprovalDecision } from '../lib/operations';
 import { OutboxEmailProvider } from '../lib/tools';
+import { IAM_SIMULATOR_PACKAGE } from '../lib/cloud-assembly';
+import { dropOldVersionGrants, editedAssemblyCopy } from './assembly-edits';
 import { deployToLocalEngine } from './local-deploy';
 import { ASSEMBLY_SOURCES, PROJECT_ROOT, synthesizeAssembly } from './stack-assembly';
 
@@ -55,6 +57,22 @@ export interface RehearsalOptions {
   readonly log?: (line: string) => void;
   /** A scratch directory (removed afterwards). @default a new one in the OS temp dir */
   readonly workDir?: string;
+  /**
+   * Boot with `--enforce-iam`: every Task call is judged against its state machine role (the IAM policy
+   * simulator, a devDependency, must be installed). @default false
+   */
+  readonly enforceIam?: boolean;
+  /**
+   * Deploy a v2 whose state machine roles may invoke only the Lambda versions v2 publishes (a role that
+   * drops old versions; see {@link dropOldVersionGrants}). With {@link enforceIam}, the runs in flight
+   * are then denied their next call after the deploy. @default false (the app's own grants)
+   */
+  readonly dropOldVersionGrants?: boolean;
+  /**
+   * Run the engine on a virtual clock that the rehearsal moves on (a minute at a time) only once every
+   * approval is sent, so Task retries with backoff take no wall time (tests). @default the system clock
+   */
+  readonly virtualClock?: boolean;
 }
 
 /** What the rehearsal measured and found. */
@@ -62,6 +80,12 @@ export interface RehearsalReport {
   readonly runsInFlightAtDeploy: number;
   readonly deployMillis: number;
   readonly assemblies: { readonly before: string; readonly after: string };
+  /** Whether IAM was enforced (with `enforceIam` and the simulator installed). */
+  readonly iamEnforced: boolean;
+  /** Whether v2's roles may invoke only the Lambda versions v2 publishes. */
+  readonly oldVersionGrantsDropped: boolean;
+  /** Runs that did not succeed, by the error of the first Task failure in their history (or the run's error). */
+  readonly failedPerError: Readonly<Record<string, number>>;
   /** Runs that finished SUCCEEDED, by state machine version ARN. */
   readonly finishedPerStateMachineVersion: Readonly<Record<string, number>>;
   /** Lambda invocations of the finished runs, by `function:version`. */
@@ -135,8 +159,21 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
     log(`assembly v1 ${v1.sourceHash} (${v1.cached ? 'cached' : `synthesized in ${v1.millis} ms`})`);
     const v2 = await synthesizeAssembly({ projectRoot: changedAppCopy(mkdtempSync(join(work, 'app-v2-'))), cacheDir: join(PROJECT_ROOT, 'node_modules', '.cache', 'autosave-assemblies') });
     log(`assembly v2 ${v2.sourceHash} (${v2.cached ? 'cached' : `synthesized in ${v2.millis} ms`}): ${REHEARSAL_EDITS.map((e) => e.file).join(', ')} changed`);
+    const dropGrants = options.dropOldVersionGrants ?? false;
+    // The cached v2 is never edited: the role that drops old versions is a copy of it.
+    const v2Directory = dropGrants ? editedAssemblyCopy(v2.directory, join(work, 'v2-current-versions-only'), dropOldVersionGrants) : v2.directory;
+    if (dropGrants) log('assembly v2: state machine roles may invoke only the Lambda versions v2 publishes');
 
-    local = await startLocal({ port: 0, dataDir: join(work, 'data'), console: false, log: () => {}, stack: { assemblyDir: v1.directory, origin: 'rehearsal v1' } });
+    local = await startLocal({
+      port: 0,
+      dataDir: join(work, 'data'),
+      console: false,
+      log: () => {},
+      virtualClock: options.virtualClock ?? false,
+      stack: { assemblyDir: v1.directory, origin: 'rehearsal v1', enforceIam: options.enforceIam ?? false },
+    });
+    if (options.enforceIam && !local.iamEnforced) throw new Error(`rehearsal: --enforce-iam needs the IAM policy simulator (${IAM_SIMULATOR_PACKAGE}, a devDependency)`);
+    log(local.iamEnforced ? 'IAM enforced: every Task call judged against its state machine role' : 'IAM not enforced');
     client = sfn();
     const sfnClient = client;
     const aliasArn = local.deployments.find((d) => d.workflow === REHEARSAL_WORKFLOW)?.aliasArn;
@@ -162,7 +199,7 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
 
     const assemblyBefore = local.stack?.summary()?.assemblyId ?? '?';
     const deployStarted = Date.now();
-    const deployed = await deployToLocalEngine(local.url, v2.directory);
+    const deployed = await deployToLocalEngine(local.url, v2Directory);
     const deployMillis = Date.now() - deployStarted;
     log(`deploy --local of v2: ${deployed.changes.filter((c) => c.change !== 'unchanged').length} changes in ${deployMillis} ms`);
 
@@ -174,26 +211,60 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
     log(`${beforeLinks.length + afterLinks.length} approvals sent`);
 
     const perVersion: Record<string, number> = {};
+    const perError: Record<string, number> = {};
     const perLambda: Record<string, number> = {};
     const problems: string[] = [];
     const firstVersion = new Map<string, string>();
     const runs = [...before.map((r) => ({ ...r, era: 'before' as const })), ...after.map((r) => ({ ...r, era: 'after' as const }))];
-    const finished = await pool(runs, concurrency, (run) =>
-      waitFor(`${run.siteId} to finish`, async () => {
-        const d = await sfnClient.send(new DescribeExecutionCommand({ executionArn: run.executionArn }));
-        return d.status === 'RUNNING' ? undefined : d;
-      }, 10 * 60_000),
-    );
+    // On a virtual clock, engine time moves on while the runs finish: retry backoff takes no wall time.
+    let finishing = true;
+    const clock = local.clock;
+    const ticker = clock
+      ? (async () => {
+          while (finishing) {
+            await clock.advance(minutes(1));
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        })()
+      : undefined;
+    let finished;
+    try {
+      finished = await pool(runs, concurrency, (run) =>
+        waitFor(`${run.siteId} to finish`, async () => {
+          const d = await sfnClient.send(new DescribeExecutionCommand({ executionArn: run.executionArn }));
+          return d.status === 'RUNNING' ? undefined : d;
+        }, 10 * 60_000),
+      );
+    } finally {
+      finishing = false;
+      await ticker;
+    }
     log(`${finished.length} runs closed`);
     const welcomeEmails = new Map<string, SentEmailRecord[]>();
     for (const email of await new OutboxEmailProvider(process.env.AUTOSAVE_OUTBOX_DIR!).list()) {
       welcomeEmails.set(email.idempotencyKey, [...(welcomeEmails.get(email.idempotencyKey) ?? []), email]);
     }
+    const historyOf = async (executionArn: string): Promise<HistoryEvent[]> => {
+      const events: HistoryEvent[] = [];
+      let nextToken: string | undefined;
+      do {
+        const page = await sfnClient.send(new GetExecutionHistoryCommand({ executionArn, nextToken }));
+        events.push(...(page.events ?? []));
+        nextToken = page.nextToken;
+      } while (nextToken);
+      return events;
+    };
     const check = async (run: { siteId: string; executionArn: string; era: 'before' | 'after' }, i: number) => {
       const era = run.era;
       const done = finished[i];
+      const events = await historyOf(run.executionArn);
       if (done.status !== 'SUCCEEDED') {
-        problems.push(`${run.siteId} (started ${era} the deploy) ${done.status}: ${done.error ?? ''} ${done.cause?.slice(0, 300) ?? ''}`.trim());
+        // The first Task failure says why (a Catch may close the run under another name).
+        const first = events.find((e) => e.type === 'TaskFailed')?.taskFailedEventDetails;
+        const error = first?.error ?? done.error ?? done.status!;
+        const cause = first?.cause ?? done.cause ?? '';
+        perError[error] = (perError[error] ?? 0) + 1;
+        problems.push(`${run.siteId} (started ${era} the deploy) ${done.status}: ${error} ${cause.slice(0, 400)}`.trim());
         return;
       }
       const version = done.stateMachineVersionArn ?? '(none)';
@@ -201,13 +272,6 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
       const known = firstVersion.get(era);
       if (known === undefined) firstVersion.set(era, version);
       else if (known !== version) problems.push(`${run.siteId} ran on ${version}, other runs started ${era} the deploy on ${known}`);
-      const events: HistoryEvent[] = [];
-      let nextToken: string | undefined;
-      do {
-        const page = await sfnClient.send(new GetExecutionHistoryCommand({ executionArn: run.executionArn, nextToken }));
-        events.push(...(page.events ?? []));
-        nextToken = page.nextToken;
-      } while (nextToken);
       const scheduled = new Map<number, string>();
       for (const e of events) {
         if (e.type === 'TaskScheduled' && e.taskScheduledEventDetails?.resourceType === 'lambda') {
@@ -241,6 +305,9 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
       runsInFlightAtDeploy: before.length,
       deployMillis,
       assemblies: { before: assemblyBefore, after: deployed.assemblyId },
+      iamEnforced: local.iamEnforced,
+      oldVersionGrantsDropped: dropGrants,
+      failedPerError: perError,
       finishedPerStateMachineVersion: perVersion,
       invocationsPerLambdaVersion: perLambda,
       peakRssMiB: Math.round(peakRss / 2 ** 20),

@@ -89,6 +89,8 @@ export interface LocalEngine {
   readonly deployments: readonly WorkflowDeployment[];
   /** The stack mode, when booted from a cloud assembly. */
   readonly stack?: StackMode;
+  /** Whether every Task call is judged against its role (`--enforce-iam` with the simulator installed). */
+  readonly iamEnforced: boolean;
   /** Stops the server, the engine and the services; runs in flight stay on disk and resume at the next start. */
   stop(): Promise<void>;
 }
@@ -394,6 +396,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       clock: virtualClock,
       deployments,
       stack,
+      iamEnforced: iam !== undefined,
       stop: stopAll,
     };
   } catch (err) {

@@ -3,7 +3,10 @@ import { parseArgs } from 'node:util';
 /** `autosave rehearse`: the deploy rehearsal with runs in flight (see cli/rehearsal.ts). */
 export const summary = 'rehearse a code-changing deploy on the local engine with runs waiting on approvals, and print what happened to them';
 
-const USAGE = 'usage: autosave rehearse [--runs 1000] [--runs-after <n>] [--json]';
+const USAGE = `usage: autosave rehearse [--runs 1000] [--runs-after <n>] [--enforce-iam [--drop-old-version-grants]] [--json]
+  --enforce-iam               judge every Task call against its state machine role (IAM policy simulator)
+  --drop-old-version-grants   deploy a v2 whose roles may invoke only the Lambda versions v2 publishes
+                              (with --enforce-iam, the runs in flight fail with AccessDenied: exit 1)`;
 
 export async function run(args: string[]): Promise<number> {
   let values;
@@ -14,6 +17,8 @@ export async function run(args: string[]): Promise<number> {
       options: {
         runs: { type: 'string', default: '1000' },
         'runs-after': { type: 'string' },
+        'enforce-iam': { type: 'boolean', default: false },
+        'drop-old-version-grants': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -33,14 +38,22 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const { rehearse } = await import('../rehearsal');
-  const report = await rehearse({ runsBefore, runsAfter, log: values.json ? undefined : (line) => console.log(line) });
+  const report = await rehearse({
+    runsBefore,
+    runsAfter,
+    enforceIam: values['enforce-iam'],
+    dropOldVersionGrants: values['drop-old-version-grants'],
+    log: values.json ? undefined : (line) => console.log(line),
+  });
   if (values.json) console.log(JSON.stringify(report, null, 2));
   else {
     console.log('');
     console.log(`runs in flight at the deploy   ${report.runsInFlightAtDeploy}`);
     console.log(`deploy --local                 ${report.deployMillis} ms (assembly ${report.assemblies.before} -> ${report.assemblies.after})`);
+    console.log(`IAM                            ${report.iamEnforced ? 'enforced' : 'not enforced'}${report.oldVersionGrantsDropped ? '; v2 roles grant only the Lambda versions v2 publishes' : ''}`);
     console.log('runs finished per state machine version');
     for (const [v, n] of Object.entries(report.finishedPerStateMachineVersion)) console.log(`  ${v}  ${n}`);
+    for (const [error, n] of Object.entries(report.failedPerError)) console.log(`runs failed with ${error}`.padEnd(31) + ` ${n}`);
     console.log('Lambda invocations per version');
     for (const [v, n] of Object.entries(report.invocationsPerLambdaVersion).sort()) console.log(`  ${v}  ${n}`);
     console.log(`peak RSS                       ${report.peakRssMiB} MiB (engine, sandboxes and driver in one process)`);

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssetStaging } from 'aws-cdk-lib';
+import { dropOldVersionGrants as dropOldVersionTemplateGrants, editTemplateInPlace } from '../../../../cli/assembly-edits';
 import { createAutosaveApp } from '../../../../infra/create-app';
 import { registeredFunctionSpecs, registeredWorkflowSpecs } from '../../../../infra/registries';
 import type { FunctionSpec, WorkflowSpec } from '../../../../infra/stack-inputs';
@@ -60,22 +61,7 @@ export function synthAssembly(deploy: 1 | 2, options: Omit<SynthOptions, 'previo
  * invoke only the current version ARNs of the functions it pins. Rewrites a synthesized assembly in place.
  */
 export function dropOldVersionGrants(assemblyDir: string): void {
-  const file = join(assemblyDir, stackOf(readCloudAssembly(assemblyDir)).templateFile.split('/').pop()!);
-  const template = JSON.parse(readFileSync(file, 'utf8')) as { Resources: Record<string, { Type: string; Properties: Record<string, any> }> };
-  const versionOf = (fnId: string) =>
-    Object.entries(template.Resources).find(([, r]) => r.Type === 'AWS::Lambda::Version' && r.Properties.FunctionName?.Ref === fnId)?.[0];
-  for (const r of Object.values(template.Resources)) {
-    if (r.Type !== 'AWS::IAM::Policy') continue;
-    for (const st of r.Properties.PolicyDocument.Statement) {
-      if (st.Action !== 'lambda:InvokeFunction') continue;
-      st.Resource = [st.Resource].flat().map((res: any) => {
-        const fnId = res?.['Fn::Join']?.[1]?.[0]?.['Fn::GetAtt']?.[0];
-        const version = fnId && versionOf(fnId);
-        return version ? { Ref: version } : res;
-      });
-    }
-  }
-  writeFileSync(file, JSON.stringify(template));
+  editTemplateInPlace(assemblyDir, dropOldVersionTemplateGrants);
 }
 
 /** A first deploy and a second one that changes the code of every function. */
