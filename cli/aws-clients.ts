@@ -47,9 +47,19 @@ export function resolveAwsTarget(service: 'SFN' | 'SQS', env: Env = process.env,
   return local(DEFAULT_LOCAL_ENDPOINT, 'local engine default');
 }
 
-/** A Step Functions client for the resolved target. */
+/**
+ * A Step Functions client for the resolved target. With an explicit endpoint the SDK's host prefixes are
+ * off: it would send StartSyncExecution to `sync-<host>` (the prefix AWS's `sync-states.` endpoint uses),
+ * a name a local endpoint never has.
+ */
 export function createSfnClient(target: AwsTarget = resolveAwsTarget('SFN')): SFNClient {
-  return new SFNClient({ region: target.region, endpoint: target.endpoint, credentials: target.credentials, maxAttempts: 2 });
+  return new SFNClient({
+    region: target.region,
+    endpoint: target.endpoint,
+    credentials: target.credentials,
+    maxAttempts: 2,
+    ...(target.endpoint ? { disableHostPrefix: true } : {}),
+  });
 }
 
 /** An SQS client for the resolved target (the dead-letter queue). */

@@ -77,7 +77,8 @@ export async function checkDeploy(sfn: SFNClient): Promise<DeployCheck[]> {
       const live = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn: liveVersionArn ?? machine.stateMachineArn }));
       const diff = compareDefinitions(compiled, JSON.parse(live.definition ?? '{}'));
       const byVersion: Record<string, number> = {};
-      for (const e of await runningExecutions(sfn, machine.stateMachineArn)) {
+      // An express run has nothing to keep across a deploy (and the service does not list them).
+      for (const e of machine.type === 'EXPRESS' ? [] : await runningExecutions(sfn, machine.stateMachineArn)) {
         const v = e.stateMachineVersionArn ?? machine.stateMachineArn;
         byVersion[v] = (byVersion[v] ?? 0) + 1;
       }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { StartExecutionCommand, StartSyncExecutionCommand } from '@aws-sdk/client-sfn';
 import { parseCommandArgs, requirePositional } from '../args';
 import { commandRunner, createCliContext } from '../command';
 import { CliUsageError, EXIT_FAILURE } from '../errors';
@@ -9,10 +9,10 @@ import { printJson, terminal } from '../output';
 import { findDeployedWorkflow, liveAliasArn } from '../../lib/operations';
 import { approveCommandLine } from './approve';
 
-const USAGE = 'autosave start <workflow> [--input <file|json>] [--name <run-name>] [--wait] [--json]';
+const USAGE = 'autosave start <workflow> [--input <file|json>] [--name <run-name>] [--wait | --sync] [--json]';
 
 /** `autosave start <workflow>`: starts a run through the workflow's `live` alias. */
-export const summary = "start a run through the workflow's live alias (--input, --name, --wait follows it)";
+export const summary = "start a run through the workflow's live alias (--input, --name, --wait follows it, --sync runs an EXPRESS workflow in one call)";
 
 /** The execution input: inline JSON, a JSON file, or the workflow's example input when none is given. */
 export async function readRunInput(value: string | undefined, workflow: string): Promise<string> {
@@ -53,12 +53,32 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; me
 
 /** Runs `autosave start` with its arguments; resolves to the exit code. */
 export const run = commandRunner('start', async (args) => {
-  const { values, positionals } = parseCommandArgs(args, { input: { type: 'string' }, name: { type: 'string' }, wait: { type: 'boolean', default: false } }, USAGE);
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { input: { type: 'string' }, name: { type: 'string' }, wait: { type: 'boolean', default: false }, sync: { type: 'boolean', default: false } },
+    USAGE,
+  );
   if (values.help) return void terminal().line(`usage: ${USAGE}`);
   const workflow = requirePositional(positionals, 0, 'workflow', USAGE);
+  if (values.sync && values.wait) throw new CliUsageError(`--sync and --wait do not go together (--sync already waits)\nusage: ${USAGE}`);
   const ctx = createCliContext(values.endpoint);
   const input = await readRunInput(values.input, workflow);
   const machine = await findDeployedWorkflow(ctx.sfn, workflow, await ctx.registryNames());
+  if (values.sync) {
+    // StartSyncExecution: the EXPRESS run's outcome in the answer (a STANDARD workflow gets StateMachineTypeNotSupported).
+    const done = await ctx.sfn.send(new StartSyncExecutionCommand({ stateMachineArn: liveAliasArn(machine.stateMachineArn), input, name: values.name }));
+    const syncName = done.executionArn?.split(':').at(-2) ?? '';
+    if (values.json) {
+      printJson({ executionArn: done.executionArn, name: syncName, status: done.status, output: done.output, error: done.error, cause: done.cause, billingDetails: done.billingDetails });
+    } else {
+      const billed = done.billingDetails?.billedDurationInMilliseconds;
+      const t = terminal();
+      t.line(`${done.status} ${syncName} (${workflow}, express${billed !== undefined ? `, billed ${billed} ms` : ''})`);
+      if (done.status === 'SUCCEEDED') t.line(`  output: ${done.output ?? 'null'}`);
+      else t.line(`  ${done.error ?? ''}${done.cause ? `: ${done.cause}` : ''}`);
+    }
+    return done.status === 'SUCCEEDED' ? 0 : EXIT_FAILURE;
+  }
   const started = await ctx.sfn.send(new StartExecutionCommand({ stateMachineArn: liveAliasArn(machine.stateMachineArn), input, name: values.name }));
   const arn = started.executionArn!;
   const name = arn.split(':').pop()!;

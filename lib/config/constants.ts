@@ -57,6 +57,9 @@ export const MAX_RANGE_ITEMS = 1000;
 
 /** Step Functions' hard limit on events in one execution's history. */
 export const HISTORY_EVENT_LIMIT = 25_000;
+
+/** The longest an EXPRESS run may last: the service times it out after five minutes, whatever its definition says. */
+export const EXPRESS_MAX_DURATION_SECONDS = 300;
 /**
  * Longest delay a Wait state accepts, in seconds (2^31 - 1, about 68 years; recorded on AWS: 24,855 days
  * waits, 24,856 days fails with `States.Runtime` "Wait state delay is too long.").

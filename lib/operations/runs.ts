@@ -65,8 +65,9 @@ export const DEFAULT_RUN_LIST_LIMIT = 50;
 /** Runs of every deployed workflow (or one), newest first. */
 export async function listRuns(sfn: SFNClient, options: ListRunsOptions = {}, registryNames: readonly string[] = []): Promise<RunSummary[]> {
   const limit = options.limit ?? DEFAULT_RUN_LIST_LIMIT;
+  // EXPRESS machines have no runs to list: the service keeps none (ListExecutions refuses them).
   const machines = (await listDeployedWorkflows(sfn, registryNames)).filter(
-    (w) => !options.workflow || w.workflow === options.workflow || w.stateMachineName === options.workflow,
+    (w) => w.type !== 'EXPRESS' && (!options.workflow || w.workflow === options.workflow || w.stateMachineName === options.workflow),
   );
   const waitingOnly = options.status === WAITING_RUN_FILTER;
   const status = waitingOnly ? 'RUNNING' : (options.status as ExecutionStatus | undefined);

@@ -8,6 +8,8 @@ export interface DeployedWorkflow {
   readonly workflow: string;
   readonly stateMachineName: string;
   readonly stateMachineArn: string;
+  /** `STANDARD` or `EXPRESS` (express runs are not listed by the service: they keep no record). */
+  readonly type: string;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function listDeployedWorkflows(sfn: SFNClient, registryNames: reado
     workflow: workflowNameOf(m.name ?? '', registryNames),
     stateMachineName: m.name ?? '',
     stateMachineArn: m.stateMachineArn ?? '',
+    type: m.type ?? 'STANDARD',
   }));
 }
 

@@ -10,3 +10,4 @@ export * from './email/send-email-tool';
 export * from './fakes/recording-fake-tool';
 export * from './fakes/onboarding-tools';
 export * from './research-tools';
+export * from './classify-text-tool';

@@ -1,4 +1,5 @@
 import { InvalidStepInputError } from '../errors';
+import { classifyTextTool } from './classify-text-tool';
 import type { EmailProvider } from './email/email-provider';
 import { sendEmailTool } from './email/send-email-tool';
 import { onboardingTools } from './fakes/onboarding-tools';
@@ -16,6 +17,7 @@ export const TOOL_NAMES = [
   'search-web',
   'read-document',
   'calculator',
+  'classify-text',
 ] as const;
 
 /** One of {@link TOOL_NAMES}. */
@@ -52,5 +54,5 @@ export interface ToolRegistryOptions {
 
 /** The registry of every tool in {@link TOOL_NAMES}. */
 export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
-  return new ToolRegistry([sendEmailTool(options.emailProvider), ...onboardingTools(options.actionsDir), ...researchTools()]);
+  return new ToolRegistry([sendEmailTool(options.emailProvider), ...onboardingTools(options.actionsDir), ...researchTools(), classifyTextTool]);
 }

@@ -24,6 +24,14 @@ export const aliasArn = (machineArn: string, alias: string): string => `${machin
 export const executionArn = (scope: ArnScope, machineName: string, name: string): string =>
   `${prefix(scope, 'execution')}${machineName}:${name}`;
 
+/**
+ * An express execution's ARN, as the service spells it: `arn:aws:states:<region>:<account>:express:<machine>:<execution>:<uuid>`
+ * (express names are not unique, so every start gets its own id).
+ */
+export const expressExecutionArn = (scope: ArnScope, machineName: string, name: string, id: string): string =>
+  `${prefix(scope, 'express')}${machineName}:${name}:${id}`;
+
+const EXPRESS_EXECUTION_ARN = /^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:express:/;
 const STATE_MACHINE_ARN = /^arn:aws[a-z-]*:states:([a-z0-9-]+):(\d{12}):stateMachine:([^:]+)(?::([^:]+))?$/;
 const EXECUTION_ARN = /^arn:aws[a-z-]*:states:([a-z0-9-]+):(\d{12}):execution:([^:]+):([^:]+)$/;
 
@@ -38,8 +46,13 @@ export function parseStateMachineArn(arn: unknown): StateMachineTarget {
   return { kind: 'alias', name, stateMachineArn: base, alias: qualifier };
 }
 
-/** Checks an execution ARN's shape; throws `InvalidArn` otherwise. */
+/**
+ * Checks an execution ARN's shape; throws `InvalidArn` otherwise. An express execution's ARN is refused
+ * with the service's words: Describe, history, stop and redrive do not apply to express runs (their
+ * history lives in CloudWatch Logs only).
+ */
 export function assertExecutionArn(arn: unknown): string {
+  if (typeof arn === 'string' && EXPRESS_EXECUTION_ARN.test(arn)) throw new InvalidArn("Invalid Arn: 'Resource type not valid in this context: express'");
   if (typeof arn !== 'string' || !EXECUTION_ARN.test(arn)) throw new InvalidArn(`Invalid Arn: '${String(arn)}'`);
   return arn;
 }

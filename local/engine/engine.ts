@@ -12,8 +12,9 @@ import { DefinitionCache } from './definition';
 import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
 import type { RecordedTaskOutcome } from './executor/step';
 import type { TimerKind } from './executor/frame';
-import type { ParentTaskLink, TaskCallAuthorizer, TaskOutcome } from './executor/task-integrations';
+import type { IntegrationServices, ParentTaskLink, TaskCallAuthorizer, TaskOutcome } from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
+import { ExpressRuns } from './express-runs';
 import type { LambdaInvoker } from './lambda-invoker';
 import { UnknownOperationException, ValidationException } from './service-errors';
 
@@ -92,6 +93,8 @@ export class Engine {
   private executor?: Executor;
   private timers?: TimerService;
   private runtime?: ExecutionRuntime;
+  private express?: ExpressRuns;
+  private stopping?: Promise<void>;
   private readonly handlers: Record<string, Handler>;
 
   constructor(options: EngineOptions) {
@@ -115,6 +118,7 @@ export class Engine {
       ListStateMachineAliases: (i) => machines.listStateMachineAliases(rt(), i),
       DeleteStateMachineAlias: (i) => machines.deleteStateMachineAlias(rt(), i),
       StartExecution: (i) => executions.startExecution(rt(), i),
+      StartSyncExecution: (i) => (this.express as ExpressRuns).startSync(rt(), i),
       DescribeExecution: (i) => executions.describeExecution(rt(), i),
       DescribeStateMachineForExecution: (i) => executions.describeStateMachineForExecution(rt(), i),
       ListExecutions: (i) => executions.listExecutions(rt(), i),
@@ -137,37 +141,55 @@ export class Engine {
     if (this.store) return;
     const store = new EngineStore(this.options.dataDir);
     this.store = store;
-    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random, definitions: new DefinitionCache(store) };
+    const definitions = new DefinitionCache(store);
+    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random, definitions };
+    const services: IntegrationServices = {
+      invokeLambda: this.options.invokeLambda,
+      sqs: this.options.integrations?.sqs,
+      dynamodb: this.options.integrations?.dynamodb,
+      startExecution: (input, child) => executions.startExecution(this.rt(), input, child),
+      authorize: this.options.authorizeTaskCall,
+    };
     const executor = new Executor(
       ctx,
-      {
-        invokeLambda: this.options.invokeLambda,
-        sqs: this.options.integrations?.sqs,
-        dynamodb: this.options.integrations?.dynamodb,
-        startExecution: (input, child) => executions.startExecution(this.rt(), input, child),
-        authorize: this.options.authorizeTaskCall,
-      },
+      services,
       { onClosed: (arn) => this.executionClosed(arn), onTimersChanged: () => this.timers?.arm(), recordedTaskOutcome: this.options.recordedTaskOutcome },
     );
     this.executor = executor;
     this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => this.whenIdle());
-    this.runtime = { ...ctx, executor, armTimers: () => this.timers?.arm(), executionClosed: (arn) => this.executionClosed(arn) };
+    const express = new ExpressRuns({ clock: this.clock, scope: this.scope, random: ctx.random, definitions, services, notifyParent: (row) => this.notifyParentTask(row) });
+    this.express = express;
+    this.runtime = {
+      ...ctx,
+      executor,
+      armTimers: () => this.timers?.arm(),
+      executionClosed: (arn) => this.executionClosed(arn),
+      express: express.runtime,
+    };
     executor.resumeRunning('recover');
     for (const arn of store.closeNotifications()) this.executionClosed(arn);
     this.timers.arm();
   }
 
-  /** Stops taking work, lets in-flight transitions commit, and closes the store. */
-  async stop(): Promise<void> {
-    if (!this.store) return;
+  /** Stops taking work, lets in-flight transitions commit, and closes the store (a second call waits for the first). */
+  stop(): Promise<void> {
+    this.stopping ??= this.stopNow().finally(() => (this.stopping = undefined));
+    return this.stopping;
+  }
+
+  private async stopNow(): Promise<void> {
+    const store = this.store;
+    if (!store) return;
     this.timers?.stop();
     const executor = this.executor as Executor;
     executor.stop();
+    // Express runs in flight are dropped, as the service keeps no express state.
+    await this.express?.stop();
     // Let transitions under way commit (bounded); Task attempts still running are re-invoked after the next start.
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([executor.drain(), new Promise((resolve) => (timer = setTimeout(resolve, STOP_DRAIN_MILLIS)))]);
     clearTimeout(timer);
-    this.store.close();
+    store.close();
     this.store = undefined;
   }
 
@@ -182,8 +204,10 @@ export class Engine {
 
   /** Resolves once no transition, commit or Task attempt is in flight (tests and the virtual clock). */
   async whenIdle(): Promise<void> {
-    do await this.executor?.whenIdle();
-    while (await this.timers?.flushImmediate());
+    do {
+      await this.executor?.whenIdle();
+      await this.express?.whenIdle();
+    } while (await this.timers?.flushImmediate());
   }
 
   /** Commit statistics: transactions and the writes they carried (group commit shares one per many). */

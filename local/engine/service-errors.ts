@@ -85,6 +85,10 @@ export class ServiceUnavailable extends SfnServiceError {
   override readonly name = 'ServiceUnavailable';
   override readonly httpStatus = 503;
 }
+/** The operation does not apply to this type of state machine (StartSyncExecution on STANDARD, ListExecutions on EXPRESS). */
+export class StateMachineTypeNotSupported extends SfnServiceError {
+  override readonly name = 'StateMachineTypeNotSupported';
+}
 /** An operation the engine does not implement. */
 export class UnknownOperationException extends SfnServiceError {
   override readonly name = 'UnknownOperationException';

@@ -36,18 +36,27 @@ async function findStateMachine(sfn: StepFunctionsHandler, name: string): Promis
   return undefined;
 }
 
+/** Options of {@link deployDefinition}. */
+export interface DeployDefinitionOptions {
+  /** The version description. @default none */
+  readonly description?: string;
+  /** The state machine type (a type never changes once created, as on AWS). @default 'STANDARD' */
+  readonly type?: 'STANDARD' | 'EXPRESS';
+}
+
 /**
  * Deploys one definition as a deploy does on AWS, through the Step Functions API: create the state machine
  * (or update it when the definition changed) with `publish`, then point the `live` alias at the newest
  * version. Runs already started keep the version they started on.
  */
-export async function deployDefinition(sfn: StepFunctionsHandler, name: string, definition: string, description?: string): Promise<WorkflowDeployment> {
+export async function deployDefinition(sfn: StepFunctionsHandler, name: string, definition: string, options: DeployDefinitionOptions = {}): Promise<WorkflowDeployment> {
+  const { description, type = 'STANDARD' } = options;
   let stateMachineArn = await findStateMachine(sfn, name);
   let versionArn: string | undefined;
   let change: WorkflowDeployment['change'] = 'unchanged';
   if (!stateMachineArn) {
     const created: Wire = await sfn.handle('CreateStateMachine', {
-      name, definition, roleArn: LOCAL_STATE_MACHINE_ROLE_ARN, type: 'STANDARD', publish: true,
+      name, definition, roleArn: LOCAL_STATE_MACHINE_ROLE_ARN, type, publish: true,
       ...(description ? { versionDescription: description } : {}),
     });
     stateMachineArn = created.stateMachineArn as string;
@@ -94,7 +103,12 @@ export async function deployDefinition(sfn: StepFunctionsHandler, name: string, 
 export async function deployWorkflows(sfn: StepFunctionsHandler, workflows: readonly Workflow[]): Promise<WorkflowDeployment[]> {
   const deployments: WorkflowDeployment[] = [];
   for (const workflow of workflows) {
-    deployments.push(await deployDefinition(sfn, workflow.name, localDefinition(workflow), `${workflow.name} ${workflow.version ?? ''}`.trim()));
+    deployments.push(
+      await deployDefinition(sfn, workflow.name, localDefinition(workflow), {
+        description: `${workflow.name} ${workflow.version ?? ''}`.trim(),
+        type: workflow.type ?? 'STANDARD',
+      }),
+    );
   }
   return deployments;
 }

@@ -108,6 +108,7 @@ CREATE TABLE IF NOT EXISTS task_tokens (
   open INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS task_tokens_by_execution ON task_tokens (execution_arn) WHERE open = 1;
+CREATE INDEX IF NOT EXISTS task_tokens_of_execution ON task_tokens (execution_arn);
 CREATE TABLE IF NOT EXISTS close_notifications (
   execution_arn TEXT PRIMARY KEY,
   status TEXT NOT NULL

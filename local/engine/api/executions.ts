@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { StatesError } from '../../../lib/errors';
-import { HISTORY_EVENT_LIMIT, MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config';
+import { EXPRESS_MAX_DURATION_SECONDS, HISTORY_EVENT_LIMIT, MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '../../../lib/config';
 import type { EngineStore, ExecutionRow, FrameRow } from '../../store';
-import { assertExecutionArn, executionArn, parseStateMachineArn, versionArn } from '../arns';
+import { assertExecutionArn, executionArn, expressExecutionArn, parseStateMachineArn, versionArn } from '../arns';
 import type { EngineContext } from '../engine-context';
 import { EXECUTION_TIMER_FRAME, type Executor } from '../executor/executor';
 import { type FramePosition, FrameRecord, ROOT_FRAME_ID } from '../executor/frame';
@@ -17,6 +17,7 @@ import {
   InvalidExecutionInput,
   ResourceNotFound,
   StateMachineDoesNotExist,
+  StateMachineTypeNotSupported,
   ValidationException,
 } from '../service-errors';
 import { requireStateMachine, routeAlias } from './state-machines';
@@ -34,6 +35,14 @@ export interface ExecutionRuntime extends EngineContext {
   armTimers(): void;
   /** Runs the close hooks of an execution whose close was just committed. */
   executionClosed(executionArn: string): void;
+  /** Where EXPRESS runs live: an in-memory store with its own executor (absent inside that runtime itself). */
+  readonly express?: ExecutionRuntime;
+}
+
+/** Options of {@link startExecution} beyond the request. */
+export interface StartPlacement {
+  /** The ARN an express run gets (a caller that waits for it registers first). @default a fresh one */
+  readonly expressExecutionArn?: string;
 }
 
 
@@ -58,11 +67,23 @@ function parseExecutionInput(text: string): unknown {
   }
 }
 
-/** StartExecution on a state machine, version or alias ARN; idempotent by name while the run is open with the same input. */
-export async function startExecution(rt: ExecutionRuntime, input: Input, child: ChildStartOptions = {}): Promise<{ executionArn: string; startDate: number }> {
+/**
+ * StartExecution on a state machine, version or alias ARN; idempotent by name while the run is open with
+ * the same input. An EXPRESS machine's run goes to the in-memory runtime (`rt.express`): no name
+ * idempotency, a fresh `express:` ARN, five minutes at most, nothing written to the durable store.
+ */
+export async function startExecution(
+  rt: ExecutionRuntime,
+  input: Input,
+  child: ChildStartOptions = {},
+  placement: StartPlacement = {},
+): Promise<{ executionArn: string; startDate: number }> {
   const { parentTask } = child;
   const target = parseStateMachineArn(requireString(input, 'stateMachineArn'));
   const machine = requireStateMachine(rt, target.stateMachineArn);
+  const express = machine.type === 'EXPRESS';
+  const home = express ? rt.express : rt;
+  if (!home) throw new Error('express runs need the engine\'s express runtime');
   let definitionHash = machine.definition_hash;
   let roleArn = machine.role_arn;
   let pinnedVersion: string | null = null;
@@ -84,7 +105,9 @@ export async function startExecution(rt: ExecutionRuntime, input: Input, child: 
   const name = input.name === undefined || input.name === null ? randomUUID() : assertValidName(input.name, 'Name');
   const inputText = optionalString(input, 'input') ?? '{}';
   const parsedInput = parseExecutionInput(inputText);
-  const arn = executionArn(rt.scope, machine.name, name);
+  const arn = express
+    ? (placement.expressExecutionArn ?? expressExecutionArn(rt.scope, machine.name, name, randomUUID()))
+    : executionArn(rt.scope, machine.name, name);
   const definition = rt.definitions.get(definitionHash);
   const nowMs = rt.clock.now();
   const row: ExecutionRow = {
@@ -120,26 +143,29 @@ export async function startExecution(rt: ExecutionRuntime, input: Input, child: 
     ...(pinnedVersion ? { stateMachineVersionArn: pinnedVersion } : {}),
   });
   batch.touch(root);
-  const timeoutSeconds = definition.timeoutSeconds;
-  const timed = timeoutSeconds !== undefined && timeoutSeconds > 0;
+  const ownTimeout = definition.timeoutSeconds !== undefined && definition.timeoutSeconds > 0 ? definition.timeoutSeconds : undefined;
+  // The service stops an express run at five minutes, whatever the definition asks.
+  const timeoutSeconds = express ? Math.min(ownTimeout ?? EXPRESS_MAX_DURATION_SECONDS, EXPRESS_MAX_DURATION_SECONDS) : ownTimeout;
+  const timed = timeoutSeconds !== undefined;
   if (timed) {
     batch.armExecutionTimer(EXECUTION_TIMER_FRAME, 'execution-timeout', nowMs + timeoutSeconds * 1000);
   }
   // The run's first steps (up to its first Task, Wait or Parallel/Map) go into the same commit as its start.
-  const afterCommit = await rt.executor.firstTransition(row, root, batch);
-  const result = await rt.store.committer.commit(() => {
-    const existing = rt.store.getExecution(arn);
+  const afterCommit = await home.executor.firstTransition(row, root, batch);
+  const store = home.store;
+  const result = await store.committer.commit(() => {
+    const existing = store.getExecution(arn);
     if (existing) {
       if ((existing.status === 'RUNNING' || child.replay) && existing.input === inputText) return { created: false, startMs: existing.start_ms };
       throw new ExecutionAlreadyExists(`Execution Already Exists: '${arn}'`);
     }
-    rt.store.insertExecution(row);
-    batch.write(rt.store);
+    store.insertExecution(row);
+    batch.write(store);
     return { created: true, startMs: nowMs };
   });
   if (result.created) {
     afterCommit();
-    if (timed) rt.armTimers();
+    if (timed) home.armTimers();
   }
   return { executionArn: arn, startDate: epochSeconds(result.startMs) };
 }
@@ -209,7 +235,9 @@ const EXECUTION_STATUSES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABOR
 /** ListExecutions of a state machine, version or alias, newest first. */
 export function listExecutions(rt: ExecutionRuntime, input: Input): object {
   const target = parseStateMachineArn(requireString(input, 'stateMachineArn'));
-  requireStateMachine(rt, target.stateMachineArn);
+  const machine = requireStateMachine(rt, target.stateMachineArn);
+  // Express runs keep no record the service can list (CloudWatch Logs only).
+  if (machine.type === 'EXPRESS') throw new StateMachineTypeNotSupported('This operation is not supported by this type of state machine');
   const status = optionalString(input, 'statusFilter');
   if (status !== undefined && !EXECUTION_STATUSES.includes(status)) throw new ValidationException(`Invalid statusFilter '${status}'`);
   const redriveFilter = optionalString(input, 'redriveFilter');

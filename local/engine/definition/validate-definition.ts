@@ -313,8 +313,9 @@ class DefinitionChecker {
     if (typeof state.Resource !== 'string') return this.problem('SCHEMA_VALIDATION_FAILED', `Task state '${name}' needs a Resource`, `${at}/Resource`);
     try {
       const target = resolveTaskTarget(state.Resource);
-      if (this.type === 'EXPRESS' && target.pattern === 'sync') {
-        this.problem('SCHEMA_VALIDATION_FAILED', "Express state machine does not support '.sync' service integration", `${at}/Resource`);
+      // An express run lasts five minutes at most and keeps no history to wait in: no job, no callback.
+      if (this.type === 'EXPRESS' && target.pattern !== 'request') {
+        this.problem('SCHEMA_VALIDATION_FAILED', `Express state machine does not support '.${target.pattern}' service integration`, `${at}/Resource`);
       }
     } catch {
       this.problem(
@@ -354,7 +355,7 @@ class DefinitionChecker {
   }
 }
 
-/** A state machine's type, which decides what its Tasks may do (no `.sync` in EXPRESS). */
+/** A state machine's type, which decides what its Tasks may do (no `.sync` or `.waitForTaskToken` in EXPRESS). */
 export type StateMachineType = 'STANDARD' | 'EXPRESS';
 
 /** Options of {@link validateDefinition}. */

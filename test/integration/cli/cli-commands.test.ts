@@ -240,6 +240,7 @@ describe('autosave CLI on a live engine', () => {
       ['clinical-trial-onboarding', 'unchanged'],
       ['contract-renewal', 'unchanged'],
       ['research-agent', 'unchanged'],
+      ['support-triage', 'unchanged'],
     ]);
     const inFlight = await onboardingInFlight();
     expect(checks.find((c) => c.workflow === 'clinical-trial-onboarding')?.runsInFlight).toBe(inFlight);
@@ -287,6 +288,27 @@ describe('autosave CLI on a live engine', () => {
     expect(history.stdout).toMatch(/ tool +renewal:C-cli-a:3 +1 /);
   });
 
+
+  it('start --sync runs the EXPRESS support-triage in one StartSyncExecution call and prints its outcome; runs lists no express run', async () => {
+    const r = await autosave('start', 'support-triage', '--sync', '--json');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const done = json<{ executionArn: string; status: string; output: string; billingDetails: { billedMemoryUsedInMB: number; billedDurationInMilliseconds: number } }>(r);
+    expect(done.executionArn).toMatch(/:express:support-triage:/);
+    expect(done.status).toBe('SUCCEEDED');
+    const output = JSON.parse(done.output) as { steps: Record<string, unknown> };
+    expect(output.steps['classify-message']).toEqual({ label: 'billing', matched: ['invoice', 'charged', 'refund'] });
+    expect(output.steps['draft-reply']).toMatchObject({ text: expect.stringContaining('double charge'), final: true });
+    expect(done.billingDetails.billedMemoryUsedInMB).toBe(64);
+    const text = await autosave('start', 'support-triage', '--sync');
+    expect(text.stdout).toMatch(/^SUCCEEDED \S+ \(support-triage, express, billed \d+00 ms\)/);
+    const runs = await autosave('runs', '--workflow', 'support-triage');
+    expect(runs).toMatchObject({ code: 0 });
+    expect(runs.stdout).toContain('(none)');
+    // A STANDARD workflow is refused with the service's error, in one line.
+    const standard = await autosave('start', 'contract-renewal', '--sync');
+    expect(standard.code).not.toBe(0);
+    expect(standard.stderr).toContain('StateMachineTypeNotSupported');
+  });
   it('history shows a tool result taken from the ledger: a second run with the same key sends nothing new', async () => {
     type HistoryStep = { name: string; kind: string; idempotencyKey?: string; source?: string; replayed: boolean; result?: { messageId?: string } };
     const sendOf = async (run: string) => json<{ steps: HistoryStep[] }>(await autosave('history', run, '--json')).steps.find((s) => s.name === 'send-renewal-email');

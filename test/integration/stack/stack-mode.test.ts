@@ -1,6 +1,6 @@
 /**
  * `autosave local --stack`: the engine boots from the synthesized CDK stack and runs what `cdk deploy`
- * ships — the three example workflows through their `live` aliases, each Lambda from its own esbuild
+ * ships — the four example workflows through their `live` aliases, each Lambda from its own esbuild
  * bundle with the template's environment resolved to the local services, the closed-runs rule delivering
  * AWS-shaped status-change events to run-monitor (whose DLQ is the stack's queue), the approval Function
  * URL on the engine port, the signing secret behind the local Parameter Store.
@@ -64,8 +64,8 @@ describe('autosave local --stack', () => {
     expect(lines.some((l) => l.includes('IAM is not enforced'))).toBe(true);
   });
 
-  it('deploys the three workflows behind their live aliases on version 1, pinned to published Lambda versions', async () => {
-    expect(local.deployments.map((d) => d.workflow).sort()).toEqual(['clinical-trial-onboarding', 'contract-renewal', 'research-agent']);
+  it('deploys the four workflows behind their live aliases on version 1, pinned to published Lambda versions', async () => {
+    expect(local.deployments.map((d) => d.workflow).sort()).toEqual(['clinical-trial-onboarding', 'contract-renewal', 'research-agent', 'support-triage']);
     for (const d of local.deployments) {
       const alias = await sfn.send(new DescribeStateMachineAliasCommand({ stateMachineAliasArn: d.aliasArn }));
       expect(alias.routingConfiguration).toEqual([{ stateMachineVersionArn: `${d.stateMachineArn}:1`, weight: 100 }]);

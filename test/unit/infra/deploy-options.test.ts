@@ -62,7 +62,7 @@ describe('Deploy options: operations', () => {
   it('names state machines <stack>-<workflow> on request, so a retained machine of a destroyed stack does not block the next deploy', () => {
     const r = resourcesOf({ 'autosave:prefixStateMachineNames': 'true', 'autosave:stackName': 'AutosaveStaging' });
     const names = ofType(r, 'AWS::StepFunctions::StateMachine').map(([, sm]) => sm.Properties.StateMachineName).sort();
-    expect(names).toEqual(['AutosaveStaging-clinical-trial-onboarding', 'AutosaveStaging-contract-renewal', 'AutosaveStaging-research-agent']);
+    expect(names).toEqual(['AutosaveStaging-clinical-trial-onboarding', 'AutosaveStaging-contract-renewal', 'AutosaveStaging-research-agent', 'AutosaveStaging-support-triage']);
     const research = ofType(r, 'AWS::StepFunctions::StateMachine').find(([, sm]) => sm.Properties.StateMachineName.endsWith('research-agent'))![1];
     expect(JSON.stringify(research.Properties.DefinitionSubstitutions.WorkflowAliasArn)).toContain(':stateMachine:AutosaveStaging-research-agent:live');
   });

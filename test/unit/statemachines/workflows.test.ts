@@ -23,11 +23,12 @@ const keyOf = (asl: AslDefinition, state: string) => payloadOf(asl, state).idemp
 const evaluate = (field: string, input: unknown) => jsonata(field.slice(2, -2)).evaluate({}, { states: { input: { input, steps: {} } } });
 
 describe('the workflow registry', () => {
-  it('holds the three example workflows under unique names, each with an example input', () => {
-    expect(workflows.map((w) => w.name)).toEqual(['clinical-trial-onboarding', 'contract-renewal', 'research-agent']);
+  it('holds the four example workflows under unique names, each with an example input', () => {
+    expect(workflows.map((w) => w.name)).toEqual(['clinical-trial-onboarding', 'contract-renewal', 'research-agent', 'support-triage']);
     for (const w of workflows) {
       expect(w.exampleInput, w.name).toBeDefined();
-      expect(w.type, w.name).toBe('STANDARD');
+      // Only the short triage runs as EXPRESS: the others wait on humans or loop for many turns.
+      expect(w.type, w.name).toBe(w.name === 'support-triage' ? 'EXPRESS' : 'STANDARD');
       expect(findWorkflow(w.name)).toBe(w);
     }
     expect(findWorkflow('nope')).toBeUndefined();

@@ -36,13 +36,13 @@ describe('autosave compile', () => {
   it('prints every workflow keyed by name', async () => {
     capture();
     expect(await run([])).toBe(0);
-    expect(Object.keys(JSON.parse(stdout))).toEqual(['clinical-trial-onboarding', 'contract-renewal', 'research-agent']);
+    expect(Object.keys(JSON.parse(stdout))).toEqual(['clinical-trial-onboarding', 'contract-renewal', 'research-agent', 'support-triage']);
   });
 
   it('writes <workflow>.asl.json files with --out', async () => {
     capture();
     expect(await run(['--out', out])).toBe(0);
-    expect((await readdir(out)).sort()).toEqual(['clinical-trial-onboarding.asl.json', 'contract-renewal.asl.json', 'research-agent.asl.json']);
+    expect((await readdir(out)).sort()).toEqual(['clinical-trial-onboarding.asl.json', 'contract-renewal.asl.json', 'research-agent.asl.json', 'support-triage.asl.json']);
     expect(await readFile(join(out, 'research-agent.asl.json'), 'utf8')).toBe(await golden('research-agent'));
   });
 

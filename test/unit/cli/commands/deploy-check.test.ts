@@ -23,7 +23,7 @@ afterAll(() => {
 describe('autosave deploy-check offline (template against template, IAM simulated)', () => {
   it('a code-changing deploy of the fixed stack publishes new versions and strands nothing', async () => {
     const impacts = await checkTemplates(deployed, next);
-    expect(impacts.map((i) => i.stateMachine).sort()).toEqual(['clinical-trial-onboarding', 'contract-renewal', 'research-agent']);
+    expect(impacts.map((i) => i.stateMachine).sort()).toEqual(['clinical-trial-onboarding', 'contract-renewal', 'research-agent', 'support-triage']);
     for (const i of impacts) {
       expect(i.publishesNewVersion, i.stateMachine).toBe(true);
       expect(i.stranded, i.stateMachine).toEqual([]);
