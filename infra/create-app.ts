@@ -1,5 +1,5 @@
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { AutosaveStack } from './autosave-stack';
 import { deployOptionsFromContext } from './deploy-options';
 import type { FunctionSpec, WorkflowSpec } from './stack-inputs';
@@ -17,17 +17,21 @@ export interface CreateAutosaveAppOptions {
   readonly app?: AppProps;
 }
 
-/** The app and its one stack, with the cdk-nag AwsSolutions checks registered. */
+/** The app and its one stack, with the cdk-nag packs registered. */
 export interface AutosaveApp {
   readonly app: App;
   readonly stack: AutosaveStack;
+  /** The AwsSolutions pack. */
   readonly nag: AwsSolutionsChecks;
+  /** The Serverless pack. */
+  readonly serverlessNag: ServerlessChecks;
 }
 
 /**
  * Builds the CDK app: one {@link AutosaveStack} (environment-agnostic, so `cdk synth` needs no
  * credentials), deploy options from context (`-c autosave:rollout=canary`, ...), and cdk-nag's
- * AwsSolutions pack as a validation plugin (a finding fails the synth unless acknowledged with a reason).
+ * AwsSolutions and Serverless packs as validation plugins (a finding fails the synth unless acknowledged
+ * with a reason).
  */
 export function createAutosaveApp(options: CreateAutosaveAppOptions): AutosaveApp {
   const app = new App(options.app);
@@ -40,6 +44,7 @@ export function createAutosaveApp(options: CreateAutosaveAppOptions): AutosaveAp
     deploy: deployOptionsFromContext(context),
   });
   const nag = new AwsSolutionsChecks(app);
-  Validations.of(app).addPlugins(nag);
-  return { app, stack, nag };
+  const serverlessNag = new ServerlessChecks(app);
+  Validations.of(app).addPlugins(nag, serverlessNag);
+  return { app, stack, nag, serverlessNag };
 }

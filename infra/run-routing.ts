@@ -32,7 +32,8 @@ export class RunRouting extends Construct {
   readonly redriveSource?: SqsEventSource;
   /**
    * Where run-monitor invocations go that failed after Lambda's async retries (EventBridge retries only
-   * the delivery): the event of a closed run that never reached the DLQ, kept for an operator.
+   * the delivery), and the events EventBridge could not deliver: a closed run that never reached the DLQ,
+   * kept for an operator (a Lambda invocation record, or the raw event).
    */
   readonly runMonitorFailures?: sqs.Queue;
 
@@ -47,11 +48,9 @@ export class RunRouting extends Construct {
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
       });
-      acknowledgeNag(
-        this.runMonitorFailures,
-        'AwsSolutions-SQS3',
-        "This queue IS a dead-letter destination (run-monitor's on-failure destination); its messages wait for an operator.",
-      );
+      const isDeadLetterDestination = "This queue IS a dead-letter destination (run-monitor's on-failure destination and the rule target's DLQ); its messages wait for an operator.";
+      acknowledgeNag(this.runMonitorFailures, 'AwsSolutions-SQS3', isDeadLetterDestination);
+      acknowledgeNag(this.runMonitorFailures, 'Serverless-SQSRedrivePolicy', isDeadLetterDestination);
       functions.get(FunctionNames.runMonitor).configureAsyncInvoke({
         onFailure: new SqsDestination(this.runMonitorFailures),
         retryAttempts: 2,
@@ -70,9 +69,9 @@ export class RunRouting extends Construct {
           },
         },
         targets: [
-          // No target DLQ: raw events would mix with run-monitor's messages in the one queue. EventBridge
-          // retries for 24 h, and the failed-runs and run-monitor-errors alarms fire regardless.
-          new targets.LambdaFunction(functions.get(FunctionNames.runMonitor)),
+          // An event EventBridge could not deliver within its retries (24 h) lands in the same alarmed queue
+          // as a failed invocation: either way a closed run that never reached run-monitor's DLQ logic.
+          new targets.LambdaFunction(functions.get(FunctionNames.runMonitor), { deadLetterQueue: this.runMonitorFailures }),
         ],
       });
     }
@@ -83,6 +82,11 @@ export class RunRouting extends Construct {
         reportBatchItemFailures: true,
       });
       functions.get(FunctionNames.redrive).addEventSource(this.redriveSource);
+      acknowledgeNag(
+        functions.get(FunctionNames.redrive),
+        'Serverless-LambdaEventSourceMappingDestination',
+        'An SQS source takes no on-failure destination: a message redrive fails on stays in (or returns to) the dead-letter queue it came from, reported per item.',
+      );
     }
   }
 }

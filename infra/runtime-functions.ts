@@ -53,6 +53,20 @@ const TASK_TOKEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   [FunctionNames.approvalEndpoint]: ['states:SendTaskSuccess', 'states:SendTaskFailure'],
 };
 
+/**
+ * Why a function has no Lambda dead-letter target (it applies to asynchronous invokes only): how each
+ * one is invoked, and where a failure goes instead.
+ */
+const LAMBDA_DLQ_REASONS: Readonly<Record<string, string>> = {
+  [FunctionNames.modelStep]: 'Invoked synchronously by Step Functions (lambda:invoke): a failure returns to the Task, whose Retry and the run (redrive) handle it.',
+  [FunctionNames.toolStep]: 'Invoked synchronously by Step Functions (lambda:invoke): a failure returns to the Task, whose Retry and the run (redrive) handle it.',
+  [FunctionNames.approvalRequest]: 'Invoked synchronously by Step Functions (lambda:invoke.waitForTaskToken): a failure returns to the Task, whose Retry handles it.',
+  [FunctionNames.approvalEndpoint]: 'Invoked synchronously through its Function URL: a failure is the HTTP answer to the approver, who may try again.',
+  [FunctionNames.runMonitor]: "Invoked asynchronously by EventBridge: failures after Lambda's two retries go to its on-failure destination (the run-monitor failures queue, alarmed), the successor of a function DLQ.",
+  [FunctionNames.redrive]: 'Invoked by its SQS event source mapping (synchronous polling): a failed message stays in the dead-letter queue it came from.',
+};
+const DEFAULT_LAMBDA_DLQ_REASON = 'Invoked synchronously: a failure returns to its caller.';
+
 /** Options of {@link RuntimeFunctions}. */
 export interface RuntimeFunctionsProps {
   readonly specs: readonly FunctionSpec[];
@@ -76,11 +90,9 @@ export class RuntimeFunctions extends Construct {
   constructor(scope: Construct, id: string, props: RuntimeFunctionsProps) {
     super(scope, id);
     for (const spec of props.specs) this.functions.set(spec.name, this.createFunction(spec, props));
-    acknowledgeNag(
-      this,
-      'AwsSolutions-L1',
-      'Pinned to nodejs22.x, the runtime nearest the Node 20 the code is tested on; moving to nodejs24.x is a tested change, not a default.',
-    );
+    const runtimeReason = 'Pinned to nodejs22.x, the runtime nearest the Node 20 the code is tested on; moving to nodejs24.x is a tested change, not a default.';
+    acknowledgeNag(this, 'AwsSolutions-L1', runtimeReason);
+    acknowledgeNag(this, 'Serverless-LambdaLatestVersion', runtimeReason);
 
     // approval-request builds links to the approval endpoint; the endpoint is a Function URL.
     const endpoint = this.functions.get(FunctionNames.approvalEndpoint);
@@ -147,6 +159,8 @@ export class RuntimeFunctions extends Construct {
       handler: spec.handler,
       runtime: FUNCTION_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
+      // Step Functions traces every run; the functions join its traces.
+      tracing: lambda.Tracing.ACTIVE,
       timeout: Duration.seconds(spec.timeoutSeconds),
       memorySize: spec.memoryMb,
       role,
@@ -180,6 +194,8 @@ export class RuntimeFunctions extends Construct {
       },
     });
     for (const need of spec.needs) this.grantNeed(fn, role, spec.name, need, props);
+    acknowledgeNag(role, 'AwsSolutions-IAM5[Resource::*]', 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; CDK adds them for active tracing.');
+    acknowledgeNag(fn, 'Serverless-LambdaDLQ', LAMBDA_DLQ_REASONS[spec.name] ?? DEFAULT_LAMBDA_DLQ_REASON);
     return fn;
   }
 

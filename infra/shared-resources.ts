@@ -80,11 +80,9 @@ export class SharedResources extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    acknowledgeNag(
-      this.deadLetterQueue,
-      'AwsSolutions-SQS3',
-      'This queue IS the dead-letter queue of failed runs; messages stay until an operator redrives them.',
-    );
+    const isDeadLetterQueue = 'This queue IS the dead-letter queue of failed runs; messages stay until an operator redrives them.';
+    acknowledgeNag(this.deadLetterQueue, 'AwsSolutions-SQS3', isDeadLetterQueue);
+    acknowledgeNag(this.deadLetterQueue, 'Serverless-SQSRedrivePolicy', isDeadLetterQueue);
 
     // A fixed name: the runtime reaches it through a Parameter Store reference path built from it.
     this.approvalSecretName = `${Stack.of(this).stackName}/approval-signing-key`;

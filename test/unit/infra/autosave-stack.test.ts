@@ -2,6 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { HISTORY_EVENT_BUDGET, LIVE_ALIAS_NAME } from '../../../lib/config';
 import { workflows } from '../../../statemachines';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { createAutosaveApp } from '../../../infra/create-app';
+import { registeredFunctionSpecs, registeredWorkflowSpecs } from '../../../infra/registries';
 import { synthApp, type SynthesizedApp } from './synth-app';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -347,11 +350,35 @@ describe('AutosaveStack: operations', () => {
   });
 });
 
-describe('AutosaveStack: cdk-nag AwsSolutions', () => {
-  it('reports no unacknowledged finding', () => {
-    const report = synth.nag.validateScope(synth.app);
+describe('AutosaveStack: cdk-nag, AwsSolutions and Serverless packs', () => {
+  const findings = (app: SynthesizedApp) =>
+    [app.nag, app.serverlessNag].flatMap((pack) => pack.validateScope(app.app).violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`));
+
+  it.each(['nag', 'serverlessNag'] as const)('%s reports no unacknowledged finding', (pack) => {
+    const report = synth[pack].validateScope(synth.app);
     expect(report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
     expect(report.success).toBe(true);
+  });
+
+  it('nor with an inference profile, SES, reserved concurrency and a canary rollout', () => {
+    const options = synthApp({
+      context: {
+        'autosave:modelId': 'global.anthropic.claude-sonnet-4-5-20250929-v1:0',
+        'autosave:emailIdentity': 'trials.acme-health.org',
+        'autosave:approvalConcurrency': 5,
+        'autosave:rollout': 'canary',
+      },
+    });
+    expect(findings(options)).toEqual([]);
+  });
+
+  it('fails on a finding nobody acknowledged: a function added without a reason for each pack', () => {
+    const planted = createAutosaveApp({ workflows: registeredWorkflowSpecs(), functions: registeredFunctionSpecs(), app: { context: { 'aws:cdk:bundling-stacks': [] } } });
+    new lambda.Function(planted.stack, 'Unreviewed', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => 1') });
+    const rules = (pack: 'nag' | 'serverlessNag') => planted[pack].validateScope(planted.app).violations.filter((v) => v.violatingResources.some((r) => r.constructPath.includes('Unreviewed'))).map((v) => v.ruleName);
+    expect(rules('nag')).toEqual(expect.arrayContaining([expect.stringMatching(/^AwsSolutions-IAM4/)]));
+    expect(rules('serverlessNag')).toEqual(expect.arrayContaining(['Serverless-LambdaDLQ', 'Serverless-LambdaTracing', 'Serverless-LambdaLatestVersion']));
+    expect(() => planted.app.synth()).toThrow();
   });
 
   it('gives every acknowledgement a reason', () => {
