@@ -18,16 +18,24 @@ export const DEFAULT_RETRY_INTERVAL_SECONDS = 1;
 export const DEFAULT_RETRY_MAX_ATTEMPTS = 3;
 export const DEFAULT_RETRY_BACKOFF_RATE = 2;
 
-/** Errors no `States.ALL` (nor any retrier) can retry or catch: they end the run. */
+/** Errors `States.ALL` does not match (AWS: "terminal"); a Retrier or Catcher must name them. */
 const TERMINAL_ERRORS: ReadonlySet<string> = new Set([StatesError.Runtime, StatesError.DataLimitExceeded]);
+/**
+ * Errors nothing retries or catches, even a Retrier or Catcher naming them: AWS documents States.Runtime
+ * as "not retriable, will always cause the execution to fail", and records a Catch on `States.Runtime`
+ * passed by (test_catch_states_runtime).
+ */
+const UNCATCHABLE_ERRORS: ReadonlySet<string> = new Set([StatesError.Runtime]);
 const TIMEOUT_ERRORS: ReadonlySet<string> = new Set([StatesError.Timeout, StatesError.HeartbeatTimeout]);
 
 /**
  * Whether an `ErrorEquals` list matches `error`: by name; `States.Timeout` also matches heartbeat
  * timeouts (a kind of timeout); `States.TaskFailed` matches every error but timeouts; `States.ALL`
- * matches everything except the terminal `States.Runtime` / `States.DataLimitExceeded`.
+ * matches everything except the terminal `States.Runtime` / `States.DataLimitExceeded`; nothing matches
+ * `States.Runtime`.
  */
 export function errorMatches(errorEquals: readonly string[], error: string): boolean {
+  if (UNCATCHABLE_ERRORS.has(error)) return false;
   if (errorEquals.includes(error)) return true;
   if (TERMINAL_ERRORS.has(error)) return false;
   if (errorEquals.includes(StatesError.ALL)) return true;

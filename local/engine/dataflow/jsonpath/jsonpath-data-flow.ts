@@ -11,6 +11,9 @@ import { applyPayloadTemplate, evaluateDynamic } from './payload-template';
 import { ruleMatches, type ChoiceRule } from './choice-rules';
 
 const runtimeError: ErrorFactory = (message) => new StatesRuntimeError(message);
+/** A string that holds an integer. */
+const INTEGER_TEXT = /^-?\d+$/;
+
 /** A tolerated-failure value out of range: the service reports it after MapStateStarted (see {@link MapToleranceError}). */
 const toleranceError: ErrorFactory = (message) => new MapToleranceError(message);
 
@@ -146,7 +149,9 @@ export const jsonPathDataFlow: StateDataFlow = {
       const pathField = `${name}Path`;
       if (!(pathField in state)) return state[name];
       const path = state[pathField] as string;
-      const value = readPath(path, roots(input, scope), pathField);
+      const read = readPath(path, roots(input, scope), pathField);
+      // AWS takes a string that holds an integer as that integer (MaxConcurrencyPath to "1" runs one at a time).
+      const value = kind === 'integer' && typeof read === 'string' && INTEGER_TEXT.test(read) ? Number(read) : read;
       if (typeof value !== 'number' || (kind === 'integer' && !Number.isInteger(value))) {
         const shown = typeof value === 'string' ? value : JSON.stringify(value);
         throw runtimeError(`The ${pathField} field refers to value "${shown}" which is not a valid ${kind}: ${path}`);
