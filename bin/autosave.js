@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The `autosave` command. TypeScript sources run through tsx so that `npx autosave` needs no build step.
-import { register } from 'tsx/esm/api';
+// The `autosave` command: runs the CLI bundle (bin/cli-bundle.js), built from the TypeScript sources when
+// they changed, so that `npx autosave` needs no build step and no TypeScript is transpiled at start.
+import { cliBundle } from './cli-bundle.js';
 
 // The SDK (3.11xx) warns on every command that Node 20 support is ending; we pin versions that support it.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -9,6 +10,5 @@ process.stdout.on('error', (err) => {
   if (err.code === 'EPIPE') process.exit(0);
   throw err;
 });
-register();
-const { main } = await import('../cli/main.ts');
+const { main } = await import(await cliBundle());
 process.exitCode = await main(process.argv.slice(2));

@@ -2,7 +2,7 @@
  * The function registry: every Lambda of the runtime, read by local/ (the in-process runner runs each as
  * function `autosave-<name>`) and by infra/ (one NodejsFunction each, with grants from `needs`).
  */
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 /**
  * What a function touches, for least-privilege grants and environment:
@@ -40,28 +40,23 @@ export const LOCAL_FUNCTION_PREFIX = 'autosave-';
 /** The local function name of a registry entry: `autosave-<name>`. */
 export const localFunctionName = (name: string): string => LOCAL_FUNCTION_PREFIX + name;
 
-function fn(name: string, timeoutSeconds: number, memoryMb: number, needs: readonly FunctionNeed[]): FunctionSpec {
+type HandlerModule = Promise<{ handler: RegisteredHandler }>;
+
+/** `load` imports its module by a literal path, so the CLI bundle (bin/cli-bundle.js) carries every handler. */
+function fn(name: string, timeoutSeconds: number, memoryMb: number, needs: readonly FunctionNeed[], load: () => HandlerModule): FunctionSpec {
   const entry = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
-  return {
-    name,
-    handler: 'handler',
-    timeoutSeconds,
-    memoryMb,
-    entry,
-    needs,
-    load: async () => ((await import(/* @vite-ignore */ pathToFileURL(entry).href)) as { handler: RegisteredHandler }).handler,
-  };
+  return { name, handler: 'handler', timeoutSeconds, memoryMb, entry, needs, load: async () => (await load()).handler };
 }
 
 /** Every function of the runtime. */
 export const functions: readonly FunctionSpec[] = [
-  fn('model-step', 300, 512, ['table', 'bucket', 'bedrock']),
+  fn('model-step', 300, 512, ['table', 'bucket', 'bedrock'], () => import('./model-step')),
   // tool-step's lease is its remaining time: a short timeout keeps a crashed attempt from blocking retries long.
-  fn('tool-step', 60, 512, ['table', 'bucket', 'ses']),
-  fn('approval-request', 30, 256, ['table', 'secret', 'ses']),
-  fn('approval-endpoint', 15, 256, ['table', 'secret', 'sfn']),
-  fn('run-monitor', 30, 256, ['sfn', 'dlq', 'table']),
-  fn('redrive', 60, 256, ['sfn', 'dlq']),
+  fn('tool-step', 60, 512, ['table', 'bucket', 'ses'], () => import('./tool-step')),
+  fn('approval-request', 30, 256, ['table', 'secret', 'ses'], () => import('./approval-request')),
+  fn('approval-endpoint', 15, 256, ['table', 'secret', 'sfn'], () => import('./approval-endpoint')),
+  fn('run-monitor', 30, 256, ['sfn', 'dlq', 'table'], () => import('./run-monitor')),
+  fn('redrive', 60, 256, ['sfn', 'dlq'], () => import('./redrive')),
 ];
 
 export default functions;

@@ -7,13 +7,8 @@
  * only the parts (and AWS SDK clients) that handler names: esbuild drops every function nobody calls,
  * and with it the SDK package only that function imports. Each part is built at first use.
  */
+import { createDynamoDbClient, createBedrockClient, createS3Client, createSesClient, createSfnClient, createSqsClient } from '../lib/aws-clients';
 import {
-  createDynamoDbClient,
-  createBedrockClient,
-  createS3Client,
-  createSesClient,
-  createSfnClient,
-  createSqsClient,
   loadApprovalSecrets,
   loadRuntimeConfig,
   type RuntimeConfig,

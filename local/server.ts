@@ -28,7 +28,7 @@ import { sqsService } from './services/sqs/sqs-service';
 import { sqsQueryService } from './services/sqs/sqs-query-service';
 import { loadConsoleHandler } from './api/console-mount';
 import { IamSimulatorUnavailableError } from '../lib/cloud-assembly';
-import { StackMode, type StackDeployment, type StackIamEnforcement } from './stack';
+import type { StackMode, StackDeployment, StackIamEnforcement } from './stack';
 
 /** Options of {@link startLocal} (the flags of `autosave local`). */
 export interface StartLocalOptions {
@@ -217,7 +217,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
 
     // The two paths differ only here: where definitions and functions come from.
     const stack = options.stack
-      ? new StackMode({
+      ? new (await import('./stack')).StackMode({
           dataDir: join(dataDir, DATA_LAYOUT.stack),
           region: LOCAL_REGION,
           account: LOCAL_ACCOUNT_ID,

@@ -1,5 +1,6 @@
 /**
- * Runtime configuration from the environment (docs/architecture.md §3) and AWS SDK client factories.
+ * Runtime configuration from the environment (docs/architecture.md §3). The SDK client factories are in
+ * lib/aws-clients, so that reading the configuration (the local engine does at start) loads no SDK client.
  *
  * The SDK itself honours `AWS_ENDPOINT_URL` and `AWS_ENDPOINT_URL_<SERVICE>` (DynamoDB, S3, SQS, SFN, ...),
  * so the factories only add what the SDK cannot guess: a region when none is set, and path-style S3
@@ -9,12 +10,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { SFNClient } from '@aws-sdk/client-sfn';
-import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../config';
 
 /** @default `autosave` — the table for idempotency (`idem#`), model (`model#`) and approval (`approval#`) records. */
@@ -102,24 +97,6 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
 export function awsRegion(env: NodeJS.ProcessEnv = process.env): string {
   return env.AWS_REGION || env.AWS_DEFAULT_REGION || LOCAL_REGION;
 }
-
-/** A DynamoDB client; `AWS_ENDPOINT_URL_DYNAMODB` is honoured by the SDK. */
-export const createDynamoDbClient = (): DynamoDBClient => new DynamoDBClient({ region: awsRegion() });
-
-/** An S3 client; path-style addressing whenever an endpoint override is set (s3rver, LocalStack). */
-export function createS3Client(env: NodeJS.ProcessEnv = process.env): S3Client {
-  const local = Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL);
-  return new S3Client({ region: awsRegion(env), forcePathStyle: local });
-}
-
-/** An SQS client; `AWS_ENDPOINT_URL_SQS` is honoured by the SDK. */
-export const createSqsClient = (): SQSClient => new SQSClient({ region: awsRegion() });
-/** A Step Functions client; `AWS_ENDPOINT_URL_SFN` is honoured by the SDK. */
-export const createSfnClient = (): SFNClient => new SFNClient({ region: awsRegion() });
-/** A Bedrock Runtime client (Converse). */
-export const createBedrockClient = (): BedrockRuntimeClient => new BedrockRuntimeClient({ region: awsRegion() });
-/** An SES v2 client. */
-export const createSesClient = (): SESv2Client => new SESv2Client({ region: awsRegion() });
 
 /** File holding the generated local approval secret inside the data directory. */
 export const LOCAL_APPROVAL_SECRET_FILE = 'approval-secret';

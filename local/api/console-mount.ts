@@ -1,4 +1,3 @@
-import { createConsoleHandler } from '../console';
 import type { HttpRequestHandler } from './server';
 
 /** What the console needs to read runs: the engine's own Step Functions endpoint. */
@@ -16,5 +15,11 @@ export interface ConsoleMountOptions {
  * `/runs...`, `/approvals`, `/dlq`, `/outbox`, `/static...`.
  */
 export function loadConsoleHandler(options: ConsoleMountOptions): HttpRequestHandler {
-  return createConsoleHandler({ sfnEndpoint: options.sfnEndpoint, dlqUrl: options.dlqUrl, engineLabel: options.engineLabel });
+  // The console (its pages, the SDK clients it reads runs with) loads on its first request, not at start.
+  let handler: Promise<HttpRequestHandler> | undefined;
+  return async (req, res) => {
+    handler ??= import('../console').then(({ createConsoleHandler }) =>
+      createConsoleHandler({ sfnEndpoint: options.sfnEndpoint, dlqUrl: options.dlqUrl, engineLabel: options.engineLabel }));
+    return (await handler)(req, res);
+  };
 }

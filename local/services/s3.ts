@@ -1,6 +1,5 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import S3rver from 's3rver';
 
 /** A running local S3. */
 export interface LocalS3 {
@@ -47,10 +46,18 @@ export function withLocalAccessKey(headers: Readonly<Record<string, string | str
  * check SigV4 signatures at all, so rewriting the key a request names is all it takes; SigV2 signatures,
  * which it does check, are let through by its own `allowMismatchedSignatures` option.
  */
-function anyCredentialsProxy(upstreamPort: number): Server {
-  return createServer((req, res) => {
+function anyCredentialsProxy(upstreamPort: () => Promise<number>): Server {
+  return createServer(async (req, res) => {
     const { headers, url } = withLocalAccessKey(req.headers, req.url ?? '/');
-    const upstream = httpRequest({ host: '127.0.0.1', port: upstreamPort, method: req.method, path: url, headers }, (answer) => {
+    let port: number;
+    try {
+      port = await upstreamPort();
+    } catch (err) {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`local S3 did not start: ${(err as Error).message}\n`);
+      return;
+    }
+    const upstream = httpRequest({ host: '127.0.0.1', port, method: req.method, path: url, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
       answer.pipe(res);
     });
@@ -62,18 +69,28 @@ function anyCredentialsProxy(upstreamPort: number): Server {
   });
 }
 
-/** Starts s3rver on a loopback port, persisted under `directory`, with the buckets created, behind a proxy that takes any credentials. */
+/**
+ * Starts the local S3: a loopback port at once, behind which s3rver (persisted under `directory`, with the
+ * buckets created) starts on the first request. Most runs never store a payload in S3, and s3rver with its
+ * web framework is the heaviest thing the engine would load at start (about a third of its boot).
+ */
 export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    directory: options.directory,
-    silent: true,
-    allowMismatchedSignatures: true,
-    configureBuckets: options.buckets.map((name) => ({ name })),
-  });
-  const address = await server.run();
-  const proxy = anyCredentialsProxy(address.port);
+  let upstream: Promise<{ port: number; close(): Promise<void> }> | undefined;
+  const startUpstream = () =>
+    (upstream ??= (async () => {
+      const { default: S3rver } = await import('s3rver');
+      const server = new S3rver({
+        address: '127.0.0.1',
+        port: 0,
+        directory: options.directory,
+        silent: true,
+        allowMismatchedSignatures: true,
+        configureBuckets: options.buckets.map((name) => ({ name })),
+      });
+      const address = await server.run();
+      return { port: address.port, close: () => server.close() };
+    })());
+  const proxy = anyCredentialsProxy(async () => (await startUpstream()).port);
   proxy.keepAliveTimeout = 1_000;
   await new Promise<void>((resolve, reject) => {
     proxy.once('error', reject);
@@ -87,7 +104,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
         proxy.close(() => resolve());
         proxy.closeAllConnections();
       });
-      await server.close();
+      if (upstream) await (await upstream.catch(() => undefined))?.close();
     },
   };
 }

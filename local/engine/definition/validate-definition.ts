@@ -7,7 +7,8 @@ import { MAX_STATE_NAME_LENGTH } from '../../../lib/config';
  * asl-validator checks the rest of the ASL schema.
  */
 import { createHash } from 'node:crypto';
-import aslValidator from 'asl-validator';
+import { createRequire } from 'node:module';
+import type aslValidatorFunction from 'asl-validator';
 import type { QueryLanguage, StateDefinition } from '../dataflow';
 import { StatesError } from '../../../lib/errors';
 import {
@@ -399,6 +400,16 @@ function forSchema(definition: Json): Json {
   visitList(copy);
   return copy;
 }
+
+/**
+ * asl-validator, loaded on first use: it and ajv are a tenth of the engine's start, and a restart that
+ * finds its definitions already stored validates none. (Synchronous, as validation is: it is CommonJS.)
+ */
+let aslValidatorModule: typeof aslValidatorFunction | undefined;
+const aslValidator: typeof aslValidatorFunction = (definition) => {
+  aslValidatorModule ??= createRequire(import.meta.url)('asl-validator') as typeof aslValidatorFunction;
+  return aslValidatorModule(definition);
+};
 
 /** asl-validator's findings as problems (see {@link forSchema}). Valid texts are remembered by hash. */
 function schemaProblems(definition: Json, text: string): DefinitionProblem[] {

@@ -21,11 +21,25 @@ export class UserFunctionsModuleError extends Error {
  * else every named export), so any ASL that calls Lambdas can run locally.
  */
 export async function loadUserFunctions(modulePath: string): Promise<LocalFunction[]> {
-  const mod = (await import(pathToFileURL(resolve(modulePath)).href)) as Record<string, unknown>;
+  const mod = await importModule(pathToFileURL(resolve(modulePath)).href);
   // A default-exported object is the table; otherwise every named export is a function.
   const table = mod.default && typeof mod.default === 'object' ? (mod.default as Record<string, unknown>) : { ...mod };
   delete table.default;
   return userFunctions(table, modulePath);
+}
+
+/**
+ * Imports a module; a TypeScript one that Node cannot load by itself (the CLI runs as a JavaScript bundle)
+ * goes through tsx's `tsImport`, only then: a JavaScript functions module never loads tsx.
+ */
+async function importModule(url: string): Promise<Record<string, unknown>> {
+  try {
+    return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+    const { tsImport } = await import('tsx/esm/api');
+    return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
+  }
 }
 
 /** Local functions from a table `{ [functionName]: handler | { handler, timeoutSeconds?, memoryMb? } }`. */

@@ -8,7 +8,6 @@ import {
   DEFAULT_BUCKET_NAME,
   DEFAULT_MODEL_SCRIPT,
   DEFAULT_TABLE_NAME,
-  createS3Client,
   loadApprovalSecrets,
   loadRuntimeConfig,
 } from '../../../../lib/endpoints/endpoints';
@@ -58,13 +57,6 @@ describe('loadRuntimeConfig', () => {
 
   it('refuses an unknown provider name', () => {
     expect(() => loadRuntimeConfig({ AUTOSAVE_MODEL_PROVIDER: 'gpt' })).toThrow(/bedrock, scripted/);
-  });
-});
-
-describe('createS3Client', () => {
-  it('uses path-style addressing when an endpoint override is set, virtual-host style otherwise', async () => {
-    expect(await createS3Client({ AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:1' }).config.forcePathStyle).toBe(true);
-    expect(await createS3Client({}).config.forcePathStyle).toBe(false);
   });
 });
 
