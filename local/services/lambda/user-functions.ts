@@ -30,15 +30,17 @@ export async function loadUserFunctions(modulePath: string): Promise<LocalFuncti
 
 /**
  * Imports a module; a TypeScript one that Node cannot load by itself (the CLI runs as a JavaScript bundle)
- * goes through tsx's `tsImport`, only then: a JavaScript functions module never loads tsx.
+ * gets tsx's loader registered first, only then: a JavaScript functions module never loads tsx. (Node
+ * remembers the failed URL, so the module is imported again under a query.)
  */
 async function importModule(url: string): Promise<Record<string, unknown>> {
   try {
     return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
-    const { tsImport } = await import('tsx/esm/api');
-    return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
+    const { register } = await import('tsx/esm/api');
+    register();
+    return (await import(/* @vite-ignore */ `${url}?typescript`)) as Record<string, unknown>;
   }
 }
 
