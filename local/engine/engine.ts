@@ -149,6 +149,8 @@ export class Engine {
       dynamodb: this.options.integrations?.dynamodb,
       startExecution: (input, child) => executions.startExecution(this.rt(), input, child),
       authorize: this.options.authorizeTaskCall,
+      clock: this.clock,
+      scope: this.scope,
     };
     const executor = new Executor(
       ctx,

@@ -13,7 +13,7 @@ export interface BatchFrame {
   readonly parentId: string | null;
   readonly itemIndex: number;
   readonly status: FrameStatus;
-  readonly pos: { lastEventId?: number; enteredEventId?: number; sideEventId?: number; readonly seq: number };
+  readonly pos: { lastEventId?: number; enteredEventId?: number; enteredPreviousEventId?: number; sideEventId?: number; readonly seq: number };
   /** The row's `rev` the frame was read at; null for a frame not yet written. */
   readonly baseRev: number | null;
   /** Timers replacing the frame's timer rows (undefined: leave them). */
@@ -42,6 +42,7 @@ interface PendingEvent {
   readonly details: Record<string, unknown> | undefined;
   readonly tsMs: number;
   readonly advance: boolean;
+  readonly besideEntered: boolean;
 }
 
 /** How an event threads into its frame's chain of `previousEventId`s. */
@@ -54,6 +55,12 @@ export interface EventOptions {
    * @default true
    */
   readonly advance?: boolean;
+  /**
+   * Whether the event follows the event its frame's current state was entered after, not the frame's
+   * latest (AWS's `EvaluationFailed`).
+   * @default false
+   */
+  readonly besideEntered?: boolean;
 }
 
 /** What {@link TransitionBatch.write} did: the whole batch, or the failure of a run at its history limit instead. */
@@ -109,7 +116,7 @@ export class TransitionBatch {
    * written first. A `*StateEntered` event's written id is kept in its frame's `pos.enteredEventId`.
    */
   event(frame: BatchFrame | null, type: string, details?: Record<string, unknown>, options: EventOptions = {}): number {
-    this.events.push({ frame, type, details, tsMs: this.nowMs(), advance: options.advance ?? true });
+    this.events.push({ frame, type, details, tsMs: this.nowMs(), advance: options.advance ?? true, besideEntered: options.besideEntered ?? false });
     return this.baseEventCount + this.events.length;
   }
 
@@ -196,12 +203,16 @@ export class TransitionBatch {
     const insertEvent = store.sql('INSERT INTO events (execution_arn, id, type, ts_ms, previous_id, details) VALUES (?, ?, ?, ?, ?, ?)');
     for (const e of this.events) {
       const id = nextId++;
-      const previous = e.frame ? (e.frame.pos.lastEventId ?? e.frame.parent?.pos.lastEventId ?? lastId) : lastId;
+      let previous = e.frame ? (e.frame.pos.lastEventId ?? e.frame.parent?.pos.lastEventId ?? lastId) : lastId;
+      if (e.besideEntered && e.frame?.pos.enteredPreviousEventId !== undefined) previous = e.frame.pos.enteredPreviousEventId;
       insertEvent.run(this.executionArn, id, e.type, e.tsMs, previous, e.details ? JSON.stringify(e.details) : null);
       if (e.frame) {
         if (e.advance) e.frame.pos.lastEventId = id;
         else e.frame.pos.sideEventId = id;
-        if (e.type.endsWith('StateEntered')) e.frame.pos.enteredEventId = id;
+        if (e.type.endsWith('StateEntered')) {
+          e.frame.pos.enteredEventId = id;
+          e.frame.pos.enteredPreviousEventId = previous;
+        }
       }
       lastId = id;
     }

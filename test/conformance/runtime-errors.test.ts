@@ -25,6 +25,31 @@ describe('JSONata: an expression that returns nothing', () => {
     });
   });
 
+  it('records an EvaluationFailed event (error, cause, location, state) threaded beside the state\'s entry', async () => {
+    const def = jsonata({ State0: { Type: 'Pass', Output: { FunctionResult: '{% $doesNotExist %}' }, End: true } });
+    const run = await engine.run(def, {});
+    expect(run.types).toEqual(['ExecutionStarted', 'PassStateEntered', 'EvaluationFailed', 'ExecutionFailed']);
+    expect(run.events[2]).toEqual({
+      type: 'EvaluationFailed',
+      id: 3,
+      previousEventId: 0,
+      evaluationFailedEventDetails: {
+        error: 'States.QueryEvaluationError',
+        cause: runtimeCause('State0', 2, "The JSONata expression '$doesNotExist' specified for the field 'Output/FunctionResult' returned nothing (undefined)."),
+        location: 'Output/FunctionResult',
+        state: 'State0',
+      },
+    });
+    expect(run.events[3]).toMatchObject({ type: 'ExecutionFailed', id: 4, previousEventId: 3 });
+  });
+
+  it('an expression that throws: "threw an error during evaluation." with JSONata\'s code', async () => {
+    const def = jsonata({ State_0: { Type: 'Pass', Output: { FunctionResult: '{% $randomSeeded(1) %}' }, End: true } });
+    expect((await failureOf(def, {})).cause).toBe(
+      runtimeCause('State_0', 2, "The JSONata expression '$randomSeeded(1)' specified for the field 'Output/FunctionResult' threw an error during evaluation. T1006: Attempted to invoke a non-function"),
+    );
+  });
+
   it('names the entered event of a later state (#4 after a Pass)', async () => {
     const def = jsonata({ First: { Type: 'Pass', Next: 'State0' }, State0: { Type: 'Pass', Output: { result: '{% $doesNotExist %}' }, End: true } });
     expect((await failureOf(def, {})).cause).toBe(
@@ -72,6 +97,17 @@ describe('Wait: SecondsPath and TimestampPath values', () => {
     },
   );
 
+  it('a Wait\'s EvaluationFailed follows its entry', async () => {
+    const def = jsonata({ WaitState: { Type: 'Wait', Timestamp: '{% $states.input.TimestampValue %}', End: true } });
+    const run = await engine.run(def, { TimestampValue: '2016-12-05T21:29:29' });
+    expect(run.events.map((e) => [e.type, e.id, e.previousEventId])).toEqual([
+      ['ExecutionStarted', 1, 0],
+      ['WaitStateEntered', 2, 0],
+      ['EvaluationFailed', 3, 2],
+      ['ExecutionFailed', 4, 3],
+    ]);
+  });
+
   it('a JSONata Timestamp that is no timestamp "cannot be parsed"', async () => {
     const def = jsonata({ WaitState: { Type: 'Wait', Timestamp: '{% $states.input.TimestampValue %}', End: true } });
     expect(await failureOf(def, { TimestampValue: '2016-12-05 21:29:29Z' })).toEqual({
@@ -89,9 +125,16 @@ describe('Map: items that are not an array', () => {
     [null, 'null'],
     [true, 'true'],
     [{ foo: 'bar' }, '{"foo":"bar"}'],
-  ])('JSONPath ItemsPath to %j: "Map state input must be an array but was: %s"', async (items, shown) => {
+  ])('JSONPath ItemsPath to %j: "Map state input must be an array but was: %s" (AWS\'s words for a JSONata Map input, as States.Runtime)', async (items, shown) => {
     const def = jsonpath({ MapIterateState: { Type: 'Map', ItemsPath: '$.items', ItemProcessor: iterator, End: true } });
     expect(await failureOf(def, { items })).toEqual({ error: 'States.Runtime', cause: runtimeCause('MapIterateState', 2, `Map state input must be an array but was: ${shown}`) });
+  });
+
+  it('a JSONata Map without Items over a non-array input: EvaluationFailed, MapStateFailed, ExecutionFailed', async () => {
+    const def = jsonata({ MapIterateState: { Type: 'Map', ItemProcessor: iterator, End: true } });
+    const run = await engine.run(def, 1);
+    expect(run.types).toEqual(['ExecutionStarted', 'MapStateEntered', 'EvaluationFailed', 'MapStateFailed', 'ExecutionFailed']);
+    expect(run.outcome).toEqual({ status: 'FAILED', error: 'States.QueryEvaluationError', cause: runtimeCause('MapIterateState', 2, 'Map state input must be an array but was: 1') });
   });
 
   it.each([

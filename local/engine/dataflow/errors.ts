@@ -16,6 +16,13 @@ export abstract class StatesDataFlowError extends Error implements StatesErrorLi
 /** A JSONata expression failed, or yielded no value (or a value of the wrong type) where one is required. */
 export class QueryEvaluationError extends StatesDataFlowError {
   override readonly name = StatesError.QueryEvaluationError;
+  /** The field whose expression failed (`Output/result`, `Items`), as AWS's `EvaluationFailed` event names it. */
+  readonly location?: string;
+
+  constructor(message: string, options?: { cause?: unknown; location?: string }) {
+    super(message, options);
+    if (options?.location !== undefined) this.location = options.location;
+  }
 }
 
 /** A JSONPath path that selects nothing, or a value of the wrong shape (`States.Runtime`, never retried). */

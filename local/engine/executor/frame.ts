@@ -64,6 +64,8 @@ export interface FramePosition {
   spawns: number;
   /** Id of the current state's `*StateEntered` event (a runtime error's cause names it, as AWS's does). */
   enteredEventId?: number;
+  /** The `previousEventId` of that event (AWS threads an `EvaluationFailed` beside it). */
+  enteredPreviousEventId?: number;
   /** Id of this frame's latest history event (the next event's `previousEventId`). */
   lastEventId?: number;
   /**

@@ -8,7 +8,7 @@ import type { Clock } from '../../../lib/config';
 import type { EngineStore } from '../../store';
 import type { EventOptions, ExecutionClose, TransitionBatch } from '../../store';
 import { dataFlowFor } from '../dataflow';
-import { DataLimitExceededError, NoChoiceMatchedError, StatesDataFlowError } from '../dataflow';
+import { DataLimitExceededError, NoChoiceMatchedError, QueryEvaluationError, StatesDataFlowError } from '../dataflow';
 import type { EvaluationScope, StateDataFlow } from '../dataflow';
 import type { PreparedState } from '../definition';
 import { type FramePosition, FrameRecord, type Phase, ROOT_FRAME_ID, type TimerSpec } from './frame';
@@ -211,7 +211,9 @@ export class Step {
     if (!(err instanceof StatesDataFlowError) || err instanceof NoChoiceMatchedError || err instanceof DataLimitExceededError || entered === undefined) return failure;
     // The id is only predicted while the state's entry is in this batch: its write checks the prediction held.
     if (this.enteredHere) this.batch.reliesOnEventIds();
-    return { ...failure, cause: `An error occurred while executing the state '${this.frame.pos.state}' (entered at the event id #${entered}). ${failure.cause}` };
+    const cause = `An error occurred while executing the state '${this.frame.pos.state}' (entered at the event id #${entered}). ${failure.cause}`;
+    if (err instanceof QueryEvaluationError) return { ...failure, cause, evaluation: err.location !== undefined ? { location: err.location } : {} };
+    return { ...failure, cause };
   }
 
   /** Output and Assign of a state whose result is known, its Exited event, and the move on. */
@@ -319,7 +321,21 @@ export class Step {
         failure = this.failureOf(err);
       }
     }
+    if (failure.evaluation) this.evaluationFailed(failure, resume);
     this.fail(failure, resume);
+  }
+
+  /**
+   * The `EvaluationFailed` event AWS records for a JSONata evaluation that fails its state: threaded
+   * beside the state's Entered event (after it, for a Wait), and for a Map that never started followed by
+   * its `MapStateFailed`.
+   */
+  private evaluationFailed(failure: StateFailure, resume: ClosedResume): void {
+    const state = this.state;
+    const location = failure.evaluation?.location;
+    const details = { error: failure.error, cause: failure.cause, ...(location !== undefined ? { location } : {}), state: this.frame.pos.state };
+    this.event('EvaluationFailed', details, { besideEntered: state.type !== 'Wait' });
+    if (state.type === 'Map' && resume.kind === 'enter') this.event('MapStateFailed');
   }
 
   /** A new child frame of this one (a Parallel branch or a Map iteration), written by this batch. */

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { StatesError } from '../../../lib/errors';
+import type { Clock } from '../../../lib/config';
+import type { ArnScope } from '../arns';
 import type { LambdaInvoker } from '../lambda-invoker';
 
 /** How the engine waits for a Task's work (the `.waitForTaskToken` / `.sync` suffixes). */
@@ -118,27 +121,107 @@ export interface IntegrationServices {
   readonly invokeLambda: LambdaInvoker;
   readonly sqs?: SQSClient;
   readonly dynamodb?: DynamoDBClient;
+  /** Time for the service results' `Date` headers (the engine clock). */
+  readonly clock: Clock;
+  /** Region and account of the engine, for ARNs in service errors. */
+  readonly scope: ArnScope;
   /** Starts a child execution (StartExecution on this engine). */
   readonly startExecution: (input: Record<string, unknown>, options: ChildStartOptions) => Promise<{ executionArn: string; startDate: number }>;
   /** Asked before every call. @default every call is allowed (IAM is not enforced) */
   readonly authorize?: TaskCallAuthorizer;
 }
 
-const httpMetadata = (requestId: string) => ({
-  SdkHttpMetadata: {
-    AllHttpHeaders: { 'x-amzn-RequestId': [requestId], 'Content-Type': ['application/json'] },
-    HttpHeaders: { 'x-amzn-RequestId': requestId, 'Content-Type': 'application/json' },
-    HttpStatusCode: 200,
-  },
-  SdkResponseMetadata: { RequestId: requestId },
-});
+/** Which service answered: each sends its own set of HTTP headers, which the service result carries. */
+type ResponderKind = 'lambda' | 'json-1.0' | 'dynamodb';
+
+/** What a response's `SdkHttpMetadata` is made of. */
+interface ResponseFacts {
+  readonly kind: ResponderKind;
+  readonly requestId: string;
+  /** The response body, for `Content-Length` (and DynamoDB's `x-amz-crc32`). */
+  readonly body: string;
+  readonly nowMs: number;
+  /** Lambda's `X-Amz-Executed-Version`. */
+  readonly executedVersion?: string;
+}
+
+/**
+ * `SdkHttpMetadata` and `SdkResponseMetadata` as the service adds them to an AWS SDK integration's
+ * result (the header names and their order are those of results recorded on AWS), so that
+ * `$states.result` taken whole has the same keys locally and on AWS.
+ */
+function responseMetadata(facts: ResponseFacts): Record<string, unknown> {
+  const length = String(Buffer.byteLength(facts.body));
+  const date = new Date(facts.nowMs).toUTCString();
+  let headers: Record<string, string>;
+  switch (facts.kind) {
+    case 'lambda':
+      headers = {
+        'X-Amz-Executed-Version': facts.executedVersion ?? '$LATEST',
+        'x-amzn-Remapped-Content-Length': '0',
+        Connection: 'keep-alive',
+        'x-amzn-RequestId': facts.requestId,
+        'Content-Length': length,
+        Date: date,
+        'X-Amzn-Trace-Id': `Root=1-${Math.floor(facts.nowMs / 1000).toString(16)}-${facts.requestId.replace(/-/g, '').slice(0, 24)};Sampled=0`,
+        'Content-Type': 'application/json',
+      };
+      break;
+    case 'json-1.0':
+      headers = { 'x-amzn-RequestId': facts.requestId, connection: 'keep-alive', 'Content-Length': length, Date: date, 'Content-Type': 'application/x-amz-json-1.0' };
+      break;
+    case 'dynamodb':
+      headers = {
+        Server: 'Server',
+        Connection: 'keep-alive',
+        'x-amzn-RequestId': facts.requestId,
+        'x-amz-crc32': String(crc32(facts.body)),
+        'Content-Length': length,
+        Date: date,
+        'Content-Type': 'application/x-amz-json-1.0',
+      };
+      break;
+  }
+  const sorted = Object.fromEntries(Object.entries(headers).sort(([a], [b]) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)));
+  return {
+    SdkHttpMetadata: {
+      AllHttpHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+      HttpHeaders: sorted,
+      HttpStatusCode: 200,
+    },
+    SdkResponseMetadata: { RequestId: facts.requestId },
+  };
+}
+
+/** The cause the service writes for an AWS SDK error: the message, then the Java SDK's service details. */
+const sdkCause = (message: string, service: string, status: number, code: string): string =>
+  `${message} (Service: ${service}; Status Code: ${status}; Error Code: ${code}; Request ID: ${randomUUID()}; Proxy: null)`;
+
+/** DynamoDB errors the service reports under the Java SDK's generic name rather than their own. */
+const DYNAMODB_GENERIC_ERRORS: ReadonlySet<string> = new Set(['ResourceNotFoundException', 'ValidationException']);
 
 const failure = (error: string, cause: string): TaskOutcome => ({ ok: false, error, cause });
 
 /** An SDK error as an integration error name: `<Service>.<ErrorName>`, as the service names them. */
 function sdkFailure(service: string, err: unknown): TaskOutcome {
-  const e = err as { name?: string; message?: string };
-  return failure(`${service}.${e.name && e.name !== 'Error' ? e.name : 'ServiceException'}`, e.message ?? String(err));
+  const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const name = e.name && e.name !== 'Error' ? e.name : 'ServiceException';
+  if (service === 'DynamoDB' && DYNAMODB_GENERIC_ERRORS.has(name)) {
+    return failure('DynamoDB.AmazonDynamoDBException', sdkCause(e.message ?? name, 'AmazonDynamoDBv2', e.$metadata?.httpStatusCode ?? 400, name));
+  }
+  return failure(`${service}.${name}`, e.message ?? String(err));
+}
+
+/** A queue URL whose host cannot be an SQS endpoint (no dot, not local): the Java SDK cannot even send the request. */
+function unreachableQueueHost(queueUrl: unknown): string | undefined {
+  if (typeof queueUrl !== 'string') return undefined;
+  let host: string;
+  try {
+    host = new URL(queueUrl).hostname;
+  } catch {
+    return undefined;
+  }
+  return host.includes('.') || host === 'localhost' ? undefined : host;
 }
 
 async function invokeLambda(services: IntegrationServices, target: TaskTarget, args: unknown, releaseClock?: () => void): Promise<TaskOutcome> {
@@ -161,6 +244,10 @@ async function invokeLambda(services: IntegrationServices, target: TaskTarget, a
   } catch (err) {
     const e = err as { name?: string; message?: string };
     const name = e.name && e.name !== 'Error' ? e.name : 'ServiceException';
+    if (name === 'ResourceNotFoundException') {
+      const arn = `${functionArnOf(services, target.service === 'lambda-function' ? target.resource : String((args as { FunctionName?: unknown }).FunctionName), functionName)}:${qualifier ?? '$LATEST'}`;
+      return failure('Lambda.ResourceNotFoundException', sdkCause(`Function not found: ${arn}`, 'AWSLambda', 404, name));
+    }
     return failure(name.startsWith('Lambda.') ? name : `Lambda.${name}`, e.message ?? String(err));
   }
   if (result.functionError) {
@@ -169,11 +256,19 @@ async function invokeLambda(services: IntegrationServices, target: TaskTarget, a
     return failure(error, JSON.stringify(result.payload ?? null));
   }
   if (target.service === 'lambda-function') return { ok: true, value: result.payload ?? null };
-  return {
-    ok: true,
-    value: { ExecutedVersion: result.executedVersion, Payload: result.payload ?? null, ...httpMetadata(randomUUID()), StatusCode: 200 },
-  };
+  const body = JSON.stringify(result.payload ?? null);
+  const metadata = responseMetadata({ kind: 'lambda', requestId: randomUUID(), body, nowMs: nowOf(services), executedVersion: result.executedVersion });
+  return { ok: true, value: { ExecutedVersion: result.executedVersion, Payload: result.payload ?? null, ...metadata, StatusCode: 200 } };
 }
+
+/** The unqualified ARN of a function named in a definition (its own ARN's region and account, else the engine's). */
+function functionArnOf(services: IntegrationServices, written: string, name: string): string {
+  const full = /^(arn:aws[a-z-]*:lambda:[a-z0-9-]+:\d{12}:function:[A-Za-z0-9_-]+)/.exec(written);
+  if (full) return full[1];
+  return `arn:aws:lambda:${services.scope.region}:${services.scope.accountId}:function:${name}`;
+}
+
+const nowOf = (services: IntegrationServices): number => services.clock.now();
 
 function safeParse(text: string): unknown {
   try {
@@ -183,9 +278,10 @@ function safeParse(text: string): unknown {
   }
 }
 
-function stripMetadata(output: object): Record<string, unknown> {
+/** An SDK command's output as the service result: its fields, then the metadata AWS adds. */
+function asServiceResult(services: IntegrationServices, kind: ResponderKind, output: object): Record<string, unknown> {
   const { $metadata, ...rest } = output as Record<string, unknown> & { $metadata?: { requestId?: string } };
-  return { ...rest, ...httpMetadata($metadata?.requestId ?? randomUUID()) };
+  return { ...rest, ...responseMetadata({ kind, requestId: $metadata?.requestId ?? randomUUID(), body: JSON.stringify(rest), nowMs: nowOf(services) }) };
 }
 
 function dynamoDbCommand(action: string, args: unknown) {
@@ -210,11 +306,16 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
     case 'lambda-function':
       return invokeLambda(services, target, args, releaseClock);
     case 'sqs': {
-      if (!services.sqs) return failure(StatesError.TaskFailed, 'No SQS client is configured on the local engine');
       const a = { ...((args ?? {}) as Record<string, unknown>) };
-      if (typeof a.MessageBody !== 'string') a.MessageBody = JSON.stringify(a.MessageBody ?? null);
+      const host = unreachableQueueHost(a.QueueUrl);
+      if (host !== undefined) return failure('SQS.SdkClientException', `Unable to execute HTTP request: ${host}: Name or service not known`);
+      if (!services.sqs) return failure(StatesError.TaskFailed, 'No SQS client is configured on the local engine');
+      if (a.MessageBody === undefined) {
+        return failure('SQS.AmazonSQSException', sdkCause('The request must contain the parameter MessageBody.', 'AmazonSQS', 400, 'MissingParameter'));
+      }
+      if (typeof a.MessageBody !== 'string') a.MessageBody = JSON.stringify(a.MessageBody);
       try {
-        return { ok: true, value: stripMetadata(await services.sqs.send(new SendMessageCommand(a as never))) };
+        return { ok: true, value: asServiceResult(services, 'json-1.0', await services.sqs.send(new SendMessageCommand(a as never))) };
       } catch (err) {
         return sdkFailure('SQS', err);
       }
@@ -222,7 +323,7 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
     case 'dynamodb': {
       if (!services.dynamodb) return failure(StatesError.TaskFailed, 'No DynamoDB client is configured on the local engine');
       try {
-        return { ok: true, value: stripMetadata(await services.dynamodb.send(dynamoDbCommand(target.action, args) as never)) };
+        return { ok: true, value: asServiceResult(services, 'dynamodb', await services.dynamodb.send(dynamoDbCommand(target.action, args) as never)) };
       } catch (err) {
         return sdkFailure('DynamoDB', err);
       }
@@ -235,7 +336,10 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
           { stateMachineArn: a.StateMachineArn, input, ...(a.Name !== undefined ? { name: a.Name } : {}) },
           child,
         );
-        return { ok: true, value: { ExecutionArn: started.executionArn, StartDate: new Date(started.startDate * 1000).toISOString(), ...httpMetadata(randomUUID()) } };
+        const startDate = new Date(started.startDate * 1000).toISOString();
+        const body = JSON.stringify({ executionArn: started.executionArn, startDate: started.startDate });
+        const metadata = responseMetadata({ kind: 'json-1.0', requestId: randomUUID(), body, nowMs: nowOf(services) });
+        return { ok: true, value: { ExecutionArn: started.executionArn, ...metadata, StartDate: startDate } };
       } catch (err) {
         const e = err as { name?: string; message?: string };
         const name = e.name ?? 'ServiceException';

@@ -63,6 +63,8 @@ export interface Run {
 export interface StateFailure {
   readonly error?: string;
   readonly cause?: string;
+  /** A JSONata evaluation failed (`States.QueryEvaluationError`), in `location` when the field is known: AWS records an `EvaluationFailed` event. */
+  readonly evaluation?: { readonly location?: string };
 }
 
 /** The prefix of every predefined ASL error name. */

@@ -106,6 +106,13 @@ describe('service integrations', () => {
     expect(await h.output(await h.run(m))).toEqual({ taken: true });
   });
 
+  it('a table that does not exist is DynamoDB.AmazonDynamoDBException with the Java SDK\'s cause (as AWS records it)', async () => {
+    const m = await h.machine(jsonata({ Get: { Type: 'Task', Resource: 'arn:aws:states:::dynamodb:getItem', Arguments: { TableName: 'no-such-table', Key: { id: { S: 'x' } } }, End: true } }));
+    const d = await h.describe(await h.run(m));
+    expect(d).toMatchObject({ status: 'FAILED', error: 'DynamoDB.AmazonDynamoDBException' });
+    expect(d.cause).toMatch(/^Requested resource not found.* \(Service: AmazonDynamoDBv2; Status Code: 400; Error Code: ResourceNotFoundException; Request ID: [0-9a-f-]{36}; Proxy: null\)$/);
+  });
+
   it('starts child executions (request-response and .sync) with states:startExecution', async () => {
     const child = await h.machine(jsonata({ C: invokeTask('child', { End: true }) }), 'child');
     const parent = await h.machine(

@@ -49,11 +49,11 @@ const AWS_FUNCTIONS: ReadonlyArray<readonly [string, (...args: any[]) => unknown
 
 const compiled = new BoundedCache<Expression>(DEFAULT_EXPRESSION_CACHE_SIZE);
 
-/** The message of whatever JSONata threw (its errors are plain objects with `message` and `code`). */
+/** The message of whatever JSONata threw (plain objects with `message` and `code`), as AWS prints it: `T1006: message`. */
 function describe(err: unknown): string {
   if (err && typeof err === 'object' && 'message' in err) {
     const { message, code } = err as { message: unknown; code?: unknown };
-    return code ? `${String(message)} (${String(code)})` : String(message);
+    return code ? `${String(code)}: ${String(message)}` : String(message);
   }
   return String(err);
 }
@@ -69,7 +69,7 @@ export function compileJsonata(source: string, field = 'expression'): Expression
     try {
       expression = jsonata(body);
     } catch (err) {
-      throw new QueryEvaluationError(`The JSONata expression '${body.trim()}' specified for the field '${field}' is invalid: ${describe(err)}`, { cause: err });
+      throw new QueryEvaluationError(`The JSONata expression '${body.trim()}' specified for the field '${field}' is invalid: ${describe(err)}`, { cause: err, location: field });
     }
     for (const [name, fn] of AWS_FUNCTIONS) {
       expression.registerFunction(name, (...args: unknown[]) => {
@@ -147,15 +147,18 @@ export async function evaluateJsonata(source: string, bindings: Record<string, u
     value = await expression.evaluate(undefined, bindings);
   } catch (err) {
     if (err instanceof QueryEvaluationError) throw err;
-    throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' threw an error: ${describe(err)}`, { cause: err });
+    throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' threw an error during evaluation. ${describe(err)}`, {
+      cause: err,
+      location: field,
+    });
   }
   const text = () => source.slice(2, -2).trim();
   if (containsFunction(value)) {
-    throw new QueryEvaluationError(`The JSONata expression '${text()}' specified for the field '${field}' returned an unsupported result type.`);
+    throw new QueryEvaluationError(`The JSONata expression '${text()}' specified for the field '${field}' returned an unsupported result type.`, { location: field });
   }
   const result = plain(value);
   if (result === undefined) {
-    throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' returned nothing (undefined).`);
+    throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' returned nothing (undefined).`, { location: field });
   }
   return result;
 }

@@ -103,7 +103,10 @@ export const jsonataDataFlow: StateDataFlow = {
     if (Array.isArray(items)) return items;
     const kind = items === null ? 'null' : typeof items;
     const written = isJsonataExpression(state.Items) ? state.Items.slice(2, -2).trim() : JSON.stringify(state.Items);
-    throw queryError(`The JSONata expression '${written}' specified for the field 'Items' returned an unexpected result type. Expected 'array', but was '${kind}' for value: ${JSON.stringify(items)}`);
+    throw new QueryEvaluationError(
+      `The JSONata expression '${written}' specified for the field 'Items' returned an unexpected result type. Expected 'array', but was '${kind}' for value: ${JSON.stringify(items)}`,
+      { location: 'Items' },
+    );
   },
 
   async mapItemInput(state, scope) {
