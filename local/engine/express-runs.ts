@@ -52,7 +52,12 @@ export class ExpressRuns {
 
   constructor(private readonly options: ExpressRunsOptions) {
     const ctx = { store: this.store, clock: options.clock, scope: options.scope, random: options.random, definitions: options.definitions };
-    this.executor = new Executor(ctx, options.services, { onClosed: (arn) => this.closed(arn), onTimersChanged: () => this.timers.arm() });
+    this.executor = new Executor(ctx, options.services, {
+      onClosed: (arn) => this.closed(arn),
+      onTimersChanged: () => this.timers.arm(),
+      // A run someone waits on is a StartSyncExecution run: AWS gives its `$$.Execution` no RedriveCount.
+      withoutRedriveCount: (arn) => this.waiters.has(arn),
+    });
     this.timers = new TimerService(this.store, options.clock, (t) => this.fireTimer(t), () => this.whenIdle());
     this.runtime = { ...ctx, executor: this.executor, armTimers: () => this.timers.arm(), executionClosed: (arn) => this.closed(arn) };
   }

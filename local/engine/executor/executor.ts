@@ -50,6 +50,8 @@ export interface ExecutorHooks {
   onTimersChanged(): void;
   /** Asked before a callback task is timed out: see {@link RecordedTaskOutcome}. @default nothing is ever recorded */
   recordedTaskOutcome?: RecordedTaskOutcome;
+  /** See {@link StepServices.withoutRedriveCount}. @default every run's context has it */
+  withoutRedriveCount?: (executionArn: string) => boolean;
 }
 
 /** A Task attempt in flight: it holds the engine busy until its outcome is committed, or until it lets go. */
@@ -88,6 +90,7 @@ export class Executor {
       integrations: services,
       moduleOf: (state) => STATE_MODULES[state.type],
       recordedTaskOutcome: hooks.recordedTaskOutcome,
+      withoutRedriveCount: hooks.withoutRedriveCount,
     };
   }
 

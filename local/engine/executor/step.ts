@@ -30,6 +30,11 @@ export interface StepServices {
   readonly moduleOf: (state: PreparedState) => StateModule;
   /** Asked before a callback task times out. @default nothing is ever recorded outside the engine */
   readonly recordedTaskOutcome?: RecordedTaskOutcome;
+  /**
+   * Whether a run's `$$.Execution` leaves out `RedriveCount`: AWS does so in a synchronous Express run
+   * (StartSyncExecution), which can never be redriven. @default every run's context has it
+   */
+  readonly withoutRedriveCount?: (executionArn: string) => boolean;
 }
 
 /**
@@ -127,7 +132,7 @@ export class Step {
         Name: e.name,
         RoleArn: e.role_arn,
         StartTime: isoTime(e.start_ms),
-        RedriveCount: e.redrive_count,
+        ...(this.services.withoutRedriveCount?.(e.arn) ? {} : { RedriveCount: e.redrive_count }),
         ...(e.redrive_ms !== null ? { RedriveTime: isoTime(e.redrive_ms) } : {}),
       },
       // AWS records State.RetryCount only in a Task that has a Retry field.
