@@ -57,6 +57,8 @@ export const MAX_RANGE_ITEMS = 1000;
 
 /** Step Functions' hard limit on events in one execution's history. */
 export const HISTORY_EVENT_LIMIT = 25_000;
+/** How long the service keeps a closed execution (and its history) before it is gone: 90 days. */
+export const CLOSED_EXECUTION_RETENTION_DAYS = 90;
 
 /** The longest an EXPRESS run may last: the service times it out after five minutes, whatever its definition says. */
 export const EXPRESS_MAX_DURATION_SECONDS = 300;

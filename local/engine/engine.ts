@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '../../lib/config';
+import { CLOSED_EXECUTION_RETENTION_DAYS, type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '../../lib/config';
 import { EngineStore, type ExecutionRow, type TimerRow } from '../store';
 import { StatesError } from '../../lib/errors';
 import * as executions from './api/executions';
@@ -26,6 +26,13 @@ export type ExecutionStatusChangeEvent = Record<string, unknown> & {
 
 /** How long `stop()` waits for transitions under way to commit. */
 export const STOP_DRAIN_MILLIS = 5_000;
+
+/** How long a closed execution is kept before the sweep removes it with its history: 90 days, as on AWS. */
+export const DEFAULT_CLOSED_EXECUTION_RETENTION_MILLIS = CLOSED_EXECUTION_RETENTION_DAYS * 24 * 3600 * 1000;
+/** How often the retention sweep runs (it also runs at every start). */
+export const RETENTION_SWEEP_INTERVAL_MILLIS = 3600 * 1000;
+/** Executions one sweep transaction removes. */
+const RETENTION_SWEEP_BATCH = 500;
 
 /** Statuses the emulated EventBridge rule matches (docs/architecture.md §4). */
 export const DEFAULT_CLOSED_STATUSES: readonly string[] = ['FAILED', 'TIMED_OUT', 'ABORTED'];
@@ -75,6 +82,12 @@ export interface EngineOptions {
    * @default every call is allowed (IAM is not enforced)
    */
   readonly authorizeTaskCall?: TaskCallAuthorizer;
+  /**
+   * How long a closed execution is kept (DescribeExecution, history, ListExecutions, its name reserved)
+   * before it is removed with its history, frames, timers and tokens, and the file gives the space back.
+   * @default DEFAULT_CLOSED_EXECUTION_RETENTION_MILLIS (90 days)
+   */
+  readonly closedExecutionRetentionMillis?: number;
 }
 
 type Handler = (input: Record<string, unknown>) => object | Promise<object>;
@@ -95,6 +108,7 @@ export class Engine {
   private runtime?: ExecutionRuntime;
   private express?: ExpressRuns;
   private stopping?: Promise<void>;
+  private sweepTimer?: NodeJS.Timeout;
   private readonly handlers: Record<string, Handler>;
 
   constructor(options: EngineOptions) {
@@ -171,6 +185,33 @@ export class Engine {
     executor.resumeRunning('recover');
     for (const arn of store.closeNotifications()) this.executionClosed(arn);
     this.timers.arm();
+    void this.sweepClosedExecutions().catch((err: unknown) => console.error('autosave engine: retention sweep failed', err));
+    this.sweepTimer = setInterval(
+      () => void this.sweepClosedExecutions().catch((err: unknown) => console.error('autosave engine: retention sweep failed', err)),
+      RETENTION_SWEEP_INTERVAL_MILLIS,
+    );
+    this.sweepTimer.unref();
+  }
+
+  /**
+   * Removes closed executions older than the retention period (on the engine clock), each with its
+   * history, frames, timers and tokens, then returns the freed pages to the file system. Resolves with
+   * how many went. Runs at start and every {@link RETENTION_SWEEP_INTERVAL_MILLIS}.
+   */
+  async sweepClosedExecutions(): Promise<number> {
+    const store = this.store;
+    if (!store) return 0;
+    const cutoff = this.clock.now() - (this.options.closedExecutionRetentionMillis ?? DEFAULT_CLOSED_EXECUTION_RETENTION_MILLIS);
+    let removed = 0;
+    for (;;) {
+      if (this.store !== store) return removed;
+      const arns = store.closedBefore(cutoff, RETENTION_SWEEP_BATCH);
+      if (arns.length === 0) break;
+      await store.committer.commit(() => arns.forEach((arn) => store.deleteExecution(arn)));
+      removed += arns.length;
+    }
+    if (removed > 0 && this.store === store) await store.committer.commit(() => store.releaseFreePages());
+    return removed;
   }
 
   /** Stops taking work, lets in-flight transitions commit, and closes the store (a second call waits for the first). */
@@ -182,6 +223,7 @@ export class Engine {
   private async stopNow(): Promise<void> {
     const store = this.store;
     if (!store) return;
+    clearInterval(this.sweepTimer);
     this.timers?.stop();
     const executor = this.executor as Executor;
     executor.stop();

@@ -4,7 +4,11 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { GroupCommitter } from './group-committer';
+import { packEvents, unpackEvents } from './history-codec';
 import { SCHEMA_SQL } from './schema';
+
+/** `PRAGMA auto_vacuum` value of INCREMENTAL. */
+const AUTO_VACUUM_INCREMENTAL = 2;
 
 /** File name of the engine database inside the data directory. */
 export const ENGINE_DB_FILE = 'engine.sqlite';
@@ -168,13 +172,23 @@ export class EngineStore {
   readonly committer: GroupCommitter;
   private readonly cache = new Map<string, Statement>();
 
+  /** Whether the store lives in memory (express runs: gone at close, so nothing is packed). */
+  private readonly inMemory: boolean;
+
   constructor(dataDir: string) {
-    if (dataDir === IN_MEMORY_STORE) {
+    this.inMemory = dataDir === IN_MEMORY_STORE;
+    if (this.inMemory) {
       this.db = new Database(IN_MEMORY_STORE);
       this.db.pragma('synchronous = OFF');
     } else {
       mkdirSync(dataDir, { recursive: true });
       this.db = new Database(join(dataDir, ENGINE_DB_FILE));
+      // Pages freed by the retention sweep go back to the file system (incremental vacuum). The mode
+      // takes effect for a new file; an older file is converted once, by one VACUUM.
+      if (Number(this.db.pragma('auto_vacuum', { simple: true })) !== AUTO_VACUUM_INCREMENTAL) {
+        this.db.pragma('auto_vacuum = INCREMENTAL');
+        if (Number(this.db.pragma('page_count', { simple: true })) > 1) this.db.exec('VACUUM');
+      }
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
     }
@@ -329,11 +343,66 @@ export class EngineStore {
        ORDER BY seq DESC LIMIT ?`,
     ).all(q.arn, q.beforeSeq, q.beforeSeq, q.status ?? null, q.status ?? null, q.redriveFilter ?? null, q.redriveFilter ?? null, q.redriveFilter ?? null, q.limit) as ExecutionRow[];
   }
-  /** A page of history events (keyset by id): after `afterId` ascending, or before `beforeId` descending (0: from the newest). */
+  /**
+   * A page of history events (keyset by id): after `afterId` ascending, or before `beforeId` descending
+   * (0: from the newest). Events of closed runs are packed ({@link packHistory}); a redriven run has
+   * packed segments and rows after them.
+   */
   historyPage(executionArn: string, order: 'ASC' | 'DESC', boundId: number, limit: number): EventRow[] {
-    return order === 'ASC'
-      ? (this.sql('SELECT * FROM events WHERE execution_arn = ? AND id > ? ORDER BY id ASC LIMIT ?').all(executionArn, boundId, limit) as EventRow[])
-      : (this.sql('SELECT * FROM events WHERE execution_arn = ? AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?').all(executionArn, boundId, boundId, limit) as EventRow[]);
+    const rows =
+      order === 'ASC'
+        ? (this.sql('SELECT * FROM events WHERE execution_arn = ? AND id > ? ORDER BY id ASC LIMIT ?').all(executionArn, boundId, limit) as EventRow[])
+        : (this.sql('SELECT * FROM events WHERE execution_arn = ? AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?').all(executionArn, boundId, boundId, limit) as EventRow[]);
+    const segments = (
+      order === 'ASC'
+        ? this.sql('SELECT body FROM packed_events WHERE execution_arn = ? AND last_id > ? ORDER BY first_id').all(executionArn, boundId)
+        : this.sql('SELECT body FROM packed_events WHERE execution_arn = ? AND (? = 0 OR first_id < ?) ORDER BY first_id').all(executionArn, boundId, boundId)
+    ) as { body: Buffer }[];
+    if (segments.length === 0) return rows;
+    const inRange = (id: number) => (order === 'ASC' ? id > boundId : boundId === 0 || id < boundId);
+    const packed = segments.flatMap((seg) => unpackEvents(seg.body)).filter((e) => inRange(e.id)).map((e) => ({ execution_arn: executionArn, ...e }));
+    const all = [...packed, ...rows].sort((a, b) => (order === 'ASC' ? a.id - b.id : b.id - a.id));
+    return all.slice(0, limit);
+  }
+  /**
+   * Packs the unpacked events of a closing execution into one compressed row (history-codec): the bulk
+   * of what a finished run keeps. Runs inside the closing transition's write.
+   */
+  packHistory(executionArn: string): void {
+    if (this.inMemory) return;
+    const events = this.sql('SELECT id, type, ts_ms, previous_id, details FROM events WHERE execution_arn = ? ORDER BY id').all(executionArn) as EventRow[];
+    if (events.length === 0) return;
+    this.sql('INSERT OR REPLACE INTO packed_events (execution_arn, first_id, last_id, body) VALUES (?, ?, ?, ?)').run(
+      executionArn,
+      events[0].id,
+      events[events.length - 1].id,
+      packEvents(events),
+    );
+    this.sql('DELETE FROM events WHERE execution_arn = ?').run(executionArn);
+  }
+  /** Deletes an execution's frames (a SUCCEEDED run is never redriven: nothing reads them again). */
+  deleteFrames(executionArn: string): void {
+    this.sql('DELETE FROM frames WHERE execution_arn = ?').run(executionArn);
+  }
+  /** Up to `limit` closed executions that stopped before `stoppedBeforeMs`, oldest first. */
+  closedBefore(stoppedBeforeMs: number, limit: number): string[] {
+    return (
+      this.sql("SELECT arn FROM executions WHERE stop_ms IS NOT NULL AND stop_ms < ? AND status != 'RUNNING' ORDER BY stop_ms LIMIT ?").all(stoppedBeforeMs, limit) as {
+        arn: string;
+      }[]
+    ).map((r) => r.arn);
+  }
+  /** Returns up to `pages` free pages to the file system (auto_vacuum = INCREMENTAL); 0: all of them. */
+  releaseFreePages(pages = 0): void {
+    this.db.pragma(`incremental_vacuum(${Math.max(0, Math.floor(pages))})`);
+  }
+  /** The file's size in pages and its free pages (bytes: times `pageSize`). */
+  get storageStats(): { pageSize: number; pages: number; freePages: number } {
+    return {
+      pageSize: Number(this.db.pragma('page_size', { simple: true })),
+      pages: Number(this.db.pragma('page_count', { simple: true })),
+      freePages: Number(this.db.pragma('freelist_count', { simple: true })),
+    };
   }
   /** Re-opens a closed execution for a redrive (RUNNING, output and error cleared, counted, close hooks dropped). */
   reopenForRedrive(arn: string, nowMs: number, clientToken: string | null): void {
@@ -354,7 +423,7 @@ export class EngineStore {
 
   /** Removes an execution with everything it left: history, frames, timers, task tokens, close notification. */
   deleteExecution(arn: string): void {
-    for (const table of ['events', 'frames', 'timers', 'task_tokens', 'close_notifications']) {
+    for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'close_notifications']) {
       this.sql(`DELETE FROM ${table} WHERE execution_arn = ?`).run(arn);
     }
     this.sql('DELETE FROM executions WHERE arn = ?').run(arn);

@@ -71,6 +71,7 @@ CREATE INDEX IF NOT EXISTS executions_by_machine ON executions (machine_arn, seq
 CREATE INDEX IF NOT EXISTS executions_by_version ON executions (version_arn, seq);
 CREATE INDEX IF NOT EXISTS executions_by_alias ON executions (alias_arn, seq);
 CREATE INDEX IF NOT EXISTS executions_running ON executions (status) WHERE status = 'RUNNING';
+CREATE INDEX IF NOT EXISTS executions_closed ON executions (stop_ms) WHERE stop_ms IS NOT NULL;
 CREATE TABLE IF NOT EXISTS events (
   execution_arn TEXT NOT NULL,
   id INTEGER NOT NULL,
@@ -79,6 +80,13 @@ CREATE TABLE IF NOT EXISTS events (
   previous_id INTEGER NOT NULL,
   details TEXT,
   PRIMARY KEY (execution_arn, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS packed_events (
+  execution_arn TEXT NOT NULL,
+  first_id INTEGER NOT NULL,
+  last_id INTEGER NOT NULL,
+  body BLOB NOT NULL,
+  PRIMARY KEY (execution_arn, first_id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS frames (
   execution_arn TEXT NOT NULL,

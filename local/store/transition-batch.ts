@@ -255,6 +255,10 @@ export class TransitionBatch {
       store.sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND open = 1').run(this.executionArn);
       store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND status = 'RUNNING'").run(this.executionArn);
       store.sql('INSERT OR REPLACE INTO close_notifications (execution_arn, status) VALUES (?, ?)').run(this.executionArn, this.close.status);
+      // What a closed run keeps: its row, its history packed into one row, and (unless it succeeded,
+      // so a redrive may pick up from them) its frames.
+      store.packHistory(this.executionArn);
+      if (this.close.status === 'SUCCEEDED') store.deleteFrames(this.executionArn);
     } else if (lastId !== exec.event_count) {
       store.sql('UPDATE executions SET event_count = ? WHERE arn = ?').run(lastId, this.executionArn);
     }
