@@ -1,50 +1,42 @@
 import { mkdir } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT } from '../../lib/config';
+import { parseCommandArgs } from '../args';
+import { commandRunner } from '../command';
+import { CliUsageError } from '../errors';
+import { terminal } from '../output';
 
 /** `autosave local`: runs the embedded engine with every workflow deployed, until SIGINT/SIGTERM. */
 export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed; --stack runs the synthesized CDK stack';
 
-const USAGE = `usage: autosave local [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>]
-                     [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]
+const USAGE = `autosave local [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
+
+const HELP = `usage: ${USAGE}
   --stack        boot from the app's cloud assembly (synthesized here, cached by a hash of the sources)
   --app <dir>    use this cloud assembly instead of synthesizing (implies --stack)
   --enforce-iam  judge every Task call against the state machine role with the IAM policy simulator
                  (a devDependency; implies --stack)`;
 
 /** Parses the flags, starts the engine and resolves with the exit code once a signal stopped it. */
-export async function run(args: string[]): Promise<number> {
+export const run = commandRunner('local', async (args) => {
   const started = Date.now();
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      options: {
-        port: { type: 'string', default: String(DEFAULT_LOCAL_PORT) },
-        data: { type: 'string', default: DEFAULT_LOCAL_DATA_DIR },
-        'virtual-clock': { type: 'boolean', default: false },
-        functions: { type: 'string' },
-        stack: { type: 'boolean', default: false },
-        app: { type: 'string' },
-        'stack-name': { type: 'string' },
-        'enforce-iam': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    console.error(`autosave local: ${(err as Error).message.split('\n')[0]}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const { values } = parseCommandArgs(
+    args,
+    {
+      port: { type: 'string', default: String(DEFAULT_LOCAL_PORT) },
+      data: { type: 'string', default: DEFAULT_LOCAL_DATA_DIR },
+      'virtual-clock': { type: 'boolean', default: false },
+      functions: { type: 'string' },
+      stack: { type: 'boolean', default: false },
+      app: { type: 'string' },
+      'stack-name': { type: 'string' },
+      'enforce-iam': { type: 'boolean', default: false },
+    },
+    USAGE,
+    { positionals: false, common: ['help'] },
+  );
+  if (values.help) return void terminal().line(HELP);
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    console.error(`autosave local: --port must be a port number (0 picks a free one)\n${USAGE}`);
-    return 2;
-  }
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliUsageError(`--port must be a port number (0 picks a free one) (usage: ${USAGE})`);
   let stack: { assemblyDir: string; stackName?: string; origin: string; enforceIam: boolean } | undefined;
   if (values.stack || values.app || values['enforce-iam']) {
     const { appAssembly } = await import('../stack-assembly');
@@ -58,10 +50,10 @@ export async function run(args: string[]): Promise<number> {
   // Loaded here, not at the top: `autosave help` should not pay for the engine's dependencies.
   const { startLocal } = await import('../../local/server');
   const local = await startLocal({ port, dataDir: values.data, virtualClock: values['virtual-clock'], functionsModule: values.functions, stack, dataDirLock });
-  console.log(`Ready in ${Date.now() - started} ms`);
+  terminal().line(`Ready in ${Date.now() - started} ms`);
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
-      console.log(`autosave local: ${signal}, stopping (runs in flight resume at the next start)`);
+      terminal().line(`autosave local: ${signal}, stopping (runs in flight resume at the next start)`);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       resolve();
@@ -70,5 +62,4 @@ export async function run(args: string[]): Promise<number> {
     process.on('SIGTERM', onSignal);
   });
   await local.stop();
-  return 0;
-}
+});

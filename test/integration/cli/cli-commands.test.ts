@@ -352,6 +352,13 @@ describe('autosave CLI on a live engine', () => {
     [['dlq', 'redrive', 'nope'], 1, /^autosave dlq redrive: DeadLetterNotFoundError: no dead letter 'nope' \(see `autosave dlq list`\)$/m],
     [['dlq', 'redrive'], 2, /^autosave dlq redrive: say which dead letter to redrive, or --all/],
     [['start', 'clinical-trial-onboarding', '--input', '{not json'], 2, /^autosave start: --input is neither valid JSON nor a readable JSON file/],
+    [['local', '--bogus'], 2, /^autosave local: Unknown option '--bogus' \(usage: autosave local \[--port /],
+    [['local', '--port', 'x'], 2, /^autosave local: --port must be a port number \(0 picks a free one\)/],
+    [['local', '--endpoint', 'http://127.0.0.1:9'], 2, /^autosave local: Unknown option '--endpoint'/],
+    [['deploy'], 2, /^autosave deploy: only --local is served here; to deploy to AWS: npm run deploy/],
+    [['deploy', '--local', 'extra'], 2, /^autosave deploy: Unexpected argument 'extra'/],
+    [['rehearse', '--runs', '0'], 2, /^autosave rehearse: --runs takes a positive whole number/],
+    [['rehearse', '--endpoint', 'http://127.0.0.1:9'], 2, /^autosave rehearse: Unknown option '--endpoint'/],
     [['runs', '--endpoint', 'http://127.0.0.1:9'], 1, /^autosave runs: cannot reach Step Functions at http:\/\/127\.0\.0\.1:9 \(--endpoint\): start the local engine with `npm start`/],
   ])('autosave %j fails with exit code %i and one line', async (args, code, message) => {
     const r = await autosave(...args);
