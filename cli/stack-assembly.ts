@@ -13,6 +13,8 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 export const ASSEMBLY_SOURCES = ['statemachines', 'lib', 'lambdas', 'infra', 'package-lock.json', 'cdk.json', 'tsconfig.json'] as const;
 /** A synthesis lock older than this was left by a killed process. */
 export const SYNTH_LOCK_STALE_MILLIS = 5 * 60_000;
+/** The environment variable that moves the assembly cache (CI caches, tests). */
+export const ASSEMBLY_CACHE_ENV = 'AUTOSAVE_ASSEMBLY_CACHE';
 /** Assemblies kept in the cache (the oldest go first). */
 export const ASSEMBLY_CACHE_SIZE = 6;
 
@@ -20,7 +22,10 @@ export const ASSEMBLY_CACHE_SIZE = 6;
 export interface SynthesizeOptions {
   /** The project whose CDK app is synthesized. @default {@link PROJECT_ROOT} */
   readonly projectRoot?: string;
-  /** Where assemblies are cached by source hash. @default `<projectRoot>/node_modules/.cache/autosave-assemblies` */
+  /**
+   * Where assemblies are cached by source hash.
+   * @default `$AUTOSAVE_ASSEMBLY_CACHE`, else `<projectRoot>/node_modules/.cache/autosave-assemblies`
+   */
   readonly cacheDir?: string;
   /** CDK context on top of cdk.json's (`-c key=value`). */
   readonly context?: Readonly<Record<string, string>>;
@@ -74,7 +79,7 @@ function prune(cacheDir: string, keep: string): void {
 export async function synthesizeAssembly(options: SynthesizeOptions = {}): Promise<SynthesizedAssembly> {
   const started = Date.now();
   const projectRoot = resolve(options.projectRoot ?? PROJECT_ROOT);
-  const cacheDir = resolve(options.cacheDir ?? join(projectRoot, 'node_modules', '.cache', 'autosave-assemblies'));
+  const cacheDir = resolve(options.cacheDir ?? process.env[ASSEMBLY_CACHE_ENV] ?? join(projectRoot, 'node_modules', '.cache', 'autosave-assemblies'));
   const hash = sourceHash(projectRoot, options.context);
   const directory = join(cacheDir, hash);
   if (existsSync(join(directory, 'manifest.json'))) return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
@@ -109,7 +114,9 @@ async function synthesizeInto(projectRoot: string, directory: string, context: R
   const tmp = `${directory}.${process.pid}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
-  const importFrom = (file: string) => import(pathToFileURL(join(projectRoot, file)).href);
+  // The app's TypeScript sources: the CLI runs as a JavaScript bundle, so tsx's loader is registered for them.
+  const { importModule } = await import('../local/services/lambda/user-functions');
+  const importFrom = (file: string) => importModule(pathToFileURL(join(projectRoot, file)).href);
   const { createAutosaveApp } = (await importFrom('infra/create-app.ts')) as typeof import('../infra/create-app');
   const { registeredFunctionSpecs, registeredWorkflowSpecs } = (await importFrom('infra/registries.ts')) as typeof import('../infra/registries');
   const { app } = createAutosaveApp({

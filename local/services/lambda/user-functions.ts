@@ -33,7 +33,7 @@ export async function loadUserFunctions(modulePath: string): Promise<LocalFuncti
  * gets tsx's loader registered first, only then: a JavaScript functions module never loads tsx. (Node
  * remembers the failed URL, so the module is imported again under a query.)
  */
-async function importModule(url: string): Promise<Record<string, unknown>> {
+export async function importModule(url: string): Promise<Record<string, unknown>> {
   try {
     return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
   } catch (err) {
