@@ -14,6 +14,7 @@ import {
   type IamRequest,
   type NamedPolicy,
 } from '../../lib/cloud-assembly';
+import { StatesError } from '../../lib/errors';
 import type { TaskCall, TaskCallAuthorizer, TaskCallDenial } from '../engine';
 import type { StackStore } from '../store';
 import { LocalResolutionContext, type AppliedAttributes } from './local-resolution-context';
@@ -139,7 +140,7 @@ export function denialOf(call: TaskCall, request: IamRequest, result: string, en
       : `User: ${principal} is not authorized to perform: ${request.action} on resource: ${request.resource} ${why}`;
   const denial = SERVICE_DENIALS[service];
   // A call of a service whose AccessDenied naming was not recorded fails the Task as States.TaskFailed.
-  if (!denial) return { error: 'States.TaskFailed', cause: message };
+  if (!denial) return { error: StatesError.TaskFailed, cause: message };
   return {
     error: denial.error,
     cause: `${message} (Service: ${denial.service}; Status Code: ${denial.status}; Error Code: ${denial.code}; Request ID: ${randomUUID()}; Proxy: null)`,
