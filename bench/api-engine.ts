@@ -4,7 +4,9 @@
  * engine process's own RSS (from /proc: the driver is not counted), the RSS with 10,000 runs paused on
  * task tokens, and a restart after SIGKILL with runs caught in flight.
  */
-import { CreateStateMachineCommand, DescribeExecutionCommand, ListExecutionsCommand, ListStateMachinesCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  CreateStateMachineCommand, DescribeExecutionCommand, ListExecutionsCommand, ListStateMachinesCommand, SFNClient, StartExecutionCommand, StartSyncExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -60,9 +62,10 @@ export async function measureApi(): Promise<WorkloadFigures> {
       functionsModule: FUNCTIONS_MODULE,
       env: { BENCH_SIGNAL_FILE: signalFile, BENCH_SLOW_STEP_MILLIS: '30000' },
     });
-    const sfn = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-    const create = async (name: string, definition: object) =>
-      (await sfn.send(new CreateStateMachineCommand({ name, definition: JSON.stringify(definition), roleArn: ROLE }))).stateMachineArn!;
+    // disableHostPrefix: the SDK sends StartSyncExecution to `sync-<host>` otherwise.
+    const sfn = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, disableHostPrefix: true });
+    const create = async (name: string, definition: object, type: 'STANDARD' | 'EXPRESS' = 'STANDARD') =>
+      (await sfn.send(new CreateStateMachineCommand({ name, definition: JSON.stringify(definition), roleArn: ROLE, type }))).stateMachineArn!;
     const seven = await create('bench-seven', sevenStepDefinition(fnArn('bench-step')));
     const slow = await create('bench-seven-slow', sevenStepDefinition(fnArn('bench-slow-step')));
     const paused = await create('bench-paused', pausedDefinition());
@@ -78,6 +81,12 @@ export async function measureApi(): Promise<WorkloadFigures> {
     };
     const figures = await measureWorkload(runToEnd);
     const underLoad = processRss(engine.pid).peak;
+
+    const express = await create('bench-seven-express', sevenStepDefinition(fnArn('bench-step')), 'EXPRESS');
+    const expressSync = await measureWorkload(async (r) => {
+      const { status } = await sfn.send(new StartSyncExecutionCommand({ stateMachineArn: express, name: `x-${r}`, input: JSON.stringify({ runId: `x-${r}` }) }));
+      if (status !== 'SUCCEEDED') throw new Error(`an express benchmark run ended ${status}`);
+    });
 
     await runWithConcurrency(PAUSED_RUNS, IN_FLIGHT, (r) => sfn.send(new StartExecutionCommand({ stateMachineArn: paused, name: `p-${r}`, input: '{}' })));
     await waitForLines(signalFile, PAUSED_RUNS);
@@ -122,6 +131,7 @@ export async function measureApi(): Promise<WorkloadFigures> {
     await exited;
     return {
       ...figures,
+      expressSync,
       peakRssBytes: underLoad,
       paused: { runs: PAUSED_RUNS, rssBytes: pausedRss.rss, restartSeconds: apiSeconds, resumeAllSeconds: doneSeconds },
       notes: ['engine started as `autosave local --functions <bench functions as JavaScript>`', `driver process peak RSS ${(peakRssBytes() / 2 ** 20).toFixed(0)} MiB (not counted)`],

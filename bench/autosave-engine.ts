@@ -13,11 +13,12 @@ import {
   runWithConcurrency, secondsSince, sevenStepDefinition, stepFunction, type WorkloadFigures,
 } from './workload';
 
-const ROLE = 'arn:aws:iam::123456789012:role/bench';
+/** The role every benchmark state machine names. */
+export const ROLE = 'arn:aws:iam::123456789012:role/bench';
 const CLOSED = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'];
 
 /** An engine whose closed runs resolve promises: completion is an event, not a poll. */
-function benchEngine(dataDir: string, tokens: string[]) {
+export function benchEngine(dataDir: string, tokens: string[]) {
   const waiting = new Map<string, (status: string) => void>();
   const lambdas = new InProcessLambdaRunner({
     functions: [{
@@ -50,7 +51,8 @@ function benchEngine(dataDir: string, tokens: string[]) {
   return { engine, run, watch };
 }
 
-const mustSucceed = (status: string) => {
+/** Throws unless a benchmark run ended SUCCEEDED. */
+export const mustSucceed = (status: string) => {
   if (status !== 'SUCCEEDED') throw new Error(`a benchmark run ended ${status}`);
 };
 

@@ -16,12 +16,15 @@ const PARTS = {
   langgraph: async () => (await import('./langgraph')).measureLangGraph(),
   floor: async () => (await import('./floor-sqlite')).measureFloor(),
   reference: async () => (await import('./reference-aws-local-stepfunctions')).measureReference(),
+  scale: async () => (await import('./scale')).measureScale(),
 } as const;
 type Part = keyof typeof PARTS;
 const RESULT_PREFIX = 'BENCH_RESULT ';
 
+type Figures<P extends Part> = Awaited<ReturnType<(typeof PARTS)[P]>>;
+
 /** Runs one part in a child process (with --expose-gc) and reads its figures. */
-function runPart(part: Part): Promise<WorkloadFigures> {
+function runPart<P extends Part>(part: P): Promise<Figures<P>> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--part', part], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -32,7 +35,7 @@ function runPart(part: Part): Promise<WorkloadFigures> {
     child.on('exit', (code) => {
       const line = out.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
       if (code !== 0 || !line) reject(new Error(`bench part ${part} failed (exit ${code}):\n${out}`));
-      else resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as WorkloadFigures);
+      else resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as Figures<P>);
     });
   });
 }
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
   const langgraph = await runPart('langgraph');
   const floorAfter = await runPart('floor');
   const reference = await runPart('reference');
+  const scale = await runPart('scale');
   const faster = <T extends { seconds: number }>(a: T, b: T): T => (a.seconds <= b.seconds ? a : b);
   const floor: WorkloadFigures = {
     sequential: faster(floorBefore.sequential, floorAfter.sequential),
@@ -113,6 +117,13 @@ async function main(): Promise<void> {
   ]));
   console.log(`\nOther ratios: in process / LangGraph ${times(ratio(seq(autosave), seq(langgraph)))} sequential, ${times(ratio(con(autosave), con(langgraph)))} ${IN_FLIGHT} in flight; ` +
     `in process / aws-local-stepfunctions ${times(ratio(seq(autosave), seq(reference)))} sequential, ${times(ratio(con(autosave), con(reference)))} ${IN_FLIGHT} in flight.`);
+  const x = api.expressSync!;
+  console.log(`\nEXPRESS through StartSyncExecution (own process, the SDK): ${runsPerSecond(x.sequential).toFixed(0)} runs/s one at a time, ` +
+    `${runsPerSecond(x.concurrent).toFixed(0)} runs/s ${IN_FLIGHT} in flight (nothing written to disk: the service keeps no express runs).`);
+  console.log(`\nClosed seven-step runs in the store (real runs of the workload, durable), in process; this part took ${scale.seconds.toFixed(0)} s, most of it growing the store:\n${table([
+    ['closed runs', 'bytes/run', 'boot ms', 'List page 1 ms', 'List page 10 ms', 'Describe ms', 'History ms'],
+    ...scale.rows.map((r) => [r.runs.toLocaleString('en'), r.bytesPerRun.toFixed(0), r.bootMs.toFixed(1), r.listFirstPageMs.toFixed(2), r.listTenthPageMs.toFixed(2), r.describeMs.toFixed(3), r.historyMs.toFixed(2)]),
+  ])}`);
   const inProcessPaused = autosave.paused!;
   console.log(`In process with ${PAUSED_RUNS.toLocaleString('en')} runs paused on task tokens: RSS ${mb(inProcessPaused.rssBytes)} (after GC); ` +
     `engine restart ${(inProcessPaused.restartSeconds * 1000).toFixed(0)} ms, all of them completed by SendTaskSuccess ${inProcessPaused.resumeAllSeconds.toFixed(1)} s after it.`);

@@ -119,6 +119,8 @@ export interface WorkloadFigures {
   /** Peak resident set size of the process, bytes. */
   readonly peakRssBytes: number;
   readonly paused?: { runs: number; rssBytes: number; restartSeconds: number; resumeAllSeconds: number };
+  /** The same workload as an EXPRESS machine through StartSyncExecution (API part only). */
+  readonly expressSync?: Pick<WorkloadFigures, 'sequential' | 'concurrent'>;
   readonly notes?: string[];
 }
 

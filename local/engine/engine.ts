@@ -260,6 +260,11 @@ export class Engine {
     return { commits: c.commits, writes: c.writes };
   }
 
+  /** The durable file's page size, pages and free pages (live bytes: `(pages - freePages) * pageSize`). */
+  get storageStats(): { pageSize: number; pages: number; freePages: number } {
+    return this.rt().store.storageStats;
+  }
+
   private rt(): ExecutionRuntime {
     if (!this.runtime || !this.store) throw new Error('Engine not started: call start() first');
     return this.runtime;

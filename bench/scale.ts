@@ -1,0 +1,91 @@
+/**
+ * The store at scale: the bytes each finished run keeps, boot time, ListExecutions pages, DescribeExecution
+ * and GetExecutionHistory with 1,000, 10,000 and 100,000 closed seven-step runs in the store. Every run is
+ * a real run of the workload through the engine (durable, as shipped), so the bytes are what a finished
+ * run costs; growing the store to 100,000 runs is most of this part's time (printed beside the table).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Engine } from '../local/engine';
+import { benchEngine, mustSucceed, ROLE } from './autosave-engine';
+import { median, runWithConcurrency, secondsSince, sevenStepDefinition } from './workload';
+
+/** Closed runs in the store at each measurement. */
+export const SCALE_SIZES = [1_000, 10_000, 100_000] as const;
+/** Runs in flight while the store is grown (only the growing: the timed calls run one at a time). */
+const GROW_IN_FLIGHT = 200;
+
+/** One row of the scale table. */
+export interface ScaleRow {
+  readonly runs: number;
+  readonly bytesPerRun: number;
+  readonly bootMs: number;
+  readonly listFirstPageMs: number;
+  readonly listTenthPageMs: number;
+  readonly describeMs: number;
+  readonly historyMs: number;
+}
+
+/** What the scale part reports. */
+export interface ScaleFigures {
+  readonly rows: ScaleRow[];
+  /** Seconds the whole part took (growing the store included). */
+  readonly seconds: number;
+}
+
+/** Milliseconds of `fn`, median of `times`. */
+async function timed(times: number, fn: (i: number) => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i += 1) {
+    const t = performance.now();
+    await fn(i);
+    samples.push(secondsSince(t) * 1000);
+  }
+  return median(samples);
+}
+
+const liveBytes = (engine: Engine) => {
+  const s = engine.storageStats;
+  return (s.pages - s.freePages) * s.pageSize;
+};
+
+export async function measureScale(sizes: readonly number[] = SCALE_SIZES): Promise<ScaleFigures> {
+  const started = performance.now();
+  const dir = await mkdtemp(join(tmpdir(), 'autosave-bench-scale-'));
+  try {
+    let b = benchEngine(dir, []);
+    await b.engine.start();
+    const { stateMachineArn } = (await b.engine.handle('CreateStateMachine', { name: 'seven', definition: JSON.stringify(sevenStepDefinition()), roleArn: ROLE })) as { stateMachineArn: string };
+    const arnOf = (n: number) => `${stateMachineArn.replace(':stateMachine:', ':execution:')}:c-${n}`;
+    const emptyBytes = liveBytes(b.engine);
+    const rows: ScaleRow[] = [];
+    let have = 0;
+    for (const size of sizes) {
+      const from = have;
+      await runWithConcurrency(size - from, GROW_IN_FLIGHT, async (i) => mustSucceed(await b.run(stateMachineArn, `c-${from + i}`)));
+      have = size;
+      await b.engine.whenIdle();
+      const bytesPerRun = (liveBytes(b.engine) - emptyBytes) / size;
+      await b.engine.stop();
+      b = benchEngine(dir, []);
+      const engine = b.engine;
+      const t = performance.now();
+      await engine.start();
+      const bootMs = secondsSince(t) * 1000;
+      const page = (token?: string) => engine.handle('ListExecutions', { stateMachineArn, maxResults: 100, ...(token ? { nextToken: token } : {}) }) as Promise<{ nextToken?: string }>;
+      const listFirstPageMs = await timed(20, () => page());
+      let token: string | undefined;
+      for (let p = 0; p < 9; p += 1) token = (await page(token)).nextToken;
+      const listTenthPageMs = await timed(20, () => page(token));
+      // Spread over the whole store (7919 is prime: every run is as likely).
+      const describeMs = await timed(200, (i) => engine.handle('DescribeExecution', { executionArn: arnOf((i * 7919) % size) }));
+      const historyMs = await timed(50, (i) => engine.handle('GetExecutionHistory', { executionArn: arnOf((i * 7919) % size), maxResults: 1000 }));
+      rows.push({ runs: size, bytesPerRun, bootMs, listFirstPageMs, listTenthPageMs, describeMs, historyMs });
+    }
+    await b.engine.stop();
+    return { rows, seconds: secondsSince(started) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
