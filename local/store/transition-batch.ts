@@ -13,7 +13,7 @@ export interface BatchFrame {
   readonly parentId: string | null;
   readonly itemIndex: number;
   readonly status: FrameStatus;
-  readonly pos: { lastEventId?: number; enteredEventId?: number; enteredPreviousEventId?: number; sideEventId?: number; readonly seq: number };
+  readonly pos: { lastEventId?: number; enteredEventId?: number; enteredPreviousEventId?: number; sideEventId?: number; readonly seq: number; readonly quiet?: true };
   /** The row's `rev` the frame was read at; null for a frame not yet written. */
   readonly baseRev: number | null;
   /** Timers replacing the frame's timer rows (undefined: leave them). */
@@ -113,9 +113,11 @@ export class TransitionBatch {
   /**
    * Appends an event of `frame` (null: an execution-level event threaded after the latest event). Ids
    * are assigned at write time; this returns the id the event gets when no other batch of the run is
-   * written first. A `*StateEntered` event's written id is kept in its frame's `pos.enteredEventId`.
+   * written first. Events of a quiet frame are dropped. A `*StateEntered` event's written id is kept in its frame's `pos.enteredEventId`.
    */
   event(frame: BatchFrame | null, type: string, details?: Record<string, unknown>, options: EventOptions = {}): number {
+    // A quiet frame's events are not part of this run's history (see the frame's `pos.quiet`).
+    if (frame?.pos.quiet) return this.baseEventCount + this.events.length;
     this.events.push({ frame, type, details, tsMs: this.nowMs(), advance: options.advance ?? true, besideEntered: options.besideEntered ?? false });
     return this.baseEventCount + this.events.length;
   }

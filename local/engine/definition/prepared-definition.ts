@@ -46,6 +46,8 @@ export interface PreparedState {
   readonly branches?: readonly PreparedStateList[];
   /** A Map state's item processor (`ItemProcessor`, or the older `Iterator`). */
   readonly itemProcessor?: PreparedStateList;
+  /** A Map in distributed mode (`ProcessorConfig.Mode` DISTRIBUTED): AWS runs its iterations as child executions. */
+  readonly distributed?: boolean;
 }
 
 /** A definition that passed validation: the one model of it the engine runs. */
@@ -100,6 +102,7 @@ export function prepareDefinition(definition: Json): PreparedDefinition {
         ...(type === 'Task' ? { task: resolveTaskTarget(state.Resource as string) } : {}),
         ...(type === 'Parallel' ? { branches: (state.Branches as Json[]).map((b, i) => list(b, [...path, name, i])) } : {}),
         ...(type === 'Map' && processor ? { itemProcessor: list(processor, [...path, name, MAP_ITEMS]) } : {}),
+        ...(type === 'Map' && (processor?.ProcessorConfig as Json | undefined)?.Mode === 'DISTRIBUTED' ? { distributed: true } : {}),
       });
     }
     return stateList;

@@ -41,7 +41,7 @@ export const JSONPATH_ONLY_FIELDS: readonly string[] = [
 /** Fields only JSONata states have. */
 export const JSONATA_ONLY_FIELDS: readonly string[] = ['Arguments', 'Output', 'Items'];
 /** Map fields of distributed mode, which the local engine does not run. */
-export const DISTRIBUTED_MAP_FIELDS: readonly string[] = ['ItemReader', 'ResultWriter', 'ItemBatcher', 'Label'];
+export const DISTRIBUTED_MAP_FIELDS: readonly string[] = ['ItemReader', 'ResultWriter', 'ItemBatcher'];
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED_VARIABLES = new Set(['states']);
 
@@ -349,8 +349,8 @@ class DefinitionChecker {
       return undefined;
     }
     const mode = isObject(processor.ProcessorConfig) ? processor.ProcessorConfig.Mode : undefined;
-    if (mode !== undefined && mode !== 'INLINE') {
-      this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' field ItemProcessor.ProcessorConfig.Mode ${JSON.stringify(mode)} is not supported by the local engine (only INLINE)`, `${at}/${processorField}/ProcessorConfig/Mode`);
+    if (mode !== undefined && mode !== 'INLINE' && mode !== 'DISTRIBUTED') {
+      this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' field ItemProcessor.ProcessorConfig.Mode must be INLINE or DISTRIBUTED, got ${JSON.stringify(mode)}`, `${at}/${processorField}/ProcessorConfig/Mode`);
     }
     return this.list(processor, [...list.path, name, MAP_ITEMS], `${at}/${processorField}`);
   }
@@ -386,6 +386,8 @@ function forSchema(definition: Json): Json {
     delete owner.Output;
     delete owner.Assign;
     if (typeof owner.Condition === 'boolean') owner.Condition = `{% ${owner.Condition} %}`;
+    // The service takes a fractional percentage (ToleratedFailurePercentage 0.5); the schema only integers.
+    if (typeof owner.ToleratedFailurePercentage === 'number') owner.ToleratedFailurePercentage = Math.round(owner.ToleratedFailurePercentage);
   };
   const visitList = (list: unknown): void => {
     if (!isObject(list) || !isObject(list.States)) return;

@@ -73,6 +73,11 @@ export interface FramePosition {
    * MapIterationFailed; see `EventOptions.advance`), when it came after `lastEventId`.
    */
   sideEventId?: number;
+  /**
+   * The frame's events stay out of the run's history: an iteration of a distributed Map (and everything
+   * under it), which AWS runs and records as a child execution of its own.
+   */
+  quiet?: true;
   /** The Map item of an iteration frame (`$states.context.Map.Item`). */
   mapItem?: { readonly index: number; readonly value: unknown };
   /** The final output (SUCCEEDED) or failure (FAILED). */

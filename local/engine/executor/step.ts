@@ -214,6 +214,8 @@ export class Step {
     const failure = toFailure(err);
     const entered = this.frame.pos.enteredEventId;
     if (!(err instanceof StatesDataFlowError) || err instanceof NoChoiceMatchedError || err instanceof DataLimitExceededError || entered === undefined) return failure;
+    // A quiet frame's events have no ids in this run's history to name.
+    if (this.frame.pos.quiet) return failure;
     // The id is only predicted while the state's entry is in this batch: its write checks the prediction held.
     if (this.enteredHere) this.batch.reliesOnEventIds();
     const cause = `An error occurred while executing the state '${this.frame.pos.state}' (entered at the event id #${entered}). ${failure.cause}`;
@@ -354,6 +356,8 @@ export class Step {
     const position: FramePosition = {
       ...pos,
       variables: { ...parent.pos.variables },
+      // The iterations of a distributed Map are child executions on AWS: their events are not the run's.
+      ...(parent.pos.quiet || this.state.distributed ? { quiet: true as const } : {}),
       phase: { kind: 'enter' },
       retries: [],
       retryCount: 0,

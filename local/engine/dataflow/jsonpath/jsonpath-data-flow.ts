@@ -13,6 +13,8 @@ import { ruleMatches, type ChoiceRule } from './choice-rules';
 const runtimeError: ErrorFactory = (message) => new StatesRuntimeError(message);
 /** A string that holds an integer. */
 const INTEGER_TEXT = /^-?\d+$/;
+/** A decimal number written as text. */
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 
 /** A tolerated-failure value out of range: the service reports it after MapStateStarted (see {@link MapToleranceError}). */
 const toleranceError: ErrorFactory = (message) => new MapToleranceError(message);
@@ -151,10 +153,13 @@ export const jsonPathDataFlow: StateDataFlow = {
       const path = state[pathField] as string;
       const read = readPath(path, roots(input, scope), pathField);
       // AWS takes a string that holds an integer as that integer (MaxConcurrencyPath to "1" runs one at a time).
-      const value = kind === 'integer' && typeof read === 'string' && INTEGER_TEXT.test(read) ? Number(read) : read;
+      // and a string holding a number as that number for a float (ToleratedFailurePercentagePath to "1").
+      const value = typeof read === 'string' && (kind === 'integer' ? INTEGER_TEXT : DECIMAL_TEXT).test(read) ? Number(read) : read;
       if (typeof value !== 'number' || (kind === 'integer' && !Number.isInteger(value))) {
         const shown = typeof value === 'string' ? value : JSON.stringify(value);
-        throw runtimeError(`The ${pathField} field refers to value "${shown}" which is not a valid ${kind}: ${path}`);
+        // AWS fails a Map on its tolerated-failure values after MapStateStarted, on MaxConcurrency before it.
+        const fail = name === 'MaxConcurrency' ? runtimeError : toleranceError;
+        throw fail(`The ${pathField} field refers to value "${shown}" which is not a valid ${kind}: ${path}`);
       }
       return value;
     };

@@ -8,6 +8,8 @@
  * events. An iteration started when another ended follows that one's last state event (as its
  * MapIterationSucceeded does); a failed Map/Parallel follows the failed child's last state event; a
  * finished one's `…StateSucceeded` follows the latest child event, and its Exited event follows that too.
+ * A distributed Map's iterations are child executions on AWS: the parent records only MapRunStarted and
+ * MapRunSucceeded/MapRunFailed around them.
  */
 import { StatesError } from '../../../../lib/errors';
 import type { FrameRow } from '../../../store';
@@ -80,13 +82,16 @@ export async function onChildren(step: Step, childLastEventId?: number): Promise
     const children = store.childFrames(run.exec.arn, phase.group);
     const first = firstFailed(children);
     step.batch.touch(frame);
-    frame.pos.lastEventId = first.lastEventId;
+    const failure = childrenFailure(phase, first);
+    // A distributed Map's run is one event pair in the parent's history; its iterations are not there.
+    if (step.state.distributed) step.event('MapRunFailed', { ...(failure.error !== undefined ? { error: failure.error } : {}), ...(failure.cause !== undefined ? { cause: failure.cause } : {}) });
+    else frame.pos.lastEventId = first.lastEventId;
     // Running iterations are aborted with the group (unguarded: they may be mid-transition).
     for (const c of children) {
       if (c.status === 'RUNNING' && phase.type === 'Map') step.batch.event(FrameRecord.fromRow(c), 'MapIterationAborted', { name: frame.pos.state, index: c.item_index });
     }
     step.batch.abortGroup(phase.group);
-    await step.recover(childrenFailure(phase, first), phase, { failedEvent: `${phase.type}StateFailed` });
+    await step.recover(failure, phase, { failedEvent: `${phase.type}StateFailed` });
     await step.drive();
     return;
   }
@@ -97,7 +102,8 @@ export async function onChildren(step: Step, childLastEventId?: number): Promise
   if (counts.RUNNING > 0 || counts.PENDING > 0) return;
   const children = store.childFrames(run.exec.arn, phase.group).map((c) => ({ status: c.status, pos: positionOf(c) }));
   const result = children.map(({ status, pos }) => (status === 'SUCCEEDED' ? pos.output : { Error: pos.error, Cause: pos.cause }));
-  if (children.length > 0) frame.pos.lastEventId = Math.max(...children.map((c) => latestEventOf(c.pos)));
+  if (step.state.distributed) step.event('MapRunSucceeded');
+  else if (children.length > 0) frame.pos.lastEventId = Math.max(...children.map((c) => latestEventOf(c.pos)));
   step.event(`${phase.type}StateSucceeded`, undefined, { advance: false });
   await step.guard(() => step.exit(result));
   await step.drive();

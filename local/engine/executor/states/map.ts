@@ -1,12 +1,23 @@
 /**
- * Map (inline): one iteration per item, each on its `ItemSelector` input. Up to MaxConcurrency start at
+ * Map: one iteration per item, each on its `ItemSelector` input. Up to MaxConcurrency start at
  * once (the rest wait as PENDING rows); ToleratedFailureCount/Percentage let some fail. The limits are
- * read through the data flow, so their Path and JSONata forms take effect too.
+ * read through the data flow, so their Path and JSONata forms take effect too. A distributed Map runs
+ * the same way; AWS runs its iterations as child executions, so their events stay out of the run's
+ * history (quiet frames) and a MapRunStarted / MapRunSucceeded or MapRunFailed pair stands for them.
+ * Its item sources and sinks (ItemReader, ResultWriter, ItemBatcher) are refused at definition time.
  */
+import { randomUUID } from 'node:crypto';
 import { type MapLimits, MapToleranceError } from '../../dataflow';
 import type { PreparedStateList } from '../../definition';
 import type { StateModule, Step } from '../step';
 import { onChildren, spawnGroup } from './children';
+
+/** A Map Run's ARN as AWS forms it: `…:mapRun:<machine>/<Label or state name>:<id>`. */
+function mapRunArn(step: Step): string {
+  const [arn, partition, service, region, account] = step.run.exec.machine_arn.split(':');
+  const label = step.state.definition.Label;
+  return [arn, partition, service, region, account, 'mapRun', `${step.run.exec.machine_name}/${typeof label === 'string' ? label : step.frame.pos.state}`, randomUUID()].join(':');
+}
 
 async function startIterations(step: Step): Promise<void> {
   const { flow, frame } = step;
@@ -28,6 +39,7 @@ async function startIterations(step: Step): Promise<void> {
   const { maxConcurrency } = limits;
   const group = spawnGroup(step);
   step.event('MapStateStarted', { length: items.length });
+  if (step.state.distributed) step.event('MapRunStarted', { mapRunArn: mapRunArn(step) });
   step.setPhase({
     kind: 'children',
     type: 'Map',

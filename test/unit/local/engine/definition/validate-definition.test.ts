@@ -204,10 +204,10 @@ describe('validateDefinition', () => {
         /Map state 'M' field ItemReader belongs to distributed mode, which the local engine does not support/,
       ],
       [
-        'a distributed Map (ProcessorConfig.Mode)',
-        { StartAt: 'M', States: { M: { Type: 'Map', End: true, ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'I', States: { I: { Type: 'Succeed' } } } } } },
+        'a Map processor mode that is neither INLINE nor DISTRIBUTED',
+        { StartAt: 'M', States: { M: { Type: 'Map', End: true, ItemProcessor: { ProcessorConfig: { Mode: 'REMOTE' }, StartAt: 'I', States: { I: { Type: 'Succeed' } } } } } },
         'SCHEMA_VALIDATION_FAILED',
-        /Map state 'M' field ItemProcessor\.ProcessorConfig\.Mode "DISTRIBUTED" is not supported by the local engine/,
+        /Map state 'M' field ItemProcessor\.ProcessorConfig\.Mode must be INLINE or DISTRIBUTED, got "REMOTE"/,
       ],
       ['a Map without ItemProcessor', { StartAt: 'M', States: { M: { Type: 'Map', End: true } } }, 'SCHEMA_VALIDATION_FAILED', /Map state 'M' needs an ItemProcessor/],
       ['no terminal state (asl-validator)', { StartAt: 'A', States: { A: { Type: 'Pass', Next: 'B' }, B: { Type: 'Pass', Next: 'A' } } }, 'MISSING_TERMINAL_STATE', /missing a terminal state/],
