@@ -1,6 +1,7 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { resolveDeployOptions, type DeployOptions } from './deploy-options';
+import { verifyLocalstackEmailIdentity } from './localstack';
 import { Operations } from './operations';
 import { RunRouting } from './run-routing';
 import { pascal, RuntimeFunctions } from './runtime-functions';
@@ -42,6 +43,8 @@ export class AutosaveStack extends Stack {
       options,
       stateMachineNames: props.workflows.map((w) => stateMachineNameOf(w.name, this.stackName, options)),
     });
+    // LocalStack's SES refuses unverified senders: verify the configured one there.
+    if (options.localstack && options.emailFrom) verifyLocalstackEmailIdentity(this, options.emailFrom);
     this.workflows = props.workflows.map(
       (workflow) => new WorkflowStateMachine(this, pascal(workflow.name), { workflow, functions: this.functions, options }),
     );

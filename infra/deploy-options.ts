@@ -65,6 +65,14 @@ export interface DeployOptions {
    * does not collide. @default false
    */
   readonly prefixStateMachineNames?: boolean;
+  /**
+   * `autosave:localstack`: deploy to LocalStack Community, whose CloudFormation has no
+   * `AWS::StepFunctions::StateMachineVersion`/`StateMachineAlias`, returns no revision id and ignores
+   * `DefinitionSubstitutions` on update: definitions are written with their ARNs in place, and a custom
+   * resource publishes each version and points the `live` alias at it through the Step Functions API
+   * (all-at-once only); a configured SES identity is verified through the SES API. @default false
+   */
+  readonly localstack?: boolean;
   /** `autosave:alarmEmail`: subscribe this address to the alarm topic. @default no subscription */
   readonly alarmEmail?: string;
   /** `autosave:logRetentionDays`. @default {@link DEFAULT_LOG_RETENTION_DAYS} */
@@ -100,6 +108,15 @@ function emailSettings(identity: string | undefined, from: string | undefined): 
   return { emailIdentity: identity, emailFrom: sender };
 }
 
+/** Whether LocalStack mode is on; it publishes through the API, so only an all-at-once rollout. */
+function localstackRollout(options: DeployOptions): boolean {
+  const on = options.localstack ?? false;
+  if (on && (options.rollout ?? DEFAULT_ROLLOUT) !== 'all-at-once') {
+    throw new DeployOptionsError(`autosave:localstack supports only autosave:rollout=all-at-once (LocalStack has no state machine alias deployment preferences), got ${options.rollout}`);
+  }
+  return on;
+}
+
 /** The model id, refused at synth when no grant can be derived from it. */
 function checkedModelId(modelId: string): string {
   try {
@@ -128,6 +145,7 @@ export function resolveDeployOptions(options: DeployOptions = {}): ResolvedDeplo
     stateMachineLogLevel: options.stateMachineLogLevel ?? DEFAULT_STATE_MACHINE_LOG_LEVEL,
     approvalConcurrency: options.approvalConcurrency,
     prefixStateMachineNames: options.prefixStateMachineNames ?? false,
+    localstack: localstackRollout(options),
   };
 }
 
@@ -156,7 +174,9 @@ export function deployOptionsFromContext(get: (key: string) => unknown): DeployO
     throw new Error(`Context autosave:stateMachineLogLevel must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const prefix = str('prefixStateMachineNames');
+  const localstack = str('localstack');
   return {
+    localstack: localstack === undefined ? undefined : localstack === 'true',
     stateMachineLogLevel: logLevel as StateMachineLogLevel | undefined,
     approvalConcurrency: num('approvalConcurrency'),
     prefixStateMachineNames: prefix === undefined ? undefined : prefix === 'true',

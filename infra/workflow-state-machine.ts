@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import { LIVE_ALIAS_NAME } from '../lib/config';
 import type { ResolvedDeployOptions } from './deploy-options';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { definitionWithArnsInPlace, LocalstackLiveVersion } from './localstack';
 import { acknowledgeNag, nagArnOf } from './nag';
 import type { RuntimeFunctions } from './runtime-functions';
 import { placeholdersIn } from '../lib/workflow';
@@ -40,8 +41,10 @@ export interface WorkflowStateMachineProps {
  */
 export class WorkflowStateMachine extends Construct {
   readonly stateMachine: sfn.StateMachine;
-  readonly version: sfn.CfnStateMachineVersion;
-  readonly alias: sfn.CfnStateMachineAlias;
+  /** The published version (CloudFormation), or undefined in LocalStack mode (published through the API). */
+  readonly version?: sfn.CfnStateMachineVersion;
+  /** The `live` alias (CloudFormation), or undefined in LocalStack mode (made through the API). */
+  readonly alias?: sfn.CfnStateMachineAlias;
   /** The `live` alias ARN, built from the state machine name (known before deploy). */
   readonly aliasArn: string;
   /** The state machine's name: the workflow's, or `<stack>-<workflow>` with `prefixStateMachineNames`. */
@@ -122,8 +125,10 @@ export class WorkflowStateMachine extends Construct {
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
       stateMachineName: this.stateMachineName,
       stateMachineType: workflow.type === 'EXPRESS' ? sfn.StateMachineType.EXPRESS : sfn.StateMachineType.STANDARD,
-      definitionBody: sfn.DefinitionBody.fromString(workflow.definition),
-      definitionSubstitutions: substitutions,
+      // LocalStack ignores DefinitionSubstitutions on update: there the ARNs are written in place.
+      ...(options.localstack
+        ? { definitionBody: sfn.DefinitionBody.fromString(definitionWithArnsInPlace(workflow.definition, substitutions)) }
+        : { definitionBody: sfn.DefinitionBody.fromString(workflow.definition), definitionSubstitutions: substitutions }),
       role,
       // Execution data carries task tokens and user payloads: log the events, not the data; errors only
       // by default (ALL logs every transition, billed per event).
@@ -145,15 +150,7 @@ export class WorkflowStateMachine extends Construct {
     );
 
     this.definitionHash = createHash('sha256').update(workflow.version).update('\0').update(workflow.definition).digest('hex').slice(0, 12);
-    this.version = new sfn.CfnStateMachineVersion(this, 'Version', {
-      stateMachineArn: this.stateMachine.stateMachineArn,
-      // A new revision (definition or a pinned Lambda version changed) replaces this resource: a new version.
-      stateMachineRevisionId: this.stateMachine.stateMachineRevisionId,
-      description: `${workflow.name} ${workflow.version} definition ${this.definitionHash}`,
-    });
-    // Keep every published version: executions in flight (and their redrives) run on the version they started on.
-    this.version.applyRemovalPolicy(RemovalPolicy.RETAIN);
-
+    const versionDescription = `${workflow.name} ${workflow.version} definition ${this.definitionHash}`;
     this.failedRunsAlarm = new cloudwatch.Alarm(this, 'FailedRuns', {
       alarmDescription: `A run of ${workflow.name} failed, timed out or was aborted: see the dead-letter queue`,
       metric: this.failedRunsMetric(),
@@ -162,6 +159,23 @@ export class WorkflowStateMachine extends Construct {
       evaluationPeriods: 1,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
+    if (options.localstack) {
+      new LocalstackLiveVersion(this, 'LocalstackLive', {
+        stateMachine: this.stateMachine,
+        stateMachineName: this.stateMachineName,
+        unqualifiedArn: this.unqualifiedArn,
+        description: versionDescription, substitutions });
+      return;
+    }
+
+    this.version = new sfn.CfnStateMachineVersion(this, 'Version', {
+      stateMachineArn: this.stateMachine.stateMachineArn,
+      // A new revision (definition or a pinned Lambda version changed) replaces this resource: a new version.
+      stateMachineRevisionId: this.stateMachine.stateMachineRevisionId,
+      description: versionDescription,
+    });
+    // Keep every published version: executions in flight (and their redrives) run on the version they started on.
+    this.version.applyRemovalPolicy(RemovalPolicy.RETAIN);
 
     const rollout = options.rollout;
     this.alias = new sfn.CfnStateMachineAlias(this, 'LiveAlias', {

@@ -53,7 +53,9 @@ const TARGETS: TargetKind[] = [
   },
   {
     name: 'LocalStack',
-    skip: LOCALSTACK_ENDPOINT ? undefined : 'LOCALSTACK_ENDPOINT is not set (deploy with `npm run deploy:localstack`, then set it, e.g. http://localhost:4566)',
+    skip: LOCALSTACK_ENDPOINT
+      ? undefined
+      : 'LOCALSTACK_ENDPOINT is not set. To run it: start LocalStack Community 4 with LAMBDA_IGNORE_ARCHITECTURE=1, `npm run deploy:localstack` (LocalStack mode), then `LOCALSTACK_ENDPOINT=http://localhost:4566 npx vitest run test/e2e/deploy` (README: LocalStack)',
     async open() {
       return { endpoint: LOCALSTACK_ENDPOINT!, close: async () => {} };
     },
