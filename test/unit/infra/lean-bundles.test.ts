@@ -84,7 +84,11 @@ describe('Lambda bundles: lean', () => {
     // The same esbuild options as infra/runtime-functions.ts, on a module that creates every client.
     const everything = await build({
       stdin: {
-        contents: "import * as e from './lib/endpoints'; export const all = [e.createDynamoDbClient(), e.createS3Client(), e.createSqsClient(), e.createSfnClient(), e.createBedrockClient(), e.createSesClient(), e.loadApprovalSecrets];",
+        contents: [
+          "import * as c from './lib/aws-clients';",
+          "import { loadApprovalSecrets } from './lib/endpoints';",
+          'export const all = [c.createDynamoDbClient(), c.createS3Client(), c.createSqsClient(), c.createSfnClient(), c.createBedrockClient(), c.createSesClient(), loadApprovalSecrets];',
+        ].join('\n'),
         resolveDir: PROJECT_ROOT,
         loader: 'ts',
       },
