@@ -359,16 +359,6 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         .catch((err: unknown) => console.error('autosave local: could not deliver recorded approval decisions (reading a link delivers them):', err));
       stops.push(() => sweep);
     }
-    if (decisions) {
-      // Delivered now that the engine serves SendTaskSuccess; a wait timing out first takes its decision anyway.
-      const sweep = decisions
-        .redeliverAll()
-        .then((n) => {
-          if (n > 0) log(`  delivered ${n} approval decision(s) recorded before the last stop but not yet delivered`);
-        })
-        .catch((err: unknown) => console.error('autosave local: could not deliver recorded approval decisions (reading a link delivers them):', err));
-      stops.push(() => sweep);
-    }
 
     for (const d of deployments) log(`  workflow ${d.workflow} (${d.change}) -> ${d.aliasArn}`);
     log(`Autosave local engine listening on ${api.url}${virtualClock ? ' (virtual clock)' : ''}`);

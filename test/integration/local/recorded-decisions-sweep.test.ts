@@ -1,0 +1,41 @@
+/**
+ * At boot, approval decisions recorded before the last stop but never delivered are swept to their runs
+ * once: one sweep of the table, not one per copy of the boot code.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+
+const sweeps = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../../local/services/recorded-decisions', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../local/services/recorded-decisions')>();
+  return {
+    ...original,
+    recordedDecisions: (...args: Parameters<typeof original.recordedDecisions>) => {
+      const decisions = original.recordedDecisions(...args);
+      return {
+        ...decisions,
+        redeliverAll: () => {
+          sweeps.count += 1;
+          return decisions.redeliverAll();
+        },
+      };
+    },
+  };
+});
+
+describe('the boot sweep of recorded approval decisions', () => {
+  it('runs once per boot', async () => {
+    const { startLocal } = await import('../../../local/server');
+    const dir = await mkdtemp(join(tmpdir(), 'autosave-sweep-'));
+    const local = await startLocal({ port: 0, dataDir: dir, console: false, log: () => undefined });
+    try {
+      await local.engine.whenIdle();
+      expect(sweeps.count).toBe(1);
+    } finally {
+      await local.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
