@@ -43,6 +43,7 @@ interface PendingEvent {
   readonly tsMs: number;
   readonly advance: boolean;
   readonly besideEntered: boolean;
+  readonly unchained: boolean;
 }
 
 /** How an event threads into its frame's chain of `previousEventId`s. */
@@ -61,6 +62,11 @@ export interface EventOptions {
    * @default false
    */
   readonly besideEntered?: boolean;
+  /**
+   * Whether the event follows no event (`previousEventId` 0): AWS records ExecutionAborted so.
+   * @default false
+   */
+  readonly unchained?: boolean;
 }
 
 /** What {@link TransitionBatch.write} did: the whole batch, or the failure of a run at its history limit instead. */
@@ -118,7 +124,7 @@ export class TransitionBatch {
   event(frame: BatchFrame | null, type: string, details?: Record<string, unknown>, options: EventOptions = {}): number {
     // A quiet frame's events are not part of this run's history (see the frame's `pos.quiet`).
     if (frame?.pos.quiet) return this.baseEventCount + this.events.length;
-    this.events.push({ frame, type, details, tsMs: this.nowMs(), advance: options.advance ?? true, besideEntered: options.besideEntered ?? false });
+    this.events.push({ frame, type, details, tsMs: this.nowMs(), advance: options.advance ?? true, besideEntered: options.besideEntered ?? false, unchained: options.unchained ?? false });
     return this.baseEventCount + this.events.length;
   }
 
@@ -207,6 +213,7 @@ export class TransitionBatch {
       const id = nextId++;
       let previous = e.frame ? (e.frame.pos.lastEventId ?? e.frame.parent?.pos.lastEventId ?? lastId) : lastId;
       if (e.besideEntered && e.frame?.pos.enteredPreviousEventId !== undefined) previous = e.frame.pos.enteredPreviousEventId;
+      if (e.unchained) previous = 0;
       insertEvent.run(this.executionArn, id, e.type, e.tsMs, previous, e.details ? JSON.stringify(e.details) : null);
       if (e.frame) {
         if (e.advance) e.frame.pos.lastEventId = id;

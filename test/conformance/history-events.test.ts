@@ -201,3 +201,15 @@ describe('Parallel branches chain as AWS records them', () => {
     expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: [{ branch: 0 }, { branch: 1 }, { branch: 2 }, { branch: 3 }] });
   });
 });
+
+describe('StopExecution as AWS records it', () => {
+  it('ExecutionAborted has previousEventId 0 and empty details when no error or cause is given (AWS: test_sfn_api test_stop_execution)', async () => {
+    const h = engine.harness;
+    const arn = await h.machine(jsonpath({ State_1: { Type: 'Wait', Seconds: 10, Next: 'State_2' }, State_2: { Type: 'Pass', End: true } }));
+    const exec = await h.run(arn, {});
+    await h.call('StopExecution', { executionArn: exec });
+    const events = await h.history(exec);
+    expect(events.map((e) => `${e.id}<${e.previousEventId} ${e.type}`)).toEqual(['1<0 ExecutionStarted', '2<0 WaitStateEntered', '3<0 ExecutionAborted']);
+    expect(events[2].executionAbortedEventDetails).toEqual({});
+  });
+});

@@ -288,7 +288,8 @@ export async function stopExecution(rt: ExecutionRuntime, input: Input): Promise
   const cause = optionalString(input, 'cause');
   if (row.status !== 'RUNNING') return { stopDate: epochSeconds(row.stop_ms ?? rt.clock.now()) };
   const batch = new TransitionBatch(row.arn, () => rt.clock.now());
-  batch.event(null, 'ExecutionAborted', { ...(error !== undefined ? { error } : {}), ...(cause !== undefined ? { cause } : {}) });
+  // AWS chains ExecutionAborted to no event (previousEventId 0).
+  batch.event(null, 'ExecutionAborted', { ...(error !== undefined ? { error } : {}), ...(cause !== undefined ? { cause } : {}) }, { unchained: true });
   batch.closeExecution({ status: 'ABORTED', ...(error !== undefined ? { error } : {}), ...(cause !== undefined ? { cause } : {}) });
   try {
     await rt.store.committer.commit(() => batch.write(rt.store));
