@@ -6,7 +6,7 @@ import { assertExecutionArn, executionArn, expressExecutionArn, parseStateMachin
 import type { EngineContext } from '../engine-context';
 import { EXECUTION_TIMER_FRAME, type Executor } from '../executor/executor';
 import { type FramePosition, FrameRecord, ROOT_FRAME_ID } from '../executor/frame';
-import { payloadDetails, toWireEvent } from '../executor/history';
+import { payloadTextDetails, toWireEvent } from '../executor/history';
 import type { ChildStartOptions } from '../executor/task-integrations';
 import { TransitionBatch } from '../../store';
 import { assertValidName } from '../names';
@@ -137,7 +137,8 @@ export async function startExecution(
   const batch = new TransitionBatch(arn, () => rt.clock.now());
   // As the service writes it: the first state's Entered event has previousEventId 0, like ExecutionStarted.
   batch.event(null, 'ExecutionStarted', {
-    ...payloadDetails('input', parsedInput),
+    // The input as the caller wrote it, as AWS records it (not re-serialized).
+    ...payloadTextDetails('input', inputText),
     roleArn,
     ...(viaAlias ? { stateMachineAliasArn: viaAlias } : {}),
     ...(pinnedVersion ? { stateMachineVersionArn: pinnedVersion } : {}),

@@ -243,13 +243,18 @@ export class Executor {
   /** `inputText` when the caller has it (a start), else read from the store when first needed. */
   private runOf(exec: ExecutionHeader, inputText?: string): Run {
     let input: { value: unknown } | undefined;
+    let text = inputText;
     const store = this.store;
     return {
       exec,
       definition: this.ctx.definitions.get(exec.definition_hash),
-      // Read and parsed only when an expression reads `$states.context.Execution.Input` (up to 256 KiB).
+      // Read (and parsed) only when needed: `$states.context.Execution.Input`, the first Entered event (up to 256 KiB).
+      get inputText() {
+        text ??= store.getExecutionInput(exec.arn);
+        return text;
+      },
       get input() {
-        input ??= { value: JSON.parse(inputText ?? store.getExecutionInput(exec.arn)) };
+        input ??= { value: JSON.parse(this.inputText) };
         return input.value;
       },
     };

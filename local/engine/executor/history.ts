@@ -28,8 +28,11 @@ export function toWireEvent(row: EventRow, includeExecutionData: boolean): Recor
 }
 
 /** Details of an event carrying a payload: `input`/`output` as JSON text and its size details. */
-export const payloadDetails = (field: 'input' | 'output', value: unknown): Record<string, unknown> => ({
-  [field]: JSON.stringify(value ?? null),
+export const payloadDetails = (field: 'input' | 'output', value: unknown): Record<string, unknown> => payloadTextDetails(field, JSON.stringify(value ?? null));
+
+/** Details of an event carrying a payload already written as JSON text (kept as written). */
+export const payloadTextDetails = (field: 'input' | 'output', text: string): Record<string, unknown> => ({
+  [field]: text,
   [`${field}Details`]: { truncated: false },
 });
 

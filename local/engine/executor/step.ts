@@ -12,7 +12,7 @@ import { DataLimitExceededError, NoChoiceMatchedError, QueryEvaluationError, Sta
 import type { EvaluationScope, StateDataFlow } from '../dataflow';
 import type { PreparedState } from '../definition';
 import { type FramePosition, FrameRecord, type Phase, ROOT_FRAME_ID, type TimerSpec } from './frame';
-import { assignedDetails, payloadDetails } from './history';
+import { assignedDetails, payloadDetails, payloadTextDetails } from './history';
 import { findCatcher, findRetrier, retrierAllows, retryDelayMillis } from './retry-policy';
 import type { IntegrationServices, TaskOutcome } from './task-integrations';
 import { type ClosedResume, ENTER, type Effects, type Run, type StateFailure, toFailure } from './transition';
@@ -188,7 +188,10 @@ export class Step {
       const state = this.state;
       frame.pos.enteredMs = this.now();
       this.batch.touch(frame);
-      frame.pos.enteredEventId = this.event(`${state.type}StateEntered`, { name: frame.pos.state, ...payloadDetails('input', frame.pos.input) });
+      // The run's first state is entered with the execution input as its caller wrote it, as AWS records it.
+      const first = frame.id === ROOT_FRAME_ID && frame.pos.lastEventId === 0 && !this.enteredHere;
+      const input = first ? payloadTextDetails('input', this.run.inputText) : payloadDetails('input', frame.pos.input);
+      frame.pos.enteredEventId = this.event(`${state.type}StateEntered`, { name: frame.pos.state, ...input });
       this.enteredHere = true;
       await this.guard(() => this.services.moduleOf(state).enter(this));
     }

@@ -57,6 +57,8 @@ export interface Run {
   readonly exec: ExecutionHeader;
   readonly definition: PreparedDefinition;
   readonly input: unknown;
+  /** The execution's input as its caller wrote it (AWS records this text, not a re-serialization, at the run's start). */
+  readonly inputText: string;
 }
 
 /** A state failure: an ASL error name and its cause (a Fail state may give neither). */
