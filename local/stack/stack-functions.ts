@@ -98,7 +98,7 @@ export class StackFunctions implements FunctionSource {
     return {
       executedVersion,
       cacheKey,
-      fn: { name, load: () => worker.handler, timeoutSeconds: config.timeoutSeconds, memoryMb: config.memoryMb },
+      fn: { name, load: () => worker.handler, init: worker.init, timeoutSeconds: config.timeoutSeconds, memoryMb: config.memoryMb },
     };
   }
 

@@ -20,7 +20,8 @@ const loaded = import(pathToFileURL(workerData.file).href).then((mod) => {
   }
   return handler;
 });
-loaded.catch(() => undefined);
+// Init done (or failed: the invocation reports it): the sandbox may take invocations.
+loaded.then(() => parentPort.postMessage({ ready: true }), () => parentPort.postMessage({ ready: true }));
 parentPort.on('message', async ({ id, event, context }) => {
   try {
     const handler = await loaded;
@@ -66,7 +67,7 @@ export function handlerModule(codeDirectory: string, handler: string): { file: s
   throw new HandlerNotFoundError(`Cannot find module ${base} (.mjs, .js or .cjs) in ${codeDirectory}`);
 }
 
-type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void };
+type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void; deadlineMillis: number };
 
 /**
  * How long after an invocation's timeout its sandbox is stopped. Any positive delay orders the stop after the
@@ -81,6 +82,8 @@ interface Sandbox {
   readonly pending: Map<number, Pending>;
   /** Invocations that outlived their timeout: the sandbox only finishes the others, then stops. */
   readonly timedOut: Set<number>;
+  /** Settles when the worker has imported the bundle (Lambda's Init phase), or died trying. */
+  readonly ready: Promise<void>;
 }
 
 /**
@@ -98,6 +101,12 @@ export class BundleWorker {
 
   constructor(private readonly options: BundleWorkerOptions) {}
 
+  /**
+   * Lambda's Init phase for the next invocation: starts a sandbox if there is none and waits until it has
+   * imported the bundle. The runner awaits it before the invocation's timeout starts, as Lambda keeps Init out.
+   */
+  readonly init = (): Promise<void> => this.start().ready;
+
   /** A {@link LambdaHandler} that runs in this worker (for the in-process runner, which times it out). */
   readonly handler: LambdaHandler = (event, context) => this.invoke(event, context);
 
@@ -106,6 +115,7 @@ export class BundleWorker {
     const id = this.nextId++;
     const { getRemainingTimeInMillis, ...plain } = context;
     const remainingMillis = getRemainingTimeInMillis();
+    const deadlineMillis = Date.now() + remainingMillis;
     return new Promise((resolve, reject) => {
       const overdue = setTimeout(() => this.timedOut(sandbox, id), remainingMillis);
       overdue.unref();
@@ -115,10 +125,11 @@ export class BundleWorker {
         this.stopIfOnlyTimedOut(sandbox);
       };
       sandbox.pending.set(id, {
+        deadlineMillis,
         resolve: (value) => (settled(), resolve(value)),
         reject: (error) => (settled(), reject(error)),
       });
-      sandbox.worker.postMessage({ id, event, context: { ...plain, deadlineMillis: Date.now() + remainingMillis } });
+      sandbox.worker.postMessage({ id, event, context: { ...plain, deadlineMillis } });
     });
   }
 
@@ -138,6 +149,10 @@ export class BundleWorker {
   }
 
   private start(): Sandbox {
+    // The runner may report a timeout before this sandbox's own timer retires it (both fire at the deadline).
+    const current = this.sandbox;
+    const now = Date.now();
+    for (const [id, waiting] of current?.pending ?? []) if (waiting.deadlineMillis <= now) this.timedOut(current!, id);
     if (this.sandbox) return this.sandbox;
     const { file, exportName } = handlerModule(this.options.codeDirectory, this.options.handler);
     const worker = new Worker(WORKER_SOURCE, {
@@ -147,14 +162,17 @@ export class BundleWorker {
       ...(this.options.memoryMb ? { resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb } } : {}),
     });
     worker.unref();
-    const sandbox: Sandbox = { worker, pending: new Map(), timedOut: new Set() };
-    worker.on('message', (msg: { id: number; ok: boolean; result?: string | null; error?: { name: string; message: string; stack?: string } }) => {
+    let initDone!: () => void;
+    const sandbox: Sandbox = { worker, pending: new Map(), timedOut: new Set(), ready: new Promise<void>((resolve) => (initDone = resolve)) };
+    worker.on('message', (msg: { ready?: true; id: number; ok: boolean; result?: string | null; error?: { name: string; message: string; stack?: string } }) => {
+      if (msg.ready) return initDone();
       const waiting = sandbox.pending.get(msg.id);
       if (!waiting) return;
       if (msg.ok) waiting.resolve(msg.result == null ? null : JSON.parse(msg.result));
       else waiting.reject(Object.assign(new Error(msg.error?.message), { name: msg.error?.name ?? 'Error', stack: msg.error?.stack }));
     });
     const fail = (error: Error) => {
+      initDone();
       // The sandbox died (out of memory, process.exit, stopped): what it was running fails, the next invoke starts a new one.
       if (this.sandbox === sandbox) this.sandbox = undefined;
       this.retired.delete(sandbox);

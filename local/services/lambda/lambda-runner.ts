@@ -36,6 +36,11 @@ export interface LocalFunction {
   readonly name: string;
   /** Loads the handler (lazily, so handler modules read the environment set at start). */
   readonly load: () => Promise<LambdaHandler> | LambdaHandler;
+  /**
+   * Lambda's Init phase before an invocation (a sandbox that must start first), awaited before the
+   * invocation's timeout starts. @default none (loading the handler is the whole Init)
+   */
+  readonly init?: () => Promise<void>;
   /** @default {@link DEFAULT_FUNCTION_TIMEOUT_SECONDS} */
   readonly timeoutSeconds?: number;
   /** @default {@link DEFAULT_FUNCTION_MEMORY_MB} */
@@ -151,6 +156,7 @@ export class InProcessLambdaRunner {
     let timer: NodeJS.Timeout | undefined;
     try {
       const handler = await this.handler(fn, cacheKey);
+      await fn.init?.();
       deadline = Date.now() + timeoutSeconds * 1000;
       const event = jsonCopy(request.payload);
       const run = new Promise<unknown>((resolve, reject) => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BundleWorker } from '../../../../../local/services/lambda/bundle-worker';
-import { InProcessLambdaRunner } from '../../../../../local/services/lambda/lambda-runner';
+import { InProcessLambdaRunner, type LambdaContext } from '../../../../../local/services/lambda/lambda-runner';
 
 const dir = mkdtempSync(join(tmpdir(), 'autosave-bundle-worker-'));
 // A bundle whose slow invocation acts (writes a file) after its timeout, and which counts its invocations
@@ -24,7 +24,11 @@ export const handler = async (event) => {
 );
 
 const worker = new BundleWorker({ codeDirectory: dir, handler: 'index.handler', environment: {} });
-const runner = new InProcessLambdaRunner({ functions: [{ name: 'bundle', load: () => worker.handler, timeoutSeconds: 0.3 }] });
+const runner = new InProcessLambdaRunner({ functions: [
+    { name: 'bundle', load: () => worker.handler, init: worker.init, timeoutSeconds: 0.3 },
+    // The same sandbox under a function that may run longer.
+    { name: 'bundle-long', load: () => worker.handler, init: worker.init, timeoutSeconds: 30 },
+  ], });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 afterAll(async () => {
@@ -48,17 +52,31 @@ describe('BundleWorker', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('never hands a new invocation to a sandbox whose invocation is past its deadline, even before its timer fired', async () => {
+    const marker = join(dir, 'slow-3');
+    const late = { getRemainingTimeInMillis: () => 50 } as unknown as LambdaContext;
+    const slow = worker.handler({ slowMillis: 1_000, marker }, late, () => undefined) as Promise<unknown>;
+    slow.catch(() => undefined);
+    // The event loop is held past the deadline, so no timer could run: as when the runner's timeout wins the tie.
+    const until = Date.now() + 100;
+    while (Date.now() < until);
+    const next = worker.handler({}, { getRemainingTimeInMillis: () => 5_000 } as unknown as LambdaContext, () => undefined);
+    expect(await next).toEqual({ invocations: 1 });
+    await sleep(1_300);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('lets the other invocations of a timed-out sandbox finish before stopping it', async () => {
     const slowMarker = join(dir, 'slow-2');
     const siblingMarker = join(dir, 'sibling');
     const slow = runner.invoke({ functionName: 'bundle', payload: { slowMillis: 2_000, marker: slowMarker } });
-    await sleep(150);
-    // Still running when the slow one times out, and done within its own timeout.
-    const sibling = runner.invoke({ functionName: 'bundle', payload: { slowMillis: 250, marker: siblingMarker } });
+    await sleep(100);
+    // Still running when the slow one times out, and well within its own timeout.
+    const sibling = runner.invoke({ functionName: 'bundle-long', payload: { slowMillis: 1_000, marker: siblingMarker } });
     expect((await slow).payload).toMatchObject({ errorType: 'Sandbox.Timedout' });
     expect((await sibling).functionError).toBeUndefined();
     expect(existsSync(siblingMarker)).toBe(true);
-    await sleep(2_000);
+    await sleep(1_500);
     expect(existsSync(slowMarker)).toBe(false);
   });
 });
