@@ -59,12 +59,15 @@ async function upToDate(manifest) {
   if (!manifest || manifest.node !== process.versions.modules) return false;
   try {
     await stat(join(CLI_BUNDLE_DIR, manifest.build, 'main.js'));
-    for (const [file, recorded] of Object.entries(manifest.inputs)) {
-      const now = await stat(join(PROJECT_ROOT, file));
-      if (now.size === recorded.size && now.mtimeMs === recorded.mtimeMs) continue;
-      if (now.size !== recorded.size || sha256(await readFile(join(PROJECT_ROOT, file))) !== recorded.sha256) return false;
-    }
-    return true;
+    // Every start checks every input: concurrently, not one stat after another.
+    const unchanged = await Promise.all(
+      Object.entries(manifest.inputs).map(async ([file, recorded]) => {
+        const now = await stat(join(PROJECT_ROOT, file));
+        if (now.size === recorded.size && now.mtimeMs === recorded.mtimeMs) return true;
+        return now.size === recorded.size && sha256(await readFile(join(PROJECT_ROOT, file))) === recorded.sha256;
+      }),
+    );
+    return unchanged.every(Boolean);
   } catch {
     return false;
   }
