@@ -5,22 +5,20 @@
  * template strands nothing (exit 0); one whose roles allow only the current Lambda versions strands the
  * runs in flight (exit 1, the calls named).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropOldVersionGrants } from '../../../cli/assembly-edits';
 import { run } from '../../../cli/commands/deploy-check';
 import { captureTerminal } from '../../../cli/output';
-import { LOCAL_CREDENTIALS } from '../../../lib/config';
 import { loadRunDetails } from '../../../lib/operations';
-import { startLocal, type LocalEngine } from '../../../local/server';
+import type { LocalEngine } from '../../../local/server';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import { eventually } from '../../fixtures/wait';
 import { appAssemblies, editedAssembly, SYNTH_TIMEOUT_MILLIS } from '../stack/support/assemblies';
+import { startStackEngine, type StackEngine } from '../stack/support/stack-engine';
 
-let dir: string;
+let engine: StackEngine;
 let local: LocalEngine;
 let sfn: SFNClient;
 let next: string;
@@ -31,9 +29,8 @@ beforeAll(async () => {
   const { v1, v2 } = await appAssemblies();
   next = v2;
   stranding = editedAssembly(v2, dropOldVersionGrants);
-  dir = await mkdtemp(join(tmpdir(), 'autosave-deploy-check-stack-'));
-  local = await startLocal({ port: 0, dataDir: join(dir, 'data'), log: () => undefined, stack: { assemblyDir: v1, origin: 'test' } });
-  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  engine = await startStackEngine(v1);
+  ({ local, sfn } = engine);
   const alias = local.deployments.find((d) => d.workflow === clinicalTrialOnboarding.name)!.aliasArn;
   onboarding = local.deployments.find((d) => d.workflow === clinicalTrialOnboarding.name)!.stateMachineArn;
   // Two runs in flight on version 1: they wait for an approver.
@@ -44,9 +41,7 @@ beforeAll(async () => {
   }
 }, SYNTH_TIMEOUT_MILLIS);
 afterAll(async () => {
-  sfn?.destroy();
-  await local?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await engine?.stop();
   if (stranding) await rm(stranding, { recursive: true, force: true });
 });
 

@@ -19,6 +19,7 @@ import { loadRunDetails, submitApprovalDecision } from '../../../lib/operations'
 import { OutboxEmailProvider } from '../../../lib/tools';
 import { startEngineProcess, type EngineProcess } from './support/engine-process';
 import { appAssemblies, SYNTH_TIMEOUT_MILLIS } from '../stack/support/assemblies';
+import { eventually } from '../../fixtures/wait';
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const ALIAS = 'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding:live';
@@ -33,14 +34,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function eventually<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 1200; i++) {
-    const value = await read().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} never held`);
-}
+/** Polls through the engine's restarts (requests to a dead engine fail and are tried again). */
+const RESTART_POLL = { timeoutMillis: 120_000, intervalMillis: 100, retryProbeErrors: true } as const;
 
 /** `autosave deploy --local` as a user runs it. */
 async function deployCli(endpoint: string, app: string): Promise<{ code: number | null; out: string }> {
@@ -76,7 +71,7 @@ describe('kill -9 during deploy --local', () => {
             return { siteId, arn: (await sfn.send(new StartExecutionCommand({ stateMachineArn: ALIAS, name: siteId, input: JSON.stringify(input) }))).executionArn! };
           }),
         );
-        for (const r of runs) await eventually(async () => (await loadRunDetails(sfn, r.arn)).approvals[0]?.url, `${r.siteId} waiting`);
+        for (const r of runs) await eventually(`${r.siteId} waiting`, async () => (await loadRunDetails(sfn, r.arn)).approvals[0]?.url, RESTART_POLL);
 
         const cut = await deployCli(engine.url, assemblies.v2);
         expect(cut.code, cut.out).not.toBe(0);
@@ -108,14 +103,14 @@ describe('kill -9 during deploy --local', () => {
         const late = { siteId: `crash-${crashAfter}-late`, coordinatorEmail: 'c@late.example.org', siteName: 'late' };
         const lateArn = (await sfn.send(new StartExecutionCommand({ stateMachineArn: ALIAS, name: late.siteId, input: JSON.stringify(late) }))).executionArn!;
         for (const r of [...runs, { siteId: late.siteId, arn: lateArn }]) {
-          const url = await eventually(async () => (await loadRunDetails(sfn, r.arn)).approvals[0]?.url, `${r.siteId} waiting after the restart`);
+          const url = await eventually(`${r.siteId} waiting after the restart`, async () => (await loadRunDetails(sfn, r.arn)).approvals[0]?.url, RESTART_POLL);
           await submitApprovalDecision(url, { approve: true });
         }
         const finished = async (arn: string) =>
-          eventually(async () => {
+          eventually(`${arn} closed`, async () => {
             const d = await sfn.send(new DescribeExecutionCommand({ executionArn: arn }));
             return d.status === 'RUNNING' ? undefined : d;
-          }, `${arn} closed`);
+          }, RESTART_POLL);
         const outbox = () => new OutboxEmailProvider(join(data, 'outbox'));
         for (const r of runs) {
           const d = await finished(r.arn);

@@ -4,34 +4,26 @@
  * allows every call its workflows make; a deploy that takes a grant away fails the next call the way AWS
  * fails it (Lambda.AWSLambdaException, AccessDeniedException in AWS's wording).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../../lib/config';
 import { minutes } from '../../../lib/config/duration';
-import { startLocal, type LocalEngine } from '../../../local/server';
+import type { LocalEngine } from '../../../local/server';
 import { contractRenewal, researchAgent } from '../../../statemachines';
 import { appAssemblies, editedAssembly, SYNTH_TIMEOUT_MILLIS } from './support/assemblies';
+import { startStackEngine, type StackEngine } from './support/stack-engine';
 
-let dir: string;
+let engine: StackEngine;
 let local: LocalEngine;
 let sfn: SFNClient;
+let lines: readonly string[];
 let v1: string;
-const lines: string[] = [];
 
 beforeAll(async () => {
   ({ v1 } = await appAssemblies());
-  dir = await mkdtemp(join(tmpdir(), 'autosave-stack-iam-'));
-  local = await startLocal({ port: 0, dataDir: join(dir, 'data'), console: false, virtualClock: true, log: (l) => lines.push(l), stack: { assemblyDir: v1, origin: 'test', enforceIam: true } });
-  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  engine = await startStackEngine(v1, { console: false, virtualClock: true, stack: { enforceIam: true } });
+  ({ local, sfn, lines } = engine);
 }, SYNTH_TIMEOUT_MILLIS);
-afterAll(async () => {
-  sfn?.destroy();
-  await local?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => engine?.stop());
 
 const aliasOf = (workflow: string) => local.deployments.find((d) => d.workflow === workflow)!.aliasArn;
 

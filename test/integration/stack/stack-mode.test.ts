@@ -5,8 +5,6 @@
  * AWS-shaped status-change events to run-monitor (whose DLQ is the stack's queue), the approval Function
  * URL on the engine port, the signing secret behind the local Parameter Store.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand, DescribeStateMachineAliasCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -14,44 +12,35 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../../lib/config';
 import { loadRunDetails, submitApprovalDecision } from '../../../lib/operations';
 import { OutboxEmailProvider } from '../../../lib/tools';
-import { startLocal, type LocalEngine } from '../../../local/server';
+import type { LocalEngine } from '../../../local/server';
 import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines';
 import { appAssemblies, editedAssembly, SYNTH_TIMEOUT_MILLIS } from './support/assemblies';
+import { eventually } from '../../fixtures/wait';
+import { startStackEngine, type StackEngine } from './support/stack-engine';
 
-let dir: string;
+let engine: StackEngine;
 let local: LocalEngine;
 let sfn: SFNClient;
+let lines: readonly string[];
 let v1: string;
-const lines: string[] = [];
 
 beforeAll(async () => {
   ({ v1 } = await appAssemblies());
-  dir = await mkdtemp(join(tmpdir(), 'autosave-stack-'));
-  local = await startLocal({ port: 0, dataDir: join(dir, 'data'), log: (l) => lines.push(l), stack: { assemblyDir: v1, origin: 'test' } });
-  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  engine = await startStackEngine(v1);
+  ({ local, sfn, lines } = engine);
 }, SYNTH_TIMEOUT_MILLIS);
-afterAll(async () => {
-  sfn?.destroy();
-  await local?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => engine?.stop());
 
-async function eventually<T>(read: () => Promise<T | undefined>, what = 'condition'): Promise<T> {
-  for (let i = 0; i < 1200; i++) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} never held`);
-}
+/** Runs in the stack's own Lambda sandboxes: a minute leaves room for cold starts on a loaded machine. */
+const STACK_POLL = { timeoutMillis: 60_000, intervalMillis: 50 };
 const aliasOf = (workflow: string) => local.deployments.find((d) => d.workflow === workflow)!.aliasArn;
 const start = async (workflow: string, input: unknown, name: string) =>
   (await sfn.send(new StartExecutionCommand({ stateMachineArn: aliasOf(workflow), name, input: JSON.stringify(input) }))).executionArn!;
 const closed = (executionArn: string) =>
-  eventually(async () => {
+  eventually(`${executionArn} closed`, async () => {
     const run = await sfn.send(new DescribeExecutionCommand({ executionArn }));
     return run.status === 'RUNNING' ? undefined : run;
-  }, `${executionArn} closed`);
+  }, STACK_POLL);
 const outbox = () => new OutboxEmailProvider(process.env.AUTOSAVE_OUTBOX_DIR!);
 
 describe('autosave local --stack', () => {
@@ -106,7 +95,7 @@ describe('autosave local --stack', () => {
   it('clinical-trial-onboarding: the approval link points at the Function URL on the engine port and decides the run', async () => {
     const input = clinicalTrialOnboarding.exampleInput as { siteId: string };
     const executionArn = await start('clinical-trial-onboarding', input, input.siteId);
-    const url = await eventually(async () => (await loadRunDetails(sfn, executionArn)).approvals[0]?.url, 'approval link');
+    const url = await eventually('approval link', async () => (await loadRunDetails(sfn, executionArn)).approvals[0]?.url, STACK_POLL);
     expect(url.startsWith(`${local.url}/approvals/`)).toBe(true);
     await submitApprovalDecision(url, { approve: true });
     expect((await closed(executionArn)).status).toBe('SUCCEEDED');
@@ -121,10 +110,10 @@ describe('autosave local --stack', () => {
     expect(queueUrl.startsWith(local.url)).toBe(true);
     const sqs = new SQSClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
     try {
-      const message = await eventually(async () => {
+      const message = await eventually('dead letter', async () => {
         const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0 }));
         return got.Messages?.map((m) => JSON.parse(m.Body!)).find((b) => b.executionArn === executionArn);
-      }, 'dead letter');
+      }, STACK_POLL);
       expect(message).toMatchObject({ executionArn, status: 'FAILED', workflow: 'contract-renewal' });
     } finally {
       sqs.destroy();
