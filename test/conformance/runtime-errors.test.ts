@@ -108,6 +108,23 @@ describe('Wait: SecondsPath and TimestampPath values', () => {
     ]);
   });
 
+  it('the EvaluationFailed of a JSONata Timestamp that is no timestamp has location "Timestamp"', async () => {
+    // recorded on AWS: localstack tests/aws/services/stepfunctions/v2/scenarios/test_base_scenarios.snapshot.json::test_wait_timestamp_jsonata[NO_T] (and NO_Z, INVALID_DATE, INVALID_TIME, INVALID_ISO)
+    const def = jsonata({ WaitState: { Type: 'Wait', Timestamp: '{% $states.input.TimestampValue %}', End: true } });
+    const run = await engine.run(def, { TimestampValue: '2016-12-05 21:29:29Z' });
+    expect(run.events[2]).toEqual({
+      type: 'EvaluationFailed',
+      id: 3,
+      previousEventId: 2,
+      evaluationFailedEventDetails: {
+        error: 'States.QueryEvaluationError',
+        cause: runtimeCause('WaitState', 2, 'The Timestamp field cannot be parsed as an ISO-8601 extended offset date-time format string: 2016-12-05 21:29:29Z'),
+        location: 'Timestamp',
+        state: 'WaitState',
+      },
+    });
+  });
+
   it('a JSONata Timestamp that is no timestamp "cannot be parsed"', async () => {
     const def = jsonata({ WaitState: { Type: 'Wait', Timestamp: '{% $states.input.TimestampValue %}', End: true } });
     expect(await failureOf(def, { TimestampValue: '2016-12-05 21:29:29Z' })).toEqual({

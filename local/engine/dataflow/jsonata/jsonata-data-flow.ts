@@ -87,7 +87,7 @@ export const jsonataDataFlow: StateDataFlow = {
       const millis = parseTimestamp(timestamp);
       if (millis === undefined) {
         const shown = typeof timestamp === 'string' ? timestamp : JSON.stringify(timestamp);
-        throw queryError(`The Timestamp field cannot be parsed as an ISO-8601 extended offset date-time format string: ${shown}`);
+        throw new QueryEvaluationError(`The Timestamp field cannot be parsed as an ISO-8601 extended offset date-time format string: ${shown}`, { location: 'Timestamp' });
       }
       return millis;
     }
