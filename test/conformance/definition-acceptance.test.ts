@@ -103,3 +103,148 @@ describe('refused as AWS refuses them', () => {
     expect(await validate()).toMatchObject({ result: 'OK' });
   });
 });
+
+const refusal = (problem: string) => ({ name: 'InvalidDefinition', message: `Invalid State Machine Definition: '${problem}'` });
+
+describe('a Distributed Map Label as AWS checks it', () => {
+  // recorded on AWS: localstack tests/aws/services/stepfunctions/v2/test_sfn_api_map_run.snapshot.json::
+  // test_map_state_label_invalid_char_fail[*] (each character below), test_map_state_label_empty_fail,
+  // test_map_state_label_too_long_fail: CreateStateMachine answers InvalidDefinition. (The recorded message is
+  // not in AWS's words, so the test pins the error and where it points.) AWS's Distributed Map docs: a Label
+  // is at most 40 characters, without whitespace, ? *, < > { } [ ], : ; , \ | ^ ~ $ # % & ` " or control characters.
+  const labelled = (label: string) =>
+    jsonpath({
+      MapState: {
+        Type: 'Map',
+        ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'IteratorInner', States: { IteratorInner: { Type: 'Pass', End: true } } },
+        Label: label,
+        End: true,
+      },
+    });
+  const RECORDED_INVALID = [...' ?*<>{}[]:;,\\|^~$#%&`"'].concat(Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)), Array.from({ length: 0x21 }, (_, i) => String.fromCharCode(0x7f + i)));
+
+  it(`refuses each of the ${RECORDED_INVALID.length} recorded characters`, async () => {
+    const accepted: string[] = [];
+    for (const ch of RECORDED_INVALID) {
+      const answer = await engine.create(labelled(`label_${ch}`));
+      if (answer === 'created' || answer.name !== 'InvalidDefinition' || !answer.message.includes(' at /States/MapState/Label')) accepted.push(JSON.stringify(ch));
+    }
+    expect(accepted).toEqual([]);
+  });
+
+  it.each([
+    ['an empty Label', ''],
+    ['a Label of 41 characters', '12345678901234567890123456789012345678901'],
+  ])('refuses %s', async (_what, label) => {
+    expect(await engine.create(labelled(label))).toMatchObject({ name: 'InvalidDefinition', message: expect.stringContaining(' at /States/MapState/Label') });
+  });
+
+  it('accepts a Label of 40 characters of letters, digits, - _ . and non-ASCII letters', async () => {
+    // recorded on AWS: test_base_scenarios.snapshot.json::test_map_state_label (a Distributed Map with Label "TestMap" ran)
+    expect(await engine.create(labelled('Map-State_Label.0123456789012345678901é'))).toBe('created');
+  });
+});
+
+describe('Wait Timestamp checked at creation as AWS does', () => {
+  // recorded on AWS: test_base_scenarios.snapshot.json::test_wait_timestamp_invalid[NO_T|NO_Z|INVALID_DATE|INVALID_TIME|INVALID_ISO|JSONATA]
+  const wait = (timestamp: string) => jsonpath({ WaitUntil: { Type: 'Wait', Timestamp: timestamp, End: true } }, { Comment: 'WAIT_TIMESTAMP' });
+  it.each([
+    ['NO_T', '2016-12-05 21:29:29Z'],
+    ['NO_Z', '2016-12-05T21:29:29'],
+    ['INVALID_DATE', '2016-13-05T21:29:29Z'],
+    ['INVALID_TIME', '2016-12-05T25:29:29Z'],
+    ['INVALID_ISO', '05-12-2016T21:29:29Z'],
+    ['JSONATA (an expression in a JSONPath state is a plain string)', "{% '2016-03-14T01:59:00Z' %}"],
+  ])('refuses %s in AWS words', async (_id, timestamp) => {
+    expect(await engine.create(wait(timestamp))).toEqual(refusal('SCHEMA_VALIDATION_FAILED: String does not match RFC3339 timestamp at /States/WaitUntil/Timestamp'));
+  });
+
+  it.each([
+    ['SECONDS', '2016-03-14T01:59:00Z'],
+    ['NANOSECONDS', '2016-03-05T21:29:29.243167252Z'],
+  ])('accepts %s (recorded on AWS: test_base_scenarios.snapshot.json::test_wait_timestamp[%s])', async (_id, timestamp) => {
+    expect(await engine.create(wait(timestamp))).toBe('created');
+  });
+});
+
+describe('intrinsic string literals take only the escapes AWS takes', () => {
+  // recorded on AWS: test_base_scenarios.snapshot.json::test_illegal_escapes[ESCAPE_SEQUENCES_ILLEGAL_INTRINSIC_FUNCTION(_2)]
+  it.each([
+    ['States.StringToJson', 'States.StringToJson(\'{"text":"An \\"escaped double quote\\" here"}\')'],
+    ['States.Format', "States.Format('He said, \\\"Hello, {}!\\\"', 'Test \\\"Name\\\" Here')"],
+  ])('%s with \\" in a literal is refused', async (_fn, call) => {
+    expect(await engine.create(jsonpath({ IntrinsicEscape: { Type: 'Pass', Parameters: { 'parsed.$': call }, End: true } }))).toEqual(
+      refusal("SCHEMA_VALIDATION_FAILED: The value for the field 'parsed.$' must be a valid JSONPath or a valid intrinsic function call at /States/IntrinsicEscape/Parameters"),
+    );
+  });
+
+  it("\\' \\{ \\} stay escapes (AWS's intrinsic-functions docs: reserved characters ' { } \\ are escaped with a backslash)", async () => {
+    expect(await engine.create(jsonpath({ P: { Type: 'Pass', Parameters: { 'v.$': "States.Format('It\\'s \\{\\} {}', 'x')" }, End: true } }))).toBe('created');
+  });
+
+  it('a `.$` key in a Result is data, not a call (recorded on AWS: test_base_scenarios.snapshot.json::test_escape_sequence_parsing[ESCAPE_SEQUENCES_STRING_LITERALS])', async () => {
+    const result = { 'not_an_intrinsic_function.$': 'States.StringToJson(\'{"text":"An \\"escaped double quote\\" here"}\')' };
+    expect((await engine.run(jsonpath({ TestEscapesResult: { Type: 'Pass', Result: result, End: true } }), {})).outcome).toEqual({ status: 'SUCCEEDED', output: result });
+  });
+});
+
+describe('Task resources refused in AWS words', () => {
+  it('.waitForTaskToken in an EXPRESS machine, whatever the service (recorded on AWS: test_sfn_api_express.snapshot.json::test_illegal_callbacks[WAIT_FOR_TASK_TOKEN])', async () => {
+    const def = jsonpath({ Publish: { Type: 'Task', Resource: 'arn:aws:states:::sns:publish.waitForTaskToken', Parameters: { 'TopicArn.$': '$.TopicArn', Message: { 'TaskToken.$': '$$.Task.Token' } }, End: true } });
+    expect(await express.create(def)).toEqual(refusal("SCHEMA_VALIDATION_FAILED: Express state machine does not support '.waitForTaskToken' service integration  at /States/Publish/Resource"));
+  });
+
+  it('an Activity in an EXPRESS machine (recorded on AWS: test_sfn_api_express.snapshot.json::test_illegal_activity_task)', async () => {
+    const def = jsonpath({ ActivityTask: { Type: 'Task', Resource: 'arn:aws:states:us-east-1:111111111111:activity:activity-x', End: true } });
+    expect(await express.create(def)).toEqual(refusal('SCHEMA_VALIDATION_FAILED: Express state machine does not support Activity ARN at /States/ActivityTask/Resource'));
+  });
+
+  it('dynamodb:query, which is no optimized integration (recorded on AWS: test_dynamodb_task_service.snapshot.json::test_invalid_integration)', async () => {
+    const def = jsonpath({ Query: { Type: 'Task', Resource: 'arn:aws:states:::dynamodb:query', ResultPath: '$.queryItemOutput', Parameters: { 'TableName.$': '$.TableName' }, End: true } });
+    expect(await engine.create(def)).toEqual(
+      refusal('SCHEMA_VALIDATION_FAILED: The resource provided arn:aws:states:::dynamodb:query is not recognized. The value is not a valid resource ARN, or the resource is not available in this region. at /States/Query/Resource'),
+    );
+  });
+});
+
+describe('definition problems in the words and places AWS gives', () => {
+  const validate = (definition: string, type = 'STANDARD') => engine.harness.call('ValidateStateMachineDefinition', { definition, type });
+
+  it('no States (recorded on AWS: test_sfn_api.snapshot.json::test_create_delete_invalid_sm)', async () => {
+    expect(await engine.create({ Comment: 'BASE_INVALID_DER', StartAt: 'State_1' })).toEqual(refusal('SCHEMA_VALIDATION_FAILED: These fields are required: [States] at /'));
+  });
+
+  it.each(['STANDARD', 'EXPRESS'])('no StartAt, validated for %s (recorded on AWS: test_sfn_api_validation.snapshot.json::test_validate_state_machine_definition_type_*[INVALID_BASE_NO_STARTAT])', async (type) => {
+    expect(await validate(JSON.stringify({ States: { StartState: { Type: 'Pass', End: true } } }), type)).toEqual({
+      result: 'FAIL',
+      diagnostics: [{ severity: 'ERROR', code: 'SCHEMA_VALIDATION_FAILED', message: 'These fields are required: [StartAt]', location: '/' }],
+      truncated: false,
+    });
+  });
+
+  it('{} (recorded on AWS: test_validate_state_machine_definition_not_a_definition[EMPTY_DICT])', async () => {
+    expect((await validate('{}')).diagnostics).toEqual([{ severity: 'ERROR', code: 'SCHEMA_VALIDATION_FAILED', message: 'These fields are required: [States, StartAt]', location: '/' }]);
+  });
+
+  it('a blank definition (recorded on AWS: test_validate_state_machine_definition_not_a_definition[EMPTY_STRING])', async () => {
+    expect((await validate(' ')).diagnostics).toEqual([{ severity: 'ERROR', code: 'SCHEMA_VALIDATION_FAILED', message: 'Definition must be a valid JSON object' }]);
+  });
+
+  it('text that is not JSON is INVALID_JSON_DESCRIPTION (recorded on AWS: test_validate_state_machine_definition_not_a_definition[NOT_A_DEF])', async () => {
+    expect((await validate('not a definition')).diagnostics).toMatchObject([{ severity: 'ERROR', code: 'INVALID_JSON_DESCRIPTION' }]);
+  });
+
+  it('a JSONPath state in a JSONata machine (recorded on AWS: test_validate_state_machine_definition_type_*[INVALID_DOWNGRADE_QUERY_LANGUAGE])', async () => {
+    const def = { StartAt: 'Pass', States: { Pass: { Type: 'Pass', End: true, QueryLanguage: 'JSONPath' } }, QueryLanguage: 'JSONata' };
+    expect((await validate(JSON.stringify(def))).diagnostics).toEqual([
+      { severity: 'ERROR', code: 'SCHEMA_VALIDATION_FAILED', message: "'QueryLanguage' can not be 'JSONPath' if set to 'JSONata' for whole state machine", location: '/States/Pass' },
+    ]);
+  });
+
+  it(".waitForTaskToken validated for EXPRESS (recorded on AWS: test_validate_state_machine_definition_type_express[ILLEGAL_WFTT]; AWS's message ends in a space)", async () => {
+    const def = jsonpath({ SendMessageWithWait: { Type: 'Task', Resource: 'arn:aws:states:::sqs:sendMessage.waitForTaskToken', Parameters: { QueueUrl: 'q', MessageBody: { 'TaskToken.$': '$$.Task.Token' } }, End: true } });
+    expect((await validate(JSON.stringify(def), 'EXPRESS')).diagnostics).toEqual([
+      { severity: 'ERROR', code: 'SCHEMA_VALIDATION_FAILED', message: "Express state machine does not support '.waitForTaskToken' service integration ", location: '/States/SendMessageWithWait/Resource' },
+    ]);
+  });
+});

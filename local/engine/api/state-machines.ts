@@ -379,7 +379,7 @@ export function validateStateMachineDefinition(_ctx: EngineContext, input: Input
     if (!(err instanceof InvalidDefinitionError)) throw err;
     return {
       result: 'FAIL',
-      diagnostics: err.problems.map((p) => ({ severity: 'ERROR', code: p.code, message: p.message, location: p.location })),
+      diagnostics: err.problems.map((p) => ({ severity: 'ERROR', code: p.code, message: p.message, ...(p.location ? { location: p.location } : {}) })),
       truncated: false,
     };
   }

@@ -43,6 +43,24 @@ export const JSONATA_ONLY_FIELDS: readonly string[] = ['Arguments', 'Output', 'I
 /** Map fields of distributed mode, which the local engine does not run. */
 export const DISTRIBUTED_MAP_FIELDS: readonly string[] = ['ItemReader', 'ResultWriter', 'ItemBatcher'];
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The longest Distributed Map `Label` AWS takes. */
+export const MAX_MAP_LABEL_LENGTH = 40;
+/** Characters AWS refuses in a Map `Label`: whitespace, ? *, brackets, : ; , \ | ^ ~ $ # % & ` " and control characters. */
+const INVALID_LABEL_CHARACTER = /[\s?*<>{}[\]:;,\\|^~$#%&`"\u0000-\u001f\u007f-\u009f]/;
+/** A Task resource on an activity. */
+const ACTIVITY_ARN = /^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:activity:/;
+/** A service integration's resource and its pattern suffix. */
+const SERVICE_INTEGRATION = /^arn:aws[a-z-]*:states:::([a-z0-9-]+):([A-Za-z0-9]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/;
+/**
+ * The optimized integrations AWS has for the services the engine runs (one action each, DynamoDB four):
+ * any other action of these services is a resource AWS does not recognize.
+ */
+const AWS_OPTIMIZED_ACTIONS: Readonly<Record<string, readonly string[]>> = {
+  lambda: ['invoke'],
+  sqs: ['sendMessage'],
+  states: ['startExecution'],
+  dynamodb: ['getItem', 'putItem', 'updateItem', 'deleteItem'],
+};
 const RESERVED_VARIABLES = new Set(['states']);
 
 type Json = Record<string, unknown>;
@@ -69,9 +87,14 @@ class DefinitionChecker {
     const stateNames = Object.keys(states);
     const startAt = typeof owner.StartAt === 'string' ? owner.StartAt : '';
     const list: PreparedStateList = { path, startAt, stateNames };
-    if (!isObject(owner.States) || stateNames.length === 0) this.problem('SCHEMA_VALIDATION_FAILED', 'States must be an object with at least one state', `${pointer}/States`);
-    if (typeof owner.StartAt !== 'string') this.problem('SCHEMA_VALIDATION_FAILED', 'StartAt must be the name of a state', `${pointer}/StartAt`);
-    else if (!(startAt in states)) this.problem('MISSING_TRANSITION_TARGET', `StartAt names the state '${startAt}', which is not in this list of states`, `${pointer}/StartAt`);
+    // AWS names every missing field in one problem at the list ('/' at the top), and checks StartAt's target only with States given.
+    const missing = ['States', 'StartAt'].filter((field) => !(field in owner));
+    if (missing.length > 0) this.problem('SCHEMA_VALIDATION_FAILED', `These fields are required: [${missing.join(', ')}]`, pointer || '/');
+    if ('States' in owner && (!isObject(owner.States) || stateNames.length === 0)) this.problem('SCHEMA_VALIDATION_FAILED', 'States must be an object with at least one state', `${pointer}/States`);
+    if ('StartAt' in owner && typeof owner.StartAt !== 'string') this.problem('SCHEMA_VALIDATION_FAILED', 'StartAt must be the name of a state', `${pointer}/StartAt`);
+    else if (typeof owner.StartAt === 'string' && isObject(owner.States) && !(startAt in states)) {
+      this.problem('MISSING_TRANSITION_TARGET', `StartAt names the state '${startAt}', which is not in this list of states`, `${pointer}/StartAt`);
+    }
     for (const name of stateNames) this.state(name, states[name], list, `${pointer}/States/${pointerPart(name)}`);
     return list;
   }
@@ -95,6 +118,7 @@ class DefinitionChecker {
       this.errorMatchers(name, state, 'Retry', at);
       this.errorMatchers(name, state, 'Catch', at);
     }
+    if (state.Type === 'Wait' && 'Timestamp' in state) this.timestamp(state.Timestamp, language, `${at}/Timestamp`);
     if (state.Type === 'Task') {
       this.resource(name, state, at);
       this.credentials(state, at);
@@ -115,7 +139,7 @@ class DefinitionChecker {
       return this.topLanguage;
     }
     if (own === 'JSONPath' && this.topLanguage === 'JSONata') {
-      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' cannot use JSONPath: the state machine's QueryLanguage is JSONata`, `${at}/QueryLanguage`);
+      this.problem('SCHEMA_VALIDATION_FAILED', "'QueryLanguage' can not be 'JSONPath' if set to 'JSONata' for whole state machine", at);
     }
     return own as QueryLanguage;
   }
@@ -211,7 +235,7 @@ class DefinitionChecker {
     for (const field of ['ErrorPath', 'CausePath']) if (field in state) this.dynamic(name, state[field], field, `${at}/${field}`);
     if ('ResultPath' in state) this.resultPath(name, state.ResultPath, 'ResultPath', `${at}/ResultPath`);
     for (const field of ['Parameters', 'ResultSelector', 'ItemSelector']) {
-      if (field in state) forEachDynamic(state[field], field, (value, position) => this.dynamic(name, value, position, `${at}/${field}`));
+      if (field in state) forEachDynamic(state[field], field, (value, position) => this.templateValue(name, value, position, `${at}/${field}`));
     }
     this.jsonPathAssign(name, state.Assign, 'Assign', `${at}/Assign`);
     if (Array.isArray(state.Catch)) {
@@ -252,6 +276,16 @@ class DefinitionChecker {
         this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field}: ${(err as Error).message}`, at);
       }
     } else this.path(name, value, field, at);
+  }
+
+  /** A `.$` value of a payload template: a path or a call that compiles, else AWS's words (naming the key). */
+  private templateValue(name: string, value: unknown, position: string, at: string): void {
+    const before = this.problems.length;
+    this.dynamic(name, value, position, at);
+    if (this.problems.length === before) return;
+    this.problems.length = before;
+    const key = position.slice(position.lastIndexOf('/') + 1);
+    this.problem('SCHEMA_VALIDATION_FAILED', `The value for the field '${key}' must be a valid JSONPath or a valid intrinsic function call`, at);
   }
 
   private jsonPathAssign(name: string, assign: unknown, field: string, at: string): void {
@@ -311,13 +345,22 @@ class DefinitionChecker {
   }
 
   private resource(name: string, state: StateDefinition, at: string): void {
-    if (typeof state.Resource !== 'string') return this.problem('SCHEMA_VALIDATION_FAILED', `Task state '${name}' needs a Resource`, `${at}/Resource`);
+    const resource = state.Resource;
+    if (typeof resource !== 'string') return this.problem('SCHEMA_VALIDATION_FAILED', `Task state '${name}' needs a Resource`, `${at}/Resource`);
+    // An express run lasts five minutes at most and keeps no history to wait in: no activity, job or callback,
+    // whichever the service (AWS's words; its '.waitForTaskToken' message ends in a space).
+    const integration = SERVICE_INTEGRATION.exec(resource);
+    if (this.type === 'EXPRESS') {
+      if (ACTIVITY_ARN.test(resource)) return this.problem('SCHEMA_VALIDATION_FAILED', 'Express state machine does not support Activity ARN', `${at}/Resource`);
+      const pattern = integration?.[3]?.startsWith('sync') ? 'sync' : integration?.[3];
+      if (pattern) return this.problem('SCHEMA_VALIDATION_FAILED', `Express state machine does not support '.${pattern}' service integration${pattern === 'waitForTaskToken' ? ' ' : ''}`, `${at}/Resource`);
+    }
+    const [, service = '', action = ''] = integration ?? [];
+    if (AWS_OPTIMIZED_ACTIONS[service] && !AWS_OPTIMIZED_ACTIONS[service].includes(action)) {
+      return this.problem('SCHEMA_VALIDATION_FAILED', `The resource provided ${resource} is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.`, `${at}/Resource`);
+    }
     try {
-      const target = resolveTaskTarget(state.Resource);
-      // An express run lasts five minutes at most and keeps no history to wait in: no job, no callback.
-      if (this.type === 'EXPRESS' && target.pattern !== 'request') {
-        this.problem('SCHEMA_VALIDATION_FAILED', `Express state machine does not support '.${target.pattern}' service integration`, `${at}/Resource`);
-      }
+      resolveTaskTarget(resource);
     } catch {
       this.problem(
         'SCHEMA_VALIDATION_FAILED',
@@ -338,7 +381,27 @@ class DefinitionChecker {
     }
   }
 
+  /** A Wait's `Timestamp` written in the definition (not a JSONata expression) must be an RFC 3339 timestamp. */
+  private timestamp(value: unknown, language: QueryLanguage, at: string): void {
+    if (language === 'JSONata' && isJsonataExpression(value)) return;
+    if (parseTimestamp(value) === undefined) this.problem('SCHEMA_VALIDATION_FAILED', 'String does not match RFC3339 timestamp', at);
+  }
+
+  /** A Map `Label` (part of its Map Run ARNs): 1 to 40 characters, none of the ones AWS refuses. */
+  private label(name: string, state: StateDefinition, at: string): void {
+    if (!('Label' in state)) return;
+    const label = state.Label;
+    if (typeof label !== 'string' || label.length === 0 || label.length > MAX_MAP_LABEL_LENGTH || INVALID_LABEL_CHARACTER.test(label)) {
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `Map state '${name}' field Label must be 1 to ${MAX_MAP_LABEL_LENGTH} characters, without whitespace, control characters or any of ? * < > { } [ ] : ; , \\ | ^ ~ $ # % & \` "`,
+        `${at}/Label`,
+      );
+    }
+  }
+
   private map(name: string, state: StateDefinition, list: PreparedStateList, at: string): PreparedStateList | undefined {
+    this.label(name, state, at);
     for (const field of DISTRIBUTED_MAP_FIELDS) {
       if (field in state) this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' field ${field} belongs to distributed mode, which the local engine does not support (use an inline Map)`, `${at}/${field}`);
     }
@@ -426,6 +489,9 @@ function schemaProblems(definition: Json, text: string): DefinitionProblem[] {
   return result.errors.map((error) => ({ code: error['Error code'], message: error.Message, location: error.schemaError?.instancePath ?? '' }));
 }
 
+/** AWS's words for a definition that is blank or not a JSON object. */
+const NOT_AN_OBJECT = 'Definition must be a valid JSON object';
+
 /**
  * Parses and validates a state machine definition; returns it prepared for the engine (every state,
  * nested ones included, with its effective query language). Throws {@link InvalidDefinitionError}
@@ -433,12 +499,13 @@ function schemaProblems(definition: Json, text: string): DefinitionProblem[] {
  */
 export function validateDefinition(definitionJson: string, options: ValidationOptions = {}): PreparedDefinition {
   let definition: unknown;
+  if (definitionJson.trim() === '') throw new InvalidDefinitionError([{ code: 'SCHEMA_VALIDATION_FAILED', message: NOT_AN_OBJECT, location: '' }]);
   try {
     definition = JSON.parse(definitionJson);
   } catch (err) {
     throw new InvalidDefinitionError([{ code: 'INVALID_JSON_DESCRIPTION', message: `the definition is not valid JSON: ${(err as Error).message}`, location: '' }]);
   }
-  if (!isObject(definition)) throw new InvalidDefinitionError([{ code: 'SCHEMA_VALIDATION_FAILED', message: 'the definition must be a JSON object', location: '' }]);
+  if (!isObject(definition)) throw new InvalidDefinitionError([{ code: 'SCHEMA_VALIDATION_FAILED', message: NOT_AN_OBJECT, location: '' }]);
 
   const top = definition.QueryLanguage;
   if (top !== undefined && (typeof top !== 'string' || !QUERY_LANGUAGES.has(top))) {

@@ -28,6 +28,8 @@ export const isIntrinsicCall = (text: string): boolean => /^\s*States\.[A-Za-z0-
 
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/;
 const NAME = /^States\.[A-Za-z0-9]+/;
+/** The characters a string literal may escape with a backslash (AWS's reserved characters). */
+const STRING_ESCAPES = new Set(["'", '{', '}', '\\']);
 
 /** Parses one intrinsic call (the whole text). */
 export function parseIntrinsic(text: string): IntrinsicCall {
@@ -45,6 +47,8 @@ export function parseIntrinsic(text: string): IntrinsicCall {
     while (pos < text.length && text[pos] !== "'") {
       if (text[pos] === '\\') {
         if (pos + 1 >= text.length) fail('an unfinished escape');
+        // AWS takes only these escapes in a literal and refuses the call otherwise (`\"` included).
+        if (!STRING_ESCAPES.has(text[pos + 1])) fail(`an invalid escape '\\${text[pos + 1]}'`);
         value += text[pos + 1];
         pos += 2;
       } else value += text[pos++];

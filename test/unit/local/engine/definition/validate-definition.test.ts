@@ -116,7 +116,7 @@ describe('validateDefinition', () => {
   describe('refuses, naming the state and the field', () => {
     it.each<[string, Json | string, string, RegExp]>([
       ['bad JSON', '{"StartAt": ', 'INVALID_JSON_DESCRIPTION', /not valid JSON/],
-      ['a non-object', '[1]', 'SCHEMA_VALIDATION_FAILED', /must be a JSON object/],
+      ['a non-object', '[1]', 'SCHEMA_VALIDATION_FAILED', /'SCHEMA_VALIDATION_FAILED: Definition must be a valid JSON object'/],
       ['an unknown top-level QueryLanguage', { ...jsonPathMachine(), QueryLanguage: 'XPath' }, 'SCHEMA_VALIDATION_FAILED', /QueryLanguage must be JSONata or JSONPath/],
       ['an unknown StartAt', { ...jsonPathMachine(), StartAt: 'Nope' }, 'MISSING_TRANSITION_TARGET', /StartAt names the state 'Nope'.* at \/StartAt/],
       ['an unknown Next', jsonPathMachine({ Next: 'Nope' }), 'MISSING_TRANSITION_TARGET', /State 'A' field Next names 'Nope'.* at \/States\/A\/Next/],
@@ -147,7 +147,7 @@ describe('validateDefinition', () => {
       ['a Catch ResultPath in a JSONata state', jsonataMachine({ Catch: [{ ErrorEquals: ['States.ALL'], Next: 'B', ResultPath: '$.e' }] }), 'SCHEMA_VALIDATION_FAILED', /Catch\[0\]\/ResultPath/],
       ['Arguments in a JSONPath state', jsonPathMachine({ Arguments: {} }), 'SCHEMA_VALIDATION_FAILED', /State 'A' uses JSONPath, which has no field 'Arguments'/],
       ['Output in a JSONPath state', jsonPathMachine({}, { Output: 1 }), 'SCHEMA_VALIDATION_FAILED', /State 'B' uses JSONPath, which has no field 'Output'/],
-      ['a JSONPath state in a JSONata machine', jsonataMachine({ QueryLanguage: 'JSONPath' }), 'SCHEMA_VALIDATION_FAILED', /State 'A' cannot use JSONPath: the state machine's QueryLanguage is JSONata/],
+      ['a JSONPath state in a JSONata machine', jsonataMachine({ QueryLanguage: 'JSONPath' }), 'SCHEMA_VALIDATION_FAILED', /'QueryLanguage' can not be 'JSONPath' if set to 'JSONata' for whole state machine at \/States\/A'/],
       ['an unclosed {% expression', jsonataMachine({ Arguments: { k: '{% $states.input' } }), 'SCHEMA_VALIDATION_FAILED', /State 'A' field Arguments\/k has a malformed JSONata expression/],
       ['a JSONata syntax error', jsonataMachine({}, { Output: '{% $states.input.( %}' }), 'SCHEMA_VALIDATION_FAILED', /State 'B': The JSONata expression .* specified for the field 'Output' is invalid/],
       ['a JSONata syntax error in a Catch Output', jsonataMachine({ Catch: [{ ErrorEquals: ['States.ALL'], Next: 'B', Output: '{% ]] %}' }] }), 'SCHEMA_VALIDATION_FAILED', /field 'Catch\[0\]\/Output' is invalid/],
@@ -166,12 +166,12 @@ describe('validateDefinition', () => {
       ],
       ['a reserved variable name', jsonataMachine({ Assign: { states: 1 } }), 'SCHEMA_VALIDATION_FAILED', /assigns the invalid variable name 'states'/],
       ['an invalid variable name', jsonPathMachine({ Assign: { '1bad.$': '$.x' } }), 'SCHEMA_VALIDATION_FAILED', /assigns the invalid variable name '1bad'/],
-      ['an unknown intrinsic', jsonPathMachine({ Parameters: { 'x.$': 'States.Nope(1)' } }), 'SCHEMA_VALIDATION_FAILED', /State 'A' field Parameters\/x\.\$: Unknown intrinsic function States\.Nope/],
-      ['a malformed intrinsic', jsonPathMachine({ ResultSelector: { 'x.$': "States.Format('a'" } }), 'SCHEMA_VALIDATION_FAILED', /field ResultSelector\/x\.\$/],
-      ['a wrong intrinsic arity', jsonPathMachine({}, { Parameters: { nested: { 'x.$': 'States.UUID(1)' } } }), 'SCHEMA_VALIDATION_FAILED', /State 'B' field Parameters\/nested\/x\.\$: States\.UUID takes 0/],
+      ['an unknown intrinsic', jsonPathMachine({ Parameters: { 'x.$': 'States.Nope(1)' } }), 'SCHEMA_VALIDATION_FAILED', /The value for the field 'x\.\$' must be a valid JSONPath or a valid intrinsic function call at \/States\/A\/Parameters'/],
+      ['a malformed intrinsic', jsonPathMachine({ ResultSelector: { 'x.$': "States.Format('a'" } }), 'SCHEMA_VALIDATION_FAILED', /The value for the field 'x\.\$' must be a valid JSONPath or a valid intrinsic function call at \/States\/A\/ResultSelector'/],
+      ['a wrong intrinsic arity', jsonPathMachine({}, { Parameters: { nested: { 'x.$': 'States.UUID(1)' } } }), 'SCHEMA_VALIDATION_FAILED', /The value for the field 'x\.\$' must be a valid JSONPath or a valid intrinsic function call at \/States\/B\/Parameters'/],
       ['a path that is not a path', jsonPathMachine({ InputPath: 'x' }), 'SCHEMA_VALIDATION_FAILED', /State 'A' field InputPath must be a JSONPath/],
       ['a ResultPath that is not a reference path', jsonPathMachine({ ResultPath: '$.a[*]' }), 'SCHEMA_VALIDATION_FAILED', /State 'A' field ResultPath must be null or a reference path/],
-      ['a Parameters .$ value that is not a path', jsonPathMachine({ Parameters: { 'x.$': 'plain' } }), 'SCHEMA_VALIDATION_FAILED', /field Parameters\/x\.\$ must be a JSONPath/],
+      ['a Parameters .$ value that is not a path', jsonPathMachine({ Parameters: { 'x.$': 'plain' } }), 'SCHEMA_VALIDATION_FAILED', /The value for the field 'x\.\$' must be a valid JSONPath or a valid intrinsic function call at \/States\/A\/Parameters'/],
       [
         'an unknown Choice operator',
         { StartAt: 'C', States: { C: { Type: 'Choice', Choices: [{ Variable: '$.x', StringContains: 'a', Next: 'D' }] }, D: { Type: 'Succeed' } } },
@@ -196,7 +196,7 @@ describe('validateDefinition', () => {
       ['an unsupported service integration', jsonPathMachine({ Resource: 'arn:aws:states:::sns:publish' }), 'SCHEMA_VALIDATION_FAILED', /Task state 'A' field Resource 'arn:aws:states:::sns:publish' is not supported by the local engine/],
       ['an activity', jsonPathMachine({ Resource: 'arn:aws:states:us-east-1:123456789012:activity:a' }), 'SCHEMA_VALIDATION_FAILED', /field Resource .* is not supported/],
       ['lambda:invoke.sync', jsonPathMachine({ Resource: 'arn:aws:states:::lambda:invoke.sync' }), 'SCHEMA_VALIDATION_FAILED', /is not supported/],
-      ['dynamodb:query', jsonPathMachine({ Resource: 'arn:aws:states:::dynamodb:query' }), 'SCHEMA_VALIDATION_FAILED', /is not supported/],
+      ['dynamodb:query', jsonPathMachine({ Resource: 'arn:aws:states:::dynamodb:query' }), 'SCHEMA_VALIDATION_FAILED', /The resource provided arn:aws:states:::dynamodb:query is not recognized\./],
       [
         'a distributed Map (ItemReader)',
         { StartAt: 'M', States: { M: { Type: 'Map', End: true, ItemReader: { Resource: 'arn:aws:states:::s3:getObject' }, ItemProcessor: { StartAt: 'I', States: { I: { Type: 'Succeed' } } } } } },
