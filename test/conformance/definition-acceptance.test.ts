@@ -214,6 +214,18 @@ describe('definition problems in the words and places AWS gives', () => {
     expect(await engine.create({ Comment: 'BASE_INVALID_DER', StartAt: 'State_1' })).toEqual(refusal('SCHEMA_VALIDATION_FAILED: These fields are required: [States] at /'));
   });
 
+  // TestState validates the definition it is given with the state machine validator (its answers start
+  // 'Invalid State Machine Definition'), so these recordings give the validator's words too.
+  it('a state Type AWS does not know (recorded on AWS: test_state/test_test_state_machine_scenarios.snapshot.json::test_state_name_invalid_state_definition)', async () => {
+    expect(await engine.create(jsonpath({ ExistingButInvalidState: { Type: 'TypeThatDoesNotExist', End: true } }))).toEqual(
+      refusal("SCHEMA_VALIDATION_FAILED: The field 'Type' should have one of these values: [Task, Wait, Pass, Succeed, Fail, Choice, Parallel, Map] at /States/ExistingButInvalidState/Type"),
+    );
+  });
+
+  it('a Parallel with no Branches (recorded on AWS: test_state/test_state_mock_validation.snapshot.json::test_parallel_state_empty_branches)', async () => {
+    expect(await engine.create(jsonpath({ StateName: { Type: 'Parallel', Branches: [], End: true } }))).toEqual(refusal('SCHEMA_VALIDATION_FAILED: Value cannot be empty at /States/StateName/Branches'));
+  });
+
   it.each(['STANDARD', 'EXPRESS'])('no StartAt, validated for %s (recorded on AWS: test_sfn_api_validation.snapshot.json::test_validate_state_machine_definition_type_*[INVALID_BASE_NO_STARTAT])', async (type) => {
     expect(await validate(JSON.stringify({ States: { StartState: { Type: 'Pass', End: true } } }), type)).toEqual({
       result: 'FAIL',

@@ -29,7 +29,8 @@ import { resolveTaskTarget } from '../executor/task-integrations';
 import { InvalidDefinitionError, type DefinitionProblem } from './invalid-definition-error';
 import { MAP_ITEMS, prepareDefinition, type PreparedDefinition, type PreparedStateList, type StateListPath } from './prepared-definition';
 
-const STATE_TYPES = new Set(['Pass', 'Task', 'Choice', 'Wait', 'Succeed', 'Fail', 'Parallel', 'Map']);
+/** The state types, in the order AWS lists them when it refuses another. */
+const STATE_TYPES = new Set(['Task', 'Wait', 'Pass', 'Succeed', 'Fail', 'Choice', 'Parallel', 'Map']);
 const QUERY_LANGUAGES = new Set<string>(['JSONata', 'JSONPath']);
 
 /** Fields only JSONPath states have (a JSONata state using one is refused). */
@@ -100,9 +101,10 @@ class DefinitionChecker {
   }
 
   private state(name: string, raw: unknown, list: PreparedStateList, at: string): void {
-    if (!isObject(raw) || typeof raw.Type !== 'string' || !STATE_TYPES.has(raw.Type)) {
-      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' must have a Type, one of ${[...STATE_TYPES].join(', ')}`, `${at}/Type`);
-      return;
+    if (!isObject(raw)) return this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' must be an object`, at);
+    if (!('Type' in raw)) return this.problem('SCHEMA_VALIDATION_FAILED', 'These fields are required: [Type]', at);
+    if (typeof raw.Type !== 'string' || !STATE_TYPES.has(raw.Type)) {
+      return this.problem('SCHEMA_VALIDATION_FAILED', `The field 'Type' should have one of these values: [${[...STATE_TYPES].join(', ')}]`, `${at}/Type`);
     }
     const state = raw as StateDefinition;
     if (this.seen.has(name)) this.problem('DUPLICATE_STATE_NAMES', `The state name '${name}' is used more than once (names must be unique across the whole state machine)`, at);
@@ -125,7 +127,9 @@ class DefinitionChecker {
     }
     if (state.Type === 'Parallel') {
       const branches = Array.isArray(state.Branches) ? state.Branches : [];
-      if (branches.length === 0) this.problem('SCHEMA_VALIDATION_FAILED', `Parallel state '${name}' needs a non-empty Branches array`, `${at}/Branches`);
+      if (!('Branches' in state)) this.problem('SCHEMA_VALIDATION_FAILED', 'These fields are required: [Branches]', at);
+      else if (!Array.isArray(state.Branches)) this.problem('SCHEMA_VALIDATION_FAILED', `Parallel state '${name}' field Branches must be an array of state lists`, `${at}/Branches`);
+      else if (branches.length === 0) this.problem('SCHEMA_VALIDATION_FAILED', 'Value cannot be empty', `${at}/Branches`);
       branches.forEach((branch, i) => this.list(isObject(branch) ? branch : {}, [...list.path, name, i], `${at}/Branches/${i}`));
     }
     if (state.Type === 'Map') this.map(name, state, list, at);

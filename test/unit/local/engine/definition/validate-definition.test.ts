@@ -133,7 +133,7 @@ describe('validateDefinition', () => {
         'MISSING_TRANSITION_TARGET',
         /State 'X' field Next names 'P'.* at \/States\/P\/Branches\/0\/States\/X\/Next/,
       ],
-      ['an unknown state Type', jsonPathMachine({ Type: 'Sleep' }), 'SCHEMA_VALIDATION_FAILED', /State 'A' must have a Type/],
+      ['an unknown state Type', jsonPathMachine({ Type: 'Sleep' }), 'SCHEMA_VALIDATION_FAILED', /The field 'Type' should have one of these values: \[Task, Wait, Pass, Succeed, Fail, Choice, Parallel, Map\] at \/States\/A\/Type/],
       [
         'duplicate state names across branches',
         { StartAt: 'P', States: { P: { Type: 'Parallel', Next: 'X', Branches: [{ StartAt: 'X', States: { X: { Type: 'Succeed' } } }] }, X: { Type: 'Succeed' } } },
