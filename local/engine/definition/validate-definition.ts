@@ -45,7 +45,7 @@ export const JSONATA_ONLY_FIELDS: readonly string[] = ['Arguments', 'Output', 'I
 export const DISTRIBUTED_MAP_FIELDS: readonly string[] = ['ItemReader', 'ResultWriter', 'ItemBatcher'];
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The longest Distributed Map `Label` AWS takes. */
-export const MAX_MAP_LABEL_LENGTH = 40;
+const MAX_MAP_LABEL_LENGTH = 40;
 /** Characters AWS refuses in a Map `Label`: whitespace, ? *, brackets, : ; , \ | ^ ~ $ # % & ` " and control characters. */
 const INVALID_LABEL_CHARACTER = /[\s?*<>{}[\]:;,\\|^~$#%&`"\u0000-\u001f\u007f-\u009f]/;
 /** A Task resource on an activity. */
@@ -67,6 +67,22 @@ const RESERVED_VARIABLES = new Set(['states']);
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 const pointerPart = (key: string | number) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Whether a value is written as a path (`$...`, `$$...`, `$variable`). */
+const isPathText = (value: unknown): value is string => typeof value === 'string' && value.startsWith('$');
+
+/** What is wrong with a `.$` value: the intrinsic call's compile error, `'not a path'`, or undefined when it is fine. */
+function dynamicProblem(value: unknown): string | undefined {
+  if (typeof value === 'string' && isIntrinsicCall(value)) {
+    try {
+      compileIntrinsic(value);
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+  return isPathText(value) ? undefined : 'not a path';
+}
 
 /** Walks a definition and collects problems (the model the engine runs is built by `prepareDefinition`). */
 class DefinitionChecker {
@@ -239,7 +255,7 @@ class DefinitionChecker {
     for (const field of ['ErrorPath', 'CausePath']) if (field in state) this.dynamic(name, state[field], field, `${at}/${field}`);
     if ('ResultPath' in state) this.resultPath(name, state.ResultPath, 'ResultPath', `${at}/ResultPath`);
     for (const field of ['Parameters', 'ResultSelector', 'ItemSelector']) {
-      if (field in state) forEachDynamic(state[field], field, (value, position) => this.templateValue(name, value, position, `${at}/${field}`));
+      if (field in state) forEachDynamic(state[field], field, (value, position) => this.templateValue(value, position, `${at}/${field}`));
     }
     this.jsonPathAssign(name, state.Assign, 'Assign', `${at}/Assign`);
     if (Array.isArray(state.Catch)) {
@@ -259,7 +275,7 @@ class DefinitionChecker {
   }
 
   private path(name: string, value: unknown, field: string, at: string): void {
-    if (typeof value !== 'string' || !value.startsWith('$')) {
+    if (!isPathText(value)) {
       this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be a JSONPath starting with '$', got ${JSON.stringify(value)}`, at);
     }
   }
@@ -273,21 +289,14 @@ class DefinitionChecker {
 
   /** A `.$` value: an intrinsic function call (compiled now) or a path. */
   private dynamic(name: string, value: unknown, field: string, at: string): void {
-    if (typeof value === 'string' && isIntrinsicCall(value)) {
-      try {
-        compileIntrinsic(value);
-      } catch (err) {
-        this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field}: ${(err as Error).message}`, at);
-      }
-    } else this.path(name, value, field, at);
+    const problem = dynamicProblem(value);
+    if (problem === 'not a path') this.path(name, value, field, at);
+    else if (problem) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field}: ${problem}`, at);
   }
 
-  /** A `.$` value of a payload template: a path or a call that compiles, else AWS's words (naming the key). */
-  private templateValue(name: string, value: unknown, position: string, at: string): void {
-    const before = this.problems.length;
-    this.dynamic(name, value, position, at);
-    if (this.problems.length === before) return;
-    this.problems.length = before;
+  /** A `.$` value of a payload template: a path or a call that compiles, else AWS's words naming the key. */
+  private templateValue(value: unknown, position: string, at: string): void {
+    if (dynamicProblem(value) === undefined) return;
     const key = position.slice(position.lastIndexOf('/') + 1);
     this.problem('SCHEMA_VALIDATION_FAILED', `The value for the field '${key}' must be a valid JSONPath or a valid intrinsic function call`, at);
   }
