@@ -279,8 +279,9 @@ export class Step {
     frame.pos.cause = failure.cause;
     this.setPhase({ kind: 'closed', resume });
     if (frame.id === ROOT_FRAME_ID) {
-      this.event('ExecutionFailed', { error: failure.error, cause: failure.cause });
-      this.closeExecution({ status: 'FAILED', error: failure.error, cause: failure.cause });
+      const cause = failure.causeUnrecorded ? undefined : failure.cause;
+      this.event('ExecutionFailed', { error: failure.error, cause });
+      this.closeExecution({ status: 'FAILED', error: failure.error, cause });
       return;
     }
     if (frame.pos.mapItem) this.event('MapIterationFailed', { name: mapStateName(frame.pos), index: frame.itemIndex }, { advance: false });
@@ -302,7 +303,7 @@ export class Step {
     const state = this.state;
     const pos = this.frame.pos;
     // A Fail state without Error propagates as a nameless error: only States.ALL can match it.
-    const error = failure.error ?? '';
+    const error = failure.matchedAs ?? failure.error ?? '';
     const index = findRetrier(state.retry, error);
     if (index >= 0) {
       const retrier = state.retry[index];

@@ -67,6 +67,14 @@ export interface StateFailure {
   readonly cause?: string;
   /** A JSONata evaluation failed (`States.QueryEvaluationError`), in `location` when the field is known: AWS records an `EvaluationFailed` event. */
   readonly evaluation?: { readonly location?: string };
+  /** The run's history and description leave the cause out: AWS records a timeout with its error only. */
+  readonly causeUnrecorded?: boolean;
+  /**
+   * The name Retry and Catch match, where AWS matches the failure otherwise than by its recorded `error`:
+   * a heartbeat timeout is recorded as States.Timeout and matched as States.HeartbeatTimeout (which
+   * `States.Timeout` in an ErrorEquals covers too).
+   */
+  readonly matchedAs?: string;
 }
 
 /** The prefix of every predefined ASL error name. */

@@ -110,11 +110,13 @@ export const taskState: StateModule = {
       return true;
     }
     const target = targetOf(step);
-    const error = timer === 'heartbeat' ? StatesError.HeartbeatTimeout : StatesError.Timeout;
+    // AWS records a heartbeat timeout as States.Timeout (test_heartbeat_timeout), while Catch and Retry may
+    // name States.HeartbeatTimeout; either way the events carry the error only, and the error output Cause "".
+    const error = StatesError.Timeout;
     if (phase.token) step.batch.closeToken(phase.token);
     step.batch.touch(step.frame);
-    step.event(eventType(target, 'TimedOut'), { ...resourceOf(target), error, cause: '' });
-    await step.recover({ error, cause: '' }, ENTER);
+    step.event(eventType(target, 'TimedOut'), { ...resourceOf(target), error });
+    await step.recover({ error, cause: '', causeUnrecorded: true, ...(timer === 'heartbeat' ? { matchedAs: StatesError.HeartbeatTimeout } : {}) }, ENTER);
     await step.drive();
     return true;
   },

@@ -79,7 +79,7 @@ describe('task tokens (.waitForTaskToken)', () => {
     await expect(h.call('SendTaskSuccess', { taskToken: tokenOf('r4'), output: '{}' })).rejects.toMatchObject({ name: 'TaskTimedOut' });
   });
 
-  it('keeps a task alive with heartbeats and times it out with States.HeartbeatTimeout when they stop', async () => {
+  it('keeps a task alive with heartbeats and times it out when they stop (recorded as States.Timeout, as AWS does)', async () => {
     const m = await h.machine(jsonata({ Approve: approval({ HeartbeatSeconds: 3600, End: true }) }));
     const arn = await h.run(m, {}, 'r5');
     for (let i = 0; i < 3; i++) {
@@ -89,7 +89,7 @@ describe('task tokens (.waitForTaskToken)', () => {
     await h.clock.advance(hours(0.99));
     expect((await h.describe(arn)).status).toBe('RUNNING');
     await h.clock.advance(hours(0.02));
-    expect(await h.describe(arn)).toMatchObject({ status: 'FAILED', error: 'States.HeartbeatTimeout' });
+    expect(await h.describe(arn)).toMatchObject({ status: 'FAILED', error: 'States.Timeout' });
     await expect(h.call('SendTaskHeartbeat', { taskToken: tokenOf('r5') })).rejects.toMatchObject({ name: 'TaskTimedOut' });
   });
 
