@@ -134,7 +134,9 @@ function syncExecutionResult(row: ExecutionRow, stateMachineArn: string): object
     ...(row.cause !== null ? { cause: row.cause } : {}),
     input: row.input,
     inputDetails: { included: true },
-    ...(row.output !== null ? { output: row.output, outputDetails: { included: true } } : {}),
+    // AWS says outputDetails.included even when a failed run has no output.
+    ...(row.output !== null ? { output: row.output } : {}),
+    outputDetails: { included: true },
     billingDetails: { billedMemoryUsedInMB: EXPRESS_BILLED_MEMORY_MB, billedDurationInMilliseconds: billedMillis },
   };
 }

@@ -199,8 +199,9 @@ export function describeExecutionRow(row: ExecutionRow, nowMs: number): Record<s
     input: row.input,
     inputDetails: { included: true },
     ...(row.output !== null ? { output: row.output, outputDetails: { included: true } } : {}),
-    ...(row.error !== null ? { error: row.error } : {}),
-    ...(row.cause !== null ? { cause: row.cause } : {}),
+    // AWS answers a TIMED_OUT run without error or cause (those stay in its ExecutionTimedOut event).
+    ...(row.error !== null && row.status !== 'TIMED_OUT' ? { error: row.error } : {}),
+    ...(row.cause !== null && row.status !== 'TIMED_OUT' ? { cause: row.cause } : {}),
     ...(row.version_arn !== null ? { stateMachineVersionArn: row.version_arn } : {}),
     ...(row.alias_arn !== null ? { stateMachineAliasArn: row.alias_arn } : {}),
     redriveCount: row.redrive_count,

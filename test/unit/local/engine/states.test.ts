@@ -250,7 +250,7 @@ describe('states (JSONata)', () => {
     const m = await h.machine(jsonata({ W: { Type: 'Wait', Seconds: 100, End: true } }, { TimeoutSeconds: 10 }));
     const arn = await h.run(m);
     await h.clock.advance(10_000);
-    expect(await h.describe(arn)).toMatchObject({ status: 'TIMED_OUT', error: 'States.Timeout' });
-    expect((await h.eventTypes(arn)).at(-1)).toBe('ExecutionTimedOut');
+    expect(await h.describe(arn)).toMatchObject({ status: 'TIMED_OUT' });
+    expect((await h.history(arn)).at(-1)).toMatchObject({ type: 'ExecutionTimedOut', executionTimedOutEventDetails: { error: 'States.Timeout' } });
   });
 });
