@@ -7,6 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { resolve, join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock, LOCAL_CREDENTIALS } from '../lib/config';
 import { DEFAULT_DLQ_NAME, loadRuntimeConfig } from '../lib/endpoints';
@@ -247,7 +248,9 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
     const sqsClient = new SQSClient({ ...clientConfig, endpoint: api.url });
     const dynamodbClient = new DynamoDBClient({ ...clientConfig, endpoint: dynamodb.endpoint });
-    stops.push(() => sqsClient.destroy(), () => dynamodbClient.destroy());
+    // A Distributed Map's ItemReader and ResultWriter reach the local S3 (s3rver wants path-style addressing).
+    const s3Client = new S3Client({ ...clientConfig, endpoint: s3.endpoint, forcePathStyle: true });
+    stops.push(() => sqsClient.destroy(), () => dynamodbClient.destroy(), () => s3Client.destroy());
     // Approval decisions recorded but cut off before they reached their run (a crash mid-POST).
     const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? recordedDecisions(dynamodbClient, api.url) : undefined;
     if (decisions) stops.push(() => decisions.close());
@@ -256,7 +259,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       dataDir: join(dataDir, DATA_LAYOUT.engine),
       clock,
       invokeLambda: lambdas.invoke,
-      integrations: { sqs: sqsClient, dynamodb: dynamodbClient },
+      integrations: { sqs: sqsClient, dynamodb: dynamodbClient, s3: s3Client },
       // The EventBridge rule on AWS (docs/architecture.md §4): closed runs go to run-monitor; in stack
       // mode, to whatever the stack's rules match.
       ...(stack

@@ -15,6 +15,7 @@ export const StatesError = {
   Permissions: 'States.Permissions',
   ExceedToleratedFailureThreshold: 'States.ExceedToleratedFailureThreshold',
   ItemReaderFailed: 'States.ItemReaderFailed',
+  ResultWriterFailed: 'States.ResultWriterFailed',
 } as const;
 
 export type StatesErrorName = (typeof StatesError)[keyof typeof StatesError];

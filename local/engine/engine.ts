@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { CLOSED_EXECUTION_RETENTION_DAYS, type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '../../lib/config';
 import { EngineStore, type ExecutionRow, type TimerRow } from '../store';
 import { StatesError } from '../../lib/errors';
@@ -52,8 +53,11 @@ export interface EngineOptions {
   readonly region?: string;
   /** @default LOCAL_ACCOUNT_ID */
   readonly accountId?: string;
-  /** SDK clients (pointed at the local services) for the `sqs:sendMessage` and DynamoDB Task integrations. */
-  readonly integrations?: { readonly sqs?: SQSClient; readonly dynamodb?: DynamoDBClient };
+  /**
+   * SDK clients (pointed at the local services) for the `sqs:sendMessage` and DynamoDB Task integrations,
+   * and for a Distributed Map's S3 `ItemReader` and `ResultWriter`.
+   */
+  readonly integrations?: { readonly sqs?: SQSClient; readonly dynamodb?: DynamoDBClient; readonly s3?: S3Client };
   /**
    * Emulates an EventBridge rule on "Step Functions Execution Status Change": called (at least once, also
    * after a crash) when an execution closes with one of {@link closedStatuses}.
@@ -161,6 +165,7 @@ export class Engine {
       invokeLambda: this.options.invokeLambda,
       sqs: this.options.integrations?.sqs,
       dynamodb: this.options.integrations?.dynamodb,
+      s3: this.options.integrations?.s3,
       startExecution: (input, child) => executions.startExecution(this.rt(), input, child),
       authorize: this.options.authorizeTaskCall,
       clock: this.clock,

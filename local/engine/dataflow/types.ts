@@ -53,6 +53,48 @@ export interface MapLimits {
   readonly toleratedFailurePercentage?: number;
 }
 
+/** A Distributed Map's `ItemReader` with its fields evaluated: where its items come from and how to read them. */
+export interface MapItemReaderSpec {
+  /** The reader's `Resource` (`arn:aws:states:::s3:getObject`, `arn:aws:states:::s3:listObjectsV2`). */
+  readonly resource: string;
+  /** Its `Parameters` (JSONPath) or `Arguments` (JSONata), evaluated: `Bucket`, `Key`, `Prefix`... */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** `ReaderConfig.InputType` (`JSON`, `JSONL`, `CSV`, `MANIFEST`); absent for `listObjectsV2`. */
+  readonly inputType?: string;
+  /** `ReaderConfig.CSVHeaderLocation`: `FIRST_ROW` or `GIVEN`. */
+  readonly csvHeaderLocation?: string;
+  /** `ReaderConfig.CSVHeaders` (with `GIVEN`). */
+  readonly csvHeaders?: readonly unknown[];
+  /** `ReaderConfig.CSVDelimiter` (`COMMA`, `PIPE`, `SEMICOLON`, `SPACE`, `TAB`). */
+  readonly csvDelimiter?: string;
+  /**
+   * `MaxItems` (literal or JSONata) or the integer `MaxItemsPath` selects; undefined or 0: every item.
+   * Not checked for sign here: AWS fails the Map Run on a negative one, after it started.
+   */
+  readonly maxItems?: number;
+}
+
+/** A Map's `ItemBatcher` with its fields evaluated. */
+export interface MapItemBatcherSpec {
+  /** `MaxItemsPerBatch(Path)`; undefined: no count limit. */
+  readonly maxItemsPerBatch?: number;
+  /** `MaxInputBytesPerBatch(Path)`; undefined: only the service's payload limit. */
+  readonly maxInputBytesPerBatch?: number;
+  /** `BatchInput`, evaluated; undefined when absent. */
+  readonly batchInput?: unknown;
+}
+
+/** A Distributed Map's `ResultWriter` with its fields evaluated. */
+export interface MapResultWriterSpec {
+  /** `arn:aws:states:::s3:putObject`; absent with only a `WriterConfig`. */
+  readonly resource?: string;
+  /** `Parameters`/`Arguments` evaluated: `Bucket`, `Prefix`. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** `WriterConfig.Transformation` / `OutputType` as written. */
+  readonly transformation?: string;
+  readonly outputType?: string;
+}
+
 /** One state's data flow in one query language. All methods throw a {@link StatesErrorLike}. */
 export interface StateDataFlow {
   /**
@@ -83,6 +125,12 @@ export interface StateDataFlow {
    * `ToleratedFailurePercentage` — literals, JSONata expressions, or their `*Path` fields in JSONPath.
    */
   mapLimits(state: StateDefinition, scope: EvaluationScope): Promise<MapLimits>;
+  /** A Distributed Map's `ItemReader` (undefined when it has none): its arguments and `ReaderConfig` evaluated. */
+  mapItemReader(state: StateDefinition, scope: EvaluationScope): Promise<MapItemReaderSpec | undefined>;
+  /** A Map's `ItemBatcher` (undefined when it has none): limits and `BatchInput` evaluated. */
+  mapItemBatcher(state: StateDefinition, scope: EvaluationScope): Promise<MapItemBatcherSpec | undefined>;
+  /** A Distributed Map's `ResultWriter` (undefined when it has none): its arguments evaluated. */
+  mapResultWriter(state: StateDefinition, scope: EvaluationScope): Promise<MapResultWriterSpec | undefined>;
   /** A Task's `TimeoutSeconds`/`HeartbeatSeconds` (numbers, JSONata expressions or `*Path` fields); undefined when absent. */
   taskTimeouts(state: StateDefinition, scope: EvaluationScope): Promise<{ timeoutSeconds?: number; heartbeatSeconds?: number }>;
   /** A Fail state's `Error` and `Cause` (literal, JSONata, or ErrorPath/CausePath). */

@@ -3,7 +3,7 @@ import { MAX_STATE_NAME_LENGTH } from '../../../lib/config';
  * Validation at CreateStateMachine: a definition the engine cannot run is refused up front, with every
  * problem named by state and field, rather than failing halfway through a run. Our own checks run
  * first (clear messages for what the engine needs: transitions, query-language fields, every JSONata
- * expression and intrinsic compiled, Retry/Catch, supported resources, inline Map only); then
+ * expression and intrinsic compiled, Retry/Catch, supported resources, the item sources a distributed Map reads); then
  * asl-validator checks the rest of the ASL schema.
  */
 import { createHash } from 'node:crypto';
@@ -26,6 +26,7 @@ import {
   parseTimestamp,
 } from '../dataflow';
 import { resolveTaskTarget } from '../executor/task-integrations';
+import { isItemReaderResource, ITEM_READER_INPUT_TYPES, MAX_ITEM_READER_ITEMS } from '../executor/map-item-reader';
 import { InvalidDefinitionError, type DefinitionProblem } from './invalid-definition-error';
 import { MAP_ITEMS, prepareDefinition, type PreparedDefinition, type PreparedStateList, type StateListPath } from './prepared-definition';
 
@@ -41,7 +42,7 @@ export const JSONPATH_ONLY_FIELDS: readonly string[] = [
 ];
 /** Fields only JSONata states have. */
 export const JSONATA_ONLY_FIELDS: readonly string[] = ['Arguments', 'Output', 'Items'];
-/** Map fields of distributed mode, which the local engine does not run. */
+/** Map fields of distributed mode only (ItemProcessor.ProcessorConfig.Mode DISTRIBUTED). */
 export const DISTRIBUTED_MAP_FIELDS: readonly string[] = ['ItemReader', 'ResultWriter', 'ItemBatcher'];
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The longest Distributed Map `Label` AWS takes. */
@@ -415,9 +416,6 @@ class DefinitionChecker {
 
   private map(name: string, state: StateDefinition, list: PreparedStateList, at: string): PreparedStateList | undefined {
     this.label(name, state, at);
-    for (const field of DISTRIBUTED_MAP_FIELDS) {
-      if (field in state) this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' field ${field} belongs to distributed mode, which the local engine does not support (use an inline Map)`, `${at}/${field}`);
-    }
     const processorField = 'ItemProcessor' in state ? 'ItemProcessor' : 'Iterator';
     const processor = state[processorField];
     if (!isObject(processor)) {
@@ -428,7 +426,32 @@ class DefinitionChecker {
     if (mode !== undefined && mode !== 'INLINE' && mode !== 'DISTRIBUTED') {
       this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' field ItemProcessor.ProcessorConfig.Mode must be INLINE or DISTRIBUTED, got ${JSON.stringify(mode)}`, `${at}/${processorField}/ProcessorConfig/Mode`);
     }
+    for (const field of DISTRIBUTED_MAP_FIELDS) {
+      if (field in state && mode !== 'DISTRIBUTED') this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' field ${field} is only supported in DISTRIBUTED mode (ItemProcessor.ProcessorConfig.Mode)`, `${at}/${field}`);
+    }
+    this.mapItemSources(name, state, at);
     return this.list(processor, [...list.path, name, MAP_ITEMS], `${at}/${processorField}`);
+  }
+
+  /** A distributed Map's ItemReader and ResultWriter name what the engine reads and writes. */
+  private mapItemSources(name: string, state: StateDefinition, at: string): void {
+    const reader = state.ItemReader;
+    if (isObject(reader)) {
+      const resource = typeof reader.Resource === 'string' ? reader.Resource : '';
+      if (!isItemReaderResource(resource)) this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ItemReader.Resource must be arn:aws:states:::s3:getObject or arn:aws:states:::s3:listObjectsV2 on the local engine, got ${JSON.stringify(reader.Resource)}`, `${at}/ItemReader/Resource`);
+      const maxItems = isObject(reader.ReaderConfig) ? reader.ReaderConfig.MaxItems : undefined;
+      if (typeof maxItems === 'number' && !(Number.isInteger(maxItems) && maxItems >= 0 && maxItems <= MAX_ITEM_READER_ITEMS)) {
+        this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ItemReader.ReaderConfig.MaxItems must be an integer from 0 to ${MAX_ITEM_READER_ITEMS}, got ${maxItems}`, `${at}/ItemReader/ReaderConfig/MaxItems`);
+      }
+      const inputType = isObject(reader.ReaderConfig) ? reader.ReaderConfig.InputType : undefined;
+      if (/:s3:getObject$/.test(resource) && !ITEM_READER_INPUT_TYPES.includes(String(inputType))) {
+        this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ItemReader.ReaderConfig.InputType must be one of ${ITEM_READER_INPUT_TYPES.join(', ')} on the local engine, got ${JSON.stringify(inputType)}`, `${at}/ItemReader/ReaderConfig/InputType`);
+      }
+    }
+    const writer = state.ResultWriter;
+    if (isObject(writer) && writer.Resource !== undefined && (typeof writer.Resource !== 'string' || !/^arn:aws[a-z-]*:states:::s3:putObject$/.test(writer.Resource))) {
+      this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ResultWriter.Resource must be arn:aws:states:::s3:putObject, got ${JSON.stringify(writer.Resource)}`, `${at}/ResultWriter/Resource`);
+    }
   }
 }
 
@@ -464,6 +487,9 @@ function forSchema(definition: Json): Json {
     if (typeof owner.Condition === 'boolean') owner.Condition = `{% ${owner.Condition} %}`;
     // The service takes a fractional percentage (ToleratedFailurePercentage 0.5); the schema only integers.
     if (typeof owner.ToleratedFailurePercentage === 'number') owner.ToleratedFailurePercentage = Math.round(owner.ToleratedFailurePercentage);
+    // The service takes ReaderConfig.MaxItems 0 (every item: test_map_item_reader_csv_max_items[0]); the schema from 1. Checked in mapItemSources.
+    const readerConfig = isObject(owner.ItemReader) ? owner.ItemReader.ReaderConfig : undefined;
+    if (isObject(readerConfig) && readerConfig.MaxItems === 0) delete readerConfig.MaxItems;
   };
   const visitList = (list: unknown): void => {
     if (!isObject(list) || !isObject(list.States)) return;

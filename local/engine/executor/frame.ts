@@ -1,4 +1,5 @@
 import type { FrameRow, FrameStatus } from '../../store';
+import type { MapResultWriterSpec } from '../dataflow';
 import type { StateListPath } from '../definition';
 
 /** The id of an execution's top-level frame. */
@@ -39,6 +40,10 @@ export interface ChildrenPhase {
   readonly maxConcurrency: number;
   readonly toleratedFailureCount?: number;
   readonly toleratedFailurePercentage?: number;
+  /** A distributed Map's Map Run (`MapRunStarted`'s ARN): a ResultWriter names its files after it. */
+  readonly mapRunArn?: string;
+  /** A distributed Map's `ResultWriter`, evaluated when the Map started. */
+  readonly resultWriter?: MapResultWriterSpec;
 }
 
 /** An execution frame's durable position: the top level, a Parallel branch or a Map iteration. */
@@ -78,6 +83,8 @@ export interface FramePosition {
    * under it), which AWS runs and records as a child execution of its own.
    */
   quiet?: true;
+  /** An iteration's input as it started (kept only under a Map with a ResultWriter, whose files record it). */
+  iterationInput?: unknown;
   /** The Map item of an iteration frame (`$states.context.Map.Item`). */
   mapItem?: { readonly index: number; readonly value: unknown };
   /** The final output (SUCCEEDED) or failure (FAILED). */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { StatesError } from '../../../lib/errors';
@@ -121,6 +122,8 @@ export interface IntegrationServices {
   readonly invokeLambda: LambdaInvoker;
   readonly sqs?: SQSClient;
   readonly dynamodb?: DynamoDBClient;
+  /** S3, for a Distributed Map's `ItemReader` and `ResultWriter`. */
+  readonly s3?: S3Client;
   /** Time for the service results' `Date` headers (the engine clock). */
   readonly clock: Clock;
   /** Region and account of the engine, for ARNs in service errors. */

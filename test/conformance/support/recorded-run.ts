@@ -4,6 +4,7 @@
  * (timestamps; the ARNs' ids are compared only where a case says so).
  */
 import { afterAll, beforeAll } from 'vitest';
+import type { EngineOptions } from '../../../local/engine';
 import { EngineHarness, type TestFunction } from '../../unit/local/engine/support/engine-harness';
 
 /** How a run ended, as DescribeExecution and the last history event say it. */
@@ -41,9 +42,11 @@ function parseTexts(value: unknown, key?: string): unknown {
 /**
  * A started engine for one test file (virtual clock; `functions` are the Lambdas by name) and
  * `run(definition, input)` that drives an execution to its end, skipping virtual time through waits.
+ * `options.engine` is read when the engine starts (in a `beforeAll`), so a `beforeAll` registered before
+ * this call may still fill it in (an S3 client for a local S3 it started, say).
  */
-export function recordedEngine(functions: Record<string, TestFunction> = {}, options: { express?: boolean } = {}) {
-  const h = new EngineHarness(functions);
+export function recordedEngine(functions: Record<string, TestFunction> = {}, options: { express?: boolean; engine?: Partial<EngineOptions> } = {}) {
+  const h = new EngineHarness(functions, options.engine ?? {});
   beforeAll(async () => {
     await h.start();
   });

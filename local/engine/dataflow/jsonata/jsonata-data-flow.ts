@@ -14,6 +14,7 @@ import {
   RESULT_PRODUCING_TYPES,
   type ErrorFactory,
 } from '../shared/values';
+import { integerValue, itemBatcherSpec, itemReaderSpec, objectField, resultWriterSpec } from '../shared/map-sources';
 
 const queryError: ErrorFactory = (message) => new QueryEvaluationError(message);
 
@@ -120,6 +121,33 @@ export const jsonataDataFlow: StateDataFlow = {
       field(state, 'ToleratedFailurePercentage', scope),
     ]);
     return mapLimitsFrom({ maxConcurrency, toleratedFailureCount, toleratedFailurePercentage }, queryError);
+  },
+
+  async mapItemReader(state, scope) {
+    const reader = objectField(state, 'ItemReader');
+    if (!reader) return undefined;
+    const [args, maxItems] = await Promise.all([
+      field(reader, 'Arguments', scope, 'ItemReader.Arguments'),
+      field(objectField(reader, 'ReaderConfig') ?? {}, 'MaxItems', scope, 'ItemReader.ReaderConfig.MaxItems'),
+    ]);
+    return itemReaderSpec(reader, args, integerValue(maxItems, 'MaxItems', queryError));
+  },
+
+  async mapItemBatcher(state, scope) {
+    const batcher = objectField(state, 'ItemBatcher');
+    if (!batcher) return undefined;
+    const [maxItems, maxBytes, batchInput] = await Promise.all([
+      field(batcher, 'MaxItemsPerBatch', scope, 'ItemBatcher.MaxItemsPerBatch'),
+      field(batcher, 'MaxInputBytesPerBatch', scope, 'ItemBatcher.MaxInputBytesPerBatch'),
+      field(batcher, 'BatchInput', scope, 'ItemBatcher.BatchInput'),
+    ]);
+    return itemBatcherSpec(integerValue(maxItems, 'MaxItemsPerBatch', queryError), integerValue(maxBytes, 'MaxInputBytesPerBatch', queryError), batchInput);
+  },
+
+  async mapResultWriter(state, scope) {
+    const writer = objectField(state, 'ResultWriter');
+    if (!writer) return undefined;
+    return resultWriterSpec(writer, await field(writer, 'Arguments', scope, 'ResultWriter.Arguments'));
   },
 
   async taskTimeouts(state, scope) {

@@ -9,6 +9,7 @@ import { mapItemValue, mapLimitsFrom, parseTimestamp, requireInteger, requireStr
 import { lookupPath, readPath, setReferencePath, type PathRoots } from './paths';
 import { applyPayloadTemplate, evaluateDynamic } from './payload-template';
 import { ruleMatches, type ChoiceRule } from './choice-rules';
+import { integerValue, itemBatcherSpec, itemReaderSpec, objectField, resultWriterSpec } from '../shared/map-sources';
 
 const runtimeError: ErrorFactory = (message) => new StatesRuntimeError(message);
 /** A string that holds an integer. */
@@ -45,6 +46,18 @@ function numberField(state: StateDefinition, name: string, scope: EvaluationScop
   const pathField = `${name}Path`;
   if (pathField in state) return readPath(state[pathField] as string, roots(selectedInput(state, scope), scope), pathField);
   return undefined;
+}
+
+/**
+ * An integer field of `owner` or its `...Path` twin; a path's string holding an integer counts as that
+ * integer, as AWS reads `MaxItemsPath` to a variable holding "2".
+ */
+function integerField(owner: Readonly<Record<string, unknown>>, name: string, pathRoots: PathRoots): number | undefined {
+  const pathField = `${name}Path`;
+  if (!(pathField in owner)) return integerValue(owner[name], name, runtimeError);
+  const path = owner[pathField] as string;
+  const read = readPath(path, pathRoots, pathField);
+  return integerValue(typeof read === 'string' && INTEGER_TEXT.test(read) ? Number(read) : read, pathField, runtimeError, path);
 }
 
 /** `Error`/`Cause` of a Fail state, or `ErrorPath`/`CausePath` (a path or an intrinsic function). */
@@ -171,6 +184,29 @@ export const jsonPathDataFlow: StateDataFlow = {
       throw toleranceError('ToleratedFailurePercentage must be between 0 and 100.');
     }
     return mapLimitsFrom({ maxConcurrency, toleratedFailureCount, toleratedFailurePercentage }, runtimeError);
+  },
+
+  async mapItemReader(state, scope) {
+    const reader = objectField(state, 'ItemReader');
+    if (!reader) return undefined;
+    const pathRoots = roots(selectedInput(state, scope), scope);
+    const args = reader.Parameters === undefined ? {} : applyPayloadTemplate(reader.Parameters, pathRoots, 'ItemReader.Parameters');
+    return itemReaderSpec(reader, args, integerField(objectField(reader, 'ReaderConfig') ?? {}, 'MaxItems', pathRoots));
+  },
+
+  async mapItemBatcher(state, scope) {
+    const batcher = objectField(state, 'ItemBatcher');
+    if (!batcher) return undefined;
+    const pathRoots = roots(selectedInput(state, scope), scope);
+    const batchInput = batcher.BatchInput === undefined ? undefined : applyPayloadTemplate(batcher.BatchInput, pathRoots, 'ItemBatcher.BatchInput');
+    return itemBatcherSpec(integerField(batcher, 'MaxItemsPerBatch', pathRoots), integerField(batcher, 'MaxInputBytesPerBatch', pathRoots), batchInput);
+  },
+
+  async mapResultWriter(state, scope) {
+    const writer = objectField(state, 'ResultWriter');
+    if (!writer) return undefined;
+    const args = writer.Parameters === undefined ? {} : applyPayloadTemplate(writer.Parameters, roots(selectedInput(state, scope), scope), 'ResultWriter.Parameters');
+    return resultWriterSpec(writer, args);
   },
 
   async taskTimeouts(state, scope) {

@@ -14,6 +14,7 @@
 import { StatesError } from '../../../../lib/errors';
 import type { FrameRow } from '../../../store';
 import { type ChildrenPhase, FrameRecord, type FramePosition } from '../frame';
+import { ResultWriterFailedError, writeMapRunResults } from '../map-result-writer';
 import type { Step } from '../step';
 import type { StateFailure } from '../transition';
 
@@ -101,10 +102,45 @@ export async function onChildren(step: Step, childLastEventId?: number): Promise
   }
   if (counts.RUNNING > 0 || counts.PENDING > 0) return;
   const children = store.childFrames(run.exec.arn, phase.group).map((c) => ({ status: c.status, pos: positionOf(c) }));
-  const result = children.map(({ status, pos }) => (status === 'SUCCEEDED' ? pos.output : { Error: pos.error, Cause: pos.cause }));
+  let result: unknown = children.map(({ status, pos }) => (status === 'SUCCEEDED' ? pos.output : { Error: pos.error, Cause: pos.cause }));
+  if (phase.resultWriter) {
+    // The results go to S3 before the Map Run ends; the Map's result then names them.
+    try {
+      result = await mapRunResult(step, phase, children, result as unknown[]);
+    } catch (err) {
+      if (!(err instanceof ResultWriterFailedError)) throw err;
+      step.batch.touch(frame);
+      const failure = { error: err.name, cause: err.message };
+      step.event('MapRunFailed', failure);
+      await step.recover(failure, phase, { failedEvent: `${phase.type}StateFailed` });
+      await step.drive();
+      return;
+    }
+  }
   if (step.state.distributed) step.event('MapRunSucceeded');
   else if (children.length > 0) frame.pos.lastEventId = Math.max(...children.map((c) => latestEventOf(c.pos)));
   step.event(`${phase.type}StateSucceeded`, undefined, { advance: false });
   await step.guard(() => step.exit(result));
   await step.drive();
+}
+
+/**
+ * A distributed Map's result under its ResultWriter: written to S3 (Resource s3:putObject), the result
+ * names the manifest; with only a WriterConfig, the outputs formatted as it says (FLATTEN flattens arrays).
+ */
+async function mapRunResult(step: Step, phase: ChildrenPhase, children: { status: string; pos: FramePosition }[], outputs: unknown[]): Promise<unknown> {
+  const spec = phase.resultWriter as NonNullable<ChildrenPhase['resultWriter']>;
+  if (spec.resource === undefined || phase.mapRunArn === undefined) {
+    return spec.transformation === 'FLATTEN' ? outputs.flatMap((o) => (Array.isArray(o) ? o : [o])) : outputs;
+  }
+  return writeMapRunResults(step.services.integrations.s3, spec, {
+    mapRunArn: phase.mapRunArn,
+    startMs: step.frame.pos.enteredMs,
+    stopMs: step.now(),
+    children: children.map(({ status, pos }) => ({
+      status: status === 'SUCCEEDED' ? 'SUCCEEDED' : 'FAILED',
+      input: pos.iterationInput,
+      ...(status === 'SUCCEEDED' ? { output: pos.output } : { ...(pos.error !== undefined ? { error: pos.error } : {}), ...(pos.cause !== undefined ? { cause: pos.cause } : {}) }),
+    })),
+  });
 }

@@ -198,10 +198,10 @@ describe('validateDefinition', () => {
       ['lambda:invoke.sync', jsonPathMachine({ Resource: 'arn:aws:states:::lambda:invoke.sync' }), 'SCHEMA_VALIDATION_FAILED', /is not supported/],
       ['dynamodb:query', jsonPathMachine({ Resource: 'arn:aws:states:::dynamodb:query' }), 'SCHEMA_VALIDATION_FAILED', /The resource provided arn:aws:states:::dynamodb:query is not recognized\./],
       [
-        'a distributed Map (ItemReader)',
+        'an ItemReader on an inline Map',
         { StartAt: 'M', States: { M: { Type: 'Map', End: true, ItemReader: { Resource: 'arn:aws:states:::s3:getObject' }, ItemProcessor: { StartAt: 'I', States: { I: { Type: 'Succeed' } } } } } },
         'SCHEMA_VALIDATION_FAILED',
-        /Map state 'M' field ItemReader belongs to distributed mode, which the local engine does not support/,
+        /Map state 'M' field ItemReader is only supported in DISTRIBUTED mode/,
       ],
       [
         'a Map processor mode that is neither INLINE nor DISTRIBUTED',
