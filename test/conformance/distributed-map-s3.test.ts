@@ -5,37 +5,19 @@
  * JSON, JSON Lines or CSV; s3:listObjectsV2; ReaderConfig.MaxItems/MaxItemsPath), ItemBatcher and
  * ResultWriter, against a real local S3 (s3rver). Each case puts the objects the recorded test put.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineOptions } from '../../local/engine';
-import { startLocalS3, type LocalS3 } from '../../local/services/s3';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { describe, expect, it } from 'vitest';
 import { jsonata, jsonpath } from '../unit/local/engine/support/engine-harness';
+import { localS3ForTests } from './support/local-s3';
 import { recordedEngine, runtimeCause } from './support/recorded-run';
 
 const BUCKET = 'bucket-name';
 const RESULT_BUCKET = 'result-bucket';
-let s3: LocalS3;
-let client: S3Client;
-let dir: string;
-const engineOptions: { integrations?: EngineOptions['integrations'] } = {};
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'autosave-map-s3-'));
-  s3 = await startLocalS3({ directory: dir, buckets: [BUCKET, RESULT_BUCKET] });
-  client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
-  engineOptions.integrations = { s3: client };
-});
-afterAll(async () => {
-  client?.destroy();
-  await s3?.close();
-  await rm(dir, { recursive: true, force: true });
-});
-const engine = recordedEngine({}, { engine: engineOptions });
+const s3 = localS3ForTests([BUCKET, RESULT_BUCKET]);
+const engine = recordedEngine({}, { engine: s3.engineOptions });
 
-const put = (Key: string, Body: string, Bucket = BUCKET) => client.send(new PutObjectCommand({ Bucket, Key, Body }));
-const read = async (Key: string, Bucket = RESULT_BUCKET) => JSON.parse(await (await client.send(new GetObjectCommand({ Bucket, Key }))).Body!.transformToString());
+const put = (Key: string, Body: string, Bucket = BUCKET) => s3.put(Bucket, Key, Body);
+const read = async (Key: string, Bucket = RESULT_BUCKET) => JSON.parse(await s3.text(Bucket, Key));
 
 const processor = { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'PassItem', States: { PassItem: { Type: 'Pass', End: true } } };
 /** A definition with one distributed Map reading `reader` (JSONPath Parameters from the input's Bucket and Key). */
@@ -352,6 +334,5 @@ describe('definitions', () => {
 });
 
 async function startBucket(name: string): Promise<void> {
-  const { CreateBucketCommand } = await import('@aws-sdk/client-s3');
-  await client.send(new CreateBucketCommand({ Bucket: name }));
+  await s3.client.send(new CreateBucketCommand({ Bucket: name }));
 }

@@ -26,6 +26,7 @@ import {
   parseTimestamp,
 } from '../dataflow';
 import { resolveTaskTarget } from '../executor/task-integrations';
+import { AWS_SDK_S3_ACTIONS } from '../executor/aws-sdk-s3';
 import { isItemReaderResource, ITEM_READER_INPUT_TYPES, MAX_ITEM_READER_ITEMS } from '../executor/map-item-reader';
 import { InvalidDefinitionError, type DefinitionProblem } from './invalid-definition-error';
 import { MAP_ITEMS, prepareDefinition, type PreparedDefinition, type PreparedStateList, type StateListPath } from './prepared-definition';
@@ -380,7 +381,8 @@ class DefinitionChecker {
         'SCHEMA_VALIDATION_FAILED',
         `Task state '${name}' field Resource '${state.Resource}' is not supported by the local engine (supported: arn:aws:states:::lambda:invoke[.waitForTaskToken], ` +
           'arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>], arn:aws:states:::states:startExecution[.sync|.sync:2], ' +
-          'arn:aws:states:::sqs:sendMessage[.waitForTaskToken], arn:aws:states:::dynamodb:getItem|putItem|updateItem|deleteItem)',
+          'arn:aws:states:::sqs:sendMessage[.waitForTaskToken], arn:aws:states:::dynamodb:getItem|putItem|updateItem|deleteItem, ' +
+          `arn:aws:states:::aws-sdk:s3:${AWS_SDK_S3_ACTIONS.join('|')})`,
         `${at}/Resource`,
       );
     }

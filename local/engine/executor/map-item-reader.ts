@@ -4,10 +4,10 @@
  * wrong while reading (the object or bucket missing, content that is not what `InputType` says, a negative
  * `MaxItems`) fails the Map Run with `States.ItemReaderFailed`, as AWS records it.
  */
-import { randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { StatesError } from '../../../lib/errors';
 import type { MapItemReaderSpec } from '../dataflow';
+import { s3ErrorCause } from './aws-sdk-s3';
 
 /** Most items a reader reads: AWS stops reading beyond 100,000,000 (a larger `MaxItems` reads them all). */
 export const MAX_ITEM_READER_ITEMS = 100_000_000;
@@ -72,15 +72,12 @@ export async function readMapItems(s3: S3Client | undefined, spec: MapItemReader
   }
 }
 
-/** An S3 call; its error as AWS words it in a cause (`<message> (Service: S3, Status Code: 404, Request ID: …)`). */
+/** An S3 call; its error fails the read with the cause AWS writes for an S3 error (see {@link s3ErrorCause}). */
 async function s3call<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number; requestId?: string; extendedRequestId?: string } };
-    const meta = e.$metadata ?? {};
-    const details = `Service: S3, Status Code: ${meta.httpStatusCode ?? 500}, Request ID: ${meta.requestId ?? randomUUID()}, Extended Request ID: ${meta.extendedRequestId ?? randomUUID()}`;
-    throw new ItemReaderFailedError(`${e.message ?? e.name ?? String(err)} (${details})`, { cause: err });
+    throw new ItemReaderFailedError(s3ErrorCause(err), { cause: err });
   }
 }
 

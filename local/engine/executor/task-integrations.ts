@@ -9,6 +9,7 @@ import { StatesError } from '../../../lib/errors';
 import type { Clock } from '../../../lib/config';
 import type { ArnScope } from '../arns';
 import type { LambdaInvoker } from '../lambda-invoker';
+import { resolveAwsSdkS3Target, runAwsSdkS3 } from './aws-sdk-s3';
 
 /** How the engine waits for a Task's work (the `.waitForTaskToken` / `.sync` suffixes). */
 export type IntegrationPattern = 'request' | 'waitForTaskToken' | 'sync';
@@ -21,7 +22,7 @@ export interface TaskTarget {
   readonly resourceType: string;
   /** `resource` in history (`invoke.waitForTaskToken`, `sendMessage`, or a function ARN). */
   readonly resource: string;
-  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states';
+  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states' | 'aws-sdk-s3';
   readonly action: string;
   readonly pattern: IntegrationPattern;
 }
@@ -52,6 +53,8 @@ export function resolveTaskTarget(resource: string): TaskTarget {
     if (service === 'dynamodb' && (DYNAMODB_ACTIONS as readonly string[]).includes(action) && pattern === 'request') return { resourceArn: resource, resourceType: 'dynamodb', resource: resourceName, service: 'dynamodb', action, pattern };
     if (service === 'states' && action === 'startExecution') return { resourceArn: resource, resourceType: 'states', resource: resourceName, service: 'states', action, pattern };
   }
+  const s3 = resolveAwsSdkS3Target(resource);
+  if (s3) return s3;
   throw new UnsupportedResourceError(`The local engine does not run the Task resource '${resource}'`);
 }
 
@@ -122,7 +125,7 @@ export interface IntegrationServices {
   readonly invokeLambda: LambdaInvoker;
   readonly sqs?: SQSClient;
   readonly dynamodb?: DynamoDBClient;
-  /** S3, for a Distributed Map's `ItemReader` and `ResultWriter`. */
+  /** S3, for a Distributed Map's `ItemReader` and `ResultWriter` and the `aws-sdk:s3` Tasks. */
   readonly s3?: S3Client;
   /** Time for the service results' `Date` headers (the engine clock). */
   readonly clock: Clock;
@@ -331,6 +334,8 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
         return sdkFailure('DynamoDB', err);
       }
     }
+    case 'aws-sdk-s3':
+      return runAwsSdkS3(services.s3, target.action, args);
     case 'states': {
       const a = (args ?? {}) as Record<string, unknown>;
       const input = a.Input === undefined ? '{}' : typeof a.Input === 'string' ? a.Input : JSON.stringify(a.Input);

@@ -45,6 +45,16 @@ describe('local S3 with any credentials', () => {
     await c.send(new DeleteObjectCommand({ Bucket: 'bucket', Key }));
   });
 
+  it('gives an object put without a Content-Type the type S3 gives it, binary/octet-stream (s3rver does), and keeps a given one', async () => {
+    const c = client('test', 'test');
+    // As boto3 puts a body it is given no type for (the JavaScript SDK sends application/octet-stream itself).
+    const put = await fetch(`${s3.endpoint}/bucket/untyped`, { method: 'PUT', body: Buffer.from('text data'), headers: { authorization: 'AWS SOMEKEY:bm90LWEtc2lnbmF0dXJl', date: new Date().toUTCString() } });
+    expect(put.status).toBe(200);
+    expect((await c.send(new GetObjectCommand({ Bucket: 'bucket', Key: 'untyped' }))).ContentType).toBe('binary/octet-stream');
+    await c.send(new PutObjectCommand({ Bucket: 'bucket', Key: 'typed', Body: '{}', ContentType: 'application/json' }));
+    expect((await c.send(new GetObjectCommand({ Bucket: 'bucket', Key: 'typed' }))).ContentType).toBe('application/json');
+  });
+
   it('answers a SigV2 request signed with another secret', async () => {
     await client('x', 'y').send(new PutObjectCommand({ Bucket: 'bucket', Key: 'v2.txt', Body: 'two' }));
     const res = await fetch(`${s3.endpoint}/bucket/v2.txt`, { headers: { authorization: 'AWS SOMEKEY:bm90LWEtc2lnbmF0dXJl', date: new Date().toUTCString() } });
