@@ -10,18 +10,19 @@ import { randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { StatesError } from '../../../lib/errors';
-import type { TaskOutcome, TaskTarget } from './task-integrations';
+
+/** An S3 action's outcome: the shape of task-integrations' TaskOutcome (which calls this module). */
+export type AwsSdkS3Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string; readonly cause: string };
 
 /** The S3 actions the engine runs as `aws-sdk:s3` Tasks. */
 export const AWS_SDK_S3_ACTIONS: readonly string[] = ['getObject', 'putObject', 'deleteObject', 'headObject', 'listObjects', 'listObjectsV2'];
 
 const AWS_SDK_S3 = /^arn:aws[a-z-]*:states:::aws-sdk:s3:([A-Za-z0-9]+)$/;
 
-/** The target of an `aws-sdk:s3` Task the engine runs, or undefined for any other resource. */
-export function resolveAwsSdkS3Target(resource: string): TaskTarget | undefined {
+/** The S3 action of an `aws-sdk:s3` Task resource the engine runs, or undefined for any other resource. */
+export function awsSdkS3Action(resource: string): string | undefined {
   const action = AWS_SDK_S3.exec(resource)?.[1];
-  if (action === undefined || !AWS_SDK_S3_ACTIONS.includes(action)) return undefined;
-  return { resourceArn: resource, resourceType: 'aws-sdk:s3', resource: action, service: 'aws-sdk-s3', action, pattern: 'request' };
+  return action !== undefined && AWS_SDK_S3_ACTIONS.includes(action) ? action : undefined;
 }
 
 /** An S3 SDK error's cause as AWS writes it: `<message> (Service: S3, Status Code: 404, Request ID: …, Extended Request ID: …)`. */
@@ -41,7 +42,7 @@ function plain(output: object): Record<string, unknown> {
 }
 
 /** Runs one `aws-sdk:s3` Task attempt. */
-export async function runAwsSdkS3(s3: S3Client | undefined, action: string, args: unknown): Promise<TaskOutcome> {
+export async function runAwsSdkS3(s3: S3Client | undefined, action: string, args: unknown): Promise<AwsSdkS3Outcome> {
   if (!s3) return { ok: false, error: StatesError.TaskFailed, cause: 'No S3 client is configured on the local engine' };
   const input = { ...((args ?? {}) as Record<string, unknown>) };
   const sdk = await import('@aws-sdk/client-s3');

@@ -9,7 +9,7 @@ import { StatesError } from '../../../lib/errors';
 import type { Clock } from '../../../lib/config';
 import type { ArnScope } from '../arns';
 import type { LambdaInvoker } from '../lambda-invoker';
-import { resolveAwsSdkS3Target, runAwsSdkS3 } from './aws-sdk-s3';
+import { awsSdkS3Action, runAwsSdkS3 } from './aws-sdk-s3';
 
 /** How the engine waits for a Task's work (the `.waitForTaskToken` / `.sync` suffixes). */
 export type IntegrationPattern = 'request' | 'waitForTaskToken' | 'sync';
@@ -53,8 +53,8 @@ export function resolveTaskTarget(resource: string): TaskTarget {
     if (service === 'dynamodb' && (DYNAMODB_ACTIONS as readonly string[]).includes(action) && pattern === 'request') return { resourceArn: resource, resourceType: 'dynamodb', resource: resourceName, service: 'dynamodb', action, pattern };
     if (service === 'states' && action === 'startExecution') return { resourceArn: resource, resourceType: 'states', resource: resourceName, service: 'states', action, pattern };
   }
-  const s3 = resolveAwsSdkS3Target(resource);
-  if (s3) return s3;
+  const s3Action = awsSdkS3Action(resource);
+  if (s3Action) return { resourceArn: resource, resourceType: 'aws-sdk:s3', resource: s3Action, service: 'aws-sdk-s3', action: s3Action, pattern: 'request' };
   throw new UnsupportedResourceError(`The local engine does not run the Task resource '${resource}'`);
 }
 
