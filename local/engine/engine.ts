@@ -310,24 +310,30 @@ export class Engine {
 
   private async notifyParentTask(child: ExecutionRow): Promise<void> {
     const link = JSON.parse(child.parent_task as string) as ParentTaskLink;
+    // The child's description as the parent's result (or, failed, its cause): `.sync:2` gives its input
+    // and output as JSON, `.sync` as texts; a failed child's has its Error and Cause instead of an output
+    // (recorded: test_start_execution_sync, _sync2, _sync_delegate_failure).
+    const asJson = (text: string | null) => (link.outputAsJson && text !== null ? JSON.parse(text) : text);
+    const described = {
+      ExecutionArn: child.arn,
+      Input: asJson(child.input),
+      InputDetails: { Included: true },
+      Name: child.name,
+    };
+    const closed = { StartDate: child.start_ms, StateMachineArn: child.machine_arn, Status: child.status, StopDate: child.stop_ms };
     const outcome: TaskOutcome =
       child.status === 'SUCCEEDED'
-        ? {
-            ok: true,
-            value: {
-              ExecutionArn: child.arn,
-              Input: child.input,
-              InputDetails: { Included: true },
-              Name: child.name,
-              Output: link.outputAsJson && child.output !== null ? JSON.parse(child.output) : child.output,
-              OutputDetails: { Included: true },
-              StartDate: child.start_ms,
-              StateMachineArn: child.machine_arn,
-              Status: child.status,
-              StopDate: child.stop_ms,
-            },
-          }
-        : { ok: false, error: StatesError.TaskFailed, cause: JSON.stringify({ ExecutionArn: child.arn, Status: child.status, Error: child.error, Cause: child.cause }) };
+        ? { ok: true, value: { ...described, Output: asJson(child.output), OutputDetails: { Included: true }, ...closed } }
+        : {
+            ok: false,
+            error: StatesError.TaskFailed,
+            cause: JSON.stringify({
+              ...(child.cause !== null && child.cause !== undefined ? { Cause: child.cause } : {}),
+              ...(child.error !== null && child.error !== undefined ? { Error: child.error } : {}),
+              ...described,
+              ...closed,
+            }),
+          };
     const result = await this.executor?.signal(link.executionArn, link.frameId, { kind: 'task-outcome', seq: link.seq, source: 'child', outcome });
     // Not taken (stopping, or the transition failed): keep the close notification so the next start tells it.
     if (result === 'not-applied') throw new Error(`the parent of ${child.arn} could not take its outcome now`);

@@ -54,6 +54,44 @@ describe('states:startExecution results', () => {
   });
 });
 
+describe('states:startExecution.sync (AWS: callback/test_callback test_start_execution_sync, _sync2, _sync_delegate_failure)', () => {
+  const passResult = jsonpath({ State_1: { Type: 'Pass', Result: { Arg1: 'argument1' }, End: true } });
+  const failing = jsonpath({ State_1: { Type: 'Fail', Error: 'SomeFailure', Cause: "This state machines raises a 'SomeFailure' failure." } });
+  const startSync = (resource: string, child: string) =>
+    jsonpath({ StartExecution: { Type: 'Task', Resource: resource, Parameters: { StateMachineArn: child, Input: null, Name: 'TestStartTarget' }, End: true } });
+  const details = (run: Awaited<ReturnType<typeof engine.run>>, type: string) =>
+    run.events.find((e) => e.type === type)?.[`${type[0].toLowerCase()}${type.slice(1)}EventDetails`] as Record<string, any>;
+
+  it('records TaskSubmitted with the StartExecution result before TaskSucceeded, even when the child ends at once', async () => {
+    const child = await engine.harness.machine(passResult);
+    const run = await engine.run(startSync('arn:aws:states:::states:startExecution.sync', child), {});
+    expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded', 'TaskStateExited', 'ExecutionSucceeded']);
+    expect(Object.keys(details(run, 'TaskSubmitted').output)).toEqual(['ExecutionArn', 'SdkHttpMetadata', 'SdkResponseMetadata', 'StartDate']);
+    const output = details(run, 'TaskSucceeded').output;
+    expect(Object.keys(output)).toEqual(['ExecutionArn', 'Input', 'InputDetails', 'Name', 'Output', 'OutputDetails', 'StartDate', 'StateMachineArn', 'Status', 'StopDate']);
+    // Input null starts the child with {} (recorded: "Input": "{}"); .sync gives texts, .sync:2 JSON.
+    expect(output).toMatchObject({ Input: '{}', Output: '{"Arg1":"argument1"}', Status: 'SUCCEEDED', Name: 'TestStartTarget' });
+  });
+
+  it('.sync:2 gives the child input and output as JSON', async () => {
+    const child = await engine.harness.machine(passResult);
+    const run = await engine.run(startSync('arn:aws:states:::states:startExecution.sync:2', child), {});
+    expect(run.types).toContain('TaskSubmitted');
+    expect(details(run, 'TaskSucceeded').output).toMatchObject({ Input: {}, Output: { Arg1: 'argument1' } });
+  });
+
+  it('a failed child fails the Task with States.TaskFailed and the child description (with its Error and Cause) as cause', async () => {
+    const child = await engine.harness.machine(failing);
+    const run = await engine.run(startSync('arn:aws:states:::states:startExecution.sync', child), {});
+    expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskFailed', 'ExecutionFailed']);
+    const failed = details(run, 'TaskFailed');
+    expect(failed.error).toBe('States.TaskFailed');
+    const cause = JSON.parse(failed.cause);
+    expect(Object.keys(cause)).toEqual(['Cause', 'Error', 'ExecutionArn', 'Input', 'InputDetails', 'Name', 'StartDate', 'StateMachineArn', 'Status', 'StopDate']);
+    expect(cause).toMatchObject({ Cause: "This state machines raises a 'SomeFailure' failure.", Error: 'SomeFailure', Input: '{}', InputDetails: { Included: true }, Status: 'FAILED' });
+  });
+});
+
 describe('sqs:sendMessage errors', () => {
   it('a queue URL whose host does not resolve is SQS.SdkClientException, catchable', async () => {
     const def = jsonpath({

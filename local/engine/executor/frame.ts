@@ -1,6 +1,7 @@
 import type { FrameRow, FrameStatus } from '../../store';
 import type { MapResultWriterSpec } from '../dataflow';
 import type { StateListPath } from '../definition';
+import type { TaskOutcome } from './task-integrations';
 
 /** The id of an execution's top-level frame. */
 export const ROOT_FRAME_ID = 'r';
@@ -18,6 +19,8 @@ export type Phase =
       readonly args: unknown;
       readonly token?: string;
       readonly submitted?: boolean;
+      /** The token's or child run's answer, come before the call that submitted the task was answered. */
+      readonly early?: TaskOutcome;
       readonly timeoutSeconds?: number;
       readonly heartbeatSeconds?: number;
     }

@@ -338,7 +338,8 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
       return runAwsSdkS3(services.s3, target.action, args);
     case 'states': {
       const a = (args ?? {}) as Record<string, unknown>;
-      const input = a.Input === undefined ? '{}' : typeof a.Input === 'string' ? a.Input : JSON.stringify(a.Input);
+      // A missing or null Input starts the child with {} (recorded: test_start_execution_sync, "Input": null).
+      const input = a.Input === undefined || a.Input === null ? '{}' : typeof a.Input === 'string' ? a.Input : JSON.stringify(a.Input);
       try {
         const started = await services.startExecution(
           { stateMachineArn: a.StateMachineArn, input, ...(a.Name !== undefined ? { name: a.Name } : {}) },

@@ -77,13 +77,21 @@ export const taskState: StateModule = {
 
   async onTaskOutcome(step, { source, outcome }) {
     const target = targetOf(step);
-    const phase = step.frame.pos.phase as TaskPhase;
+    let phase = step.frame.pos.phase as TaskPhase;
     step.batch.touch(step.frame);
+    if (source !== 'invoke' && target.pattern !== 'request' && !phase.submitted) {
+      // The child run (or the token) answered before the call that started it did: AWS records
+      // TaskSubmitted first, so the answer waits for it.
+      step.frame.pos.phase = { ...phase, early: outcome };
+      return;
+    }
     if (source === 'invoke' && target.pattern !== 'request' && outcome.ok) {
       // The callback/child run is on its way; the task now waits for its token (or child) at no cost.
       step.event('TaskSubmitted', { ...resourceOf(target), ...payloadDetails('output', outcome.value) });
-      step.frame.pos.phase = { ...phase, submitted: true };
-      return;
+      const { early, ...waiting } = phase;
+      step.frame.pos.phase = phase = { ...waiting, submitted: true };
+      if (!early) return;
+      outcome = early;
     }
     if (phase.token) step.batch.closeToken(phase.token);
     if (!outcome.ok) {
