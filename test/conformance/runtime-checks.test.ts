@@ -12,6 +12,7 @@ import { type RecordedRun, recordedEngine, runtimeCause } from './support/record
 const engine = recordedEngine({
   identity: (payload) => payload,
   big: () => ({ blob: 'x'.repeat(300 * 1024) }),
+  half: () => ({ blob: 'x'.repeat(150 * 1024) }),
 });
 
 const chain = (run: RecordedRun): string[] => run.events.map((e) => `${e.id}<${e.previousEventId} ${e.type}`);
@@ -51,13 +52,39 @@ describe('an OutputPath that selects nothing after a Task fails the run with Sta
   });
 });
 
-describe('States.ALL does not catch States.DataLimitExceeded (AWS: a terminal error)', () => {
-  it('a Task result over 256 KiB fails the run past a States.ALL catcher', async () => {
+describe('a Task result over 256 KiB fails the Task with States.DataLimitExceeded (AWS: error_handling/test_states_errors *_data_limit_exceeded_on_large_utf8_response)', () => {
+  const tooLarge = (what: string) => `The state/task '${what}' returned a result with a size exceeding the maximum number of bytes service limit.`;
+  const invoke = (resource: string, catchers: { Next: string }[]) =>
+    jsonpath({
+      InvokeLambda: { Type: 'Task', Resource: resource, Parameters: { FunctionName: 'big', Payload: null }, Catch: catchers, Next: 'ProcessResult' },
+      ProcessResult: { Type: 'Pass', End: true },
+      ...Object.fromEntries(catchers.map((c) => [c.Next, { Type: 'Pass', End: true }])),
+    });
+
+  it('lambda:invoke: TaskFailed names the service, and a Catch on States.DataLimitExceeded takes it', async () => {
+    const run = await engine.run(invoke('arn:aws:states:::lambda:invoke', [{ ErrorEquals: ['States.DataLimitExceeded'], Next: 'HandleDataLimitExceeded' }, { ErrorEquals: ['States.ALL'], Next: 'HandleGeneralError' }]));
+    expect(chain(run)).toEqual(['1<0 ExecutionStarted', '2<0 TaskStateEntered', '3<2 TaskScheduled', '4<3 TaskStarted', '5<4 TaskFailed', '6<5 TaskStateExited', '7<6 PassStateEntered', '8<7 PassStateExited', '9<8 ExecutionSucceeded']);
+    expect(run.events[4].taskFailedEventDetails).toEqual({ resourceType: 'lambda', resource: 'invoke', error: 'States.DataLimitExceeded', cause: tooLarge('lambda') });
+    expect(run.events[6].stateEnteredEventDetails).toMatchObject({ name: 'HandleDataLimitExceeded' });
+    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: { Error: 'States.DataLimitExceeded', Cause: tooLarge('lambda') } });
+  });
+
+  it('a function ARN: LambdaFunctionFailed names the function, and States.ALL takes it', async () => {
+    const run = await engine.run(invoke(FUNCTION('big'), [{ ErrorEquals: ['States.ALL'], Next: 'HandleGeneralError' }]));
+    expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'LambdaFunctionScheduled', 'LambdaFunctionStarted', 'LambdaFunctionFailed', 'TaskStateExited', 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded']);
+    expect(run.events[4].lambdaFunctionFailedEventDetails).toEqual({ error: 'States.DataLimitExceeded', cause: tooLarge(FUNCTION('big')) });
+    expect(run.events[6].stateEnteredEventDetails).toMatchObject({ name: 'HandleGeneralError' });
+  });
+});
+
+describe('States.ALL does not catch States.DataLimitExceeded of a state output (documented: a terminal error)', () => {
+  it('a Task output over 256 KiB (its input with the result) fails the run past a States.ALL catcher', async () => {
     const run = await engine.run(
       jsonpath({
-        Big: { Type: 'Task', Resource: FUNCTION('big'), Catch: [{ ErrorEquals: ['States.ALL'], Next: 'Caught' }], End: true },
+        Half: { Type: 'Task', Resource: FUNCTION('half'), ResultPath: '$.result', Catch: [{ ErrorEquals: ['States.ALL'], Next: 'Caught' }], End: true },
         Caught: { Type: 'Pass', End: true },
       }),
+      { blob: 'y'.repeat(150 * 1024) },
     );
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'States.DataLimitExceeded' });
     expect(run.types).not.toContain('PassStateEntered');

@@ -34,22 +34,32 @@ const TIMEOUT_ERRORS: ReadonlySet<string> = new Set([StatesError.Timeout, States
  * matches everything except the terminal `States.Runtime` / `States.DataLimitExceeded`; nothing matches
  * `States.Runtime`.
  */
-export function errorMatches(errorEquals: readonly string[], error: string): boolean {
+export function errorMatches(errorEquals: readonly string[], error: string, options: MatchOptions = {}): boolean {
   if (UNCATCHABLE_ERRORS.has(error)) return false;
   if (errorEquals.includes(error)) return true;
-  if (TERMINAL_ERRORS.has(error)) return false;
+  if (TERMINAL_ERRORS.has(error) && !options.catchableByAll) return false;
   if (errorEquals.includes(StatesError.ALL)) return true;
   if (errorEquals.includes(StatesError.Timeout) && error === StatesError.HeartbeatTimeout) return true;
   return errorEquals.includes(StatesError.TaskFailed) && !TIMEOUT_ERRORS.has(error);
 }
 
+/** How an error is matched beside its name. */
+export interface MatchOptions {
+  /**
+   * `States.ALL` takes it although its name is a terminal one: a Task's own oversized result is a
+   * States.DataLimitExceeded that AWS lets States.ALL catch (test_*_catch_state_all_data_limit_exceeded_*).
+   * @default false
+   */
+  readonly catchableByAll?: boolean;
+}
+
 /** The index of the first retrier matching `error`, or -1. */
-export const findRetrier = (retry: readonly Retrier[] | undefined, error: string): number =>
-  (retry ?? []).findIndex((r) => errorMatches(r.ErrorEquals, error));
+export const findRetrier = (retry: readonly Retrier[] | undefined, error: string, options: MatchOptions = {}): number =>
+  (retry ?? []).findIndex((r) => errorMatches(r.ErrorEquals, error, options));
 
 /** The first catcher matching `error`. */
-export const findCatcher = (catchers: readonly Catcher[] | undefined, error: string): Catcher | undefined =>
-  (catchers ?? []).find((c) => errorMatches(c.ErrorEquals, error));
+export const findCatcher = (catchers: readonly Catcher[] | undefined, error: string, options: MatchOptions = {}): Catcher | undefined =>
+  (catchers ?? []).find((c) => errorMatches(c.ErrorEquals, error, options));
 
 /**
  * The delay before retry number `attempt + 1` (attempt counts from 0): `IntervalSeconds × BackoffRate^attempt`,

@@ -304,7 +304,8 @@ export class Step {
     const pos = this.frame.pos;
     // A Fail state without Error propagates as a nameless error: only States.ALL can match it.
     const error = failure.matchedAs ?? failure.error ?? '';
-    const index = findRetrier(state.retry, error);
+    const matching = { catchableByAll: failure.catchableByAll === true };
+    const index = findRetrier(state.retry, error, matching);
     if (index >= 0) {
       const retrier = state.retry[index];
       const used = pos.retries[index] ?? 0;
@@ -319,7 +320,7 @@ export class Step {
     }
     // A Parallel/Map's Failed event: AWS writes none before a retry.
     if (options.failedEvent) this.event(options.failedEvent);
-    const catcher = findCatcher(state.catch, error);
+    const catcher = findCatcher(state.catch, error, matching);
     if (catcher) {
       try {
         const errorOutput = { Error: failure.error, Cause: failure.cause };

@@ -75,6 +75,8 @@ export interface StateFailure {
    * `States.Timeout` in an ErrorEquals covers too).
    */
   readonly matchedAs?: string;
+  /** States.ALL takes it despite a terminal name (see {@link MatchOptions.catchableByAll}). */
+  readonly catchableByAll?: boolean;
 }
 
 /** The prefix of every predefined ASL error name. */

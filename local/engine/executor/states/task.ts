@@ -4,6 +4,7 @@
  * comes back as a signal. `.waitForTaskToken` and `.sync` attempts are `submitted` once their request went
  * out, and then wait at no cost.
  */
+import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../../lib/config';
 import { StatesError } from '../../../../lib/errors';
 import type { Phase, TimerSpec } from '../frame';
 import { payloadDetails } from '../history';
@@ -94,7 +95,14 @@ export const taskState: StateModule = {
       outcome = early;
     }
     if (phase.token) step.batch.closeToken(phase.token);
-    if (!outcome.ok) {
+    const tooLarge = outcome.ok && Buffer.byteLength(JSON.stringify(outcome.value ?? null)) > STATES_PAYLOAD_LIMIT_BYTES;
+    if (tooLarge) {
+      // The service fails the Task itself (not the state's output), naming the service or the function.
+      const what = target.service === 'lambda-function' ? target.resource : target.resourceType;
+      const cause = `The state/task '${what}' returned a result with a size exceeding the maximum number of bytes service limit.`;
+      step.event(eventType(target, 'Failed'), { ...resourceOf(target), error: StatesError.DataLimitExceeded, cause });
+      await step.recover({ error: StatesError.DataLimitExceeded, cause, catchableByAll: true }, ENTER);
+    } else if (!outcome.ok) {
       step.event(eventType(target, 'Failed'), { ...resourceOf(target), error: outcome.error, cause: outcome.cause });
       await step.recover({ error: outcome.error, cause: outcome.cause }, ENTER);
     } else {
