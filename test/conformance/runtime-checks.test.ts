@@ -54,7 +54,7 @@ describe('an OutputPath that selects nothing after a Task fails the run with Sta
 
 describe('a Task result over 256 KiB fails the Task with States.DataLimitExceeded (AWS: error_handling/test_states_errors *_data_limit_exceeded_on_large_utf8_response)', () => {
   const tooLarge = (what: string) => `The state/task '${what}' returned a result with a size exceeding the maximum number of bytes service limit.`;
-  const invoke = (resource: string, catchers: { Next: string }[]) =>
+  const invoke = (resource: string, catchers: { ErrorEquals: string[]; Next: string }[]) =>
     jsonpath({
       InvokeLambda: { Type: 'Task', Resource: resource, Parameters: { FunctionName: 'big', Payload: null }, Catch: catchers, Next: 'ProcessResult' },
       ProcessResult: { Type: 'Pass', End: true },

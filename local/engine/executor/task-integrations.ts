@@ -138,7 +138,7 @@ export interface IntegrationServices {
 }
 
 /** Which service answered: each sends its own set of HTTP headers, which the service result carries. */
-type ResponderKind = 'lambda' | 'json-1.0' | 'dynamodb';
+type ResponderKind = 'lambda' | 'json-1.0' | 'dynamodb' | 'dynamodb-getItem';
 
 /** What a response's `SdkHttpMetadata` is made of. */
 interface ResponseFacts {
@@ -176,6 +176,18 @@ function responseMetadata(facts: ResponseFacts): Record<string, unknown> {
     case 'json-1.0':
       headers = { 'x-amzn-RequestId': facts.requestId, connection: 'keep-alive', 'Content-Length': length, Date: date, 'Content-Type': 'application/x-amz-json-1.0' };
       break;
+    case 'dynamodb-getItem':
+      // Recorded: getItem's answer names its request id header in lower case, right after Server.
+      headers = {
+        Server: 'Server',
+        'x-amzn-requestid': facts.requestId,
+        Connection: 'keep-alive',
+        'x-amz-crc32': String(crc32(facts.body)),
+        'Content-Length': length,
+        Date: date,
+        'Content-Type': 'application/x-amz-json-1.0',
+      };
+      break;
     case 'dynamodb':
       headers = {
         Server: 'Server',
@@ -203,8 +215,11 @@ function responseMetadata(facts: ResponseFacts): Record<string, unknown> {
 const sdkCause = (message: string, service: string, status: number, code: string): string =>
   `${message} (Service: ${service}; Status Code: ${status}; Error Code: ${code}; Request ID: ${randomUUID()}; Proxy: null)`;
 
-/** DynamoDB errors the service reports under the Java SDK's generic name rather than their own. */
-const DYNAMODB_GENERIC_ERRORS: ReadonlySet<string> = new Set(['ResourceNotFoundException', 'ValidationException']);
+/**
+ * DynamoDB errors the service reports under the Java SDK's generic name rather than their own (recorded:
+ * a validation error is DynamoDB.AmazonDynamoDBException, a missing table DynamoDB.ResourceNotFoundException).
+ */
+const DYNAMODB_GENERIC_ERRORS: ReadonlySet<string> = new Set(['ValidationException']);
 
 const failure = (error: string, cause: string): TaskOutcome => ({ ok: false, error, cause });
 
@@ -212,8 +227,9 @@ const failure = (error: string, cause: string): TaskOutcome => ({ ok: false, err
 function sdkFailure(service: string, err: unknown): TaskOutcome {
   const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
   const name = e.name && e.name !== 'Error' ? e.name : 'ServiceException';
-  if (service === 'DynamoDB' && DYNAMODB_GENERIC_ERRORS.has(name)) {
-    return failure('DynamoDB.AmazonDynamoDBException', sdkCause(e.message ?? name, 'AmazonDynamoDBv2', e.$metadata?.httpStatusCode ?? 400, name));
+  if (service === 'DynamoDB') {
+    const error = DYNAMODB_GENERIC_ERRORS.has(name) ? 'DynamoDB.AmazonDynamoDBException' : `DynamoDB.${name}`;
+    return failure(error, sdkCause(e.message ?? name, 'AmazonDynamoDBv2', e.$metadata?.httpStatusCode ?? 400, name));
   }
   return failure(`${service}.${name}`, e.message ?? String(err));
 }
@@ -329,7 +345,8 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
     case 'dynamodb': {
       if (!services.dynamodb) return failure(StatesError.TaskFailed, 'No DynamoDB client is configured on the local engine');
       try {
-        return { ok: true, value: asServiceResult(services, 'dynamodb', await services.dynamodb.send(dynamoDbCommand(target.action, args) as never)) };
+        const kind = target.action === 'getItem' ? 'dynamodb-getItem' : 'dynamodb';
+        return { ok: true, value: asServiceResult(services, kind, await services.dynamodb.send(dynamoDbCommand(target.action, args) as never)) };
       } catch (err) {
         return sdkFailure('DynamoDB', err);
       }

@@ -106,11 +106,36 @@ describe('service integrations', () => {
     expect(await h.output(await h.run(m))).toEqual({ taken: true });
   });
 
-  it('a table that does not exist is DynamoDB.AmazonDynamoDBException with the Java SDK\'s cause (as AWS records it)', async () => {
-    const m = await h.machine(jsonata({ Get: { Type: 'Task', Resource: 'arn:aws:states:::dynamodb:getItem', Arguments: { TableName: 'no-such-table', Key: { id: { S: 'x' } } }, End: true } }));
+  // Recorded on AWS: localstack error_handling/test_task_service_dynamodb.snapshot.json (test_put_item_no_such_table,
+  // test_put_item_invalid_table_name): a missing table keeps its own error name, a validation error is the
+  // Java SDK's generic AmazonDynamoDBException; both causes are in the Java SDK's words.
+  it('a table that does not exist is DynamoDB.ResourceNotFoundException with the Java SDK\'s cause', async () => {
+    const m = await h.machine(jsonata({ Put: { Type: 'Task', Resource: 'arn:aws:states:::dynamodb:putItem', Arguments: { TableName: 'no-such-table', Item: { id: { S: 'x' } } }, End: true } }));
+    const d = await h.describe(await h.run(m));
+    expect(d).toMatchObject({ status: 'FAILED', error: 'DynamoDB.ResourceNotFoundException' });
+    expect(d.cause).toMatch(/^Requested resource not found \(Service: AmazonDynamoDBv2; Status Code: 400; Error Code: ResourceNotFoundException; Request ID: [0-9a-f-]{36}; Proxy: null\)$/);
+  });
+
+  it('an invalid table name is DynamoDB.AmazonDynamoDBException with the Java SDK\'s cause', async () => {
+    const m = await h.machine(jsonata({ Put: { Type: 'Task', Resource: 'arn:aws:states:::dynamodb:putItem', Arguments: { TableName: '/invalid_table', Item: { id: { S: 'x' } } }, End: true } }));
     const d = await h.describe(await h.run(m));
     expect(d).toMatchObject({ status: 'FAILED', error: 'DynamoDB.AmazonDynamoDBException' });
-    expect(d.cause).toMatch(/^Requested resource not found.* \(Service: AmazonDynamoDBv2; Status Code: 400; Error Code: ResourceNotFoundException; Request ID: [0-9a-f-]{36}; Proxy: null\)$/);
+    expect(d.cause).toMatch(/^1 validation error detected: Value '\/invalid_table' at 'tableName' failed to satisfy constraint: .* \(Service: AmazonDynamoDBv2; Status Code: 400; Error Code: ValidationException; Request ID: [0-9a-f-]{36}; Proxy: null\)$/);
+  });
+
+  // Recorded on AWS: services/test_dynamodb_task_service.snapshot.json (test_base_integrations[DYNAMODB_PUT_GET_ITEM],
+  // [DYNAMODB_PUT_UPDATE_GET_ITEM]): getItem's response names its request id header in lower case, second.
+  it('a getItem result has the headers AWS records for it (x-amzn-requestid in lower case), putItem\'s x-amzn-RequestId', async () => {
+    const m = await h.machine(
+      jsonata({
+        Put: { Type: 'Task', Resource: 'arn:aws:states:::dynamodb:putItem', Arguments: { TableName: 'items', Item: { id: { S: 'hdr' } } }, Output: '{% {"put": $states.result} %}', Next: 'Get' },
+        Get: { Type: 'Task', Resource: 'arn:aws:states:::dynamodb:getItem', Arguments: { TableName: 'items', Key: { id: { S: 'hdr' } } }, Output: '{% {"put": $states.input.put, "get": $states.result} %}', End: true },
+      }),
+    );
+    const out = (await h.output(await h.run(m))) as { put: any; get: any };
+    expect(Object.keys(out.get.SdkHttpMetadata.AllHttpHeaders)).toEqual(['Server', 'x-amzn-requestid', 'Connection', 'x-amz-crc32', 'Content-Length', 'Date', 'Content-Type']);
+    expect(Object.keys(out.get.SdkHttpMetadata.HttpHeaders)).toEqual(['Connection', 'Content-Length', 'Content-Type', 'Date', 'Server', 'x-amz-crc32', 'x-amzn-requestid']);
+    expect(Object.keys(out.put.SdkHttpMetadata.AllHttpHeaders)).toEqual(['Server', 'Connection', 'x-amzn-RequestId', 'x-amz-crc32', 'Content-Length', 'Date', 'Content-Type']);
   });
 
   it('starts child executions (request-response and .sync) with states:startExecution', async () => {
