@@ -332,7 +332,7 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
       const host = unreachableQueueHost(a.QueueUrl);
       if (host !== undefined) return failure('SQS.SdkClientException', `Unable to execute HTTP request: ${host}: Name or service not known`);
       if (!services.sqs) return failure(StatesError.TaskFailed, 'No SQS client is configured on the local engine');
-      if (a.MessageBody === undefined) {
+      if (a.MessageBody === undefined || a.MessageBody === null) {
         return failure('SQS.AmazonSQSException', sdkCause('The request must contain the parameter MessageBody.', 'AmazonSQS', 400, 'MissingParameter'));
       }
       if (typeof a.MessageBody !== 'string') a.MessageBody = JSON.stringify(a.MessageBody);

@@ -11,7 +11,7 @@ import { type LocalDynamoDb, startLocalDynamoDb } from '../../../local/services/
 import { LOCAL_CREDENTIALS } from '../../../lib/config';
 import { LocalSqs } from '../../../local/services/sqs/local-sqs';
 import { sqsService } from '../../../local/services/sqs/sqs-service';
-import { EngineHarness, invokeTask, jsonata, namedError } from '../../unit/local/engine/support/engine-harness';
+import { EngineHarness, invokeTask, jsonata, jsonpath, namedError } from '../../unit/local/engine/support/engine-harness';
 
 /** Task integrations against real local services: dynalite and the engine's SQS over HTTP. */
 describe('service integrations', () => {
@@ -136,6 +136,20 @@ describe('service integrations', () => {
     expect(Object.keys(out.get.SdkHttpMetadata.AllHttpHeaders)).toEqual(['Server', 'x-amzn-requestid', 'Connection', 'x-amz-crc32', 'Content-Length', 'Date', 'Content-Type']);
     expect(Object.keys(out.get.SdkHttpMetadata.HttpHeaders)).toEqual(['Connection', 'Content-Length', 'Content-Type', 'Date', 'Server', 'x-amz-crc32', 'x-amzn-requestid']);
     expect(Object.keys(out.put.SdkHttpMetadata.AllHttpHeaders)).toEqual(['Server', 'Connection', 'x-amzn-RequestId', 'x-amz-crc32', 'Content-Length', 'Date', 'Content-Type']);
+  });
+
+  // Recorded on AWS: error_handling/test_task_service_sqs.snapshot.json (test_send_message_empty_body): a null
+  // MessageBody is a missing one, not the text "null".
+  it('a null MessageBody fails with SQS.AmazonSQSException (MissingParameter), catchable', async () => {
+    const m = await h.machine(
+      jsonpath({
+        Start: { Type: 'Task', Resource: 'arn:aws:states:::sqs:sendMessage', Parameters: { 'QueueUrl.$': '$.QueueUrl', 'MessageBody.$': '$.MessageBody' }, Catch: [{ ErrorEquals: ['States.ALL'], Next: 'Caught' }], End: true },
+        Caught: { Type: 'Pass', End: true },
+      }),
+    );
+    const out = (await h.output(await h.run(m, { QueueUrl: queueUrl, MessageBody: null }))) as { Error: string; Cause: string };
+    expect(out.Error).toBe('SQS.AmazonSQSException');
+    expect(out.Cause).toMatch(/^The request must contain the parameter MessageBody\. \(Service: AmazonSQS; Status Code: 400; Error Code: MissingParameter; Request ID: [0-9a-f-]{36}; Proxy: null\)$/);
   });
 
   it('starts child executions (request-response and .sync) with states:startExecution', async () => {
