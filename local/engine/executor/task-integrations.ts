@@ -138,7 +138,7 @@ export interface IntegrationServices {
 }
 
 /** Which service answered: each sends its own set of HTTP headers, which the service result carries. */
-type ResponderKind = 'lambda' | 'json-1.0' | 'dynamodb' | 'dynamodb-getItem';
+type ResponderKind = 'lambda' | 'json-1.0' | 'dynamodb';
 
 /** What a response's `SdkHttpMetadata` is made of. */
 interface ResponseFacts {
@@ -175,18 +175,6 @@ function responseMetadata(facts: ResponseFacts): Record<string, unknown> {
       break;
     case 'json-1.0':
       headers = { 'x-amzn-RequestId': facts.requestId, connection: 'keep-alive', 'Content-Length': length, Date: date, 'Content-Type': 'application/x-amz-json-1.0' };
-      break;
-    case 'dynamodb-getItem':
-      // Recorded: getItem's answer names its request id header in lower case, right after Server.
-      headers = {
-        Server: 'Server',
-        'x-amzn-requestid': facts.requestId,
-        Connection: 'keep-alive',
-        'x-amz-crc32': String(crc32(facts.body)),
-        'Content-Length': length,
-        Date: date,
-        'Content-Type': 'application/x-amz-json-1.0',
-      };
       break;
     case 'dynamodb':
       headers = {
@@ -345,8 +333,7 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
     case 'dynamodb': {
       if (!services.dynamodb) return failure(StatesError.TaskFailed, 'No DynamoDB client is configured on the local engine');
       try {
-        const kind = target.action === 'getItem' ? 'dynamodb-getItem' : 'dynamodb';
-        return { ok: true, value: asServiceResult(services, kind, await services.dynamodb.send(dynamoDbCommand(target.action, args) as never)) };
+        return { ok: true, value: asServiceResult(services, 'dynamodb', await services.dynamodb.send(dynamoDbCommand(target.action, args) as never)) };
       } catch (err) {
         return sdkFailure('DynamoDB', err);
       }
