@@ -92,6 +92,37 @@ describe('states:startExecution.sync (AWS: callback/test_callback test_start_exe
   });
 });
 
+describe('states:startExecution: the answer\'s Content-Length is its body\'s, startDate written as the Java SDK writes a double', () => {
+  it('a 113-character execution ARN started at a time with milliseconds gives 161 (AWS: test_start_execution_sync, 161)', async () => {
+    // statemachine_create_and_record_execution_<8 chars> is the name localstack's fixture gives the child.
+    const child = await engine.harness.machine(jsonpath({ Done: { Type: 'Succeed' } }), 'statemachine_create_and_record_execution_0a1b2c3d');
+    const now = engine.harness.clock.now();
+    await engine.harness.clock.advance(((839 - (now % 1000)) + 1000) % 1000 || 1000);
+    const def = jsonpath({ Start: { Type: 'Task', Resource: 'arn:aws:states:::states:startExecution', Parameters: { StateMachineArn: child, Name: 'TestStartTarget' }, End: true } });
+    const result = taskResult(await engine.run(def, {}));
+    expect(result.ExecutionArn).toHaveLength(113);
+    expect(result.SdkHttpMetadata.HttpHeaders['Content-Length']).toBe('161');
+  });
+});
+
+describe('states:startExecution.sync with $$.Task.Token (AWS: callback/test_callback test_sync_with_task_token)', () => {
+  it('gives the Task a token, and SendTaskSuccess with it ends the Task with that output before the child ends', async () => {
+    const child = await engine.harness.machine(jsonpath({ Hold: { Type: 'Wait', Seconds: 86_400, End: true } }));
+    const def = jsonpath({
+      StartExecution: { Type: 'Task', Resource: 'arn:aws:states:::states:startExecution.sync', Parameters: { StateMachineArn: child, Input: { 'TaskToken.$': '$$.Task.Token' } }, End: true },
+    });
+    const h = engine.harness;
+    const arn = await h.run(await h.machine(def), {});
+    const scheduled = (await h.history(arn)).find((e) => e.type === 'TaskScheduled');
+    const token = JSON.parse(scheduled.taskScheduledEventDetails.parameters).Input.TaskToken as string;
+    expect(token).toEqual(expect.any(String));
+    await h.call('SendTaskSuccess', { taskToken: token, output: JSON.stringify('SQS_SEND_MESSAGE_AND_WAIT') });
+    await h.idle();
+    expect(await h.eventTypes(arn)).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded', 'TaskStateExited', 'ExecutionSucceeded']);
+    expect(await h.output(arn)).toBe('SQS_SEND_MESSAGE_AND_WAIT');
+  });
+});
+
 describe('sqs:sendMessage errors', () => {
   it('a queue URL whose host does not resolve is SQS.SdkClientException, catchable', async () => {
     const def = jsonpath({

@@ -308,6 +308,16 @@ function dynamoDbCommand(action: string, args: unknown) {
   }
 }
 
+/**
+ * A number as the Java SDK writes a double into a JSON body (`1.713425221839E9`): StartExecution answers its
+ * `startDate` (epoch seconds) so, and the answer's Content-Length is that body's (recorded: 161 bytes for a
+ * 113-character execution ARN, test_start_execution_sync).
+ */
+function javaDouble(n: number): string {
+  if (n !== 0 && (Math.abs(n) >= 1e7 || Math.abs(n) < 1e-3)) return n.toExponential().replace('e+', 'E').replace('e-', 'E-');
+  return Number.isInteger(n) ? n.toFixed(1) : String(n);
+}
+
 /** Runs one Task attempt's work (not the waiting of `.waitForTaskToken` / `.sync`). */
 export async function runTaskIntegration(services: IntegrationServices, target: TaskTarget, args: unknown, options: AttemptOptions = {}): Promise<TaskOutcome> {
   const { releaseClock, ...child } = options;
@@ -350,7 +360,7 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
           child,
         );
         const startDate = new Date(started.startDate * 1000).toISOString();
-        const body = JSON.stringify({ executionArn: started.executionArn, startDate: started.startDate });
+        const body = `{"executionArn":${JSON.stringify(started.executionArn)},"startDate":${javaDouble(started.startDate)}}`;
         const metadata = responseMetadata({ kind: 'json-1.0', requestId: randomUUID(), body, nowMs: nowOf(services) });
         return { ok: true, value: { ExecutionArn: started.executionArn, ...metadata, StartDate: startDate } };
       } catch (err) {

@@ -28,7 +28,9 @@ const targetOf = (step: Step): TaskTarget => step.state.task as TaskTarget;
 async function scheduleAttempt(step: Step): Promise<void> {
   const target = targetOf(step);
   const definition = step.state.definition;
-  const token = target.pattern === 'waitForTaskToken' ? newTaskToken() : undefined;
+  // A `.sync` Task has a token too: SendTaskSuccess/Failure with it ends the Task before its child run does
+  // (recorded: test_sync_with_task_token).
+  const token = target.pattern === 'waitForTaskToken' || target.pattern === 'sync' ? newTaskToken() : undefined;
   const scope = step.scope({ token });
   const args = await step.flow.effectiveInput(definition, scope);
   const { timeoutSeconds, heartbeatSeconds } = await step.flow.taskTimeouts(definition, scope);
