@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { CreateQueueCommand, GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { startLocal, type LocalEngine } from '../../../local/server';
 import { untilClosed } from './sfn-helpers';
 import { LOCAL_CREDENTIALS } from '../../../lib/config';
@@ -140,6 +141,31 @@ describe('startLocal', () => {
     } finally {
       sqs.destroy();
       dynamodb.destroy();
+    }
+  });
+
+  it('wires the aws-sdk:s3 integration and a Distributed Map ItemReader to the local S3', async () => {
+    const s3 = new S3Client({ endpoint: local.endpoints.s3, region: 'us-east-1', forcePathStyle: true, credentials });
+    try {
+      await s3.send(new CreateBucketCommand({ Bucket: 'map-items' }));
+      const definition = machine({
+        Put: {
+          Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:putObject',
+          Arguments: { Bucket: 'map-items', Key: 'items.json', Body: '{% $states.input.items %}' }, Output: '{% $states.input %}', Next: 'Each',
+        },
+        Each: {
+          Type: 'Map',
+          ItemReader: { Resource: 'arn:aws:states:::s3:getObject', ReaderConfig: { InputType: 'JSON' }, Arguments: { Bucket: 'map-items', Key: 'items.json' } },
+          ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'Double', States: { Double: { Type: 'Pass', Output: '{% $states.input * 2 %}', End: true } } },
+          End: true,
+        },
+      }, 'Put');
+      const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 's3-items', roleArn: role, definition }));
+      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{"items":[1,2,3]}' }));
+      const done = await waitForStatus(sfn, executionArn!, 'SUCCEEDED');
+      expect(JSON.parse(done.output)).toEqual([2, 4, 6]);
+    } finally {
+      s3.destroy();
     }
   });
 
