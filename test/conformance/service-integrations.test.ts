@@ -123,6 +123,17 @@ describe('states:startExecution.sync with $$.Task.Token (AWS: callback/test_call
   });
 });
 
+describe('states:startExecution errors (AWS: error_handling/test_task_service_sfn test_start_execution_no_such_arn)', () => {
+  it('an unknown state machine is StepFunctions.StateMachineDoesNotExistException, its cause in the Java SDK\'s words', async () => {
+    const missing = `${await engine.harness.machine(jsonpath({ Done: { Type: 'Succeed' } }))}nope`;
+    const run = await engine.run(jsonpath({ Start: { Type: 'Task', Resource: 'arn:aws:states:::states:startExecution', Parameters: { StateMachineArn: missing }, End: true } }));
+    expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'StepFunctions.StateMachineDoesNotExistException' });
+    const cause = (run.outcome as { cause: string }).cause;
+    expect(cause.startsWith(`State Machine Does Not Exist: '${missing}' (Service: AWSStepFunctions; Status Code: 400; Error Code: StateMachineDoesNotExist; Request ID: `)).toBe(true);
+    expect(cause).toMatch(/; Request ID: [0-9a-f-]{36}; Proxy: null\)$/);
+  });
+});
+
 describe('sqs:sendMessage errors', () => {
   it('a queue URL whose host does not resolve is SQS.SdkClientException, catchable', async () => {
     const def = jsonpath({

@@ -366,7 +366,8 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
       } catch (err) {
         const e = err as { name?: string; message?: string };
         const name = e.name ?? 'ServiceException';
-        return failure(`StepFunctions.${name.endsWith('Exception') ? name : `${name}Exception`}`, e.message ?? String(err));
+        const code = name.replace(/Exception$/, '');
+        return failure(`StepFunctions.${code}Exception`, sdkCause(e.message ?? String(err), 'AWSStepFunctions', 400, code));
       }
     }
   }
