@@ -22,6 +22,12 @@ export interface LambdaInvocationResult {
   readonly functionError?: string;
   /** The version that ran (`$LATEST` locally). */
   readonly executedVersion: string;
+  /**
+   * The response body as the function's runtime wrote it, where that is not `JSON.stringify(payload)` (a
+   * Python runtime writes `{"a": 1}`): a function error's cause quotes it and Content-Length counts it.
+   * @default JSON.stringify(payload)
+   */
+  readonly payloadText?: string;
 }
 
 /**

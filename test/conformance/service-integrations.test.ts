@@ -3,8 +3,8 @@
  * services/test_lambda_task_service, services/test_sfn_task_service, error_handling/test_task_service_lambda,
  * error_handling/test_task_service_sqs). `$states.result` taken whole must have AWS's keys.
  */
-import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../unit/local/engine/support/engine-harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EngineHarness, jsonpath } from '../unit/local/engine/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const engine = recordedEngine({ echo: (payload) => payload });
@@ -150,5 +150,36 @@ describe('sqs:sendMessage errors', () => {
       status: 'SUCCEEDED',
       output: { Error: 'SQS.SdkClientException', Cause: 'Unable to execute HTTP request: no-such-queue-73e08fde: Name or service not known' },
     });
+  });
+});
+
+describe('a function response is reported byte for byte (AWS: error_handling/test_task_lambda test_raise_exception_catch; scenarios/test_base_scenarios test_lambda_service_invoke)', () => {
+  // A Python function's response as its runtime writes it: json.dumps with ", " and ": " separators.
+  const pythonError = '{"errorMessage": "Some exception was raised.", "errorType": "Exception", "requestId": "3c6b2a1e-0000-4000-8000-000000000000", "stackTrace": []}';
+  const pythonResult = '{"Return": "HelloWorld"}';
+  const h = new EngineHarness({}, {
+    invokeLambda: async ({ functionName }) =>
+      functionName === 'raises'
+        ? { payload: JSON.parse(pythonError), payloadText: pythonError, functionError: 'Unhandled', executedVersion: '$LATEST' }
+        : { payload: JSON.parse(pythonResult), payloadText: pythonResult, executedVersion: '$LATEST' },
+  });
+  beforeAll(() => h.start());
+  afterAll(() => h.close());
+
+  it('a function error\'s cause is the response text itself', async () => {
+    const m = await h.machine(
+      jsonpath({
+        Start: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:123456789012:function:raises', Catch: [{ ErrorEquals: ['Exception'], Next: 'Caught' }], End: true },
+        Caught: { Type: 'Pass', End: true },
+      }),
+    );
+    expect(await h.output(await h.run(m, {}))).toEqual({ Error: 'Exception', Cause: pythonError });
+  });
+
+  it('lambda:invoke\'s Content-Length counts the response text', async () => {
+    const m = await h.machine(jsonpath({ Start: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'echoes', Payload: {} }, End: true } }));
+    const out = (await h.output(await h.run(m, {}))) as { SdkHttpMetadata: { HttpHeaders: Record<string, string> } };
+    expect(out.SdkHttpMetadata.HttpHeaders['Content-Length']).toBe(String(pythonResult.length));
+    expect(pythonResult.length).not.toBe(JSON.stringify(JSON.parse(pythonResult)).length);
   });
 });

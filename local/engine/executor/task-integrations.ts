@@ -260,13 +260,15 @@ async function invokeLambda(services: IntegrationServices, target: TaskTarget, a
     }
     return failure(name.startsWith('Lambda.') ? name : `Lambda.${name}`, e.message ?? String(err));
   }
+  // The response body as the function's runtime wrote it: AWS quotes it in a function error's cause and
+  // counts it in Content-Length.
+  const body = result.payloadText ?? JSON.stringify(result.payload ?? null);
   if (result.functionError) {
     const p = (result.payload ?? {}) as { errorType?: unknown };
     const error = typeof p.errorType === 'string' && p.errorType ? p.errorType : result.functionError;
-    return failure(error, JSON.stringify(result.payload ?? null));
+    return failure(error, body);
   }
   if (target.service === 'lambda-function') return { ok: true, value: result.payload ?? null };
-  const body = JSON.stringify(result.payload ?? null);
   const metadata = responseMetadata({ kind: 'lambda', requestId: randomUUID(), body, nowMs: nowOf(services), executedVersion: result.executedVersion });
   return { ok: true, value: { ExecutedVersion: result.executedVersion, Payload: result.payload ?? null, ...metadata, StatusCode: 200 } };
 }
