@@ -5,9 +5,9 @@
  * JSON, JSON Lines or CSV; s3:listObjectsV2; ReaderConfig.MaxItems/MaxItemsPath), ItemBatcher and
  * ResultWriter, against a real local S3 (s3rver). Each case puts the objects the recorded test put.
  */
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { jsonata, jsonpath } from '../unit/local/engine/support/engine-harness';
+import { EngineHarness, jsonata, jsonpath } from '../unit/local/engine/support/engine-harness';
 import { localS3ForTests } from './support/local-s3';
 import { recordedEngine, runtimeCause } from './support/recorded-run';
 
@@ -317,6 +317,39 @@ describe('ResultWriter to S3', () => {
     const run = await engine.run(def, ['Hello']);
     expect(run.types).toEqual(READER_FAILED);
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'States.ResultWriterFailed' });
+  });
+});
+
+describe('a restart', () => {
+  it('resumes a Map Run on the items it read, and writes its results (the read is committed with the Map\'s start, not repeated)', async () => {
+    await put('restart.json', JSON.stringify([1, 2]));
+    const h = await new EngineHarness({}, s3.engineOptions).start();
+    let after: EngineHarness | undefined;
+    try {
+      const def = jsonpath({
+        MapState: {
+          ...readerMap({ InputType: 'JSON' }).States.MapState,
+          ItemProcessor: { ...processor, StartAt: 'Hold', States: { Hold: { Type: 'Wait', Seconds: 60, End: true } } },
+          ResultWriter: { Resource: 'arn:aws:states:::s3:putObject', Parameters: { Bucket: RESULT_BUCKET, Prefix: 'restart' } },
+        },
+      });
+      const arn = await h.run(await h.machine(def), { Bucket: BUCKET, Key: 'restart.json' });
+      expect((await h.describe(arn)).status).toBe('RUNNING');
+      // Gone from S3: a second read would fail the Map Run.
+      await s3.client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: 'restart.json' }));
+      await h.engine.stop();
+      after = await h.restart();
+      for (let i = 0; i < 5 && (await after.describe(arn)).status === 'RUNNING'; i++) await after.clock.advance(61_000);
+      const done = await after.describe(arn);
+      expect(done.status).toBe('SUCCEEDED');
+      const { ResultWriterDetails } = JSON.parse(done.output);
+      const manifest = await read(ResultWriterDetails.Key);
+      const succeeded = await read(manifest.ResultFiles.SUCCEEDED[0].Key);
+      expect(succeeded.map((r: { Input: string }) => r.Input)).toEqual(['1', '2']);
+    } finally {
+      await after?.engine.stop();
+      await h.close();
+    }
   });
 });
 
