@@ -217,6 +217,20 @@ describe('ItemReader s3:getObject, InputType CSV', () => {
   });
 });
 
+describe('ItemReader s3:getObject, InputType JSONL and CSVDelimiter (AWS ItemReader docs)', () => {
+  it('JSONL: one item per non-empty line', async () => {
+    await put('lines.jsonl', '{"a":1}\n\n[2]\n"three"\n');
+    const run = await engine.run(readerMap({ InputType: 'JSONL' }), { Bucket: BUCKET, Key: 'lines.jsonl' });
+    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: [{ a: 1 }, [2], 'three'] });
+  });
+
+  it('CSVDelimiter PIPE splits the fields at |', async () => {
+    await put('pipes.csv', 'H1|H2\nv1|v,2\n');
+    const run = await engine.run(readerMap({ InputType: 'CSV', CSVHeaderLocation: 'FIRST_ROW', CSVDelimiter: 'PIPE' }), { Bucket: BUCKET, Key: 'pipes.csv' });
+    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: [{ H1: 'v1', H2: 'v,2' }] });
+  });
+});
+
 describe('ItemReader s3:listObjectsV2', () => {
   it("maps over the bucket's objects: Etag, Key, LastModified, Size, StorageClass (test_map_item_reader_base_list_objects_v2)", async () => {
     const bucket = 'listed-bucket';
@@ -308,6 +322,27 @@ describe('ResultWriter to S3', () => {
       ['"Hello"', '"Hello"', 'SUCCEEDED'],
       ['"World"', '"World"', 'SUCCEEDED'],
     ]);
+  });
+
+  it('WriterConfig alone formats the output without writing: FLATTEN flattens the iterations\' arrays (AWS ResultWriter docs)', async () => {
+    const def = jsonpath({ MapState: { Type: 'Map', ItemProcessor: processor, ResultWriter: { WriterConfig: { Transformation: 'FLATTEN', OutputType: 'JSON' } }, End: true } });
+    const run = await engine.run(def, [[1, 2], [3], 4]);
+    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: [1, 2, 3, 4] });
+  });
+
+  it('WriterConfig COMPACT and JSONL write the outputs alone, one line each (AWS ResultWriter docs)', async () => {
+    const def = jsonpath({
+      MapState: {
+        Type: 'Map',
+        ItemProcessor: processor,
+        ResultWriter: { Resource: 'arn:aws:states:::s3:putObject', Parameters: { Bucket: RESULT_BUCKET, Prefix: 'compact' }, WriterConfig: { Transformation: 'COMPACT', OutputType: 'JSONL' } },
+        End: true,
+      },
+    });
+    const run = await engine.run(def, [{ a: 1 }, 'b']);
+    const { ResultWriterDetails } = (run.outcome as { output: { ResultWriterDetails: { Key: string } } }).output;
+    const manifest = await read(ResultWriterDetails.Key);
+    expect(await s3.text(RESULT_BUCKET, manifest.ResultFiles.SUCCEEDED[0].Key)).toBe('{"a":1}\n"b"');
   });
 
   it('a bucket that does not exist fails the map run with States.ResultWriterFailed', async () => {

@@ -451,6 +451,9 @@ class DefinitionChecker {
       }
     }
     const writer = state.ResultWriter;
+    if (isObject(writer) && writer.Resource === undefined && !isObject(writer.WriterConfig)) {
+      this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ResultWriter needs a Resource and Parameters, a WriterConfig, or both`, `${at}/ResultWriter`);
+    }
     if (isObject(writer) && writer.Resource !== undefined && (typeof writer.Resource !== 'string' || !/^arn:aws[a-z-]*:states:::s3:putObject$/.test(writer.Resource))) {
       this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ResultWriter.Resource must be arn:aws:states:::s3:putObject, got ${JSON.stringify(writer.Resource)}`, `${at}/ResultWriter/Resource`);
     }
@@ -492,6 +495,8 @@ function forSchema(definition: Json): Json {
     // The service takes ReaderConfig.MaxItems 0 (every item: test_map_item_reader_csv_max_items[0]); the schema from 1. Checked in mapItemSources.
     const readerConfig = isObject(owner.ItemReader) ? owner.ItemReader.ReaderConfig : undefined;
     if (isObject(readerConfig) && readerConfig.MaxItems === 0) delete readerConfig.MaxItems;
+    // The service takes a ResultWriter with only a WriterConfig (AWS ResultWriter docs); the schema wants a Resource. Checked in mapItemSources.
+    if (isObject(owner.ResultWriter) && owner.ResultWriter.Resource === undefined) delete owner.ResultWriter;
   };
   const visitList = (list: unknown): void => {
     if (!isObject(list) || !isObject(list.States)) return;
