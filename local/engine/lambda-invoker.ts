@@ -24,7 +24,8 @@ export interface LambdaInvocationResult {
   readonly executedVersion: string;
   /**
    * The response body as the function's runtime wrote it, where that is not `JSON.stringify(payload)` (a
-   * Python runtime writes `{"a": 1}`): a function error's cause quotes it and Content-Length counts it.
+   * Python runtime writes `{"a": 1}`): lambda:invoke's Content-Length counts it, and a function ARN Task's
+   * error cause quotes it.
    * @default JSON.stringify(payload)
    */
   readonly payloadText?: string;

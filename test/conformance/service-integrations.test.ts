@@ -166,7 +166,7 @@ describe('a function response is reported byte for byte (AWS: error_handling/tes
   beforeAll(() => h.start());
   afterAll(() => h.close());
 
-  it('a function error\'s cause is the response text itself', async () => {
+  it('a function ARN Task: a function error\'s cause is the response text itself', async () => {
     const m = await h.machine(
       jsonpath({
         Start: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:123456789012:function:raises', Catch: [{ ErrorEquals: ['Exception'], Next: 'Caught' }], End: true },
@@ -174,6 +174,16 @@ describe('a function response is reported byte for byte (AWS: error_handling/tes
       }),
     );
     expect(await h.output(await h.run(m, {}))).toEqual({ Error: 'Exception', Cause: pythonError });
+  });
+
+  it('lambda:invoke\'s cause is the error payload written anew, compact (AWS: error_handling/test_task_service_lambda test_raise_exception_catch)', async () => {
+    const m = await h.machine(
+      jsonpath({
+        Start: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'raises', Payload: {} }, Catch: [{ ErrorEquals: ['Exception'], Next: 'Caught' }], End: true },
+        Caught: { Type: 'Pass', End: true },
+      }),
+    );
+    expect(await h.output(await h.run(m, {}))).toEqual({ Error: 'Exception', Cause: JSON.stringify(JSON.parse(pythonError)) });
   });
 
   it('lambda:invoke\'s Content-Length counts the response text', async () => {

@@ -260,13 +260,14 @@ async function invokeLambda(services: IntegrationServices, target: TaskTarget, a
     }
     return failure(name.startsWith('Lambda.') ? name : `Lambda.${name}`, e.message ?? String(err));
   }
-  // The response body as the function's runtime wrote it: AWS quotes it in a function error's cause and
-  // counts it in Content-Length.
+  // The response body as the function's runtime wrote it: lambda:invoke's Content-Length counts it, and a
+  // function ARN Task's error cause quotes it; lambda:invoke writes the error payload anew, compact (recorded:
+  // test_task_lambda vs test_task_service_lambda test_raise_exception_catch).
   const body = result.payloadText ?? JSON.stringify(result.payload ?? null);
   if (result.functionError) {
     const p = (result.payload ?? {}) as { errorType?: unknown };
     const error = typeof p.errorType === 'string' && p.errorType ? p.errorType : result.functionError;
-    return failure(error, body);
+    return failure(error, target.service === 'lambda-function' ? body : JSON.stringify(result.payload ?? null));
   }
   if (target.service === 'lambda-function') return { ok: true, value: result.payload ?? null };
   const metadata = responseMetadata({ kind: 'lambda', requestId: randomUUID(), body, nowMs: nowOf(services), executedVersion: result.executedVersion });
