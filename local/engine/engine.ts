@@ -167,6 +167,7 @@ export class Engine {
       dynamodb: this.options.integrations?.dynamodb,
       s3: this.options.integrations?.s3,
       startExecution: (input, child) => executions.startExecution(this.rt(), input, child),
+      stepFunctions: (operation, input) => this.handle(operation, input),
       authorize: this.options.authorizeTaskCall,
       clock: this.clock,
       scope: this.scope,

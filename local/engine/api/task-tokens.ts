@@ -9,10 +9,16 @@ import { byteLength, nestsDeeperThan, optionalString, requireString } from './wi
 type Input = Record<string, unknown>;
 
 
+/** The request's `taskToken`, refused with AWS's `InvalidToken` answer when it is not one the engine could have made. */
+function wellFormedToken(input: Input): string {
+  const token = requireString(input, 'taskToken');
+  if (token.length > MAX_TASK_TOKEN_LENGTH || !TASK_TOKEN_PATTERN.test(token)) throw new InvalidToken("Invalid Token: 'Invalid token'");
+  return token;
+}
+
 /** Finds an open token: `InvalidToken` when malformed, `TaskDoesNotExist` when unknown, `TaskTimedOut` when closed. */
 function openToken(rt: ExecutionRuntime, input: Input): TaskTokenRow {
-  const token = requireString(input, 'taskToken');
-  if (token.length > MAX_TASK_TOKEN_LENGTH || !TASK_TOKEN_PATTERN.test(token)) throw new InvalidToken('Invalid Token');
+  const token = wellFormedToken(input);
   const row = rt.store.getTaskToken(token);
   if (!row) throw new TaskDoesNotExist('Task Does Not Exist');
   if (!row.open) throw new TaskTimedOut('Task Timed Out');
@@ -29,6 +35,9 @@ async function answer(rt: ExecutionRuntime, row: TaskTokenRow, outcome: Paramete
 
 /** SendTaskSuccess. */
 export async function sendTaskSuccess(rt: ExecutionRuntime, input: Input): Promise<object> {
+  // A malformed token is refused before the output is read: AWS answers InvalidToken for one sent with an
+  // output that is not JSON (aws-sdk:sfn:sendTaskSuccess, test_sfn_send_task_outcome_with_no_such_token).
+  wellFormedToken(input);
   const output = requireString(input, 'output');
   if (byteLength(output) > STATES_PAYLOAD_LIMIT_BYTES) throw new InvalidOutput('Output exceeds the maximum size');
   if (nestsDeeperThan(output, MAX_JSON_NESTING_DEPTH)) throw new InvalidOutput(`Invalid Output: nested deeper than ${MAX_JSON_NESTING_DEPTH} levels`);

@@ -28,6 +28,7 @@ import {
 import { resolveTaskTarget } from '../executor/task-integrations';
 import { AWS_SDK_S3_ACTIONS } from '../executor/aws-sdk-s3';
 import { isItemReaderResource, ITEM_READER_INPUT_TYPES, MAX_ITEM_READER_ITEMS } from '../executor/map-item-reader';
+import { AWS_SDK_SERVICES } from '../executor/aws-sdk-integration';
 import { InvalidDefinitionError, type DefinitionProblem } from './invalid-definition-error';
 import { MAP_ITEMS, prepareDefinition, type PreparedDefinition, type PreparedStateList, type StateListPath } from './prepared-definition';
 
@@ -52,8 +53,8 @@ const MAX_MAP_LABEL_LENGTH = 40;
 const INVALID_LABEL_CHARACTER = /[\s?*<>{}[\]:;,\\|^~$#%&`"\u0000-\u001f\u007f-\u009f]/;
 /** A Task resource on an activity. */
 const ACTIVITY_ARN = /^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:activity:/;
-/** A service integration's resource and its pattern suffix. */
-const SERVICE_INTEGRATION = /^arn:aws[a-z-]*:states:::([a-z0-9-]+):([A-Za-z0-9]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/;
+/** A service integration's Resource: the service (`aws-sdk:<service>` for an SDK integration), the action and the pattern. */
+const SERVICE_INTEGRATION = /^arn:aws[a-z-]*:states:::((?:aws-sdk:)?[a-z0-9-]+):([A-Za-z0-9]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/;
 /**
  * The optimized integrations AWS has for the services the engine runs (one action each, DynamoDB four):
  * any other action of these services is a resource AWS does not recognize.
@@ -382,7 +383,8 @@ class DefinitionChecker {
         `Task state '${name}' field Resource '${state.Resource}' is not supported by the local engine (supported: arn:aws:states:::lambda:invoke[.waitForTaskToken], ` +
           'arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>], arn:aws:states:::states:startExecution[.sync|.sync:2], ' +
           'arn:aws:states:::sqs:sendMessage[.waitForTaskToken], arn:aws:states:::dynamodb:getItem|putItem|updateItem|deleteItem, ' +
-          `arn:aws:states:::aws-sdk:s3:${AWS_SDK_S3_ACTIONS.join('|')})`,
+          `arn:aws:states:::aws-sdk:s3:${AWS_SDK_S3_ACTIONS.join('|')}, ` +
+          `arn:aws:states:::aws-sdk:${AWS_SDK_SERVICES.join('|')}:<action>[.waitForTaskToken])`,
         `${at}/Resource`,
       );
     }

@@ -10,6 +10,7 @@ import type { Clock } from '../../../lib/config';
 import type { ArnScope } from '../arns';
 import type { LambdaInvoker } from '../lambda-invoker';
 import { awsSdkS3Action, runAwsSdkS3 } from './aws-sdk-s3';
+import { awsSdkCall, runAwsSdkIntegration } from './aws-sdk-integration';
 
 /** How the engine waits for a Task's work (the `.waitForTaskToken` / `.sync` suffixes). */
 export type IntegrationPattern = 'request' | 'waitForTaskToken' | 'sync';
@@ -22,7 +23,7 @@ export interface TaskTarget {
   readonly resourceType: string;
   /** `resource` in history (`invoke.waitForTaskToken`, `sendMessage`, or a function ARN). */
   readonly resource: string;
-  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states' | 'aws-sdk-s3';
+  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states' | 'aws-sdk-s3' | 'aws-sdk';
   readonly action: string;
   readonly pattern: IntegrationPattern;
 }
@@ -55,6 +56,8 @@ export function resolveTaskTarget(resource: string): TaskTarget {
   }
   const s3Action = awsSdkS3Action(resource);
   if (s3Action) return { resourceArn: resource, resourceType: 'aws-sdk:s3', resource: s3Action, service: 'aws-sdk-s3', action: s3Action, pattern: 'request' };
+  const sdk = awsSdkCall(resource);
+  if (sdk) return { resourceArn: resource, service: 'aws-sdk', ...sdk };
   throw new UnsupportedResourceError(`The local engine does not run the Task resource '${resource}'`);
 }
 
@@ -133,6 +136,8 @@ export interface IntegrationServices {
   readonly scope: ArnScope;
   /** Starts a child execution (StartExecution on this engine). */
   readonly startExecution: (input: Record<string, unknown>, options: ChildStartOptions) => Promise<{ executionArn: string; startDate: number }>;
+  /** Serves one of this engine's Step Functions API operations (the `aws-sdk:sfn` integration). */
+  readonly stepFunctions?: (operation: string, input: Record<string, unknown>) => Promise<object>;
   /** Asked before every call. @default every call is allowed (IAM is not enforced) */
   readonly authorize?: TaskCallAuthorizer;
 }
@@ -325,6 +330,8 @@ function javaDouble(n: number): string {
 export async function runTaskIntegration(services: IntegrationServices, target: TaskTarget, args: unknown, options: AttemptOptions = {}): Promise<TaskOutcome> {
   const { releaseClock, ...child } = options;
   switch (target.service) {
+    case 'aws-sdk':
+      return runAwsSdkIntegration(services, target, args);
     case 'lambda-invoke':
     case 'lambda-function':
       return invokeLambda(services, target, args, releaseClock);

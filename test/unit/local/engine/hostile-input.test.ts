@@ -60,7 +60,7 @@ describe('engine API under hostile input', () => {
       const validated = await h.call('ValidateStateMachineDefinition', { definition: deep });
       expect(validated).toMatchObject({ result: 'FAIL', diagnostics: [expect.objectContaining({ code: 'SCHEMA_VALIDATION_FAILED' })] });
     });
-    it('a task output nested 5,000 deep is InvalidOutput', () => rejects('SendTaskSuccess', { taskToken: 'x'.repeat(64), output: nested(5000) }, 'InvalidOutput'));
+    it('a task output nested 5,000 deep is InvalidOutput', () => rejects('SendTaskSuccess', { taskToken: `AAAA${'x'.repeat(128)}`, output: nested(5000) }, 'InvalidOutput'));
     it(`an input nested exactly ${MAX_JSON_NESTING_DEPTH} deep runs through JSONata and JSONPath states`, async () => {
       const arn = await h.machine({
         StartAt: 'Copy',
