@@ -1,4 +1,4 @@
-import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, ResourceInUseException, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import type { AddressInfo } from 'node:net';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/config';
@@ -19,6 +19,9 @@ export interface LocalDynamoDbOptions {
   /** @default 0 (a free port) */
   readonly port?: number;
 }
+
+/** How long a created table may stay CREATING before the start fails. */
+const TABLE_ACTIVE_WAIT_SECONDS = 30;
 
 /** Starts dynalite on a loopback port, persisted under `directory`, with the tables created and ACTIVE. */
 export async function startLocalDynamoDb(options: LocalDynamoDbOptions): Promise<LocalDynamoDb> {
@@ -55,6 +58,9 @@ export async function createRecordTables(endpoint: string, tables: readonly stri
         if (!(err instanceof ResourceInUseException)) throw err;
       }
     }
+    // CreateTable answers while the table is CREATING (dynalite makes it ACTIVE after a write of its own,
+    // even with createTableMs 0): a call before then finds no table.
+    for (const table of tables) await waitUntilTableExists({ client, maxWaitTime: TABLE_ACTIVE_WAIT_SECONDS, minDelay: 0.05, maxDelay: 0.5 }, { TableName: table });
   } finally {
     client.destroy();
   }
