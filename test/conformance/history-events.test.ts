@@ -6,11 +6,15 @@
  * input `{}`), written here as `id<previousEventId Type`.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonpath, neverReturns } from '../unit/local/engine/support/engine-harness';
 import { type RecordedRun, recordedEngine } from './support/recorded-run';
 
 const order: string[] = [];
 const engine = recordedEngine({
+  raise: () => {
+    throw Object.assign(new Error('Some exception was raised.'), { name: 'Exception' });
+  },
+  hang: (_payload: unknown, { releaseClock }) => neverReturns(releaseClock),
   item: async (payload: { i: number }) => {
     order.push(`start ${payload.i}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -187,6 +191,47 @@ describe('Parallel branches chain as AWS records them', () => {
       '9<8 ParallelStateFailed',
       '10<9 ExecutionFailed',
     ]);
+  });
+
+  it('a branch\'s Task that fails the branch is recorded as aborted too, beside the chain: ParallelStateFailed follows the TaskFailed (AWS: callback test_sqs_failure_in_wait_for_task_tok_no_error_field[SQS_PARALLEL_WAIT_FOR_TASK_TOKEN], states_variables test_parallel_catch_error)', async () => {
+    const lambdaTask = { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'raise', 'Payload.$': '$' }, End: true };
+    const run = await engine.run(
+      jsonpath({
+        ParallelState: { Type: 'Parallel', Branches: [{ StartAt: 'Invoke', States: { Invoke: lambdaTask } }], Catch: [{ ErrorEquals: ['States.ALL'], Next: 'Caught' }], End: true },
+        Caught: pass({ End: true }),
+      }),
+    );
+    expect(chain(run)).toEqual([
+      '1<0 ExecutionStarted',
+      '2<0 ParallelStateEntered',
+      '3<2 ParallelStateStarted',
+      '4<3 TaskStateEntered',
+      '5<4 TaskScheduled',
+      '6<5 TaskStarted',
+      '7<6 TaskFailed',
+      '8<7 TaskStateAborted',
+      '9<7 ParallelStateFailed',
+      '10<9 ParallelStateExited',
+      '11<10 PassStateEntered',
+      '12<11 PassStateExited',
+      '13<12 ExecutionSucceeded',
+    ]);
+  });
+
+  it('a Map iteration that fails aborts the running iterations\' Tasks: MapIterationFailed then its TaskStateAborted, then MapIterationAborted and TaskStateAborted per running iteration (AWS: test_task_service_lambda test_service_lambda_map_timeout)', async () => {
+    const run = await engine.run(
+      jsonpath({
+        MapState: {
+          Type: 'Map',
+          ItemProcessor: { StartAt: 'Invoke', States: { Invoke: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { 'FunctionName.$': '$' }, End: true } } },
+          End: true,
+        },
+      }),
+      ['raise', 'hang'],
+    );
+    const types = run.types.slice(run.types.indexOf('MapIterationFailed'));
+    expect(types).toEqual(['MapIterationFailed', 'TaskStateAborted', 'MapIterationAborted', 'TaskStateAborted', 'MapStateFailed', 'ExecutionFailed']);
+    expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Exception' });
   });
 
   it('ParallelStateExited follows the last branch event, as the event before it does (AWS: test_parallel_state_order)', async () => {

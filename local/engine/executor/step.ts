@@ -285,6 +285,8 @@ export class Step {
       return;
     }
     if (frame.pos.mapItem) this.event('MapIterationFailed', { name: mapStateName(frame.pos), index: frame.itemIndex }, { advance: false });
+    // AWS records a branch's or iteration's failed Task as aborted too, beside the chain (the parent follows the failure).
+    if (this.state.type === 'Task') this.event('TaskStateAborted', undefined, { advance: false });
     this.fx.signals.push({ frameId: parentFrameId(frame), signal: { kind: 'resume' }, endedChild: frame });
   }
 

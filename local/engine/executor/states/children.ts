@@ -88,8 +88,12 @@ export async function onChildren(step: Step, childLastEventId?: number): Promise
     if (step.state.distributed) step.event('MapRunFailed', { ...(failure.error !== undefined ? { error: failure.error } : {}), ...(failure.cause !== undefined ? { cause: failure.cause } : {}) });
     else frame.pos.lastEventId = first.lastEventId;
     // Running iterations are aborted with the group (unguarded: they may be mid-transition).
+    // A running Task in them is aborted too, as AWS records it (after its iteration's MapIterationAborted).
     for (const c of children) {
-      if (c.status === 'RUNNING' && phase.type === 'Map') step.batch.event(FrameRecord.fromRow(c), 'MapIterationAborted', { name: frame.pos.state, index: c.item_index });
+      if (c.status !== 'RUNNING') continue;
+      const child = FrameRecord.fromRow(c);
+      if (phase.type === 'Map') step.batch.event(child, 'MapIterationAborted', { name: frame.pos.state, index: c.item_index });
+      if (child.pos.phase.kind === 'task') step.batch.event(child, 'TaskStateAborted', undefined, { advance: false });
     }
     step.batch.abortGroup(phase.group);
     await step.recover(failure, phase, { failedEvent: `${phase.type}StateFailed` });
