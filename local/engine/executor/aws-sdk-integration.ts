@@ -12,10 +12,13 @@
 import { randomUUID } from 'node:crypto';
 import * as DynamoDb from '@aws-sdk/client-dynamodb';
 import * as Sqs from '@aws-sdk/client-sqs';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { StatesError } from '../../../lib/errors';
+import { AWS_SDK_S3_ACTIONS, runAwsSdkS3 } from './aws-sdk-s3';
+import { exceptionName, failure, type TaskOutcome } from './task-outcome';
 
 // This module imports nothing from task-integrations.ts (which imports it): the types below are the
-// shapes of its TaskTarget fields, TaskOutcome and IntegrationServices members that an SDK call needs.
+// shapes of its TaskTarget fields and IntegrationServices members that an SDK call needs.
 
 /** An `aws-sdk:` resource the engine runs: the TaskTarget fields it determines. */
 export interface AwsSdkCall {
@@ -31,12 +34,10 @@ export interface AwsSdkCall {
 export interface AwsSdkClients {
   readonly dynamodb?: DynamoDb.DynamoDBClient;
   readonly sqs?: Sqs.SQSClient;
+  readonly s3?: S3Client;
   /** Serves one of this engine's Step Functions API operations. */
   readonly stepFunctions?: (operation: string, input: Record<string, unknown>) => Promise<object>;
 }
-
-/** A Task outcome (TaskOutcome's shape): the result, or an error name with its cause. */
-type TaskOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string; readonly cause: string };
 
 const AWS_SDK_ARN = /^arn:aws[a-z-]*:states:::aws-sdk:([a-z0-9]+):([A-Za-z0-9]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/;
 
@@ -73,6 +74,8 @@ const SDK_SERVICES: Readonly<Record<string, SdkService>> = {
   sfn: { errorPrefix: 'Sfn', attemptCount: true, hasAction: (action) => STEP_FUNCTIONS_SDK_ACTIONS.includes(action) },
   dynamodb: { errorPrefix: 'DynamoDb', attemptCount: false, hasAction: hasCommand(DynamoDb) },
   sqs: { errorPrefix: 'Sqs', attemptCount: true, hasAction: hasCommand(Sqs) },
+  // S3's results and errors are not the other services' (aws-sdk-s3.ts): only its prefix and actions are used here.
+  s3: { errorPrefix: 'S3', attemptCount: false, hasAction: (action) => AWS_SDK_S3_ACTIONS.includes(camel(action)) },
 };
 
 /** The services the engine runs through `aws-sdk:` (for messages that list what the engine runs). */
@@ -118,11 +121,6 @@ function rekey(value: unknown, key: (name: string) => string): unknown {
 function sdkCause(service: SdkService, message: string, status: number, requestId: string): string {
   return `${message} (Service: ${service.errorPrefix}, Status Code: ${status}, Request ID: ${requestId})${service.attemptCount ? ' (SDK Attempt Count: 1)' : ''}`;
 }
-
-/** Error names always end in `Exception` in the SDK integrations, even where the service's own name does not. */
-const exceptionName = (name: string): string => (name.endsWith('Exception') ? name : `${name}Exception`);
-
-const failure = (error: string, cause: string): TaskOutcome => ({ ok: false, error, cause });
 
 /**
  * A JavaScript SDK error as the Java SDK names it: an error the service's model defines keeps its name;
@@ -180,6 +178,8 @@ export async function runAwsSdkIntegration(services: AwsSdkClients, target: Pick
     case 'sqs':
       if (!services.sqs) return failure(StatesError.TaskFailed, 'No SQS client is configured on the local engine');
       return callClient(SDK_SERVICES.sqs, services.sqs as Client, Sqs, Sqs.SQSServiceException, target.action, args);
+    case 's3':
+      return runAwsSdkS3(services.s3, target.action, args);
     default:
       return failure(StatesError.TaskFailed, `The local engine does not run the AWS SDK service '${service}'`);
   }

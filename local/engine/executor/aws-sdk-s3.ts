@@ -10,20 +10,10 @@ import { randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { StatesError } from '../../../lib/errors';
-
-/** An S3 action's outcome: the shape of task-integrations' TaskOutcome (which calls this module). */
-export type AwsSdkS3Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string; readonly cause: string };
+import { exceptionName, failure, type TaskOutcome } from './task-outcome';
 
 /** The S3 actions the engine runs as `aws-sdk:s3` Tasks. */
 export const AWS_SDK_S3_ACTIONS: readonly string[] = ['getObject', 'putObject', 'deleteObject', 'headObject', 'listObjects', 'listObjectsV2'];
-
-const AWS_SDK_S3 = /^arn:aws[a-z-]*:states:::aws-sdk:s3:([A-Za-z0-9]+)$/;
-
-/** The S3 action of an `aws-sdk:s3` Task resource the engine runs, or undefined for any other resource. */
-export function awsSdkS3Action(resource: string): string | undefined {
-  const action = AWS_SDK_S3.exec(resource)?.[1];
-  return action !== undefined && AWS_SDK_S3_ACTIONS.includes(action) ? action : undefined;
-}
 
 /** An S3 SDK error's cause as AWS writes it: `<message> (Service: S3, Status Code: 404, Request ID: …, Extended Request ID: …)`. */
 export function s3ErrorCause(err: unknown): string {
@@ -42,8 +32,8 @@ function plain(output: object): Record<string, unknown> {
 }
 
 /** Runs one `aws-sdk:s3` Task attempt. */
-export async function runAwsSdkS3(s3: S3Client | undefined, action: string, args: unknown): Promise<AwsSdkS3Outcome> {
-  if (!s3) return { ok: false, error: StatesError.TaskFailed, cause: 'No S3 client is configured on the local engine' };
+export async function runAwsSdkS3(s3: S3Client | undefined, action: string, args: unknown): Promise<TaskOutcome> {
+  if (!s3) return failure(StatesError.TaskFailed, 'No S3 client is configured on the local engine');
   const input = { ...((args ?? {}) as Record<string, unknown>) };
   const sdk = await import('@aws-sdk/client-s3');
   try {
@@ -74,10 +64,9 @@ export async function runAwsSdkS3(s3: S3Client | undefined, action: string, args
       case 'listObjectsV2':
         return { ok: true, value: plain(await s3.send(new sdk.ListObjectsV2Command(input as never))) };
       default:
-        return { ok: false, error: StatesError.Runtime, cause: `The local engine does not run aws-sdk:s3:${action}` };
+        return failure(StatesError.Runtime, `The local engine does not run aws-sdk:s3:${action}`);
     }
   } catch (err) {
-    const name = (err as { name?: string }).name || 'S3Exception';
-    return { ok: false, error: `S3.${name.endsWith('Exception') ? name : `${name}Exception`}`, cause: s3ErrorCause(err) };
+    return failure(`S3.${exceptionName((err as { name?: string }).name || 'S3')}`, s3ErrorCause(err));
   }
 }

@@ -9,8 +9,8 @@ import { StatesError } from '../../../lib/errors';
 import type { Clock } from '../../../lib/config';
 import type { ArnScope } from '../arns';
 import type { LambdaInvoker } from '../lambda-invoker';
-import { awsSdkS3Action, runAwsSdkS3 } from './aws-sdk-s3';
 import { awsSdkCall, runAwsSdkIntegration } from './aws-sdk-integration';
+import { exceptionName, failure, type TaskOutcome } from './task-outcome';
 
 /** How the engine waits for a Task's work (the `.waitForTaskToken` / `.sync` suffixes). */
 export type IntegrationPattern = 'request' | 'waitForTaskToken' | 'sync';
@@ -23,13 +23,12 @@ export interface TaskTarget {
   readonly resourceType: string;
   /** `resource` in history (`invoke.waitForTaskToken`, `sendMessage`, or a function ARN). */
   readonly resource: string;
-  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states' | 'aws-sdk-s3' | 'aws-sdk';
+  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states' | 'aws-sdk';
   readonly action: string;
   readonly pattern: IntegrationPattern;
 }
 
-/** A Task outcome: the result, or an ASL error name with its cause. */
-export type TaskOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string; readonly cause: string };
+export type { TaskOutcome } from './task-outcome';
 
 /** The error of a Task whose `Resource` the engine does not run. */
 export class UnsupportedResourceError extends Error {
@@ -54,8 +53,6 @@ export function resolveTaskTarget(resource: string): TaskTarget {
     if (service === 'dynamodb' && (DYNAMODB_ACTIONS as readonly string[]).includes(action) && pattern === 'request') return { resourceArn: resource, resourceType: 'dynamodb', resource: resourceName, service: 'dynamodb', action, pattern };
     if (service === 'states' && action === 'startExecution') return { resourceArn: resource, resourceType: 'states', resource: resourceName, service: 'states', action, pattern };
   }
-  const s3Action = awsSdkS3Action(resource);
-  if (s3Action) return { resourceArn: resource, resourceType: 'aws-sdk:s3', resource: s3Action, service: 'aws-sdk-s3', action: s3Action, pattern: 'request' };
   const sdk = awsSdkCall(resource);
   if (sdk) return { resourceArn: resource, service: 'aws-sdk', ...sdk };
   throw new UnsupportedResourceError(`The local engine does not run the Task resource '${resource}'`);
@@ -214,8 +211,6 @@ const sdkCause = (message: string, service: string, status: number, code: string
  */
 const DYNAMODB_GENERIC_ERRORS: ReadonlySet<string> = new Set(['ValidationException']);
 
-const failure = (error: string, cause: string): TaskOutcome => ({ ok: false, error, cause });
-
 /** An SDK error as an integration error name: `<Service>.<ErrorName>`, as the service names them. */
 function sdkFailure(service: string, err: unknown): TaskOutcome {
   const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
@@ -358,8 +353,6 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
         return sdkFailure('DynamoDB', err);
       }
     }
-    case 'aws-sdk-s3':
-      return runAwsSdkS3(services.s3, target.action, args);
     case 'states': {
       const a = (args ?? {}) as Record<string, unknown>;
       // A missing or null Input starts the child with {} (recorded: test_start_execution_sync, "Input": null).
