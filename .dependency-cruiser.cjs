@@ -8,14 +8,19 @@
 const { readdirSync, existsSync } = require('node:fs');
 const { join } = require('node:path');
 
-/** The source folders the rules govern (tests and benchmarks may reach into a module to test it). */
-const SOURCE_ROOTS = ['lib', 'local', 'infra', 'cli', 'lambdas', 'statemachines'];
+/**
+ * The source folders the rules govern (tests and benchmarks may reach into a module to test it): the four
+ * packages' sources, then the example app at the repository root.
+ */
+const SOURCE_ROOTS = ['packages/workflow/src', 'packages/runtime/src', 'packages/cdk/src', 'packages/local/src', 'lib', 'lambdas', 'infra', 'statemachines'];
 
 /** Every folder under `roots` (relative to `baseDir`) that has an index.ts, parents before children. */
 function moduleFolders(baseDir, roots = SOURCE_ROOTS) {
   const found = [];
   const visit = (folder) => {
-    if (existsSync(join(baseDir, folder, 'index.ts'))) found.push(folder);
+    // A package's src/ is entered through its package entry points (its index and subpath exports), which
+    // the package rules govern; the modules inside it are held to the rule below.
+    if (existsSync(join(baseDir, folder, 'index.ts')) && !/^packages\/[^/]+\/src$/.test(folder)) found.push(folder);
     for (const entry of readdirSync(join(baseDir, folder), { withFileTypes: true }))
       if (entry.isDirectory() && entry.name !== 'node_modules') visit(`${folder}/${entry.name}`);
   };
@@ -30,41 +35,47 @@ const NPM_OR_NODE = { dependencyTypesNot: ['core', 'npm', 'npm-dev', 'npm-option
 function importRules(baseDir) {
   return [
     {
-      name: 'lib-imports-only-lib',
-      comment: 'lib/ is the runtime every other part uses: it imports nothing outside lib/ (packages aside).',
+      name: 'workflow-imports-only-workflow',
+      comment: '@autosave/workflow (the builder and compiler) is the bottom layer: it imports nothing outside its package (npm packages aside).',
       severity: 'error',
-      from: { path: '^lib/' },
-      to: { pathNot: '^lib/', ...NPM_OR_NODE },
+      from: { path: '^packages/workflow/' },
+      to: { pathNot: '^packages/workflow/', ...NPM_OR_NODE },
     },
     {
-      name: 'local-never-imports-infra',
-      comment: 'local/ reads a cloud assembly (a file format), never infra/ code; cli/ is where they meet.',
+      name: 'runtime-imports-workflow',
+      comment: '@autosave/runtime (what runs in a Lambda) imports only itself and @autosave/workflow.',
       severity: 'error',
-      from: { path: '^local/' },
-      to: { path: '^infra/' },
+      from: { path: '^packages/runtime/' },
+      to: { pathNot: ['^packages/runtime/', '^packages/workflow/'], ...NPM_OR_NODE },
     },
     {
-      name: 'infra-never-imports-local',
-      comment: 'infra/ describes what ships to AWS; the local engine is not part of it.',
+      name: 'cdk-never-imports-local',
+      comment: '@autosave/cdk describes what ships to AWS; the local engine is not part of it.',
       severity: 'error',
-      from: { path: '^infra/' },
-      to: { path: '^local/' },
+      from: { path: '^packages/cdk/' },
+      to: { path: '^packages/local/' },
+    },
+    {
+      name: 'local-never-imports-cdk',
+      comment: 'The engine reads a cloud assembly (a file format), never construct code; the CLI (packages/local/src/cli) is where they meet.',
+      severity: 'error',
+      from: { path: '^packages/local/', pathNot: '^packages/local/src/cli/' },
+      to: { path: '^packages/cdk/' },
     },
     {
       name: 'engine-imports-config-errors-store',
       comment:
-        'local/engine knows ASL, not our workflows: besides its own files it imports only lib/config, ' +
-        'lib/errors and local/store (packages aside). Anything else (Lambda runner, IAM evaluator, services) is ' +
-        'injected through EngineOptions.',
+        'The engine knows ASL, not our workflows: besides its own files it imports only the config and errors modules ' +
+        'and the store (packages aside). Anything else (Lambda runner, IAM evaluator, services) is injected through EngineOptions.',
       severity: 'error',
-      from: { path: '^local/engine/' },
-      to: { pathNot: ['^local/engine/', '^lib/config/', '^lib/errors/', '^local/store/'], ...NPM_OR_NODE },
+      from: { path: '^packages/local/src/engine/' },
+      to: { pathNot: ['^packages/local/src/engine/', '^packages/workflow/src/config/', '^packages/workflow/src/errors/', '^packages/local/src/store/'], ...NPM_OR_NODE },
     },
     ...moduleFolders(baseDir).map((folder) => ({
       name: 'module-entered-through-index',
       comment: `${folder}/ is a module: code outside it imports ${folder}/index.ts, never its files.`,
       severity: 'error',
-      from: { path: `^(${SOURCE_ROOTS.join('|')})/`, pathNot: `^${escape(folder)}/` },
+      from: { path: `^(${SOURCE_ROOTS.map(escape).join('|')})/`, pathNot: `^${escape(folder)}/` },
       to: { path: `^${escape(folder)}/`, pathNot: `^${escape(folder)}/index\\.ts$` },
     })),
     {

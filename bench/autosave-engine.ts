@@ -6,8 +6,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, type ExecutionStatusChangeEvent } from '../local/engine';
-import { InProcessLambdaRunner } from '../local/services/lambda/lambda-runner';
+import { Engine, type ExecutionStatusChangeEvent } from '../packages/local/src/engine';
+import { InProcessLambdaRunner } from '../packages/local/src/services/lambda/lambda-runner';
 import {
   CONCURRENT_RUNS, IN_FLIGHT, measureWorkload, PAUSED_RUNS, STEP_FUNCTION_NAME, STEPS, pausedDefinition, peakRssBytes,
   runWithConcurrency, secondsSince, sevenStepDefinition, stepFunction, type WorkloadFigures,

@@ -9,8 +9,8 @@ import { Session } from 'node:inspector/promises';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, type ExecutionStatusChangeEvent } from '../local/engine';
-import { InProcessLambdaRunner } from '../local/services/lambda/lambda-runner';
+import { Engine, type ExecutionStatusChangeEvent } from '../packages/local/src/engine';
+import { InProcessLambdaRunner } from '../packages/local/src/services/lambda/lambda-runner';
 import { SEQUENTIAL_RUNS, STEP_FUNCTION_NAME, STEPS, sevenStepDefinition, stepFunction } from './workload';
 
 /** Transitions of one run of the workload: the start, then each Task's outcome. */

@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Engine } from '../local/engine';
+import type { Engine } from '../packages/local/src/engine';
 import { benchEngine, mustSucceed, ROLE } from './autosave-engine';
 import { median, runWithConcurrency, secondsSince, sevenStepDefinition } from './workload';
 

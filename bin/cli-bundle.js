@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the bundles and their manifest live. */
 export const CLI_BUNDLE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'autosave', 'cli');
-const ENTRY = 'cli/main.ts';
+const ENTRY = 'packages/local/src/cli/main.ts';
 const MANIFEST = join(CLI_BUNDLE_DIR, 'manifest.json');
 /** Builds kept besides the newest: a running engine may still load a lazy chunk of the build it started from. */
 const KEPT_BUILDS = 3;

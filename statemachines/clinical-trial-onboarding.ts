@@ -1,5 +1,5 @@
-import { days } from '../lib/config';
-import { approval, defineWorkflow, tool } from '../lib/workflow';
+import { days } from '../packages/workflow/src/config';
+import { approval, defineWorkflow, tool } from '../packages/workflow/src';
 
 /**
  * Onboards a clinical-trial site in seven steps: verify the site, create accounts, request the IRB

@@ -1,5 +1,5 @@
-import { researchTools } from '../lib/tools';
-import { agentLoop, defineWorkflow } from '../lib/workflow';
+import { researchTools } from '../packages/runtime/src/tools';
+import { agentLoop, defineWorkflow } from '../packages/workflow/src';
 
 /**
  * A ReAct research agent: the model searches, reads and calculates until it gives a final answer (the

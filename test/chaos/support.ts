@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { DEFAULT_TABLE_NAME } from '../../lib/endpoints';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/config';
-import { OutboxEmailProvider, type OutboxEmail } from '../../lib/tools';
-import { ENDPOINTS_FILE, type LocalEndpoints } from '../../local/services/local-environment';
+import { DEFAULT_TABLE_NAME } from '../../packages/runtime/src/endpoints';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/workflow/src/config';
+import { OutboxEmailProvider, type OutboxEmail } from '../../packages/runtime/src/tools';
+import { ENDPOINTS_FILE, type LocalEndpoints } from '../../packages/local/src/services/local-environment';
 import { startEngineProcess, type EngineProcess } from '../integration/crash/support/engine-process';
 
 /** A port free right now. */

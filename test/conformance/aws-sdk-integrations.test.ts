@@ -12,11 +12,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/config';
-import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from '../../local/api/server';
-import { type LocalDynamoDb, startLocalDynamoDb } from '../../local/services/dynamodb';
-import { LocalSqs } from '../../local/services/sqs/local-sqs';
-import { sqsService } from '../../local/services/sqs/sqs-service';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/workflow/src/config';
+import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from '../../packages/local/src/api/server';
+import { type LocalDynamoDb, startLocalDynamoDb } from '../../packages/local/src/services/dynamodb';
+import { LocalSqs } from '../../packages/local/src/services/sqs/local-sqs';
+import { sqsService } from '../../packages/local/src/services/sqs/sqs-service';
 import { jsonpath } from '../unit/local/engine/support/engine-harness';
 import { type RecordedRun, recordedEngine } from './support/recorded-run';
 

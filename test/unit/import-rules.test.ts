@@ -3,6 +3,7 @@
  * violation planted in a small tree of the same shape (run through the same CLI a developer runs).
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,8 @@ interface Violation {
 
 /** Runs depcruise in `cwd` with `config` and resolves with the violations it found. */
 async function cruise(cwd: string, config: string, roots: readonly string[]): Promise<Violation[]> {
-  const run = await promisify(execFile)(DEPCRUISE, ['--config', config, '--output-type', 'json', ...roots], { cwd, maxBuffer: 64 * 1024 * 1024 })
+  const present = roots.filter((root) => existsSync(join(cwd, root)));
+  const run = await promisify(execFile)(DEPCRUISE, ['--config', config, '--output-type', 'json', ...present], { cwd, maxBuffer: 64 * 1024 * 1024 })
     .then(({ stdout }) => ({ stdout, stderr: '', exitCode: 0 }))
     .catch((error: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '', exitCode: error.code ?? 1 }));
   if (!run.stdout) throw new Error(`depcruise printed no result (exit ${run.exitCode}): ${run.stderr}`);
@@ -41,43 +43,46 @@ describe('import rules', () => {
   describe('on a tree with planted violations', () => {
     /** Imports the layout allows, including the designs other parts rely on (see the comments). */
     const allowed: Record<string, string> = {
-      'lib/config/index.ts': "export * from './constants';",
-      'lib/config/constants.ts': 'export const LIMIT = 1;',
-      'lib/errors/index.ts': "import { LIMIT } from '../config';\nexport const errorLimit = LIMIT;",
-      'lib/records/index.ts': "export * from './record-table';",
-      'lib/records/record-table.ts': "import { LIMIT } from '../config';\nexport const table = LIMIT;",
-      // lib/cloud-assembly is read by local/services (the engine booted from a stack) and by infra/.
-      'lib/cloud-assembly/index.ts': "export * from './assembly';",
-      'lib/cloud-assembly/assembly.ts': "import { table } from '../records';\nexport const assembly = table;",
-      'local/store/index.ts': "import { LIMIT } from '../../lib/config';\nexport const store = LIMIT;",
-      'local/engine/index.ts': "export * from './engine';",
-      'local/engine/engine.ts':
-        "import { LIMIT } from '../../lib/config';\nimport { errorLimit } from '../../lib/errors';\nimport { store } from '../store';\n" +
+      'packages/workflow/src/index.ts': "export * from './compile';",
+      'packages/workflow/src/compile.ts': "import { LIMIT } from './config';\nexport const compile = LIMIT;",
+      'packages/workflow/src/config/index.ts': "export * from './constants';",
+      'packages/workflow/src/config/constants.ts': 'export const LIMIT = 1;',
+      'packages/workflow/src/errors/index.ts': "import { LIMIT } from '../config';\nexport const errorLimit = LIMIT;",
+      'packages/runtime/src/records/index.ts': "export * from './record-table';",
+      'packages/runtime/src/records/record-table.ts': "import { LIMIT } from '../../../workflow/src/config';\nexport const table = LIMIT;",
+      'packages/runtime/src/handlers/index.ts': "import { table } from '../records';\nexport const handlers = table;",
+      'packages/local/src/cloud-assembly/index.ts': "export * from './assembly';",
+      'packages/local/src/cloud-assembly/assembly.ts': "import { table } from '../../../runtime/src/records';\nexport const assembly = table;",
+      'packages/local/src/store/index.ts': "import { LIMIT } from '../../../workflow/src/config';\nexport const store = LIMIT;",
+      'packages/local/src/engine/index.ts': "export * from './engine';",
+      'packages/local/src/engine/engine.ts':
+        "import { LIMIT } from '../../../workflow/src/config';\nimport { errorLimit } from '../../../workflow/src/errors';\nimport { store } from '../store';\n" +
         "import { shape } from './dataflow';\nexport const engine = LIMIT + errorLimit + store + shape;\n" +
-        '/** Injected by local/services, so the engine never imports the simulator or lib/cloud-assembly. */\n' +
+        '/** Injected by the services, so the engine never imports the simulator or the cloud assembly reader. */\n' +
         'export interface IamEvaluator { allowed(action: string): boolean }',
-      'local/engine/dataflow/index.ts': "export * from './types';",
-      'local/engine/dataflow/types.ts': 'export const shape = 1;',
-      'local/services/iam.ts':
-        "import type { IamEvaluator } from '../engine';\nimport { assembly } from '../../lib/cloud-assembly';\n" +
+      'packages/local/src/engine/dataflow/index.ts': "export * from './types';",
+      'packages/local/src/engine/dataflow/types.ts': 'export const shape = 1;',
+      'packages/local/src/services/iam.ts':
+        "import type { IamEvaluator } from '../engine';\nimport { assembly } from '../cloud-assembly';\n" +
         'export const evaluator: IamEvaluator = { allowed: () => assembly > 0 };',
-      'infra/stack.ts': "import { assembly } from '../lib/cloud-assembly';\nimport { workflows } from '../statemachines';\nexport const stack = assembly + workflows;",
-      'lambdas/index.ts': "import { table } from '../lib/records';\nexport const handlers = table;",
-      'statemachines/index.ts': "import { LIMIT } from '../lib/config';\nexport const workflows = LIMIT;",
-      // cli/ is where local/ and infra/ meet.
-      'cli/main.ts': "import { stack } from '../infra/stack';\nimport { engine } from '../local/engine';\nexport const main = stack + engine;",
+      'packages/cdk/src/stack.ts': "import { handlers } from '../../runtime/src/handlers';\nimport { compile } from '../../workflow/src';\nexport const stack = handlers + compile;",
+      'statemachines/index.ts': "import { compile } from '../packages/workflow/src';\nexport const workflows = compile;",
+      'infra/app.ts': "import { stack } from '../packages/cdk/src/stack';\nimport { workflows } from '../statemachines';\nexport const app = stack + workflows;",
+      // The CLI is where the engine and the construct meet.
+      'packages/local/src/cli/main.ts': "import { stack } from '../../../cdk/src/stack';\nimport { engine } from '../engine';\nexport const main = stack + engine;",
     };
     /** One file per rule, each breaking exactly that rule: [file, source, the violations it must cause]. */
     const planted: [string, string, string[]][] = [
-      ['lib/records/uses-local.ts', "import { store } from '../../local/store';\nexport const x = store;", ['lib-imports-only-lib: lib/records/uses-local.ts -> local/store/index.ts']],
-      ['local/services/deploy.ts', "import { stack } from '../../infra/stack';\nexport const x = stack;", ['local-never-imports-infra: local/services/deploy.ts -> infra/stack.ts']],
-      ['infra/local-bridge.ts', "import type { IamEvaluator } from '../local/engine';\nexport type X = IamEvaluator;", ['infra-never-imports-local: infra/local-bridge.ts -> local/engine/index.ts']],
-      ['local/engine/reads-records.ts', "import { table } from '../../lib/records';\nexport const x = table;", ['engine-imports-config-errors-store: local/engine/reads-records.ts -> lib/records/index.ts']],
-      ['local/services/deep.ts', "import { LIMIT } from '../../lib/config/constants';\nexport const x = LIMIT;", ['module-entered-through-index: local/services/deep.ts -> lib/config/constants.ts']],
-      ['local/engine/executor.ts', "import { shape } from './dataflow/types';\nexport const x = shape;", ['module-entered-through-index: local/engine/executor.ts -> local/engine/dataflow/types.ts']],
+      ['packages/workflow/src/uses-runtime.ts', "import { table } from '../../runtime/src/records';\nexport const x = table;", ['workflow-imports-only-workflow: packages/workflow/src/uses-runtime.ts -> packages/runtime/src/records/index.ts']],
+      ['packages/runtime/src/records/uses-local.ts', "import { store } from '../../../local/src/store';\nexport const x = store;", ['runtime-imports-workflow: packages/runtime/src/records/uses-local.ts -> packages/local/src/store/index.ts']],
+      ['packages/local/src/services/deploy.ts', "import { stack } from '../../../cdk/src/stack';\nexport const x = stack;", ['local-never-imports-cdk: packages/local/src/services/deploy.ts -> packages/cdk/src/stack.ts']],
+      ['packages/cdk/src/local-bridge.ts', "import type { IamEvaluator } from '../../local/src/engine';\nexport type X = IamEvaluator;", ['cdk-never-imports-local: packages/cdk/src/local-bridge.ts -> packages/local/src/engine/index.ts']],
+      ['packages/local/src/engine/reads-records.ts', "import { table } from '../../../runtime/src/records';\nexport const x = table;", ['engine-imports-config-errors-store: packages/local/src/engine/reads-records.ts -> packages/runtime/src/records/index.ts']],
+      ['packages/local/src/services/deep.ts', "import { LIMIT } from '../../../workflow/src/config/constants';\nexport const x = LIMIT;", ['module-entered-through-index: packages/local/src/services/deep.ts -> packages/workflow/src/config/constants.ts']],
+      ['packages/local/src/engine/executor.ts', "import { shape } from './dataflow/types';\nexport const x = shape;", ['module-entered-through-index: packages/local/src/engine/executor.ts -> packages/local/src/engine/dataflow/types.ts']],
       // A cycle is reported once, at the edge where the cruiser closes it.
-      ['lib/ping/index.ts', "import { pong } from '../pong';\nexport const ping = () => pong;", ['no-cycles: lib/ping/index.ts -> lib/pong/index.ts']],
-      ['lib/pong/index.ts', "import { ping } from '../ping';\nexport const pong = () => ping;", []],
+      ['packages/runtime/src/ping/index.ts', "import { pong } from '../pong';\nexport const ping = () => pong;", ['no-cycles: packages/runtime/src/ping/index.ts -> packages/runtime/src/pong/index.ts']],
+      ['packages/runtime/src/pong/index.ts', "import { ping } from '../ping';\nexport const pong = () => ping;", []],
     ];
     let tree: string;
     beforeAll(async () => {

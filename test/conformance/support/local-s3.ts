@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll } from 'vitest';
-import type { EngineOptions } from '../../../local/engine';
-import { startLocalS3, type LocalS3 } from '../../../local/services/s3';
+import type { EngineOptions } from '../../../packages/local/src/engine';
+import { startLocalS3, type LocalS3 } from '../../../packages/local/src/services/s3';
 
 /** Starts a local S3 with `buckets` for the test file; call before `recordedEngine`. */
 export function localS3ForTests(buckets: readonly string[]) {

@@ -4,7 +4,7 @@
  * (timestamps; the ARNs' ids are compared only where a case says so).
  */
 import { afterAll, beforeAll } from 'vitest';
-import type { EngineOptions } from '../../../local/engine';
+import type { EngineOptions } from '../../../packages/local/src/engine';
 import { EngineHarness, type TestFunction } from '../../unit/local/engine/support/engine-harness';
 
 /** How a run ended, as DescribeExecution and the last history event say it. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { startLocal, type LocalEngine } from '../../../local/server';
+import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 
 const ARTIFACTS = join(process.cwd(), 'test-results');
 const ALIAS = 'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding:live';

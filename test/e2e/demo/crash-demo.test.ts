@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { AUTOSAVE_BIN } from '../../../cli/demo/engine-process';
+import { AUTOSAVE_BIN } from '../../../packages/local/src/cli/demo/engine-process';
 
 function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -14,11 +14,11 @@ import {
   type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeCostNote } from '../../../infra/cost-note';
-import { LIVE_ALIAS_NAME, LOCAL_REGION } from '../../../lib/config';
-import { startLocal, type LocalEngine } from '../../../local/server';
+import { computeCostNote } from '../../../packages/cdk/src/cost-note';
+import { LIVE_ALIAS_NAME, LOCAL_REGION } from '../../../packages/workflow/src/config';
+import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { clinicalTrialOnboarding } from '../../../statemachines';
-import { getFullHistory } from '../../../lib/operations';
+import { getFullHistory } from '../../../packages/local/src/operations';
 import { eventually as waitFor } from '../../fixtures/wait';
 
 /** Where the suite runs: an endpoint, and how to release it. */

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../cli/main';
-import { captureTerminal } from '../../../cli/output';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../lib/config';
-import { listPendingApprovals, loadRunDetails } from '../../../lib/operations';
-import { startLocal, type LocalEngine } from '../../../local/server';
+import { main } from '../../../packages/local/src/cli/main';
+import { captureTerminal } from '../../../packages/local/src/cli/output';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../packages/workflow/src/config';
+import { listPendingApprovals, loadRunDetails } from '../../../packages/local/src/operations';
+import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { clinicalTrialOnboarding } from '../../../statemachines/index';
 
 const RUNS = 200;

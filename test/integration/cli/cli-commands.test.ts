@@ -18,11 +18,11 @@ import {
   UpdateStateMachineCommand,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../cli/main';
-import { captureTerminal } from '../../../cli/output';
-import { startLocal, type LocalEngine } from '../../../local/server';
+import { main } from '../../../packages/local/src/cli/main';
+import { captureTerminal } from '../../../packages/local/src/cli/output';
+import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { clinicalTrialOnboarding, contractRenewal } from '../../../statemachines/index';
-import { loadRunDetails } from '../../../lib/operations';
+import { loadRunDetails } from '../../../packages/local/src/operations';
 
 interface CliResult {
   readonly code: number;

@@ -8,11 +8,11 @@
 import { rm } from 'node:fs/promises';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropOldVersionGrants } from '../../../cli/assembly-edits';
-import { run } from '../../../cli/commands/deploy-check';
-import { captureTerminal } from '../../../cli/output';
-import { loadRunDetails } from '../../../lib/operations';
-import type { LocalEngine } from '../../../local/server';
+import { dropOldVersionGrants } from '../../../packages/local/src/cli/assembly-edits';
+import { run } from '../../../packages/local/src/cli/commands/deploy-check';
+import { captureTerminal } from '../../../packages/local/src/cli/output';
+import { loadRunDetails } from '../../../packages/local/src/operations';
+import type { LocalEngine } from '../../../packages/local/src/server';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import { eventually } from '../../fixtures/wait';
 import { appAssemblies, editedAssembly, SYNTH_TIMEOUT_MILLIS } from '../stack/support/assemblies';

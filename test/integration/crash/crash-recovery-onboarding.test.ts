@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { startEngineProcess, type EngineProcess } from './support/engine-process';
 import { resendStartExecution, sfnClient } from '../local/sfn-helpers';
-import { getFullHistory } from '../../../lib/operations';
+import { getFullHistory } from '../../../packages/local/src/operations';
 import { eventually } from '../../fixtures/wait';
 
 const RUNS = 100;

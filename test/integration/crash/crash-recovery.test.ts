@@ -14,7 +14,7 @@ import {
   StartExecutionCommand, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { startEngineProcess, type EngineProcess } from './support/engine-process';
-import { getFullHistory } from '../../../lib/operations';
+import { getFullHistory } from '../../../packages/local/src/operations';
 import { resendStartExecution } from '../local/sfn-helpers';
 import { eventually } from '../../fixtures/wait';
 

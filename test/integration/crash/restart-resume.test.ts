@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { minutes } from '../../../lib/config/duration';
+import { minutes } from '../../../packages/workflow/src/config/duration';
 import { EngineHarness, invokeTask, jsonata, namedError, neverReturns } from '../../unit/local/engine/support/engine-harness';
 
 /**

@@ -4,13 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_REGION } from '../../../lib/config/constants';
-import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from '../../../local/api/server';
-import type { ExecutionStatusChangeEvent } from '../../../local/engine';
-import { type LocalDynamoDb, startLocalDynamoDb } from '../../../local/services/dynamodb';
-import { LOCAL_CREDENTIALS } from '../../../lib/config';
-import { LocalSqs } from '../../../local/services/sqs/local-sqs';
-import { sqsService } from '../../../local/services/sqs/sqs-service';
+import { LOCAL_REGION } from '../../../packages/workflow/src/config/constants';
+import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from '../../../packages/local/src/api/server';
+import type { ExecutionStatusChangeEvent } from '../../../packages/local/src/engine';
+import { type LocalDynamoDb, startLocalDynamoDb } from '../../../packages/local/src/services/dynamodb';
+import { LOCAL_CREDENTIALS } from '../../../packages/workflow/src/config';
+import { LocalSqs } from '../../../packages/local/src/services/sqs/local-sqs';
+import { sqsService } from '../../../packages/local/src/services/sqs/sqs-service';
 import { EngineHarness, invokeTask, jsonata, jsonpath, namedError } from '../../unit/local/engine/support/engine-harness';
 
 /** Task integrations against real local services: dynalite and the engine's SQS over HTTP. */

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListStateMachinesCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../lib/config';
-import { Engine } from '../../../local/engine';
-import { startLocal, type LocalEngine } from '../../../local/server';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../packages/workflow/src/config';
+import { Engine } from '../../../packages/local/src/engine';
+import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 
 /** A port free right now (the engine binds it itself). */
 const freePort = () =>

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeExecutionCommand, SendTaskSuccessCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { startLocal, type LocalEngine } from '../../../local/server';
-import { deployDefinition } from '../../../local/services/deploy-workflows';
+import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
+import { deployDefinition } from '../../../packages/local/src/services/deploy-workflows';
 import { eventually } from '../../fixtures/wait';
 import { untilClosed } from './sfn-helpers';
 

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
 const sweeps = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../../local/services/recorded-decisions', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../local/services/recorded-decisions')>();
+vi.mock('../../../packages/local/src/services/recorded-decisions', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../packages/local/src/services/recorded-decisions')>();
   return {
     ...original,
     recordedDecisions: (...args: Parameters<typeof original.recordedDecisions>) => {
@@ -27,7 +27,7 @@ vi.mock('../../../local/services/recorded-decisions', async (importOriginal) => 
 
 describe('the boot sweep of recorded approval decisions', () => {
   it('runs once per boot', async () => {
-    const { startLocal } = await import('../../../local/server');
+    const { startLocal } = await import('../../../packages/local/src/server');
     const dir = await mkdtemp(join(tmpdir(), 'autosave-sweep-'));
     const local = await startLocal({ port: 0, dataDir: dir, console: false, log: () => undefined });
     try {

@@ -14,9 +14,9 @@ import {
 import { CreateQueueCommand, GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { startLocal, type LocalEngine } from '../../../local/server';
+import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { untilClosed } from './sfn-helpers';
-import { LOCAL_CREDENTIALS } from '../../../lib/config';
+import { LOCAL_CREDENTIALS } from '../../../packages/workflow/src/config';
 import { eventually } from '../../fixtures/wait';
 
 class SiteRejectedError extends Error {

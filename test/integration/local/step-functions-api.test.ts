@@ -14,8 +14,8 @@ import {
   SendTaskFailureCommand, SendTaskHeartbeatCommand, SendTaskSuccessCommand, SFNClient, StartExecutionCommand, StopExecutionCommand,
   UpdateStateMachineAliasCommand, UpdateStateMachineCommand,
 } from '@aws-sdk/client-sfn';
-import { AWS_JSON_CONTENT_TYPE } from '../../../local/api/aws-json-protocol';
-import { startLocal, type LocalEngine } from '../../../local/server';
+import { AWS_JSON_CONTENT_TYPE } from '../../../packages/local/src/api/aws-json-protocol';
+import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { invokeTask, jsonataMachine, sfnClient, untilClosed } from './sfn-helpers';
 import { eventually } from '../../fixtures/wait';
 

@@ -6,8 +6,8 @@
  */
 import { DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minutes } from '../../../lib/config/duration';
-import type { LocalEngine } from '../../../local/server';
+import { minutes } from '../../../packages/workflow/src/config/duration';
+import type { LocalEngine } from '../../../packages/local/src/server';
 import { contractRenewal, researchAgent } from '../../../statemachines';
 import { appAssemblies, editedAssembly, SYNTH_TIMEOUT_MILLIS } from './support/assemblies';
 import { startStackEngine, type StackEngine } from './support/stack-engine';

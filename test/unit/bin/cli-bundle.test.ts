@@ -17,7 +17,7 @@ describe('the CLI bundle', () => {
     const entry = fileURLToPath(await cliBundle());
     expect(entry.startsWith(CLI_BUNDLE_DIR)).toBe(true);
     const { inputs } = await readManifest();
-    for (const file of ['cli/main.ts', 'cli/commands/local.ts', 'local/server.ts', 'lambdas/tool-step.ts', 'lambdas/approval-endpoint.ts', 'statemachines/index.ts']) {
+    for (const file of ['packages/local/src/cli/main.ts', 'packages/local/src/cli/commands/local.ts', 'packages/local/src/server.ts', 'packages/runtime/src/handlers/tool-step.ts', 'packages/runtime/src/handlers/approval-endpoint.ts', 'statemachines/index.ts']) {
       expect(Object.keys(inputs)).toContain(file);
     }
     expect(Object.keys(inputs).some((f) => f.includes('node_modules/'))).toBe(false);
@@ -27,13 +27,13 @@ describe('the CLI bundle', () => {
     await cliBundle();
     const stale = await readManifest();
     // As if cli/main.ts had been edited since: another time, another size, another hash.
-    stale.inputs['cli/main.ts'] = { size: 1, mtimeMs: 1, sha256: '0'.repeat(64) };
+    stale.inputs['packages/local/src/cli/main.ts'] = { size: 1, mtimeMs: 1, sha256: '0'.repeat(64) };
     stale.builtAt = '2000-01-01T00:00:00.000Z';
     await writeFile(MANIFEST, JSON.stringify(stale));
     await cliBundle();
     const rebuilt = await readManifest();
     expect(rebuilt.builtAt).not.toBe(stale.builtAt);
-    expect(rebuilt.inputs['cli/main.ts'].sha256).not.toBe('0'.repeat(64));
+    expect(rebuilt.inputs['packages/local/src/cli/main.ts'].sha256).not.toBe('0'.repeat(64));
   });
 
   it('is not rebuilt while every source matches', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { progressPlanOf, runProgress, successorsOf, type AslGraphDefinition, formatDuration } from '../../../lib/operations';
-import { compileWorkflow } from '../../../lib/workflow';
+import { progressPlanOf, runProgress, successorsOf, type AslGraphDefinition, formatDuration } from '../../../packages/local/src/operations';
+import { compileWorkflow } from '../../../packages/workflow/src';
 import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines/index';
-import { progressLine, runElapsedMillis } from '../../../cli/follow-run';
+import { progressLine, runElapsedMillis } from '../../../packages/local/src/cli/follow-run';
 
 const onboarding = compileWorkflow(clinicalTrialOnboarding) as unknown as AslGraphDefinition;
 const research = compileWorkflow(researchAgent) as unknown as AslGraphDefinition;

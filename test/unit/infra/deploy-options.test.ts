@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveDeployOptions } from '../../../infra/deploy-options';
-import { createIamEvaluator, resolveAwsDeployment, rolesOf, type CfnTemplate } from '../../../lib/cloud-assembly';
+import { resolveDeployOptions } from '../../../packages/cdk/src/deploy-options';
+import { createIamEvaluator, resolveAwsDeployment, rolesOf, type CfnTemplate } from '../../../packages/local/src/cloud-assembly';
 import { synthApp } from './synth-app';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string }>;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AssetStaging } from 'aws-cdk-lib';
 import { createAutosaveApp } from '../../../infra/create-app';
 import { registeredFunctionSpecs, registeredWorkflowSpecs } from '../../../infra/registries';
-import { PROJECT_ROOT } from '../../../infra/runtime-functions';
+import { PROJECT_ROOT } from '../../../packages/cdk/src/runtime-functions';
 
 /** One synthesized function asset: its files and the SDK clients its code contains. */
 interface FunctionBundle {
@@ -81,12 +81,12 @@ describe('Lambda bundles: lean', () => {
   });
 
   it('each bundle, its own code included, is smaller than the SDK clients alone of a bundle that holds them all', async () => {
-    // The same esbuild options as infra/runtime-functions.ts, on a module that creates every client.
+    // The same esbuild options as packages/cdk/src/runtime-functions.ts, on a module that creates every client.
     const everything = await build({
       stdin: {
         contents: [
-          "import * as c from './lib/aws-clients';",
-          "import { loadApprovalSecrets } from './lib/endpoints';",
+          "import * as c from './packages/runtime/src/aws-clients';",
+          "import { loadApprovalSecrets } from './packages/runtime/src/endpoints';",
           'export const all = [c.createDynamoDbClient(), c.createS3Client(), c.createSqsClient(), c.createSfnClient(), c.createBedrockClient(), c.createSesClient(), loadApprovalSecrets];',
         ].join('\n'),
         resolveDir: PROJECT_ROOT,

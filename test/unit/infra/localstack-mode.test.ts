@@ -7,7 +7,7 @@
  */
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readCloudAssembly, stackOf } from '../../../lib/cloud-assembly';
+import { readCloudAssembly, stackOf } from '../../../packages/local/src/cloud-assembly';
 import { workflows } from '../../../statemachines';
 import { synthAssembly } from './iam/code-changing-deploy';
 import { synthApp } from './synth-app';

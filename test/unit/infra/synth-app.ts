@@ -1,7 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { createAutosaveApp, type AutosaveApp } from '../../../infra/create-app';
 import { registeredFunctionSpecs, registeredWorkflowSpecs } from '../../../infra/registries';
-import type { FunctionSpec, WorkflowSpec } from '../../../infra/stack-inputs';
+import type { FunctionSpec, WorkflowSpec } from '../../../packages/cdk/src/stack-inputs';
 
 /** What a test gets back from {@link synthApp}. */
 export interface SynthesizedApp extends AutosaveApp {

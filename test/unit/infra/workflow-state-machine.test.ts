@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defineWorkflow } from '../../../lib/workflow';
-import { deployOptionsFromContext, resolveDeployOptions } from '../../../infra/deploy-options';
+import { defineWorkflow } from '../../../packages/workflow/src';
+import { deployOptionsFromContext, resolveDeployOptions } from '../../../packages/cdk/src/deploy-options';
 import { registeredFunctionSpecs, registeredWorkflowSpecs, toWorkflowSpec } from '../../../infra/registries';
 import { contractRenewal, workflows } from '../../../statemachines';
 import { synthApp } from './synth-app';

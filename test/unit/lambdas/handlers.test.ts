@@ -4,9 +4,9 @@
  */
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { functionSpec, functions, localFunctionName } from '../../../lambdas/index';
-import { isPayloadRef } from '../../../lib/payloads';
-import { OutboxEmailProvider } from '../../../lib/tools';
+import { functionSpec, functions, localFunctionName } from '../../../packages/runtime/src/handlers/index';
+import { isPayloadRef } from '../../../packages/runtime/src/payloads';
+import { OutboxEmailProvider } from '../../../packages/runtime/src/tools';
 import { FakeAwsError, sqsSendMessage, startFakeAwsJson, type FakeAwsJsonServer } from '../../fixtures/runtime/fake-aws-json';
 import { startLocalAws, type LocalAws } from '../../fixtures/runtime/local-aws';
 
@@ -61,7 +61,7 @@ describe('lambdas/index.ts registry', () => {
   it('lists the six functions of docs/architecture.md §2 with their entry files, limits and needs', async () => {
     expect(functions.map((f) => f.name)).toEqual(['model-step', 'tool-step', 'approval-request', 'approval-endpoint', 'run-monitor', 'redrive']);
     for (const f of functions) {
-      expect(f.entry).toBe(resolve('lambdas', `${f.name}.ts`));
+      expect(f.entry).toBe(resolve('packages/runtime/src/handlers', `${f.name}.ts`));
       expect(f.handler).toBe('handler');
       expect(f.timeoutSeconds).toBeGreaterThan(0);
       expect(f.memoryMb).toBeGreaterThanOrEqual(128);

@@ -6,9 +6,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { editedAssemblyCopy, type EditableTemplate } from '../../../../cli/assembly-edits';
-import { changedAppCopy } from '../../../../cli/rehearsal';
-import { PROJECT_ROOT, synthesizeAssembly } from '../../../../cli/stack-assembly';
+import { editedAssemblyCopy, type EditableTemplate } from '../../../../packages/local/src/cli/assembly-edits';
+import { changedAppCopy } from '../../../../packages/local/src/cli/rehearsal';
+import { PROJECT_ROOT, synthesizeAssembly } from '../../../../packages/local/src/cli/stack-assembly';
 
 /** Long enough to synthesize both apps on a loaded machine (bundling included). */
 export const SYNTH_TIMEOUT_MILLIS = 240_000;

@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { LOCAL_CREDENTIALS } from '../../../../lib/config';
-import { startLocal, type LocalEngine, type StartLocalOptions } from '../../../../local/server';
+import { LOCAL_CREDENTIALS } from '../../../../packages/workflow/src/config';
+import { startLocal, type LocalEngine, type StartLocalOptions } from '../../../../packages/local/src/server';
 
 /** A running stack-mode engine. */
 export interface StackEngine {

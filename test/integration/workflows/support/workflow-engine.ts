@@ -11,12 +11,12 @@ import {
   type DescribeExecutionCommandOutput, type ExecutionStatus, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { LOCAL_REGION, type Duration, LOCAL_CREDENTIALS } from '../../../../lib/config';
-import { OutboxEmailProvider, type OutboxEmail } from '../../../../lib/tools';
-import { startLocal, type LocalEngine, type StartLocalOptions } from '../../../../local/server';
-import { deployWorkflows, type WorkflowDeployment } from '../../../../local/services/deploy-workflows';
-import type { Workflow } from '../../../../lib/workflow';
-import { getFullHistory } from '../../../../lib/operations';
+import { LOCAL_REGION, type Duration, LOCAL_CREDENTIALS } from '../../../../packages/workflow/src/config';
+import { OutboxEmailProvider, type OutboxEmail } from '../../../../packages/runtime/src/tools';
+import { startLocal, type LocalEngine, type StartLocalOptions } from '../../../../packages/local/src/server';
+import { deployWorkflows, type WorkflowDeployment } from '../../../../packages/local/src/services/deploy-workflows';
+import type { Workflow } from '../../../../packages/workflow/src';
+import { getFullHistory } from '../../../../packages/local/src/operations';
 import { eventually, POLL_DEADLINE_MILLIS } from '../../../fixtures/wait';
 
 /** A started engine with its clients. */

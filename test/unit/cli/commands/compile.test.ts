@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { run } from '../../../../cli/commands/compile';
+import { run } from '../../../../packages/local/src/cli/commands/compile';
 
 const golden = (name: string) => readFile(new URL(`../../../fixtures/asl/${name}.asl.json`, import.meta.url), 'utf8');
 

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkTemplates, run } from '../../../../cli/commands/deploy-check';
+import { checkTemplates, run } from '../../../../packages/local/src/cli/commands/deploy-check';
 import { dropOldVersionGrants, synthAssembly } from '../../infra/iam/code-changing-deploy';
 
 let deployed: string;

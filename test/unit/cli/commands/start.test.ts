@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { looksLikePath, readRunInput } from '../../../../cli/commands/start';
+import { looksLikePath, readRunInput } from '../../../../packages/local/src/cli/commands/start';
 
 let dir: string;
 beforeAll(async () => {

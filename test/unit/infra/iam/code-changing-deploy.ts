@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssetStaging } from 'aws-cdk-lib';
-import { dropOldVersionGrants as dropOldVersionTemplateGrants, editTemplateInPlace } from '../../../../cli/assembly-edits';
+import { dropOldVersionGrants as dropOldVersionTemplateGrants, editTemplateInPlace } from '../../../../packages/local/src/cli/assembly-edits';
 import { createAutosaveApp } from '../../../../infra/create-app';
 import { registeredFunctionSpecs, registeredWorkflowSpecs } from '../../../../infra/registries';
-import type { FunctionSpec, WorkflowSpec } from '../../../../infra/stack-inputs';
-import { readCloudAssembly, resolveAwsDeployment, stackOf, type DeploymentRecord, type ResolvedDeployment } from '../../../../lib/cloud-assembly';
+import type { FunctionSpec, WorkflowSpec } from '../../../../packages/cdk/src/stack-inputs';
+import { readCloudAssembly, resolveAwsDeployment, stackOf, type DeploymentRecord, type ResolvedDeployment } from '../../../../packages/local/src/cloud-assembly';
 
 /** The stand-in code of each deploy: every function is bundled from it, so deploy 2 changes every function's code. */
 const handlerOf = (deploy: 1 | 2): string => fileURLToPath(new URL(`./fixtures/handler-v${deploy}.ts`, import.meta.url));

@@ -16,7 +16,7 @@ import {
   type IamRequest,
   type ResolvedDeployment,
   type TaskRequest,
-} from '../../../../lib/cloud-assembly';
+} from '../../../../packages/local/src/cloud-assembly';
 import { workflows } from '../../../../statemachines';
 import { codeChangingDeploy, synthAndResolve } from './code-changing-deploy';
 import { bedrockCalls, callsOf, functionsOf } from './function-calls';

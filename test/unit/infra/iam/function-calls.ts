@@ -1,4 +1,4 @@
-import type { IamRequest, ResolvedDeployment } from '../../../../lib/cloud-assembly';
+import type { IamRequest, ResolvedDeployment } from '../../../../packages/local/src/cloud-assembly';
 
 /** A function of a resolved deploy: its role and the environment its code reads. */
 export interface DeployedFunction {

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalLinkSigner, ApprovalService, SigningKeys } from '../../../../lib/approvals';
-import { loadRuntimeConfig } from '../../../../lib/endpoints';
-import { RecordTable } from '../../../../lib/records';
-import { Runtime, approvalService } from '../../../../lambdas/runtime';
+import { ApprovalLinkSigner, ApprovalService, SigningKeys } from '../../../../packages/runtime/src/approvals';
+import { loadRuntimeConfig } from '../../../../packages/runtime/src/endpoints';
+import { RecordTable } from '../../../../packages/runtime/src/records';
+import { Runtime, approvalService } from '../../../../packages/runtime/src/handlers/runtime';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 const clock = { millis: 1_000_000, now() { return this.millis; } };

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CloudAssemblyError, assetOfResource, readCloudAssembly, stackOf } from '../../../../lib/cloud-assembly';
+import { CloudAssemblyError, assetOfResource, readCloudAssembly, stackOf } from '../../../../packages/local/src/cloud-assembly';
 
 const dir = mkdtempSync(join(tmpdir(), 'autosave-assembly-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveAwsDeployment, stateMachinesOf, rolesOf, type CfnTemplate, type CfnResource } from '../../../../lib/cloud-assembly';
+import { resolveAwsDeployment, stateMachinesOf, rolesOf, type CfnTemplate, type CfnResource } from '../../../../packages/local/src/cloud-assembly';
 
 const fn = (codeKey: string, extra: Partial<CfnResource> = {}): CfnResource => ({
   Type: 'AWS::Lambda::Function',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IntrinsicResolutionError, TemplateResolver, substitute, type ResolutionContext, type CfnTemplate } from '../../../../lib/cloud-assembly';
+import { IntrinsicResolutionError, TemplateResolver, substitute, type ResolutionContext, type CfnTemplate } from '../../../../packages/local/src/cloud-assembly';
 
 /** A context that names every value after what was asked: proves the context is pluggable. */
 const echo: ResolutionContext = {

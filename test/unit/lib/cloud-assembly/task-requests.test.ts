@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callRequestsOf, createIamEvaluator, splitQualifiedArn, taskRequestsOf } from '../../../../lib/cloud-assembly';
+import { callRequestsOf, createIamEvaluator, splitQualifiedArn, taskRequestsOf } from '../../../../packages/local/src/cloud-assembly';
 
 const sm = 'arn:aws:states:us-east-1:123456789012:stateMachine:flow';
 const fn = 'arn:aws:lambda:us-east-1:123456789012:function:worker';

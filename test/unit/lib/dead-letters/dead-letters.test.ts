@@ -10,7 +10,7 @@ import {
   sendDeadLetter,
   workflowOf,
   type ExecutionStatusChangeEvent,
-} from '../../../../lib/dead-letters';
+} from '../../../../packages/runtime/src/dead-letters';
 import {
   FakeAwsError,
   sqsSendMessage,

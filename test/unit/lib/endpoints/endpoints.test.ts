@@ -10,7 +10,7 @@ import {
   DEFAULT_TABLE_NAME,
   loadApprovalSecrets,
   loadRuntimeConfig,
-} from '../../../../lib/endpoints/endpoints';
+} from '../../../../packages/runtime/src/endpoints/endpoints';
 
 describe('loadRuntimeConfig', () => {
   it('applies the documented local defaults', () => {

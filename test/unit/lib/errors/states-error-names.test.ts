@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StatesError } from '../../../../lib/errors';
+import { StatesError } from '../../../../packages/workflow/src/errors';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
-const DEFINED_IN = 'lib/errors/states-errors.ts';
+const DEFINED_IN = 'packages/workflow/src/errors/states-errors.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -15,11 +15,11 @@ function sourceFiles(dir: string): string[] {
 describe('the States.* error names', () => {
   it(`are written as string literals only in ${DEFINED_IN}; code names them through StatesError`, () => {
     const quoted = new RegExp(`['"\`](${Object.values(StatesError).map((name) => name.replace('.', '\\.')).join('|')})['"\`]`);
-    const offenders = ['lib', 'cli', 'infra', 'local', 'lambdas', 'statemachines']
+    const offenders = ['packages', 'infra', 'statemachines']
       .flatMap((folder) => sourceFiles(join(ROOT, folder)))
       .map((file) => relative(ROOT, file))
       // The engine's own literals are being replaced with its kernel rewrite; it joins this check after.
-      .filter((file) => file !== DEFINED_IN && !file.startsWith('local/engine/'))
+      .filter((file) => file !== DEFINED_IN && !file.startsWith('packages/local/src/engine/'))
       .flatMap((file) =>
         readFileSync(join(ROOT, file), 'utf8')
           .split('\n')

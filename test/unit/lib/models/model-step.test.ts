@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RecordTable } from '../../../../lib/records';
-import { InMemoryMetrics, MetricName } from '../../../../lib/metrics';
+import { RecordTable } from '../../../../packages/runtime/src/records';
+import { InMemoryMetrics, MetricName } from '../../../../packages/runtime/src/metrics';
 import {
   ModelScriptExhaustedError,
   RecordedModelCall,
@@ -8,8 +8,8 @@ import {
   runModelStep,
   type ConversationMessage,
   type ModelStepDeps,
-} from '../../../../lib/models';
-import { PayloadStore, S3BlobStore, isPayloadRef } from '../../../../lib/payloads';
+} from '../../../../packages/runtime/src/models';
+import { PayloadStore, S3BlobStore, isPayloadRef } from '../../../../packages/runtime/src/payloads';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 let aws: LocalAws;

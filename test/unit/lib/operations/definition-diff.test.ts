@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareDefinitions, matchesTemplate } from '../../../../lib/operations/definition-diff';
+import { compareDefinitions, matchesTemplate } from '../../../../packages/local/src/operations/definition-diff';
 
 const compiled = {
   Comment: 'demo 1.0.0',

@@ -4,7 +4,7 @@ import {
   InvalidRunFilterError,
   parseRunStatus,
   RunNotFoundError,
-} from '../../../../lib/operations';
+} from '../../../../packages/local/src/operations';
 
 describe('describeOperationError', () => {
   it('names a domain error and keeps only the first line of its message', () => {

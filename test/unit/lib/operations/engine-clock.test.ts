@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { engineClock } from '../../../../lib/operations';
+import { engineClock } from '../../../../packages/local/src/operations';
 
 describe('engineClock', () => {
   const servers: Server[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatElapsed } from '../../../../lib/operations';
+import { formatElapsed } from '../../../../packages/local/src/operations';
 
 describe('formatElapsed', () => {
   const start = new Date('2026-01-01T00:00:00Z');

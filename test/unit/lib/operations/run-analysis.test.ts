@@ -6,7 +6,7 @@ import {
   isReplayedResult,
   pendingApprovals,
   stepKind,
-} from '../../../../lib/operations/run-analysis';
+} from '../../../../packages/local/src/operations/run-analysis';
 
 /** Builds a history: each event gets the next id and a timestamp one second after the previous. */
 function history(...events: Partial<HistoryEvent>[]): HistoryEvent[] {

@@ -4,7 +4,7 @@ import {
   parseRunStatus,
   RUN_STATUS_FILTERS,
   WAITING_RUN_FILTER,
-} from '../../../../lib/operations';
+} from '../../../../packages/local/src/operations';
 
 describe('parseRunStatus', () => {
   it.each([

@@ -10,7 +10,7 @@ import {
   onboardingTools,
   readDocumentTool,
   searchWebTool,
-} from '../../../../lib/tools';
+} from '../../../../packages/runtime/src/tools';
 
 let dir: string;
 beforeAll(async () => {

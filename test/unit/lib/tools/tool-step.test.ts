@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../../../lib/config';
-import { DynamoDbLedgerStore, IdempotencyLedger } from '../../../../lib/idempotency';
-import { RecordTable } from '../../../../lib/records';
-import { InMemoryMetrics, MetricName } from '../../../../lib/metrics';
-import { PayloadStore, S3BlobStore, isPayloadRef } from '../../../../lib/payloads';
+import type { Clock } from '../../../../packages/workflow/src/config';
+import { DynamoDbLedgerStore, IdempotencyLedger } from '../../../../packages/runtime/src/idempotency';
+import { RecordTable } from '../../../../packages/runtime/src/records';
+import { InMemoryMetrics, MetricName } from '../../../../packages/runtime/src/metrics';
+import { PayloadStore, S3BlobStore, isPayloadRef } from '../../../../packages/runtime/src/payloads';
 import {
   OutboxEmailProvider,
   ToolRegistry,
@@ -16,7 +16,7 @@ import {
   type ToolBatchEntry,
   type ToolCallResult,
   type ToolStepDeps,
-} from '../../../../lib/tools';
+} from '../../../../packages/runtime/src/tools';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 let aws: LocalAws;

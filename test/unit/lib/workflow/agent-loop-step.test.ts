@@ -8,7 +8,7 @@ import {
   defineWorkflow,
   planHistory,
   tool,
-} from '../../../../lib/workflow';
+} from '../../../../packages/workflow/src';
 import { stateOf, validateAsl } from './asl-test-helpers';
 import { walkDefinition, type TaskHandler } from './walk-definition';
 

@@ -5,7 +5,7 @@ import {
   placeholder,
   placeholdersIn,
   substitutePlaceholders,
-} from '../../../../lib/workflow';
+} from '../../../../packages/workflow/src';
 
 describe('placeholders', () => {
   it('lists the four placeholders of architecture §1', () => {

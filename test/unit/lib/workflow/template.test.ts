@@ -6,7 +6,7 @@ import {
   parseTemplate,
   renderValue,
   stringExpression,
-} from '../../../../lib/workflow';
+} from '../../../../packages/workflow/src';
 
 const stateData = {
   input: { siteId: 'site-4412', version: 3, contractId: 'C-1' },

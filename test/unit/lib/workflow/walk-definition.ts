@@ -1,5 +1,5 @@
-import type { AslDefinition, AslState } from '../../../../lib/workflow';
-import { historyEventsOf } from '../../../../lib/workflow';
+import type { AslDefinition, AslState } from '../../../../packages/workflow/src';
+import { historyEventsOf } from '../../../../packages/workflow/src';
 import { evaluateField } from './asl-test-helpers';
 
 /**

@@ -3,9 +3,9 @@
  * (not the console's HTML), bad console paths and forms get 4xx (413 when too large), absurd clock moves 400.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalApiHandler, MAX_CLOCK_ADVANCE_SECONDS, startLocalApiServer, type LocalApiServer } from '../../../../local/api/server';
-import { stepFunctionsService } from '../../../../local/api/step-functions-service';
-import { createConsoleHandler } from '../../../../local/console';
+import { createLocalApiHandler, MAX_CLOCK_ADVANCE_SECONDS, startLocalApiServer, type LocalApiServer } from '../../../../packages/local/src/api/server';
+import { stepFunctionsService } from '../../../../packages/local/src/api/step-functions-service';
+import { createConsoleHandler } from '../../../../packages/local/src/console';
 
 describe('hostile requests to the routes beside the APIs', () => {
   let api: LocalApiServer;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeExecutionCommand, ListStateMachinesCommand, SFNClient } from '@aws-sdk/client-sfn';
-import { seconds, type Duration } from '../../../../lib/config';
-import { AWS_JSON_CONTENT_TYPE } from '../../../../local/api/aws-json-protocol';
-import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../../local/api/server';
-import { stepFunctionsService } from '../../../../local/api/step-functions-service';
-import type { FunctionUrlEvent } from '../../../../local/api/function-url-event';
+import { seconds, type Duration } from '../../../../packages/workflow/src/config';
+import { AWS_JSON_CONTENT_TYPE } from '../../../../packages/local/src/api/aws-json-protocol';
+import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../../packages/local/src/api/server';
+import { stepFunctionsService } from '../../../../packages/local/src/api/step-functions-service';
+import type { FunctionUrlEvent } from '../../../../packages/local/src/api/function-url-event';
 
 class ExecutionDoesNotExist extends Error {
   override readonly name = 'ExecutionDoesNotExist';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, html, linkable, trusted } from '../../../../local/console/html';
+import { escapeHtml, html, linkable, trusted } from '../../../../packages/local/src/console/html';
 
 describe('html', () => {
   it('escapes every interpolated value', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileWorkflow } from '../../../../lib/workflow';
+import { compileWorkflow } from '../../../../packages/workflow/src';
 import { workflows } from '../../../../statemachines/index';
-import { layoutStateGraph, renderStateGraph, type AslDefinition } from '../../../../local/console/state-graph';
+import { layoutStateGraph, renderStateGraph, type AslDefinition } from '../../../../packages/local/src/console/state-graph';
 
 const agentLoop: AslDefinition = {
   StartAt: 'Start',

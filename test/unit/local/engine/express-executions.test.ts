@@ -5,10 +5,10 @@ import {
   StartExecutionCommand, StartSyncExecutionCommand, StopExecutionCommand, ValidateStateMachineDefinitionCommand,
 } from '@aws-sdk/client-sfn';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { seconds } from '../../../../lib/config/duration';
-import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../../local/api/server';
-import { stepFunctionsService } from '../../../../local/api/step-functions-service';
-import { ENGINE_DB_FILE } from '../../../../local/store';
+import { seconds } from '../../../../packages/workflow/src/config/duration';
+import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../../packages/local/src/api/server';
+import { stepFunctionsService } from '../../../../packages/local/src/api/step-functions-service';
+import { ENGINE_DB_FILE } from '../../../../packages/local/src/store';
 import { EngineHarness, jsonpath } from './support/engine-harness';
 
 const ROLE = 'arn:aws:iam::123456789012:role/test';

@@ -6,7 +6,7 @@
  * must not get past it between them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { HISTORY_EVENT_LIMIT } from '../../../../lib/config/constants';
+import { HISTORY_EVENT_LIMIT } from '../../../../packages/workflow/src/config/constants';
 import { EngineHarness, jsonata } from './support/engine-harness';
 
 const CAUSE = `The execution reached the maximum number of history events (${HISTORY_EVENT_LIMIT}).`;

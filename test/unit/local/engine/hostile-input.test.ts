@@ -4,7 +4,7 @@
  * over 1 MB, pagination tokens the engine never issued.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFINITION_LIMIT_BYTES, MAX_JSON_NESTING_DEPTH } from '../../../../lib/config/constants';
+import { DEFINITION_LIMIT_BYTES, MAX_JSON_NESTING_DEPTH } from '../../../../packages/workflow/src/config/constants';
 import { EngineHarness, jsonata } from './support/engine-harness';
 
 const nested = (depth: number, leaf = '1') => '['.repeat(depth) + leaf + ']'.repeat(depth);

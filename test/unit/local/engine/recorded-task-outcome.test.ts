@@ -3,7 +3,7 @@
  * whose SendTaskSuccess a crash cut off) was made in time, so the task takes it instead of timing out.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { days, seconds } from '../../../../lib/config/duration';
+import { days, seconds } from '../../../../packages/workflow/src/config/duration';
 import { EngineHarness, jsonata } from './support/engine-harness';
 
 const machine = jsonata({

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { days, hours } from '../../../../lib/config/duration';
+import { days, hours } from '../../../../packages/workflow/src/config/duration';
 import { EngineHarness, jsonata } from './support/engine-harness';
 
 const approval = (extra: object = {}) => ({

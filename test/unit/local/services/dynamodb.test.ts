@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../../lib/config';
-import { startLocalDynamoDb } from '../../../../local/services/dynamodb';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../../packages/workflow/src/config';
+import { startLocalDynamoDb } from '../../../../packages/local/src/services/dynamodb';
 
 /** Starts dynalite with one table and writes to it at once; resolves with the write's error, if any. */
 async function firstWriteError(dir: string, round: number): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDbLedgerStore, IdempotencyLedger } from '../../../../lib/idempotency';
-import { expireOrphanedLeases } from '../../../../local/services/orphaned-leases';
+import { DynamoDbLedgerStore, IdempotencyLedger } from '../../../../packages/runtime/src/idempotency';
+import { expireOrphanedLeases } from '../../../../packages/local/src/services/orphaned-leases';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 let aws: LocalAws;

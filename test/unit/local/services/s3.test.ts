@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalS3, withLocalAccessKey, type LocalS3 } from '../../../../local/services/s3';
+import { startLocalS3, withLocalAccessKey, type LocalS3 } from '../../../../packages/local/src/services/s3';
 
 describe('local S3 with any credentials', () => {
   let dir: string;

@@ -3,7 +3,7 @@
  * and "Content filtering"), on the event Step Functions sends when a run closes.
  */
 import { describe, expect, it } from 'vitest';
-import { matchesEventPattern } from '../../../../local/stack';
+import { matchesEventPattern } from '../../../../packages/local/src/stack';
 
 const closed = {
   version: '0',

@@ -13,14 +13,14 @@ vi.mock('@cloud-copilot/iam-simulate', () => {
 
 describe('the IAM simulator, not installed', () => {
   it('is refused with IamSimulatorUnavailableError naming the package, and asked again on the next call', async () => {
-    const { createIamEvaluator, IamSimulatorUnavailableError } = await import('../../../../lib/cloud-assembly');
+    const { createIamEvaluator, IamSimulatorUnavailableError } = await import('../../../../packages/local/src/cloud-assembly');
     await expect(createIamEvaluator()).rejects.toBeInstanceOf(IamSimulatorUnavailableError);
     await expect(createIamEvaluator()).rejects.toThrow(/@cloud-copilot\/iam-simulate is not installed/);
   });
 
   it("makes the stack mode's --enforce-iam fail with that error, which the boot turns into 'IAM is not enforced'", async () => {
-    const { IamSimulatorUnavailableError } = await import('../../../../lib/cloud-assembly');
-    const { StackMode } = await import('../../../../local/stack');
+    const { IamSimulatorUnavailableError } = await import('../../../../packages/local/src/cloud-assembly');
+    const { StackMode } = await import('../../../../packages/local/src/stack');
     const dir = mkdtempSync(join(tmpdir(), 'autosave-no-simulator-'));
     const stack = new StackMode({ dataDir: dir, region: 'us-east-1', account: '123456789012', endpoints: () => ({ url: '', dynamodb: '', s3: '', region: 'us-east-1', dataDir: dir }), nowMillis: () => 0 });
     try {

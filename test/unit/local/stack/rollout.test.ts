@@ -4,7 +4,7 @@
  * every `Interval`; ALL_AT_ONCE, or an alias with no version before, routes everything at once.
  */
 import { describe, expect, it } from 'vitest';
-import { aliasRouting, rolloutRoutes, type RolloutState } from '../../../../local/stack';
+import { aliasRouting, rolloutRoutes, type RolloutState } from '../../../../packages/local/src/stack';
 
 const v1 = 'arn:aws:states:us-east-1:123456789012:stateMachine:m:1';
 const v2 = 'arn:aws:states:us-east-1:123456789012:stateMachine:m:2';

@@ -2,9 +2,9 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { days } from '../../../../lib/config/duration';
-import { ENGINE_DB_FILE } from '../../../../local/store';
-import { packEvents, unpackEvents } from '../../../../local/store/history-codec';
+import { days } from '../../../../packages/workflow/src/config/duration';
+import { ENGINE_DB_FILE } from '../../../../packages/local/src/store';
+import { packEvents, unpackEvents } from '../../../../packages/local/src/store/history-codec';
 import { EngineHarness, jsonpath } from '../engine/support/engine-harness';
 
 const fn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:${name}`;

@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 /**
- * Folders of code that could reach a SQLite database; local/store is the one place SQL may live. (infra/
- * holds CloudWatch Metrics Insights queries, which are not a database's SQL.)
+ * Folders of code that could reach a SQLite database; packages/local/src/store is the one place SQL may live. (The
+ * construct holds CloudWatch Metrics Insights queries, which are not a database's SQL.)
  */
-const SOURCE_FOLDERS = ['lib', 'local', 'lambdas', 'cli'];
-const STORE = join('local', 'store');
+const SOURCE_FOLDERS = ['packages/workflow/src', 'packages/runtime/src', 'packages/local/src'];
+const STORE = join('packages', 'local', 'src', 'store');
 
 /** What marks a line as SQL or as reaching the database directly. */
 const SQL_MARKERS = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataFlowFor, type EvaluationScope, type StateDefinition } from '../../../../../local/engine/dataflow';
+import { dataFlowFor, type EvaluationScope, type StateDefinition } from '../../../../../packages/local/src/engine/dataflow';
 
 const flow = dataFlowFor('JSONPath');
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidDefinitionError, validateDefinition } from '../../../../../local/engine/definition';
+import { InvalidDefinitionError, validateDefinition } from '../../../../../packages/local/src/engine/definition';
 import { workflows } from '../../../../../statemachines';
-import { compileWorkflow } from '../../../../../lib/workflow';
-import { localPlaceholderValues, substitutePlaceholders } from '../../../../../lib/workflow/placeholders';
+import { compileWorkflow } from '../../../../../packages/workflow/src';
+import { localPlaceholderValues, substitutePlaceholders } from '../../../../../packages/workflow/src/placeholders';
 
 const LAMBDA = 'arn:aws:states:::lambda:invoke';
 type Json = Record<string, unknown>;

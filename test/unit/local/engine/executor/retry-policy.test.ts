@@ -4,7 +4,7 @@ import {
   findCatcher,
   findRetrier,
   retryDelayMillis,
-} from '../../../../../local/engine/executor/retry-policy';
+} from '../../../../../packages/local/src/engine/executor/retry-policy';
 
 describe('errorMatches', () => {
   it.each([

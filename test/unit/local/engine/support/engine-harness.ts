@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, type EngineOptions, type LambdaInvoker, VirtualClock } from '../../../../../local/engine';
+import { Engine, type EngineOptions, type LambdaInvoker, VirtualClock } from '../../../../../packages/local/src/engine';
 
 /**
  * A test Lambda: a plain async function of the payload. Throwing makes a function error. A function that

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BundleWorker } from '../../../../../local/services/lambda/bundle-worker';
-import { InProcessLambdaRunner, type LambdaContext } from '../../../../../local/services/lambda/lambda-runner';
+import { BundleWorker } from '../../../../../packages/local/src/services/lambda/bundle-worker';
+import { InProcessLambdaRunner, type LambdaContext } from '../../../../../packages/local/src/services/lambda/lambda-runner';
 
 const dir = mkdtempSync(join(tmpdir(), 'autosave-bundle-worker-'));
 // A bundle whose slow invocation acts (writes a file) after its timeout, and which counts its invocations

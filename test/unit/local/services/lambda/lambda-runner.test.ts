@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InProcessLambdaRunner, type LambdaContext } from '../../../../../local/services/lambda/lambda-runner';
-import { parseFunctionName } from '../../../../../local/services/lambda/function-name';
+import { InProcessLambdaRunner, type LambdaContext } from '../../../../../packages/local/src/services/lambda/lambda-runner';
+import { parseFunctionName } from '../../../../../packages/local/src/services/lambda/function-name';
 
 class SiteNotFoundError extends Error {
   override readonly name = 'SiteNotFoundError';

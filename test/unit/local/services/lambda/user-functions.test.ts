@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS, loadUserFunctions, userFunctions } from '../../../../../local/services/lambda/user-functions';
+import { DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS, loadUserFunctions, userFunctions } from '../../../../../packages/local/src/services/lambda/user-functions';
 
 describe('user functions (--functions <module>)', () => {
   let dir: string;

@@ -6,9 +6,9 @@ import {
   ChangeMessageVisibilityCommand, CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, GetQueueUrlCommand,
   ListQueuesCommand, PurgeQueueCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient,
 } from '@aws-sdk/client-sqs';
-import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../../../local/api/server';
-import { LocalSqs } from '../../../../../local/services/sqs/local-sqs';
-import { sqsService } from '../../../../../local/services/sqs/sqs-service';
+import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../../../packages/local/src/api/server';
+import { LocalSqs } from '../../../../../packages/local/src/services/sqs/local-sqs';
+import { sqsService } from '../../../../../packages/local/src/services/sqs/sqs-service';
 
 /** A virtual clock for visibility timeouts: no sleeping. */
 const clock = { t: Date.UTC(2026, 0, 1), now() { return this.t; } };

@@ -6,9 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../../../local/api/server';
-import { LocalSqs } from '../../../../../local/services/sqs/local-sqs';
-import { sqsService } from '../../../../../local/services/sqs/sqs-service';
+import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../../../packages/local/src/api/server';
+import { LocalSqs } from '../../../../../packages/local/src/services/sqs/local-sqs';
+import { sqsService } from '../../../../../packages/local/src/services/sqs/sqs-service';
 
 describe('SQS JSON inputs of the wrong shape', () => {
   let dir: string;

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseXML } from '@aws-sdk/xml-builder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../../../local/api/server';
-import { LocalSqs } from '../../../../../local/services/sqs/local-sqs';
-import { sqsQueryService } from '../../../../../local/services/sqs/sqs-query-service';
-import { sqsService } from '../../../../../local/services/sqs/sqs-service';
+import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../../../packages/local/src/api/server';
+import { LocalSqs } from '../../../../../packages/local/src/services/sqs/local-sqs';
+import { sqsQueryService } from '../../../../../packages/local/src/services/sqs/sqs-query-service';
+import { sqsService } from '../../../../../packages/local/src/services/sqs/sqs-service';
 
 const CLI_HEADERS = { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8', 'user-agent': 'aws-cli/2.9.19 Python/3.11.2 Linux source/x86_64.debian.12' };
 const md5 = (s: string | Buffer) => createHash('md5').update(s).digest('hex');

@@ -1,0 +1,271 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { seconds, systemClock, type Clock, type Duration } from '../../../workflow/src/config';
+import { AWS_JSON_CONTENT_TYPE, type AwsJsonService, decodeJsonObject, parseTarget, type WireError } from './aws-json-protocol';
+import { AWS_QUERY_CONTENT_TYPE, type AwsQueryService, isQueryRequestPath } from './aws-query-protocol';
+import { type FunctionUrlEvent, fromFunctionUrlResult, toFunctionUrlEvent } from './function-url-event';
+
+/**
+ * Largest request body accepted: a 1 MB definition or a 256 KiB execution input fits with room for JSON
+ * escaping, so oversized *inputs* still reach the engine and get the service's own error.
+ */
+export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+/** Path prefix of the virtual-clock control routes. */
+export const CLOCK_ROUTE = '/_autosave/clock';
+/** Path of the stack mode's routes: `GET` describes the deployed assembly, `POST .../deploy` applies one. */
+export const STACK_ROUTE = '/_autosave/stack';
+/** Path prefix of the approval pages (served by the `approval-endpoint` function). */
+export const APPROVALS_ROUTE = '/approvals/';
+
+/** Longest single move of the virtual clock: 10 years (the service's longest wait is a year; more is a typo or an attack). */
+export const MAX_CLOCK_ADVANCE_SECONDS = 10 * 366 * 24 * 3600;
+
+/** A clock tests can move forward (the engine's virtual clock). */
+export interface ControllableClock extends Clock {
+  /** Moves time forward; resolves once everything due by then has been acted on. */
+  advance(by: Duration): unknown;
+}
+
+/** A plain Node request handler (the console pages). */
+export type HttpRequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+/** Answers a Function URL event (the `approval-endpoint` Lambda, run in-process). */
+export type FunctionUrlInvoker = (event: FunctionUrlEvent) => Promise<unknown>;
+
+/** What the one local port serves. */
+export interface LocalApiOptions {
+  /** Services on `POST /` by `X-Amz-Target` prefix (Step Functions, SQS). */
+  readonly services: readonly AwsJsonService[];
+  /**
+   * The service of form-encoded `POST`s without `X-Amz-Target` to `/` or a queue path (SQS's query
+   * protocol, which older AWS CLIs speak). @default none: such requests get a JSON error
+   */
+  readonly queryService?: AwsQueryService;
+  /** When set, `GET /_autosave/clock` and `POST /_autosave/clock/advance` control it. @default no clock routes */
+  readonly virtualClock?: ControllableClock;
+  /** Serves `/approvals/*`. @default 404 */
+  readonly approvals?: FunctionUrlInvoker;
+  /** The console: every other GET (`/`, `/runs...`, `/static...`). @default a plain text index */
+  readonly console?: HttpRequestHandler;
+  /** The stack mode: `GET /_autosave/stack` and `POST /_autosave/stack/deploy {"assemblyDir"}`. @default 404 */
+  readonly stack?: {
+    describe(): unknown;
+    deploy(input: Record<string, unknown>): Promise<unknown>;
+  };
+  /** The engine's clock: approval requests carry its time (links expire by it). @default the system clock */
+  readonly clock?: Clock;
+  /** Request bodies larger than this are refused with 413. @default {@link DEFAULT_MAX_REQUEST_BYTES} */
+  readonly maxRequestBytes?: number;
+}
+
+class RequestTooLargeError extends Error {
+  override readonly name = 'RequestTooLargeError';
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      req.resume();
+      reject(new RequestTooLargeError(`Request body of ${declared} bytes is over the limit of ${limit} bytes`));
+      return;
+    }
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new RequestTooLargeError(`Request body is over the limit of ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, statusCode: number, contentType: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(statusCode, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+function sendWireError(res: ServerResponse, error: WireError): void {
+  send(res, error.statusCode ?? 400, AWS_JSON_CONTENT_TYPE, JSON.stringify({ __type: error.type, message: error.message }), {
+    'x-amzn-errortype': error.type,
+    ...error.headers,
+  });
+}
+
+function sendJson(res: ServerResponse, statusCode: number, value: unknown): void {
+  send(res, statusCode, 'application/json', JSON.stringify(value));
+}
+
+/**
+ * The local port's request handler: AWS JSON 1.0 services on `POST /`, the clock routes, the approval
+ * pages and the console. Exported separately from {@link startLocalApiServer} so it can be mounted elsewhere.
+ */
+export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHandler {
+  const limit = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  const services = new Map(options.services.map((s) => [s.targetPrefix, s]));
+
+  async function serveAwsJson(req: IncomingMessage, res: ServerResponse, target: string | undefined): Promise<void> {
+    const parsed = parseTarget(target);
+    const service = parsed && services.get(parsed.prefix);
+    if (!parsed || !service) {
+      sendWireError(res, { type: 'UnknownOperationException', message: `Unknown X-Amz-Target: ${target ?? '(none)'}` });
+      req.resume();
+      return;
+    }
+    const body = await readBody(req, limit);
+    const decoded = decodeJsonObject(body.toString('utf8'));
+    if (!decoded.ok) {
+      sendWireError(res, service.serializationError(decoded.message));
+      return;
+    }
+    try {
+      const output = await service.handle(parsed.operation, decoded.value);
+      send(res, 200, AWS_JSON_CONTENT_TYPE, JSON.stringify(output ?? {}));
+    } catch (err) {
+      const wire = service.describeError(err);
+      if (wire) sendWireError(res, wire);
+      else {
+        console.error(`autosave local: internal error in ${target}:`, err);
+        sendWireError(res, { type: 'InternalFailure', message: (err as Error)?.message ?? String(err), statusCode: 500 });
+      }
+    }
+  }
+
+  async function serveQuery(req: IncomingMessage, res: ServerResponse, service: AwsQueryService, path: string): Promise<void> {
+    const form = new URLSearchParams((await readBody(req, limit)).toString('utf8'));
+    const answer = await service.handle(form, path);
+    send(res, answer.statusCode, AWS_QUERY_CONTENT_TYPE, answer.body);
+  }
+
+  async function serveClock(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const clock = options.virtualClock;
+    if (!clock) return sendJson(res, 404, { message: 'The virtual clock is off: start with --virtual-clock' });
+    const describe = () => ({ now: new Date(clock.now()).toISOString(), epochMillis: clock.now() });
+    if (req.method === 'GET' && path === CLOCK_ROUTE) return sendJson(res, 200, describe());
+    if (req.method === 'POST' && path === `${CLOCK_ROUTE}/advance`) {
+      const decoded = decodeJsonObject((await readBody(req, limit)).toString('utf8'));
+      const n = decoded.ok ? decoded.value.seconds : undefined;
+      if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > MAX_CLOCK_ADVANCE_SECONDS) {
+        return sendJson(res, 400, { message: `Body must be {"seconds": <a number from 0 to ${MAX_CLOCK_ADVANCE_SECONDS}>}` });
+      }
+      await clock.advance(seconds(n));
+      return sendJson(res, 200, describe());
+    }
+    sendJson(res, 405, { message: `${req.method} ${path} is not a clock route` });
+  }
+
+  async function serveStack(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const stack = options.stack;
+    if (!stack) {
+      req.resume();
+      return sendJson(res, 404, { __type: 'ResourceNotFound', message: 'This engine runs the registry path: start it with autosave local --stack' });
+    }
+    if (req.method === 'GET' && path === STACK_ROUTE) return sendJson(res, 200, stack.describe());
+    if (req.method === 'POST' && path === `${STACK_ROUTE}/deploy`) {
+      const decoded = decodeJsonObject((await readBody(req, limit)).toString('utf8'));
+      if (!decoded.ok) return sendJson(res, 400, { __type: 'SerializationException', message: decoded.message });
+      try {
+        return sendJson(res, 200, await stack.deploy(decoded.value));
+      } catch (err) {
+        const e = err as Error;
+        // A deploy the template makes impossible is the caller's to fix (400), naming what failed.
+        return sendJson(res, 400, { __type: e.name || 'Error', message: e.message });
+      }
+    }
+    req.resume();
+    sendJson(res, 405, { message: `${req.method} ${path} is not a stack route` });
+  }
+
+  async function serveApproval(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!options.approvals) return send(res, 404, 'text/plain', 'Approvals are not served here\n');
+    const event = toFunctionUrlEvent(req, await readBody(req, limit), new Date((options.clock ?? systemClock).now()));
+    let result;
+    try {
+      result = fromFunctionUrlResult(await options.approvals(event));
+    } catch (err) {
+      console.error('autosave local: approval-endpoint failed:', err);
+      return sendJson(res, 502, { Message: 'Internal Server Error' });
+    }
+    const headers: Record<string, string | string[]> = { ...result.headers };
+    if (result.cookies.length > 0) headers['set-cookie'] = result.cookies;
+    res.writeHead(result.statusCode, { ...headers, 'content-length': result.body.length });
+    res.end(result.body);
+  }
+
+  return async (req, res) => {
+    try {
+      let path: string;
+      try {
+        path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      } catch {
+        req.resume();
+        return send(res, 400, 'text/plain', 'Bad request target\n');
+      }
+      const target = req.headers['x-amz-target'];
+      if (req.method === 'POST' && target !== undefined) return await serveAwsJson(req, res, String(target));
+      const form = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+      if (req.method === 'POST' && form && options.queryService && isQueryRequestPath(path)) return await serveQuery(req, res, options.queryService, path);
+      // `POST /` is the APIs' address: without a target it is an API request that names no operation.
+      if (req.method === 'POST' && path === '/') return await serveAwsJson(req, res, undefined);
+      if (path === CLOCK_ROUTE || path.startsWith(`${CLOCK_ROUTE}/`)) return await serveClock(req, res, path);
+      if (path === STACK_ROUTE || path.startsWith(`${STACK_ROUTE}/`)) return await serveStack(req, res, path);
+      if (path.startsWith(APPROVALS_ROUTE)) return await serveApproval(req, res);
+      if (options.console) return await options.console(req, res);
+      if (req.method === 'GET' && path === '/') {
+        return send(res, 200, 'text/plain; charset=utf-8', 'Autosave local engine: Step Functions and SQS APIs on POST / (AWS JSON 1.0).\n');
+      }
+      req.resume();
+      send(res, 404, 'text/plain', 'Not found\n');
+    } catch (err) {
+      if (err instanceof RequestTooLargeError) {
+        sendWireError(res, { type: 'RequestEntityTooLargeException', message: err.message, statusCode: 413 });
+        return;
+      }
+      console.error('autosave local: request failed:', err);
+      send(res, 500, 'text/plain', 'Internal error\n');
+    }
+  };
+}
+
+/** A listening local API server. */
+export interface LocalApiServer {
+  readonly server: Server;
+  readonly port: number;
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the handler on 127.0.0.1 (loopback only: signatures are not verified). `port` 0 picks a free port. */
+export async function startLocalApiServer(handler: HttpRequestHandler, port: number): Promise<LocalApiServer> {
+  const server = createServer((req, res) => void handler(req, res));
+  // Long polls (ReceiveMessage WaitTimeSeconds) and slow handlers must not be cut by Node's defaults.
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const actualPort = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port: actualPort,
+    url: `http://127.0.0.1:${actualPort}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

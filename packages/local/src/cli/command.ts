@@ -1,0 +1,59 @@
+import type { SFNClient } from '@aws-sdk/client-sfn';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { createSfnClient, createSqsClient, resolveAwsTarget, type AwsTarget } from './aws-clients';
+import { describeOperationError, engineClock, InvalidRunFilterError, type EngineNow } from '../operations';
+import { CliUsageError, EXIT_FAILURE, EXIT_USAGE } from './errors';
+import { terminal } from './output';
+
+/** What a command works with: clients for the resolved endpoint and the registry's workflow names. */
+export interface CliContext {
+  readonly sfn: SFNClient;
+  readonly sfnTarget: AwsTarget;
+  /** The SQS client for the dead-letter queue (made on first use). */
+  sqs(): SQSClient;
+  /** Names of the workflows in statemachines/ (empty when the registry cannot be loaded). */
+  registryNames(): Promise<string[]>;
+  /** The engine's now, for durations of running runs and steps (undefined: omit them). */
+  readonly engineNow: EngineNow;
+}
+
+let lastTarget: AwsTarget | undefined;
+
+/** Builds the context from the standard AWS settings and an optional `--endpoint`. */
+export function createCliContext(endpointFlag?: string): CliContext {
+  const sfnTarget = resolveAwsTarget('SFN', process.env, endpointFlag);
+  lastTarget = sfnTarget;
+  let sqs: SQSClient | undefined;
+  let names: Promise<string[]> | undefined;
+  return {
+    sfn: createSfnClient(sfnTarget),
+    sfnTarget,
+    engineNow: engineClock(sfnTarget.endpoint),
+    sqs: () => (sqs ??= createSqsClient(resolveAwsTarget('SQS', process.env, endpointFlag))),
+    registryNames: () =>
+      (names ??= import('../../../../statemachines/index')
+        .then((m: { workflows?: readonly { name: string }[] }) => (m.workflows ?? []).map((w) => w.name))
+        .catch(() => [])),
+  };
+}
+
+/** One line for any error a command throws; connection failures say where the CLI looked and what to do. */
+export function describeCliError(err: unknown): string {
+  return describeOperationError(err, { endpoint: lastTarget?.description, plainNames: ['CliUsageError'] });
+}
+
+/**
+ * Wraps a command body so that every failure is one clear line on stderr and a non-zero exit code
+ * (2 for a command line that could not be understood, including a filter value no operation knows; 1
+ * otherwise).
+ */
+export function commandRunner(command: string, body: (args: string[]) => Promise<number | void>): (args: string[]) => Promise<number> {
+  return async (args) => {
+    try {
+      return (await body(args)) ?? 0;
+    } catch (err) {
+      terminal().error(`autosave ${command}: ${describeCliError(err)}`);
+      return err instanceof CliUsageError || err instanceof InvalidRunFilterError ? EXIT_USAGE : EXIT_FAILURE;
+    }
+  };
+}

@@ -1,0 +1,49 @@
+import { parseCommandArgs, requirePositional } from '../args';
+import { commandRunner, createCliContext } from '../command';
+import { printJson, terminal } from '../output';
+import { formatElapsed, formatTime, loadRunDetails } from '../../operations';
+import { approveCommandLine } from './approve';
+
+const USAGE = 'autosave describe <run-arn-or-name> [--json]';
+
+/** `autosave describe <run>`: one run's status, where it is, its approval link, input and output. */
+export const summary = "show one run: status, current step, approval link, input and output (--json)";
+
+/** Runs `autosave describe` with its arguments; resolves to the exit code. */
+export const run = commandRunner('describe', async (args) => {
+  const { values, positionals } = parseCommandArgs(args, {}, USAGE);
+  if (values.help) return void terminal().line(`usage: ${USAGE}`);
+  const ref = requirePositional(positionals, 0, 'run', USAGE);
+  const ctx = createCliContext(values.endpoint);
+  const details = await loadRunDetails(ctx.sfn, ref, await ctx.registryNames());
+  const e = details.execution;
+  if (values.json) {
+    const { $metadata: _ignored, ...execution } = e;
+    return void printJson({ ...execution, workflow: details.workflow, currentSteps: details.currentSteps, approvals: details.approvals });
+  }
+  const t = terminal();
+  const elapsed = formatElapsed(e.startDate, e.stopDate ?? (await ctx.engineNow()));
+  const waiting = details.approvals.length > 0;
+  let status = e.status ?? '?';
+  if (waiting) status += ` (waiting on a human at ${details.approvals.map((a) => a.step).join(', ')})`;
+  else if (details.currentSteps.length > 0 && e.status === 'RUNNING') status += ` (at ${details.currentSteps.join(', ')})`;
+  const rows: [string, string | undefined][] = [
+    ['run', e.name],
+    ['arn', e.executionArn],
+    ['workflow', details.workflow + (e.stateMachineVersionArn ? ` (version ${e.stateMachineVersionArn.split(':').pop()})` : '')],
+    ['status', status],
+    ['started', formatTime(e.startDate)],
+    ['stopped', e.stopDate ? formatTime(e.stopDate) : undefined],
+    ['elapsed', elapsed],
+    ['redrives', e.redriveCount ? String(e.redriveCount) : undefined],
+    ['steps', `${details.analysis.entries.length} entered, ${details.analysis.entries.filter((s) => s.replayed).length} from the ledger`],
+    ...details.approvals.flatMap((a): [string, string][] => [
+      ['approval', `${a.url ?? '(no link recorded)'}${a.expiresAt ? `  (expires ${a.expiresAt})` : ''}`],
+      ...(a.approvalId ? [['', `or: ${approveCommandLine(a.approvalId)}`] as [string, string]] : []),
+    ]),
+    ['input', e.input],
+    ['output', e.output],
+    ['error', e.error ? `${e.error}${e.cause ? `: ${e.cause}` : ''}` : undefined],
+  ];
+  for (const [k, v] of rows) if (v !== undefined) t.line(`${k.padEnd(9)} ${v}`);
+});

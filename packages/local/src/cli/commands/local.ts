@@ -1,0 +1,65 @@
+import { mkdir } from 'node:fs/promises';
+import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT } from '../../../../workflow/src/config';
+import { parseCommandArgs } from '../args';
+import { commandRunner } from '../command';
+import { CliUsageError } from '../errors';
+import { terminal } from '../output';
+
+/** `autosave local`: runs the embedded engine with every workflow deployed, until SIGINT/SIGTERM. */
+export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed; --stack runs the synthesized CDK stack';
+
+const USAGE = `autosave local [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
+
+const HELP = `usage: ${USAGE}
+  --stack        boot from the app's cloud assembly (synthesized here, cached by a hash of the sources)
+  --app <dir>    use this cloud assembly instead of synthesizing (implies --stack)
+  --enforce-iam  judge every Task call against the state machine role with the IAM policy simulator
+                 (a devDependency; implies --stack)`;
+
+/** Parses the flags, starts the engine and resolves with the exit code once a signal stopped it. */
+export const run = commandRunner('local', async (args) => {
+  const started = Date.now();
+  const { values } = parseCommandArgs(
+    args,
+    {
+      port: { type: 'string', default: String(DEFAULT_LOCAL_PORT) },
+      data: { type: 'string', default: DEFAULT_LOCAL_DATA_DIR },
+      'virtual-clock': { type: 'boolean', default: false },
+      functions: { type: 'string' },
+      stack: { type: 'boolean', default: false },
+      app: { type: 'string' },
+      'stack-name': { type: 'string' },
+      'enforce-iam': { type: 'boolean', default: false },
+    },
+    USAGE,
+    { positionals: false, common: ['help'] },
+  );
+  if (values.help) return void terminal().line(HELP);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliUsageError(`--port must be a port number (0 picks a free one) (usage: ${USAGE})`);
+  let stack: { assemblyDir: string; stackName?: string; origin: string; enforceIam: boolean } | undefined;
+  if (values.stack || values.app || values['enforce-iam']) {
+    const { appAssembly } = await import('../stack-assembly');
+    const assembly = await appAssembly(values.app);
+    stack = { assemblyDir: assembly.directory, stackName: values['stack-name'], origin: assembly.origin, enforceIam: values['enforce-iam'] };
+  }
+  // The data directory first, before the engine's modules load: a second engine is refused at once.
+  await mkdir(values.data, { recursive: true });
+  const { lockDataDirectory } = await import('../../store');
+  const dataDirLock = await lockDataDirectory(values.data);
+  // Loaded here, not at the top: `autosave help` should not pay for the engine's dependencies.
+  const { startLocal } = await import('../../server');
+  const local = await startLocal({ port, dataDir: values.data, virtualClock: values['virtual-clock'], functionsModule: values.functions, stack, dataDirLock });
+  terminal().line(`Ready in ${Date.now() - started} ms`);
+  await new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      terminal().line(`autosave local: ${signal}, stopping (runs in flight resume at the next start)`);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  await local.stop();
+});

@@ -1,0 +1,110 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { StartExecutionCommand, StartSyncExecutionCommand } from '@aws-sdk/client-sfn';
+import { parseCommandArgs, requirePositional } from '../args';
+import { commandRunner, createCliContext } from '../command';
+import { CliUsageError, EXIT_FAILURE } from '../errors';
+import { followRun } from '../follow-run';
+import { printJson, terminal } from '../output';
+import { findDeployedWorkflow, liveAliasArn } from '../../operations';
+import { approveCommandLine } from './approve';
+
+const USAGE = 'autosave start <workflow> [--input <file|json>] [--name <run-name>] [--wait | --sync] [--json]';
+
+/** `autosave start <workflow>`: starts a run through the workflow's `live` alias. */
+export const summary = "start a run through the workflow's live alias (--input, --name, --wait follows it, --sync runs an EXPRESS workflow in one call)";
+
+/** The execution input: inline JSON, a JSON file, or the workflow's example input when none is given. */
+export async function readRunInput(value: string | undefined, workflow: string): Promise<string> {
+  if (value === undefined) {
+    const registry = await import('../../../../../statemachines/index').catch(() => undefined);
+    const example = registry?.findWorkflow(workflow)?.exampleInput;
+    return JSON.stringify(example ?? {});
+  }
+  const inline = parseJson(value);
+  if (inline.ok) return JSON.stringify(inline.value);
+  // Not JSON: a file when it exists or looks like a path, so a missing file says so (not a parse error).
+  if (!existsSync(value) && !looksLikePath(value)) throw new CliUsageError(`--input is neither valid JSON nor a readable JSON file: ${inline.message}`);
+  const path = value.replace(/^~(?=$|\/)/, homedir());
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CliUsageError(code === 'ENOENT' ? `--input file ${path} does not exist` : `--input file ${path} cannot be read: ${(err as Error).message}`, { cause: err });
+  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new CliUsageError(`--input file ${path} is not valid JSON: ${parsed.message}`);
+  return JSON.stringify(parsed.value);
+}
+
+/** Whether an `--input` value names a file rather than inline JSON: `./x`, `../x`, `/x`, `~/x` or `*.json`. */
+export function looksLikePath(value: string): boolean {
+  return /^(\.{1,2}\/|\/|~(\/|$))/.test(value) || /\.json$/i.test(value);
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
+}
+
+/** Runs `autosave start` with its arguments; resolves to the exit code. */
+export const run = commandRunner('start', async (args) => {
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { input: { type: 'string' }, name: { type: 'string' }, wait: { type: 'boolean', default: false }, sync: { type: 'boolean', default: false } },
+    USAGE,
+  );
+  if (values.help) return void terminal().line(`usage: ${USAGE}`);
+  const workflow = requirePositional(positionals, 0, 'workflow', USAGE);
+  if (values.sync && values.wait) throw new CliUsageError(`--sync and --wait do not go together (--sync already waits)\nusage: ${USAGE}`);
+  const ctx = createCliContext(values.endpoint);
+  const input = await readRunInput(values.input, workflow);
+  const machine = await findDeployedWorkflow(ctx.sfn, workflow, await ctx.registryNames());
+  if (values.sync) {
+    // StartSyncExecution: the EXPRESS run's outcome in the answer (a STANDARD workflow gets StateMachineTypeNotSupported).
+    const done = await ctx.sfn.send(new StartSyncExecutionCommand({ stateMachineArn: liveAliasArn(machine.stateMachineArn), input, name: values.name }));
+    const syncName = done.executionArn?.split(':').at(-2) ?? '';
+    if (values.json) {
+      printJson({ executionArn: done.executionArn, name: syncName, status: done.status, output: done.output, error: done.error, cause: done.cause, billingDetails: done.billingDetails });
+    } else {
+      const billed = done.billingDetails?.billedDurationInMilliseconds;
+      const t = terminal();
+      t.line(`${done.status} ${syncName} (${workflow}, express${billed !== undefined ? `, billed ${billed} ms` : ''})`);
+      if (done.status === 'SUCCEEDED') t.line(`  output: ${done.output ?? 'null'}`);
+      else t.line(`  ${done.error ?? ''}${done.cause ? `: ${done.cause}` : ''}`);
+    }
+    return done.status === 'SUCCEEDED' ? 0 : EXIT_FAILURE;
+  }
+  const started = await ctx.sfn.send(new StartExecutionCommand({ stateMachineArn: liveAliasArn(machine.stateMachineArn), input, name: values.name }));
+  const arn = started.executionArn!;
+  const name = arn.split(':').pop()!;
+  const t = terminal();
+  if (!values.wait) {
+    if (values.json) return void printJson({ executionArn: arn, name, startDate: started.startDate });
+    t.line(`started ${name}`);
+    t.line(`  arn: ${arn}`);
+    t.line(`  follow it: npx autosave describe ${name}   (or start with --wait)`);
+    return;
+  }
+  if (!values.json) t.line(`started ${name} (${workflow})`);
+  const outcome = await followRun(ctx.sfn, arn, { engineNow: ctx.engineNow });
+  const e = outcome.execution;
+  if (values.json) {
+    printJson({ executionArn: arn, name, status: e.status, output: e.output, error: e.error, cause: e.cause, approvals: outcome.approvals });
+  } else if (outcome.approvals.length > 0) {
+    for (const a of outcome.approvals) {
+      t.line(`waiting on a human at ${a.step}${a.expiresAt ? ` (link expires ${a.expiresAt})` : ''}`);
+      if (a.url) t.line(`  approve in a browser: ${a.url}`);
+      if (a.approvalId) t.line(`  or here:             ${approveCommandLine(a.approvalId)}`);
+    }
+  } else if (e.status === 'SUCCEEDED') {
+    t.line(`SUCCEEDED  output: ${e.output ?? 'null'}`);
+  } else {
+    t.line(`${e.status}  ${e.error ?? ''}${e.cause ? `: ${e.cause}` : ''}`);
+  }
+  return e.status === 'RUNNING' || e.status === 'SUCCEEDED' ? 0 : EXIT_FAILURE;
+});

@@ -1,0 +1,323 @@
+/**
+ * The deploy rehearsal: "what happens to my runs in flight?" answered with the real artifacts before AWS.
+ * The engine boots from the app's assembly, runs wait on approvals, a second assembly — with a tool's
+ * code and a workflow's definition changed — is deployed onto it as a CloudFormation update, and every run
+ * is approved. Each run is then checked against the versions it started on.
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, type HistoryEvent } from '@aws-sdk/client-sfn';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, minutes } from '../../../workflow/src/config';
+import { loadRunDetails, submitApprovalDecision } from '../operations';
+import { OutboxEmailProvider } from '../../../runtime/src/tools';
+import { IAM_SIMULATOR_PACKAGE } from '../cloud-assembly';
+import { dropOldVersionGrants, editedAssemblyCopy } from './assembly-edits';
+import { deployToLocalEngine } from './local-deploy';
+import { ASSEMBLY_SOURCES, PROJECT_ROOT, synthesizeAssembly } from './stack-assembly';
+
+type SentEmailRecord = Awaited<ReturnType<OutboxEmailProvider['list']>>[number];
+
+/** The workflow the rehearsal starts. */
+export const REHEARSAL_WORKFLOW = 'clinical-trial-onboarding';
+
+/**
+ * The two changes the second assembly carries, each a plain text edit of the sources (a missing original
+ * fails the rehearsal, so it can never rehearse nothing): the send-email tool's code (every email it sends
+ * gets a footer — a new tool-step bundle, hence a new Lambda version) and the onboarding workflow's
+ * definition (the welcome email's subject — a new state machine version).
+ */
+export const REHEARSAL_EDITS = [
+  {
+    file: 'packages/runtime/src/tools/email/send-email-tool.ts',
+    from: 'body: input.body,',
+    to: "body: `${input.body}\\n\\n-- sent by send-email v2`,",
+  },
+  {
+    file: 'statemachines/clinical-trial-onboarding.ts',
+    from: "subject: 'Welcome to the trial, {siteName}',",
+    to: "subject: 'Welcome aboard, {siteName}',",
+  },
+] as const;
+
+/** What tells a v2 email from a v1 one. */
+export const V2_FOOTER = '-- sent by send-email v2';
+export const V2_SUBJECT_PREFIX = 'Welcome aboard, ';
+export const V1_SUBJECT_PREFIX = 'Welcome to the trial, ';
+
+/** Options of {@link rehearse}. */
+export interface RehearsalOptions {
+  /** Runs started before the deploy (all wait on their approvals across it). @default 1000 */
+  readonly runsBefore?: number;
+  /** Runs started after the deploy. @default a tenth of {@link runsBefore}, at least 5 */
+  readonly runsAfter?: number;
+  /** Requests in flight at once (starts, approvals). @default 25 */
+  readonly concurrency?: number;
+  /** Progress lines. @default none */
+  readonly log?: (line: string) => void;
+  /** A scratch directory (removed afterwards). @default a new one in the OS temp dir */
+  readonly workDir?: string;
+  /**
+   * Boot with `--enforce-iam`: every Task call is judged against its state machine role (the IAM policy
+   * simulator, a devDependency, must be installed). @default false
+   */
+  readonly enforceIam?: boolean;
+  /**
+   * Deploy a v2 whose state machine roles may invoke only the Lambda versions v2 publishes (a role that
+   * drops old versions; see {@link dropOldVersionGrants}). With {@link enforceIam}, the runs in flight
+   * are then denied their next call after the deploy. @default false (the app's own grants)
+   */
+  readonly dropOldVersionGrants?: boolean;
+  /**
+   * Run the engine on a virtual clock that the rehearsal moves on (a minute at a time) only once every
+   * approval is sent, so Task retries with backoff take no wall time (tests). @default the system clock
+   */
+  readonly virtualClock?: boolean;
+}
+
+/** What the rehearsal measured and found. */
+export interface RehearsalReport {
+  readonly runsInFlightAtDeploy: number;
+  readonly deployMillis: number;
+  readonly assemblies: { readonly before: string; readonly after: string };
+  /** Whether IAM was enforced (with `enforceIam` and the simulator installed). */
+  readonly iamEnforced: boolean;
+  /** Whether v2's roles may invoke only the Lambda versions v2 publishes. */
+  readonly oldVersionGrantsDropped: boolean;
+  /** Runs that did not succeed, by the error of the first Task failure in their history (or the run's error). */
+  readonly failedPerError: Readonly<Record<string, number>>;
+  /** Runs that finished SUCCEEDED, by state machine version ARN. */
+  readonly finishedPerStateMachineVersion: Readonly<Record<string, number>>;
+  /** Lambda invocations of the finished runs, by `function:version`. */
+  readonly invocationsPerLambdaVersion: Readonly<Record<string, number>>;
+  /** Highest resident set size sampled during the rehearsal, in MiB (engine, sandboxes and driver: one process). */
+  readonly peakRssMiB: number;
+  readonly totalMillis: number;
+  /** Every run that did not finish as the rehearsal expects, with why. Empty: the deploy is safe for runs in flight. */
+  readonly problems: readonly string[];
+}
+
+/** Runs `task` over `items`, `limit` at a time. */
+async function pool<T, R>(items: readonly T[], limit: number, task: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await task(items[i], i);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Copies the app's sources into `dir` (node_modules linked) and applies {@link REHEARSAL_EDITS}. */
+export function changedAppCopy(dir: string): string {
+  for (const source of [...ASSEMBLY_SOURCES, 'package.json']) {
+    const from = join(PROJECT_ROOT, source);
+    if (existsSync(from)) cpSync(from, join(dir, source), { recursive: true });
+  }
+  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  for (const edit of REHEARSAL_EDITS) {
+    const file = join(dir, edit.file);
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes(edit.from)) throw new Error(`rehearsal: ${edit.file} no longer contains ${JSON.stringify(edit.from)}; update REHEARSAL_EDITS`);
+    writeFileSync(file, text.replace(edit.from, edit.to));
+  }
+  return dir;
+}
+
+async function waitFor<T>(what: string, read: () => Promise<T | undefined>, timeoutMillis: number): Promise<T> {
+  const until = Date.now() + timeoutMillis;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`rehearsal: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Plays the rehearsal and reports (it does not throw on a run that broke: that is in `problems`). */
+export async function rehearse(options: RehearsalOptions = {}): Promise<RehearsalReport> {
+  const started = Date.now();
+  const log = options.log ?? (() => {});
+  const runsBefore = options.runsBefore ?? 1000;
+  const runsAfter = options.runsAfter ?? Math.max(5, Math.round(runsBefore / 10));
+  const concurrency = options.concurrency ?? 25;
+  const work = options.workDir ?? mkdtempSync(join(tmpdir(), 'autosave-rehearsal-'));
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+  sampler.unref();
+
+  const { startLocal } = await import('../server');
+  let local: Awaited<ReturnType<typeof startLocal>> | undefined;
+  const sfn = () => new SFNClient({ endpoint: local!.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 5 });
+  let client: SFNClient | undefined;
+  try {
+    const v1 = await synthesizeAssembly();
+    log(`assembly v1 ${v1.sourceHash} (${v1.cached ? 'cached' : `synthesized in ${v1.millis} ms`})`);
+    const v2 = await synthesizeAssembly({ projectRoot: changedAppCopy(mkdtempSync(join(work, 'app-v2-'))), cacheDir: join(PROJECT_ROOT, 'node_modules', '.cache', 'autosave-assemblies') });
+    log(`assembly v2 ${v2.sourceHash} (${v2.cached ? 'cached' : `synthesized in ${v2.millis} ms`}): ${REHEARSAL_EDITS.map((e) => e.file).join(', ')} changed`);
+    const dropGrants = options.dropOldVersionGrants ?? false;
+    // The cached v2 is never edited: the role that drops old versions is a copy of it.
+    const v2Directory = dropGrants ? editedAssemblyCopy(v2.directory, join(work, 'v2-current-versions-only'), dropOldVersionGrants) : v2.directory;
+    if (dropGrants) log('assembly v2: state machine roles may invoke only the Lambda versions v2 publishes');
+
+    local = await startLocal({
+      port: 0,
+      dataDir: join(work, 'data'),
+      console: false,
+      log: () => {},
+      virtualClock: options.virtualClock ?? false,
+      stack: { assemblyDir: v1.directory, origin: 'rehearsal v1', enforceIam: options.enforceIam ?? false },
+    });
+    if (options.enforceIam && !local.iamEnforced) throw new Error(`rehearsal: --enforce-iam needs the IAM policy simulator (${IAM_SIMULATOR_PACKAGE}, a devDependency)`);
+    log(local.iamEnforced ? 'IAM enforced: every Task call judged against its state machine role' : 'IAM not enforced');
+    client = sfn();
+    const sfnClient = client;
+    const aliasArn = local.deployments.find((d) => d.workflow === REHEARSAL_WORKFLOW)?.aliasArn;
+    if (!aliasArn) throw new Error(`rehearsal: the stack has no ${REHEARSAL_WORKFLOW} alias`);
+
+    const startRuns = (prefix: string, n: number) =>
+      pool(Array.from({ length: n }, (_, i) => i), concurrency, async (i) => {
+        const siteId = `${prefix}-${i}`;
+        const input = { siteId, coordinatorEmail: `coordinator@${siteId}.example.org`, siteName: `Site ${siteId}` };
+        const out = await sfnClient.send(new StartExecutionCommand({ stateMachineArn: aliasArn, name: siteId, input: JSON.stringify(input) }));
+        return { siteId, executionArn: out.executionArn! };
+      });
+    const approvalLink = (executionArn: string) =>
+      waitFor(`the approval of ${executionArn}`, async () => {
+        const details = await loadRunDetails(sfnClient, executionArn);
+        if (details.execution.status !== "RUNNING") throw new Error(`rehearsal: ${executionArn} closed ${details.execution.status} before its approval`);
+        return details.approvals[0]?.url;
+      }, 10 * 60_000);
+
+    const before = await startRuns('before', runsBefore);
+    const beforeLinks = await pool(before, concurrency, (r) => approvalLink(r.executionArn));
+    log(`${before.length} runs started on v1, all waiting on their approvals`);
+
+    const assemblyBefore = local.stack?.summary()?.assemblyId ?? '?';
+    const deployStarted = Date.now();
+    const deployed = await deployToLocalEngine(local.url, v2Directory);
+    const deployMillis = Date.now() - deployStarted;
+    log(`deploy --local of v2: ${deployed.changes.filter((c) => c.change !== 'unchanged').length} changes in ${deployMillis} ms`);
+
+    const after = await startRuns('after', runsAfter);
+    const afterLinks = await pool(after, concurrency, (r) => approvalLink(r.executionArn));
+    log(`${after.length} runs started on v2`);
+
+    await pool([...beforeLinks, ...afterLinks], concurrency, (url) => submitApprovalDecision(url, { approve: true, comment: 'rehearsal' }));
+    log(`${beforeLinks.length + afterLinks.length} approvals sent`);
+
+    const perVersion: Record<string, number> = {};
+    const perError: Record<string, number> = {};
+    const perLambda: Record<string, number> = {};
+    const problems: string[] = [];
+    const firstVersion = new Map<string, string>();
+    const runs = [...before.map((r) => ({ ...r, era: 'before' as const })), ...after.map((r) => ({ ...r, era: 'after' as const }))];
+    // On a virtual clock, engine time moves on while the runs finish: retry backoff takes no wall time.
+    let finishing = true;
+    const clock = local.clock;
+    const ticker = clock
+      ? (async () => {
+          while (finishing) {
+            await clock.advance(minutes(1));
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        })()
+      : undefined;
+    let finished;
+    try {
+      finished = await pool(runs, concurrency, (run) =>
+        waitFor(`${run.siteId} to finish`, async () => {
+          const d = await sfnClient.send(new DescribeExecutionCommand({ executionArn: run.executionArn }));
+          return d.status === 'RUNNING' ? undefined : d;
+        }, 10 * 60_000),
+      );
+    } finally {
+      finishing = false;
+      await ticker;
+    }
+    log(`${finished.length} runs closed`);
+    const welcomeEmails = new Map<string, SentEmailRecord[]>();
+    for (const email of await new OutboxEmailProvider(process.env.AUTOSAVE_OUTBOX_DIR!).list()) {
+      welcomeEmails.set(email.idempotencyKey, [...(welcomeEmails.get(email.idempotencyKey) ?? []), email]);
+    }
+    const historyOf = async (executionArn: string): Promise<HistoryEvent[]> => {
+      const events: HistoryEvent[] = [];
+      let nextToken: string | undefined;
+      do {
+        const page = await sfnClient.send(new GetExecutionHistoryCommand({ executionArn, nextToken }));
+        events.push(...(page.events ?? []));
+        nextToken = page.nextToken;
+      } while (nextToken);
+      return events;
+    };
+    const check = async (run: { siteId: string; executionArn: string; era: 'before' | 'after' }, i: number) => {
+      const era = run.era;
+      const done = finished[i];
+      const events = await historyOf(run.executionArn);
+      if (done.status !== 'SUCCEEDED') {
+        // The first Task failure says why (a Catch may close the run under another name).
+        const first = events.find((e) => e.type === 'TaskFailed')?.taskFailedEventDetails;
+        const error = first?.error ?? done.error ?? done.status!;
+        const cause = first?.cause ?? done.cause ?? '';
+        perError[error] = (perError[error] ?? 0) + 1;
+        problems.push(`${run.siteId} (started ${era} the deploy) ${done.status}: ${error} ${cause.slice(0, 400)}`.trim());
+        return;
+      }
+      const version = done.stateMachineVersionArn ?? '(none)';
+      perVersion[version] = (perVersion[version] ?? 0) + 1;
+      const known = firstVersion.get(era);
+      if (known === undefined) firstVersion.set(era, version);
+      else if (known !== version) problems.push(`${run.siteId} ran on ${version}, other runs started ${era} the deploy on ${known}`);
+      const scheduled = new Map<number, string>();
+      for (const e of events) {
+        if (e.type === 'TaskScheduled' && e.taskScheduledEventDetails?.resourceType === 'lambda') {
+          scheduled.set(e.id!, String((JSON.parse(e.taskScheduledEventDetails.parameters ?? '{}') as { FunctionName?: string }).FunctionName));
+        }
+        if (e.type === 'TaskSucceeded' && e.taskSucceededEventDetails?.resourceType === 'lambda') {
+          let id = e.previousEventId!;
+          while (id > 0 && !scheduled.has(id)) id = events.find((x) => x.id === id)?.previousEventId ?? 0;
+          // A callback task's output is what SendTaskSuccess sent: its version is the one the definition pins.
+          const executed = (JSON.parse(e.taskSucceededEventDetails.output ?? '{}') as { ExecutedVersion?: string }).ExecutedVersion;
+          const [name, qualifier] = (scheduled.get(id) ?? '?').split(':').slice(6);
+          const key = `${name}:${executed ?? qualifier ?? '$LATEST'}`;
+          perLambda[key] = (perLambda[key] ?? 0) + 1;
+        }
+      }
+      const welcome = welcomeEmails.get(`${run.siteId}:welcome`) ?? [];
+      if (welcome.length !== 1) problems.push(`${run.siteId}: ${welcome.length} welcome emails`);
+      const email = welcome[0];
+      if (email) {
+        const v2 = email.body.includes(V2_FOOTER);
+        const subjectV2 = email.subject.startsWith(V2_SUBJECT_PREFIX);
+        if (era === 'before' && (v2 || subjectV2)) problems.push(`${run.siteId} started before the deploy but sent the new email (${email.subject} / v2 code ${v2})`);
+        if (era === 'after' && !(v2 && subjectV2)) problems.push(`${run.siteId} started after the deploy but sent the old email (${email.subject} / v2 code ${v2})`);
+      }
+    };
+    await pool(runs, concurrency, check);
+    if (firstVersion.get('before') !== undefined && firstVersion.get('before') === firstVersion.get('after')) {
+      problems.push(`runs before and after the deploy ran on the same version ${firstVersion.get('before')}: the deploy published nothing`);
+    }
+    return {
+      runsInFlightAtDeploy: before.length,
+      deployMillis,
+      assemblies: { before: assemblyBefore, after: deployed.assemblyId },
+      iamEnforced: local.iamEnforced,
+      oldVersionGrantsDropped: dropGrants,
+      failedPerError: perError,
+      finishedPerStateMachineVersion: perVersion,
+      invocationsPerLambdaVersion: perLambda,
+      peakRssMiB: Math.round(peakRss / 2 ** 20),
+      totalMillis: Date.now() - started,
+      problems,
+    };
+  } finally {
+    clearInterval(sampler);
+    client?.destroy();
+    await local?.stop();
+    if (!options.workDir) rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Where cli/ meets infra/ and local/: the CDK app synthesized in this process into a cloud assembly,
+ * cached by a hash of the sources, for `autosave local --stack` and `autosave deploy --local`.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** This project's root (the app synthesized by default). */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+/** What an assembly is synthesized from: a change in any of these is a new assembly. */
+export const ASSEMBLY_SOURCES = ['statemachines', 'packages', 'infra', 'package-lock.json', 'cdk.json', 'tsconfig.json'] as const;
+/** A synthesis lock older than this was left by a killed process. */
+export const SYNTH_LOCK_STALE_MILLIS = 5 * 60_000;
+/** The environment variable that moves the assembly cache (CI caches, tests). */
+export const ASSEMBLY_CACHE_ENV = 'AUTOSAVE_ASSEMBLY_CACHE';
+/** Assemblies kept in the cache (the oldest go first). */
+export const ASSEMBLY_CACHE_SIZE = 6;
+
+/** Options of {@link synthesizeAssembly}. */
+export interface SynthesizeOptions {
+  /** The project whose CDK app is synthesized. @default {@link PROJECT_ROOT} */
+  readonly projectRoot?: string;
+  /**
+   * Where assemblies are cached by source hash.
+   * @default `$AUTOSAVE_ASSEMBLY_CACHE`, else `<projectRoot>/node_modules/.cache/autosave-assemblies`
+   */
+  readonly cacheDir?: string;
+  /** CDK context on top of cdk.json's (`-c key=value`). */
+  readonly context?: Readonly<Record<string, string>>;
+}
+
+/** A synthesized (or cached) assembly. */
+export interface SynthesizedAssembly {
+  /** The cloud assembly directory. */
+  readonly directory: string;
+  /** sha256 (12 hex) of the sources and context it was made from. */
+  readonly sourceHash: string;
+  /** True when the cache had it: no synthesis ran. */
+  readonly cached: boolean;
+  readonly millis: number;
+}
+
+function hashTree(hash: ReturnType<typeof createHash>, root: string, path: string): void {
+  const full = join(root, path);
+  if (!existsSync(full)) return;
+  if (statSync(full).isDirectory()) {
+    for (const entry of readdirSync(full).sort()) {
+      if (entry === 'node_modules' || entry.startsWith('.')) continue;
+      hashTree(hash, root, join(path, entry));
+    }
+    return;
+  }
+  hash.update(relative(root, full)).update('\0').update(readFileSync(full)).update('\0');
+}
+
+/** The hash of an app's sources and context (what names its cached assembly). */
+export function sourceHash(projectRoot: string, context: Readonly<Record<string, string>> = {}): string {
+  const hash = createHash('sha256');
+  for (const source of ASSEMBLY_SOURCES) hashTree(hash, projectRoot, source);
+  hash.update(JSON.stringify(Object.entries(context).sort()));
+  return hash.digest('hex').slice(0, 12);
+}
+
+function prune(cacheDir: string, keep: string): void {
+  const entries = readdirSync(cacheDir)
+    .filter((e) => !e.endsWith('.tmp') && !e.endsWith('.lock') && e !== keep)
+    .map((e) => ({ e, t: statSync(join(cacheDir, e)).mtimeMs }))
+    .sort((a, b) => b.t - a.t);
+  for (const { e } of entries.slice(ASSEMBLY_CACHE_SIZE - 1)) rmSync(join(cacheDir, e), { recursive: true, force: true });
+}
+
+/**
+ * The app's cloud assembly: from the cache when the sources are unchanged, else synthesized here —
+ * the same `createAutosaveApp` that `cdk synth` runs (bundles built by esbuild), with cdk.json's context,
+ * into a temporary directory renamed into the cache once complete (a cut-off synth leaves no assembly).
+ */
+export async function synthesizeAssembly(options: SynthesizeOptions = {}): Promise<SynthesizedAssembly> {
+  const started = Date.now();
+  const projectRoot = resolve(options.projectRoot ?? PROJECT_ROOT);
+  const cacheDir = resolve(options.cacheDir ?? process.env[ASSEMBLY_CACHE_ENV] ?? join(projectRoot, 'node_modules', '.cache', 'autosave-assemblies'));
+  const hash = sourceHash(projectRoot, options.context);
+  const directory = join(cacheDir, hash);
+  if (existsSync(join(directory, 'manifest.json'))) return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
+
+  // One synthesis per source hash at a time, across processes (test files run in parallel): the others
+  // wait for its assembly instead of bundling the same sources again.
+  mkdirSync(cacheDir, { recursive: true });
+  const lock = `${directory}.lock`;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (existsSync(join(directory, 'manifest.json'))) return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > SYNTH_LOCK_STALE_MILLIS) rmSync(lock, { force: true });
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    if (existsSync(join(directory, 'manifest.json'))) return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
+    await synthesizeInto(projectRoot, directory, options.context);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+  prune(cacheDir, hash);
+  return { directory, sourceHash: hash, cached: false, millis: Date.now() - started };
+}
+
+async function synthesizeInto(projectRoot: string, directory: string, context: Readonly<Record<string, string>> | undefined): Promise<void> {
+  const tmp = `${directory}.${process.pid}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
+  // The app's TypeScript sources: the CLI runs as a JavaScript bundle, so tsx's loader is registered for them.
+  const { importModule } = await import('../services/lambda/user-functions');
+  const importFrom = (file: string) => importModule(pathToFileURL(join(projectRoot, file)).href);
+  const { createAutosaveApp } = (await importFrom('infra/create-app.ts')) as typeof import('../../../../infra/create-app');
+  const { registeredFunctionSpecs, registeredWorkflowSpecs } = (await importFrom('infra/registries.ts')) as typeof import('../../../../infra/registries');
+  const { app } = createAutosaveApp({
+    workflows: registeredWorkflowSpecs(),
+    functions: registeredFunctionSpecs(),
+    app: { outdir: tmp, context: { ...cdkJson.context, ...context } },
+  });
+  // CloudFormation's own template validation is for `cdk synth` before AWS (seconds of CPU); the engine
+  // needs none of it. cdk-nag still runs, as the app registers it.
+  const validation = process.env.CDK_VALIDATION;
+  process.env.CDK_VALIDATION = 'false';
+  try {
+    app.synth();
+  } finally {
+    if (validation === undefined) delete process.env.CDK_VALIDATION;
+    else process.env.CDK_VALIDATION = validation;
+  }
+  try {
+    renameSync(tmp, directory);
+  } catch (err) {
+    // Another process synthesized the same sources first: theirs is the same assembly.
+    if (!existsSync(join(directory, 'manifest.json'))) throw err;
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The cloud assembly a command runs: the one named by `--app`, or the app synthesized now (cached by source hash). */
+export async function appAssembly(app: string | undefined): Promise<{ readonly directory: string; readonly origin: string }> {
+  if (app) return { directory: resolve(app), origin: 'given with --app' };
+  const assembly = await synthesizeAssembly();
+  return {
+    directory: assembly.directory,
+    origin: assembly.cached ? `synthesized earlier from sources ${assembly.sourceHash}` : `synthesized now from sources ${assembly.sourceHash} in ${assembly.millis} ms`,
+  };
+}

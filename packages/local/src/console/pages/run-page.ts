@@ -1,0 +1,62 @@
+import type { SFNClient } from '@aws-sdk/client-sfn';
+import { definitionOfRun, formatDuration, formatTime, describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus, loadRunDetails } from '../../operations';
+import { html, linkable } from '../html';
+import { renderPage } from '../layout';
+import { renderStateGraph } from '../state-graph';
+import { statusBadge } from './runs-page';
+
+/** How often a moving run's page reloads itself. */
+export const RUN_PAGE_REFRESH_SECONDS = 2;
+
+const pretty = (json: string | undefined) => {
+  if (json === undefined) return '';
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    return json;
+  }
+};
+
+/** `GET /runs/<arn>`: the state machine as a graph coloured by what happened, beside the run's timeline. */
+export async function runPage(sfn: SFNClient, executionArn: string, now?: number): Promise<string> {
+  const details = await loadRunDetails(sfn, executionArn);
+  const { execution: e, analysis } = details;
+  const definition = await definitionOfRun(sfn, e);
+  const origin = analysis.startedAt?.getTime() ?? e.startDate?.getTime() ?? 0;
+  const waiting = details.approvals.length > 0;
+  // Engine times only: the close, or the engine's now (none known: no elapsed time shown).
+  const end = e.stopDate?.getTime() ?? now;
+  const elapsed = end === undefined ? undefined : end - origin;
+  const legend = (Object.keys(STATE_STATUS_LABELS) as StateStatus[]).map(
+    (s) => html`<li><span class="swatch status-${s}"></span>${STATE_STATUS_LABELS[s]}</li>`,
+  );
+  const approvals = details.approvals.map(
+    (a) =>
+      html`<div class="callout" data-approval="${a.approvalId ?? ''}"><strong>Waiting on a human</strong> at <code>${a.step}</code> since ${formatTime(a.since)}${a.expiresAt ? html` (the link expires ${a.expiresAt})` : ''}.
+${linkable(a.url) ? html`<a class="approval-link" href="${linkable(a.url)}">Open the approval page</a>` : html`<span class="muted">No approval link was recorded.</span>`}</div>`,
+  );
+  const body = html`<h1>${e.name} ${statusBadge(e.status ?? '', waiting)}</h1>
+${approvals}
+${e.error ? html`<div class="callout error"><strong>${e.error}</strong>${e.cause ? html`: ${e.cause}` : ''}</div>` : ''}
+<table class="facts panel"><tbody>
+<tr><td>workflow</td><td>${details.workflow}${e.stateMachineVersionArn ? html` <span class="muted">version ${e.stateMachineVersionArn.split(':').pop()}</span>` : ''}</td></tr>
+<tr><td>execution</td><td><code>${e.executionArn}</code></td></tr>
+<tr><td>started</td><td>${formatTime(e.startDate)}${e.stopDate ? html` · stopped ${formatTime(e.stopDate)}` : ''}${elapsed === undefined ? '' : ` · ${formatDuration(elapsed)}`}</td></tr>
+${analysis.resumes ? html`<tr><td>resumed</td><td>${analysis.redrives ? `${analysis.redrives} redrive(s)` : ''}${analysis.resumes > analysis.redrives ? ` ${analysis.resumes - analysis.redrives} engine restart(s)` : ''}</td></tr>` : ''}
+</tbody></table>
+<div class="run-layout">
+<section class="panel"><h2>State machine</h2>${renderStateGraph(definition, analysis.states)}<ul class="legend">${legend}</ul></section>
+<section class="panel"><h2>Timeline</h2>
+<table class="timeline"><thead><tr><th>#</th><th>Step</th><th>Kind</th><th>Idempotency key</th><th>Attempts</th><th>At</th><th>Took</th><th>Outcome</th></tr></thead><tbody>
+${analysis.entries.map(
+  (s, i) => html`${analysis.redriveMarks
+    .filter((m) => m.afterEntries === i)
+    .map((m) => html`<tr class="redrive-mark"><td colspan="8">Redrive ${m.redriveCount} at +${formatDuration(m.at.getTime() - origin)}: the run resumes at its failed step; the steps before keep their results</td></tr>`)}<tr data-step="${s.name}"><td>${i + 1}</td><td>${s.name}</td><td>${stepKind(s)}</td><td>${s.idempotencyKey ? html`<code>${s.idempotencyKey}</code>` : ''}</td><td>${s.attempts || ''}</td><td>+${formatDuration(s.enteredAt.getTime() - origin)}</td><td>${s.exitedAt ? formatDuration(s.exitedAt.getTime() - s.enteredAt.getTime()) : '…'}</td><td>${describeStepOutcome(s)}</td></tr>`,
+)}
+</tbody></table>
+<h2>Input</h2><pre>${pretty(e.input)}</pre>
+${e.output !== undefined ? html`<h2>Output</h2><pre>${pretty(e.output)}</pre>` : ''}
+</section></div>`;
+  const moving = e.status === 'RUNNING' && !waiting;
+  return renderPage({ title: e.name ?? 'Run', active: '/', refreshSeconds: moving ? RUN_PAGE_REFRESH_SECONDS : undefined }, body);
+}

@@ -1,0 +1,15 @@
+import type { Clock } from '../../../workflow/src/config';
+import type { EngineStore } from '../store';
+import type { ArnScope } from './arns';
+import type { DefinitionCache } from './definition';
+
+/** What every operation and the executor share. */
+export interface EngineContext {
+  readonly store: EngineStore;
+  readonly clock: Clock;
+  readonly scope: ArnScope;
+  /** Uniform random numbers in [0, 1): alias routing and retry jitter. */
+  readonly random: () => number;
+  /** The prepared definitions, by stored hash: the only model of a definition the executor reads. */
+  readonly definitions: DefinitionCache;
+}

@@ -1,0 +1,342 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { CLOSED_EXECUTION_RETENTION_DAYS, type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '../../../workflow/src/config';
+import { EngineStore, type ExecutionRow, type TimerRow } from '../store';
+import { StatesError } from '../../../workflow/src/errors';
+import * as executions from './api/executions';
+import type { ExecutionRuntime } from './api/executions';
+import * as machines from './api/state-machines';
+import * as tokens from './api/task-tokens';
+import type { ArnScope } from './arns';
+import { DefinitionCache } from './definition';
+import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
+import type { RecordedTaskOutcome } from './executor/step';
+import type { TimerKind } from './executor/frame';
+import type { IntegrationServices, ParentTaskLink, TaskCallAuthorizer, TaskOutcome } from './executor/task-integrations';
+import { TimerService } from './executor/timer-service';
+import { ExpressRuns } from './express-runs';
+import type { LambdaInvoker } from './lambda-invoker';
+import { UnknownOperationException, ValidationException } from './service-errors';
+
+/** The EventBridge event the engine hands to {@link EngineOptions.onExecutionClosed}. */
+export type ExecutionStatusChangeEvent = Record<string, unknown> & {
+  readonly 'detail-type': 'Step Functions Execution Status Change';
+  readonly detail: Record<string, unknown> & { readonly status: string; readonly executionArn: string };
+};
+
+/** How long `stop()` waits for transitions under way to commit. */
+export const STOP_DRAIN_MILLIS = 5_000;
+
+/** How long a closed execution is kept before the sweep removes it with its history: 90 days, as on AWS. */
+export const DEFAULT_CLOSED_EXECUTION_RETENTION_MILLIS = CLOSED_EXECUTION_RETENTION_DAYS * 24 * 3600 * 1000;
+/** How often the retention sweep runs (it also runs at every start). */
+export const RETENTION_SWEEP_INTERVAL_MILLIS = 3600 * 1000;
+/** Executions one sweep transaction removes. */
+const RETENTION_SWEEP_BATCH = 500;
+
+/** Statuses the emulated EventBridge rule matches (docs/architecture.md §4). */
+export const DEFAULT_CLOSED_STATUSES: readonly string[] = ['FAILED', 'TIMED_OUT', 'ABORTED'];
+
+/** Options of {@link Engine}. */
+export interface EngineOptions {
+  /** Directory of the engine's SQLite database (created when missing). */
+  readonly dataDir: string;
+  /** Runs Lambda functions for Tasks. */
+  readonly invokeLambda: LambdaInvoker;
+  /**
+   * The one source of time. Pass a `VirtualClock` to skip time in tests.
+   * @default systemClock
+   */
+  readonly clock?: Clock;
+  /** @default LOCAL_REGION */
+  readonly region?: string;
+  /** @default LOCAL_ACCOUNT_ID */
+  readonly accountId?: string;
+  /**
+   * SDK clients (pointed at the local services) for the `sqs:sendMessage` and DynamoDB Task integrations,
+   * and for a Distributed Map's S3 `ItemReader` and `ResultWriter`.
+   */
+  readonly integrations?: { readonly sqs?: SQSClient; readonly dynamodb?: DynamoDBClient; readonly s3?: S3Client };
+  /**
+   * Emulates an EventBridge rule on "Step Functions Execution Status Change": called (at least once, also
+   * after a crash) when an execution closes with one of {@link closedStatuses}.
+   */
+  readonly onExecutionClosed?: (event: ExecutionStatusChangeEvent) => Promise<void>;
+  /**
+   * The statuses `onExecutionClosed` is called for.
+   * @default DEFAULT_CLOSED_STATUSES
+   */
+  readonly closedStatuses?: readonly string[];
+  /**
+   * Uniform random numbers in [0, 1) for alias routing and retry jitter (inject for deterministic tests).
+   * @default Math.random
+   */
+  readonly random?: () => number;
+  /**
+   * Asked before a `.waitForTaskToken` task times out, for an outcome recorded outside the engine that
+   * never reached it (an approval decided in time, its SendTaskSuccess cut off by a crash); a recorded
+   * outcome is delivered instead of the timeout. @default nothing is recorded outside the engine
+   */
+  readonly recordedTaskOutcome?: RecordedTaskOutcome;
+  /**
+   * Asked before every Task integration call (each attempt) whether the execution's role may make it: a
+   * denial fails the attempt with the error and cause it gives, as the service fails a call its role
+   * does not allow. The engine knows no IAM itself; the stack mode's `--enforce-iam` supplies one.
+   * @default every call is allowed (IAM is not enforced)
+   */
+  readonly authorizeTaskCall?: TaskCallAuthorizer;
+  /**
+   * How long a closed execution is kept (DescribeExecution, history, ListExecutions, its name reserved)
+   * before it is removed with its history, frames, timers and tokens, and the file gives the space back.
+   * @default DEFAULT_CLOSED_EXECUTION_RETENTION_MILLIS (90 days)
+   */
+  readonly closedExecutionRetentionMillis?: number;
+}
+
+type Handler = (input: Record<string, unknown>) => object | Promise<object>;
+
+/**
+ * The embedded Step Functions engine. `handle(operation, input)` takes and returns the service's wire
+ * shapes (AWS JSON 1.0) and throws {@link SfnServiceError}s named by their `__type`. Every transition is
+ * committed to SQLite (WAL, synchronous=FULL, group commit) before it takes effect; `start()` carries on
+ * every RUNNING execution from where it stopped.
+ */
+export class Engine {
+  readonly clock: Clock;
+  readonly scope: ArnScope;
+  private readonly options: EngineOptions;
+  private store?: EngineStore;
+  private executor?: Executor;
+  private timers?: TimerService;
+  private runtime?: ExecutionRuntime;
+  private express?: ExpressRuns;
+  private stopping?: Promise<void>;
+  private sweepTimer?: NodeJS.Timeout;
+  private readonly handlers: Record<string, Handler>;
+
+  constructor(options: EngineOptions) {
+    this.options = options;
+    this.clock = options.clock ?? systemClock;
+    this.scope = { region: options.region ?? LOCAL_REGION, accountId: options.accountId ?? LOCAL_ACCOUNT_ID };
+    const rt = () => this.rt();
+    this.handlers = {
+      CreateStateMachine: (i) => machines.createStateMachine(rt(), i),
+      UpdateStateMachine: (i) => machines.updateStateMachine(rt(), i),
+      DescribeStateMachine: (i) => machines.describeStateMachine(rt(), i),
+      ListStateMachines: (i) => machines.listStateMachines(rt(), i),
+      ValidateStateMachineDefinition: (i) => machines.validateStateMachineDefinition(rt(), i),
+      DeleteStateMachine: (i) => machines.deleteStateMachine(rt(), i),
+      PublishStateMachineVersion: (i) => machines.publishStateMachineVersion(rt(), i),
+      ListStateMachineVersions: (i) => machines.listStateMachineVersions(rt(), i),
+      DeleteStateMachineVersion: (i) => machines.deleteStateMachine(rt(), { stateMachineArn: i.stateMachineVersionArn }),
+      CreateStateMachineAlias: (i) => machines.createStateMachineAlias(rt(), i),
+      UpdateStateMachineAlias: (i) => machines.updateStateMachineAlias(rt(), i),
+      DescribeStateMachineAlias: (i) => machines.describeStateMachineAlias(rt(), i),
+      ListStateMachineAliases: (i) => machines.listStateMachineAliases(rt(), i),
+      DeleteStateMachineAlias: (i) => machines.deleteStateMachineAlias(rt(), i),
+      StartExecution: (i) => executions.startExecution(rt(), i),
+      StartSyncExecution: (i) => (this.express as ExpressRuns).startSync(rt(), i),
+      DescribeExecution: (i) => executions.describeExecution(rt(), i),
+      DescribeStateMachineForExecution: (i) => executions.describeStateMachineForExecution(rt(), i),
+      ListExecutions: (i) => executions.listExecutions(rt(), i),
+      GetExecutionHistory: (i) => executions.getExecutionHistory(rt(), i),
+      StopExecution: (i) => executions.stopExecution(rt(), i),
+      RedriveExecution: (i) => executions.redriveExecution(rt(), i),
+      SendTaskSuccess: (i) => tokens.sendTaskSuccess(rt(), i),
+      SendTaskFailure: (i) => tokens.sendTaskFailure(rt(), i),
+      SendTaskHeartbeat: (i) => tokens.sendTaskHeartbeat(rt(), i),
+    };
+  }
+
+  /** The operations `handle` serves. */
+  get operations(): readonly string[] {
+    return Object.keys(this.handlers);
+  }
+
+  /** Opens the store and resumes every RUNNING execution (and undelivered close events). */
+  async start(): Promise<void> {
+    if (this.store) return;
+    const store = new EngineStore(this.options.dataDir);
+    this.store = store;
+    const definitions = new DefinitionCache(store);
+    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random, definitions };
+    const services: IntegrationServices = {
+      invokeLambda: this.options.invokeLambda,
+      sqs: this.options.integrations?.sqs,
+      dynamodb: this.options.integrations?.dynamodb,
+      s3: this.options.integrations?.s3,
+      startExecution: (input, child) => executions.startExecution(this.rt(), input, child),
+      stepFunctions: (operation, input) => this.handle(operation, input),
+      authorize: this.options.authorizeTaskCall,
+      clock: this.clock,
+      scope: this.scope,
+    };
+    const executor = new Executor(
+      ctx,
+      services,
+      { onClosed: (arn) => this.executionClosed(arn), onTimersChanged: () => this.timers?.arm(), recordedTaskOutcome: this.options.recordedTaskOutcome },
+    );
+    this.executor = executor;
+    this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => this.whenIdle());
+    const express = new ExpressRuns({ clock: this.clock, scope: this.scope, random: ctx.random, definitions, services, notifyParent: (row) => this.notifyParentTask(row) });
+    this.express = express;
+    this.runtime = {
+      ...ctx,
+      executor,
+      armTimers: () => this.timers?.arm(),
+      executionClosed: (arn) => this.executionClosed(arn),
+      express: express.runtime,
+    };
+    executor.resumeRunning('recover');
+    for (const arn of store.closeNotifications()) this.executionClosed(arn);
+    this.timers.arm();
+    void this.sweepClosedExecutions().catch((err: unknown) => console.error('autosave engine: retention sweep failed', err));
+    this.sweepTimer = setInterval(
+      () => void this.sweepClosedExecutions().catch((err: unknown) => console.error('autosave engine: retention sweep failed', err)),
+      RETENTION_SWEEP_INTERVAL_MILLIS,
+    );
+    this.sweepTimer.unref();
+  }
+
+  /**
+   * Removes closed executions older than the retention period (on the engine clock), each with its
+   * history, frames, timers and tokens, then returns the freed pages to the file system. Resolves with
+   * how many went. Runs at start and every {@link RETENTION_SWEEP_INTERVAL_MILLIS}.
+   */
+  async sweepClosedExecutions(): Promise<number> {
+    const store = this.store;
+    if (!store) return 0;
+    const cutoff = this.clock.now() - (this.options.closedExecutionRetentionMillis ?? DEFAULT_CLOSED_EXECUTION_RETENTION_MILLIS);
+    let removed = 0;
+    for (;;) {
+      if (this.store !== store) return removed;
+      const arns = store.closedBefore(cutoff, RETENTION_SWEEP_BATCH);
+      if (arns.length === 0) break;
+      await store.committer.commit(() => arns.forEach((arn) => store.deleteExecution(arn)));
+      removed += arns.length;
+    }
+    if (removed > 0 && this.store === store) await store.committer.commit(() => store.releaseFreePages());
+    return removed;
+  }
+
+  /** Stops taking work, lets in-flight transitions commit, and closes the store (a second call waits for the first). */
+  stop(): Promise<void> {
+    this.stopping ??= this.stopNow().finally(() => (this.stopping = undefined));
+    return this.stopping;
+  }
+
+  private async stopNow(): Promise<void> {
+    const store = this.store;
+    if (!store) return;
+    clearInterval(this.sweepTimer);
+    this.timers?.stop();
+    const executor = this.executor as Executor;
+    executor.stop();
+    // Express runs in flight are dropped, as the service keeps no express state.
+    await this.express?.stop();
+    // Let transitions under way commit (bounded); Task attempts still running are re-invoked after the next start.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([executor.drain(), new Promise((resolve) => (timer = setTimeout(resolve, STOP_DRAIN_MILLIS)))]);
+    clearTimeout(timer);
+    store.close();
+    this.store = undefined;
+  }
+
+  /** Serves one Step Functions API operation with the wire shapes of AWS JSON 1.0. */
+  async handle(operation: string, input: object = {}): Promise<object> {
+    // Own properties only: `constructor`, `toString`, `__proto__` are names on every object's prototype.
+    const handler = Object.hasOwn(this.handlers, operation) ? this.handlers[operation] : undefined;
+    if (!handler) throw new UnknownOperationException(`Unknown operation ${operation}`);
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new ValidationException('The request body must be a JSON object');
+    return handler(input as Record<string, unknown>);
+  }
+
+  /** Resolves once no transition, commit or Task attempt is in flight (tests and the virtual clock). */
+  async whenIdle(): Promise<void> {
+    do {
+      await this.executor?.whenIdle();
+      await this.express?.whenIdle();
+    } while (await this.timers?.flushImmediate());
+  }
+
+  /** Commit statistics: transactions and the writes they carried (group commit shares one per many). */
+  get commitStats(): { commits: number; writes: number } {
+    const c = this.rt().store.committer;
+    return { commits: c.commits, writes: c.writes };
+  }
+
+  /** The durable file's page size, pages and free pages (live bytes: `(pages - freePages) * pageSize`). */
+  get storageStats(): { pageSize: number; pages: number; freePages: number } {
+    return this.rt().store.storageStats;
+  }
+
+  private rt(): ExecutionRuntime {
+    if (!this.runtime || !this.store) throw new Error('Engine not started: call start() first');
+    return this.runtime;
+  }
+
+  private async fireTimer(timer: TimerRow): Promise<void> {
+    if (timer.frame_id === EXECUTION_TIMER_FRAME) {
+      await executions.timeOutExecution(this.rt(), timer.execution_arn);
+      return;
+    }
+    await this.executor?.signal(timer.execution_arn, timer.frame_id, { kind: 'timer', timer: timer.kind as TimerKind, seq: timer.seq });
+  }
+
+  /** After an execution's close is committed: tell a `.sync` parent, run the EventBridge emulation. */
+  private executionClosed(executionArn: string): void {
+    const store = this.store;
+    if (!store) return;
+    const row = store.getExecution(executionArn);
+    if (!row || row.status === 'RUNNING') return;
+    const statuses = this.options.closedStatuses ?? DEFAULT_CLOSED_STATUSES;
+    const callback = this.options.onExecutionClosed;
+    // The row goes only once a `.sync` parent has taken the outcome: a crash before that replays it.
+    const parentTold = row.parent_task ? this.notifyParentTask(row) : Promise.resolve();
+    // Deferred into the next group commit: a delete per closing run must not cost an fsync of its own
+    // (lost in a crash, the hooks just run once more at the next start — they are at-least-once anyway).
+    const done = () => {
+      if (this.store === store) {
+        void store.committer
+          .defer(() => store.deleteCloseNotification(row.arn, row.status))
+          .catch(() => undefined);
+      }
+    };
+    const event = statuses.includes(row.status) ? executions.statusChangeEvent(this.rt(), row) : undefined;
+    Promise.all([parentTold, callback && event ? callback(event as ExecutionStatusChangeEvent) : undefined]).then(done, (err: unknown) =>
+      console.error(`autosave engine: close hooks failed for ${row.arn}; they run again at the next start`, err),
+    );
+  }
+
+  private async notifyParentTask(child: ExecutionRow): Promise<void> {
+    const link = JSON.parse(child.parent_task as string) as ParentTaskLink;
+    // The child's description as the parent's result (or, failed, its cause): `.sync:2` gives its input
+    // and output as JSON, `.sync` as texts; a failed child's has its Error and Cause instead of an output
+    // (recorded: test_start_execution_sync, _sync2, _sync_delegate_failure).
+    const asJson = (text: string | null) => (link.outputAsJson && text !== null ? JSON.parse(text) : text);
+    const described = {
+      ExecutionArn: child.arn,
+      Input: asJson(child.input),
+      InputDetails: { Included: true },
+      Name: child.name,
+    };
+    const closed = { StartDate: child.start_ms, StateMachineArn: child.machine_arn, Status: child.status, StopDate: child.stop_ms };
+    const outcome: TaskOutcome =
+      child.status === 'SUCCEEDED'
+        ? { ok: true, value: { ...described, Output: asJson(child.output), OutputDetails: { Included: true }, ...closed } }
+        : {
+            ok: false,
+            error: StatesError.TaskFailed,
+            cause: JSON.stringify({
+              ...(child.cause !== null && child.cause !== undefined ? { Cause: child.cause } : {}),
+              ...(child.error !== null && child.error !== undefined ? { Error: child.error } : {}),
+              ...described,
+              ...closed,
+            }),
+          };
+    const result = await this.executor?.signal(link.executionArn, link.frameId, { kind: 'task-outcome', seq: link.seq, source: 'child', outcome });
+    // Not taken (stopping, or the transition failed): keep the close notification so the next start tells it.
+    if (result === 'not-applied') throw new Error(`the parent of ${child.arn} could not take its outcome now`);
+  }
+}

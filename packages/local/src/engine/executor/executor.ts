@@ -1,0 +1,326 @@
+/**
+ * The executor's kernel: how an execution moves, durably. What each state does lives in its own module
+ * (./states, one per ASL state type); the kernel only loads frames, routes signals to the module of the
+ * frame's state by the phase it waits in, commits, and then acts.
+ *
+ * An execution is a tree of frames (rows in `frames`): the top level, each Parallel branch, each Map
+ * iteration. A frame's position says which state it is in and in which phase (`enter`, `task`, `retry`,
+ * `wait`, `children`, `closed`). Everything happens in response to a signal to one frame — resume,
+ * recover (after a restart), a Task outcome, a timer — handled one at a time per frame:
+ *
+ * ```
+ *  signal ─▶ load frame row ─▶ compute the transition (pure: data flow, retry/catch) into a batch
+ *         ─▶ group commit (events + position + timers + tokens, one fsync shared with other runs)
+ *         ─▶ effects: invoke the Task, signal children / parent, arm timers, run close hooks
+ * ```
+ * A crash before the commit loses nothing that was acted on; a crash after it finds the new position and
+ * redoes only effects (a scheduled Task whose outcome was not committed is invoked again). A frame waiting
+ * on a timer or a task token is a row and nothing else.
+ *
+ * Virtual time: a Task attempt in flight holds the engine busy until its outcome is committed, so a
+ * virtual clock never fires a timer while a Lambda's result is still on its way. An invocation that waits
+ * on the outside world on purpose lets go explicitly (`LambdaInvocation.releaseClock`).
+ */
+import { StatesError } from '../../../../workflow/src/errors';
+import type { ExecutionHeader } from '../../store';
+import { EventIdsMovedError, StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../store';
+import type { EngineContext } from '../engine-context';
+import { FrameRecord } from './frame';
+import { STATE_MODULES } from './states';
+import { type RecordedTaskOutcome, Step, type StepServices } from './step';
+import { type IntegrationServices, runTaskIntegration, type TaskCall, type TaskOutcome } from './task-integrations';
+import { Effects, type FrameSignal, type Launch, type Run, type SignalResult } from './transition';
+
+export type { FrameSignal, SignalResult } from './transition';
+
+/** The pseudo frame id of execution-level timers (the definition's `TimeoutSeconds`). */
+export const EXECUTION_TIMER_FRAME = '#execution';
+
+/**
+ * How many times a transition is computed again because other frames of its run were written first while
+ * it named one of its own events' ids (see `TransitionBatch.reliesOnEventIds`).
+ */
+const MAX_EVENT_ID_ATTEMPTS = 5;
+
+/** The executor's hooks into the engine. */
+export interface ExecutorHooks {
+  /** An execution closed (after its close was committed). */
+  onClosed(executionArn: string): void;
+  /** Timer rows changed: re-arm the timer service. */
+  onTimersChanged(): void;
+  /** Asked before a callback task is timed out: see {@link RecordedTaskOutcome}. @default nothing is ever recorded */
+  recordedTaskOutcome?: RecordedTaskOutcome;
+  /** See {@link StepServices.withoutRedriveCount}. @default every run's context has it */
+  withoutRedriveCount?: (executionArn: string) => boolean;
+}
+
+/** A Task attempt in flight: it holds the engine busy until its outcome is committed, or until it lets go. */
+interface Invocation {
+  /** Resolves once the attempt's outcome was committed (or found stale). */
+  settled?: Promise<unknown>;
+  /** Resolves when the invocation lets go of the clock before it ends. */
+  readonly released: Promise<void>;
+  isReleased: boolean;
+}
+
+/**
+ * Moves executions from state to state. Every transition is computed from the durable frame position,
+ * written with its history events in one {@link TransitionBatch} through the group committer, and only
+ * then acted upon (a Task invoked, children started, a parent told). Signals to one frame are handled one
+ * at a time; frames waiting on a timer or a task token hold no memory — only rows.
+ */
+export class Executor {
+  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly invocations = new Set<Invocation>();
+  private busy = 0;
+  private idleWaiters: (() => void)[] = [];
+  private stopped = false;
+  private readonly stepServices: StepServices;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly services: IntegrationServices,
+    private readonly hooks: ExecutorHooks,
+  ) {
+    this.stepServices = {
+      store: ctx.store,
+      clock: ctx.clock,
+      random: ctx.random,
+      region: ctx.scope.region,
+      integrations: services,
+      moduleOf: (state) => STATE_MODULES[state.type],
+      recordedTaskOutcome: hooks.recordedTaskOutcome,
+      withoutRedriveCount: hooks.withoutRedriveCount,
+    };
+  }
+
+  private get store() {
+    return this.ctx.store;
+  }
+
+  /** Stops taking signals (in-flight work finishes; its results are dropped once the store closes). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /**
+   * Resolves once no transition or commit is in flight and every Task attempt in flight has had its
+   * outcome committed — except invocations that let go of the clock (they wait on the outside world).
+   */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      await this.transitionsIdle();
+      const holding = [...this.invocations].filter((i) => !i.isReleased);
+      if (holding.length === 0) return;
+      await Promise.race(holding.flatMap((i) => [i.settled, i.released]));
+    }
+  }
+
+  /** Resolves once no transition or commit is in flight (Task attempts are not waited for). */
+  drain(): Promise<void> {
+    return this.transitionsIdle();
+  }
+
+  private async transitionsIdle(): Promise<void> {
+    while (this.busy > 0 || !this.store.committer.idle) {
+      if (this.busy > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      else await new Promise((resolve) => setImmediate(resolve)); // a queued commit flushes on the next turn
+    }
+  }
+
+  private enter(): void {
+    this.busy += 1;
+  }
+
+  private leave(): void {
+    this.busy -= 1;
+    if (this.busy === 0) {
+      // New work may be queued by what just finished; check again after the current turn.
+      setImmediate(() => {
+        if (this.busy === 0) {
+          const waiters = this.idleWaiters;
+          this.idleWaiters = [];
+          waiters.forEach((w) => w());
+        }
+      });
+    }
+  }
+
+  /** Sends `signal` to a frame; resolves once its transition is committed (or found stale, or not applied). */
+  signal(executionArn: string, frameId: string, signal: FrameSignal): Promise<SignalResult> {
+    if (this.stopped) return Promise.resolve('not-applied');
+    const key = `${executionArn}\u0000${frameId}`;
+    const previous = this.locks.get(key) ?? Promise.resolve();
+    this.enter();
+    const next = previous
+      .catch(() => undefined)
+      .then(() => (this.stopped ? ('not-applied' as const) : this.process(executionArn, frameId, signal)))
+      .catch((err: unknown) => {
+        console.error(`autosave engine: transition of ${executionArn} frame ${frameId} failed`, err);
+        return 'not-applied' as const;
+      })
+      .finally(() => {
+        if (this.locks.get(key) === next) this.locks.delete(key);
+        this.leave();
+      });
+    this.locks.set(key, next);
+    return next;
+  }
+
+  /**
+   * Resumes every running execution's frames that have something to do: at start (`recover`: Task
+   * attempts without a committed result are invoked again) and after a redrive (`resume`).
+   */
+  resumeRunning(kind: 'resume' | 'recover', executionArn?: string): number {
+    const rows = this.store.resumableFrames(executionArn);
+    for (const r of rows) void this.signal(r.execution_arn, r.frame_id, { kind });
+    return rows.length;
+  }
+
+  // ---- one transition ------------------------------------------------------------------------------
+
+  private async process(executionArn: string, frameId: string, signal: FrameSignal): Promise<SignalResult> {
+    for (let attempt = 1; ; attempt++) {
+      const exec = this.store.getExecutionHeader(executionArn);
+      if (!exec || exec.status !== 'RUNNING') return 'stale';
+      const row = this.store.getFrame(executionArn, frameId);
+      if (!row || row.status !== 'RUNNING') return 'stale';
+      const run = this.runOf(exec);
+      const batch = new TransitionBatch(executionArn, () => this.ctx.clock.now(), exec.event_count);
+      const step = new Step(this.stepServices, run, FrameRecord.fromRow(row), batch, new Effects());
+      if (!(await this.route(step, signal))) return 'stale';
+      // Past a few tries (many frames of one run committing at once) the predicted ids are written as they are.
+      if (attempt >= MAX_EVENT_ID_ATTEMPTS) batch.acceptMovedEventIds();
+      let outcome: WriteOutcome;
+      try {
+        outcome = await this.store.committer.commit(() => batch.write(this.store));
+      } catch (err) {
+        if (err instanceof StaleTransitionError) return 'stale';
+        // Another frame of the run was written first, and this transition named an event id: compute it again.
+        if (err instanceof EventIdsMovedError) continue;
+        throw err;
+      }
+      // The run failed at its history limit instead: none of the batch's effects may happen.
+      if (outcome === 'history-limit') this.hooks.onClosed(run.exec.arn);
+      else this.afterCommit(run, step.fx);
+      return 'applied';
+    }
+  }
+
+  /** Hands a signal to the module of the frame's state, by the phase the frame is in; false if it no longer applies. */
+  private async route(step: Step, signal: FrameSignal): Promise<boolean> {
+    const { frame } = step;
+    const phase = frame.pos.phase;
+    if (signal.kind === 'resume' || signal.kind === 'recover') {
+      if (phase.kind === 'enter') await step.drive();
+      else if (phase.kind === 'children') await this.moduleOf(step).onChildren?.(step, signal.kind === 'resume' ? signal.childLastEventId : undefined);
+      else if (signal.kind === 'recover' && phase.kind === 'task' && !phase.submitted) this.moduleOf(step).relaunch?.(step);
+      else return false;
+      return true;
+    }
+    if (signal.kind === 'task-outcome') {
+      if (phase.kind !== 'task' || frame.pos.seq !== signal.seq) return false;
+      if (signal.source === 'invoke' && phase.submitted) return false;
+      await this.moduleOf(step).onTaskOutcome?.(step, signal);
+      return true;
+    }
+    // A timer: the row may have moved on since it was picked (a heartbeat pushed it out, a new attempt replaced it).
+    const timer = this.store.getTimer(frame.executionArn, frame.id, signal.timer);
+    if (frame.pos.seq !== signal.seq || !timer || timer.seq !== signal.seq || timer.due_ms > this.ctx.clock.now()) return false;
+    if (signal.timer === 'retry' && phase.kind === 'retry') {
+      const module = this.moduleOf(step);
+      await step.guard(() => module.attempt?.(step) ?? Promise.resolve());
+      await step.drive();
+      return true;
+    }
+    return (await this.moduleOf(step).onTimer?.(step, signal.timer)) ?? false;
+  }
+
+  private moduleOf(step: Step) {
+    return STATE_MODULES[step.state.type];
+  }
+
+  /** `inputText` when the caller has it (a start), else read from the store when first needed. */
+  private runOf(exec: ExecutionHeader, inputText?: string): Run {
+    let input: { value: unknown } | undefined;
+    let text = inputText;
+    const store = this.store;
+    return {
+      exec,
+      definition: this.ctx.definitions.get(exec.definition_hash),
+      // Read (and parsed) only when needed: `$states.context.Execution.Input`, the first Entered event (up to 256 KiB).
+      get inputText() {
+        text ??= store.getExecutionInput(exec.arn);
+        return text;
+      },
+      get input() {
+        input ??= { value: JSON.parse(this.inputText) };
+        return input.value;
+      },
+    };
+  }
+
+  /**
+   * The first transition of a new execution, computed before its row exists so that StartExecution and
+   * the run's first steps share one commit. Returns what to do once `batch` (with the row) is committed.
+   */
+  async firstTransition(exec: ExecutionHeader & { readonly input: string }, root: FrameRecord, batch: TransitionBatch): Promise<() => void> {
+    const run = this.runOf(exec, exec.input);
+    const step = new Step(this.stepServices, run, root, batch, new Effects());
+    this.enter();
+    try {
+      await step.drive();
+    } finally {
+      this.leave();
+    }
+    return () => this.afterCommit(run, step.fx);
+  }
+
+  private afterCommit(run: Run, fx: Effects): void {
+    for (const launch of fx.launches) this.launch(run, launch);
+    for (const s of fx.signals) {
+      // The ended child's event ids were assigned by the commit that just happened.
+      const childLastEventId = s.endedChild?.pos.lastEventId;
+      void this.signal(run.exec.arn, s.frameId, childLastEventId !== undefined && s.signal.kind === 'resume' ? { ...s.signal, childLastEventId } : s.signal);
+    }
+    if (fx.timersChanged) this.hooks.onTimersChanged();
+    if (fx.closed) this.hooks.onClosed(run.exec.arn);
+  }
+
+  /** Runs a Task attempt's work outside any lock and signals its outcome; the attempt holds the engine busy meanwhile. */
+  private launch(run: Run, launch: Launch): void {
+    const executionArn = run.exec.arn;
+    const parentTask =
+      launch.target.service === 'states' && launch.target.pattern === 'sync'
+        ? { executionArn, frameId: launch.frame.id, seq: launch.seq, outputAsJson: launch.target.resource.endsWith(':2') }
+        : undefined;
+    let release!: () => void;
+    const invocation: Invocation = {
+      released: new Promise<void>((resolve) => (release = resolve)),
+      isReleased: false,
+    };
+    const releaseClock = () => {
+      invocation.isReleased = true;
+      release();
+    };
+    const call: TaskCall = {
+      roleArn: run.exec.role_arn,
+      executionArn,
+      stateMachineArn: run.exec.machine_arn,
+      state: launch.frame.pos.state,
+      resource: launch.target.resourceArn,
+      args: launch.args,
+    };
+    const authorize = this.services.authorize;
+    // Authorized per attempt, as the service authorizes each call it makes with the role.
+    const denied = authorize ? authorize(call) : Promise.resolve(undefined);
+    invocation.settled = denied
+      .then((denial): Promise<TaskOutcome> | TaskOutcome =>
+        denial ? { ok: false, ...denial } : runTaskIntegration(this.services, launch.target, launch.args, { parentTask, replay: launch.replay, releaseClock }),
+      )
+      .catch((err: unknown): TaskOutcome => ({ ok: false, error: StatesError.TaskFailed, cause: (err as Error)?.message ?? String(err) }))
+      .then((outcome) => this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome }))
+      .finally(() => this.invocations.delete(invocation));
+    this.invocations.add(invocation);
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Task: one attempt at a time. An attempt is scheduled (its events, timers and token committed), then
+ * launched by the kernel; its outcome — the integration's answer, a token's answer or a child run's close —
+ * comes back as a signal. `.waitForTaskToken` and `.sync` attempts are `submitted` once their request went
+ * out, and then wait at no cost.
+ */
+import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../../../workflow/src/config';
+import { StatesError } from '../../../../../workflow/src/errors';
+import type { Phase, TimerSpec } from '../frame';
+import { payloadDetails } from '../history';
+import { RECORDED_OUTCOME_RETRY_MILLIS, type StateModule, type Step } from '../step';
+import type { TaskOutcome, TaskTarget } from '../task-integrations';
+import { newTaskToken } from '../task-token';
+import { ENTER } from '../transition';
+
+type TaskPhase = Extract<Phase, { kind: 'task' }>;
+type TaskEvent = 'Scheduled' | 'Started' | 'Succeeded' | 'Failed' | 'TimedOut' | 'Submitted';
+
+/** Event type names per Task flavour: the direct-ARN Lambda form writes LambdaFunction* events. */
+const eventType = (target: TaskTarget, what: TaskEvent): string => (target.service === 'lambda-function' ? `LambdaFunction${what}` : `Task${what}`);
+/** The resource fields Task* events carry (LambdaFunction* events carry none). */
+const resourceOf = (target: TaskTarget): Record<string, unknown> =>
+  target.service === 'lambda-function' ? {} : { resourceType: target.resourceType, resource: target.resource };
+
+const targetOf = (step: Step): TaskTarget => step.state.task as TaskTarget;
+
+/** Schedules a new attempt: its arguments, timeouts, token and events; the kernel launches it after the commit. */
+async function scheduleAttempt(step: Step): Promise<void> {
+  const target = targetOf(step);
+  const definition = step.state.definition;
+  // A `.sync` Task has a token too: SendTaskSuccess/Failure with it ends the Task before its child run does
+  // (recorded: test_sync_with_task_token).
+  const token = target.pattern === 'waitForTaskToken' || target.pattern === 'sync' ? newTaskToken() : undefined;
+  const scope = step.scope({ token });
+  const args = await step.flow.effectiveInput(definition, scope);
+  const { timeoutSeconds, heartbeatSeconds } = await step.flow.taskTimeouts(definition, scope);
+  const { frame } = step;
+  frame.pos.seq += 1;
+  const now = step.now();
+  const timers: TimerSpec[] = [];
+  if (timeoutSeconds !== undefined) timers.push({ kind: 'task-timeout', dueMs: now + timeoutSeconds * 1000 });
+  if (heartbeatSeconds !== undefined) timers.push({ kind: 'heartbeat', dueMs: now + heartbeatSeconds * 1000 });
+  step.setPhase(
+    { kind: 'task', args, ...(token ? { token } : {}), ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}), ...(heartbeatSeconds !== undefined ? { heartbeatSeconds } : {}) },
+    timers,
+  );
+  if (token) step.batch.openToken(token, frame, frame.pos.seq);
+  if (target.service === 'lambda-function') {
+    step.event('LambdaFunctionScheduled', {
+      resource: target.resource,
+      ...payloadDetails('input', args),
+      ...(timeoutSeconds !== undefined ? { timeoutInSeconds: timeoutSeconds } : {}),
+    });
+    step.event('LambdaFunctionStarted');
+  } else {
+    step.event('TaskScheduled', {
+      resourceType: target.resourceType,
+      resource: target.resource,
+      region: step.services.region,
+      parameters: JSON.stringify(args ?? null),
+      ...(timeoutSeconds !== undefined ? { timeoutInSeconds: timeoutSeconds } : {}),
+      ...(heartbeatSeconds !== undefined ? { heartbeatInSeconds: heartbeatSeconds } : {}),
+    });
+    step.event('TaskStarted', resourceOf(target));
+  }
+  step.fx.launches.push({ frame, seq: frame.pos.seq, target, args });
+}
+
+export const taskState: StateModule = {
+  enter: scheduleAttempt,
+  attempt: scheduleAttempt,
+
+  relaunch(step) {
+    const target = targetOf(step);
+    const phase = step.frame.pos.phase as TaskPhase;
+    step.batch.touch(step.frame);
+    step.event(eventType(target, 'Started'), target.service === 'lambda-function' ? undefined : resourceOf(target));
+    step.fx.launches.push({ frame: step.frame, seq: step.frame.pos.seq, target, args: phase.args, replay: true });
+  },
+
+  async onTaskOutcome(step, { source, outcome }) {
+    const target = targetOf(step);
+    let phase = step.frame.pos.phase as TaskPhase;
+    step.batch.touch(step.frame);
+    if (source !== 'invoke' && target.pattern !== 'request' && !phase.submitted) {
+      // The child run (or the token) answered before the call that started it did: AWS records
+      // TaskSubmitted first, so the answer waits for it.
+      step.frame.pos.phase = { ...phase, early: outcome };
+      return;
+    }
+    if (source === 'invoke' && target.pattern !== 'request' && outcome.ok) {
+      // The callback/child run is on its way; the task now waits for its token (or child) at no cost.
+      step.event('TaskSubmitted', { ...resourceOf(target), ...payloadDetails('output', outcome.value) });
+      const { early, ...waiting } = phase;
+      step.frame.pos.phase = phase = { ...waiting, submitted: true };
+      if (!early) return;
+      outcome = early;
+    }
+    if (phase.token) step.batch.closeToken(phase.token);
+    const tooLarge = outcome.ok && Buffer.byteLength(JSON.stringify(outcome.value ?? null)) > STATES_PAYLOAD_LIMIT_BYTES;
+    if (tooLarge) {
+      // The service fails the Task itself (not the state's output), naming the service or the function.
+      const what = target.service === 'lambda-function' ? target.resource : target.resourceType;
+      const cause = `The state/task '${what}' returned a result with a size exceeding the maximum number of bytes service limit.`;
+      step.event(eventType(target, 'Failed'), { ...resourceOf(target), error: StatesError.DataLimitExceeded, cause });
+      await step.recover({ error: StatesError.DataLimitExceeded, cause, catchableByAll: true }, ENTER);
+    } else if (!outcome.ok) {
+      step.event(eventType(target, 'Failed'), { ...resourceOf(target), error: outcome.error, cause: outcome.cause });
+      await step.recover({ error: outcome.error, cause: outcome.cause }, ENTER);
+    } else {
+      step.event(eventType(target, 'Succeeded'), { ...resourceOf(target), ...payloadDetails('output', outcome.value) });
+      await step.guard(() => step.exit(outcome.value));
+    }
+    await step.drive();
+  },
+
+  async onTimer(step, timer) {
+    const phase = step.frame.pos.phase;
+    if ((timer !== 'task-timeout' && timer !== 'heartbeat') || phase.kind !== 'task') return false;
+    const recorded = phase.token ? await recordedOutcome(step, phase.token) : undefined;
+    if (recorded === 'unknown') {
+      postponeTimer(step, timer);
+      return true;
+    }
+    if (recorded) {
+      // Decided in time, cut off before it reached the engine: the decision, not the timeout.
+      await taskState.onTaskOutcome!(step, { kind: 'task-outcome', seq: step.frame.pos.seq, source: 'token', outcome: recorded });
+      return true;
+    }
+    const target = targetOf(step);
+    // AWS records a heartbeat timeout as States.Timeout (test_heartbeat_timeout), while Catch and Retry may
+    // name States.HeartbeatTimeout; either way the events carry the error only, and the error output Cause "".
+    const error = StatesError.Timeout;
+    if (phase.token) step.batch.closeToken(phase.token);
+    step.batch.touch(step.frame);
+    step.event(eventType(target, 'TimedOut'), { ...resourceOf(target), error });
+    await step.recover({ error, cause: '', causeUnrecorded: true, ...(timer === 'heartbeat' ? { matchedAs: StatesError.HeartbeatTimeout } : {}) }, ENTER);
+    await step.drive();
+    return true;
+  },
+};
+
+/** The outcome recorded outside the engine for `token`, or 'unknown' when it could not be asked. */
+async function recordedOutcome(step: Step, token: string): Promise<TaskOutcome | undefined | 'unknown'> {
+  const ask = step.services.recordedTaskOutcome;
+  if (!ask) return undefined;
+  try {
+    return await ask(token);
+  } catch (err) {
+    console.error('autosave engine: could not ask for a recorded outcome before a timeout; asking again shortly', err);
+    return 'unknown';
+  }
+}
+
+/** Keeps the frame's timers, the one that fired moved {@link RECORDED_OUTCOME_RETRY_MILLIS} later. */
+function postponeTimer(step: Step, fired: TimerSpec['kind']): void {
+  const { store } = step.services;
+  const now = step.now();
+  step.frame.timers = (['task-timeout', 'heartbeat'] as const).flatMap((kind) => {
+    const row = store.getTimer(step.run.exec.arn, step.frame.id, kind);
+    return row ? [{ kind, dueMs: kind === fired ? now + RECORDED_OUTCOME_RETRY_MILLIS : row.due_ms }] : [];
+  });
+  step.fx.timersChanged = true;
+  step.batch.touch(step.frame);
+}

@@ -1,0 +1,399 @@
+/**
+ * `autosave local`: the local AWS in one process — DynamoDB (dynalite) and S3 (s3rver) on their own loopback
+ * ports, the engine with the Step Functions and SQS APIs, the console and the approval pages on one port —
+ * and every workflow of statemachines/ deployed on it behind its `live` alias. Restarting on the same data
+ * directory resumes everything that was in flight.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { resolve, join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock, LOCAL_CREDENTIALS } from '../../workflow/src/config';
+import { DEFAULT_DLQ_NAME, loadRuntimeConfig } from '../../runtime/src/endpoints';
+import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
+import { stepFunctionsService } from './api/step-functions-service';
+import { Engine, VirtualClock } from './engine';
+import { deployWorkflows, type WorkflowDeployment } from './services/deploy-workflows';
+import { startLocalDynamoDb } from './services/dynamodb';
+import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lambda-runner';
+import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
+import { loadUserFunctions, userFunctions, type UserFunctionExport } from './services/lambda/user-functions';
+import { applyLocalEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
+import { lockDataDirectory } from './store';
+import { expireOrphanedLeases } from './services/orphaned-leases';
+import { recordedDecisions } from './services/recorded-decisions';
+import { startLocalS3 } from './services/s3';
+import { LocalSqs } from './services/sqs/local-sqs';
+import { sqsService } from './services/sqs/sqs-service';
+import { sqsQueryService } from './services/sqs/sqs-query-service';
+import { loadConsoleHandler } from './api/console-mount';
+import { IamSimulatorUnavailableError } from './cloud-assembly';
+import type { StackMode, StackDeployment, StackIamEnforcement } from './stack';
+
+/** Options of {@link startLocal} (the flags of `autosave local`). */
+export interface StartLocalOptions {
+  /** Port of the engine (Step Functions, SQS, console, approvals); 0 picks a free one. @default DEFAULT_LOCAL_PORT */
+  readonly port?: number;
+  /** Where everything is kept. @default DEFAULT_LOCAL_DATA_DIR */
+  readonly dataDir?: string;
+  /** A clock that only moves when told (`POST /_autosave/clock/advance`). @default false */
+  readonly virtualClock?: boolean;
+  /** A module exporting `{ [functionName]: handler }`: more Lambda functions to run. */
+  readonly functionsModule?: string;
+  /** More functions, given in code (tests): `{ [functionName]: handler | { handler, timeoutSeconds } }`. */
+  readonly functions?: Readonly<Record<string, UserFunctionExport>>;
+  /** Deploy every workflow of statemachines/ at start. @default true */
+  readonly deployWorkflows?: boolean;
+  /** Serve the console pages. @default true */
+  readonly console?: boolean;
+  /** Where progress lines go. @default console.log */
+  readonly log?: (line: string) => void;
+  /**
+   * Boot from a cloud assembly instead of the registries: the state machines, versions, aliases,
+   * functions (each version with its own bundle), table, bucket, queues, rule, Function URL and secret
+   * of the stack, applied as a CloudFormation deploy would. @default the registry path (statemachines/, lambdas/)
+   */
+  readonly stack?: {
+    /** The cloud assembly directory (`cdk.out`). */
+    readonly assemblyDir: string;
+    /** @default the assembly's only stack */
+    readonly stackName?: string;
+    /** How the assembly was obtained, for the startup lines and the console (e.g. `synthesized, cached`). */
+    readonly origin?: string;
+    /**
+     * Judge every Task call against the state machine's role, as the stack defines it, with the IAM policy
+     * simulator (a devDependency): a denied call fails the Task as AWS fails it. Without the simulator
+     * installed the startup lines say IAM is not enforced. @default false
+     */
+    readonly enforceIam?: boolean;
+  };
+  /**
+   * The release function of a lock on `dataDir` the caller already took with {@link lockDataDirectory}
+   * (`autosave local` takes it before loading the engine's modules); `stop()` releases it.
+   * @default the lock is taken here
+   */
+  readonly dataDirLock?: () => Promise<void>;
+}
+
+/** A running local engine. */
+export interface LocalEngine {
+  /** `http://127.0.0.1:<port>`: the endpoint for the Step Functions and SQS clients, the console and approvals. */
+  readonly url: string;
+  readonly port: number;
+  readonly engine: Engine;
+  readonly sqs: LocalSqs;
+  readonly lambdas: InProcessLambdaRunner;
+  readonly endpoints: LocalEndpoints;
+  /** The virtual clock, when started with one. */
+  readonly clock?: ControllableClock;
+  readonly deployments: readonly WorkflowDeployment[];
+  /** The stack mode, when booted from a cloud assembly. */
+  readonly stack?: StackMode;
+  /** Whether every Task call is judged against its role (`--enforce-iam` with the simulator installed). */
+  readonly iamEnforced: boolean;
+  /** Stops the server, the engine and the services; runs in flight stay on disk and resume at the next start. */
+  stop(): Promise<void>;
+}
+
+/** Where a virtual clock keeps its time, so a restart does not send it back to its epoch. */
+export const VIRTUAL_CLOCK_FILE = 'virtual-clock.json';
+
+/** A {@link VirtualClock} that starts where the last one stopped and records every advance. */
+async function persistentVirtualClock(file: string): Promise<VirtualClock> {
+  let saved: number | undefined;
+  try {
+    saved = (JSON.parse(await readFile(file, 'utf8')) as { epochMillis: number }).epochMillis;
+  } catch {
+    saved = undefined;
+  }
+  const clock = new VirtualClock(saved);
+  const advanceTo = clock.advanceTo.bind(clock);
+  clock.advanceTo = async (targetMillis: number) => {
+    await advanceTo(targetMillis);
+    await writeFile(file, JSON.stringify({ epochMillis: clock.now() }));
+  };
+  return clock;
+}
+
+/** Name of each part's files in the data directory. */
+const DATA_LAYOUT = { engine: 'engine', sqs: 'sqs.sqlite', dynamodb: 'dynamodb', s3: 's3', stack: 'stack' } as const;
+
+/** Every status a closed run can have: in stack mode the stack's own rules choose which they match. */
+const ALL_CLOSED_STATUSES = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'] as const;
+
+/** A handler that answers 503 until the engine is ready (and once it stops), so the port is known before the engine starts. */
+function lateBoundHandler(): { handler: HttpRequestHandler; bind(h: HttpRequestHandler | undefined): void } {
+  let target: HttpRequestHandler | undefined;
+  return {
+    handler: (req, res) => {
+      if (target) return target(req, res);
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/x-amz-json-1.0', 'retry-after': '1' });
+      res.end(JSON.stringify({ __type: 'ServiceUnavailable', message: 'The local engine is starting or stopping' }));
+    },
+    bind: (h) => {
+      target = h;
+    },
+  };
+}
+
+/** The stack output the stack mode's console and CLI read the dead-letter queue from. */
+export const STACK_DLQ_OUTPUT = 'DeadLetterQueueUrl';
+
+/** Test seam: `AUTOSAVE_DEPLOY_CRASH_AFTER=<n>` SIGKILLs the engine once a deploy has applied n resources. */
+function deployCrashPoint(): ((applied: number) => void) | undefined {
+  const n = Number(process.env.AUTOSAVE_DEPLOY_CRASH_AFTER);
+  if (!Number.isInteger(n) || n <= 0) return undefined;
+  return (applied) => {
+    if (applied >= n) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+/** What the console and the startup lines say runs: the stack and its assembly. */
+function stackLabel(stack: StackMode, origin: string | undefined): string {
+  const s = stack.summary();
+  return s ? `stack ${s.stackName} · assembly ${s.assemblyId}${s.complete ? '' : ' (deploy unfinished)'}${origin ? ` · ${origin}` : ''}` : 'stack mode';
+}
+
+/** The stack's state machines behind their aliases, as the registry path's deployments list them. */
+function stackWorkflows(stack: StackMode): WorkflowDeployment[] {
+  const rows = stack.store.resources().filter((r) => r.state === 'IN_STACK');
+  return rows
+    .filter((r) => r.type === 'AWS::StepFunctions::StateMachineAlias')
+    .map((alias) => {
+      const machineArn = alias.physical_id.split(':').slice(0, 7).join(':');
+      const routes = (JSON.parse(alias.properties) as { RoutingConfiguration?: { StateMachineVersionArn: string; Weight: number }[]; DeploymentPreference?: { StateMachineVersionArn: string } });
+      const versionArn = routes.RoutingConfiguration?.[0]?.StateMachineVersionArn ?? routes.DeploymentPreference?.StateMachineVersionArn ?? '';
+      const updated = alias.assembly_id === stack.summary()?.assemblyId;
+      return { workflow: machineArn.split(':')[6], stateMachineArn: machineArn, versionArn, aliasArn: alias.physical_id, change: updated ? 'updated' : 'unchanged' } as WorkflowDeployment;
+    });
+}
+
+/** Starts everything `autosave local` runs and resolves once it serves requests with the workflows deployed. */
+export async function startLocal(options: StartLocalOptions = {}): Promise<LocalEngine> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const dataDir = resolve(options.dataDir ?? DEFAULT_LOCAL_DATA_DIR);
+  await mkdir(join(dataDir, DATA_LAYOUT.engine), { recursive: true });
+  const unlock = options.dataDirLock ?? (await lockDataDirectory(dataDir));
+  const stops: (() => Promise<void> | void)[] = [unlock];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch (err) {
+        console.error('autosave local: error while stopping:', err);
+      }
+    }
+    stops.length = 0;
+  };
+
+  try {
+    const virtualClock = options.virtualClock ? await persistentVirtualClock(join(dataDir, VIRTUAL_CLOCK_FILE)) : undefined;
+    const clock: Clock = virtualClock ?? systemClock;
+
+    // The table and bucket the handlers will use: the runtime's own reading of AUTOSAVE_TABLE / AUTOSAVE_BUCKET.
+    // In stack mode the stack's own tables and buckets are created by its deploy instead.
+    const { table, bucket } = loadRuntimeConfig();
+    const registryPath = !options.stack;
+    const [dynamodb, s3] = await Promise.all([
+      startLocalDynamoDb({ directory: join(dataDir, DATA_LAYOUT.dynamodb), tables: registryPath ? [table] : [] }),
+      startLocalS3({ directory: join(dataDir, DATA_LAYOUT.s3), buckets: registryPath ? [bucket] : [] }),
+    ]);
+    stops.push(() => dynamodb.close(), () => s3.close());
+
+    const sqs = new LocalSqs({ file: join(dataDir, DATA_LAYOUT.sqs), clock });
+    stops.push(() => sqs.close());
+
+    const late = lateBoundHandler();
+    const api = await startLocalApiServer(late.handler, options.port ?? DEFAULT_LOCAL_PORT);
+    stops.push(() => api.close());
+    sqs.setBaseUrl(api.url);
+    await sqs.handle('CreateQueue', { QueueName: DEFAULT_DLQ_NAME });
+
+    const endpoints = localEndpoints({ url: api.url, dynamodb: dynamodb.endpoint, s3: s3.endpoint, dlqUrl: sqs.queueUrl(DEFAULT_DLQ_NAME) });
+    // Before any handler module loads: handlers read their configuration from the environment.
+    applyLocalEnvironment({ endpoints, dataDir });
+    await writeEndpointsFile(dataDir, endpoints);
+
+    // The two paths differ only here: where definitions and functions come from.
+    const stack = options.stack
+      ? new (await import('./stack')).StackMode({
+          dataDir: join(dataDir, DATA_LAYOUT.stack),
+          region: LOCAL_REGION,
+          account: LOCAL_ACCOUNT_ID,
+          endpoints: () => ({ url: api.url, dynamodb: dynamodb.endpoint, s3: s3.endpoint, region: LOCAL_REGION, dataDir }),
+          nowMillis: () => clock.now(),
+        })
+      : undefined;
+    if (stack) stops.push(() => stack.stop());
+    const functions: LocalFunction[] = stack ? [] : registryFunctions();
+    if (options.functionsModule) functions.push(...(await loadUserFunctions(options.functionsModule)));
+    if (options.functions) functions.push(...userFunctions(options.functions));
+    const lambdas = new InProcessLambdaRunner({ functions, sources: stack ? [stack.functionSource] : [] });
+
+    // IAM: judged only when asked for and the simulator is installed; said once at boot either way.
+    let iam: StackIamEnforcement | undefined;
+    let iamLine = 'IAM is not enforced (autosave local --stack --enforce-iam evaluates the state machine roles)';
+    if (stack && options.stack?.enforceIam) {
+      try {
+        iam = await stack.enforceIam();
+        iamLine = 'IAM enforced: every Task call is judged against the state machine role by the IAM policy simulator';
+      } catch (err) {
+        if (!(err instanceof IamSimulatorUnavailableError)) throw err;
+        iamLine = `IAM is not enforced: ${err.message}`;
+      }
+    }
+
+    const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+    const sqsClient = new SQSClient({ ...clientConfig, endpoint: api.url });
+    const dynamodbClient = new DynamoDBClient({ ...clientConfig, endpoint: dynamodb.endpoint });
+    // A Distributed Map's ItemReader and ResultWriter reach the local S3 (s3rver wants path-style addressing).
+    const s3Client = new S3Client({ ...clientConfig, endpoint: s3.endpoint, forcePathStyle: true });
+    stops.push(() => sqsClient.destroy(), () => dynamodbClient.destroy(), () => s3Client.destroy());
+    // Approval decisions recorded but cut off before they reached their run (a crash mid-POST).
+    const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? recordedDecisions(dynamodbClient, api.url) : undefined;
+    if (decisions) stops.push(() => decisions.close());
+
+    const engine = new Engine({
+      dataDir: join(dataDir, DATA_LAYOUT.engine),
+      clock,
+      invokeLambda: lambdas.invoke,
+      integrations: { sqs: sqsClient, dynamodb: dynamodbClient, s3: s3Client },
+      // The EventBridge rule on AWS (docs/architecture.md §4): closed runs go to run-monitor; in stack
+      // mode, to whatever the stack's rules match.
+      ...(stack
+        ? { onExecutionClosed: stack.onExecutionClosed, closedStatuses: ALL_CLOSED_STATUSES }
+        : {
+            onExecutionClosed: lambdas.has(RUN_MONITOR_FUNCTION)
+              ? async (event: unknown) => {
+                  const result = await lambdas.invoke({ functionName: RUN_MONITOR_FUNCTION, payload: event });
+                  if (result.functionError) console.error(`autosave local: ${RUN_MONITOR_FUNCTION} failed:`, result.payload);
+                }
+              : undefined,
+          }),
+      // A wait that times out with a decision recorded for it takes the decision: it was made in time.
+      recordedTaskOutcome: decisions?.beforeTimeout,
+      ...(iam ? { authorizeTaskCall: iam.authorize } : {}),
+    });
+    stack?.bind({ sfn: engine, sqs, dynamodb: dynamodbClient, invoke: lambdas.invoke });
+    const approvalFunction = (): string | undefined => (stack ? stack.functionUrlTarget() : lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? APPROVAL_ENDPOINT_FUNCTION : undefined);
+
+    const consoleHandler =
+      options.console === false
+        ? undefined
+        : loadConsoleHandler({
+            sfnEndpoint: api.url,
+            ...(stack ? { dlqUrl: () => stack.output(STACK_DLQ_OUTPUT) ?? sqs.queueUrl(DEFAULT_DLQ_NAME), engineLabel: () => stackLabel(stack, options.stack?.origin) } : { engineLabel: () => 'registry: statemachines/ + lambdas/' }),
+          });
+    const ready = createLocalApiHandler({
+      services: [stepFunctionsService(engine), sqsService(sqs), ...(stack ? stack.services() : [])],
+      queryService: sqsQueryService(sqs),
+      virtualClock,
+      clock,
+      console: consoleHandler,
+      // In stack mode the Function URL comes with a deploy: looked up per request.
+      approvals: stack || approvalFunction()
+        ? async (event) => {
+            const functionName = approvalFunction();
+            if (!functionName) throw new Error('no function serves the approval pages');
+            const result = await lambdas.invoke({ functionName, payload: event });
+            if (result.functionError) throw Object.assign(new Error(`${functionName} failed`), { payload: result.payload });
+            return result.payload;
+          }
+        : undefined,
+      ...(stack
+        ? {
+            stack: {
+              describe: () => stack.summary() ?? {},
+              deploy: async (input: Record<string, unknown>) => {
+                const dir = input.assemblyDir;
+                if (typeof dir !== 'string' || dir === '') throw Object.assign(new Error('assemblyDir must name a cloud assembly directory'), { name: 'ValidationException' });
+                return stack.deploy(dir, { stackName: typeof input.stackName === 'string' ? input.stackName : undefined, afterResource: deployCrashPoint() });
+              },
+            },
+          }
+        : {}),
+    });
+
+    // Attempts cut off by the last stop or crash still hold idempotency leases: end them before the
+    // engine re-invokes their steps.
+    const orphaned = registryPath ? await expireOrphanedLeases(dynamodbClient, table) : 0;
+    await engine.start();
+    stops.push(() => engine.stop());
+    if (stack) stops.push(() => stack.quiesce());
+    // Stopping: new requests get 503 before the engine closes its store.
+    stops.push(() => late.bind(undefined));
+
+    const { workflows } = await import('../../../statemachines/index');
+    let deployments: WorkflowDeployment[] = [];
+    let stackDeployment: StackDeployment | undefined;
+    if (stack && options.stack) {
+      stackDeployment = await stack.deploy(options.stack.assemblyDir, { stackName: options.stack.stackName });
+      // Leases of step attempts cut off by the last stop, in every table of the stack (see the registry path).
+      for (const row of stack.store.resources()) {
+        if (row.type === 'AWS::DynamoDB::Table' && row.state === 'IN_STACK') await expireOrphanedLeases(dynamodbClient, row.physical_id);
+      }
+      deployments = stackWorkflows(stack);
+      log(`Autosave local engine running stack ${stackDeployment.stackName}, assembly ${stackDeployment.assemblyId} (${options.stack.origin ?? 'given'}: ${stackDeployment.assemblyDir})`);
+      const counts = new Map<string, number>();
+      for (const c of stackDeployment.changes) counts.set(c.change, (counts.get(c.change) ?? 0) + 1);
+      log(`  resources: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')} (${stackDeployment.durationMillis} ms)`);
+      if (stackDeployment.notEmulated.length > 0) {
+        log(`  not emulated (created on AWS only): ${stackDeployment.notEmulated.map((t) => `${t.count} ${t.type}`).join(', ')}`);
+      }
+    } else if (options.deployWorkflows !== false) {
+      deployments = await deployWorkflows(engine, workflows);
+    }
+    log(`  ${iamLine}`);
+    const unresolved = iam?.unresolvedManagedPolicies() ?? [];
+    if (unresolved.length > 0) log(`  AWS managed policies not evaluated (their contents are not in the template): ${unresolved.join(', ')}`);
+
+    // Bound only now: until the store is open, the runs resumed and the workflows deployed, every request
+    // gets the retryable 503 above, never an error from a half-started engine.
+    late.bind(ready);
+    if (decisions) {
+      // Delivered now that the engine serves SendTaskSuccess; a wait timing out first takes its decision anyway.
+      const sweep = decisions
+        .redeliverAll()
+        .then((n) => {
+          if (n > 0) log(`  delivered ${n} approval decision(s) recorded before the last stop but not yet delivered`);
+        })
+        .catch((err: unknown) => console.error('autosave local: could not deliver recorded approval decisions (reading a link delivers them):', err));
+      stops.push(() => sweep);
+    }
+
+    for (const d of deployments) log(`  workflow ${d.workflow} (${d.change}) -> ${d.aliasArn}`);
+    log(`Autosave local engine listening on ${api.url}${virtualClock ? ' (virtual clock)' : ''}`);
+    log(`  Step Functions + SQS API  ${api.url}   (AWS_ENDPOINT_URL=${api.url})`);
+    log(`  console                   ${api.url}/`);
+    log(`  DynamoDB                  ${dynamodb.endpoint}`);
+    log(`  S3                        ${s3.endpoint}`);
+    log(`  data                      ${dataDir}`);
+    if (orphaned > 0) log(`  ended ${orphaned} idempotency lease(s) of step attempts cut off by the last stop`);
+    if (deployments.length > 0) {
+      const first = deployments[0];
+      const endpointFlag = api.port === DEFAULT_LOCAL_PORT ? '' : ` --endpoint ${api.url}`;
+      log(`Try: npx autosave start ${first.workflow} --wait${endpointFlag}`);
+      const input = JSON.stringify(workflows.find((w) => w.name === first.workflow)?.exampleInput ?? {});
+      log(`  or: aws stepfunctions start-execution --endpoint-url ${api.url} --state-machine-arn ${first.aliasArn} --input '${input}'`);
+    }
+
+    return {
+      url: api.url,
+      port: api.port,
+      engine,
+      sqs,
+      lambdas,
+      endpoints,
+      clock: virtualClock,
+      deployments,
+      stack,
+      iamEnforced: iam !== undefined,
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

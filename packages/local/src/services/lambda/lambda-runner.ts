@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../../../workflow/src/config';
+import { AutosaveError } from '../../../../workflow/src/errors';
+import { functionArn, parseFunctionName } from './function-name';
+import type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine';
+
+/** Lambda's own default timeout; user functions get {@link DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS} instead. */
+export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 3;
+/** Lambda's default memory size, reported in `context.memoryLimitInMB`. */
+export const DEFAULT_FUNCTION_MEMORY_MB = 128;
+
+/** The context a handler receives: the fields of Lambda's Node.js context that handlers read. */
+export interface LambdaContext {
+  readonly functionName: string;
+  readonly functionVersion: string;
+  readonly invokedFunctionArn: string;
+  readonly memoryLimitInMB: string;
+  readonly awsRequestId: string;
+  readonly logGroupName: string;
+  readonly logStreamName: string;
+  callbackWaitsForEmptyEventLoop: boolean;
+  /** Milliseconds left before the function's timeout. */
+  getRemainingTimeInMillis(): number;
+}
+
+/** A Lambda handler: async, or the older callback form. */
+export type LambdaHandler = (
+  event: any,
+  context: LambdaContext,
+  callback: (error?: unknown, result?: unknown) => void,
+) => unknown;
+
+/** A function the runner can invoke. */
+export interface LocalFunction {
+  /** The function's name as invoked (`autosave-model-step`, or a user function's name). */
+  readonly name: string;
+  /** Loads the handler (lazily, so handler modules read the environment set at start). */
+  readonly load: () => Promise<LambdaHandler> | LambdaHandler;
+  /**
+   * Lambda's Init phase before an invocation (a sandbox that must start first), awaited before the
+   * invocation's timeout starts. @default none (loading the handler is the whole Init)
+   */
+  readonly init?: () => Promise<void>;
+  /** @default {@link DEFAULT_FUNCTION_TIMEOUT_SECONDS} */
+  readonly timeoutSeconds?: number;
+  /** @default {@link DEFAULT_FUNCTION_MEMORY_MB} */
+  readonly memoryMb?: number;
+}
+
+// The seam the engine invokes functions through is the engine's own type (docs/architecture.md §5).
+export type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine';
+
+/** No function of that name: the Lambda service's error, which the engine surfaces as `Lambda.ResourceNotFoundException`, as on AWS. */
+export class LambdaFunctionNotFoundError extends AutosaveError {
+  override readonly name = 'ResourceNotFoundException';
+  constructor(functionName: string) {
+    super(`Function not found: ${functionName}`);
+  }
+}
+
+/** One version of a function, as a {@link FunctionSource} finds it. */
+export interface ResolvedFunctionVersion {
+  readonly fn: LocalFunction;
+  /** `ExecutedVersion`: the version number, or `$LATEST`. */
+  readonly executedVersion: string;
+  /** Names the loaded handler (one sandbox per function version). */
+  readonly cacheKey: string;
+}
+
+/** Functions that have versions of their own (the stack mode's functions, each version with its own bundle). */
+export interface FunctionSource {
+  /** The version `qualifier` names (a number, `$LATEST`, or none for `$LATEST`); undefined when there is none. */
+  find(name: string, qualifier?: string): ResolvedFunctionVersion | undefined;
+  /** Whether a function of this name exists (any version). */
+  has(name: string): boolean;
+  names(): string[];
+}
+
+/** Options of {@link InProcessLambdaRunner}. */
+export interface InProcessLambdaRunnerOptions {
+  readonly functions: readonly LocalFunction[];
+  /** Versioned functions, asked for any name {@link functions} does not have. @default none */
+  readonly sources?: readonly FunctionSource[];
+  /** Region in `invokedFunctionArn`. @default LOCAL_REGION */
+  readonly region?: string;
+  /** Account in `invokedFunctionArn`. @default LOCAL_ACCOUNT_ID */
+  readonly accountId?: string;
+}
+
+class FunctionTimeoutSignal {
+  constructor(readonly seconds: number) {}
+}
+
+/** What Lambda reports for a handler that threw: the error's `name` becomes the Step Functions error. */
+function errorPayload(err: unknown): { errorType: string; errorMessage: string; trace?: string[] } {
+  if (err instanceof Error) {
+    return { errorType: err.name || 'Error', errorMessage: err.message, trace: err.stack?.split('\n') };
+  }
+  return { errorType: 'Error', errorMessage: typeof err === 'string' ? err : JSON.stringify(err) };
+}
+
+/** Lambda serializes events and results as JSON: the handler never shares objects with the engine. */
+const jsonCopy = (value: unknown): unknown => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
+
+/**
+ * Runs Lambda handlers in this process, the way the Lambda service runs them: by function name (whatever
+ * region and account an ARN names), with a Lambda-like context and the function's timeout. A handler that
+ * throws or times out answers `functionError: "Unhandled"`, as Invoke does on AWS.
+ */
+export class InProcessLambdaRunner {
+  private readonly functions = new Map<string, LocalFunction>();
+  private readonly sources: readonly FunctionSource[];
+  private readonly handlers = new Map<string, Promise<LambdaHandler>>();
+  private readonly region: string;
+  private readonly accountId: string;
+
+  constructor(options: InProcessLambdaRunnerOptions) {
+    for (const fn of options.functions) this.functions.set(fn.name, fn);
+    this.sources = options.sources ?? [];
+    this.region = options.region ?? LOCAL_REGION;
+    this.accountId = options.accountId ?? LOCAL_ACCOUNT_ID;
+  }
+
+  /** Whether a function of this name (or ARN) exists. */
+  has(functionName: string): boolean {
+    const { name } = parseFunctionName(functionName);
+    return this.functions.has(name) || this.sources.some((s) => s.has(name));
+  }
+
+  /** The names of every function, sorted. */
+  names(): string[] {
+    return [...new Set([...this.functions.keys(), ...this.sources.flatMap((s) => s.names())])].sort();
+  }
+
+  /** The {@link LambdaInvoker} to hand the engine. */
+  readonly invoke: LambdaInvoker = async (request) => {
+    const { name, qualifier } = parseFunctionName(request.functionName, request.qualifier);
+    const found = this.find(name, qualifier);
+    if (!found) throw new LambdaFunctionNotFoundError(request.functionName);
+    const { fn, executedVersion, cacheKey } = found;
+    const timeoutSeconds = fn.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS;
+    const awsRequestId = randomUUID();
+    // Set once the handler is loaded: Lambda's Init phase (module load) is not part of the invocation timeout.
+    let deadline = Number.POSITIVE_INFINITY;
+    const context: LambdaContext = {
+      functionName: name,
+      functionVersion: executedVersion,
+      invokedFunctionArn: functionArn(name, this.region, this.accountId, qualifier),
+      memoryLimitInMB: String(fn.memoryMb ?? DEFAULT_FUNCTION_MEMORY_MB),
+      awsRequestId,
+      logGroupName: `/aws/lambda/${name}`,
+      logStreamName: `local/${awsRequestId}`,
+      callbackWaitsForEmptyEventLoop: true,
+      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const handler = await this.handler(fn, cacheKey);
+      await fn.init?.();
+      deadline = Date.now() + timeoutSeconds * 1000;
+      const event = jsonCopy(request.payload);
+      const run = new Promise<unknown>((resolve, reject) => {
+        const callback = (error?: unknown, result?: unknown) => (error ? reject(error) : resolve(result));
+        try {
+          const returned = handler(event, context, callback);
+          // An async handler (or one returning a promise) answers through its promise; a callback handler
+          // (three parameters, returning nothing) through the callback.
+          if (returned !== undefined || handler.length < 3) Promise.resolve(returned).then(resolve, reject);
+        } catch (err) {
+          reject(err);
+        }
+      });
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new FunctionTimeoutSignal(timeoutSeconds)), timeoutSeconds * 1000);
+      });
+      const result = await Promise.race([run, timeout]);
+      return { payload: jsonCopy(result), executedVersion };
+    } catch (err) {
+      if (err instanceof FunctionTimeoutSignal) {
+        return {
+          functionError: 'Unhandled',
+          executedVersion,
+          payload: { errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${awsRequestId} Error: Task timed out after ${err.seconds.toFixed(2)} seconds` },
+        };
+      }
+      return { functionError: 'Unhandled', executedVersion, payload: errorPayload(err) };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  private find(name: string, qualifier?: string): ResolvedFunctionVersion | undefined {
+    const fn = this.functions.get(name);
+    if (fn) return { fn, executedVersion: qualifier && /^\d+$/.test(qualifier) ? qualifier : '$LATEST', cacheKey: name };
+    for (const source of this.sources) {
+      const found = source.find(name, qualifier);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private handler(fn: LocalFunction, cacheKey: string): Promise<LambdaHandler> {
+    let loaded = this.handlers.get(cacheKey);
+    if (!loaded) {
+      loaded = Promise.resolve(fn.load());
+      // A module that failed to load is retried on the next invoke (as a new Lambda sandbox would).
+      loaded.catch(() => this.handlers.delete(cacheKey));
+      this.handlers.set(cacheKey, loaded);
+    }
+    return loaded;
+  }
+}

@@ -1,0 +1,74 @@
+import { writeFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../workflow/src/config';
+import { DEFAULT_BUCKET_NAME, DEFAULT_TABLE_NAME } from '../../../runtime/src/endpoints';
+
+/** File in the data directory that tells other processes (CLI, tests) where the local services listen. */
+export const ENDPOINTS_FILE = 'endpoints.json';
+
+/** Where the local services listen. */
+export interface LocalEndpoints {
+  /** Step Functions API, SQS API, console and approval pages: the one engine port. */
+  readonly url: string;
+  readonly dynamodb: string;
+  readonly s3: string;
+  readonly region: string;
+  readonly accountId: string;
+  /** The local dead-letter queue's URL. */
+  readonly dlqUrl: string;
+}
+
+/** Writes `<dataDir>/endpoints.json` atomically (a reader never sees half a file). */
+export async function writeEndpointsFile(dataDir: string, endpoints: LocalEndpoints): Promise<string> {
+  const file = join(dataDir, ENDPOINTS_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify({ ...endpoints, stepFunctions: endpoints.url, sqs: endpoints.url, console: endpoints.url }, null, 2)}\n`);
+  await rename(tmp, file);
+  return file;
+}
+
+/** Options of {@link applyLocalEnvironment}. */
+export interface LocalEnvironmentOptions {
+  readonly endpoints: LocalEndpoints;
+  /** Absolute data directory (`AUTOSAVE_DATA_DIR`: the approval secret, outbox and action logs live under it). */
+  readonly dataDir: string;
+}
+
+/**
+ * Points the standard SDK variables at the local services and fills the AUTOSAVE_* configuration
+ * (docs/architecture.md §3), so handler code runs unchanged: it is the same code that runs on AWS.
+ * Endpoints, region, credentials and data-dir paths always follow this engine; the choices a user may make
+ * (`AUTOSAVE_MODEL_PROVIDER`, `AUTOSAVE_EMAIL_PROVIDER`, table and bucket names...) are kept when already set.
+ * Handlers share this process, so the values are the same for every function.
+ */
+export function applyLocalEnvironment(options: LocalEnvironmentOptions, env: NodeJS.ProcessEnv = process.env): void {
+  const { endpoints, dataDir } = options;
+  Object.assign(env, {
+    AWS_ENDPOINT_URL_SFN: endpoints.url,
+    AWS_ENDPOINT_URL_SQS: endpoints.url,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_S3: endpoints.s3,
+    AWS_REGION: endpoints.region,
+    AWS_DEFAULT_REGION: endpoints.region,
+    // Any credentials work on every local service; handlers get these so that none need configuring.
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AUTOSAVE_DATA_DIR: dataDir,
+    AUTOSAVE_DLQ_URL: endpoints.dlqUrl,
+    AUTOSAVE_APPROVAL_BASE_URL: endpoints.url,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  });
+  delete env.AWS_SESSION_TOKEN;
+  delete env.AWS_PROFILE;
+  env.AUTOSAVE_OUTBOX_DIR = join(dataDir, 'outbox');
+  env.AUTOSAVE_ACTIONS_DIR = join(dataDir, 'actions');
+  env.AUTOSAVE_TABLE ||= DEFAULT_TABLE_NAME;
+  env.AUTOSAVE_BUCKET ||= DEFAULT_BUCKET_NAME;
+  env.AUTOSAVE_MODEL_PROVIDER ??= 'scripted';
+  env.AUTOSAVE_EMAIL_PROVIDER ??= 'outbox';
+}
+
+/** Endpoints with the local account and region filled in. */
+export function localEndpoints(parts: { url: string; dynamodb: string; s3: string; dlqUrl: string }): LocalEndpoints {
+  return { ...parts, region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID };
+}

@@ -1,0 +1,38 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { ApprovalLinkSigner, ApprovalService } from '../../../runtime/src/approvals';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../workflow/src/config';
+import { loadApprovalSecrets, loadRuntimeConfig } from '../../../runtime/src/endpoints';
+import { RecordTable } from '../../../runtime/src/records';
+import type { RecordedTaskOutcome } from '../engine';
+
+/** The approvals' recorded decisions, as the engine needs them: handed over at a timeout, swept at boot. */
+export interface RecordedDecisions {
+  /** For {@link EngineOptions.recordedTaskOutcome}: the decision recorded for a timing-out wait, if any. */
+  readonly beforeTimeout: RecordedTaskOutcome;
+  /** Delivers every recorded decision that never reached its run (a crash cut it off); resolves to how many. */
+  redeliverAll(): Promise<number>;
+  close(): void;
+}
+
+/**
+ * The same approval records the `approval-endpoint` function keeps (the runtime's table, configured from the
+ * local environment), with SendTaskSuccess to the engine's own port (`engineUrl`, served once it is ready).
+ */
+export function recordedDecisions(dynamodb: DynamoDBClient, engineUrl: string): RecordedDecisions {
+  const config = loadRuntimeConfig();
+  const sfn = new SFNClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: engineUrl });
+  let service: Promise<ApprovalService> | undefined;
+  const approvals = () =>
+    (service ??= loadApprovalSecrets(config).then(
+      (secrets) => new ApprovalService({ table: new RecordTable(dynamodb, config.table), signer: new ApprovalLinkSigner(secrets), sfn, baseUrl: config.approvalBaseUrl }),
+    ));
+  return {
+    beforeTimeout: async (taskToken) => {
+      const decision = await (await approvals()).settleBeforeTimeout(taskToken);
+      return decision ? { ok: true, value: decision } : undefined;
+    },
+    redeliverAll: async () => (await approvals()).redeliverAllRecordedDecisions(),
+    close: () => sfn.destroy(),
+  };
+}

@@ -1,0 +1,6 @@
+import { AutosaveError } from '../../../workflow/src/errors';
+
+/** The tool says this request can never succeed (bad address, unknown site...). Never retried. */
+export class ToolRejectedError extends AutosaveError {
+  override readonly name = 'ToolRejectedError';
+}
