@@ -9,6 +9,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { bedrockModelTarget } from '../../runtime/src/models';
 import type { ResolvedDeployOptions } from './deploy-options';
+import { requireFunctionUrlRegion } from './function-url-regions';
 import { acknowledgeNag, nagArn, nagArnOf } from './nag';
 import type { SharedResources } from './shared-resources';
 import { FunctionNames, type FunctionNeed, type FunctionSpec } from './stack-inputs';
@@ -101,6 +102,7 @@ export class RuntimeFunctions extends Construct {
       // Auth NONE: approvers open links from email without AWS credentials. Every link is HMAC-signed and
       // expiring, and a decision is a single-use conditional write. (cdk-nag's LambdaFunctionUrlAuth rule
       // is in no pack, AwsSolutions included, so there is nothing to acknowledge.)
+      requireFunctionUrlRegion(this);
       this.approvalUrl = endpoint.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
       request?.addEnvironment('AUTOSAVE_APPROVAL_BASE_URL', this.approvalUrl.url);
     }

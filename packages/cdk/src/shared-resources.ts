@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -23,6 +24,24 @@ export interface SharedResourcesProps {
    * @default SQS's 30 seconds
    */
   readonly deadLetterVisibilityTimeout?: Duration;
+}
+
+/**
+ * Lets CloudWatch alarms of this account publish to `topic`. A topic policy replaces SNS's default one
+ * whole, so the policy `enforceSSL` creates (a single Deny) would leave CloudWatch no grant and every
+ * alarm notification would be dropped silently (AWS knowledge-centre: "Why didn't I receive an SNS
+ * notification for my CloudWatch alarm trigger?").
+ */
+export function allowCloudWatchToPublish(topic: sns.ITopic): void {
+  topic.addToResourcePolicy(
+    new iam.PolicyStatement({
+      sid: 'CloudWatchAlarmsPublish',
+      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['sns:Publish'],
+      resources: [topic.topicArn],
+      conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(topic).account } },
+    }),
+  );
 }
 
 /** Lambda's advice for an SQS event source: visibility timeout at least six times the function timeout. */
@@ -99,6 +118,7 @@ export class SharedResources extends Construct {
     );
 
     this.alarmTopic = new sns.Topic(this, 'Alarms', { enforceSSL: true });
+    allowCloudWatchToPublish(this.alarmTopic);
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { NamedPolicy } from './iam-policies';
+import type { NamedPolicy, PolicyDocument } from './iam-policies';
 import type { IamRequest } from './task-requests';
 
 /**
@@ -21,9 +21,15 @@ export interface IamDecision {
   readonly result: string;
 }
 
-/** Evaluates requests of one principal against its identity policies. */
+/** Evaluates requests as AWS would authorize them. */
 export interface IamEvaluator {
+  /** A request of one principal of the account, against its identity policies. */
   evaluate(principalArn: string, policies: readonly NamedPolicy[], request: IamRequest): Promise<IamDecision>;
+  /**
+   * A request of an AWS service principal (`cloudwatch.amazonaws.com`), which has no identity policies of
+   * the account: only the resource's own policy can allow it.
+   */
+  evaluateService(servicePrincipal: string, resourcePolicy: PolicyDocument, request: IamRequest): Promise<IamDecision>;
 }
 
 type SimulatorModule = typeof import('@cloud-copilot/iam-simulate');
@@ -46,29 +52,37 @@ function accountOf(arn: string, fallback: string): string {
 
 /**
  * An {@link IamEvaluator} backed by `@cloud-copilot/iam-simulate`: identity policies of a principal in
- * the same account as the resource, no resource policy, SCP or boundary (the stack sets none).
+ * the same account as the resource, or a service principal against the resource's policy; no SCP or
+ * boundary (the stack sets none).
  */
 export async function createIamEvaluator(): Promise<IamEvaluator> {
   const { runSimulation } = await loadIamSimulator();
-  return {
-    async evaluate(principalArn, policies, request) {
-      const principalAccount = accountOf(principalArn, '');
-      const result = await runSimulation(
-        {
-          request: {
-            principal: principalArn,
-            action: request.action,
-            resource: { resource: request.resource, accountId: accountOf(request.resource, principalAccount) },
-            contextVariables: { ...(request.context ?? {}) },
-          },
-          identityPolicies: policies.map((p) => ({ name: p.name, policy: p.policy })),
-          serviceControlPolicies: [],
-          resourceControlPolicies: [],
+  const simulate = async (
+    principal: string,
+    request: IamRequest,
+    policies: { identity: readonly NamedPolicy[]; resource?: PolicyDocument; principalAccount: string },
+  ): Promise<IamDecision> => {
+    const result = await runSimulation(
+      {
+        request: {
+          principal,
+          action: request.action,
+          resource: { resource: request.resource, accountId: accountOf(request.resource, policies.principalAccount) },
+          contextVariables: { ...(request.context ?? {}) },
         },
-        {},
-      );
-      const overall = (result as { overallResult?: string; errors?: unknown }).overallResult ?? `error: ${JSON.stringify((result as { errors?: unknown }).errors)}`;
-      return { request, allowed: overall === 'Allowed', result: overall };
-    },
+        identityPolicies: policies.identity.map((p) => ({ name: p.name, policy: p.policy })),
+        serviceControlPolicies: [],
+        resourceControlPolicies: [],
+        ...(policies.resource ? { resourcePolicy: policies.resource } : {}),
+      },
+      {},
+    );
+    const overall = (result as { overallResult?: string; errors?: unknown }).overallResult ?? `error: ${JSON.stringify((result as { errors?: unknown }).errors)}`;
+    return { request, allowed: overall === 'Allowed', result: overall };
+  };
+  return {
+    evaluate: (principalArn, policies, request) => simulate(principalArn, request, { identity: policies, principalAccount: accountOf(principalArn, '') }),
+    evaluateService: (servicePrincipal, resourcePolicy, request) =>
+      simulate(servicePrincipal, request, { identity: [], resource: resourcePolicy, principalAccount: accountOf(request.resource, '') }),
   };
 }

@@ -13,4 +13,5 @@ export * from './state-machines';
 export * from './iam-policies';
 export * from './task-requests';
 export * from './iam-simulation';
+export * from './alarm-topics';
 export * from './deploy-impact';

@@ -55,7 +55,7 @@ describe('StackIamEnforcement', () => {
     store.putResource(row('FlowRole', 'AWS::IAM::Role', { AssumeRolePolicyDocument: {} }, { Ref: 'Flow-Role-ABC', Arn: roleArn }));
     const simulator = await createIamEvaluator();
     evaluations = 0;
-    const counting: IamEvaluator = { evaluate: (...a) => (evaluations++, simulator.evaluate(...a)) };
+    const counting: IamEvaluator = { ...simulator, evaluate: (...a) => (evaluations++, simulator.evaluate(...a)) };
     iam = new StackIamEnforcement({ store, evaluator: counting, environment: env, stackName: () => 'Flow' });
   });
   afterEach(() => {
