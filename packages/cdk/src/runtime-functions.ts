@@ -276,6 +276,21 @@ export class RuntimeFunctions extends Construct {
             resources: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: options.emailIdentity })],
           }),
         );
+        // In the SES sandbox, SES also authorizes ses:SendEmail against each recipient's identity (a
+        // sandboxed account sends only to its own verified identities): any identity of the account as a
+        // recipient, and only with the configured sender.
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['ses:SendEmail'],
+            resources: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+            conditions: { StringEquals: { 'ses:FromAddress': options.emailFrom } },
+          }),
+        );
+        acknowledgeNag(
+          role,
+          `AwsSolutions-IAM5[Resource::${nagArn('ses', 'identity/*')}]`,
+          "SES in the sandbox checks ses:SendEmail against every recipient's identity; the statement only allows the configured From address (ses:FromAddress).",
+        );
         return;
       case 'secret': {
         const parameterName = shared.approvalSecretParameterName;
