@@ -5,7 +5,7 @@
 export { StackMode, type StackModeOptions, type StackSummary } from './stack-mode';
 export { deployStack, assemblyIdOf, dependencyOrder, type StackDeployment, type ResourceChange, type DeployStackOptions } from './deploy-stack';
 export { StackResourceNotEmulatedError, StackResourceInvalidError, rolloutRoutes, aliasRouting, type RolloutState } from './resource-handlers';
-export { matchesEventPattern, type EventPattern } from './event-pattern';
+export { matchesEventPattern, type EventPattern } from '../services/eventbridge';
 export { sandboxEnvironment } from './stack-runtime';
 export { ENGINE_URL_TOKEN } from './stack-functions';
 export { StackIamEnforcement, denialOf, type StackIamEnforcementOptions } from './iam-enforcement';

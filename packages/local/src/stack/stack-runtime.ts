@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { LambdaInvoker } from '../engine';
 import type { StackStore } from '../store';
-import { matchesEventPattern, type EventPattern } from './event-pattern';
+import { matchesEventPattern, type EventPattern } from '../services/eventbridge';
 import { rolloutRoutes, type RolloutState, type StepFunctionsApi } from './resource-handlers';
 
 /** How often running rollouts (canary/linear alias shifts) are looked at, in real milliseconds. */

@@ -1,0 +1,1 @@
+export { matchesEventPattern, eventPatternProblem, type EventPattern } from './event-pattern';
