@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Engine, type ExecutionStatusChangeEvent } from '../packages/local/src/engine';
 import { InProcessLambdaRunner } from '../packages/local/src/services/lambda/lambda-runner';
 import {
-  CONCURRENT_RUNS, IN_FLIGHT, measureWorkload, PAUSED_RUNS, STEP_FUNCTION_NAME, STEPS, pausedDefinition, peakRssBytes,
+  CONCURRENT_RUNS, IN_FLIGHT, measureWorkload, PAGE_SAMPLE_RUNS, PAUSED_RUNS, STEP_FUNCTION_NAME, STEPS, pausedDefinition, peakRssBytes,
   runWithConcurrency, secondsSince, sevenStepDefinition, stepFunction, type WorkloadFigures,
 } from './workload';
 
@@ -65,8 +65,12 @@ export async function measureAutosave(): Promise<WorkloadFigures> {
     const { stateMachineArn } = (await b.engine.handle('CreateStateMachine', { name: 'seven', definition: JSON.stringify(sevenStepDefinition()), roleArn: ROLE })) as { stateMachineArn: string };
 
     const { sequential, concurrent } = await measureWorkload(async (r) => mustSucceed(await b.run(stateMachineArn, `run-${r}`)));
+    const sequentialPages = await b.engine.walFramesDuring(async () => {
+      for (let r = 0; r < PAGE_SAMPLE_RUNS; r += 1) mustSucceed(await b.run(stateMachineArn, `paged-${r}`));
+    });
     const commitsBefore = b.engine.commitStats;
-    await runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, async (r) => mustSucceed(await b.run(stateMachineArn, `counted-${r}`)));
+    const concurrentPages = await b.engine.walFramesDuring(() =>
+      runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, async (r) => mustSucceed(await b.run(stateMachineArn, `counted-${r}`))));
     const commitsAfter = b.engine.commitStats;
     const commits = commitsAfter.commits - commitsBefore.commits;
     const writes = commitsAfter.writes - commitsBefore.writes;
@@ -98,6 +102,7 @@ export async function measureAutosave(): Promise<WorkloadFigures> {
       sequential,
       concurrent,
       peakRssBytes: peakAfterWorkload,
+      pagesPerStep: { sequential: sequentialPages / (PAGE_SAMPLE_RUNS * STEPS), concurrent: concurrentPages / (CONCURRENT_RUNS * STEPS) },
       paused: { runs: PAUSED_RUNS, rssBytes: pausedRss, restartSeconds, resumeAllSeconds },
       notes: [
         `${(writes / Math.max(1, commits)).toFixed(1)} transitions per fsync'd commit with ${IN_FLIGHT} in flight (group commit); ` +

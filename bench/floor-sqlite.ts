@@ -7,7 +7,8 @@ import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measureWorkload, peakRssBytes, STEPS, stepResult, type WorkloadFigures } from './workload';
+import { walFramesDuring } from '../packages/local/src/store';
+import { measureWorkload, PAGE_SAMPLE_RUNS, peakRssBytes, STEPS, stepResult, type WorkloadFigures } from './workload';
 
 export async function measureFloor(): Promise<WorkloadFigures> {
   const dir = await mkdtemp(join(tmpdir(), 'autosave-bench-floor-'));
@@ -23,7 +24,11 @@ export async function measureFloor(): Promise<WorkloadFigures> {
     }
   };
   const figures = await measureWorkload(run);
+  const pages = await walFramesDuring(db, async () => {
+    for (let r = 0; r < PAGE_SAMPLE_RUNS; r += 1) await run(-1 - r);
+  });
   db.close();
   await rm(dir, { recursive: true, force: true });
-  return { ...figures, peakRssBytes: peakRssBytes() };
+  const perStep = pages / (PAGE_SAMPLE_RUNS * STEPS);
+  return { ...figures, peakRssBytes: peakRssBytes(), pagesPerStep: { sequential: perStep, concurrent: perStep } };
 }

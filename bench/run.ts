@@ -8,12 +8,13 @@
 import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { CONCURRENT_RUNS, IN_FLIGHT, KILLED_IN_FLIGHT_RUNS, PAUSED_RUNS, REPEATS, SEQUENTIAL_RUNS, STEPS, WARMUP_RUNS, type WorkloadFigures } from './workload';
+import { CONCURRENT_RUNS, IN_FLIGHT, KILLED_IN_FLIGHT_RUNS, PAGE_SAMPLE_RUNS, PAUSED_RUNS, REPEATS, SEQUENTIAL_RUNS, STEPS, WARMUP_RUNS, type WorkloadFigures } from './workload';
 
 const PARTS = {
   autosave: async () => (await import('./autosave-engine')).measureAutosave(),
   api: async () => (await import('./api-engine')).measureApi(),
-  langgraph: async () => (await import('./langgraph')).measureLangGraph(),
+  langgraph: async () => (await import('./langgraph')).measureLangGraph('parity'),
+  'langgraph-default': async () => (await import('./langgraph')).measureLangGraph('default'),
   floor: async () => (await import('./floor-sqlite')).measureFloor(),
   reference: async () => (await import('./reference-aws-local-stepfunctions')).measureReference(),
   scale: async () => (await import('./scale')).measureScale(),
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
   const autosave = await runPart('autosave');
   const api = await runPart('api');
   const langgraph = await runPart('langgraph');
+  const langgraphDefault = await runPart('langgraph-default');
   const floorAfter = await runPart('floor');
   const reference = await runPart('reference');
   const scale = await runPart('scale');
@@ -81,20 +83,23 @@ async function main(): Promise<void> {
     sequential: faster(floorBefore.sequential, floorAfter.sequential),
     concurrent: faster(floorBefore.concurrent, floorAfter.concurrent),
     peakRssBytes: Math.max(floorBefore.peakRssBytes, floorAfter.peakRssBytes),
+    pagesPerStep: floorBefore.pagesPerStep,
   };
 
   const columns: [string, WorkloadFigures, string][] = [
     ['autosave, in process', autosave, 'yes'],
     ['autosave, own process via SFN API', api, 'yes'],
-    ['LangGraph.js 1.7 + SqliteSaver', langgraph, 'yes (sync, FULL)'],
+    ['LangGraph.js 1.7 + SqliteSaver, default', langgraphDefault, 'no (async, NORMAL)'],
+    ['LangGraph.js 1.7 + SqliteSaver, parity', langgraph, 'yes (sync, FULL)'],
     ['floor: SQLite insert per step', floor, 'yes'],
     ['aws-local-stepfunctions', reference, 'no (memory)'],
   ];
   console.log(`\n${table([
-    ['', 'seq runs/s', `${IN_FLIGHT} in flight runs/s`, 'seq ms/step', 'peak RSS', "fsync'd"],
+    ['', 'seq runs/s', `${IN_FLIGHT} in flight runs/s`, 'seq ms/step', 'pages/step seq', `pages/step ${IN_FLIGHT}`, 'peak RSS', "fsync'd"],
     ...columns.map(([name, f, fsync]) => [
       name, runsPerSecond(f.sequential).toFixed(0), runsPerSecond(f.concurrent).toFixed(0),
-      ((f.sequential.seconds * 1000) / (f.sequential.runs * STEPS)).toFixed(3), mb(f.peakRssBytes), fsync,
+      ((f.sequential.seconds * 1000) / (f.sequential.runs * STEPS)).toFixed(3),
+      f.pagesPerStep?.sequential.toFixed(2) ?? '', f.pagesPerStep?.concurrent.toFixed(2) ?? '', mb(f.peakRssBytes), fsync,
     ]),
   ])}\n`);
 
@@ -108,14 +113,18 @@ async function main(): Promise<void> {
     ['target', 'measured', 'goal', ''],
     target('in process, sequential / floor', ratio(seq(autosave), seq(floor)), 0.6, times),
     target(`in process, ${IN_FLIGHT} in flight / floor`, ratio(con(autosave), con(floor)), 1.5, times),
-    target('API, sequential / LangGraph', ratio(seq(api), seq(langgraph)), 1.2, times),
-    target(`API, ${IN_FLIGHT} in flight / LangGraph`, ratio(con(api), con(langgraph)), 3, times),
+    target('API, sequential / LangGraph at its default', ratio(seq(api), seq(langgraphDefault)), 1.2, times),
+    target(`API, ${IN_FLIGHT} in flight / LangGraph at its default`, ratio(con(api), con(langgraphDefault)), 3, times),
     target('engine process peak RSS under load', api.peakRssBytes, 150e6, mb, true),
     target(`engine process RSS, ${PAUSED_RUNS.toLocaleString('en')} runs paused`, p.rssBytes, 150e6, mb, true),
     target('restart after SIGKILL: API answers', p.restartSeconds, 0.3, seconds, true),
     target(`restart: ${KILLED_IN_FLIGHT_RUNS} runs caught in flight done`, p.resumeAllSeconds, 0.5, seconds, true),
   ]));
-  console.log(`\nOther ratios: in process / LangGraph ${times(ratio(seq(autosave), seq(langgraph)))} sequential, ${times(ratio(con(autosave), con(langgraph)))} ${IN_FLIGHT} in flight; ` +
+  console.log(`\nPages (WAL frames) per step: in process ${autosave.pagesPerStep!.sequential.toFixed(2)} one at a time, ${autosave.pagesPerStep!.concurrent.toFixed(2)} ${IN_FLIGHT} in flight; ` +
+    `the floor ${floor.pagesPerStep!.sequential.toFixed(2)} (${PAGE_SAMPLE_RUNS} runs one at a time; ${IN_FLIGHT} in flight share commits, so pages too).`);
+  console.log(`At equal durability (LangGraph "sync", FULL): API / LangGraph ${times(ratio(seq(api), seq(langgraph)))} sequential, ${times(ratio(con(api), con(langgraph)))} ${IN_FLIGHT} in flight; ` +
+    `in process / LangGraph ${times(ratio(seq(autosave), seq(langgraph)))} sequential, ${times(ratio(con(autosave), con(langgraph)))} ${IN_FLIGHT} in flight.`);
+  console.log(`Other ratios: ` +
     `in process / aws-local-stepfunctions ${times(ratio(seq(autosave), seq(reference)))} sequential, ${times(ratio(con(autosave), con(reference)))} ${IN_FLIGHT} in flight.`);
   const x = api.expressSync!;
   console.log(`\nEXPRESS through StartSyncExecution (own process, the SDK): ${runsPerSecond(x.sequential).toFixed(0)} runs/s one at a time, ` +
@@ -127,7 +136,7 @@ async function main(): Promise<void> {
   const inProcessPaused = autosave.paused!;
   console.log(`In process with ${PAUSED_RUNS.toLocaleString('en')} runs paused on task tokens: RSS ${mb(inProcessPaused.rssBytes)} (after GC); ` +
     `engine restart ${(inProcessPaused.restartSeconds * 1000).toFixed(0)} ms, all of them completed by SendTaskSuccess ${inProcessPaused.resumeAllSeconds.toFixed(1)} s after it.`);
-  for (const [name, f] of [['autosave', autosave], ['API', api], ['LangGraph', langgraph], ['aws-local-stepfunctions', reference]] as const) {
+  for (const [name, f] of [['autosave', autosave], ['API', api], ['LangGraph parity', langgraph], ['LangGraph default', langgraphDefault], ['aws-local-stepfunctions', reference]] as const) {
     for (const note of f.notes ?? []) console.log(`${name}: ${note}`);
   }
   console.log("fsync'd: autosave commits every transition (WAL, synchronous=FULL) before it takes effect, concurrent runs sharing commits; " +

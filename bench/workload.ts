@@ -121,8 +121,16 @@ export interface WorkloadFigures {
   readonly paused?: { runs: number; rssBytes: number; restartSeconds: number; resumeAllSeconds: number };
   /** The same workload as an EXPRESS machine through StartSyncExecution (API part only). */
   readonly expressSync?: Pick<WorkloadFigures, 'sequential' | 'concurrent'>;
+  /**
+   * Pages (WAL frames) written per step, one run at a time and {@link IN_FLIGHT} in flight: what each
+   * fsync'd commit writes (its cost grows with them).
+   */
+  readonly pagesPerStep?: { sequential: number; concurrent: number };
   readonly notes?: string[];
 }
+
+/** Runs measured for the pages-per-step figure, one at a time. */
+export const PAGE_SAMPLE_RUNS = 50;
 
 /** Peak RSS of this process so far, bytes. */
 export const peakRssBytes = (): number => process.resourceUsage().maxRSS * 1024;

@@ -271,6 +271,11 @@ export class Engine {
     return this.rt().store.storageStats;
   }
 
+  /** Pages (WAL frames) the store writes while `work` runs (see {@link EngineStore.walFramesDuring}). */
+  walFramesDuring(work: () => Promise<void>): Promise<number> {
+    return this.rt().store.walFramesDuring(work);
+  }
+
   private rt(): ExecutionRuntime {
     if (!this.runtime || !this.store) throw new Error('Engine not started: call start() first');
     return this.runtime;

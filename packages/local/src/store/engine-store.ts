@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { GroupCommitter } from './group-committer';
 import { packEvents, unpackEvents } from './history-codec';
 import { SCHEMA_SQL } from './schema';
+import { walFramesDuring } from './wal-frames';
 
 /** `PRAGMA auto_vacuum` value of INCREMENTAL. */
 const AUTO_VACUUM_INCREMENTAL = 2;
@@ -403,6 +404,14 @@ export class EngineStore {
       pages: Number(this.db.pragma('page_count', { simple: true })),
       freePages: Number(this.db.pragma('freelist_count', { simple: true })),
     };
+  }
+  /** Pages (WAL frames) the store writes while `work` runs ({@link walFramesDuring}); 0 for a store in memory. */
+  async walFramesDuring(work: () => Promise<void>): Promise<number> {
+    if (this.inMemory) {
+      await work();
+      return 0;
+    }
+    return walFramesDuring(this.db, work, () => this.committer.flush());
   }
   /** Re-opens a closed execution for a redrive (RUNNING, output and error cleared, counted, close hooks dropped). */
   reopenForRedrive(arn: string, nowMs: number, clientToken: string | null): void {

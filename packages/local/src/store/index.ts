@@ -4,3 +4,4 @@ export * from './queue-store';
 export * from './transition-batch';
 export * from './stack-store';
 export * from './data-dir-lock';
+export * from './wal-frames';
