@@ -15,6 +15,7 @@ import {
   type IamEvaluator,
   type TemplateResolver,
 } from '../../../packages/local/src/cloud-assembly';
+import { unreachableAlarmTopics } from './iam/deploy-judgement';
 import { synthApp } from './synth-app';
 
 let iam: IamEvaluator;
@@ -24,25 +25,6 @@ beforeAll(async () => {
 
 const resolverOf = (context: Record<string, unknown> = {}): TemplateResolver =>
   resolveAwsDeployment(synthApp({ context }).template.toJSON() as CfnTemplate, { stackName: String(context['autosave:stackName'] ?? 'Autosave') }).resolver;
-
-/**
- * The rule cfn-lint cannot check (the topic and the policy are intrinsics): every SNS topic an alarm
- * notifies lets CloudWatch publish, from the alarm's own account, over TLS. Returns the refusals.
- */
-export async function unreachableAlarmTopics(iam: IamEvaluator, resolver: TemplateResolver): Promise<string[]> {
-  const pairs = alarmTopicsOf(resolver);
-  if (pairs.length === 0) throw new Error('no alarm notifies a topic: nothing would reach anyone');
-  const refused: string[] = [];
-  for (const { alarmLogicalId, alarmArn, topicArn, policy } of pairs) {
-    const decision = await iam.evaluateService(CLOUDWATCH_SERVICE_PRINCIPAL, policy, {
-      action: 'sns:Publish',
-      resource: topicArn,
-      context: { 'aws:SourceAccount': alarmArn.split(':')[4], 'aws:SourceArn': alarmArn, 'aws:SecureTransport': 'true' },
-    });
-    if (!decision.allowed) refused.push(`${alarmLogicalId} -> ${topicArn}: ${decision.result}`);
-  }
-  return refused;
-}
 
 describe('Alarm notifications reach the alarm topic (CloudWatch sns:Publish under the IAM simulator)', () => {
   it('the rule sees a topic policy holding only a Deny as refusing CloudWatch, and SNS default policy as not', async () => {

@@ -6,19 +6,10 @@
  * the second's for the first template's definitions, which is what a run in flight meets after a deploy.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createIamEvaluator,
-  resolveAwsDeployment,
-  roleByArn,
-  stateMachinesOf,
-  taskRequestsOf,
-  type IamEvaluator,
-  type IamRequest,
-  type ResolvedDeployment,
-  type TaskRequest,
-} from '../../../../packages/local/src/cloud-assembly';
+import { createIamEvaluator, resolveAwsDeployment, stateMachinesOf, type IamEvaluator, type IamRequest, type ResolvedDeployment } from '../../../../packages/local/src/cloud-assembly';
 import { workflows } from '../../../../statemachines';
 import { codeChangingDeploy, synthAndResolve } from './code-changing-deploy';
+import { definitionCalls, denied as judge, type JudgedCall } from './deploy-judgement';
 import { bedrockCalls, callsOf, functionsOf } from './function-calls';
 
 let first: ResolvedDeployment;
@@ -30,29 +21,8 @@ beforeAll(async () => {
   iam = await createIamEvaluator();
 });
 
-/** Every Task call of every state machine version a deploy published, with the machine's role ARN. */
-function definitionCalls(deploy: ResolvedDeployment): { machine: string; roleArn: string; request: TaskRequest }[] {
-  return stateMachinesOf(deploy.resolver).flatMap((sm) => {
-    const { requests, dynamic } = taskRequestsOf(sm.definition);
-    expect(dynamic, `${sm.name}: a Task target computed at run time cannot be proved offline`).toEqual([]);
-    return requests.map((request) => ({ machine: sm.name, roleArn: sm.roleArn, request }));
-  });
-}
-
-/** Denied calls, described, under the role of that ARN in `policiesFrom`. */
-async function denied(policiesFrom: ResolvedDeployment, calls: { machine?: string; roleArn: string; request: IamRequest }[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const { machine, roleArn, request } of calls) {
-    const role = roleByArn(policiesFrom.resolver, roleArn);
-    if (!role) {
-      out.push(`${machine ?? ''} role ${roleArn} no longer exists`);
-      continue;
-    }
-    const decision = await iam.evaluate(role.arn, role.policies, request);
-    if (!decision.allowed) out.push(`${machine ?? role.name} ${'state' in request ? `${String(request.state)}: ` : ''}${request.action} on ${request.resource} ${JSON.stringify(request.context ?? {})} -> ${decision.result}`);
-  }
-  return out;
-}
+/** The calls `iam` denies under the roles of `policiesFrom`. */
+const denied = (policiesFrom: ResolvedDeployment, calls: readonly JudgedCall[]) => judge(iam, policiesFrom, calls);
 
 describe('IAM tier: a code-changing deploy (two synths, resolved as on AWS, judged by a policy simulator)', () => {
   it('the second synth publishes a new version of every pinned function and of every state machine', () => {
