@@ -55,10 +55,13 @@ export function recordedEngine(functions: Record<string, TestFunction> = {}, opt
   });
   return {
     harness: h,
-    /** Creates the machine (throws the service error when the definition is refused) and runs it to its end. */
-    async run(definition: object, input: unknown = {}): Promise<RecordedRun> {
-      const arn = await h.machine(definition, undefined, options.express ? { type: 'EXPRESS' } : {});
-      const exec = await h.run(arn, input);
+    /**
+     * Creates the machine (throws the service error when the definition is refused) and runs it to its end;
+     * `start.testCase` starts it on `<arn>#<testCase>` (a mock config's test case of the machine `start.machineName`).
+     */
+    async run(definition: object, input: unknown = {}, start: { machineName?: string; testCase?: string } = {}): Promise<RecordedRun> {
+      const arn = await h.machine(definition, start.machineName, options.express ? { type: 'EXPRESS' } : {});
+      const exec = await h.run(start.testCase === undefined ? arn : `${arn}#${start.testCase}`, input);
       for (let i = 0; i < 20 && (await h.describe(exec)).status === 'RUNNING'; i++) await h.clock.advance(3_600_000);
       const described = await h.describe(exec);
       const events = (await h.history(exec)).map(({ timestamp: _ts, ...rest }) => parseTexts(rest) as RecordedEvent);

@@ -2,6 +2,7 @@ import type { Clock } from '../../../workflow/src/config';
 import type { EngineStore } from '../store';
 import type { ArnScope } from './arns';
 import type { DefinitionCache } from './definition';
+import type { MockedRuns } from './mocks';
 
 /** What every operation and the executor share. */
 export interface EngineContext {
@@ -12,4 +13,6 @@ export interface EngineContext {
   readonly random: () => number;
   /** The prepared definitions, by stored hash: the only model of a definition the executor reads. */
   readonly definitions: DefinitionCache;
+  /** The runs of this store started under a mock test case (`<arn>#<TestCase>`). */
+  readonly mocks: MockedRuns;
 }

@@ -16,6 +16,7 @@ import type { TimerKind } from './executor/frame';
 import type { IntegrationServices, ParentTaskLink, TaskCallAuthorizer, TaskOutcome } from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
 import { ExpressRuns } from './express-runs';
+import { MockedRuns, type MockTestCases } from './mocks';
 import type { LambdaInvoker } from './lambda-invoker';
 import { UnknownOperationException, ValidationException } from './service-errors';
 
@@ -92,6 +93,13 @@ export interface EngineOptions {
    * @default DEFAULT_CLOSED_EXECUTION_RETENTION_MILLIS (90 days)
    */
   readonly closedExecutionRetentionMillis?: number;
+  /**
+   * The mock config (Step Functions Local's MockConfigFile format) a start on `<stateMachineArn>#<TestCase>`
+   * selects a test case from: a parsed `MockConfig`, or a source that re-reads its file when it changes.
+   * A run keeps the test case it started with (a restart or a changed file does not change it).
+   * @default none: a start with `#<TestCase>` is refused with InvalidName
+   */
+  readonly mockConfig?: MockTestCases;
 }
 
 type Handler = (input: Record<string, unknown>) => object | Promise<object>;
@@ -160,7 +168,9 @@ export class Engine {
     const store = new EngineStore(this.options.dataDir);
     this.store = store;
     const definitions = new DefinitionCache(store);
-    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random, definitions };
+    const mocks = new MockedRuns(store);
+    mocks.load();
+    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random, definitions, mocks };
     const services: IntegrationServices = {
       invokeLambda: this.options.invokeLambda,
       sqs: this.options.integrations?.sqs,
@@ -187,6 +197,7 @@ export class Engine {
       armTimers: () => this.timers?.arm(),
       executionClosed: (arn) => this.executionClosed(arn),
       express: express.runtime,
+      mockConfig: this.options.mockConfig,
     };
     executor.resumeRunning('recover');
     for (const arn of store.closeNotifications()) this.executionClosed(arn);

@@ -17,6 +17,7 @@ import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
 import type { TimerKind } from './executor/frame';
 import type { IntegrationServices } from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
+import { MockedRuns, splitTestCase } from './mocks';
 import { assertValidName } from './names';
 import { ServiceUnavailable, StateMachineTypeNotSupported } from './service-errors';
 import { randomUUID } from 'node:crypto';
@@ -51,7 +52,7 @@ export class ExpressRuns {
   private readonly waiters = new Map<string, { resolve: (row: ExecutionRow) => void; reject: (err: unknown) => void }>();
 
   constructor(private readonly options: ExpressRunsOptions) {
-    const ctx = { store: this.store, clock: options.clock, scope: options.scope, random: options.random, definitions: options.definitions };
+    const ctx = { store: this.store, clock: options.clock, scope: options.scope, random: options.random, definitions: options.definitions, mocks: new MockedRuns(this.store) };
     this.executor = new Executor(ctx, options.services, {
       onClosed: (arn) => this.closed(arn),
       onTimersChanged: () => this.timers.arm(),
@@ -67,7 +68,7 @@ export class ExpressRuns {
    * outcome. A run that fails still answers 200, with `status` FAILED and its error and cause.
    */
   async startSync(rt: ExecutionRuntime, input: Record<string, unknown>): Promise<object> {
-    const target = parseStateMachineArn(requireString(input, 'stateMachineArn'));
+    const target = parseStateMachineArn(splitTestCase(requireString(input, 'stateMachineArn')).stateMachineArn);
     const machine = requireStateMachine(rt, target.stateMachineArn);
     if (machine.type !== 'EXPRESS') throw new StateMachineTypeNotSupported('This operation is not supported by this type of state machine');
     const name = input.name === undefined || input.name === null ? randomUUID() : assertValidName(input.name, 'Name');

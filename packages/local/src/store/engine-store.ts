@@ -432,7 +432,7 @@ export class EngineStore {
 
   /** Removes an execution with everything it left: history, frames, timers, task tokens, close notification. */
   deleteExecution(arn: string): void {
-    for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'close_notifications']) {
+    for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'close_notifications', 'mocked_runs', 'mock_invocations']) {
       this.sql(`DELETE FROM ${table} WHERE execution_arn = ?`).run(arn);
     }
     this.sql('DELETE FROM executions WHERE arn = ?').run(arn);

@@ -5,3 +5,4 @@ export * from './transition-batch';
 export * from './stack-store';
 export * from './data-dir-lock';
 export * from './wal-frames';
+export * from './mocked-runs-store';

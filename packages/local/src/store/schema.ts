@@ -121,6 +121,19 @@ CREATE TABLE IF NOT EXISTS close_notifications (
   execution_arn TEXT PRIMARY KEY,
   status TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS mocked_runs (
+  execution_arn TEXT PRIMARY KEY,
+  test_case TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS mock_invocations (
+  execution_arn TEXT NOT NULL,
+  frame_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  number INTEGER NOT NULL,
+  PRIMARY KEY (execution_arn, frame_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS mock_invocations_by_state ON mock_invocations (execution_arn, state);
 CREATE TABLE IF NOT EXISTS meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL

@@ -9,6 +9,7 @@ import { type FramePosition, FrameRecord, ROOT_FRAME_ID } from '../executor/fram
 import { payloadTextDetails, toWireEvent } from '../executor/history';
 import type { ChildStartOptions } from '../executor/task-integrations';
 import { TransitionBatch } from '../../store';
+import { type MockTestCases, requireTestCase, splitTestCase } from '../mocks';
 import { assertValidName } from '../names';
 import {
   ExecutionAlreadyExists,
@@ -37,6 +38,8 @@ export interface ExecutionRuntime extends EngineContext {
   executionClosed(executionArn: string): void;
   /** Where EXPRESS runs live: an in-memory store with its own executor (absent inside that runtime itself). */
   readonly express?: ExecutionRuntime;
+  /** The test cases a start on `<arn>#<TestCase>` selects from. @default none: every such start is InvalidName */
+  readonly mockConfig?: MockTestCases;
 }
 
 /** Options of {@link startExecution} beyond the request. */
@@ -79,8 +82,10 @@ export async function startExecution(
   placement: StartPlacement = {},
 ): Promise<{ executionArn: string; startDate: number }> {
   const { parentTask } = child;
-  const target = parseStateMachineArn(requireString(input, 'stateMachineArn'));
+  const selected = splitTestCase(requireString(input, 'stateMachineArn'));
+  const target = parseStateMachineArn(selected.stateMachineArn);
   const machine = requireStateMachine(rt, target.stateMachineArn);
+  const testCase = selected.testCase === undefined ? undefined : requireTestCase(rt.mockConfig, machine.name, selected.testCase);
   const express = machine.type === 'EXPRESS';
   const home = express ? rt.express : rt;
   if (!home) throw new Error('express runs need the engine\'s express runtime');
@@ -161,10 +166,12 @@ export async function startExecution(
       throw new ExecutionAlreadyExists(`Execution Already Exists: '${arn}'`);
     }
     store.insertExecution(row);
+    if (testCase) home.mocks.write(arn, testCase);
     batch.write(store);
     return { created: true, startMs: nowMs };
   });
   if (result.created) {
+    if (testCase) home.mocks.add(arn, testCase);
     afterCommit();
     if (timed) home.armTimers();
   }

@@ -290,6 +290,19 @@ export class Executor {
   /** Runs a Task attempt's work outside any lock and signals its outcome; the attempt holds the engine busy meanwhile. */
   private launch(run: Run, launch: Launch): void {
     const executionArn = run.exec.arn;
+    const state = launch.frame.pos.state;
+    const mocked = this.ctx.mocks.mockedState(executionArn, state);
+    if (mocked) {
+      // A mocked state makes no call (and so asks no IAM): its response stands for the call and any wait.
+      const invocation: Invocation = { released: new Promise<void>(() => undefined), isReleased: false };
+      invocation.settled = this.ctx.mocks
+        .outcome(mocked, executionArn, launch.frame.id, launch.seq, state)
+        .catch((err: unknown): TaskOutcome => ({ ok: false, error: StatesError.Runtime, cause: (err as Error)?.message ?? String(err) }))
+        .then((outcome) => this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome, mocked: true }))
+        .finally(() => this.invocations.delete(invocation));
+      this.invocations.add(invocation);
+      return;
+    }
     const parentTask =
       launch.target.service === 'states' && launch.target.pattern === 'sync'
         ? { executionArn, frameId: launch.frame.id, seq: launch.seq, outputAsJson: launch.target.resource.endsWith(':2') }

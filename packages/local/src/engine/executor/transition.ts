@@ -18,8 +18,11 @@ export type FrameSignal =
   | { readonly kind: 'resume'; readonly childLastEventId?: number }
   /** After a restart: as `resume`, and a Task attempt whose result was never committed is invoked again. */
   | { readonly kind: 'recover' }
-  /** A Task attempt's work ended (`source: 'invoke'`) or its token was answered (`'token'`). */
-  | { readonly kind: 'task-outcome'; readonly seq: number; readonly source: 'invoke' | 'token' | 'child'; readonly outcome: TaskOutcome }
+  /**
+   * A Task attempt's work ended (`source: 'invoke'`) or its token was answered (`'token'`). `mocked`: the
+   * outcome is a mocked response standing for the whole call, a `.waitForTaskToken`/`.sync` wait included.
+   */
+  | { readonly kind: 'task-outcome'; readonly seq: number; readonly source: 'invoke' | 'token' | 'child'; readonly outcome: TaskOutcome; readonly mocked?: boolean }
   /** A timer row came due. */
   | { readonly kind: 'timer'; readonly timer: TimerKind; readonly seq: number };
 

@@ -78,17 +78,24 @@ export const taskState: StateModule = {
     step.fx.launches.push({ frame: step.frame, seq: step.frame.pos.seq, target, args: phase.args, replay: true });
   },
 
-  async onTaskOutcome(step, { source, outcome }) {
+  async onTaskOutcome(step, { source, outcome, mocked }) {
     const target = targetOf(step);
     let phase = step.frame.pos.phase as TaskPhase;
     step.batch.touch(step.frame);
+    if (mocked && target.pattern !== 'request') {
+      // A mocked `.waitForTaskToken`/`.sync` answers with its final result at once. AWS's run of the real
+      // call records TaskSubmitted (with the submitting call's response, which a mock has none of: it carries
+      // the mocked result, as LocalStack writes it, or {} for a mocked error) before the outcome.
+      step.event('TaskSubmitted', { ...resourceOf(target), ...payloadDetails('output', outcome.ok ? outcome.value : {}) });
+      step.frame.pos.phase = phase = { ...phase, submitted: true };
+    }
     if (source !== 'invoke' && target.pattern !== 'request' && !phase.submitted) {
       // The child run (or the token) answered before the call that started it did: AWS records
       // TaskSubmitted first, so the answer waits for it.
       step.frame.pos.phase = { ...phase, early: outcome };
       return;
     }
-    if (source === 'invoke' && target.pattern !== 'request' && outcome.ok) {
+    if (source === 'invoke' && target.pattern !== 'request' && outcome.ok && !mocked) {
       // The callback/child run is on its way; the task now waits for its token (or child) at no cost.
       step.event('TaskSubmitted', { ...resourceOf(target), ...payloadDetails('output', outcome.value) });
       const { early, ...waiting } = phase;

@@ -1,0 +1,32 @@
+/**
+ * The one place a mocked answer becomes a Task attempt's outcome. Mock configs (a `Return` or a `Throw`)
+ * and TestState's `mock` (`result` or `errorOutput`) both come through here, so everything after it — the
+ * Task's events, Retry and Catch, ResultSelector, ResultPath, OutputPath, Output and Assign — is the data
+ * flow a real response takes.
+ */
+import { StatesError } from '../../../../workflow/src/errors';
+import { failure, type TaskOutcome } from '../executor/task-outcome';
+import type { MockedResponse, MockTestCase } from './mock-config';
+
+/** A mocked response as the Task's outcome: `Return` is the service's result, `Throw` the error the call failed with. */
+export function mockedOutcome(response: MockedResponse): TaskOutcome {
+  if ('Throw' in response) return failure(response.Throw.Error, response.Throw.Cause);
+  return { ok: true, value: response.Return };
+}
+
+/**
+ * The outcome of invocation `number` of a mocked state. A number the response does not define fails the
+ * attempt with `States.Runtime` (which no `States.ALL` retrier or catcher takes), so the run fails naming
+ * the state, the invocation and the test case, as the docs say a run whose mocked state runs out of
+ * responses fails.
+ */
+export function mockedInvocationOutcome(testCase: MockTestCase, state: string, number: number): TaskOutcome {
+  const responses = testCase.states[state];
+  const response = responses?.invocations[number];
+  if (response) return mockedOutcome(response);
+  const defined = responses && responses.invocations.length > 0 ? `defines invocations 0-${responses.invocations.length - 1}` : 'defines none';
+  return failure(
+    StatesError.Runtime,
+    `No mocked response for invocation ${number} of state '${state}' in test case '${testCase.testCase}' of state machine '${testCase.stateMachine}': the response '${responses?.response ?? ''}' ${defined}.`,
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * Which runs of one store are mocked, and with what. Kept in memory (read back from the store at start),
+ * so a run started without a test case costs one map lookup per Task attempt and nothing else.
+ */
+import { type EngineStore, insertMockedRun, mockedRuns, takeMockInvocation } from '../../store';
+import type { TaskOutcome } from '../executor/task-outcome';
+import type { MockTestCase } from './mock-config';
+import { mockedInvocationOutcome } from './mocked-outcome';
+
+/** The mocked runs of one store (the durable one, or the express runs' in-memory one). */
+export class MockedRuns {
+  private readonly runs = new Map<string, MockTestCase>();
+
+  constructor(private readonly store: EngineStore) {}
+
+  /** Reads back the mocked runs the store holds (at start, before any run is resumed). */
+  load(): void {
+    for (const row of mockedRuns(this.store)) this.runs.set(row.execution_arn, JSON.parse(row.test_case) as MockTestCase);
+  }
+
+  /** Writes that `executionArn` runs under `testCase`: call inside the commit that creates the run. */
+  write(executionArn: string, testCase: MockTestCase): void {
+    insertMockedRun(this.store, executionArn, JSON.stringify(testCase));
+  }
+
+  /** Makes a run written by {@link write} mocked here (once its commit is done, before its first Task launches). */
+  add(executionArn: string, testCase: MockTestCase): void {
+    this.runs.set(executionArn, testCase);
+  }
+
+  /** The test case `state` of `executionArn` answers from, when it is mocked. */
+  mockedState(executionArn: string, state: string): MockTestCase | undefined {
+    if (this.runs.size === 0) return undefined;
+    const testCase = this.runs.get(executionArn);
+    return testCase && Object.hasOwn(testCase.states, state) ? testCase : undefined;
+  }
+
+  /**
+   * The outcome of one attempt (`frameId`, `seq`) of a mocked state: it takes the state's next invocation
+   * number durably (a replayed attempt gets its number again), then that number's response.
+   */
+  async outcome(testCase: MockTestCase, executionArn: string, frameId: string, seq: number, state: string): Promise<TaskOutcome> {
+    const number = await this.store.committer.commit(() => takeMockInvocation(this.store, executionArn, frameId, seq, state));
+    return mockedInvocationOutcome(testCase, state, number);
+  }
+}

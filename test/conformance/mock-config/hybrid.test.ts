@@ -1,0 +1,39 @@
+/**
+ * Hybrid runs (the guide's HybridPath): a state the selected test case does not map makes its real call
+ * (to the local services), beside mocked states; a run started without `#<TestCase>` ignores the mock
+ * config altogether.
+ */
+import { describe, expect, it } from 'vitest';
+import { jsonpath } from '../../unit/local/engine/support/engine-harness';
+import { mockedEngine, oneCase, SwitchableMockConfig, uniqueName } from './support';
+
+const mocks = new SwitchableMockConfig();
+const engine = mockedEngine(mocks, { real: (payload: { n?: number; real?: number }) => ({ real: (payload.n ?? payload.real ?? 0) + 1 }) });
+
+const twoTasks = jsonpath({
+  Mocked: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'real', Payload: { n: 0 } }, OutputPath: '$.Payload', Next: 'Real' },
+  Real: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'real', 'Payload.$': '$' }, OutputPath: '$.Payload', End: true },
+});
+
+describe('hybrid runs', () => {
+  it('an unmapped state makes the real local call, after a mocked one (HybridPath)', async () => {
+    const name = uniqueName('Hybrid');
+    mocks.use(oneCase(name, 'HybridPath', { Mocked: 'Canned' }, { Canned: { '0': { Return: { StatusCode: 200, Payload: { n: 41 } } } } }));
+    const before = engine.harness.count('real');
+    const run = await engine.run(twoTasks, {}, { machineName: name, testCase: 'HybridPath' });
+    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: { real: 42 } });
+    expect(engine.harness.count('real') - before).toBe(1);
+    // The real call's result has the service's metadata; the mocked one is exactly the Return.
+    const outputs = run.events.filter((e) => e.type === 'TaskSucceeded').map((e) => Object.keys((e.taskSucceededEventDetails as { output: object }).output));
+    expect(outputs).toEqual([['StatusCode', 'Payload'], ['ExecutedVersion', 'Payload', 'SdkHttpMetadata', 'SdkResponseMetadata', 'StatusCode']]);
+  });
+
+  it('a run started without #<TestCase> ignores the mock config: every call is real', async () => {
+    const name = uniqueName('Plain');
+    mocks.use(oneCase(name, 'HybridPath', { Mocked: 'Canned', Real: 'Canned' }, { Canned: { '0': { Return: { Payload: 'never' } } } }));
+    const before = engine.harness.count('real');
+    const run = await engine.run(twoTasks, {}, { machineName: name });
+    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: { real: 2 } });
+    expect(engine.harness.count('real') - before).toBe(2);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Loading a MockConfigFile (sfn-local-mock-cfg-file.html; LocalStack's checks, TESTING-APIS.md B1/B2): a
+ * file that does not parse, or whose numbering has a gap or an overlap, is refused when it is loaded,
+ * naming the file and the key at fault, instead of failing some run later.
+ */
+import { describe, expect, it } from 'vitest';
+import { MockConfig, MockConfigError } from '../../../packages/local/src/engine/mocks';
+import { GUIDE_MOCK_CONFIG } from './support';
+
+const FILE = '/tmp/MockConfigFile.json';
+const withResponse = (entries: object) => ({ StateMachines: { M: { TestCases: { T: { S: 'R' } } } }, MockedResponses: { R: entries } });
+const ret = { Return: {} };
+
+function refusal(config: unknown): { key: string; message: string } {
+  try {
+    if (typeof config === 'string') MockConfig.parse(config, FILE);
+    else MockConfig.from(config, FILE);
+  } catch (err) {
+    expect(err).toBeInstanceOf(MockConfigError);
+    return { key: (err as MockConfigError).key, message: (err as Error).message };
+  }
+  throw new Error('the config was accepted');
+}
+
+describe('MockConfig.parse', () => {
+  it('reads the developer guide\'s example: test cases by machine name, ranges expanded per invocation', () => {
+    const config = MockConfig.parse(JSON.stringify(GUIDE_MOCK_CONFIG), FILE);
+    const retry = config.testCase('LambdaSQSIntegration', 'RetryPath');
+    expect(retry?.states.LambdaState.response).toBe('MockedLambdaRetry');
+    expect(retry?.states.LambdaState.invocations.map((r) => ('Throw' in r ? r.Throw.Error : 'Return'))).toEqual([
+      'Lambda.ResourceNotReadyException', 'Lambda.TimeoutException', 'Lambda.TimeoutException', 'Return',
+    ]);
+    expect(Object.keys(config.testCase('LambdaSQSIntegration', 'HybridPath')?.states ?? {})).toEqual(['LambdaState']);
+    expect(config.testCase('LambdaSQSIntegration', 'Nope')).toBeUndefined();
+    expect(config.testCase('Other', 'HappyPath')).toBeUndefined();
+  });
+
+  it('one response may serve several states and test cases', () => {
+    const config = MockConfig.from({ StateMachines: { M: { TestCases: { A: { S1: 'R', S2: 'R' }, B: { S1: 'R' } } } }, MockedResponses: { R: { '0': ret } } });
+    expect(config.testCase('M', 'A')?.states.S2.invocations).toHaveLength(1);
+    expect(config.testCase('M', 'B')?.states.S1.invocations).toHaveLength(1);
+  });
+
+  it('text that is not JSON is refused with the file named', () => {
+    const { message } = refusal('{ "StateMachines": ');
+    expect(message).toMatch(/^Invalid mock config \/tmp\/MockConfigFile\.json: not JSON: /);
+  });
+
+  it.each([
+    ['a gap ("0" then "2")', { '0': ret, '2': ret }, 'MockedResponses.R.2', 'no entry for invocation 1'],
+    ['a gap at the start ("1-2")', { '1-2': ret }, 'MockedResponses.R.1-2', 'no entry for invocation 0'],
+    ['a wider gap ("0" then "4")', { '0': ret, '4': ret }, 'MockedResponses.R.4', 'no entry for invocation 1-3'],
+    ['an overlap ("0-2" and "2")', { '0-2': ret, '2': ret }, 'MockedResponses.R.2', 'invocation 2 is numbered twice'],
+    ['an overlap of ranges ("0-3" and "1-2")', { '0-3': ret, '1-2': ret }, 'MockedResponses.R.1-2', 'invocation 1 is numbered twice'],
+    ['a range ending before it starts ("3-1")', { '0': ret, '3-1': ret }, 'MockedResponses.R.3-1', 'ends before it starts'],
+    ['a key that is no number ("first")', { first: ret }, 'MockedResponses.R.first', '"<n>" or "<first>-<last>"'],
+    ['both Return and Throw', { '0': { Return: 1, Throw: { Error: 'E', Cause: 'C' } } }, 'MockedResponses.R.0', 'exactly one of "Return" and "Throw"'],
+    ['neither Return nor Throw', { '0': {} }, 'MockedResponses.R.0', 'exactly one of "Return" and "Throw"'],
+    ['a Throw without Error', { '0': { Throw: { Cause: 'C' } } }, 'MockedResponses.R.0.Throw.Error', 'must be a string'],
+    ['a Throw whose Cause is no string', { '0': { Throw: { Error: 'E', Cause: 3 } } }, 'MockedResponses.R.0.Throw.Cause', 'must be a string'],
+    ['no entries', {}, 'MockedResponses.R', 'at least one entry'],
+  ])('%s is refused at its key', (_, entries, key, problem) => {
+    const { key: at, message } = refusal(withResponse(entries));
+    expect(at).toBe(key);
+    expect(message).toContain(`Invalid mock config ${FILE} at ${key}: `);
+    expect(message).toContain(problem);
+  });
+
+  it.each([
+    ['a test case naming an undefined response', { StateMachines: { M: { TestCases: { T: { S: 'Missing' } } } }, MockedResponses: {} }, 'StateMachines.M.TestCases.T.S'],
+    ['a state mapped to something other than a response name', { StateMachines: { M: { TestCases: { T: { S: 1 } } } }, MockedResponses: {} }, 'StateMachines.M.TestCases.T.S'],
+    ['a machine without TestCases', { StateMachines: { M: {} }, MockedResponses: {} }, 'StateMachines.M.TestCases'],
+    ['no StateMachines', { MockedResponses: {} }, 'StateMachines'],
+    ['the singular "MockedResponse" of the early docs', { StateMachines: {}, MockedResponse: {} }, 'MockedResponse'],
+    ['an unknown top-level key', { StateMachines: {}, MockedResponses: {}, Extra: 1 }, 'Extra'],
+  ])('%s is refused at its key', (_, config, key) => {
+    expect(refusal(config).key).toBe(key);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * `.waitForTaskToken` and `.sync` mocked as their final result (Step Functions Local docs: the `Return` is
+ * the callback's success payload, a `Throw` its failure; LocalStack: the `.sync` Return is the final job
+ * description). The histories have the event types AWS recorded for the real calls (LocalStack's
+ * AWS-validated local_mocking/test_base_callbacks: test_sqs_wait_for_task_token, _task_failure,
+ * test_sfn_start_execution_sync[SFN_SYNC, SFN_SYNC2]), TaskSubmitted included.
+ */
+import { describe, expect, it } from 'vitest';
+import { jsonpath } from '../../unit/local/engine/support/engine-harness';
+import { mockedEngine, oneCase, SwitchableMockConfig, uniqueName } from './support';
+
+const mocks = new SwitchableMockConfig();
+const engine = mockedEngine(mocks);
+
+const sendWithWait = (rest: object = {}) => ({
+  Type: 'Task',
+  Resource: 'arn:aws:states:::sqs:sendMessage.waitForTaskToken',
+  Parameters: { 'QueueUrl.$': '$.QueueUrl', MessageBody: { 'Message.$': '$.Message', 'TaskToken.$': '$$.Task.Token' } },
+  ...rest,
+});
+const INPUT = { QueueUrl: 'https://sqs.us-east-1.amazonaws.com/111111111111/queue', Message: 'string-literal' };
+
+describe('.waitForTaskToken', () => {
+  it('a Return is the callback\'s result: TaskSubmitted then TaskSucceeded, with no callback sent (test_sqs_wait_for_task_token)', async () => {
+    const name = uniqueName('Wait');
+    mocks.use(oneCase(name, 'TestCaseName', { SendMessageWithWait: 'task_success' }, { task_success: { '0': { Return: 'string-literal' } } }));
+    const run = await engine.run(jsonpath({ SendMessageWithWait: sendWithWait({ End: true }) }), INPUT, { machineName: name, testCase: 'TestCaseName' });
+    expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded', 'TaskStateExited', 'ExecutionSucceeded']);
+    expect(run.events[5].taskSucceededEventDetails).toEqual({ resourceType: 'sqs', resource: 'sendMessage.waitForTaskToken', output: 'string-literal', outputDetails: { truncated: false } });
+    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: 'string-literal' });
+    // The token is made up and handed to the request as for a real call.
+    const scheduled = run.events[2].taskScheduledEventDetails as { parameters: { MessageBody: { TaskToken: string } } };
+    expect(scheduled.parameters.MessageBody.TaskToken).toMatch(/\S{20,}/);
+  });
+
+  it('a Throw is the callback\'s failure: TaskSubmitted then TaskFailed, caught as AWS records it (test_sqs_wait_for_task_token_task_failure)', async () => {
+    const name = uniqueName('WaitFail');
+    mocks.use(oneCase(name, 'TestCaseName', { SendMessageWithWait: 'task_failure' }, { task_failure: { '0': { Throw: { Error: 'Failure error', Cause: 'Failure cause' } } } }));
+    const def = jsonpath({
+      SendMessageWithWait: sendWithWait({
+        Parameters: { 'QueueUrl.$': '$.QueueUrl', MessageBody: { 'Context.$': '$', 'TaskToken.$': '$$.Task.Token' } },
+        Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.states_all_error', Next: 'CaughtStatesALL' }],
+        End: true,
+      }),
+      CaughtStatesALL: { Type: 'Pass', End: true },
+    });
+    const run = await engine.run(def, INPUT, { machineName: name, testCase: 'TestCaseName' });
+    expect(run.types).toEqual([
+      'ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskFailed', 'TaskStateExited', 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded',
+    ]);
+    expect(run.events[5].taskFailedEventDetails).toEqual({ resourceType: 'sqs', resource: 'sendMessage.waitForTaskToken', error: 'Failure error', cause: 'Failure cause' });
+    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: { ...INPUT, states_all_error: { Error: 'Failure error', Cause: 'Failure cause' } } });
+  });
+});
+
+describe('.sync', () => {
+  const describeOutput = {
+    ExecutionArn: 'arn:aws:states:us-east-1:111111111111:execution:target:TestStartTarget',
+    Input: '{}',
+    InputDetails: { Included: true },
+    Name: 'TestStartTarget',
+    Output: '{"Arg1":"argument1"}',
+    OutputDetails: { Included: true },
+    StartDate: 1700000000000,
+    StateMachineArn: 'arn:aws:states:us-east-1:111111111111:stateMachine:target',
+    Status: 'SUCCEEDED',
+    StopDate: 1700000001000,
+  };
+
+  it.each(['startExecution.sync', 'startExecution.sync:2'])(
+    'states:%s: the Return is the final DescribeExecution-shaped result, after TaskSubmitted; no child run starts (test_sfn_start_execution_sync)',
+    async (resource) => {
+      const name = uniqueName('Sync');
+      mocks.use(oneCase(name, 'TestCaseName', { StartExecution: 'mocked_response' }, { mocked_response: { '0': { Return: describeOutput } } }));
+      const def = jsonpath({ StartExecution: { Type: 'Task', Resource: `arn:aws:states:::states:${resource}`, Parameters: { 'StateMachineArn.$': '$.StateMachineArn', 'Input.$': '$.Input', 'Name.$': '$.Name' }, End: true } });
+      const run = await engine.run(def, { StateMachineArn: 'arn:aws:states:us-east-1:111111111111:stateMachine:target', Input: null, Name: 'TestStartTarget' }, { machineName: name, testCase: 'TestCaseName' });
+      expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded', 'TaskStateExited', 'ExecutionSucceeded']);
+      expect(run.events[3].taskStartedEventDetails).toEqual({ resourceType: 'states', resource });
+      expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: describeOutput });
+    },
+  );
+});
