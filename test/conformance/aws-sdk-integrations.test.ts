@@ -235,7 +235,7 @@ describe('aws-sdk resources at CreateStateMachine', () => {
   });
 
   it.each([
-    ['a service the engine does not run', 'arn:aws:states:::aws-sdk:kms:encrypt'],
+    ['a service AWS does not have', 'arn:aws:states:::aws-sdk:nosuchservice:encrypt'],
     ['an action the service does not have', 'arn:aws:states:::aws-sdk:dynamodb:noSuchAction'],
     ['.sync, which AWS has not for SDK integrations', 'arn:aws:states:::aws-sdk:sfn:startExecution.sync'],
   ])('%s is refused (%s)', async (_why, resource) => {

@@ -88,8 +88,8 @@ describe('aws-sdk:s3 errors', () => {
     expect(output.TaskFailedError.Cause).toMatch(S3_CAUSE('The specified bucket does not exist'));
   });
 
-  it('an S3 action the engine does not run is refused at creation', async () => {
-    const def = jsonpath({ T: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:selectObjectContent', Parameters: {}, End: true } });
+  it('an S3 action AWS does not have is refused at creation (one it has but the engine does not run: unserved-integrations.test.ts)', async () => {
+    const def = jsonpath({ T: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:noSuchAction', Parameters: {}, End: true } });
     expect(await engine.create(def)).toMatchObject({ name: 'InvalidDefinition' });
   });
 });

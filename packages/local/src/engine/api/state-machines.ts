@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AliasRow, StateMachineRow, VersionRow } from '../../store';
 import { aliasArn, parseStateMachineArn, stateMachineArn, versionArn } from '../arns';
 import { DEFINITION_LIMIT_BYTES, MAX_ALIASES_PER_STATE_MACHINE, MAX_JSON_NESTING_DEPTH, MAX_VERSIONS_PER_STATE_MACHINE } from '../../../../workflow/src/config';
-import { InvalidDefinitionError, type StateMachineType, validateDefinition } from '../definition';
+import { InvalidDefinitionError, type StateMachineType, type UnservedTask, validateDefinition } from '../definition';
 import type { EngineContext } from '../engine-context';
 import { assertValidName } from '../names';
 import {
@@ -370,11 +370,25 @@ export function routeAlias(ctx: EngineContext, alias: AliasRow): string {
   return routing.filter((r) => r.weight > 0).at(-1)?.stateMachineVersionArn ?? routing[0].stateMachineVersionArn;
 }
 
-/** ValidateStateMachineDefinition: `OK`, or `FAIL` with one diagnostic per problem (state, field, code). */
+/** The warning of a Task the engine does not serve, as a diagnostic (and a line for `autosave local` and the console). */
+export function unservedDiagnostic(task: UnservedTask): { severity: 'WARNING'; code: string; message: string; location: string } {
+  return {
+    severity: 'WARNING',
+    code: 'INTEGRATION_NOT_SERVED',
+    message: `Task state '${task.state}' calls ${task.resource}, which the local engine accepts but does not serve: a run fails there with Local.IntegrationNotServed unless it is emulated, passed through or mocked`,
+    location: task.location,
+  };
+}
+
+/**
+ * ValidateStateMachineDefinition: `OK`, or `FAIL` with one diagnostic per problem (state, field, code).
+ * An `OK` lists as WARNINGs the Tasks the engine accepts but does not serve (AWS's own diagnostics have
+ * that severity for what does not stop a definition).
+ */
 export function validateStateMachineDefinition(_ctx: EngineContext, input: Input): object {
   try {
-    validateDefinition(boundedDefinition(input), { type: input.type === 'EXPRESS' ? 'EXPRESS' : 'STANDARD' });
-    return { result: 'OK', diagnostics: [], truncated: false };
+    const prepared = validateDefinition(boundedDefinition(input), { type: input.type === 'EXPRESS' ? 'EXPRESS' : 'STANDARD' });
+    return { result: 'OK', diagnostics: prepared.unservedTasks.map(unservedDiagnostic), truncated: false };
   } catch (err) {
     if (!(err instanceof InvalidDefinitionError)) throw err;
     return {

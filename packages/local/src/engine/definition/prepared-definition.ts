@@ -65,7 +65,22 @@ export interface PreparedDefinition {
    * state names to be unique across the whole machine, and validation checks it).
    */
   readonly states: ReadonlyMap<string, PreparedState>;
+  /**
+   * The Task states whose integration AWS knows but the engine does not serve, in document order: they are
+   * accepted, and fail at run time with `Local.IntegrationNotServed` (the console and `autosave local` warn of them).
+   */
+  readonly unservedTasks: readonly UnservedTask[];
 }
+
+/** A Task state whose integration AWS knows but the engine does not serve. */
+export interface UnservedTask {
+  readonly state: string;
+  readonly resource: string;
+  /** The JSON pointer of its `Resource` (`/States/Publish/Resource`). */
+  readonly location: string;
+}
+
+const pointerPart = (key: string | number) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -79,7 +94,8 @@ const RECOVERABLE: ReadonlySet<StateType> = new Set(['Task', 'Parallel', 'Map'])
 export function prepareDefinition(definition: Json): PreparedDefinition {
   const queryLanguage = (definition.QueryLanguage as QueryLanguage | undefined) ?? 'JSONPath';
   const states = new Map<string, PreparedState>();
-  const list = (owner: Json, path: StateListPath): PreparedStateList => {
+  const unservedTasks: UnservedTask[] = [];
+  const list = (owner: Json, path: StateListPath, pointer: string): PreparedStateList => {
     const raw = isObject(owner.States) ? owner.States : {};
     const stateList: PreparedStateList = { path, startAt: String(owner.StartAt), stateNames: Object.keys(raw) };
     for (const [name, value] of Object.entries(raw)) {
@@ -89,6 +105,7 @@ export function prepareDefinition(definition: Json): PreparedDefinition {
       const processor = (state.ItemProcessor ?? state.Iterator) as Json | undefined;
       // A state comes before the states of its branches / item processor (document order).
       const prepared = { name } as PreparedState;
+      const at = `${pointer}/States/${pointerPart(name)}`;
       states.set(name, prepared);
       Object.assign(prepared, {
         name,
@@ -100,14 +117,15 @@ export function prepareDefinition(definition: Json): PreparedDefinition {
         retry: recoverable && Array.isArray(state.Retry) ? (state.Retry as Retrier[]) : [],
         catch: recoverable && Array.isArray(state.Catch) ? (state.Catch as Catcher[]) : [],
         ...(type === 'Task' ? { task: resolveTaskTarget(state.Resource as string) } : {}),
-        ...(type === 'Parallel' ? { branches: (state.Branches as Json[]).map((b, i) => list(b, [...path, name, i])) } : {}),
-        ...(type === 'Map' && processor ? { itemProcessor: list(processor, [...path, name, MAP_ITEMS]) } : {}),
+        ...(type === 'Parallel' ? { branches: (state.Branches as Json[]).map((b, i) => list(b, [...path, name, i], `${at}/Branches/${i}`)) } : {}),
+        ...(type === 'Map' && processor ? { itemProcessor: list(processor, [...path, name, MAP_ITEMS], `${at}/${state.ItemProcessor ? 'ItemProcessor' : 'Iterator'}`) } : {}),
         ...(type === 'Map' && (processor?.ProcessorConfig as Json | undefined)?.Mode === 'DISTRIBUTED' ? { distributed: true } : {}),
       });
+      if (prepared.task?.service === 'unserved') unservedTasks.push({ state: name, resource: prepared.task.resourceArn, location: `${at}/Resource` });
     }
     return stateList;
   };
-  const root = list(definition, []);
+  const root = list(definition, [], '');
   const timeout = definition.TimeoutSeconds;
-  return { definition, queryLanguage, root, states, ...(typeof timeout === 'number' ? { timeoutSeconds: timeout } : {}) };
+  return { definition, queryLanguage, root, states, unservedTasks, ...(typeof timeout === 'number' ? { timeoutSeconds: timeout } : {}) };
 }

@@ -25,10 +25,8 @@ import {
   operatorOf,
   parseTimestamp,
 } from '../dataflow';
-import { resolveTaskTarget } from '../executor/task-integrations';
-import { AWS_SDK_S3_ACTIONS } from '../executor/aws-sdk-s3';
+import { resolveTaskTarget, type TaskTarget } from '../executor/task-integrations';
 import { isItemReaderResource, ITEM_READER_INPUT_TYPES, MAX_ITEM_READER_ITEMS } from '../executor/map-item-reader';
-import { AWS_SDK_SERVICES } from '../executor/aws-sdk-integration';
 import { InvalidDefinitionError, type DefinitionProblem } from './invalid-definition-error';
 import { MAP_ITEMS, prepareDefinition, type PreparedDefinition, type PreparedStateList, type StateListPath } from './prepared-definition';
 
@@ -51,20 +49,6 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_MAP_LABEL_LENGTH = 40;
 /** Characters AWS refuses in a Map `Label`: whitespace, ? *, brackets, : ; , \ | ^ ~ $ # % & ` " and control characters. */
 const INVALID_LABEL_CHARACTER = /[\s?*<>{}[\]:;,\\|^~$#%&`"\u0000-\u001f\u007f-\u009f]/;
-/** A Task resource on an activity. */
-const ACTIVITY_ARN = /^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:activity:/;
-/** A service integration's Resource: the service (`aws-sdk:<service>` for an SDK integration), the action and the pattern. */
-const SERVICE_INTEGRATION = /^arn:aws[a-z-]*:states:::((?:aws-sdk:)?[a-z0-9-]+):([A-Za-z0-9]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/;
-/**
- * The optimized integrations AWS has for the services the engine runs (one action each, DynamoDB four):
- * any other action of these services is a resource AWS does not recognize.
- */
-const AWS_OPTIMIZED_ACTIONS: Readonly<Record<string, readonly string[]>> = {
-  lambda: ['invoke'],
-  sqs: ['sendMessage'],
-  states: ['startExecution'],
-  dynamodb: ['getItem', 'putItem', 'updateItem', 'deleteItem'],
-};
 const RESERVED_VARIABLES = new Set(['states']);
 
 type Json = Record<string, unknown>;
@@ -363,30 +347,19 @@ class DefinitionChecker {
   private resource(name: string, state: StateDefinition, at: string): void {
     const resource = state.Resource;
     if (typeof resource !== 'string') return this.problem('SCHEMA_VALIDATION_FAILED', `Task state '${name}' needs a Resource`, `${at}/Resource`);
-    // An express run lasts five minutes at most and keeps no history to wait in: no activity, job or callback,
-    // whichever the service (AWS's words; its '.waitForTaskToken' message ends in a space).
-    const integration = SERVICE_INTEGRATION.exec(resource);
-    if (this.type === 'EXPRESS') {
-      if (ACTIVITY_ARN.test(resource)) return this.problem('SCHEMA_VALIDATION_FAILED', 'Express state machine does not support Activity ARN', `${at}/Resource`);
-      const pattern = integration?.[3]?.startsWith('sync') ? 'sync' : integration?.[3];
-      if (pattern) return this.problem('SCHEMA_VALIDATION_FAILED', `Express state machine does not support '.${pattern}' service integration${pattern === 'waitForTaskToken' ? ' ' : ''}`, `${at}/Resource`);
-    }
-    const [, service = '', action = ''] = integration ?? [];
-    if (AWS_OPTIMIZED_ACTIONS[service] && !AWS_OPTIMIZED_ACTIONS[service].includes(action)) {
+    let target: TaskTarget;
+    try {
+      target = resolveTaskTarget(resource);
+    } catch {
       return this.problem('SCHEMA_VALIDATION_FAILED', `The resource provided ${resource} is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.`, `${at}/Resource`);
     }
-    try {
-      resolveTaskTarget(resource);
-    } catch {
-      this.problem(
-        'SCHEMA_VALIDATION_FAILED',
-        `Task state '${name}' field Resource '${state.Resource}' is not supported by the local engine (supported: arn:aws:states:::lambda:invoke[.waitForTaskToken], ` +
-          'arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>], arn:aws:states:::states:startExecution[.sync|.sync:2], ' +
-          'arn:aws:states:::sqs:sendMessage[.waitForTaskToken], arn:aws:states:::dynamodb:getItem|putItem|updateItem|deleteItem, ' +
-          `arn:aws:states:::aws-sdk:s3:${AWS_SDK_S3_ACTIONS.join('|')}, ` +
-          `arn:aws:states:::aws-sdk:${AWS_SDK_SERVICES.join('|')}:<action>[.waitForTaskToken])`,
-        `${at}/Resource`,
-      );
+    // An express run lasts five minutes at most and keeps no history to wait in: no activity, job or callback,
+    // whichever the service (AWS's words; its '.waitForTaskToken' message ends in a space).
+    if (this.type === 'EXPRESS') {
+      if (target.resourceType === 'activity') return this.problem('SCHEMA_VALIDATION_FAILED', 'Express state machine does not support Activity ARN', `${at}/Resource`);
+      if (target.pattern !== 'request') {
+        return this.problem('SCHEMA_VALIDATION_FAILED', `Express state machine does not support '.${target.pattern}' service integration${target.pattern === 'waitForTaskToken' ? ' ' : ''}`, `${at}/Resource`);
+      }
     }
   }
 

@@ -10,10 +10,10 @@ import type { Clock } from '../../../../workflow/src/config';
 import type { ArnScope } from '../arns';
 import type { LambdaInvoker } from '../lambda-invoker';
 import { awsSdkCall, runAwsSdkIntegration } from './aws-sdk-integration';
+import { IntegrationNotServedError, knownResource, type IntegrationPattern } from './integration-catalog';
 import { exceptionName, failure, type TaskOutcome } from './task-outcome';
 
-/** How the engine waits for a Task's work (the `.waitForTaskToken` / `.sync` suffixes). */
-export type IntegrationPattern = 'request' | 'waitForTaskToken' | 'sync';
+export type { IntegrationPattern } from './integration-catalog';
 
 /** A Task's `Resource`, resolved. */
 export interface TaskTarget {
@@ -23,39 +23,46 @@ export interface TaskTarget {
   readonly resourceType: string;
   /** `resource` in history (`invoke.waitForTaskToken`, `sendMessage`, or a function ARN). */
   readonly resource: string;
-  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states' | 'aws-sdk';
+  /** The integration that runs it; `unserved`: one AWS knows and the engine does not run (it fails at run time). */
+  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states' | 'aws-sdk' | 'unserved';
   readonly action: string;
   readonly pattern: IntegrationPattern;
 }
 
 export type { TaskOutcome } from './task-outcome';
 
-/** The error of a Task whose `Resource` the engine does not run. */
+/** The error of a Task `Resource` AWS does not know (CreateStateMachine refuses it). */
 export class UnsupportedResourceError extends Error {
   override readonly name = 'UnsupportedResourceError';
 }
 
-const SERVICE_ARN = /^arn:aws[a-z-]*:states:::([a-z0-9-]+):([A-Za-z]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/;
 const FUNCTION_ARN = /^arn:aws[a-z-]*:lambda:[a-z0-9-]+:\d{12}:function:([A-Za-z0-9_-]+)(?::([A-Za-z0-9$_-]+))?$/;
 const DYNAMODB_ACTIONS = ['getItem', 'putItem', 'updateItem', 'deleteItem'] as const;
 
-/** Resolves a Task's `Resource`; throws {@link UnsupportedResourceError} for one the engine does not run. */
+/**
+ * Resolves a Task's `Resource`: the integration the engine runs it with; `unserved` for one AWS knows
+ * that the engine does not run (its attempts fail with {@link IntegrationNotServedError}); throws
+ * {@link UnsupportedResourceError} for one AWS does not know. Served integrations are added here and
+ * in {@link runTaskIntegration}.
+ */
 export function resolveTaskTarget(resource: string): TaskTarget {
   const fn = FUNCTION_ARN.exec(resource);
   if (fn) return { resourceArn: resource, resourceType: 'lambda', resource, service: 'lambda-function', action: 'invoke', pattern: 'request' };
-  const m = SERVICE_ARN.exec(resource);
-  if (m) {
-    const [, service, action, suffix] = m;
-    const pattern: IntegrationPattern = suffix === 'waitForTaskToken' ? 'waitForTaskToken' : suffix?.startsWith('sync') ? 'sync' : 'request';
-    const resourceName = suffix ? `${action}.${suffix}` : action;
-    if (service === 'lambda' && action === 'invoke' && pattern !== 'sync') return { resourceArn: resource, resourceType: 'lambda', resource: resourceName, service: 'lambda-invoke', action, pattern };
-    if (service === 'sqs' && action === 'sendMessage' && pattern !== 'sync') return { resourceArn: resource, resourceType: 'sqs', resource: resourceName, service: 'sqs', action, pattern };
-    if (service === 'dynamodb' && (DYNAMODB_ACTIONS as readonly string[]).includes(action) && pattern === 'request') return { resourceArn: resource, resourceType: 'dynamodb', resource: resourceName, service: 'dynamodb', action, pattern };
-    if (service === 'states' && action === 'startExecution') return { resourceArn: resource, resourceType: 'states', resource: resourceName, service: 'states', action, pattern };
+  const known = knownResource(resource);
+  if (!known) throw new UnsupportedResourceError(`The local engine does not know the Task resource '${resource}'`);
+  const { service, action, pattern } = known;
+  const target = { resourceArn: resource, resourceType: service, resource: known.resource, action, pattern };
+  if (known.kind === 'optimized') {
+    if (service === 'lambda' && pattern !== 'sync') return { ...target, service: 'lambda-invoke' };
+    if (service === 'sqs' && pattern !== 'sync') return { ...target, service: 'sqs' };
+    if (service === 'dynamodb' && pattern === 'request') return { ...target, service: 'dynamodb' };
+    if (service === 'states') return { ...target, service: 'states' };
   }
-  const sdk = awsSdkCall(resource);
-  if (sdk) return { resourceArn: resource, service: 'aws-sdk', ...sdk };
-  throw new UnsupportedResourceError(`The local engine does not run the Task resource '${resource}'`);
+  if (known.kind === 'aws-sdk') {
+    const sdk = awsSdkCall(`arn:aws:states:::${service}:${known.resource}`);
+    if (sdk) return { resourceArn: resource, service: 'aws-sdk', ...sdk };
+  }
+  return { ...target, service: 'unserved' };
 }
 
 /** Splits a Lambda `FunctionName` (name, `name:qualifier`, partial or full ARN) into name and qualifier. */
@@ -325,6 +332,10 @@ function javaDouble(n: number): string {
 export async function runTaskIntegration(services: IntegrationServices, target: TaskTarget, args: unknown, options: AttemptOptions = {}): Promise<TaskOutcome> {
   const { releaseClock, ...child } = options;
   switch (target.service) {
+    case 'unserved': {
+      const error = new IntegrationNotServedError(target.resourceArn);
+      return failure(error.name, error.message);
+    }
     case 'aws-sdk':
       return runAwsSdkIntegration(services, target, args);
     case 'lambda-invoke':

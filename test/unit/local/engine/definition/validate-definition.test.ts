@@ -193,9 +193,8 @@ describe('validateDefinition', () => {
       ['States.ALL not alone', jsonPathMachine({ Retry: [{ ErrorEquals: ['States.ALL', 'Custom'] }] }), 'SCHEMA_VALIDATION_FAILED', /State 'A' field Retry\[0\]\/ErrorEquals: States\.ALL must appear alone, in the last retrier/],
       ['States.ALL not last', jsonPathMachine({ Catch: [{ ErrorEquals: ['States.ALL'], Next: 'B' }, { ErrorEquals: ['X'], Next: 'B' }] }), 'SCHEMA_VALIDATION_FAILED', /Catch\[0\]\/ErrorEquals: States\.ALL must appear alone, in the last catcher/],
       ['an empty ErrorEquals', jsonPathMachine({ Retry: [{ ErrorEquals: [] }] }), 'SCHEMA_VALIDATION_FAILED', /Retry\[0\]\/ErrorEquals must be a non-empty array/],
-      ['an unsupported service integration', jsonPathMachine({ Resource: 'arn:aws:states:::sns:publish' }), 'SCHEMA_VALIDATION_FAILED', /Task state 'A' field Resource 'arn:aws:states:::sns:publish' is not supported by the local engine/],
-      ['an activity', jsonPathMachine({ Resource: 'arn:aws:states:us-east-1:123456789012:activity:a' }), 'SCHEMA_VALIDATION_FAILED', /field Resource .* is not supported/],
-      ['lambda:invoke.sync', jsonPathMachine({ Resource: 'arn:aws:states:::lambda:invoke.sync' }), 'SCHEMA_VALIDATION_FAILED', /is not supported/],
+      ['a service integration AWS does not have', jsonPathMachine({ Resource: 'arn:aws:states:::sns:createTopic' }), 'SCHEMA_VALIDATION_FAILED', /The resource provided arn:aws:states:::sns:createTopic is not recognized\./],
+      ['lambda:invoke.sync', jsonPathMachine({ Resource: 'arn:aws:states:::lambda:invoke.sync' }), 'SCHEMA_VALIDATION_FAILED', /The resource provided arn:aws:states:::lambda:invoke.sync is not recognized\./],
       ['dynamodb:query', jsonPathMachine({ Resource: 'arn:aws:states:::dynamodb:query' }), 'SCHEMA_VALIDATION_FAILED', /The resource provided arn:aws:states:::dynamodb:query is not recognized\./],
       [
         'an ItemReader on an inline Map',
