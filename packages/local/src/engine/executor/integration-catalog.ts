@@ -6,7 +6,7 @@
  * runs is task-integrations.ts's `resolveTaskTarget` (an unserved one fails at run time with
  * {@link IntegrationNotServedError}).
  */
-import { createRequire } from 'node:module';
+import catalog from './aws-sdk-catalog.json' with { type: 'json' };
 
 /** How a Task waits for its work (the `.waitForTaskToken` / `.sync` suffixes). */
 export type IntegrationPattern = 'request' | 'waitForTaskToken' | 'sync';
@@ -67,19 +67,15 @@ const OPTIMIZED_SERVICES: Readonly<Record<string, OptimizedService>> = {
   s3: { actions: ['getObject', 'putObject', 'listObjectsV2'], patterns: ['request'] },
 };
 
-interface Catalog {
-  readonly source: string;
-  /** Service name -> its API actions (PascalCase), separated by spaces. */
-  readonly services: Readonly<Record<string, string>>;
-}
-
-/** The AWS SDK catalog (aws-sdk-catalog.json, written by scripts/aws-sdk-catalog.mjs), read on first use: 400 KB. */
+/**
+ * The AWS SDK catalog (aws-sdk-catalog.json, written by scripts/aws-sdk-catalog.mjs: service name -> its
+ * API actions in PascalCase, separated by spaces), indexed on first use.
+ */
 let sdkActions: Map<string, ReadonlySet<string>> | undefined;
 function awsSdkActions(): Map<string, ReadonlySet<string>> {
   if (!sdkActions) {
-    const catalog = createRequire(import.meta.url)('./aws-sdk-catalog.json') as Catalog;
     sdkActions = new Map();
-    for (const [service, actions] of Object.entries(catalog.services)) {
+    for (const [service, actions] of Object.entries(catalog.services as Record<string, string>)) {
       const set = new Set(actions.split(' '));
       sdkActions.set(service, set);
       // The Java SDK v2 (whose names Step Functions uses) drops a trailing "Service" (`directoryservice` -> `directory`).
