@@ -29,6 +29,21 @@ function moduleFolders(baseDir, roots = SOURCE_ROOTS) {
 }
 
 const escape = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The example app's source folders at the repository root: a user app of the packages. */
+const EXAMPLE_APP = ['statemachines', 'infra', 'lib', 'lambdas'];
+/**
+ * ALLOWANCE, to be emptied by issue 19's config file (userland): the files of @autosave/local that still import the
+ * example app's statemachines/ registry. Nothing may be added to this list.
+ */
+const EXAMPLE_APP_IMPORTERS = [
+  'packages/local/src/cli/command.ts',
+  'packages/local/src/cli/commands/compile.ts',
+  'packages/local/src/cli/commands/start.ts',
+  'packages/local/src/cli/commands/deploy-check.ts',
+  'packages/local/src/cli/demo/crash-demo.ts',
+  'packages/local/src/cli/stack-assembly.ts',
+  'packages/local/src/server.ts',
+];
 const NPM_OR_NODE = { dependencyTypesNot: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'] };
 
 /** The dependency-cruiser rule set for the tree at `baseDir`. */
@@ -61,6 +76,31 @@ function importRules(baseDir) {
       severity: 'error',
       from: { path: '^packages/local/', pathNot: '^packages/local/src/cli/' },
       to: { path: '^packages/cdk/' },
+    },
+    {
+      name: 'packages-import-each-other-by-name',
+      comment:
+        'A package imports another only by its name (@autosave/<name> or a subpath its exports map lists), never by a relative ' +
+        'path into its folder: that is what an installed package can do, and the name resolves to the sources through tsconfig paths.',
+      severity: 'error',
+      from: { path: '^packages/([^/]+)/' },
+      to: { path: '^packages/', pathNot: '^packages/$1/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'example-app-imports-packages-by-name',
+      comment: 'The example app (statemachines/, infra/, lib/, lambdas/) consumes the packages as a user app does: by name.',
+      severity: 'error',
+      from: { path: `^(${EXAMPLE_APP.join('|')})/` },
+      to: { path: '^packages/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'packages-never-import-the-example-app',
+      comment:
+        'The packages are installed into apps that have no statemachines/ or infra/ of ours. ALLOWANCE (issue 19, userland removes it): ' +
+        'the CLI files listed in EXAMPLE_APP_IMPORTERS still load statemachines/ until the config file (autosave.config.ts) replaces them.',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: EXAMPLE_APP_IMPORTERS.map((file) => `^${escape(file)}$`) },
+      to: { path: `^(${EXAMPLE_APP.join('|')})/` },
     },
     {
       name: 'engine-imports-config-errors-store',
@@ -102,4 +142,5 @@ module.exports = { forbidden: importRules(__dirname), options };
 Object.defineProperties(module.exports, {
   importRules: { value: importRules, enumerable: false },
   SOURCE_ROOTS: { value: SOURCE_ROOTS, enumerable: false },
+  EXAMPLE_APP_IMPORTERS: { value: EXAMPLE_APP_IMPORTERS, enumerable: false },
 });

@@ -13,6 +13,8 @@ const CONDITIONAL_WRITE_SUITES = [
 ];
 
 export default defineConfig({
+  // @autosave/* resolve to the packages' TypeScript sources through tsconfig.json's paths (no build step).
+  resolve: { tsconfigPaths: true },
   test: {
     // Engine crash tests spawn processes and bind ports; keep the two cores from thrashing.
     pool: 'forks',

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
 import { AUTOSAVE_BIN, spawnEngine, type EngineProcess } from '../packages/local/src/cli/demo/engine-process';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../packages/workflow/src/config';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import {
   IN_FLIGHT, KILLED_IN_FLIGHT_RUNS, measureWorkload, PAUSED_RUNS, pausedDefinition, peakRssBytes, runWithConcurrency, secondsSince,
   sevenStepDefinition, type WorkloadFigures,

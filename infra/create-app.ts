@@ -1,8 +1,6 @@
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
-import { AutosaveStack } from '../packages/cdk/src/autosave-stack';
-import { deployOptionsFromContext } from '../packages/cdk/src/deploy-options';
-import type { FunctionSpec, WorkflowSpec } from '../packages/cdk/src/stack-inputs';
+import { AutosaveStack, deployOptionsFromContext, type FunctionSpec, type WorkflowSpec } from '@autosave/cdk';
 
 /** The stack name when the context names none. */
 export const DEFAULT_STACK_NAME = 'Autosave';

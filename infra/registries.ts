@@ -1,7 +1,7 @@
-import { functions as registeredFunctions } from '../packages/runtime/src/handlers';
-import { compileWorkflow, toAslJson, type Workflow } from '../packages/workflow/src';
+import { functions as registeredFunctions } from '@autosave/runtime/handlers';
+import { compileWorkflow, toAslJson, type Workflow } from '@autosave/workflow';
 import { workflows as registeredWorkflows } from '../statemachines';
-import type { FunctionSpec, WorkflowSpec } from '../packages/cdk/src/stack-inputs';
+import type { FunctionSpec, WorkflowSpec } from '@autosave/cdk';
 
 /**
  * The deployable form of a workflow: compiled, in the canonical field order of `toAslJson`, without

@@ -1,5 +1,5 @@
-import { days } from '../packages/workflow/src/config';
-import { approval, defineWorkflow, tool } from '../packages/workflow/src';
+import { days } from '@autosave/workflow/config';
+import { approval, defineWorkflow, tool } from '@autosave/workflow';
 
 /**
  * Onboards a clinical-trial site in seven steps: verify the site, create accounts, request the IRB

@@ -1,4 +1,4 @@
-import { defineWorkflow, model, tool } from '../packages/workflow/src';
+import { defineWorkflow, model, tool } from '@autosave/workflow';
 
 /**
  * A model drafts a contract-renewal email; `send-email` sends it once per contract version, under the

@@ -2,7 +2,7 @@
  * The workflow registry: infra/ deploys and local/ runs exactly these. Adding a workflow is one file in
  * this folder and one line below.
  */
-import type { Workflow } from '../packages/workflow/src';
+import type { Workflow } from '@autosave/workflow';
 import { clinicalTrialOnboarding } from './clinical-trial-onboarding';
 import { contractRenewal } from './contract-renewal';
 import { researchAgent } from './research-agent';

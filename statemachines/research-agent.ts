@@ -1,5 +1,5 @@
-import { researchTools } from '../packages/runtime/src/tools';
-import { agentLoop, defineWorkflow } from '../packages/workflow/src';
+import { researchTools } from '@autosave/runtime/tools';
+import { agentLoop, defineWorkflow } from '@autosave/workflow';
 
 /**
  * A ReAct research agent: the model searches, reads and calculates until it gives a final answer (the

@@ -1,4 +1,4 @@
-import { defineWorkflow, model, tool } from '../packages/workflow/src';
+import { defineWorkflow, model, tool } from '@autosave/workflow';
 
 /**
  * A short EXPRESS workflow, run the way AWS runs EXPRESS: `StartSyncExecution` (`npx autosave start

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { DEFAULT_TABLE_NAME } from '../../packages/runtime/src/endpoints';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/workflow/src/config';
-import { OutboxEmailProvider, type OutboxEmail } from '../../packages/runtime/src/tools';
+import { DEFAULT_TABLE_NAME } from '@autosave/runtime/endpoints';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
+import { OutboxEmailProvider, type OutboxEmail } from '@autosave/runtime/tools';
 import { ENDPOINTS_FILE, type LocalEndpoints } from '../../packages/local/src/services/local-environment';
 import { startEngineProcess, type EngineProcess } from '../integration/crash/support/engine-process';
 

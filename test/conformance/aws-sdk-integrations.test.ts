@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/workflow/src/config';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from '../../packages/local/src/api/server';
 import { type LocalDynamoDb, startLocalDynamoDb } from '../../packages/local/src/services/dynamodb';
 import { LocalSqs } from '../../packages/local/src/services/sqs/local-sqs';

@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SFNClient, StartExecutionCommand, ListStateMachinesCommand } from '@aws-sdk/client-sfn';
-import { days, LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/workflow/src/config';
+import { days, LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { startLocal, type LocalEngine } from '../../packages/local/src/server';
 import { clinicalTrialOnboarding } from '../../statemachines';
-import { OutboxEmailProvider } from '../../packages/runtime/src/tools';
+import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import { approvalUrlOf, eventually, postDecision, untilClosed } from '../integration/workflows/support/workflow-engine';
 import { hostileRequests, type HostileRequest, type FuzzTargets } from './hostile-request-arbitraries';
 

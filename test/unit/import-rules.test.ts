@@ -49,14 +49,14 @@ describe('import rules', () => {
       'packages/workflow/src/config/constants.ts': 'export const LIMIT = 1;',
       'packages/workflow/src/errors/index.ts': "import { LIMIT } from '../config';\nexport const errorLimit = LIMIT;",
       'packages/runtime/src/records/index.ts': "export * from './record-table';",
-      'packages/runtime/src/records/record-table.ts': "import { LIMIT } from '../../../workflow/src/config';\nexport const table = LIMIT;",
+      'packages/runtime/src/records/record-table.ts': "import { LIMIT } from '@autosave/workflow/config';\nexport const table = LIMIT;",
       'packages/runtime/src/handlers/index.ts': "import { table } from '../records';\nexport const handlers = table;",
       'packages/local/src/cloud-assembly/index.ts': "export * from './assembly';",
-      'packages/local/src/cloud-assembly/assembly.ts': "import { table } from '../../../runtime/src/records';\nexport const assembly = table;",
-      'packages/local/src/store/index.ts': "import { LIMIT } from '../../../workflow/src/config';\nexport const store = LIMIT;",
+      'packages/local/src/cloud-assembly/assembly.ts': "import { table } from '@autosave/runtime/records';\nexport const assembly = table;",
+      'packages/local/src/store/index.ts': "import { LIMIT } from '@autosave/workflow/config';\nexport const store = LIMIT;",
       'packages/local/src/engine/index.ts': "export * from './engine';",
       'packages/local/src/engine/engine.ts':
-        "import { LIMIT } from '../../../workflow/src/config';\nimport { errorLimit } from '../../../workflow/src/errors';\nimport { store } from '../store';\n" +
+        "import { LIMIT } from '@autosave/workflow/config';\nimport { errorLimit } from '@autosave/workflow/errors';\nimport { store } from '../store';\n" +
         "import { shape } from './dataflow';\nexport const engine = LIMIT + errorLimit + store + shape;\n" +
         '/** Injected by the services, so the engine never imports the simulator or the cloud assembly reader. */\n' +
         'export interface IamEvaluator { allowed(action: string): boolean }',
@@ -65,21 +65,32 @@ describe('import rules', () => {
       'packages/local/src/services/iam.ts':
         "import type { IamEvaluator } from '../engine';\nimport { assembly } from '../cloud-assembly';\n" +
         'export const evaluator: IamEvaluator = { allowed: () => assembly > 0 };',
-      'packages/cdk/src/stack.ts': "import { handlers } from '../../runtime/src/handlers';\nimport { compile } from '../../workflow/src';\nexport const stack = handlers + compile;",
-      'statemachines/index.ts': "import { compile } from '../packages/workflow/src';\nexport const workflows = compile;",
-      'infra/app.ts': "import { stack } from '../packages/cdk/src/stack';\nimport { workflows } from '../statemachines';\nexport const app = stack + workflows;",
+      'packages/cdk/src/stack.ts': "import { handlers } from '@autosave/runtime/handlers';\nimport { compile } from '@autosave/workflow';\nexport const stack = handlers + compile;",
+      'packages/cdk/src/index.ts': "export * from './stack';",
+      'packages/local/src/index.ts': "export * from './store';\nexport type { IamEvaluator } from './engine';",
+      'statemachines/index.ts': "import { compile } from '@autosave/workflow';\nexport const workflows = compile;",
+      'infra/app.ts': "import { stack } from '@autosave/cdk';\nimport { workflows } from '../statemachines';\nexport const app = stack + workflows;",
+      // Until the config file replaces it, the CLI may still read the example app's registry (the marked allowance).
+      'packages/local/src/cli/command.ts': "import { workflows } from '../../../../statemachines';\nexport const command = workflows;",
       // The CLI is where the engine and the construct meet.
-      'packages/local/src/cli/main.ts': "import { stack } from '../../../cdk/src/stack';\nimport { engine } from '../engine';\nexport const main = stack + engine;",
+      'packages/local/src/cli/main.ts': "import { stack } from '@autosave/cdk';\nimport { engine } from '../engine';\nexport const main = stack + engine;",
     };
     /** One file per rule, each breaking exactly that rule: [file, source, the violations it must cause]. */
     const planted: [string, string, string[]][] = [
-      ['packages/workflow/src/uses-runtime.ts', "import { table } from '../../runtime/src/records';\nexport const x = table;", ['workflow-imports-only-workflow: packages/workflow/src/uses-runtime.ts -> packages/runtime/src/records/index.ts']],
-      ['packages/runtime/src/records/uses-local.ts', "import { store } from '../../../local/src/store';\nexport const x = store;", ['runtime-imports-workflow: packages/runtime/src/records/uses-local.ts -> packages/local/src/store/index.ts']],
-      ['packages/local/src/services/deploy.ts', "import { stack } from '../../../cdk/src/stack';\nexport const x = stack;", ['local-never-imports-cdk: packages/local/src/services/deploy.ts -> packages/cdk/src/stack.ts']],
-      ['packages/cdk/src/local-bridge.ts', "import type { IamEvaluator } from '../../local/src/engine';\nexport type X = IamEvaluator;", ['cdk-never-imports-local: packages/cdk/src/local-bridge.ts -> packages/local/src/engine/index.ts']],
-      ['packages/local/src/engine/reads-records.ts', "import { table } from '../../../runtime/src/records';\nexport const x = table;", ['engine-imports-config-errors-store: packages/local/src/engine/reads-records.ts -> packages/runtime/src/records/index.ts']],
-      ['packages/local/src/services/deep.ts', "import { LIMIT } from '../../../workflow/src/config/constants';\nexport const x = LIMIT;", ['module-entered-through-index: packages/local/src/services/deep.ts -> packages/workflow/src/config/constants.ts']],
+      ['packages/workflow/src/uses-runtime.ts', "import { table } from '@autosave/runtime/records';\nexport const x = table;", ['workflow-imports-only-workflow: packages/workflow/src/uses-runtime.ts -> packages/runtime/src/records/index.ts']],
+      ['packages/runtime/src/records/uses-local.ts', "import { store } from '@autosave/local';\nexport const x = store;", ['runtime-imports-workflow: packages/runtime/src/records/uses-local.ts -> packages/local/src/index.ts']],
+      ['packages/local/src/services/deploy.ts', "import { stack } from '@autosave/cdk';\nexport const x = stack;", ['local-never-imports-cdk: packages/local/src/services/deploy.ts -> packages/cdk/src/index.ts']],
+      ['packages/cdk/src/local-bridge.ts', "import type { IamEvaluator } from '@autosave/local';\nexport type X = IamEvaluator;", ['cdk-never-imports-local: packages/cdk/src/local-bridge.ts -> packages/local/src/index.ts']],
+      ['packages/local/src/engine/reads-records.ts', "import { table } from '@autosave/runtime/records';\nexport const x = table;", ['engine-imports-config-errors-store: packages/local/src/engine/reads-records.ts -> packages/runtime/src/records/index.ts']],
+      ['packages/local/src/services/deep.ts', "import { LIMIT } from '../../../workflow/src/config/constants';\nexport const x = LIMIT;", [
+        'module-entered-through-index: packages/local/src/services/deep.ts -> packages/workflow/src/config/constants.ts',
+        'packages-import-each-other-by-name: packages/local/src/services/deep.ts -> packages/workflow/src/config/constants.ts',
+      ]],
       ['packages/local/src/engine/executor.ts', "import { shape } from './dataflow/types';\nexport const x = shape;", ['module-entered-through-index: packages/local/src/engine/executor.ts -> packages/local/src/engine/dataflow/types.ts']],
+      // A package reached by a relative path instead of its name; the example app doing the same; a package reading the example app.
+      ['packages/cdk/src/relative.ts', "import { compile } from '../../workflow/src';\nexport const x = compile;", ['packages-import-each-other-by-name: packages/cdk/src/relative.ts -> packages/workflow/src/index.ts']],
+      ['infra/relative.ts', "import { stack } from '../packages/cdk/src/stack';\nexport const x = stack;", ['example-app-imports-packages-by-name: infra/relative.ts -> packages/cdk/src/stack.ts']],
+      ['packages/cdk/src/reads-app.ts', "import { workflows } from '../../../statemachines';\nexport const x = workflows;", ['packages-never-import-the-example-app: packages/cdk/src/reads-app.ts -> statemachines/index.ts']],
       // A cycle is reported once, at the edge where the cruiser closes it.
       ['packages/runtime/src/ping/index.ts', "import { pong } from '../pong';\nexport const ping = () => pong;", ['no-cycles: packages/runtime/src/ping/index.ts -> packages/runtime/src/pong/index.ts']],
       ['packages/runtime/src/pong/index.ts', "import { ping } from '../ping';\nexport const pong = () => ping;", []],
@@ -92,7 +103,17 @@ describe('import rules', () => {
         await mkdir(dirname(join(tree, file)), { recursive: true });
         await writeFile(join(tree, file), `${source}\n`);
       }
-      await writeFile(join(tree, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'bundler', strict: true } }));
+      // The package names resolve to the sources as in the real tree (tsconfig paths).
+      const paths = {
+        '@autosave/workflow': ['./packages/workflow/src/index.ts'],
+        '@autosave/workflow/config': ['./packages/workflow/src/config/index.ts'],
+        '@autosave/workflow/errors': ['./packages/workflow/src/errors/index.ts'],
+        '@autosave/runtime/records': ['./packages/runtime/src/records/index.ts'],
+        '@autosave/runtime/handlers': ['./packages/runtime/src/handlers/index.ts'],
+        '@autosave/cdk': ['./packages/cdk/src/index.ts'],
+        '@autosave/local': ['./packages/local/src/index.ts'],
+      };
+      await writeFile(join(tree, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'bundler', strict: true, paths } }));
       // The project's rules, built for this tree (module folders are read from the tree).
       await writeFile(
         join(tree, 'rules.cjs'),

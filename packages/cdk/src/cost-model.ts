@@ -1,4 +1,4 @@
-import type { AslDefinition, AslState } from '../../workflow/src';
+import type { AslDefinition, AslState } from '@autosave/workflow';
 
 /** Step Functions Standard price per 1,000 state transitions (us-east-1). */
 export const PRICE_PER_1000_TRANSITIONS_USD = 0.025;

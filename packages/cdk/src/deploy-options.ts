@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { DEFAULT_BEDROCK_MODEL_ID } from '../../runtime/src/endpoints';
-import { bedrockModelTarget, BedrockModelIdError } from '../../runtime/src/models';
+import { DEFAULT_BEDROCK_MODEL_ID } from '@autosave/runtime/endpoints';
+import { bedrockModelTarget, BedrockModelIdError } from '@autosave/runtime/models';
 
 /** How a new state machine version reaches the `live` alias. */
 export type RolloutKind = 'all-at-once' | 'canary' | 'linear';

@@ -4,8 +4,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct, type IConstruct } from 'constructs';
-import { LIVE_ALIAS_NAME } from '../../workflow/src/config';
-import { placeholder, type PlaceholderName } from '../../workflow/src';
+import { LIVE_ALIAS_NAME } from '@autosave/workflow/config';
+import { placeholder, type PlaceholderName } from '@autosave/workflow';
 import { acknowledgeNag, nagArn } from './nag';
 
 /**

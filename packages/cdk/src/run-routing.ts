@@ -7,7 +7,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { acknowledgeNag } from './nag';
 import { DLQ_RETENTION } from './shared-resources';
 import { Construct } from 'constructs';
-import { CLOSED_RUN_STATUSES } from '../../runtime/src/dead-letters';
+import { CLOSED_RUN_STATUSES } from '@autosave/runtime/dead-letters';
 import type { RuntimeFunctions } from './runtime-functions';
 import type { SharedResources } from './shared-resources';
 import { FunctionNames } from './stack-inputs';

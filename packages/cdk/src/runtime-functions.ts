@@ -7,7 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { bedrockModelTarget } from '../../runtime/src/models';
+import { bedrockModelTarget } from '@autosave/runtime/models';
 import type { ResolvedDeployOptions } from './deploy-options';
 import { requireFunctionUrlRegion } from './function-url-regions';
 import { acknowledgeNag, nagArn, nagArnOf } from './nag';

@@ -1,5 +1,5 @@
-import type { FunctionSpec as RegistryFunctionSpec } from '../../runtime/src/handlers';
-import { PLACEHOLDERS, type PlaceholderName } from '../../workflow/src';
+import type { FunctionSpec as RegistryFunctionSpec } from '@autosave/runtime/handlers';
+import { PLACEHOLDERS, type PlaceholderName } from '@autosave/workflow';
 
 /**
  * What the stack is built from: the workflows (compiled ASL with placeholders) and the runtime functions.
@@ -18,7 +18,7 @@ export interface WorkflowSpec {
   readonly definition: string;
 }
 
-export type { FunctionNeed } from '../../runtime/src/handlers';
+export type { FunctionNeed } from '@autosave/runtime/handlers';
 
 /**
  * A runtime function to bundle and deploy: a lambdas/index.ts registry entry without its loader (CDK

@@ -5,13 +5,13 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { LIVE_ALIAS_NAME } from '../../workflow/src/config';
+import { LIVE_ALIAS_NAME } from '@autosave/workflow/config';
 import type { ResolvedDeployOptions } from './deploy-options';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { definitionWithArnsInPlace, LocalstackLiveVersion } from './localstack';
 import { acknowledgeNag, nagArnOf } from './nag';
 import type { RuntimeFunctions } from './runtime-functions';
-import { placeholdersIn } from '../../workflow/src';
+import { placeholdersIn } from '@autosave/workflow';
 import { functionForPlaceholder, type WorkflowSpec } from './stack-inputs';
 
 /**

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAutosaveApp } from '../../../infra/create-app';
 import { registeredFunctionSpecs, registeredWorkflowSpecs } from '../../../infra/registries';
-import { functions } from '../../../packages/runtime/src/handlers';
+import { functions } from '@autosave/runtime/handlers';
 import { startFakeAwsJson, type FakeAwsJsonServer } from '../../fixtures/runtime/fake-aws-json';
 
 type Handler = (event: unknown, context?: unknown) => Promise<unknown>;

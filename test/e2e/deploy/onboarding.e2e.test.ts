@@ -14,8 +14,8 @@ import {
   type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeCostNote } from '../../../packages/cdk/src/cost-note';
-import { LIVE_ALIAS_NAME, LOCAL_REGION } from '../../../packages/workflow/src/config';
+import { computeCostNote } from '../../../infra/cost-note';
+import { LIVE_ALIAS_NAME, LOCAL_REGION } from '@autosave/workflow/config';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import { getFullHistory } from '../../../packages/local/src/operations';

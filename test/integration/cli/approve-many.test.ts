@@ -9,7 +9,7 @@ import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../packages/local/src/cli/main';
 import { captureTerminal } from '../../../packages/local/src/cli/output';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../packages/workflow/src/config';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { listPendingApprovals, loadRunDetails } from '../../../packages/local/src/operations';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { clinicalTrialOnboarding } from '../../../statemachines/index';

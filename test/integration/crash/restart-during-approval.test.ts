@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
-import { days } from '../../../packages/workflow/src/config';
+import { days } from '@autosave/workflow/config';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import {
   approvalUrlOf, enteredStates, historyOf, postDecision, scheduledPerState, startWorkflowEngine, untilClosed, type WorkflowEngine,

@@ -4,11 +4,11 @@
  * outbox holds exactly one email.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEASE_SAFETY_MARGIN_MILLIS } from '../../../packages/runtime/src/idempotency';
-import { RecordTable } from '../../../packages/runtime/src/records';
-import { CRASH_POINT_ENV, CrashPoint } from '../../../packages/runtime/src/crash-points';
-import { MetricName } from '../../../packages/runtime/src/metrics';
-import { OutboxEmailProvider } from '../../../packages/runtime/src/tools';
+import { LEASE_SAFETY_MARGIN_MILLIS } from '@autosave/runtime/idempotency';
+import { RecordTable } from '@autosave/runtime/records';
+import { CRASH_POINT_ENV, CrashPoint } from '@autosave/runtime/crash-points';
+import { MetricName } from '@autosave/runtime/metrics';
+import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import { startLocalAws, type LocalAws } from '../../fixtures/runtime/local-aws';
 import { runTsx } from '../../fixtures/runtime/spawn-tsx';
 

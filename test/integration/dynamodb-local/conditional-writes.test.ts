@@ -5,8 +5,8 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDbLedgerStore } from '../../../packages/runtime/src/idempotency';
-import { RecordTable } from '../../../packages/runtime/src/records';
+import { DynamoDbLedgerStore } from '@autosave/runtime/idempotency';
+import { RecordTable } from '@autosave/runtime/records';
 import { startDynamoDbLocal } from '../../fixtures/runtime/dynamodb-local';
 import { startLocalAws } from '../../fixtures/runtime/local-aws';
 

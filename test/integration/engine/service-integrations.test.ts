@@ -8,7 +8,7 @@ import { LOCAL_REGION } from '../../../packages/workflow/src/config/constants';
 import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from '../../../packages/local/src/api/server';
 import type { ExecutionStatusChangeEvent } from '../../../packages/local/src/engine';
 import { type LocalDynamoDb, startLocalDynamoDb } from '../../../packages/local/src/services/dynamodb';
-import { LOCAL_CREDENTIALS } from '../../../packages/workflow/src/config';
+import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { LocalSqs } from '../../../packages/local/src/services/sqs/local-sqs';
 import { sqsService } from '../../../packages/local/src/services/sqs/sqs-service';
 import { EngineHarness, invokeTask, jsonata, jsonpath, namedError } from '../../unit/local/engine/support/engine-harness';

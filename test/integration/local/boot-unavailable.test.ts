@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListStateMachinesCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../packages/workflow/src/config';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { Engine } from '../../../packages/local/src/engine';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 

@@ -16,7 +16,7 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { untilClosed } from './sfn-helpers';
-import { LOCAL_CREDENTIALS } from '../../../packages/workflow/src/config';
+import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { eventually } from '../../fixtures/wait';
 
 class SiteRejectedError extends Error {

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateStateMachineCommand, DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seconds, LOCAL_CREDENTIALS } from '../../../packages/workflow/src/config';
-import { OutboxEmailProvider } from '../../../packages/runtime/src/tools';
+import { seconds, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
+import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { eventually } from '../../fixtures/wait';
 

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { CreateStateMachineCommand, DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localFunctionName } from '../../../packages/runtime/src/handlers/index';
-import type { DeadLetterMessage } from '../../../packages/runtime/src/dead-letters';
+import { localFunctionName } from '@autosave/runtime/handlers';
+import type { DeadLetterMessage } from '@autosave/runtime/dead-letters';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
-import { LOCAL_CREDENTIALS } from '../../../packages/workflow/src/config';
+import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { eventually } from '../../fixtures/wait';
 
 let dir: string;

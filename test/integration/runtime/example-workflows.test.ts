@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboxEmailProvider } from '../../../packages/runtime/src/tools';
+import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines';
-import { LOCAL_CREDENTIALS } from '../../../packages/workflow/src/config';
+import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { eventually } from '../../fixtures/wait';
 
 let dir: string;

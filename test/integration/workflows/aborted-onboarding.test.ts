@@ -6,8 +6,8 @@
 import { DescribeExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localFunctionName } from '../../../packages/runtime/src/handlers/index';
-import type { DeadLetterMessage } from '../../../packages/runtime/src/dead-letters';
+import { localFunctionName } from '@autosave/runtime/handlers';
+import type { DeadLetterMessage } from '@autosave/runtime/dead-letters';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import {
   approvalUrlIn, approvalUrlOf, eventually, historyOf, postDecision, scheduledPerState, startWorkflowEngine, untilClosed, untilStatus,

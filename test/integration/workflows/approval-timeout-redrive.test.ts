@@ -7,10 +7,10 @@
 import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localFunctionName } from '../../../packages/runtime/src/handlers/index';
-import { days } from '../../../packages/workflow/src/config';
-import type { DeadLetterMessage } from '../../../packages/runtime/src/dead-letters';
-import { approval, defineWorkflow, tool } from '../../../packages/workflow/src';
+import { localFunctionName } from '@autosave/runtime/handlers';
+import { days } from '@autosave/workflow/config';
+import type { DeadLetterMessage } from '@autosave/runtime/dead-letters';
+import { approval, defineWorkflow, tool } from '@autosave/workflow';
 import {
   approvalUrlIn, approvalUrlOf, eventually, historyOf, postDecision, scheduledPerState, startWorkflowEngine, untilClosed, untilStatus,
   type WorkflowEngine,

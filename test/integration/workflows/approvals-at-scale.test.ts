@@ -4,7 +4,7 @@
  * run ends on its own path with its one email.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { days } from '../../../packages/workflow/src/config';
+import { days } from '@autosave/workflow/config';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import { approvalUrlOf, enteredStates, eventually, executionsWith, historyOf, postDecision, startWorkflowEngine, type WorkflowEngine } from './support/workflow-engine';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
-import { days, hours } from '../../../packages/workflow/src/config';
+import { days, hours } from '@autosave/workflow/config';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import {
   approvalUrlOf, enteredStates, historyOf, postDecision, startWorkflowEngine, untilClosed, type WorkflowEngine,

@@ -5,7 +5,7 @@
  */
 import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineWorkflow, tool } from '../../../packages/workflow/src';
+import { defineWorkflow, tool } from '@autosave/workflow';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import { approvalUrlOf, postDecision, startWorkflowEngine, untilClosed, type WorkflowEngine } from './support/workflow-engine';
 

@@ -5,7 +5,7 @@
  * Regenerate with `UPDATE_GOLDEN=1 npx vitest run test/integration/workflows/golden-histories.test.ts`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { days } from '../../../packages/workflow/src/config';
+import { days } from '@autosave/workflow/config';
 import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines';
 import { goldenEvents, goldenFor } from './support/golden-history';
 import { approvalUrlOf, historyOf, postDecision, startWorkflowEngine, untilClosed, type WorkflowEngine } from './support/workflow-engine';

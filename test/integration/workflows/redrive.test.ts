@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { DeleteMessageCommand, ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localFunctionName } from '../../../packages/runtime/src/handlers/index';
-import { MAX_ATTEMPTS } from '../../../packages/workflow/src/config';
-import type { DeadLetterMessage } from '../../../packages/runtime/src/dead-letters';
+import { localFunctionName } from '@autosave/runtime/handlers';
+import { MAX_ATTEMPTS } from '@autosave/workflow/config';
+import type { DeadLetterMessage } from '@autosave/runtime/dead-letters';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import { faultLog, setFaultPlan } from './fixtures/fault-functions';
 import {

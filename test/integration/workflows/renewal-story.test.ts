@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeExecutionCommand, type ExecutionStatus } from '@aws-sdk/client-sfn';
-import { minutes } from '../../../packages/workflow/src/config';
+import { minutes } from '@autosave/workflow/config';
 import { contractRenewal } from '../../../statemachines';
 import { faultLog, setFaultPlan } from './fixtures/fault-functions';
 import { contractIdsFrom, renewalInput, renewalKey, renewalRunName } from './support/renewal-runs';

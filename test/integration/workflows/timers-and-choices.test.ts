@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
-import { days } from '../../../packages/workflow/src/config';
-import { Condition, WaitTime, choice, defineWorkflow, tool, wait } from '../../../packages/workflow/src';
+import { days } from '@autosave/workflow/config';
+import { Condition, WaitTime, choice, defineWorkflow, tool, wait } from '@autosave/workflow';
 import { enteredStates, historyOf, startWorkflowEngine, untilClosed, type WorkflowEngine } from './support/workflow-engine';
 
 const reminders = defineWorkflow({

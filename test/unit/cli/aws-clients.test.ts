@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOCAL_ENDPOINT, resolveAwsTarget } from '../../../packages/local/src/cli/aws-clients';
-import { LOCAL_CREDENTIALS } from '../../../packages/workflow/src/config';
+import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 
 describe('resolveAwsTarget', () => {
   it('defaults to the local engine with dummy credentials when nothing is set', () => {

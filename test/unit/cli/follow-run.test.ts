@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { progressPlanOf, runProgress, successorsOf, type AslGraphDefinition, formatDuration } from '../../../packages/local/src/operations';
-import { compileWorkflow } from '../../../packages/workflow/src';
+import { compileWorkflow } from '@autosave/workflow';
 import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines/index';
 import { progressLine, runElapsedMillis } from '../../../packages/local/src/cli/follow-run';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { HISTORY_EVENT_BUDGET, LIVE_ALIAS_NAME } from '../../../packages/workflow/src/config';
+import { HISTORY_EVENT_BUDGET, LIVE_ALIAS_NAME } from '@autosave/workflow/config';
 import { workflows } from '../../../statemachines';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { createAutosaveApp } from '../../../infra/create-app';

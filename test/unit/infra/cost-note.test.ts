@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CostWalkError, pricePer1000Runs, transitionsPerTurn, walk } from '../../../packages/cdk/src/cost-model';
-import { computeCostNote, renderCostNote } from '../../../packages/cdk/src/cost-note';
-import type { AslDefinition } from '../../../packages/workflow/src';
+import { computeCostNote, renderCostNote } from '../../../infra/cost-note';
+import type { AslDefinition } from '@autosave/workflow';
 
 const task = (next?: string) => ({ Type: 'Task' as const, Resource: 'arn:aws:states:::lambda:invoke', Arguments: {}, Retry: [], ...(next ? { Next: next } : { End: true as const }) });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineWorkflow } from '../../../packages/workflow/src';
+import { defineWorkflow } from '@autosave/workflow';
 import { deployOptionsFromContext, resolveDeployOptions } from '../../../packages/cdk/src/deploy-options';
 import { registeredFunctionSpecs, registeredWorkflowSpecs, toWorkflowSpec } from '../../../infra/registries';
 import { contractRenewal, workflows } from '../../../statemachines';

@@ -4,9 +4,9 @@
  */
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { functionSpec, functions, localFunctionName } from '../../../packages/runtime/src/handlers/index';
-import { isPayloadRef } from '../../../packages/runtime/src/payloads';
-import { OutboxEmailProvider } from '../../../packages/runtime/src/tools';
+import { functionSpec, functions, localFunctionName } from '@autosave/runtime/handlers';
+import { isPayloadRef } from '@autosave/runtime/payloads';
+import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import { FakeAwsError, sqsSendMessage, startFakeAwsJson, type FakeAwsJsonServer } from '../../fixtures/runtime/fake-aws-json';
 import { startLocalAws, type LocalAws } from '../../fixtures/runtime/local-aws';
 

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import jsonata from 'jsonata';
 import { describe, expect, it } from 'vitest';
-import { HISTORY_EVENT_BUDGET, days } from '../../../packages/workflow/src/config';
-import { NON_RETRYABLE_ERRORS, StatesError } from '../../../packages/workflow/src/errors';
-import { compileWorkflow, planHistory, toAslJson, type AslDefinition } from '../../../packages/workflow/src';
+import { HISTORY_EVENT_BUDGET, days } from '@autosave/workflow/config';
+import { NON_RETRYABLE_ERRORS, StatesError } from '@autosave/workflow/errors';
+import { compileWorkflow, planHistory, toAslJson, type AslDefinition } from '@autosave/workflow';
 import {
   clinicalTrialOnboarding,
   contractRenewal,

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { LOCAL_ACCOUNT_ID } from '../../../workflow/src/config';
+import { LOCAL_ACCOUNT_ID } from '@autosave/workflow/config';
 
 /** A Lambda Function URL request event (payload format 2.0). */
 export interface FunctionUrlEvent {

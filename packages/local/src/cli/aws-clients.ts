@@ -1,6 +1,6 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { DEFAULT_LOCAL_PORT, LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../workflow/src/config';
+import { DEFAULT_LOCAL_PORT, LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 
 /** The local engine's address when no AWS setting says otherwise. */
 export const DEFAULT_LOCAL_ENDPOINT = `http://127.0.0.1:${DEFAULT_LOCAL_PORT}`;

@@ -1,4 +1,4 @@
-import { AutosaveError } from '../../../workflow/src/errors';
+import { AutosaveError } from '@autosave/workflow/errors';
 
 /** The command line itself is wrong (unknown option, missing argument): exit code 2. */
 export class CliUsageError extends AutosaveError {

@@ -8,9 +8,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, type HistoryEvent } from '@aws-sdk/client-sfn';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, minutes } from '../../../workflow/src/config';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, minutes } from '@autosave/workflow/config';
 import { loadRunDetails, submitApprovalDecision } from '../operations';
-import { OutboxEmailProvider } from '../../../runtime/src/tools';
+import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import { IAM_SIMULATOR_PACKAGE } from '../cloud-assembly';
 import { dropOldVersionGrants, editedAssemblyCopy } from './assembly-edits';
 import { deployToLocalEngine } from './local-deploy';

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { LOCAL_REGION, LOCAL_CREDENTIALS } from '../../../workflow/src/config';
-import { loadRuntimeConfig } from '../../../runtime/src/endpoints';
+import { LOCAL_REGION, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
+import { loadRuntimeConfig } from '@autosave/runtime/endpoints';
 import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError } from '../operations';
 import { html } from './html';
 import { renderPage } from './layout';

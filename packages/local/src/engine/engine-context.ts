@@ -1,4 +1,4 @@
-import type { Clock } from '../../../workflow/src/config';
+import type { Clock } from '@autosave/workflow/config';
 import type { EngineStore } from '../store';
 import type { ArnScope } from './arns';
 import type { DefinitionCache } from './definition';

@@ -1,9 +1,9 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { CLOSED_EXECUTION_RETENTION_DAYS, type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '../../../workflow/src/config';
+import { CLOSED_EXECUTION_RETENTION_DAYS, type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '@autosave/workflow/config';
 import { EngineStore, type ExecutionRow, type TimerRow } from '../store';
-import { StatesError } from '../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import * as executions from './api/executions';
 import type { ExecutionRuntime } from './api/executions';
 import * as machines from './api/state-machines';

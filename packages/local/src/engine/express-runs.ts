@@ -5,7 +5,7 @@
  * in-memory store with its own executor and timers — the same kernel as STANDARD runs, minus the fsync —
  * and are removed as soon as they close.
  */
-import type { Clock } from '../../../workflow/src/config';
+import type { Clock } from '@autosave/workflow/config';
 import { EngineStore, type ExecutionRow, IN_MEMORY_STORE, type TimerRow } from '../store';
 import * as executions from './api/executions';
 import type { ExecutionRuntime } from './api/executions';

@@ -1,4 +1,4 @@
-import { MAX_NAME_LENGTH } from '../../../workflow/src/config';
+import { MAX_NAME_LENGTH } from '@autosave/workflow/config';
 import { InvalidName } from './service-errors';
 
 // As the API reference lists them: whitespace, brackets, wildcards, the reserved punctuation, control

@@ -1,4 +1,4 @@
-import { type Clock, type Duration, toMillis } from '../../../workflow/src/config';
+import { type Clock, type Duration, toMillis } from '@autosave/workflow/config';
 
 /** Something whose timers a {@link VirtualClock} drives (the engine's timer service). */
 export interface TimeDriven {

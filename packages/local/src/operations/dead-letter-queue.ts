@@ -6,9 +6,9 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { DEFAULT_DLQ_NAME } from '../../../runtime/src/endpoints';
+import { DEFAULT_DLQ_NAME } from '@autosave/runtime/endpoints';
 import { DeadLetterQueueNotFoundError } from './errors';
-import { parseDeadLetter, redriveDeadLetter, type DeadLetterMessage, type RedriveOutcome } from '../../../runtime/src/dead-letters';
+import { parseDeadLetter, redriveDeadLetter, type DeadLetterMessage, type RedriveOutcome } from '@autosave/runtime/dead-letters';
 
 /** How long messages stay hidden while the CLI pages through the queue. @default 30 s */
 export const DEFAULT_PEEK_VISIBILITY_SECONDS = 30;

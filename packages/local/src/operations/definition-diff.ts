@@ -1,4 +1,4 @@
-import { PLACEHOLDER_NAMES, toAslJson } from '../../../workflow/src';
+import { PLACEHOLDER_NAMES, toAslJson } from '@autosave/workflow';
 
 /** How a deployed definition compares with the one compiled from the code. */
 export interface DefinitionComparison {

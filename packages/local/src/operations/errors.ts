@@ -1,4 +1,4 @@
-import { AutosaveError } from '../../../workflow/src/errors';
+import { AutosaveError } from '@autosave/workflow/errors';
 
 /** No execution matches the ARN or name given. */
 export class RunNotFoundError extends AutosaveError {

@@ -1,5 +1,5 @@
 import type { HistoryEvent } from '@aws-sdk/client-sfn';
-import type { RunSource } from '../../../runtime/src/idempotency';
+import type { RunSource } from '@autosave/runtime/idempotency';
 
 /**
  * Reads an execution history (the Step Functions wire events) as people think about a run: which steps

@@ -1,5 +1,5 @@
 import { ListStateMachinesCommand, type SFNClient, type StateMachineListItem } from '@aws-sdk/client-sfn';
-import { LIVE_ALIAS_NAME } from '../../../workflow/src/config';
+import { LIVE_ALIAS_NAME } from '@autosave/workflow/config';
 import { WorkflowNotFoundError } from './errors';
 
 /** A workflow's state machine as deployed on the endpoint. */

@@ -1,5 +1,5 @@
-import { LIVE_ALIAS_NAME, LOCAL_ACCOUNT_ID } from '../../../workflow/src/config';
-import { compileWorkflow, localPlaceholderValues, substitutePlaceholders, toAslJson, type Workflow } from '../../../workflow/src';
+import { LIVE_ALIAS_NAME, LOCAL_ACCOUNT_ID } from '@autosave/workflow/config';
+import { compileWorkflow, localPlaceholderValues, substitutePlaceholders, toAslJson, type Workflow } from '@autosave/workflow';
 import type { StepFunctionsHandler } from '../api/step-functions-service';
 
 /** Role every local state machine names (nothing checks it locally; the API requires one). */

@@ -1,7 +1,7 @@
 import { CreateTableCommand, DynamoDBClient, ResourceInUseException, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import type { AddressInfo } from 'node:net';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../workflow/src/config';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 
 /** A running local DynamoDB. */
 export interface LocalDynamoDb {

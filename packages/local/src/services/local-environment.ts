@@ -1,7 +1,7 @@
 import { writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../workflow/src/config';
-import { DEFAULT_BUCKET_NAME, DEFAULT_TABLE_NAME } from '../../../runtime/src/endpoints';
+import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
+import { DEFAULT_BUCKET_NAME, DEFAULT_TABLE_NAME } from '@autosave/runtime/endpoints';
 
 /** File in the data directory that tells other processes (CLI, tests) where the local services listen. */
 export const ENDPOINTS_FILE = 'endpoints.json';

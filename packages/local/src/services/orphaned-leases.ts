@@ -1,5 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDbLedgerStore } from '../../../runtime/src/idempotency';
+import { DynamoDbLedgerStore } from '@autosave/runtime/idempotency';
 
 /**
  * Ends the leases of idempotency claims whose attempts died with the previous engine process.

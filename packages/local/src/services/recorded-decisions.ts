@@ -1,9 +1,9 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { ApprovalLinkSigner, ApprovalService } from '../../../runtime/src/approvals';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../workflow/src/config';
-import { loadApprovalSecrets, loadRuntimeConfig } from '../../../runtime/src/endpoints';
-import { RecordTable } from '../../../runtime/src/records';
+import { ApprovalLinkSigner, ApprovalService } from '@autosave/runtime/approvals';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
+import { loadApprovalSecrets, loadRuntimeConfig } from '@autosave/runtime/endpoints';
+import { RecordTable } from '@autosave/runtime/records';
 import type { RecordedTaskOutcome } from '../engine';
 
 /** The approvals' recorded decisions, as the engine needs them: handed over at a timeout, swept at boot. */

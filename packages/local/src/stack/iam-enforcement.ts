@@ -14,7 +14,7 @@ import {
   type IamRequest,
   type NamedPolicy,
 } from '../cloud-assembly';
-import { StatesError } from '../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import type { TaskCall, TaskCallAuthorizer, TaskCallDenial } from '../engine';
 import type { StackStore } from '../store';
 import { LocalResolutionContext, type AppliedAttributes } from './local-resolution-context';

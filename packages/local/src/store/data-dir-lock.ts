@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AutosaveError } from '../../../workflow/src/errors';
+import { AutosaveError } from '@autosave/workflow/errors';
 
 /** The lock file in the data directory: an SQLite database held in exclusive locking mode. */
 export const DATA_DIR_LOCK_FILE = 'engine.lock';

@@ -1,5 +1,5 @@
-import { HISTORY_EVENT_LIMIT } from '../../../workflow/src/config';
-import { StatesError } from '../../../workflow/src/errors';
+import { HISTORY_EVENT_LIMIT } from '@autosave/workflow/config';
+import { StatesError } from '@autosave/workflow/errors';
 import type { EngineStore, ExecutionStatus, FrameStatus } from './engine-store';
 
 /**

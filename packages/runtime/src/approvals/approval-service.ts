@@ -1,6 +1,6 @@
 import { SendTaskSuccessCommand, type SFNClient } from '@aws-sdk/client-sfn';
-import { DEFAULT_RECORD_TTL_SECONDS, systemClock, type Clock } from '../../../workflow/src/config';
-import { InvalidStepInputError } from '../../../workflow/src/errors';
+import { DEFAULT_RECORD_TTL_SECONDS, systemClock, type Clock } from '@autosave/workflow/config';
+import { InvalidStepInputError } from '@autosave/workflow/errors';
 import { TTL_ATTRIBUTE, type RecordTable, type TableItem } from '../records';
 import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';
 import { decidedPage, deliveredPage, pendingPage, refusalPage, type ApprovalPage } from './approval-page';

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../../../workflow/src/config';
+import { systemClock, type Clock } from '@autosave/workflow/config';
 
 /** How long loaded signing keys are used before they are read again (a rotation reaches warm containers within this). */
 export const DEFAULT_SIGNING_KEYS_TTL_MILLIS = 5 * 60_000;

@@ -1,5 +1,5 @@
 import { RedriveExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
-import { InvalidStepInputError } from '../../../workflow/src/errors';
+import { InvalidStepInputError } from '@autosave/workflow/errors';
 import { deadLetterId, type DeadLetterMessage } from './dead-letter';
 
 /** Redrive errors after which the message is done with (dropping it is right, retrying cannot help). */

@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../../workflow/src/config';
+import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REGION } from '@autosave/workflow/config';
 
 /** @default `autosave` — the table for idempotency (`idem#`), model (`model#`) and approval (`approval#`) records. */
 export const DEFAULT_TABLE_NAME = 'autosave';

@@ -1,4 +1,4 @@
-import { AutosaveError } from '../../../workflow/src/errors';
+import { AutosaveError } from '@autosave/workflow/errors';
 
 /**
  * Another attempt holds a live claim on this key. Retryable (listed in RETRYABLE_ERRORS): the state

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_RECORD_TTL_SECONDS, systemClock, type Clock } from '../../../workflow/src/config';
+import { DEFAULT_RECORD_TTL_SECONDS, systemClock, type Clock } from '@autosave/workflow/config';
 import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';
 import { canonicalJson, sha256Hex } from '../records';
 import { CrashPoint, crashPoint } from '../crash-points';

@@ -1,4 +1,4 @@
-import { AutosaveError } from '../../../workflow/src/errors';
+import { AutosaveError } from '@autosave/workflow/errors';
 
 /** The scripted model has no response for this workflow/step/turn: the script, not the run, must change. */
 export class ModelScriptExhaustedError extends AutosaveError {

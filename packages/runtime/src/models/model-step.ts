@@ -1,4 +1,4 @@
-import { InvalidStepInputError } from '../../../workflow/src/errors';
+import { InvalidStepInputError } from '@autosave/workflow/errors';
 import type { PayloadRef, PayloadStore } from '../payloads';
 import { assistantMessage, type ConversationMessage, type ModelToolSpec, type TokenUsage, type ToolCall } from './conversation';
 import type { RecordedModelCall } from './recorded-model-call';

@@ -1,4 +1,4 @@
-import { DEFAULT_RECORD_TTL_SECONDS, systemClock, type Clock } from '../../../workflow/src/config';
+import { DEFAULT_RECORD_TTL_SECONDS, systemClock, type Clock } from '@autosave/workflow/config';
 import { CrashPoint, crashPoint } from '../crash-points';
 import { TTL_ATTRIBUTE, type RecordTable } from '../records';
 import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';

@@ -1,4 +1,4 @@
-import { AutosaveError } from '../../../workflow/src/errors';
+import { AutosaveError } from '@autosave/workflow/errors';
 
 /** A payload reference whose bytes do not match its sha256 or length: tampering or corruption. Never retried. */
 export class PayloadIntegrityError extends AutosaveError {

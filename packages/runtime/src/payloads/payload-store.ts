@@ -1,4 +1,4 @@
-import { PAYLOAD_INLINE_LIMIT_BYTES } from '../../../workflow/src/config';
+import { PAYLOAD_INLINE_LIMIT_BYTES } from '@autosave/workflow/config';
 import { MetricName, noMetrics, type RuntimeMetrics } from '../metrics';
 import type { BlobStore } from './blob-store';
 import { PayloadIntegrityError } from './errors';

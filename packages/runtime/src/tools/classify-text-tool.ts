@@ -1,4 +1,4 @@
-import { InvalidStepInputError } from '../../../workflow/src/errors';
+import { InvalidStepInputError } from '@autosave/workflow/errors';
 import type { Tool } from './tool';
 
 /** What `classify-text` takes: the text, and per label the words that put a text under it. */

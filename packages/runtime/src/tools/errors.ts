@@ -1,4 +1,4 @@
-import { AutosaveError } from '../../../workflow/src/errors';
+import { AutosaveError } from '@autosave/workflow/errors';
 
 /** The tool says this request can never succeed (bad address, unknown site...). Never retried. */
 export class ToolRejectedError extends AutosaveError {

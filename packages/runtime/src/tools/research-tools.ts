@@ -1,5 +1,5 @@
 import jsonata from 'jsonata';
-import { InvalidStepInputError } from '../../../workflow/src/errors';
+import { InvalidStepInputError } from '@autosave/workflow/errors';
 import { sha256Hex } from '../records';
 import { ToolRejectedError } from './errors';
 import type { Tool } from './tool';

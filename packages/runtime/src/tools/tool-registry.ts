@@ -1,4 +1,4 @@
-import { InvalidStepInputError } from '../../../workflow/src/errors';
+import { InvalidStepInputError } from '@autosave/workflow/errors';
 import { classifyTextTool } from './classify-text-tool';
 import type { EmailProvider } from './email/email-provider';
 import { sendEmailTool } from './email/send-email-tool';

@@ -1,4 +1,4 @@
-import { InvalidStepInputError } from '../../../workflow/src/errors';
+import { InvalidStepInputError } from '@autosave/workflow/errors';
 import { leaseFor, type IdempotencyLedger, type ReconcileResult, type RunSource } from '../idempotency';
 import type { PayloadRef, PayloadStore } from '../payloads';
 import type { ToolRegistry } from './tool-registry';

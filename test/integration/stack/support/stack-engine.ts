@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { LOCAL_CREDENTIALS } from '../../../../packages/workflow/src/config';
+import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { startLocal, type LocalEngine, type StartLocalOptions } from '../../../../packages/local/src/server';
 
 /** A running stack-mode engine. */

@@ -11,11 +11,11 @@ import {
   type DescribeExecutionCommandOutput, type ExecutionStatus, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { LOCAL_REGION, type Duration, LOCAL_CREDENTIALS } from '../../../../packages/workflow/src/config';
-import { OutboxEmailProvider, type OutboxEmail } from '../../../../packages/runtime/src/tools';
+import { LOCAL_REGION, type Duration, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
+import { OutboxEmailProvider, type OutboxEmail } from '@autosave/runtime/tools';
 import { startLocal, type LocalEngine, type StartLocalOptions } from '../../../../packages/local/src/server';
 import { deployWorkflows, type WorkflowDeployment } from '../../../../packages/local/src/services/deploy-workflows';
-import type { Workflow } from '../../../../packages/workflow/src';
+import type { Workflow } from '@autosave/workflow';
 import { getFullHistory } from '../../../../packages/local/src/operations';
 import { eventually, POLL_DEADLINE_MILLIS } from '../../../fixtures/wait';
 

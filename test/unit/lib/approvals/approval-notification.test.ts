@@ -1,7 +1,7 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalLinkSigner, ApprovalService, type ApprovalServiceOptions } from '../../../../packages/runtime/src/approvals';
-import { RecordTable } from '../../../../packages/runtime/src/records';
+import { ApprovalLinkSigner, ApprovalService, type ApprovalServiceOptions } from '@autosave/runtime/approvals';
+import { RecordTable } from '@autosave/runtime/records';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 let aws: LocalAws;

@@ -5,9 +5,9 @@ import {
   ApprovalService,
   handleApprovalHttp,
   type ApprovalHttpResponse,
-} from '../../../../packages/runtime/src/approvals';
-import { RecordTable } from '../../../../packages/runtime/src/records';
-import { InMemoryMetrics, MetricName } from '../../../../packages/runtime/src/metrics';
+} from '@autosave/runtime/approvals';
+import { RecordTable } from '@autosave/runtime/records';
+import { InMemoryMetrics, MetricName } from '@autosave/runtime/metrics';
 import { FakeAwsError, startFakeAwsJson, type FakeAwsJsonServer } from '../../../fixtures/runtime/fake-aws-json';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvalEmailKey, emailApprovers, type ApprovalRecord } from '../../../../packages/runtime/src/approvals';
-import { OutboxEmailProvider } from '../../../../packages/runtime/src/tools';
+import { approvalEmailKey, emailApprovers, type ApprovalRecord } from '@autosave/runtime/approvals';
+import { OutboxEmailProvider } from '@autosave/runtime/tools';
 
 let dir: string;
 beforeAll(async () => {

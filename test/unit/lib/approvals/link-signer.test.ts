@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalLinkSigner, approvalIdForToken } from '../../../../packages/runtime/src/approvals';
+import { ApprovalLinkSigner, approvalIdForToken } from '@autosave/runtime/approvals';
 
 const now = Date.UTC(2026, 10, 30, 12);
 const exp = now / 1000 + 3600;

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalLinkSigner, ApprovalService, SigningKeys } from '../../../../packages/runtime/src/approvals';
-import { loadRuntimeConfig } from '../../../../packages/runtime/src/endpoints';
-import { RecordTable } from '../../../../packages/runtime/src/records';
+import { ApprovalLinkSigner, ApprovalService, SigningKeys } from '@autosave/runtime/approvals';
+import { loadRuntimeConfig } from '@autosave/runtime/endpoints';
+import { RecordTable } from '@autosave/runtime/records';
 import { Runtime, approvalService } from '../../../../packages/runtime/src/handlers/runtime';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 

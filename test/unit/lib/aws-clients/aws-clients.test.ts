@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createS3Client } from '../../../../packages/runtime/src/aws-clients';
+import { createS3Client } from '@autosave/runtime/aws-clients';
 
 describe('createS3Client', () => {
   it('uses path-style addressing when an endpoint override is set, virtual-host style otherwise', async () => {

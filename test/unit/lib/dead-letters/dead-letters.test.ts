@@ -10,7 +10,7 @@ import {
   sendDeadLetter,
   workflowOf,
   type ExecutionStatusChangeEvent,
-} from '../../../../packages/runtime/src/dead-letters';
+} from '@autosave/runtime/dead-letters';
 import {
   FakeAwsError,
   sqsSendMessage,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StatesError } from '../../../../packages/workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
 const DEFINED_IN = 'packages/workflow/src/errors/states-errors.ts';

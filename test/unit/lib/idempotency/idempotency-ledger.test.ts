@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RECORD_TTL_SECONDS, type Clock } from '../../../../packages/workflow/src/config';
-import { isRetryableError } from '../../../../packages/workflow/src/errors';
+import { DEFAULT_RECORD_TTL_SECONDS, type Clock } from '@autosave/workflow/config';
+import { isRetryableError } from '@autosave/workflow/errors';
 import {
   DEFAULT_LEASE_MILLIS,
   DynamoDbLedgerStore,
@@ -9,9 +9,9 @@ import {
   IdempotencyLedger,
   LEASE_SAFETY_MARGIN_MILLIS,
   leaseFor,
-} from '../../../../packages/runtime/src/idempotency';
-import { RecordTable } from '../../../../packages/runtime/src/records';
-import { InMemoryMetrics, MetricName } from '../../../../packages/runtime/src/metrics';
+} from '@autosave/runtime/idempotency';
+import { RecordTable } from '@autosave/runtime/records';
+import { InMemoryMetrics, MetricName } from '@autosave/runtime/metrics';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 let aws: LocalAws;

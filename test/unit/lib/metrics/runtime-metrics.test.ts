@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EmfMetrics, InMemoryMetrics, METRICS_NAMESPACE, MetricName } from '../../../../packages/runtime/src/metrics';
+import { EmfMetrics, InMemoryMetrics, METRICS_NAMESPACE, MetricName } from '@autosave/runtime/metrics';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRetryableError } from '../../../../packages/workflow/src/errors';
-import { BedrockModelProvider, ModelRequestRejectedError } from '../../../../packages/runtime/src/models';
+import { isRetryableError } from '@autosave/workflow/errors';
+import { BedrockModelProvider, ModelRequestRejectedError } from '@autosave/runtime/models';
 
 // A stand-in Bedrock Runtime endpoint speaking the Converse REST-JSON protocol.
 let server: Server;

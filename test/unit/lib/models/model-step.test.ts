@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RecordTable } from '../../../../packages/runtime/src/records';
-import { InMemoryMetrics, MetricName } from '../../../../packages/runtime/src/metrics';
+import { RecordTable } from '@autosave/runtime/records';
+import { InMemoryMetrics, MetricName } from '@autosave/runtime/metrics';
 import {
   ModelScriptExhaustedError,
   RecordedModelCall,
@@ -8,8 +8,8 @@ import {
   runModelStep,
   type ConversationMessage,
   type ModelStepDeps,
-} from '../../../../packages/runtime/src/models';
-import { PayloadStore, S3BlobStore, isPayloadRef } from '../../../../packages/runtime/src/payloads';
+} from '@autosave/runtime/models';
+import { PayloadStore, S3BlobStore, isPayloadRef } from '@autosave/runtime/payloads';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 let aws: LocalAws;

@@ -1,9 +1,9 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYLOAD_INLINE_LIMIT_BYTES } from '../../../../packages/workflow/src/config';
-import { InMemoryMetrics, MetricName } from '../../../../packages/runtime/src/metrics';
-import { PayloadIntegrityError, PayloadStore, S3BlobStore, isPayloadRef, parseS3Url } from '../../../../packages/runtime/src/payloads';
-import { canonicalJson, sha256Hex } from '../../../../packages/runtime/src/records';
+import { PAYLOAD_INLINE_LIMIT_BYTES } from '@autosave/workflow/config';
+import { InMemoryMetrics, MetricName } from '@autosave/runtime/metrics';
+import { PayloadIntegrityError, PayloadStore, S3BlobStore, isPayloadRef, parseS3Url } from '@autosave/runtime/payloads';
+import { canonicalJson, sha256Hex } from '@autosave/runtime/records';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 let aws: LocalAws;

@@ -10,7 +10,7 @@ import {
   onboardingTools,
   readDocumentTool,
   searchWebTool,
-} from '../../../../packages/runtime/src/tools';
+} from '@autosave/runtime/tools';
 
 let dir: string;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboxEmailProvider, sendEmailTool } from '../../../../packages/runtime/src/tools';
+import { OutboxEmailProvider, sendEmailTool } from '@autosave/runtime/tools';
 import { runTsx } from '../../../fixtures/runtime/spawn-tsx';
 
 let dir: string;

@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_TAG, SesEmailProvider, sendEmailTool } from '../../../../packages/runtime/src/tools';
-import { sha256Hex } from '../../../../packages/runtime/src/records';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_TAG, SesEmailProvider, sendEmailTool } from '@autosave/runtime/tools';
+import { sha256Hex } from '@autosave/runtime/records';
 
 // A stand-in SES v2 endpoint (REST-JSON): records each SendEmail request.
 let server: Server;

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../../../packages/workflow/src/config';
-import { DynamoDbLedgerStore, IdempotencyLedger } from '../../../../packages/runtime/src/idempotency';
-import { RecordTable } from '../../../../packages/runtime/src/records';
-import { InMemoryMetrics, MetricName } from '../../../../packages/runtime/src/metrics';
-import { PayloadStore, S3BlobStore, isPayloadRef } from '../../../../packages/runtime/src/payloads';
+import type { Clock } from '@autosave/workflow/config';
+import { DynamoDbLedgerStore, IdempotencyLedger } from '@autosave/runtime/idempotency';
+import { RecordTable } from '@autosave/runtime/records';
+import { InMemoryMetrics, MetricName } from '@autosave/runtime/metrics';
+import { PayloadStore, S3BlobStore, isPayloadRef } from '@autosave/runtime/payloads';
 import {
   OutboxEmailProvider,
   ToolRegistry,
@@ -16,7 +16,7 @@ import {
   type ToolBatchEntry,
   type ToolCallResult,
   type ToolStepDeps,
-} from '../../../../packages/runtime/src/tools';
+} from '@autosave/runtime/tools';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 let aws: LocalAws;

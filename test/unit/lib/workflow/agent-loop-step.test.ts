@@ -8,7 +8,7 @@ import {
   defineWorkflow,
   planHistory,
   tool,
-} from '../../../../packages/workflow/src';
+} from '@autosave/workflow';
 import { stateOf, validateAsl } from './asl-test-helpers';
 import { walkDefinition, type TaskHandler } from './walk-definition';
 

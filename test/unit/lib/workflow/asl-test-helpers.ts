@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import jsonata from 'jsonata';
-import type { AslDefinition, AslState, AslTaskState } from '../../../../packages/workflow/src';
+import type { AslDefinition, AslState, AslTaskState } from '@autosave/workflow';
 
 const require = createRequire(import.meta.url);
 

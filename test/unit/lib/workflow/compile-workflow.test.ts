@@ -6,8 +6,8 @@ import {
   RETRY_MAX_DELAY_SECONDS,
   hours,
   seconds,
-} from '../../../../packages/workflow/src/config';
-import { LEASE_WAIT_ERRORS, NON_RETRYABLE_ERRORS, StatesError } from '../../../../packages/workflow/src/errors';
+} from '@autosave/workflow/config';
+import { LEASE_WAIT_ERRORS, NON_RETRYABLE_ERRORS, StatesError } from '@autosave/workflow/errors';
 import {
   Condition,
   DONE_STATE,
@@ -21,7 +21,7 @@ import {
   tool,
   toAslJson,
   wait,
-} from '../../../../packages/workflow/src';
+} from '@autosave/workflow';
 import { evaluateField, stateOf, taskStates, validateAsl } from './asl-test-helpers';
 
 const sample = defineWorkflow({

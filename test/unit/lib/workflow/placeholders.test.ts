@@ -5,7 +5,7 @@ import {
   placeholder,
   placeholdersIn,
   substitutePlaceholders,
-} from '../../../../packages/workflow/src';
+} from '@autosave/workflow';
 
 describe('placeholders', () => {
   it('lists the four placeholders of architecture §1', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LEASE_WAIT_RETRY, MAX_ATTEMPTS } from '../../../../packages/workflow/src/config';
-import { LEASE_WAIT_ERRORS, NON_RETRYABLE_ERRORS, StatesError } from '../../../../packages/workflow/src/errors';
+import { LEASE_WAIT_RETRY, MAX_ATTEMPTS } from '@autosave/workflow/config';
+import { LEASE_WAIT_ERRORS, NON_RETRYABLE_ERRORS, StatesError } from '@autosave/workflow/errors';
 import { retryPolicy } from '../../../../packages/workflow/src/retry-policy';
-import { functionSpec } from '../../../../packages/runtime/src/handlers';
+import { functionSpec } from '@autosave/runtime/handlers';
 
 /** The delays Step Functions waits before each retry of a retrier without jitter. */
 function unjitteredDelays(r: { IntervalSeconds?: number; BackoffRate?: number; MaxDelaySeconds?: number; MaxAttempts?: number }): number[] {

@@ -6,7 +6,7 @@ import {
   parseTemplate,
   renderValue,
   stringExpression,
-} from '../../../../packages/workflow/src';
+} from '@autosave/workflow';
 
 const stateData = {
   input: { siteId: 'site-4412', version: 3, contractId: 'C-1' },

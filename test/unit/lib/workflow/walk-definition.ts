@@ -1,5 +1,5 @@
-import type { AslDefinition, AslState } from '../../../../packages/workflow/src';
-import { historyEventsOf } from '../../../../packages/workflow/src';
+import type { AslDefinition, AslState } from '@autosave/workflow';
+import { historyEventsOf } from '@autosave/workflow';
 import { evaluateField } from './asl-test-helpers';
 
 /**

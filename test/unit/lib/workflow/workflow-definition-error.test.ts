@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_EVENT_BUDGET, days, seconds } from '../../../../packages/workflow/src/config';
+import { HISTORY_EVENT_BUDGET, days, seconds } from '@autosave/workflow/config';
 import {
   Condition,
   WaitTime,
@@ -15,7 +15,7 @@ import {
   wait,
   type Step,
   type WorkflowType as WorkflowTypeName,
-} from '../../../../packages/workflow/src';
+} from '@autosave/workflow';
 
 const send = (name: string, key = '{id}:' + name) => tool(name, { tool: 'send-email', idempotencyKey: key });
 const loop = (name: string, continueAsNewEvery?: number) =>

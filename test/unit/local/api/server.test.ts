@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeExecutionCommand, ListStateMachinesCommand, SFNClient } from '@aws-sdk/client-sfn';
-import { seconds, type Duration } from '../../../../packages/workflow/src/config';
+import { seconds, type Duration } from '@autosave/workflow/config';
 import { AWS_JSON_CONTENT_TYPE } from '../../../../packages/local/src/api/aws-json-protocol';
 import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../../packages/local/src/api/server';
 import { stepFunctionsService } from '../../../../packages/local/src/api/step-functions-service';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileWorkflow } from '../../../../packages/workflow/src';
+import { compileWorkflow } from '@autosave/workflow';
 import { workflows } from '../../../../statemachines/index';
 import { layoutStateGraph, renderStateGraph, type AslDefinition } from '../../../../packages/local/src/console/state-graph';
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../../packages/workflow/src/config';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { startLocalDynamoDb } from '../../../../packages/local/src/services/dynamodb';
 
 /** Starts dynalite with one table and writes to it at once; resolves with the write's error, if any. */

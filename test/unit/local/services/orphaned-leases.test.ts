@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDbLedgerStore, IdempotencyLedger } from '../../../../packages/runtime/src/idempotency';
+import { DynamoDbLedgerStore, IdempotencyLedger } from '@autosave/runtime/idempotency';
 import { expireOrphanedLeases } from '../../../../packages/local/src/services/orphaned-leases';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compileWorkflow, toAslJson, type Workflow } from '../../../../workflow/src';
+import { compileWorkflow, toAslJson, type Workflow } from '@autosave/workflow';
 import { workflows } from '../../../../../statemachines';
 
 const USAGE = 'usage: autosave compile [<workflow>] [--out <dir>]';

@@ -7,7 +7,7 @@ import {
   type ExecutionListItem,
   type SFNClient,
 } from '@aws-sdk/client-sfn';
-import { compileWorkflow } from '../../../../workflow/src';
+import { compileWorkflow } from '@autosave/workflow';
 import { parseCommandArgs } from '../args';
 import { commandRunner, createCliContext } from '../command';
 import { compareDefinitions, type DefinitionComparison, listDeployedWorkflows, liveAliasArn } from '../../operations';

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT } from '../../../../workflow/src/config';
+import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT } from '@autosave/workflow/config';
 import { parseCommandArgs } from '../args';
 import { commandRunner } from '../command';
 import { CliUsageError } from '../errors';

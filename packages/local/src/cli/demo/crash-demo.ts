@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { LOCAL_REGION, LOCAL_CREDENTIALS } from '../../../../workflow/src/config';
-import { CRASH_POINT_ENV, CrashPoint } from '../../../../runtime/src/crash-points';
-import { MetricName } from '../../../../runtime/src/metrics';
-import { OutboxEmailProvider } from '../../../../runtime/src/tools';
+import { LOCAL_REGION, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
+import { CRASH_POINT_ENV, CrashPoint } from '@autosave/runtime/crash-points';
+import { MetricName } from '@autosave/runtime/metrics';
+import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import { clinicalTrialOnboarding } from '../../../../../statemachines/index';
 import {
   submitApprovalDecision,

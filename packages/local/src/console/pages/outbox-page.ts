@@ -1,4 +1,4 @@
-import { OutboxEmailProvider } from '../../../../runtime/src/tools';
+import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import { html } from '../html';
 import { renderPage } from '../layout';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { StatesError } from '../../../../workflow/src/errors';
-import { EXPRESS_MAX_DURATION_SECONDS, HISTORY_EVENT_LIMIT, MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '../../../../workflow/src/config';
+import { StatesError } from '@autosave/workflow/errors';
+import { EXPRESS_MAX_DURATION_SECONDS, HISTORY_EVENT_LIMIT, MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '@autosave/workflow/config';
 import type { EngineStore, ExecutionRow, FrameRow } from '../../store';
 import { assertExecutionArn, executionArn, expressExecutionArn, parseStateMachineArn, versionArn } from '../arns';
 import type { EngineContext } from '../engine-context';

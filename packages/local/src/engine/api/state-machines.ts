@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AliasRow, StateMachineRow, VersionRow } from '../../store';
 import { aliasArn, parseStateMachineArn, stateMachineArn, versionArn } from '../arns';
-import { DEFINITION_LIMIT_BYTES, MAX_ALIASES_PER_STATE_MACHINE, MAX_JSON_NESTING_DEPTH, MAX_VERSIONS_PER_STATE_MACHINE } from '../../../../workflow/src/config';
+import { DEFINITION_LIMIT_BYTES, MAX_ALIASES_PER_STATE_MACHINE, MAX_JSON_NESTING_DEPTH, MAX_VERSIONS_PER_STATE_MACHINE } from '@autosave/workflow/config';
 import { InvalidDefinitionError, type StateMachineType, type UnservedTask, validateDefinition } from '../definition';
 import type { EngineContext } from '../engine-context';
 import { assertValidName } from '../names';

@@ -1,4 +1,4 @@
-import { MAX_JSON_NESTING_DEPTH, MAX_TASK_TOKEN_LENGTH, STATES_PAYLOAD_LIMIT_BYTES } from '../../../../workflow/src/config';
+import { MAX_JSON_NESTING_DEPTH, MAX_TASK_TOKEN_LENGTH, STATES_PAYLOAD_LIMIT_BYTES } from '@autosave/workflow/config';
 import { TASK_TOKEN_PATTERN } from '../executor/task-token';
 import type { FramePosition } from '../executor/frame';
 import type { TaskTokenRow } from '../../store';

@@ -1,4 +1,4 @@
-import { MAX_PAGE_SIZE } from '../../../../workflow/src/config';
+import { MAX_PAGE_SIZE } from '@autosave/workflow/config';
 import { InvalidToken, ValidationException } from '../service-errors';
 
 /** AWS JSON 1.0 timestamps are epoch seconds (fractional). */

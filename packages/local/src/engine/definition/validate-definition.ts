@@ -1,4 +1,4 @@
-import { MAX_STATE_NAME_LENGTH } from '../../../../workflow/src/config';
+import { MAX_STATE_NAME_LENGTH } from '@autosave/workflow/config';
 /**
  * Validation at CreateStateMachine: a definition the engine cannot run is refused up front, with every
  * problem named by state and field, rather than failing halfway through a run. Our own checks run
@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type aslValidatorFunction from 'asl-validator';
 import type { QueryLanguage, StateDefinition } from '../dataflow';
-import { StatesError } from '../../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import {
   compileJsonata,
   forEachString,

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import * as DynamoDb from '@aws-sdk/client-dynamodb';
 import * as Sqs from '@aws-sdk/client-sqs';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { StatesError } from '../../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import { AWS_SDK_S3_ACTIONS, runAwsSdkS3 } from './aws-sdk-s3';
 import { exceptionName, failure, type TaskOutcome } from './task-outcome';
 

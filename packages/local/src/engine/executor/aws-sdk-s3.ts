@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { StatesError } from '../../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import { exceptionName, failure, type TaskOutcome } from './task-outcome';
 
 /** The S3 actions the engine runs as `aws-sdk:s3` Tasks. */

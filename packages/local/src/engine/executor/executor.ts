@@ -21,7 +21,7 @@
  * virtual clock never fires a timer while a Lambda's result is still on its way. An invocation that waits
  * on the outside world on purpose lets go explicitly (`LambdaInvocation.releaseClock`).
  */
-import { StatesError } from '../../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import type { ExecutionHeader } from '../../store';
 import { EventIdsMovedError, StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../store';
 import type { EngineContext } from '../engine-context';

@@ -5,7 +5,7 @@
  * `MaxItems`) fails the Map Run with `States.ItemReaderFailed`, as AWS records it.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import { StatesError } from '../../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import type { MapItemReaderSpec } from '../dataflow';
 import { s3ErrorCause } from './aws-sdk-s3';
 

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { StatesError } from '../../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import type { MapResultWriterSpec } from '../dataflow';
 
 /** Writing the results failed: the Map Run fails with `States.ResultWriterFailed` and this cause. */

@@ -1,4 +1,4 @@
-import { StatesError } from '../../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 
 /** An ASL Retrier. */
 export interface Retrier {

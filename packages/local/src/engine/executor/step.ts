@@ -3,8 +3,8 @@
  * expressions see) and the moves it makes (phase changes, exits, failures). Every move only records into
  * the transition's batch and effects; nothing reaches the outside before the kernel commits the batch.
  */
-import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../../workflow/src/config';
-import type { Clock } from '../../../../workflow/src/config';
+import { STATES_PAYLOAD_LIMIT_BYTES } from '@autosave/workflow/config';
+import type { Clock } from '@autosave/workflow/config';
 import type { EngineStore } from '../../store';
 import type { EventOptions, ExecutionClose, TransitionBatch } from '../../store';
 import { dataFlowFor } from '../dataflow';

@@ -5,8 +5,8 @@ import { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } 
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { StatesError } from '../../../../workflow/src/errors';
-import type { Clock } from '../../../../workflow/src/config';
+import { StatesError } from '@autosave/workflow/errors';
+import type { Clock } from '@autosave/workflow/config';
 import type { ArnScope } from '../arns';
 import type { LambdaInvoker } from '../lambda-invoker';
 import { awsSdkCall, runAwsSdkIntegration } from './aws-sdk-integration';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../../workflow/src/config';
+import type { Clock } from '@autosave/workflow/config';
 import type { EngineStore, TimerRow } from '../../store';
 import { type TimeDriven, VirtualClock } from '../virtual-clock';
 

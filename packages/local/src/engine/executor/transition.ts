@@ -1,6 +1,6 @@
 /** The vocabulary of one transition, shared by the kernel, the step and the state modules. */
 import type { ExecutionHeader } from '../../store';
-import { StatesError } from '../../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import type { PreparedDefinition } from '../definition';
 import type { ChildrenPhase, FrameRecord, TimerKind } from './frame';
 import type { TaskOutcome, TaskTarget } from './task-integrations';

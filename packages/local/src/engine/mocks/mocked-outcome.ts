@@ -4,7 +4,7 @@
  * Task's events, Retry and Catch, ResultSelector, ResultPath, OutputPath, Output and Assign — is the data
  * flow a real response takes.
  */
-import { StatesError } from '../../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import { failure, type TaskOutcome } from '../executor/task-outcome';
 import type { MockedResponse, MockTestCase } from './mock-config';
 

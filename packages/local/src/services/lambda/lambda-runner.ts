@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../../../../workflow/src/config';
-import { AutosaveError } from '../../../../workflow/src/errors';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '@autosave/workflow/config';
+import { AutosaveError } from '@autosave/workflow/errors';
 import { functionArn, parseFunctionName } from './function-name';
 import type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine';
 

@@ -1,4 +1,4 @@
-import { functions, LOCAL_FUNCTION_PREFIX, localFunctionName } from '../../../../runtime/src/handlers/index';
+import { functions, LOCAL_FUNCTION_PREFIX, localFunctionName } from '@autosave/runtime/handlers';
 import type { LambdaHandler, LocalFunction } from './lambda-runner';
 
 /** The function the EventBridge emulation calls when a run closes. */

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { LOCAL_ACCOUNT_ID, LOCAL_REGION, STATES_PAYLOAD_LIMIT_BYTES, systemClock, type Clock } from '../../../../workflow/src/config';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION, STATES_PAYLOAD_LIMIT_BYTES, systemClock, type Clock } from '@autosave/workflow/config';
 import {
   InvalidAttributeNameError,
   InvalidParameterValueError,

@@ -1,4 +1,4 @@
-import { InvalidStepInputError } from '../../../../workflow/src/errors';
+import { InvalidStepInputError } from '@autosave/workflow/errors';
 import type { ReconcileResult } from '../../idempotency';
 import type { Tool } from '../tool';
 import type { EmailMessage, EmailProvider, SentEmail } from './email-provider';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { InvalidStepInputError } from '../../../../workflow/src/errors';
+import { InvalidStepInputError } from '@autosave/workflow/errors';
 import { KeyedFileLog } from '../keyed-file-log';
 import type { JsonSchema, Tool } from '../tool';
 

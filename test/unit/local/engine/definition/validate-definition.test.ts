@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidDefinitionError, validateDefinition } from '../../../../../packages/local/src/engine/definition';
 import { workflows } from '../../../../../statemachines';
-import { compileWorkflow } from '../../../../../packages/workflow/src';
+import { compileWorkflow } from '@autosave/workflow';
 import { localPlaceholderValues, substitutePlaceholders } from '../../../../../packages/workflow/src/placeholders';
 
 const LAMBDA = 'arn:aws:states:::lambda:invoke';

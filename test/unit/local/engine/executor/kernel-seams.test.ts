@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { days } from '../../../../../packages/workflow/src/config';
+import { days } from '@autosave/workflow/config';
 import { EngineHarness, invokeTask, jsonata, jsonpath } from '../support/engine-harness';
 
 /** A Map over `$.items` whose iterations fail on the item "bad" and pass the others through. */

@@ -5,7 +5,7 @@
  * Each throws a plain `Error` with a message; the caller wraps it in its language's ASL error.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { MAX_RANGE_ITEMS } from '../../../../../workflow/src/config';
+import { MAX_RANGE_ITEMS } from '@autosave/workflow/config';
 
 /** Step Functions' hash algorithm names mapped to node:crypto's. */
 export const HASH_ALGORITHMS: Readonly<Record<string, string>> = {

@@ -11,7 +11,7 @@
  * A distributed Map's iterations are child executions on AWS: the parent records only MapRunStarted and
  * MapRunSucceeded/MapRunFailed around them.
  */
-import { StatesError } from '../../../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import type { FrameRow } from '../../../store';
 import { type ChildrenPhase, FrameRecord, type FramePosition } from '../frame';
 import { ResultWriterFailedError, writeMapRunResults } from '../map-result-writer';

@@ -4,8 +4,8 @@
  * comes back as a signal. `.waitForTaskToken` and `.sync` attempts are `submitted` once their request went
  * out, and then wait at no cost.
  */
-import { STATES_PAYLOAD_LIMIT_BYTES } from '../../../../../workflow/src/config';
-import { StatesError } from '../../../../../workflow/src/errors';
+import { STATES_PAYLOAD_LIMIT_BYTES } from '@autosave/workflow/config';
+import { StatesError } from '@autosave/workflow/errors';
 import type { Phase, TimerSpec } from '../frame';
 import { payloadDetails } from '../history';
 import { RECORDED_OUTCOME_RETRY_MILLIS, type StateModule, type Step } from '../step';

@@ -1,5 +1,5 @@
 /** Wait: a timer row until Seconds/Timestamp (or their Path forms) on the engine clock, then exit. */
-import { MAX_WAIT_DELAY_SECONDS } from '../../../../../workflow/src/config';
+import { MAX_WAIT_DELAY_SECONDS } from '@autosave/workflow/config';
 import { StatesRuntimeError } from '../../dataflow';
 import type { StateModule } from '../step';
 

@@ -5,9 +5,9 @@
  * that README.md carries the same figures.
  */
 import { fileURLToPath } from 'node:url';
-import { compileWorkflow } from '../../workflow/src';
-import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines';
-import { PRICE_PER_1000_TRANSITIONS_USD, pricePer1000Runs, transitionsPerTurn, walk } from './cost-model';
+import { compileWorkflow } from '@autosave/workflow';
+import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../statemachines';
+import { PRICE_PER_1000_TRANSITIONS_USD, pricePer1000Runs, transitionsPerTurn, walk } from '@autosave/cdk';
 
 /** One priced path through a workflow. */
 export interface CostLine {
