@@ -17,6 +17,7 @@ import type { IntegrationServices, ParentTaskLink, TaskCallAuthorizer, TaskOutco
 import { TimerService } from './executor/timer-service';
 import { ExpressRuns } from './express-runs';
 import { MockedRuns, type MockTestCases } from './mocks';
+import { testState } from './test-state';
 import type { LambdaInvoker } from './lambda-invoker';
 import { UnknownOperationException, ValidationException } from './service-errors';
 
@@ -119,6 +120,8 @@ export class Engine {
   private timers?: TimerService;
   private runtime?: ExecutionRuntime;
   private express?: ExpressRuns;
+  /** The Task integrations of the started engine (a TestState of an un-mocked Task calls them too). */
+  private integrations?: IntegrationServices;
   private stopping?: Promise<void>;
   private sweepTimer?: NodeJS.Timeout;
   private readonly handlers: Record<string, Handler>;
@@ -154,6 +157,7 @@ export class Engine {
       SendTaskSuccess: (i) => tokens.sendTaskSuccess(rt(), i),
       SendTaskFailure: (i) => tokens.sendTaskFailure(rt(), i),
       SendTaskHeartbeat: (i) => tokens.sendTaskHeartbeat(rt(), i),
+      TestState: (i) => testState(this.testStateServices(), i),
     };
   }
 
@@ -182,6 +186,7 @@ export class Engine {
       clock: this.clock,
       scope: this.scope,
     };
+    this.integrations = services;
     const executor = new Executor(
       ctx,
       services,
@@ -285,6 +290,12 @@ export class Engine {
   /** Pages (WAL frames) the store writes while `work` runs (see {@link EngineStore.walFramesDuring}). */
   walFramesDuring(work: () => Promise<void>): Promise<number> {
     return this.rt().store.walFramesDuring(work);
+  }
+
+  /** What a TestState call uses: the started engine's integrations, scope and clock. */
+  private testStateServices() {
+    this.rt();
+    return { scope: this.scope, clock: this.clock, integrations: this.integrations as IntegrationServices };
   }
 
   private rt(): ExecutionRuntime {

@@ -56,7 +56,8 @@ export function requireExecution(store: EngineStore, arnInput: unknown): Executi
   return row;
 }
 
-function parseExecutionInput(text: string): unknown {
+/** Parses execution input text, refusing what the service refuses (too large, too deep, not JSON) with `InvalidExecutionInput`. */
+export function parseExecutionInput(text: string): unknown {
   if (byteLength(text) > STATES_PAYLOAD_LIMIT_BYTES) {
     throw new InvalidExecutionInput(`Input exceeds the maximum size of ${STATES_PAYLOAD_LIMIT_BYTES} bytes`);
   }

@@ -1,0 +1,185 @@
+/**
+ * A mocked Task result checked against the integration's API output shape, as TestState's
+ * `fieldValidationMode` asks. The shapes are the AWS SDK's own service models: every `@aws-sdk/client-*`
+ * package embeds its Smithy schemas and exports them as `<Shape>$` / `<Operation>$` values, which this
+ * module walks. Nothing here is a hand-written table of shapes.
+ *
+ * A Smithy static schema is an array: `[0, ns, name, traits, ref]` (a named simple shape),
+ * `[1, ns, name, traits, member]` (list), `[2, ns, name, traits, key, value]` (map),
+ * `[3 | 4, ns, name, traits, memberNames, memberRefs, requiredCount]` (structure / union: the first
+ * `requiredCount` members are required), `[9, ns, name, traits, input, output]` (operation); a member ref
+ * is a shape or `[shape, memberTraits]`; refs may be thunks; numbers are simple types (`0` string, `1`
+ * number, `2` boolean, `4`-`7` timestamps, `15` document, `21`/`42` blobs, `64|t` list of `t`, `128|t`
+ * map of `t`). The JS SDK keeps no length, range or enum traits in them; enum values come from the
+ * client's exported enum objects, matched by the member's name.
+ */
+import { ValidationException } from '../service-errors';
+import type { FieldValidationMode } from './request';
+
+type Module = Readonly<Record<string, unknown>>;
+type SchemaRef = unknown;
+
+/** The installed clients by the service name a Task resource uses (optimized and `aws-sdk:` forms). */
+const CLIENTS: Readonly<Record<string, () => Promise<Module>>> = {
+  lambda: () => import('@aws-sdk/client-lambda'),
+  states: () => import('@aws-sdk/client-sfn'),
+  sfn: () => import('@aws-sdk/client-sfn'),
+  dynamodb: () => import('@aws-sdk/client-dynamodb'),
+  sqs: () => import('@aws-sdk/client-sqs'),
+  s3: () => import('@aws-sdk/client-s3'),
+  events: () => import('@aws-sdk/client-eventbridge'),
+  eventbridge: () => import('@aws-sdk/client-eventbridge'),
+  kms: () => import('@aws-sdk/client-kms'),
+  ssm: () => import('@aws-sdk/client-ssm'),
+  sesv2: () => import('@aws-sdk/client-sesv2'),
+  bedrockruntime: () => import('@aws-sdk/client-bedrock-runtime'),
+};
+
+/**
+ * The API operation whose output a Task's result has, or undefined when the result is not an API
+ * output (a function ARN's payload, a callback's answer) or its service's client is not installed.
+ * `.sync` on `states:startExecution` ends with the child's DescribeExecution.
+ */
+function operationOf(resource: string): { service: string; operation: string } | undefined {
+  const m = /^arn:aws[a-z-]*:states:::(aws-sdk:)?([a-z0-9-]+):([A-Za-z0-9]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/.exec(resource);
+  if (!m) return undefined;
+  const [, , service, action, suffix] = m;
+  if (suffix === 'waitForTaskToken') return undefined;
+  const operation = service === 'states' && suffix?.startsWith('sync') ? 'DescribeExecution' : action.charAt(0).toUpperCase() + action.slice(1);
+  return CLIENTS[service] ? { service, operation } : undefined;
+}
+
+const resolve = (ref: SchemaRef): SchemaRef => (typeof ref === 'function' ? (ref as () => SchemaRef)() : ref);
+
+/** A member ref without its member traits, resolved; plus whether it is the HTTP payload (bit 4 of the traits). */
+function memberOf(ref: SchemaRef): { schema: SchemaRef; httpPayload: boolean } {
+  if (Array.isArray(ref) && ref.length === 2) {
+    const traits = ref[1];
+    const httpPayload = typeof traits === 'number' ? (traits & 0b1_0000) !== 0 : typeof traits === 'object' && traits !== null && 'httpPayload' in traits;
+    return { schema: resolve(ref[0]), httpPayload };
+  }
+  return { schema: resolve(ref), httpPayload: false };
+}
+
+/** A named simple shape's target, unwrapped. */
+function target(schema: SchemaRef): SchemaRef {
+  let s = schema;
+  while (Array.isArray(s) && s[0] === 0 && s.length >= 5) s = resolve(s[4]);
+  return s;
+}
+
+/** Step Functions names API fields in PascalCase, whatever the protocol's own casing (sfn's is camelCase). */
+const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+const fail = (message: string): ValidationException => new ValidationException(`Mock result schema validation error: ${message}`);
+
+class ShapeChecker {
+  constructor(
+    private readonly client: Module,
+    private readonly strict: boolean,
+  ) {}
+
+  value(name: string, schema: SchemaRef, value: unknown): void {
+    const s = target(schema);
+    if (typeof s === 'number') return this.simple(name, s, value);
+    if (!Array.isArray(s)) return; // 'unit' and unknown forms: nothing to check
+    switch (s[0]) {
+      case 1:
+        return this.list(name, resolve(s[4]), value);
+      case 2:
+        return this.map(name, resolve(s[5]), value);
+      case 3:
+      case 4:
+        return this.structure(name, s, value);
+    }
+  }
+
+  private simple(name: string, type: number, value: unknown): void {
+    if (type >= 64 && type < 128) return this.list(name, type & 0b11_1111, value);
+    if (type >= 128 && type < 256) return this.map(name, type & 0b111_1111, value);
+    if (value === null) return;
+    switch (type) {
+      case 0:
+        if (typeof value !== 'string') throw fail(`Field '${name}' must be a string`);
+        return this.enumValue(name, value);
+      case 1:
+      case 17:
+      case 19:
+        if (typeof value !== 'number') throw fail(`Field '${name}' must be a number`);
+        return;
+      case 2:
+        if (typeof value !== 'boolean') throw fail(`Field '${name}' must be a boolean`);
+        return;
+      case 4:
+      case 5:
+      case 6:
+      case 7:
+      case 21:
+      case 42:
+        // Timestamps and blobs travel as strings in a state's data (recorded: `true` and 1764103483 both refused).
+        if (typeof value !== 'string') throw fail(`Field '${name}' must be a string`);
+        return;
+    }
+  }
+
+  /** A string member whose name is one of the client's enums must hold one of its values. */
+  private enumValue(name: string, value: string): void {
+    const values = this.client[name];
+    if (values === null || typeof values !== 'object' || Array.isArray(values) || Object.keys(values).length === 0) return;
+    const allowed = Object.values(values);
+    if (allowed.every((v) => typeof v === 'string') && !allowed.includes(value)) throw fail(`Field '${name}' is not an expected value`);
+  }
+
+  private list(name: string, member: SchemaRef, value: unknown): void {
+    if (value === null) return;
+    if (!Array.isArray(value)) throw fail(`Field '${name}' must be an array`);
+    const { schema } = memberOf(member);
+    // Element by element: the second element can be the one that fails (recorded).
+    for (const item of value) this.value(name, schema, item);
+  }
+
+  private map(name: string, member: SchemaRef, value: unknown): void {
+    if (value === null) return;
+    if (typeof value !== 'object' || Array.isArray(value)) throw fail(`Field '${name}' must be an object`);
+    const { schema } = memberOf(member);
+    for (const item of Object.values(value)) this.value(name, schema, item);
+  }
+
+  structure(name: string, schema: readonly unknown[], value: unknown): void {
+    if (value === null) return;
+    if (typeof value !== 'object' || Array.isArray(value)) throw fail(`Field '${name}' must be an object`);
+    const names = schema[4] as readonly string[];
+    const refs = schema[5] as readonly SchemaRef[];
+    const required = typeof schema[6] === 'number' ? schema[6] : 0;
+    const object = value as Record<string, unknown>;
+    names.forEach((memberName, i) => {
+      const field = pascal(memberName);
+      // Members not in the shape are ignored; names match case-sensitively (`executionArn` is not `ExecutionArn`).
+      if (!(field in object)) {
+        if (this.strict && i < required) throw fail(`Required field '${field}' is missing`);
+        return;
+      }
+      const { schema: member, httpPayload } = memberOf(refs[i]);
+      // The HTTP payload (lambda:invoke's Payload, s3 GetObject's Body) is the service's data as JSON, any value.
+      if (httpPayload) return;
+      this.value(field, member, object[field]);
+    });
+  }
+}
+
+/**
+ * Checks a mocked Task result against the output shape of the API its `Resource` calls. `STRICT`
+ * requires the required members and checks the types (and enum values) of the present ones, `PRESENT`
+ * only checks present members, `NONE` nothing. Throws `ValidationException` in AWS's words.
+ */
+export async function checkMockedResult(resource: string, result: unknown, mode: FieldValidationMode): Promise<void> {
+  if (mode === 'NONE') return;
+  const found = operationOf(resource);
+  if (!found) return;
+  const client = await CLIENTS[found.service]();
+  const operation = client[`${found.operation}$`];
+  if (!Array.isArray(operation) || operation[0] !== 9) return;
+  const output = target(resolve(operation[5]));
+  if (!Array.isArray(output) || (output[0] !== 3 && output[0] !== 4)) return;
+  new ShapeChecker(client, mode === 'STRICT').structure('result', output, result);
+}

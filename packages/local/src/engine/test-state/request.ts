@@ -1,0 +1,147 @@
+/**
+ * The TestState request, read and checked against the API model's constraints (botocore
+ * `stepfunctions/2016-11-23/service-2.json`: TestStateInput, MockInput, MockErrorOutput,
+ * TestStateConfiguration) before anything runs.
+ */
+import { ValidationException } from '../service-errors';
+
+/** How much of the data flow the answer shows (`INFO`: none). */
+export type InspectionLevel = 'INFO' | 'DEBUG' | 'TRACE';
+
+/** How strictly a mocked result is checked against the integration's API output shape. */
+export type FieldValidationMode = 'STRICT' | 'PRESENT' | 'NONE';
+
+/** The `mock` field: a result standing in for the state's work, or the error it raised. */
+export type TestStateMock =
+  | { readonly kind: 'result'; readonly text: string; readonly fieldValidationMode: FieldValidationMode }
+  | { readonly kind: 'error'; readonly error: string; readonly cause: string; readonly fieldValidationMode: FieldValidationMode };
+
+/** The `stateConfiguration` field. */
+export interface TestStateConfiguration {
+  readonly retrierRetryCount?: number;
+  readonly errorCausedByState?: string;
+  readonly mapIterationFailureCount?: number;
+  /** JSON text: the items an ItemReader would have read. */
+  readonly mapItemReaderData?: string;
+}
+
+/** A TestState request whose fields have the model's types and sizes. */
+export interface TestStateRequest {
+  readonly definition: string;
+  readonly roleArn?: string;
+  /** The state input as JSON text (`{}` when not given). */
+  readonly input: string;
+  readonly inspectionLevel: InspectionLevel;
+  readonly revealSecrets: boolean;
+  /** JSON text of an object: variable name to value. */
+  readonly variables?: string;
+  readonly stateName?: string;
+  readonly mock?: TestStateMock;
+  /** JSON text of the context object to use as `$$`. */
+  readonly context?: string;
+  readonly stateConfiguration: TestStateConfiguration;
+}
+
+/** Largest `definition` the model allows (characters). */
+export const MAX_DEFINITION_LENGTH = 1_048_576;
+/** Largest `input`, `variables`, `context`, `mock.result` and `mapItemReaderData` the model allows (characters). */
+export const MAX_DATA_LENGTH = 262_144;
+/** The default `input`, as the API documents it. */
+export const DEFAULT_TEST_STATE_INPUT = '{}';
+
+const INSPECTION_LEVELS: readonly InspectionLevel[] = ['INFO', 'DEBUG', 'TRACE'];
+const FIELD_VALIDATION_MODES: readonly FieldValidationMode[] = ['STRICT', 'PRESENT', 'NONE'];
+
+/** The service's words for a field breaking a constraint (AWS JSON 1.0 validation). */
+const constraint = (field: string, value: unknown, rule: string): ValidationException =>
+  new ValidationException(`1 validation error detected: Value ${value === undefined || value === null ? 'null' : `'${String(value)}'`} at '${field}' failed to satisfy constraint: ${rule}`);
+
+type Fields = Readonly<Record<string, unknown>>;
+
+function stringField(owner: Fields, name: string, path: string, limits: { min?: number; max: number; required?: boolean }): string | undefined {
+  const value = owner[name];
+  if (value === undefined || value === null) {
+    if (limits.required) throw constraint(path, value, 'Member must not be null');
+    return undefined;
+  }
+  if (typeof value !== 'string') throw new ValidationException(`Value at '${path}' must be a string`);
+  if (value.length < (limits.min ?? 0)) throw constraint(path, value, `Member must have length greater than or equal to ${limits.min}`);
+  if (value.length > limits.max) throw constraint(path, '…', `Member must have length less than or equal to ${limits.max}`);
+  return value;
+}
+
+function countField(owner: Fields, name: string, path: string): number | undefined {
+  const value = owner[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw new ValidationException(`Value at '${path}' must be an integer`);
+  if (value < 0) throw constraint(path, value, 'Member must have value greater than or equal to 0');
+  return value;
+}
+
+function enumField<T extends string>(owner: Fields, name: string, path: string, allowed: readonly T[], fallback: T): T {
+  const value = owner[name];
+  if (value === undefined || value === null) return fallback;
+  if (!allowed.includes(value as T)) throw constraint(path, value, `Member must satisfy enum value set: [${allowed.join(', ')}]`);
+  return value as T;
+}
+
+function objectField(owner: Fields, name: string): Fields | undefined {
+  const value = owner[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new ValidationException(`Value at '${name}' must be an object`);
+  return value as Fields;
+}
+
+/** The mock's rules that need no definition: one of result/errorOutput, valid JSON, no RevealSecrets. */
+function readMock(input: Fields, revealSecrets: boolean): TestStateMock | undefined {
+  const mock = objectField(input, 'mock');
+  if (!mock) return undefined;
+  const fieldValidationMode = enumField(mock, 'fieldValidationMode', 'mock.fieldValidationMode', FIELD_VALIDATION_MODES, 'STRICT');
+  const result = stringField(mock, 'result', 'mock.result', { max: MAX_DATA_LENGTH });
+  const errorOutput = objectField(mock, 'errorOutput');
+  if (result !== undefined && errorOutput !== undefined) {
+    throw new ValidationException('A test mock should have only one of the following fields: [result, errorOutput].');
+  }
+  if (revealSecrets) throw new ValidationException('TestState does not support RevealSecrets when a mock is specified.');
+  if (errorOutput) {
+    const error = stringField(errorOutput, 'error', 'mock.errorOutput.error', { max: 256 }) ?? '';
+    const cause = stringField(errorOutput, 'cause', 'mock.errorOutput.cause', { max: 32_768 }) ?? '';
+    return { kind: 'error', error, cause, fieldValidationMode };
+  }
+  if (result === undefined) return undefined;
+  try {
+    JSON.parse(result);
+  } catch {
+    // Even with fieldValidationMode NONE (recorded: test_base_lambda_service_task_mock_is_not_json_string).
+    throw new ValidationException('Mocked result must be valid JSON');
+  }
+  return { kind: 'result', text: result, fieldValidationMode };
+}
+
+/** Reads a TestState request, refusing what the API model refuses with `ValidationException`. */
+export function readTestStateRequest(input: Fields): TestStateRequest {
+  const definition = stringField(input, 'definition', 'definition', { min: 1, max: MAX_DEFINITION_LENGTH, required: true }) as string;
+  const revealSecrets = input.revealSecrets === true;
+  if (input.revealSecrets !== undefined && input.revealSecrets !== null && typeof input.revealSecrets !== 'boolean') {
+    throw new ValidationException("Value at 'revealSecrets' must be a boolean");
+  }
+  const configuration = objectField(input, 'stateConfiguration') ?? {};
+  const stateConfiguration: TestStateConfiguration = {
+    retrierRetryCount: countField(configuration, 'retrierRetryCount', 'stateConfiguration.retrierRetryCount'),
+    errorCausedByState: stringField(configuration, 'errorCausedByState', 'stateConfiguration.errorCausedByState', { min: 1, max: 80 }),
+    mapIterationFailureCount: countField(configuration, 'mapIterationFailureCount', 'stateConfiguration.mapIterationFailureCount'),
+    mapItemReaderData: stringField(configuration, 'mapItemReaderData', 'stateConfiguration.mapItemReaderData', { max: MAX_DATA_LENGTH }),
+  };
+  return {
+    definition,
+    roleArn: stringField(input, 'roleArn', 'roleArn', { min: 1, max: 256 }),
+    input: stringField(input, 'input', 'input', { max: MAX_DATA_LENGTH }) ?? DEFAULT_TEST_STATE_INPUT,
+    inspectionLevel: enumField(input, 'inspectionLevel', 'inspectionLevel', INSPECTION_LEVELS, 'INFO'),
+    revealSecrets,
+    variables: stringField(input, 'variables', 'variables', { max: MAX_DATA_LENGTH }),
+    stateName: stringField(input, 'stateName', 'stateName', { min: 1, max: 80 }),
+    mock: readMock(input, revealSecrets),
+    context: stringField(input, 'context', 'context', { max: MAX_DATA_LENGTH }),
+    stateConfiguration,
+  };
+}
