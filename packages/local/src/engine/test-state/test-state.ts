@@ -108,6 +108,10 @@ function transitionTargets(state: Json): string[] {
 function checkRequestAgainstState(req: TestStateRequest, state: PreparedState): void {
   const { mock, stateConfiguration: config } = req;
   if (mock && !MOCKABLE.has(state.type)) throw new ValidationException(`State type '${state.type}' is not supported when a mock is specified`);
+  // Recorded on a Map without a mock: this refusal comes before the Map's own.
+  if (config.mapIterationFailureCount !== undefined && !mock) {
+    throw new ValidationException('TestState does not support MapIterationFailureCount when a mock is not specified.');
+  }
   if (!mock && NEEDS_MOCK.has(state.type)) {
     throw new InvalidDefinition('TestState API does not support Map or Parallel states. Supported state types include: [Task, Wait, Pass, Succeed, Fail, Choice]');
   }
@@ -118,9 +122,6 @@ function checkRequestAgainstState(req: TestStateRequest, state: PreparedState): 
     if (pattern === 'waitForTaskToken' || pattern === 'sync') {
       throw new ValidationException(`TestState does not support the '.${state.task?.resource.split('.').slice(1).join('.')}' integration pattern when a mock is not specified.`);
     }
-  }
-  if (config.mapIterationFailureCount !== undefined && !mock) {
-    throw new ValidationException('TestState does not support MapIterationFailureCount when a mock is not specified.');
   }
   if (req.context !== undefined && !mock) {
     // AWS documents `context` as allowed only together with a mock (API_TestState).
