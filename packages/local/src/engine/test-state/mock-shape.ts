@@ -19,7 +19,7 @@ import type { FieldValidationMode } from './request';
 type Module = Readonly<Record<string, unknown>>;
 type SchemaRef = unknown;
 
-/** The installed clients by the service name a Task resource uses (optimized and `aws-sdk:` forms). */
+/** The clients @autosave/local depends on, by the service name a Task resource uses (optimized and `aws-sdk:` forms). */
 const CLIENTS: Readonly<Record<string, () => Promise<Module>>> = {
   lambda: () => import('@aws-sdk/client-lambda'),
   states: () => import('@aws-sdk/client-sfn'),
@@ -30,9 +30,6 @@ const CLIENTS: Readonly<Record<string, () => Promise<Module>>> = {
   events: () => import('@aws-sdk/client-eventbridge'),
   eventbridge: () => import('@aws-sdk/client-eventbridge'),
   kms: () => import('@aws-sdk/client-kms'),
-  ssm: () => import('@aws-sdk/client-ssm'),
-  sesv2: () => import('@aws-sdk/client-sesv2'),
-  bedrockruntime: () => import('@aws-sdk/client-bedrock-runtime'),
 };
 
 /**
