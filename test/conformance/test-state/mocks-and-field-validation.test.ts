@@ -78,6 +78,10 @@ describe('fieldValidationMode STRICT (the default): required members present, pr
       { Successful: [{ Id: 'a', MessageId: 'm', MD5OfMessageBody: 'x' }, { Id: 2, MessageId: 'm', MD5OfMessageBody: 'x' }], Failed: [] },
       "Field 'Id' must be a string",
     ],
+    ['events:putEvents Entries not an array', 'events:putEvents', { Entries: 'x' }, "Field 'Entries' must be an array"],
+    ['events:putEvents EventId not a string', 'events:putEvents', { Entries: [{ EventId: 1 }] }, "Field 'EventId' must be a string"],
+    ['events:putEvents: the 2nd array element is checked too', 'events:putEvents', { Entries: [{ EventId: 'a' }, { EventId: 2 }] }, "Field 'EventId' must be a string"],
+    ['aws-sdk:kms:encrypt CiphertextBlob a number', 'aws-sdk:kms:encrypt', { CiphertextBlob: 1 }, "Field 'CiphertextBlob' must be a string"],
     ['states:startExecution with no fields', 'states:startExecution', {}, "Required field 'ExecutionArn' is missing"],
     ['states:startExecution fields not in the API case', 'states:startExecution', { executionArn: 'a', startDate: 'b' }, "Required field 'ExecutionArn' is missing"],
     ['states:startExecution StartDate a boolean', 'states:startExecution', { ExecutionArn: 'a', StartDate: true }, "Field 'StartDate' must be a string"],
@@ -94,6 +98,7 @@ describe('fieldValidationMode STRICT (the default): required members present, pr
     ['members not in the shape are ignored', 'lambda:invoke', { random: 'json' }],
     ['an empty object when nothing is required', 'lambda:invoke', {}],
     ['a lambda:invoke Payload of any JSON', 'lambda:invoke', { StatusCode: 200, Payload: { any: ['json'] } }],
+    ['a valid events:putEvents answer', 'events:putEvents', { Entries: [{ EventId: 'a' }], FailedEntryCount: 0 }],
     ['a valid states:startExecution answer', 'states:startExecution', { ExecutionArn: 'arn:aws:states:us-east-1:111111111111:execution:m:e', StartDate: '2025-01-01T00:00:00Z' }],
   ])('takes %s', async (_name, resource, result) => {
     expect(await testState({ definition: task(resource), mock: { result } })).toEqual({ status: 'SUCCEEDED', output: result });

@@ -11,10 +11,3 @@ export const failure = (error: string, cause: string): TaskOutcome => ({ ok: fal
 
 /** An SDK integration's error name always ends in `Exception`, even where the service's own name does not. */
 export const exceptionName = (name: string): string => (name.endsWith('Exception') ? name : `${name}Exception`);
-
-/**
- * A mocked result or error as the Task outcome it stands in for: the one place a mock (TestState's
- * `mock`, a mock config's `Return`/`Throw`) becomes an outcome, so what follows is the real data flow.
- */
-export const mockedOutcome = (mock: { readonly result: unknown } | { readonly error: string; readonly cause: string }): TaskOutcome =>
-  'result' in mock ? { ok: true, value: mock.result } : failure(mock.error, mock.cause);

@@ -16,7 +16,8 @@ import { dataFlowFor, type EvaluationScope, type StateDataFlow, type StateDefini
 import { type PreparedState, validateDefinition } from '../definition';
 import { findCatcher, findRetrier, retrierAllows, retryDelayMillis } from '../executor/retry-policy';
 import { type IntegrationServices, runTaskIntegration } from '../executor/task-integrations';
-import { mockedOutcome, type TaskOutcome } from '../executor/task-outcome';
+import type { TaskOutcome } from '../executor/task-outcome';
+import { mockedOutcome } from '../mocks';
 import { newTaskToken } from '../executor/task-token';
 import { toFailure } from '../executor/transition';
 import { InvalidDefinition, ValidationException } from '../service-errors';
@@ -365,11 +366,12 @@ class TestRun {
 
 /** The mock as the outcome of the state's work, its result checked first (shape, aggregate form). */
 async function mockOutcome(mock: TestStateMock, state: PreparedState, req: TestStateRequest, texts: Texts): Promise<TaskOutcome> {
-  if (mock.kind === 'error') return mockedOutcome({ error: mock.error, cause: mock.cause });
+  // The same place a mock config's Throw/Return becomes an outcome, so what follows is the real data flow.
+  if (mock.kind === 'error') return mockedOutcome({ Throw: { Error: mock.error, Cause: mock.cause } });
   const result = texts.remember(JSON.parse(mock.text), mock.text);
   if (state.type === 'Task') await checkMockedResult(state.task?.resourceArn ?? '', result, mock.fieldValidationMode);
   else checkMockedAggregate(state, result, req);
-  return mockedOutcome({ result });
+  return mockedOutcome({ Return: result });
 }
 
 /** Serves `TestState`: the request checked, the state run, the answer in the API's wire shape. */
