@@ -5,11 +5,20 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { GroupCommitter } from './group-committer';
 import { packEvents, unpackEvents } from './history-codec';
-import { SCHEMA_SQL } from './schema';
+import { openSchema, refuseNewerSchema } from './schema';
 import { walFramesDuring } from './wal-frames';
 
 /** `PRAGMA auto_vacuum` value of INCREMENTAL. */
 const AUTO_VACUUM_INCREMENTAL = 2;
+
+/**
+ * How many events an execution's history holds, counted from the history (an index seek each): a
+ * transition writes its events and leaves the execution's row alone, one page fewer per fsync'd commit.
+ * The row's `event_count` is written when the run closes; the largest of the three is the count.
+ */
+const EVENT_COUNT = `MAX(e.event_count,
+  COALESCE((SELECT MAX(id) FROM events WHERE execution_arn = e.arn), 0),
+  COALESCE((SELECT MAX(last_id) FROM packed_events WHERE execution_arn = e.arn), 0))`;
 
 /** File name of the engine database inside the data directory. */
 export const ENGINE_DB_FILE = 'engine.sqlite';
@@ -184,6 +193,12 @@ export class EngineStore {
     } else {
       mkdirSync(dataDir, { recursive: true });
       this.db = new Database(join(dataDir, ENGINE_DB_FILE));
+      try {
+        refuseNewerSchema(this.db);
+      } catch (err) {
+        this.db.close();
+        throw err;
+      }
       // Pages freed by the retention sweep go back to the file system (incremental vacuum). The mode
       // takes effect for a new file; an older file is converted once, by one VACUUM.
       if (Number(this.db.pragma('auto_vacuum', { simple: true })) !== AUTO_VACUUM_INCREMENTAL) {
@@ -194,7 +209,7 @@ export class EngineStore {
       this.db.pragma('synchronous = FULL');
     }
     this.db.pragma('busy_timeout = 5000');
-    this.db.exec(SCHEMA_SQL);
+    openSchema(this.db);
     this.committer = new GroupCommitter(this.db);
   }
 
@@ -314,8 +329,14 @@ export class EngineStore {
   getExecutionHeader(arn: string): ExecutionHeader | undefined {
     return this.sql(
       `SELECT arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, status, start_ms,
-         redrive_count, redrive_ms, event_count FROM executions WHERE arn = ?`,
+         redrive_count, redrive_ms, ${EVENT_COUNT} AS event_count FROM executions e WHERE arn = ?`,
     ).get(arn) as ExecutionHeader | undefined;
+  }
+  /** What a transition's write checks first: the run's status and how many events its history holds. */
+  transitionBase(arn: string): Pick<ExecutionRow, 'status' | 'event_count'> | undefined {
+    return this.sql(`SELECT status, ${EVENT_COUNT} AS event_count FROM executions e WHERE arn = ?`).get(arn) as
+      | Pick<ExecutionRow, 'status' | 'event_count'>
+      | undefined;
   }
   /** An execution's input text. */
   getExecutionInput(arn: string): string {

@@ -1,9 +1,74 @@
+import type { Database } from 'better-sqlite3';
+import { AutosaveError } from '@autosave/workflow/errors';
+
+/**
+ * The layout version of the engine store, kept in the file (`PRAGMA user_version`). 0 is the layout
+ * written before versions were recorded; {@link openSchema} moves a store of an older version to this one
+ * and refuses a newer one.
+ * - 1: `close_notifications` without a rowid (no separate key index to write), the version and alias
+ *   indexes of executions only hold runs started through a version or an alias, and a transition no longer
+ *   writes the execution's row (its event count is read from the history until the run closes).
+ */
+export const SCHEMA_VERSION = 1;
+
+/** The store was written by a newer version of the engine, whose layout this one does not know. */
+export class StoreSchemaTooNewError extends AutosaveError {
+  override readonly name = 'StoreSchemaTooNewError';
+
+  constructor(readonly file: string, readonly version: number) {
+    super(
+      `${file} was written by a newer version of autosave (store schema ${version}; this version reads up to ${SCHEMA_VERSION}): ` +
+        'upgrade autosave, or pass another --data directory',
+    );
+  }
+}
+
+/** Moves a store of version `from - 1` to version `from`: run in one transaction, in order. */
+const MIGRATIONS: Record<number, string> = {
+  1: `
+    DROP INDEX executions_by_version;
+    DROP INDEX executions_by_alias;
+    ALTER TABLE close_notifications RENAME TO close_notifications_v0;
+    -- the new indexes and table: SCHEMA_SQL, run after
+  `,
+};
+/** What a migration copies once {@link SCHEMA_SQL} has created the new tables. */
+const MIGRATION_COPIES: Record<number, string> = {
+  1: `
+    INSERT INTO close_notifications (execution_arn, status) SELECT execution_arn, status FROM close_notifications_v0;
+    DROP TABLE close_notifications_v0;
+  `,
+};
+
+/** The store's version; throws {@link StoreSchemaTooNewError} before anything touches a newer store. */
+export function refuseNewerSchema(db: Database): number {
+  const version = Number(db.pragma('user_version', { simple: true }));
+  if (version > SCHEMA_VERSION) throw new StoreSchemaTooNewError(db.name, version);
+  return version;
+}
+
+/**
+ * Creates the tables of a new store, or brings an older store to {@link SCHEMA_VERSION} (in one
+ * transaction: a crash leaves it at its old version); throws {@link StoreSchemaTooNewError} for a newer one,
+ * without touching it.
+ */
+export function openSchema(db: Database): void {
+  const version = refuseNewerSchema(db);
+  const fresh = (db.prepare("SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = 'executions'").get() as { n: number }).n === 0;
+  db.transaction(() => {
+    if (!fresh) for (let v = version + 1; v <= SCHEMA_VERSION; v += 1) db.exec(MIGRATIONS[v]);
+    db.exec(SCHEMA_SQL);
+    if (!fresh) for (let v = version + 1; v <= SCHEMA_VERSION; v += 1) db.exec(MIGRATION_COPIES[v]);
+    if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
+}
+
 /**
  * The engine's tables. Everything an execution needs to carry on after a crash is here: its pinned
  * definition, its history, every frame (the root, each Parallel branch, each Map iteration) with its
  * position, its timers and its task tokens. JSON columns hold wire-shaped values as text.
  */
-export const SCHEMA_SQL = `
+const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS definitions (
   hash TEXT PRIMARY KEY,
   body TEXT NOT NULL
@@ -68,8 +133,8 @@ CREATE TABLE IF NOT EXISTS executions (
 );
 CREATE INDEX IF NOT EXISTS executions_by_seq ON executions (seq);
 CREATE INDEX IF NOT EXISTS executions_by_machine ON executions (machine_arn, seq);
-CREATE INDEX IF NOT EXISTS executions_by_version ON executions (version_arn, seq);
-CREATE INDEX IF NOT EXISTS executions_by_alias ON executions (alias_arn, seq);
+CREATE INDEX IF NOT EXISTS executions_by_version ON executions (version_arn, seq) WHERE version_arn IS NOT NULL;
+CREATE INDEX IF NOT EXISTS executions_by_alias ON executions (alias_arn, seq) WHERE alias_arn IS NOT NULL;
 CREATE INDEX IF NOT EXISTS executions_running ON executions (status) WHERE status = 'RUNNING';
 CREATE INDEX IF NOT EXISTS executions_closed ON executions (stop_ms) WHERE stop_ms IS NOT NULL;
 CREATE TABLE IF NOT EXISTS events (
@@ -120,7 +185,7 @@ CREATE INDEX IF NOT EXISTS task_tokens_of_execution ON task_tokens (execution_ar
 CREATE TABLE IF NOT EXISTS close_notifications (
   execution_arn TEXT PRIMARY KEY,
   status TEXT NOT NULL
-);
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS mocked_runs (
   execution_arn TEXT PRIMARY KEY,
   test_case TEXT NOT NULL

@@ -189,9 +189,7 @@ export class TransitionBatch {
    * event 25,000 is `ExecutionFailed` ({@link HISTORY_LIMIT_FAILURE}), and nothing else of the batch is.
    */
   write(store: EngineStore): WriteOutcome {
-    const exec = store.sql('SELECT status, event_count FROM executions WHERE arn = ?').get(this.executionArn) as
-      | { status: string; event_count: number }
-      | undefined;
+    const exec = store.transitionBase(this.executionArn);
     if (!exec || (!this.allowNotRunning && exec.status !== 'RUNNING')) throw new StaleTransitionError(this.executionArn);
     if (this.idsRelied && exec.event_count !== this.baseEventCount) throw new EventIdsMovedError(this.executionArn);
     const room = HISTORY_EVENT_LIMIT - exec.event_count;
@@ -268,8 +266,6 @@ export class TransitionBatch {
       // so a redrive may pick up from them) its frames.
       store.packHistory(this.executionArn);
       if (this.close.status === 'SUCCEEDED') store.deleteFrames(this.executionArn);
-    } else if (lastId !== exec.event_count) {
-      store.sql('UPDATE executions SET event_count = ? WHERE arn = ?').run(lastId, this.executionArn);
     }
     return 'written';
   }

@@ -44,6 +44,21 @@ describe('GroupCommitter', () => {
     expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['a', 'c']);
   });
 
+  it('rolls back a lone write that throws whole (it runs without a savepoint), and rejects its promise', async () => {
+    const committer = new GroupCommitter(db);
+    const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
+    await committer.commit(() => insert.run('a'));
+    const lone = committer.commit(() => {
+      insert.run('b');
+      insert.run('a'); // duplicate key: the write fails as a whole
+    });
+    await expect(lone).rejects.toThrow(/UNIQUE/);
+    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['a']);
+    expect(db.inTransaction).toBe(false);
+    await committer.commit(() => insert.run('c'));
+    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['a', 'c']);
+  });
+
   it('lets a deferred write ride along with the next transaction instead of forcing its own', async () => {
     const committer = new GroupCommitter(db);
     const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
