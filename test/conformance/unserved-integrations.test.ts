@@ -105,6 +105,18 @@ describe('ValidateStateMachineDefinition warns of the Tasks the engine does not 
   });
 });
 
+describe('the engine tells its host of them when a machine is created or updated (autosave local prints them)', () => {
+  const told: { arn: string; locations: string[] }[] = [];
+  const host = recordedEngine({}, { engine: { onDefinitionWarnings: (arn, warnings) => told.push({ arn, locations: warnings.map((w) => w.location) }) } });
+
+  it('one call per stored definition with unserved Tasks, none for a definition the engine serves whole', async () => {
+    expect(await host.create(jsonpath({ P: { Type: 'Pass', End: true } }))).toBe('created');
+    expect(told).toEqual([]);
+    expect(await host.create(jsonpath({ Branch: { Type: 'Parallel', Branches: [jsonpath({ Call: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:kms:encrypt', End: true } })], End: true } }))).toBe('created');
+    expect(told).toEqual([{ arn: expect.stringContaining(':stateMachine:'), locations: ['/States/Branch/Branches/0/States/Call/Resource'] }]);
+  });
+});
+
 describe('refused in AWS words: resources AWS does not know', () => {
   it.each([
     ['an SDK service AWS does not have', 'arn:aws:states:::aws-sdk:nosuchservice:doThing'],

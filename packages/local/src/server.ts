@@ -275,6 +275,10 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       // A wait that times out with a decision recorded for it takes the decision: it was made in time.
       recordedTaskOutcome: decisions?.beforeTimeout,
       ...(iam ? { authorizeTaskCall: iam.authorize } : {}),
+      // A machine created with Tasks the engine accepts but does not serve: said once, when it is created.
+      onDefinitionWarnings: (arn, warnings) => {
+        for (const warning of warnings) log(`  warning: ${arn}: ${warning.message}`);
+      },
     });
     stack?.bind({ sfn: engine, sqs, dynamodb: dynamodbClient, invoke: lambdas.invoke });
     const approvalFunction = (): string | undefined => (stack ? stack.functionUrlTarget() : lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? APPROVAL_ENDPOINT_FUNCTION : undefined);

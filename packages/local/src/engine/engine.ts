@@ -2,7 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { CLOSED_EXECUTION_RETENTION_DAYS, type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '@autosave/workflow/config';
-import { EngineStore, type ExecutionRow, type TimerRow } from '../store';
+import { definitionHash, EngineStore, type ExecutionRow, type TimerRow } from '../store';
 import { StatesError } from '@autosave/workflow/errors';
 import * as executions from './api/executions';
 import type { ExecutionRuntime } from './api/executions';
@@ -101,7 +101,17 @@ export interface EngineOptions {
    * @default none: a start with `#<TestCase>` is refused with InvalidName
    */
   readonly mockConfig?: MockTestCases;
+  /**
+   * Told after CreateStateMachine/UpdateStateMachine stored a definition with Tasks whose integration AWS
+   * knows but the engine does not serve (they fail at run time with `Local.IntegrationNotServed`): one
+   * WARNING diagnostic per Task, as ValidateStateMachineDefinition answers them. `autosave local` prints them.
+   * @default nobody is told
+   */
+  readonly onDefinitionWarnings?: (stateMachineArn: string, warnings: readonly DefinitionWarning[]) => void;
 }
+
+/** A WARNING diagnostic of a stored definition (ValidateStateMachineDefinition's shape). */
+export type DefinitionWarning = ReturnType<typeof machines.unservedDiagnostic>;
 
 type Handler = (input: Record<string, unknown>) => object | Promise<object>;
 
@@ -132,8 +142,8 @@ export class Engine {
     this.scope = { region: options.region ?? LOCAL_REGION, accountId: options.accountId ?? LOCAL_ACCOUNT_ID };
     const rt = () => this.rt();
     this.handlers = {
-      CreateStateMachine: (i) => machines.createStateMachine(rt(), i),
-      UpdateStateMachine: (i) => machines.updateStateMachine(rt(), i),
+      CreateStateMachine: async (i) => this.warned(i, await machines.createStateMachine(rt(), i)),
+      UpdateStateMachine: async (i) => this.warned(i, await machines.updateStateMachine(rt(), i)),
       DescribeStateMachine: (i) => machines.describeStateMachine(rt(), i),
       ListStateMachines: (i) => machines.listStateMachines(rt(), i),
       ValidateStateMachineDefinition: (i) => machines.validateStateMachineDefinition(rt(), i),
@@ -266,6 +276,17 @@ export class Engine {
     if (!handler) throw new UnknownOperationException(`Unknown operation ${operation}`);
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new ValidationException('The request body must be a JSON object');
     return handler(input as Record<string, unknown>);
+  }
+
+  /** Tells {@link EngineOptions.onDefinitionWarnings} of the unserved Tasks of a definition just stored; returns the answer. */
+  private warned(input: Record<string, unknown>, answer: object): object {
+    const tell = this.options.onDefinitionWarnings;
+    const arn = (answer as { stateMachineArn?: unknown }).stateMachineArn ?? input.stateMachineArn;
+    if (tell && typeof input.definition === 'string' && typeof arn === 'string') {
+      const unserved = this.rt().definitions.get(definitionHash(input.definition)).unservedTasks;
+      if (unserved.length > 0) tell(arn, unserved.map(machines.unservedDiagnostic));
+    }
+    return answer;
   }
 
   /** Resolves once no transition, commit or Task attempt is in flight (tests and the virtual clock). */
