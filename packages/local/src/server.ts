@@ -14,6 +14,7 @@ import { DEFAULT_DLQ_NAME, loadRuntimeConfig } from '@autosave/runtime/endpoints
 import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
 import { stepFunctionsService } from './api/step-functions-service';
 import { Engine, VirtualClock } from './engine';
+import { MockConfigFile } from './services/mock-config-file';
 import { deployWorkflows, type WorkflowDeployment } from './services/deploy-workflows';
 import { startLocalDynamoDb } from './services/dynamodb';
 import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lambda-runner';
@@ -74,6 +75,13 @@ export interface StartLocalOptions {
    * @default the lock is taken here
    */
   readonly dataDirLock?: () => Promise<void>;
+  /**
+   * A mock config file (Step Functions Local's MockConfigFile format): a start on `<stateMachineArn>#<TestCase>`
+   * runs under that test case. Read at start (a file that does not load fails the start, naming the key at
+   * fault) and again whenever it changes.
+   * @default process.env.SFN_MOCK_CONFIG, else none
+   */
+  readonly mockConfigFile?: string;
 }
 
 /** A running local engine. */
@@ -255,8 +263,18 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? recordedDecisions(dynamodbClient, api.url) : undefined;
     if (decisions) stops.push(() => decisions.close());
 
+    const mockConfigPath = options.mockConfigFile ?? (process.env.SFN_MOCK_CONFIG || undefined);
+    const mockConfig = mockConfigPath ? new MockConfigFile(mockConfigPath, { log }) : undefined;
+    if (mockConfig) {
+      const loaded = mockConfig.load();
+      if (!loaded.ok) throw loaded.error;
+      mockConfig.watch();
+      stops.push(() => mockConfig.close());
+    }
+
     const engine = new Engine({
       dataDir: join(dataDir, DATA_LAYOUT.engine),
+      ...(mockConfig ? { mockConfig } : {}),
       clock,
       invokeLambda: lambdas.invoke,
       integrations: { sqs: sqsClient, dynamodb: dynamodbClient, s3: s3Client },

@@ -3,8 +3,12 @@
  * file that does not parse, or whose numbering has a gap or an overlap, is refused when it is loaded,
  * naming the file and the key at fault, instead of failing some run later.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MockConfig, MockConfigError } from '../../../packages/local/src/engine/mocks';
+import { MockConfigFile } from '../../../packages/local/src/services/mock-config-file';
 import { GUIDE_MOCK_CONFIG } from './support';
 
 const FILE = '/tmp/MockConfigFile.json';
@@ -75,5 +79,62 @@ describe('MockConfig.parse', () => {
     ['an unknown top-level key', { StateMachines: {}, MockedResponses: {}, Extra: 1 }, 'Extra'],
   ])('%s is refused at its key', (_, config, key) => {
     expect(refusal(config).key).toBe(key);
+  });
+});
+
+describe('MockConfigFile (SFN_MOCK_CONFIG, autosave local --mock-config)', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+  async function file(content: unknown): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'autosave-mock-config-'));
+    dirs.push(dir);
+    const path = join(dir, 'MockConfigFile.json');
+    await writeFile(path, typeof content === 'string' ? content : JSON.stringify(content));
+    return path;
+  }
+
+  it('is read at start and serves its test cases', async () => {
+    const lines: string[] = [];
+    const source = new MockConfigFile(await file(GUIDE_MOCK_CONFIG), { log: (l) => lines.push(l) });
+    expect(source.load().ok).toBe(true);
+    expect(source.testCase('LambdaSQSIntegration', 'HappyPath')?.testCase).toBe('HappyPath');
+    expect(lines).toEqual([expect.stringMatching(/mock config .*MockConfigFile\.json loaded \(3 test cases\)/)]);
+  });
+
+  it('is read again when the file changes: the next start sees the new test case', async () => {
+    const path = await file(withResponse({ '0': ret }));
+    const source = new MockConfigFile(path, { log: () => undefined });
+    source.load();
+    expect(source.testCase('M', 'Added')).toBeUndefined();
+    await writeFile(path, JSON.stringify({ StateMachines: { M: { TestCases: { T: { S: 'R' }, Added: { S: 'R' } } } }, MockedResponses: { R: { '0': ret } } }));
+    expect(source.testCase('M', 'Added')?.testCase).toBe('Added');
+  });
+
+  it('a file that stops loading is reported with the file and the key, serves nothing, and serves again once fixed', async () => {
+    const lines: string[] = [];
+    const path = await file(withResponse({ '0': ret }));
+    const source = new MockConfigFile(path, { log: (l) => lines.push(l) });
+    source.load();
+    await writeFile(path, JSON.stringify(withResponse({ '0': ret, '2': ret })));
+    expect(source.testCase('M', 'T')).toBeUndefined();
+    expect(lines.at(-1)).toBe(
+      `autosave local: Invalid mock config ${path} at MockedResponses.R.2: the numbering has a gap: no entry for invocation 1 (numbers start at 0 and must be consecutive). No test case is served until the file is fixed.`,
+    );
+    await writeFile(path, JSON.stringify(withResponse({ '0-2': ret })));
+    expect(source.testCase('M', 'T')?.states.S.invocations).toHaveLength(3);
+  });
+
+  it('a load at start of a broken file says why, with the file and the key', async () => {
+    const path = await file(withResponse({ '0': { Return: 1, Throw: { Error: 'E', Cause: 'C' } } }));
+    const loaded = new MockConfigFile(path, { log: () => undefined }).load();
+    expect(loaded.ok).toBe(false);
+    expect(!loaded.ok && loaded.error).toMatchObject({ name: 'MockConfigError', file: path, key: 'MockedResponses.R.0' });
+  });
+
+  it('a missing file is reported as unreadable', async () => {
+    const loaded = new MockConfigFile('/nonexistent/MockConfigFile.json', { log: () => undefined }).load();
+    expect(!loaded.ok && loaded.error.message).toMatch(/^Invalid mock config \/nonexistent\/MockConfigFile\.json: cannot be read: ENOENT/);
   });
 });

@@ -9,3 +9,5 @@ export type { TaskCall, TaskCallAuthorizer, TaskCallDenial } from './executor/ta
 export type { LambdaInvoker, LambdaInvocation, LambdaInvocationResult } from './lambda-invoker';
 export { VirtualClock, DEFAULT_VIRTUAL_EPOCH_MILLIS } from './virtual-clock';
 export * from './service-errors';
+export { MockConfig, MockConfigError, mockedOutcome } from './mocks';
+export type { MockedResponse, MockTestCase, MockTestCases } from './mocks';

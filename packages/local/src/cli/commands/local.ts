@@ -8,9 +8,11 @@ import { terminal } from '../output';
 /** `autosave local`: runs the embedded engine with every workflow deployed, until SIGINT/SIGTERM. */
 export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed; --stack runs the synthesized CDK stack';
 
-const USAGE = `autosave local [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
+const USAGE = `autosave local [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--mock-config <file>] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
 
 const HELP = `usage: ${USAGE}
+  --mock-config <file>  a mock config (Step Functions Local's MockConfigFile format; default: $SFN_MOCK_CONFIG):
+                 StartExecution on <stateMachineArn>#<TestCase> runs under that test case; re-read when it changes
   --stack        boot from the app's cloud assembly (synthesized here, cached by a hash of the sources)
   --app <dir>    use this cloud assembly instead of synthesizing (implies --stack)
   --enforce-iam  judge every Task call against the state machine role with the IAM policy simulator
@@ -26,6 +28,7 @@ export const run = commandRunner('local', async (args) => {
       data: { type: 'string', default: DEFAULT_LOCAL_DATA_DIR },
       'virtual-clock': { type: 'boolean', default: false },
       functions: { type: 'string' },
+      'mock-config': { type: 'string' },
       stack: { type: 'boolean', default: false },
       app: { type: 'string' },
       'stack-name': { type: 'string' },
@@ -49,7 +52,7 @@ export const run = commandRunner('local', async (args) => {
   const dataDirLock = await lockDataDirectory(values.data);
   // Loaded here, not at the top: `autosave help` should not pay for the engine's dependencies.
   const { startLocal } = await import('../../server');
-  const local = await startLocal({ port, dataDir: values.data, virtualClock: values['virtual-clock'], functionsModule: values.functions, stack, dataDirLock });
+  const local = await startLocal({ port, dataDir: values.data, virtualClock: values['virtual-clock'], functionsModule: values.functions, stack, dataDirLock, ...(values['mock-config'] ? { mockConfigFile: values['mock-config'] } : {}) });
   terminal().line(`Ready in ${Date.now() - started} ms`);
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {

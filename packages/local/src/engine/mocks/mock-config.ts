@@ -104,6 +104,13 @@ export class MockConfig implements MockTestCases {
   testCase(stateMachine: string, testCase: string): MockTestCase | undefined {
     return this.cases.get(stateMachine)?.get(testCase);
   }
+
+  /** How many test cases the config defines, over all its state machines. */
+  get testCaseCount(): number {
+    let n = 0;
+    for (const byName of this.cases.values()) n += byName.size;
+    return n;
+  }
 }
 
 /** A response's numbered entries, checked to cover 0..n once each, expanded to one entry per invocation. */

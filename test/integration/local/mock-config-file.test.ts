@@ -1,0 +1,67 @@
+/**
+ * `autosave local` reads its mock config from `SFN_MOCK_CONFIG` (Step Functions Local's variable, which
+ * LocalStack takes too) or `--mock-config <file>`; a file that does not load stops the start with the file
+ * and the key at fault, instead of a local engine that refuses every test case later.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateStateMachineCommand, DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../packages/workflow/src/config';
+import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
+import { run as localCommand } from '../../../packages/local/src/cli/commands/local';
+import { eventually } from '../../fixtures/wait';
+
+const CONFIG = {
+  StateMachines: { Mocked: { TestCases: { Happy: { Call: 'Answer' } } } },
+  MockedResponses: { Answer: { '0': { Return: { Payload: 'from the file' } } } },
+};
+const DEFINITION = { StartAt: 'Call', States: { Call: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'nowhere' }, OutputPath: '$.Payload', End: true } } };
+
+describe('the local engine\'s mock config file', () => {
+  let local: LocalEngine | undefined;
+  let dir: string | undefined;
+  const saved = process.env.SFN_MOCK_CONFIG;
+  afterEach(async () => {
+    await local?.stop();
+    local = undefined;
+    if (dir) await rm(dir, { recursive: true, force: true });
+    if (saved === undefined) delete process.env.SFN_MOCK_CONFIG;
+    else process.env.SFN_MOCK_CONFIG = saved;
+  });
+
+  it('SFN_MOCK_CONFIG names the file: a start on <arn>#Happy through the SDK runs the mocked test case', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'autosave-mock-file-'));
+    const file = join(dir, 'MockConfigFile.json');
+    await writeFile(file, JSON.stringify(CONFIG));
+    process.env.SFN_MOCK_CONFIG = file;
+    local = await startLocal({ port: 0, dataDir: join(dir, 'data'), deployWorkflows: false, console: false, log: () => {} });
+    const sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'Mocked', definition: JSON.stringify(DEFINITION), roleArn: 'arn:aws:iam::123456789012:role/r' }));
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: `${stateMachineArn}#Happy`, input: '{}' }));
+    const run = await eventually('the mocked run to end', async () => {
+      const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+      return d.status === 'RUNNING' ? undefined : d;
+    });
+    expect(run).toMatchObject({ status: 'SUCCEEDED', output: '"from the file"' });
+    sfn.destroy();
+  });
+
+  it('autosave local --mock-config with a file whose numbering has a gap exits 1, naming the file and the key', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'autosave-mock-file-'));
+    const file = join(dir, 'MockConfigFile.json');
+    await writeFile(file, JSON.stringify({ ...CONFIG, MockedResponses: { Answer: { '0': { Return: 1 }, '2': { Return: 2 } } } }));
+    const errors: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => (errors.push(String(chunk)), true)) as typeof process.stderr.write;
+    let code: number;
+    try {
+      code = await localCommand(['--port', '0', '--data', join(dir, 'data'), '--mock-config', file]);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(code).toBe(1);
+    expect(errors.join('')).toContain(`Invalid mock config ${file} at MockedResponses.Answer.2: the numbering has a gap`);
+  });
+});
