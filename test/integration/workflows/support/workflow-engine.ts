@@ -41,7 +41,7 @@ export interface WorkflowEngine {
 }
 
 /** Options of {@link startWorkflowEngine}: those of startLocal that the tests vary. */
-export interface WorkflowEngineOptions extends Pick<StartLocalOptions, 'functionsModule' | 'deployWorkflows'> {
+export interface WorkflowEngineOptions extends Pick<StartLocalOptions, 'functionsModule' | 'deployWorkflows' | 'mockConfigFile'> {
   /** Script of the scripted model (`AUTOSAVE_MODEL_SCRIPT`). @default the runtime's default script */
   readonly modelScript?: string;
 }
