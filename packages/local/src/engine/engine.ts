@@ -15,6 +15,7 @@ import type { RecordedTaskOutcome } from './executor/step';
 import type { TimerKind } from './executor/frame';
 import type { IntegrationServices, ParentTaskLink, TaskCallAuthorizer, TaskOutcome } from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
+import type { ServicePorts } from './executor/service-ports';
 import { ExpressRuns } from './express-runs';
 import { MockedRuns, type MockTestCases } from './mocks';
 import { testState } from './test-state';
@@ -57,9 +58,11 @@ export interface EngineOptions {
   readonly accountId?: string;
   /**
    * SDK clients (pointed at the local services) for the `sqs:sendMessage` and DynamoDB Task integrations,
-   * and for a Distributed Map's S3 `ItemReader` and `ResultWriter`.
+   * and for a Distributed Map's S3 `ItemReader` and `ResultWriter`; and the ports of the emulated services
+   * (SNS, EventBridge, CloudWatch, the model provider, HTTP connections) and the pass-through to real
+   * endpoints (docs/integrations.md). A Task whose service is missing here fails, saying how to serve it.
    */
-  readonly integrations?: { readonly sqs?: SQSClient; readonly dynamodb?: DynamoDBClient; readonly s3?: S3Client };
+  readonly integrations?: { readonly sqs?: SQSClient; readonly dynamodb?: DynamoDBClient; readonly s3?: S3Client } & ServicePorts;
   /**
    * Emulates an EventBridge rule on "Step Functions Execution Status Change": called (at least once, also
    * after a crash) when an execution closes with one of {@link closedStatuses}.
@@ -190,6 +193,7 @@ export class Engine {
       sqs: this.options.integrations?.sqs,
       dynamodb: this.options.integrations?.dynamodb,
       s3: this.options.integrations?.s3,
+      ports: this.options.integrations ?? {},
       startExecution: (input, child) => executions.startExecution(this.rt(), input, child),
       stepFunctions: (operation, input) => this.handle(operation, input),
       authorize: this.options.authorizeTaskCall,

@@ -11,3 +11,6 @@ export { VirtualClock, DEFAULT_VIRTUAL_EPOCH_MILLIS } from './virtual-clock';
 export * from './service-errors';
 export { MockConfig, MockConfigError, mockedOutcome } from './mocks';
 export type { MockedResponse, MockTestCase, MockTestCases } from './mocks';
+export { ServiceFault } from './executor/service-ports';
+export type { ConnectionAuth, HttpConnections, ModelInvocation, ModelInvoker, PassThrough, ServiceApi, ServicePorts, TaskCallContext } from './executor/service-ports';
+export { EMULATED_API_ACTIONS, type EmulatedService } from './executor/emulated-apis';

@@ -16,6 +16,8 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { StatesError } from '@autosave/workflow/errors';
 import { AWS_SDK_S3_ACTIONS, runAwsSdkS3 } from './aws-sdk-s3';
 import { exceptionName, failure, type TaskOutcome } from './task-outcome';
+import { EMULATED_API_ACTIONS, type EmulatedService } from './emulated-apis';
+import { ServiceFault, type ServicePorts, type TaskCallContext } from './service-ports';
 
 // This module imports nothing from task-integrations.ts (which imports it): the types below are the
 // shapes of its TaskTarget fields and IntegrationServices members that an SDK call needs.
@@ -37,6 +39,8 @@ export interface AwsSdkClients {
   readonly s3?: S3Client;
   /** Serves one of this engine's Step Functions API operations. */
   readonly stepFunctions?: (operation: string, input: Record<string, unknown>) => Promise<object>;
+  /** The emulated services and the pass-through. */
+  readonly ports: ServicePorts;
 }
 
 const AWS_SDK_ARN = /^arn:aws[a-z-]*:states:::aws-sdk:([a-z0-9]+):([A-Za-z0-9]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/;
@@ -76,6 +80,10 @@ const SDK_SERVICES: Readonly<Record<string, SdkService>> = {
   sqs: { errorPrefix: 'Sqs', attemptCount: true, hasAction: hasCommand(Sqs) },
   // S3's results and errors are not the other services' (aws-sdk-s3.ts): only its prefix and actions are used here.
   s3: { errorPrefix: 'S3', attemptCount: false, hasAction: (action) => AWS_SDK_S3_ACTIONS.includes(camel(action)) },
+  // The emulated services: the Java SDK v2 names them Sns, EventBridge and CloudWatch in errors and causes.
+  sns: { errorPrefix: 'Sns', attemptCount: true, hasAction: (action) => (EMULATED_API_ACTIONS.sns as readonly string[]).includes(action) },
+  eventbridge: { errorPrefix: 'EventBridge', attemptCount: true, hasAction: (action) => (EMULATED_API_ACTIONS.eventbridge as readonly string[]).includes(action) },
+  cloudwatch: { errorPrefix: 'CloudWatch', attemptCount: true, hasAction: (action) => (EMULATED_API_ACTIONS.cloudwatch as readonly string[]).includes(action) },
 };
 
 /** The services the engine runs through `aws-sdk:` (for messages that list what the engine runs). */
@@ -166,10 +174,51 @@ async function callStepFunctions(services: AwsSdkClients, action: string, args: 
   }
 }
 
+/** Calls an emulated service's API port, the result and errors as the Java SDK gives them. */
+async function callEmulated(service: EmulatedService, services: AwsSdkClients, action: string, args: unknown, context: TaskCallContext): Promise<TaskOutcome> {
+  const api = services.ports[service];
+  const sdk = SDK_SERVICES[service];
+  if (!api) return failure('Local.IntegrationNotServed', `The local engine has no ${sdk.errorPrefix} service: start it with the local services (autosave local), or pass integrations.${service} to the Engine`);
+  try {
+    return { ok: true, value: asJson(await api.call(pascal(action), (withoutNulls(args ?? {}) ?? {}) as Record<string, unknown>, context)) };
+  } catch (err) {
+    if (!(err instanceof ServiceFault)) return failure(`${sdk.errorPrefix}.SdkClientException`, `Unable to execute HTTP request: ${(err as Error)?.message ?? String(err)}`);
+    return failure(`${sdk.errorPrefix}.${exceptionName(err.code)}`, sdkCause(sdk, err.message, err.status, randomUUID()));
+  }
+}
+
+/**
+ * A call routed to a real endpoint: the response's members as the SDK integration gives them, an error as
+ * `<Service>.<Name>Exception` (the SDK error's own name; the Java SDK's prefix is the service's name capitalized).
+ */
+async function callPassThrough(services: AwsSdkClients, service: string, action: string, args: unknown): Promise<TaskOutcome> {
+  const prefix = SDK_SERVICES[service]?.errorPrefix ?? pascal(service);
+  try {
+    return { ok: true, value: asJson(await services.ports.passThrough!.call(service, pascal(action), (withoutNulls(args ?? {}) ?? {}) as Record<string, unknown>)) };
+  } catch (err) {
+    const e = err as Error & { $metadata?: { httpStatusCode?: number; requestId?: string } };
+    const status = e.$metadata?.httpStatusCode;
+    if (status === undefined) return failure(`${prefix}.SdkClientException`, `Unable to execute HTTP request: ${e.message}`);
+    const cause = `${e.message} (Service: ${prefix}, Status Code: ${status}, Request ID: ${e.$metadata?.requestId ?? randomUUID()})`;
+    return failure(`${prefix}.${exceptionName(e.name && e.name !== 'Error' ? e.name : `${prefix}`)}`, cause);
+  }
+}
+
 /** Runs one `aws-sdk:` Task attempt (the call; `.waitForTaskToken`'s waiting is the Task state's). */
-export async function runAwsSdkIntegration(services: AwsSdkClients, target: Pick<AwsSdkCall, 'resourceType' | 'action'>, args: unknown): Promise<TaskOutcome> {
+export async function runAwsSdkIntegration(
+  services: AwsSdkClients,
+  target: Pick<AwsSdkCall, 'resourceType' | 'action'>,
+  args: unknown,
+  context: TaskCallContext = { executionArn: '', stateMachineArn: '', state: '' },
+): Promise<TaskOutcome> {
   const service = target.resourceType.slice('aws-sdk:'.length);
+  // A service routed to a real endpoint goes there, even one the engine emulates.
+  if (services.ports.passThrough?.routes(service)) return callPassThrough(services, service, target.action, args);
   switch (service) {
+    case 'sns':
+    case 'eventbridge':
+    case 'cloudwatch':
+      return callEmulated(service, services, target.action, args, context);
     case 'sfn':
       return callStepFunctions(services, target.action, args);
     case 'dynamodb':
@@ -181,6 +230,9 @@ export async function runAwsSdkIntegration(services: AwsSdkClients, target: Pick
     case 's3':
       return runAwsSdkS3(services.s3, target.action, args);
     default:
-      return failure(StatesError.TaskFailed, `The local engine does not run the AWS SDK service '${service}'`);
+      return failure(
+        StatesError.TaskFailed,
+        `The local engine does not emulate the AWS SDK service '${service}': route it to a real endpoint with the pass-through (docs/integrations.md)`,
+      );
   }
 }

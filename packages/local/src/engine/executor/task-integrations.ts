@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { crc32 } from 'node:zlib';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -12,6 +11,9 @@ import type { LambdaInvoker } from '../lambda-invoker';
 import { awsSdkCall, runAwsSdkIntegration } from './aws-sdk-integration';
 import { IntegrationNotServedError, knownResource, type IntegrationPattern } from './integration-catalog';
 import { exceptionName, failure, type TaskOutcome } from './task-outcome';
+import { responseMetadata, sdkCause, type ResponderKind } from './service-responses';
+import { servedIntegration, SERVED_INTEGRATIONS } from './served-integrations';
+import type { ServicePorts, TaskCallContext } from './service-ports';
 
 export type { IntegrationPattern } from './integration-catalog';
 
@@ -24,7 +26,8 @@ export interface TaskTarget {
   /** `resource` in history (`invoke.waitForTaskToken`, `sendMessage`, or a function ARN). */
   readonly resource: string;
   /** The integration that runs it; `unserved`: one AWS knows and the engine does not run (it fails at run time). */
-  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states' | 'aws-sdk' | 'unserved';
+  /** `served`: an optimized integration on an emulated service (served-integrations.ts). */
+  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states' | 'aws-sdk' | 'served' | 'unserved';
   readonly action: string;
   readonly pattern: IntegrationPattern;
 }
@@ -57,6 +60,7 @@ export function resolveTaskTarget(resource: string): TaskTarget {
     if (service === 'sqs' && pattern !== 'sync') return { ...target, service: 'sqs' };
     if (service === 'dynamodb' && pattern === 'request') return { ...target, service: 'dynamodb' };
     if (service === 'states') return { ...target, service: 'states' };
+    if (servedIntegration(service, action, pattern)) return { ...target, service: 'served' };
   }
   if (known.kind === 'aws-sdk') {
     const sdk = awsSdkCall(`arn:aws:states:::${service}:${known.resource}`);
@@ -125,6 +129,8 @@ export interface ChildStartOptions {
 export interface AttemptOptions extends ChildStartOptions {
   /** Lets the attempt's hold on a virtual clock go (see {@link LambdaInvocation.releaseClock}). */
   readonly releaseClock?: () => void;
+  /** The run and state making the call (an event's `resources`, a scripted model's lookup). */
+  readonly call?: TaskCallContext;
 }
 
 /** What Task integrations need from outside the executor. */
@@ -144,73 +150,9 @@ export interface IntegrationServices {
   readonly stepFunctions?: (operation: string, input: Record<string, unknown>) => Promise<object>;
   /** Asked before every call. @default every call is allowed (IAM is not enforced) */
   readonly authorize?: TaskCallAuthorizer;
+  /** The emulated services (SNS, EventBridge, CloudWatch, models, HTTP connections) and the pass-through. @default none */
+  readonly ports?: ServicePorts;
 }
-
-/** Which service answered: each sends its own set of HTTP headers, which the service result carries. */
-type ResponderKind = 'lambda' | 'json-1.0' | 'dynamodb';
-
-/** What a response's `SdkHttpMetadata` is made of. */
-interface ResponseFacts {
-  readonly kind: ResponderKind;
-  readonly requestId: string;
-  /** The response body, for `Content-Length` (and DynamoDB's `x-amz-crc32`). */
-  readonly body: string;
-  readonly nowMs: number;
-  /** Lambda's `X-Amz-Executed-Version`. */
-  readonly executedVersion?: string;
-}
-
-/**
- * `SdkHttpMetadata` and `SdkResponseMetadata` as the service adds them to an AWS SDK integration's
- * result (the header names and their order are those of results recorded on AWS), so that
- * `$states.result` taken whole has the same keys locally and on AWS.
- */
-function responseMetadata(facts: ResponseFacts): Record<string, unknown> {
-  const length = String(Buffer.byteLength(facts.body));
-  const date = new Date(facts.nowMs).toUTCString();
-  let headers: Record<string, string>;
-  switch (facts.kind) {
-    case 'lambda':
-      headers = {
-        'X-Amz-Executed-Version': facts.executedVersion ?? '$LATEST',
-        'x-amzn-Remapped-Content-Length': '0',
-        Connection: 'keep-alive',
-        'x-amzn-RequestId': facts.requestId,
-        'Content-Length': length,
-        Date: date,
-        'X-Amzn-Trace-Id': `Root=1-${Math.floor(facts.nowMs / 1000).toString(16)}-${facts.requestId.replace(/-/g, '').slice(0, 24)};Sampled=0`,
-        'Content-Type': 'application/json',
-      };
-      break;
-    case 'json-1.0':
-      headers = { 'x-amzn-RequestId': facts.requestId, connection: 'keep-alive', 'Content-Length': length, Date: date, 'Content-Type': 'application/x-amz-json-1.0' };
-      break;
-    case 'dynamodb':
-      headers = {
-        Server: 'Server',
-        Connection: 'keep-alive',
-        'x-amzn-RequestId': facts.requestId,
-        'x-amz-crc32': String(crc32(facts.body)),
-        'Content-Length': length,
-        Date: date,
-        'Content-Type': 'application/x-amz-json-1.0',
-      };
-      break;
-  }
-  const sorted = Object.fromEntries(Object.entries(headers).sort(([a], [b]) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)));
-  return {
-    SdkHttpMetadata: {
-      AllHttpHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
-      HttpHeaders: sorted,
-      HttpStatusCode: 200,
-    },
-    SdkResponseMetadata: { RequestId: facts.requestId },
-  };
-}
-
-/** The cause the service writes for an AWS SDK error: the message, then the Java SDK's service details. */
-const sdkCause = (message: string, service: string, status: number, code: string): string =>
-  `${message} (Service: ${service}; Status Code: ${status}; Error Code: ${code}; Request ID: ${randomUUID()}; Proxy: null)`;
 
 /**
  * DynamoDB errors the service reports under the Java SDK's generic name rather than their own (recorded:
@@ -330,14 +272,17 @@ function javaDouble(n: number): string {
 
 /** Runs one Task attempt's work (not the waiting of `.waitForTaskToken` / `.sync`). */
 export async function runTaskIntegration(services: IntegrationServices, target: TaskTarget, args: unknown, options: AttemptOptions = {}): Promise<TaskOutcome> {
-  const { releaseClock, ...child } = options;
+  const { releaseClock, call, ...child } = options;
+  const context: TaskCallContext = call ?? { executionArn: '', stateMachineArn: '', state: '' };
   switch (target.service) {
     case 'unserved': {
       const error = new IntegrationNotServedError(target.resourceArn);
       return failure(error.name, error.message);
     }
     case 'aws-sdk':
-      return runAwsSdkIntegration(services, target, args);
+      return runAwsSdkIntegration({ ...services, ports: services.ports ?? {} }, target, args, context);
+    case 'served':
+      return SERVED_INTEGRATIONS[target.resourceType].run({ ports: services.ports ?? {}, nowMs: nowOf(services), context }, target.action, args);
     case 'lambda-invoke':
     case 'lambda-function':
       return invokeLambda(services, target, args, releaseClock);

@@ -1,0 +1,96 @@
+/**
+ * `arn:aws:states:::http:invoke`: a real HTTP call, as the HTTP Task makes it (AWS docs, "Call HTTPS APIs in
+ * Step Functions workflows"): `ApiEndpoint` with `QueryParameters`, `Method`, `Headers`, `RequestBody`
+ * (JSON, or form-encoded with `Transform.RequestBodyEncoding: URL_ENCODED`), authorized by the EventBridge
+ * connection `Authentication.ConnectionArn` names — resolved from a local file, as the engine has no
+ * EventBridge connections of its own. The result is `{Headers, ResponseBody, StatusCode, StatusText}`
+ * (headers as lists of values, a JSON body parsed); a status outside 2xx fails with
+ * `States.Http.StatusCode.<code>`, a call that gets no answer with `States.Http.Socket`.
+ */
+import { argsObject, notServed, optimizedFault, type ServedIntegration } from './served-integration';
+import { failure } from './task-outcome';
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD']);
+
+type Scalar = string | number | boolean;
+
+/** A form-encoded body as the `ArrayFormat` option spells arrays (`INDICES` a[0]=x, `REPEAT` a=x&a=y, `COMMAS` a=x,y, `BRACKETS` a[]=x). */
+function urlEncoded(body: unknown, arrayFormat: string): string {
+  const params = new URLSearchParams();
+  const add = (key: string, value: unknown): void => {
+    if (Array.isArray(value)) {
+      if (arrayFormat === 'COMMAS') return params.append(key, value.map(String).join(','));
+      value.forEach((v, i) => add(arrayFormat === 'REPEAT' ? key : arrayFormat === 'BRACKETS' ? `${key}[]` : `${key}[${i}]`, v));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
+    } else params.append(key, String(value as Scalar));
+  };
+  for (const [k, v] of Object.entries(argsObject(body))) add(k, v);
+  return params.toString();
+}
+
+export const httpIntegration: ServedIntegration = {
+  service: 'http',
+  actions: { invoke: ['request'] },
+  async run({ ports }, _action, args) {
+    const input = argsObject(args);
+    const method = typeof input.Method === 'string' ? input.Method.toUpperCase() : '';
+    if (typeof input.ApiEndpoint !== 'string' || !METHODS.has(method)) {
+      return failure('States.Runtime', 'An http:invoke Task needs an ApiEndpoint string and a Method (GET, POST, PUT, DELETE, PATCH, OPTIONS or HEAD)');
+    }
+    const connectionArn = argsObject(input.Authentication).ConnectionArn;
+    if (typeof connectionArn !== 'string') return failure('States.Runtime', 'An http:invoke Task needs Authentication.ConnectionArn');
+    if (!ports.httpConnections) return notServed('EventBridge connections', 'describe them in the connections file of autosave local (docs/integrations.md), or pass integrations.httpConnections to the Engine');
+    let auth;
+    try {
+      auth = await ports.httpConnections.resolve(connectionArn);
+    } catch (err) {
+      return optimizedFault('Events', 'AmazonEventBridge', err);
+    }
+    let url: URL;
+    try {
+      url = new URL(input.ApiEndpoint);
+    } catch {
+      return failure('States.Runtime', `The ApiEndpoint '${input.ApiEndpoint}' is not a URL`);
+    }
+    for (const [k, v] of Object.entries(argsObject(input.QueryParameters))) url.searchParams.append(k, String(v));
+    for (const [k, v] of Object.entries(auth.query ?? {})) url.searchParams.append(k, v);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(argsObject(input.Headers))) headers.set(k, String(v));
+    for (const [k, v] of Object.entries(auth.headers ?? {})) headers.set(k, v);
+    let body: string | undefined;
+    if (input.RequestBody !== undefined && method !== 'GET' && method !== 'HEAD') {
+      const transform = argsObject(input.Transform);
+      if (transform.RequestBodyEncoding === 'URL_ENCODED') {
+        body = urlEncoded(input.RequestBody, String(argsObject(transform.RequestEncodingOptions).ArrayFormat ?? 'INDICES'));
+        headers.set('content-type', 'application/x-www-form-urlencoded');
+      } else {
+        body = typeof input.RequestBody === 'string' ? input.RequestBody : JSON.stringify(input.RequestBody);
+        if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=UTF-8');
+      }
+    }
+    let response: Response;
+    try {
+      response = await (ports.fetch ?? fetch)(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+    } catch (err) {
+      const reason = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+      return failure('States.Http.Socket', `The HTTP request to ${url.origin} got no answer: ${reason}`);
+    }
+    const text = await response.text();
+    const responseHeaders: Record<string, string[]> = {};
+    response.headers.forEach((value, name) => {
+      responseHeaders[name] = [value];
+    });
+    let responseBody: unknown = text;
+    if (/json/i.test(response.headers.get('content-type') ?? '')) {
+      try {
+        responseBody = JSON.parse(text);
+      } catch {
+        responseBody = text;
+      }
+    }
+    const result = { Headers: responseHeaders, ResponseBody: responseBody, StatusCode: response.status, StatusText: response.statusText };
+    if (response.status < 200 || response.status > 299) return failure(`States.Http.StatusCode.${response.status}`, JSON.stringify(result));
+    return { ok: true, value: result };
+  },
+};

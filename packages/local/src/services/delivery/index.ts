@@ -1,0 +1,1 @@
+export { ASYNC_LAMBDA_RETRIES, DeliveryTargets, localQueueSender, targetKind, type Delivery, type DeliveryServices } from './delivery-targets';

@@ -1,0 +1,1 @@
+export { LocalSns, type LocalSnsOptions, type PublishedMessage, type SnsSubscription, type SnsTopic } from './local-sns';
