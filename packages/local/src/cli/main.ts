@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   deploy: () => import('./commands/deploy'),
   rehearse: () => import('./commands/rehearse'),
   demo: () => import('./commands/demo'),
+  'test-state': () => import('./commands/test-state'),
 };
 
 function usage(): string {
