@@ -1,5 +1,6 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { Workflow } from '@autosave/workflow';
 import { createSfnClient, createSqsClient, resolveAwsTarget, type AwsTarget } from './aws-clients';
 import { describeOperationError, engineClock, InvalidRunFilterError, type EngineNow } from '../operations';
 import { CliUsageError, EXIT_FAILURE, EXIT_USAGE } from './errors';
@@ -13,6 +14,8 @@ export interface CliContext {
   sqs(): SQSClient;
   /** Names of the workflows in statemachines/ (empty when the registry cannot be loaded). */
   registryNames(): Promise<string[]>;
+  /** The workflows in statemachines/ (empty when the registry cannot be loaded). */
+  registryWorkflows(): Promise<readonly Workflow[]>;
   /** The engine's now, for durations of running runs and steps (undefined: omit them). */
   readonly engineNow: EngineNow;
 }
@@ -24,16 +27,16 @@ export function createCliContext(endpointFlag?: string): CliContext {
   const sfnTarget = resolveAwsTarget('SFN', process.env, endpointFlag);
   lastTarget = sfnTarget;
   let sqs: SQSClient | undefined;
-  let names: Promise<string[]> | undefined;
+  let registry: Promise<readonly Workflow[]> | undefined;
+  const registryWorkflows = () =>
+    (registry ??= import('../../../../statemachines/index').then((m: { workflows?: readonly Workflow[] }) => m.workflows ?? []).catch(() => []));
   return {
     sfn: createSfnClient(sfnTarget),
     sfnTarget,
     engineNow: engineClock(sfnTarget.endpoint),
     sqs: () => (sqs ??= createSqsClient(resolveAwsTarget('SQS', process.env, endpointFlag))),
-    registryNames: () =>
-      (names ??= import('../../../../statemachines/index')
-        .then((m: { workflows?: readonly { name: string }[] }) => (m.workflows ?? []).map((w) => w.name))
-        .catch(() => [])),
+    registryNames: async () => (await registryWorkflows()).map((w) => w.name),
+    registryWorkflows,
   };
 }
 

@@ -106,8 +106,9 @@ export const run = commandRunner('test-state', async (args) => {
   if (values.help) return void terminal().line(`usage: ${USAGE}`);
   const workflowName = requirePositional(positionals, 0, 'workflow', USAGE);
   const stateName = requirePositional(positionals, 1, 'state', USAGE);
-  const { findWorkflow, workflows } = await import('../../../../../statemachines/index');
-  const workflow = findWorkflow(workflowName);
+  const ctx = createCliContext(values.endpoint);
+  const workflows = await ctx.registryWorkflows();
+  const workflow = workflows.find((w) => w.name === workflowName);
   if (!workflow) throw new CliUsageError(`unknown workflow '${workflowName}' (known: ${workflows.map((w) => w.name).join(', ')})`);
   const definition = localDefinition(workflow);
   const machine = JSON.parse(definition) as { StartAt: string; States: Record<string, unknown> };
@@ -121,7 +122,6 @@ export const run = commandRunner('test-state', async (args) => {
   // A state after the first reads the state data {input, steps} the states before it built (docs/architecture.md §1).
   const input = values.input !== undefined || stateName === machine.StartAt ? await readRunInput(values.input, workflowName) : JSON.stringify({ input: workflow.exampleInput ?? {}, steps: {} });
   const mock = values.error !== undefined ? errorMockFrom(values.error) : values.mock !== undefined ? mockFrom(await readRunInput(values.mock, workflowName)) : undefined;
-  const ctx = createCliContext(values.endpoint);
   // An un-mocked Task needs a role; the local engine checks none, so its own role does.
   const roleArn = values['role-arn'] ?? (ctx.sfnTarget.endpoint !== undefined ? LOCAL_STATE_MACHINE_ROLE_ARN : undefined);
   const answer = await ctx.sfn.send(

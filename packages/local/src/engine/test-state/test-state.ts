@@ -8,8 +8,8 @@
  * next state to enter; it reuses what decides a state's behaviour — the prepared definition, the data
  * flow of both query languages, the Retry/Catch rules and the Task integrations.
  */
-import { StatesError } from '../../../../workflow/src/errors';
-import type { Clock } from '../../../../workflow/src/config';
+import { StatesError } from '@autosave/workflow/errors';
+import type { Clock } from '@autosave/workflow/config';
 import { parseExecutionInput } from '../api/executions';
 import type { ArnScope } from '../arns';
 import { dataFlowFor, type EvaluationScope, type StateDataFlow, type StateDefinition } from '../dataflow';
