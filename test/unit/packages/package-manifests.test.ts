@@ -34,6 +34,9 @@ const DECLARED_WITHOUT_IMPORT: Record<string, Record<string, string>> = {
     esbuild: "NodejsFunction bundles the app's own Lambda entries with a local esbuild (without it, CDK tries Docker)",
     'cdk-nag': "an optional peer: the construct's acknowledgements go through aws-cdk-lib's Validations, which cdk-nag's packs read",
   },
+  runtime: {
+    '@types/aws-lambda': "the declarations of Powertools Metrics (EmfMetrics exposes its Metrics) import it; without it an app's tsc fails on them",
+  },
   local: {
     '@aws-sdk/client-lambda': "TestState reads the service's embedded schema to check a mocked result (issue 20)",
     '@aws-sdk/client-eventbridge': "TestState reads the service's embedded schema to check a mocked result (issue 20)",
