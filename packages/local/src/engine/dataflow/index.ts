@@ -31,3 +31,4 @@ export function dataFlowFor(language: QueryLanguage): StateDataFlow {
       return jsonPathDataFlow;
   }
 }
+export { jsonPathProblem } from './jsonpath/path-syntax';

@@ -24,6 +24,7 @@ import {
   CHOICE_OPERATORS,
   operatorOf,
   parseTimestamp,
+  jsonPathProblem,
 } from '../dataflow';
 import { resolveTaskTarget, type TaskTarget } from '../executor/task-integrations';
 import { isItemReaderResource, ITEM_READER_INPUT_TYPES, MAX_ITEM_READER_ITEMS } from '../executor/map-item-reader';
@@ -55,8 +56,8 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 const pointerPart = (key: string | number) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** Whether a value is written as a path (`$...`, `$$...`, `$variable`). */
-const isPathText = (value: unknown): value is string => typeof value === 'string' && value.startsWith('$');
+/** Whether a value is written as a JSONPath Step Functions takes (`$...`, `$$...`, `$variable`; Jayway's syntax). */
+const isPathText = (value: unknown): value is string => typeof value === 'string' && jsonPathProblem(value) === undefined;
 
 /** What is wrong with a `.$` value: the intrinsic call's compile error, `'not a path'`, or undefined when it is fine. */
 function dynamicProblem(value: unknown): string | undefined {
@@ -262,9 +263,8 @@ class DefinitionChecker {
   }
 
   private path(name: string, value: unknown, field: string, at: string): void {
-    if (!isPathText(value)) {
-      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be a JSONPath starting with '$', got ${JSON.stringify(value)}`, at);
-    }
+    const problem = typeof value === 'string' ? jsonPathProblem(value) : 'it must be a string';
+    if (problem) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be a JSONPath (${problem}), got ${JSON.stringify(value)}`, at);
   }
 
   private resultPath(name: string, value: unknown, field: string, at: string): void {
@@ -458,7 +458,7 @@ const schemaValid = new Set<string>();
  * compiled, every variable name checked), so the copy leaves them out (Output, Assign) or makes them
  * an expression (Condition) and the schema checks the rest. The copy is asl-validator's to mutate.
  */
-function forSchema(definition: Json): Json {
+function forSchema(definition: Json, names: Map<string, string>): Json {
   const copy = structuredClone(definition);
   const relax = (owner: unknown): void => {
     if (!isObject(owner)) return;
@@ -473,8 +473,41 @@ function forSchema(definition: Json): Json {
     // The service takes a ResultWriter with only a WriterConfig (AWS ResultWriter docs); the schema wants a Resource. Checked in mapItemSources.
     if (isObject(owner.ResultWriter) && owner.ResultWriter.Resource === undefined) delete owner.ResultWriter;
   };
+  // asl-validator finds state lists by the key `States` and walks `Branches`/`Iterator` by name, so a state named
+  // States, Branches or Iterator breaks it (a TypeError, not a finding): the copy's states get neutral names,
+  // which `names` maps back for its findings.
+  const rename = (target: unknown) => (typeof target === 'string' ? renamed.get(target) ?? target : target);
+  const renamed = new Map<string, string>();
+  const renameList = (list: Json): void => {
+    const states = list.States as Json;
+    for (const name of Object.keys(states)) {
+      const neutral = `state${names.size}`;
+      names.set(neutral, name);
+      renamed.set(name, neutral);
+    }
+    list.States = Object.fromEntries(Object.entries(states).map(([name, state]) => [renamed.get(name) as string, state]));
+    list.StartAt = rename(list.StartAt);
+    for (const state of Object.values(list.States as Json)) {
+      if (!isObject(state)) continue;
+      state.Next = rename(state.Next);
+      if (state.Next === undefined) delete state.Next;
+      if ('Default' in state) state.Default = rename(state.Default);
+      for (const nested of ['Choices', 'Catch'] as const) if (Array.isArray(state[nested])) for (const rule of state[nested] as unknown[]) if (isObject(rule) && 'Next' in rule) rule.Next = rename(rule.Next);
+    }
+  };
+  // The schema wants `{% ` and ` %}` spaced and no line break in any string; the service takes `{%expr%}`, expressions
+  // over several lines and plain multi-line strings (a system prompt). Every expression was compiled by our own checks.
+  const spaced = (value: unknown): unknown => {
+    if (typeof value === 'string') {
+      const flat = value.replace(/[\r\n]/g, ' ');
+      return isJsonataExpression(flat) ? `{% ${flat.slice(2, -2).trim() || 'null'} %}` : flat;
+    }
+    if (Array.isArray(value)) return value.map(spaced);
+    return isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, spaced(v)])) : value;
+  };
   const visitList = (list: unknown): void => {
     if (!isObject(list) || !isObject(list.States)) return;
+    renameList(list);
     for (const state of Object.values(list.States)) {
       if (!isObject(state)) continue;
       relax(state);
@@ -484,7 +517,7 @@ function forSchema(definition: Json): Json {
     }
   };
   visitList(copy);
-  return copy;
+  return spaced(copy) as Json;
 }
 
 /**
@@ -492,22 +525,25 @@ function forSchema(definition: Json): Json {
  * finds its definitions already stored validates none. (Synchronous, as validation is: it is CommonJS.)
  */
 let aslValidatorModule: typeof aslValidatorFunction | undefined;
-const aslValidator: typeof aslValidatorFunction = (definition) => {
+const aslValidator: typeof aslValidatorFunction = (definition, options) => {
   aslValidatorModule ??= createRequire(import.meta.url)('asl-validator') as typeof aslValidatorFunction;
-  return aslValidatorModule(definition);
+  return aslValidatorModule(definition, options);
 };
 
 /** asl-validator's findings as problems (see {@link forSchema}). Valid texts are remembered by hash. */
 function schemaProblems(definition: Json, text: string): DefinitionProblem[] {
   const key = createHash('sha256').update(text).digest('hex');
   if (schemaValid.has(key)) return [];
-  const result = aslValidator(forSchema(definition));
+  const names = new Map<string, string>();
+  // Paths and resources are this module's own checks (Jayway's syntax, the integrations AWS knows).
+  const result = aslValidator(forSchema(definition, names), { checkPaths: false, checkArn: false });
   if (result.isValid) {
     if (schemaValid.size >= SCHEMA_VALID_CACHE_SIZE) schemaValid.delete(schemaValid.values().next().value as string);
     schemaValid.add(key);
     return [];
   }
-  return result.errors.map((error) => ({ code: error['Error code'], message: error.Message, location: error.schemaError?.instancePath ?? '' }));
+  const original = (text: string) => text.replace(/\bstate\d+\b/g, (neutral) => names.get(neutral) ?? neutral);
+  return result.errors.map((error) => ({ code: error['Error code'], message: original(error.Message), location: original(error.schemaError?.instancePath ?? '') }));
 }
 
 /** AWS's words for a definition that is blank or not a JSON object. */

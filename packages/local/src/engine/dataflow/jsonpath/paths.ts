@@ -1,8 +1,11 @@
 /**
- * JSONPath as Step Functions reads it: `$` (the data), `$$` (the context object) and `$name` (a
- * workflow variable), each followed by a path. Definite paths (only `.name`, `['name']` and `[index]`
- * steps) select one value and are walked directly; any other path (wildcards, filters, slices, unions,
- * `..`) goes to jsonpath-plus and selects an array of matches.
+ * JSONPath as Step Functions reads it (it runs Jayway JsonPath): `$` (the data), `$$` (the context
+ * object) and `$name` (a workflow variable), each followed by a path. Definite paths (only `.name`,
+ * `['name']` and `[index]` steps, a dot before a bracket allowed: `$.[0]`, `$.Items.[0].State`) select
+ * one value and are walked directly; a union of names as the last step (`$['a','b']`) selects an object
+ * of those members, as Jayway does; any other path (wildcards, filters, slices, `..`) goes to
+ * jsonpath-plus, written the way it reads Jayway's meaning (`$` in a filter is the root; a filter that
+ * reads a missing member matches nothing) and selects an array of matches.
  */
 import { JSONPath } from 'jsonpath-plus';
 import { ResultPathMatchFailureError, StatesRuntimeError } from '../errors';
@@ -23,6 +26,8 @@ const VARIABLE = /^\$([A-Za-z_][A-Za-z0-9_]*)/;
 const NAME_STEP = /^\.([^.[\]*@?()'",:\s]+)/;
 const INDEX_STEP = /^\[(\d+)\]/;
 const QUOTED_STEP = /^\[(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\]/;
+/** Jayway reads `.[` as `[` (`$.[0]`, `$.Items.[0].State`), but not `..[`. */
+const DOT_BEFORE_BRACKET = /^\.(?=\[)/;
 
 /** The steps of a definite path after its `$` (or undefined when the path is not definite). */
 export function definiteSteps(path: string): Step[] | undefined {
@@ -31,6 +36,11 @@ export function definiteSteps(path: string): Step[] | undefined {
   let rest = path.slice(1);
   while (rest.length > 0) {
     let match: RegExpExecArray | null;
+    if ((match = DOT_BEFORE_BRACKET.exec(rest))) {
+      rest = rest.slice(1);
+      if (rest.startsWith('[?') || rest.startsWith('[*') || rest.startsWith('[(')) return undefined;
+      continue;
+    }
     if ((match = NAME_STEP.exec(rest))) steps.push(match[1]);
     else if ((match = INDEX_STEP.exec(rest))) steps.push(Number(match[1]));
     // Inside quotes only the quote itself and the backslash are escaped: AWS reads $['Test\\""Name"'] as the key Test\""Name".
@@ -41,6 +51,7 @@ export function definiteSteps(path: string): Step[] | undefined {
   return steps;
 }
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const hasOwn = (value: unknown, key: string): boolean => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key);
 
 /** Walks definite steps; `found: false` when a step is missing (`missingAt`: how many steps were walked). */
@@ -95,17 +106,73 @@ function resolveRoot(path: string, roots: PathRoots): { root: unknown; relative:
 /** Whether a path reads something that exists (for Choice `IsPresent`). */
 export function pathExists(path: string, roots: PathRoots): boolean {
   const { root, relative } = resolveRoot(path, roots);
+  const union = selectNames(relative, root, path);
+  if (union) return union.found;
   const steps = definiteSteps(relative);
   if (steps) return walk(root, steps).found;
   return queryAll(relative, root, path).length > 0;
 }
 
+/**
+ * A Jayway path as jsonpath-plus reads the same: `.[` becomes `[`, and `$` in a filter (the document's
+ * root to Jayway) becomes jsonpath-plus's `@root`. Quoted text is left as written.
+ */
+export function asJsonPathPlus(path: string): string {
+  let out = '';
+  let quote: string | undefined;
+  let filterDepth = 0;
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i];
+    if (quote) {
+      out += c;
+      if (c === '\\' && i + 1 < path.length) out += path[++i];
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === '[' && path[i + 1] === '?') filterDepth++;
+    else if (c === ']' && filterDepth > 0) filterDepth--;
+    if (c === '.' && path[i + 1] === '[' && path[i - 1] !== '.') continue;
+    if (c === '$' && filterDepth > 0 && i > 0) {
+      out += '@root';
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
 function queryAll(relative: string, root: unknown, original: string): unknown[] {
   try {
-    return JSONPath({ path: relative, json: root as object, wrap: true }) as unknown[];
+    // A filter reading a member some items lack (`@.b.c` where `b` is missing) matches nothing there, as in Jayway.
+    return JSONPath({ path: asJsonPathPlus(relative), json: root as object, wrap: true, ignoreEvalErrors: true }) as unknown[];
   } catch (err) {
     throw new StatesRuntimeError(`The JSONPath '${original}' is invalid: ${(err as Error).message}`, { cause: err });
   }
+}
+
+/** `['a','b']` (two or more quoted names) ending a path: Jayway's multi-property leaf. */
+const NAME_UNION_LEAF = /\.?\[\s*((?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")(?:\s*,\s*(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"))+)\s*\]$/;
+
+/** The names of a path's last step when it is a union of names, and the path before it. */
+function nameUnionLeaf(relative: string): { prefix: string; names: string[] } | undefined {
+  const m = NAME_UNION_LEAF.exec(relative);
+  if (!m) return undefined;
+  const names = [...m[1].matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((n) => (n[1] ?? n[2]).replace(/\\(.)/g, '$1'));
+  return { prefix: relative.slice(0, m.index), names };
+}
+
+/** Jayway's multi-property leaf: an object of the named members the value has (for each value of an indefinite prefix). */
+function selectNames(relative: string, root: unknown, original: string): { found: boolean; value?: unknown } | undefined {
+  const union = nameUnionLeaf(relative);
+  if (!union) return undefined;
+  const pick = (value: unknown) => (isPlainObject(value) ? Object.fromEntries(union.names.filter((n) => hasOwn(value, n)).map((n) => [n, value[n]])) : undefined);
+  const steps = definiteSteps(union.prefix || '$');
+  if (steps) {
+    const at = walk(root, steps);
+    return at.found ? { found: true, value: pick(at.value) } : at;
+  }
+  return { found: true, value: queryAll(union.prefix, root, original).map(pick).filter((v) => v !== undefined) };
 }
 
 /**
@@ -114,7 +181,9 @@ function queryAll(relative: string, root: unknown, original: string): unknown[] 
  */
 export function readPath(path: string, roots: PathRoots, field: string): unknown {
   const { root, relative } = resolveRoot(path, roots);
-  const steps = definiteSteps(relative);
+  const union = selectNames(relative, root, path);
+  if (union?.found) return union.value;
+  const steps = definiteSteps(union ? nameUnionLeaf(relative)?.prefix || '$' : relative);
   if (!steps) return queryAll(relative, root, path);
   const { found, value, missingAt } = walk(root, steps);
   if (!found) throw new StatesRuntimeError(missingPathMessage(path, field, roots.data, steps, missingAt ?? 0));
@@ -124,12 +193,13 @@ export function readPath(path: string, roots: PathRoots, field: string): unknown
 /** The value at a definite or indefinite `path`, or `found: false` when a definite path selects nothing. */
 export function lookupPath(path: string, roots: PathRoots): { readonly found: boolean; readonly value?: unknown } {
   const { root, relative } = resolveRoot(path, roots);
+  const union = selectNames(relative, root, path);
+  if (union) return union;
   const steps = definiteSteps(relative);
   if (!steps) return { found: true, value: queryAll(relative, root, path) };
   return walk(root, steps);
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * `ResultPath`: `input` with `value` placed at the reference path `path` (copy on write; intermediate
