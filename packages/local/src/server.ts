@@ -310,6 +310,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
           });
     const ready = createLocalApiHandler({
       services: [stepFunctionsService(engine), sqsService(sqs), ...(stack ? stack.services() : [])],
+      mockedRun: (executionArn) => engine.mockedRun(executionArn),
       queryService: sqsQueryService(sqs),
       virtualClock,
       clock,

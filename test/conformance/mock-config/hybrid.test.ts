@@ -36,4 +36,20 @@ describe('hybrid runs', () => {
     expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: { real: 2 } });
     expect(engine.harness.count('real') - before).toBe(2);
   });
+
+  it.each([
+    ['arn:aws:states:::sns:publish', 'sns', 'publish', { MessageId: 'a0b1c2d3' }],
+    ['arn:aws:states:::events:putEvents', 'events', 'putEvents', { Entries: [{ EventId: 'e-1' }], FailedEntryCount: 0 }],
+    ['arn:aws:states:::ecs:runTask.sync', 'ecs', 'runTask.sync', { Tasks: [{ LastStatus: 'STOPPED' }] }],
+  ])('an integration the engine does not serve (%s) is creatable and runs mocked, with the events of the real call', async (resource, resourceType, resourceName, answer) => {
+    const name = uniqueName('Unserved');
+    mocks.use(oneCase(name, 'Mocked', { Notify: 'Answer' }, { Answer: { '0': { Return: answer } } }));
+    const def = jsonpath({ Notify: { Type: 'Task', Resource: resource, Parameters: { Any: 'thing' }, End: true } });
+    const run = await engine.run(def, {}, { machineName: name, testCase: 'Mocked' });
+    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: answer });
+    expect(run.events[3].taskStartedEventDetails).toEqual({ resourceType, resource: resourceName });
+    // Unmocked, the same machine fails at run time naming what the engine does not serve.
+    const real = await engine.run(def, {}, { machineName: uniqueName('Unserved') });
+    expect(real.outcome.status).toBe('FAILED');
+  });
 });

@@ -64,4 +64,30 @@ describe('the local engine\'s mock config file', () => {
     expect(code).toBe(1);
     expect(errors.join('')).toContain(`Invalid mock config ${file} at MockedResponses.Answer.2: the numbering has a gap`);
   });
+
+  it('the console marks a mocked run\'s test case and its mocked steps; /_autosave/mocked-run tells which numbers they took', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'autosave-mock-file-'));
+    const file = join(dir, 'MockConfigFile.json');
+    await writeFile(file, JSON.stringify(CONFIG));
+    local = await startLocal({ port: 0, dataDir: join(dir, 'data'), deployWorkflows: false, mockConfigFile: file, log: () => {} });
+    const sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'Mocked', definition: JSON.stringify(DEFINITION), roleArn: 'arn:aws:iam::123456789012:role/r' }));
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: `${stateMachineArn}#Happy`, input: '{}', name: 'mocked-run' }));
+    const { executionArn: plainArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{}', name: 'plain-run' }));
+    await eventually('both runs to end', async () => {
+      const states = await Promise.all([executionArn, plainArn].map((arn) => sfn.send(new DescribeExecutionCommand({ executionArn: arn }))));
+      return states.every((d) => d.status !== 'RUNNING') || undefined;
+    });
+    const view = await (await fetch(`${local.url}/_autosave/mocked-run?executionArn=${encodeURIComponent(executionArn!)}`)).json();
+    expect(view).toEqual({ stateMachine: 'Mocked', testCase: 'Happy', states: { Call: { response: 'Answer', invocations: [0] } } });
+    expect((await fetch(`${local.url}/_autosave/mocked-run?executionArn=${encodeURIComponent(plainArn!)}`)).status).toBe(404);
+
+    const page = await (await fetch(`${local.url}/runs/${encodeURIComponent(executionArn!)}`)).text();
+    expect(page).toContain('data-mock-test-case="Happy"');
+    expect(page).toMatch(/<tr data-step="Call" data-mocked="true">/);
+    const plainPage = await (await fetch(`${local.url}/runs/${encodeURIComponent(plainArn!)}`)).text();
+    expect(plainPage).not.toContain('data-mocked');
+    expect(plainPage).not.toContain('data-mock-test-case');
+    sfn.destroy();
+  });
 });

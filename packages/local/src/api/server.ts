@@ -15,6 +15,8 @@ export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 export const CLOCK_ROUTE = '/_autosave/clock';
 /** Path of the stack mode's routes: `GET` describes the deployed assembly, `POST .../deploy` applies one. */
 export const STACK_ROUTE = '/_autosave/stack';
+/** Path of the mocked-run route: `GET /_autosave/mocked-run?executionArn=<arn>` (what the console marks as mocked). */
+export const MOCKED_RUN_ROUTE = '/_autosave/mocked-run';
 /** Path prefix of the approval pages (served by the `approval-endpoint` function). */
 export const APPROVALS_ROUTE = '/approvals/';
 
@@ -55,6 +57,8 @@ export interface LocalApiOptions {
   };
   /** The engine's clock: approval requests carry its time (links expire by it). @default the system clock */
   readonly clock?: Clock;
+  /** Serves `GET /_autosave/mocked-run?executionArn=`: the run's mock test case, or undefined (404). @default 404 */
+  readonly mockedRun?: (executionArn: string) => unknown;
   /** Request bodies larger than this are refused with 413. @default {@link DEFAULT_MAX_REQUEST_BYTES} */
   readonly maxRequestBytes?: number;
 }
@@ -219,6 +223,11 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
       if (path === CLOCK_ROUTE || path.startsWith(`${CLOCK_ROUTE}/`)) return await serveClock(req, res, path);
       if (path === STACK_ROUTE || path.startsWith(`${STACK_ROUTE}/`)) return await serveStack(req, res, path);
       if (path.startsWith(APPROVALS_ROUTE)) return await serveApproval(req, res);
+      if (path === MOCKED_RUN_ROUTE && req.method === 'GET') {
+        const arn = new URL(req.url ?? '/', 'http://localhost').searchParams.get('executionArn') ?? '';
+        const view = options.mockedRun?.(arn);
+        return view === undefined ? sendJson(res, 404, { message: 'Not a mocked run (started without #<TestCase>), or no such run' }) : sendJson(res, 200, view);
+      }
       if (options.console) return await options.console(req, res);
       if (req.method === 'GET' && path === '/') {
         return send(res, 200, 'text/plain; charset=utf-8', 'Autosave local engine: Step Functions and SQS APIs on POST / (AWS JSON 1.0).\n');

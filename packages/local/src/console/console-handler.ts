@@ -3,7 +3,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_REGION, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { loadRuntimeConfig } from '@autosave/runtime/endpoints';
-import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError } from '../operations';
+import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError, mockedRunOf } from '../operations';
 import { html } from './html';
 import { renderPage } from './layout';
 import { approvalsPage } from './pages/approvals-page';
@@ -159,7 +159,7 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
       }
       let page: string;
       if (path === '/' || path === '/runs') page = await runsPage(sfn, url.searchParams, await engineNow());
-      else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeSegment(path.slice('/runs/'.length)), await engineNow());
+      else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeSegment(path.slice('/runs/'.length)), await engineNow(), (arn) => mockedRunOf(endpoint(), arn));
       else if (path === '/approvals') page = await approvalsPage(sfn, await engineNow());
       else if (path === '/dlq') page = await deadLettersPage(sqs, await queueUrl(), url.searchParams.get('notice') ?? undefined);
       else if (path === '/outbox') page = await outboxPage(outboxDir());

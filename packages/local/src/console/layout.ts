@@ -29,6 +29,7 @@ pre { background: #fff; border: 1px solid #e4e7ec; padding: 8px; overflow: auto;
 .badge.SUCCEEDED { background: var(--done-bg); color: var(--done); } .badge.RUNNING { background: var(--run-bg); color: var(--run); }
 .badge.WAITING { background: var(--wait-bg); color: var(--wait); }
 .badge.FAILED, .badge.TIMED_OUT, .badge.ABORTED { background: var(--fail-bg); color: var(--fail); }
+.badge.mocked { background: var(--wait-bg); color: var(--wait); }
 .run-layout { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 20px; align-items: start; margin-top: 14px; }
 @media (max-width: 1000px) { .run-layout { grid-template-columns: minmax(0, 1fr); } }
 td code { white-space: nowrap; }

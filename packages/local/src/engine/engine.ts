@@ -2,7 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { CLOSED_EXECUTION_RETENTION_DAYS, type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '@autosave/workflow/config';
-import { definitionHash, EngineStore, type ExecutionRow, type TimerRow } from '../store';
+import { definitionHash, EngineStore, type ExecutionRow, mockedRunTestCase, mockInvocations, type TimerRow } from '../store';
 import { StatesError } from '@autosave/workflow/errors';
 import * as executions from './api/executions';
 import type { ExecutionRuntime } from './api/executions';
@@ -17,7 +17,7 @@ import type { IntegrationServices, ParentTaskLink, TaskCallAuthorizer, TaskOutco
 import { TimerService } from './executor/timer-service';
 import type { ServicePorts } from './executor/service-ports';
 import { ExpressRuns } from './express-runs';
-import { MockedRuns, type MockTestCases } from './mocks';
+import { MockedRuns, type MockTestCase, type MockTestCases } from './mocks';
 import { testState } from './test-state';
 import type { LambdaInvoker } from './lambda-invoker';
 import { UnknownOperationException, ValidationException } from './service-errors';
@@ -117,6 +117,14 @@ export interface EngineOptions {
 export type DefinitionWarning = ReturnType<typeof machines.unservedDiagnostic>;
 
 type Handler = (input: Record<string, unknown>) => object | Promise<object>;
+
+/** A mocked run as {@link Engine.mockedRun} shows it. */
+export interface MockedRunView {
+  readonly stateMachine: string;
+  readonly testCase: string;
+  /** The states the test case mocks: their response and the invocation numbers taken so far (in order). */
+  readonly states: Readonly<Record<string, { readonly response: string; readonly invocations: readonly number[] }>>;
+}
 
 /**
  * The embedded Step Functions engine. `handle(operation, input)` takes and returns the service's wire
@@ -291,6 +299,21 @@ export class Engine {
       if (unserved.length > 0) tell(arn, unserved.map(machines.unservedDiagnostic));
     }
     return answer;
+  }
+
+  /**
+   * What made a run mocked (not a Step Functions API: the console's view): the test case it started under,
+   * and per mocked state the invocation numbers it took so far. Undefined for a run started without one.
+   */
+  mockedRun(executionArn: string): MockedRunView | undefined {
+    const store = this.rt().store;
+    const text = mockedRunTestCase(store, executionArn);
+    if (text === undefined) return undefined;
+    const testCase = JSON.parse(text) as MockTestCase;
+    const states: Record<string, { response: string; invocations: number[] }> = {};
+    for (const [state, mocked] of Object.entries(testCase.states)) states[state] = { response: mocked.response, invocations: [] };
+    for (const row of mockInvocations(store, executionArn)) states[row.state]?.invocations.push(row.number);
+    return { stateMachine: testCase.stateMachine, testCase: testCase.testCase, states };
   }
 
   /** Resolves once no transition, commit or Task attempt is in flight (tests and the virtual clock). */

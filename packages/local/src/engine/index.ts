@@ -2,7 +2,7 @@
  * The embedded Step Functions engine: `new Engine(options)`, `start()`, `handle(operation, input)`.
  */
 export { Engine, DEFAULT_CLOSED_STATUSES, STOP_DRAIN_MILLIS } from './engine';
-export type { DefinitionWarning, EngineOptions, ExecutionStatusChangeEvent } from './engine';
+export type { DefinitionWarning, EngineOptions, ExecutionStatusChangeEvent, MockedRunView } from './engine';
 export { RECORDED_OUTCOME_RETRY_MILLIS } from './executor/step';
 export type { RecordedTaskOutcome } from './executor/step';
 export type { TaskCall, TaskCallAuthorizer, TaskCallDenial } from './executor/task-integrations';

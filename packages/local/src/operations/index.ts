@@ -15,3 +15,4 @@ export * from './definitions';
 export * from './definition-diff';
 export * from './approvals';
 export * from './dead-letter-queue';
+export * from './mocked-run';

@@ -1,5 +1,5 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { definitionOfRun, formatDuration, formatTime, describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus, loadRunDetails } from '../../operations';
+import { definitionOfRun, formatDuration, formatTime, describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus, loadRunDetails, type MockedRunInfo } from '../../operations';
 import { html, linkable } from '../html';
 import { renderPage } from '../layout';
 import { renderStateGraph } from '../state-graph';
@@ -17,9 +17,14 @@ const pretty = (json: string | undefined) => {
   }
 };
 
-/** `GET /runs/<arn>`: the state machine as a graph coloured by what happened, beside the run's timeline. */
-export async function runPage(sfn: SFNClient, executionArn: string, now?: number): Promise<string> {
+/**
+ * `GET /runs/<arn>`: the state machine as a graph coloured by what happened, beside the run's timeline. A run
+ * started under a mock test case (`mocked`, asked of the engine by ARN) says so, and marks its mocked steps.
+ */
+export async function runPage(sfn: SFNClient, executionArn: string, now?: number, mockedRun?: (executionArn: string) => Promise<MockedRunInfo | undefined>): Promise<string> {
   const details = await loadRunDetails(sfn, executionArn);
+  const mocked = mockedRun ? await mockedRun(details.execution.executionArn ?? executionArn) : undefined;
+  const mockedStep = (name: string) => mocked !== undefined && Object.hasOwn(mocked.states, name);
   const { execution: e, analysis } = details;
   const definition = await definitionOfRun(sfn, e);
   const origin = analysis.startedAt?.getTime() ?? e.startDate?.getTime() ?? 0;
@@ -41,6 +46,7 @@ ${e.error ? html`<div class="callout error"><strong>${e.error}</strong>${e.cause
 <table class="facts panel"><tbody>
 <tr><td>workflow</td><td>${details.workflow}${e.stateMachineVersionArn ? html` <span class="muted">version ${e.stateMachineVersionArn.split(':').pop()}</span>` : ''}</td></tr>
 <tr><td>execution</td><td><code>${e.executionArn}</code></td></tr>
+${mocked ? html`<tr data-mock-test-case="${mocked.testCase}"><td>mocked</td><td>test case <code>${mocked.testCase}</code>: ${Object.entries(mocked.states).map(([state, s], i) => html`${i > 0 ? ', ' : ''}<code>${state}</code> answered by <code>${s.response}</code>${s.invocations.length ? ` (invocations ${s.invocations.join(', ')})` : ''}`)}</td></tr>` : ''}
 <tr><td>started</td><td>${formatTime(e.startDate)}${e.stopDate ? html` · stopped ${formatTime(e.stopDate)}` : ''}${elapsed === undefined ? '' : ` · ${formatDuration(elapsed)}`}</td></tr>
 ${analysis.resumes ? html`<tr><td>resumed</td><td>${analysis.redrives ? `${analysis.redrives} redrive(s)` : ''}${analysis.resumes > analysis.redrives ? ` ${analysis.resumes - analysis.redrives} engine restart(s)` : ''}</td></tr>` : ''}
 </tbody></table>
@@ -51,7 +57,7 @@ ${analysis.resumes ? html`<tr><td>resumed</td><td>${analysis.redrives ? `${analy
 ${analysis.entries.map(
   (s, i) => html`${analysis.redriveMarks
     .filter((m) => m.afterEntries === i)
-    .map((m) => html`<tr class="redrive-mark"><td colspan="8">Redrive ${m.redriveCount} at +${formatDuration(m.at.getTime() - origin)}: the run resumes at its failed step; the steps before keep their results</td></tr>`)}<tr data-step="${s.name}"><td>${i + 1}</td><td>${s.name}</td><td>${stepKind(s)}</td><td>${s.idempotencyKey ? html`<code>${s.idempotencyKey}</code>` : ''}</td><td>${s.attempts || ''}</td><td>+${formatDuration(s.enteredAt.getTime() - origin)}</td><td>${s.exitedAt ? formatDuration(s.exitedAt.getTime() - s.enteredAt.getTime()) : '…'}</td><td>${describeStepOutcome(s)}</td></tr>`,
+    .map((m) => html`<tr class="redrive-mark"><td colspan="8">Redrive ${m.redriveCount} at +${formatDuration(m.at.getTime() - origin)}: the run resumes at its failed step; the steps before keep their results</td></tr>`)}<tr data-step="${s.name}"${mockedStep(s.name) ? html` data-mocked="true"` : ''}><td>${i + 1}</td><td>${s.name}${mockedStep(s.name) ? html` <span class="badge mocked" title="answered by the mock config, no call made">mocked</span>` : ''}</td><td>${stepKind(s)}</td><td>${s.idempotencyKey ? html`<code>${s.idempotencyKey}</code>` : ''}</td><td>${s.attempts || ''}</td><td>+${formatDuration(s.enteredAt.getTime() - origin)}</td><td>${s.exitedAt ? formatDuration(s.exitedAt.getTime() - s.enteredAt.getTime()) : '…'}</td><td>${describeStepOutcome(s)}</td></tr>`,
 )}
 </tbody></table>
 <h2>Input</h2><pre>${pretty(e.input)}</pre>
