@@ -20,6 +20,7 @@ import { clinicalTrialOnboarding } from '../../statemachines';
 import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import { approvalUrlOf, eventually, postDecision, untilClosed } from '../integration/workflows/support/workflow-engine';
 import { hostileRequests, type HostileRequest, type FuzzTargets } from './hostile-request-arbitraries';
+import { exampleApp } from '../fixtures/example-app';
 
 const SEED = Number(process.env.AUTOSAVE_FUZZ_SEED ?? 20261201);
 const REQUESTS = Number(process.env.AUTOSAVE_FUZZ_REQUESTS ?? 10_000);
@@ -95,7 +96,7 @@ describe('hostile requests (fuzz tier)', () => {
   beforeAll(async () => {
     process.env.POWERTOOLS_METRICS_DISABLED = 'true';
     dir = await mkdtemp(join(tmpdir(), 'autosave-fuzz-'));
-    local = await startLocal({ port: 0, dataDir: join(dir, 'data'), virtualClock: true, log: () => {} });
+    local = await startLocal({ ...(await exampleApp()), port: 0, dataDir: join(dir, 'data'), virtualClock: true, log: () => {} });
     sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     const alias = local.deployments.find((d) => d.workflow === clinicalTrialOnboarding.name)!.aliasArn;
     for (let i = 0; i < RUNS_IN_FLIGHT; i++) {

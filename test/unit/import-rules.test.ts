@@ -70,8 +70,8 @@ describe('import rules', () => {
       'packages/local/src/index.ts': "export * from './store';\nexport type { IamEvaluator } from './engine';",
       'statemachines/index.ts': "import { compile } from '@autosave/workflow';\nexport const workflows = compile;",
       'infra/app.ts': "import { stack } from '@autosave/cdk';\nimport { workflows } from '../statemachines';\nexport const app = stack + workflows;",
-      // Until the config file replaces it, the CLI may still read the example app's registry (the marked allowance).
-      'packages/local/src/cli/command.ts': "import { workflows } from '../../../../statemachines';\nexport const command = workflows;",
+      // The one file left of the marked allowance: the stack mode's in-process synthesis of the example app.
+      'packages/local/src/cli/stack-assembly.ts': "import { app } from '../../../../infra/app';\nexport const assembly = app;",
       // The CLI is where the engine and the construct meet.
       'packages/local/src/cli/main.ts': "import { stack } from '@autosave/cdk';\nimport { engine } from '../engine';\nexport const main = stack + engine;",
     };
@@ -91,6 +91,8 @@ describe('import rules', () => {
       ['packages/cdk/src/relative.ts', "import { compile } from '../../workflow/src';\nexport const x = compile;", ['packages-import-each-other-by-name: packages/cdk/src/relative.ts -> packages/workflow/src/index.ts']],
       ['infra/relative.ts', "import { stack } from '../packages/cdk/src/stack';\nexport const x = stack;", ['example-app-imports-packages-by-name: infra/relative.ts -> packages/cdk/src/stack.ts']],
       ['packages/cdk/src/reads-app.ts', "import { workflows } from '../../../statemachines';\nexport const x = workflows;", ['packages-never-import-the-example-app: packages/cdk/src/reads-app.ts -> statemachines/index.ts']],
+      // The CLI finds the user's workflows through autosave.config.ts: reading the example app's registry is no longer allowed.
+      ['packages/local/src/cli/command.ts', "import { workflows } from '../../../../statemachines';\nexport const command = workflows;", ['packages-never-import-the-example-app: packages/local/src/cli/command.ts -> statemachines/index.ts']],
       // A cycle is reported once, at the edge where the cruiser closes it.
       ['packages/runtime/src/ping/index.ts', "import { pong } from '../pong';\nexport const ping = () => pong;", ['no-cycles: packages/runtime/src/ping/index.ts -> packages/runtime/src/pong/index.ts']],
       ['packages/runtime/src/pong/index.ts', "import { ping } from '../ping';\nexport const pong = () => ping;", []],

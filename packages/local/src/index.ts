@@ -3,3 +3,4 @@
  * package's bin (src/bin.ts); the engine's parts are reached only through these exports.
  */
 export * from './server';
+export * from './project';

@@ -1,8 +1,9 @@
 /**
  * `autosave local`: the local AWS in one process — DynamoDB (dynalite) and S3 (s3rver) on their own loopback
  * ports, the engine with the Step Functions and SQS APIs, the console and the approval pages on one port —
- * and every workflow of statemachines/ deployed on it behind its `live` alias. Restarting on the same data
- * directory resumes everything that was in flight.
+ * and the project's workflows (autosave.config.ts, or given by value) deployed on it behind their `live`
+ * aliases. Restarting on the same data directory resumes everything that was in flight. The test process's
+ * environment is never written: the functions get theirs in a scope of their own (localEnvironment).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { resolve, join } from 'node:path';
@@ -20,7 +21,7 @@ import { startLocalDynamoDb } from './services/dynamodb';
 import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lambda-runner';
 import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
 import { loadUserFunctions, userFunctions, type UserFunctionExport } from './services/lambda/user-functions';
-import { applyLocalEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
+import { localEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
 import { lockDataDirectory } from './store';
 import { expireOrphanedLeases } from './services/orphaned-leases';
 import { recordedDecisions } from './services/recorded-decisions';
@@ -31,6 +32,7 @@ import { sqsQueryService } from './services/sqs/sqs-query-service';
 import { loadConsoleHandler } from './api/console-mount';
 import { IamSimulatorUnavailableError } from './cloud-assembly';
 import type { StackMode, StackDeployment, StackIamEnforcement } from './stack';
+import type { Workflow } from '@autosave/workflow';
 
 /** Options of {@link startLocal} (the flags of `autosave local`). */
 export interface StartLocalOptions {
@@ -44,8 +46,17 @@ export interface StartLocalOptions {
   readonly functionsModule?: string;
   /** More functions, given in code (tests): `{ [functionName]: handler | { handler, timeoutSeconds } }`. */
   readonly functions?: Readonly<Record<string, UserFunctionExport>>;
-  /** Deploy every workflow of statemachines/ at start. @default true */
+  /** The workflows to deploy at start, each behind its `live` alias (the project's, from autosave.config.ts). @default none */
+  readonly workflows?: readonly Workflow[];
+  /** Deploy {@link workflows} at start. @default true */
   readonly deployWorkflows?: boolean;
+  /**
+   * Environment variables of the in-process functions, over the process's own (which is read, never
+   * written), e.g. `AUTOSAVE_MODEL_SCRIPT`. @default none
+   */
+  readonly environment?: Readonly<Record<string, string>>;
+  /** What the console says runs (e.g. the config file). @default `in-process functions` */
+  readonly label?: string;
   /** Serve the console pages. @default true */
   readonly console?: boolean;
   /** Where progress lines go. @default console.log */
@@ -93,6 +104,8 @@ export interface LocalEngine {
   readonly sqs: LocalSqs;
   readonly lambdas: InProcessLambdaRunner;
   readonly endpoints: LocalEndpoints;
+  /** The environment the in-process functions run with (endpoints, AUTOSAVE_* paths such as the outbox). */
+  readonly environment: Readonly<NodeJS.ProcessEnv>;
   /** The virtual clock, when started with one. */
   readonly clock?: ControllableClock;
   readonly deployments: readonly WorkflowDeployment[];
@@ -202,7 +215,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
 
     // The table and bucket the handlers will use: the runtime's own reading of AUTOSAVE_TABLE / AUTOSAVE_BUCKET.
     // In stack mode the stack's own tables and buckets are created by its deploy instead.
-    const { table, bucket } = loadRuntimeConfig();
+    const { table, bucket } = loadRuntimeConfig({ ...process.env, ...options.environment });
     const registryPath = !options.stack;
     const [dynamodb, s3] = await Promise.all([
       startLocalDynamoDb({ directory: join(dataDir, DATA_LAYOUT.dynamodb), tables: registryPath ? [table] : [] }),
@@ -220,8 +233,8 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     await sqs.handle('CreateQueue', { QueueName: DEFAULT_DLQ_NAME });
 
     const endpoints = localEndpoints({ url: api.url, dynamodb: dynamodb.endpoint, s3: s3.endpoint, dlqUrl: sqs.queueUrl(DEFAULT_DLQ_NAME) });
-    // Before any handler module loads: handlers read their configuration from the environment.
-    applyLocalEnvironment({ endpoints, dataDir });
+    // What every in-process handler reads its configuration from, as a Lambda function reads its variables.
+    const environment = localEnvironment({ endpoints, dataDir, variables: options.environment });
     await writeEndpointsFile(dataDir, endpoints);
 
     // The two paths differ only here: where definitions and functions come from.
@@ -232,13 +245,14 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
           account: LOCAL_ACCOUNT_ID,
           endpoints: () => ({ url: api.url, dynamodb: dynamodb.endpoint, s3: s3.endpoint, region: LOCAL_REGION, dataDir }),
           nowMillis: () => clock.now(),
+          environment,
         })
       : undefined;
     if (stack) stops.push(() => stack.stop());
     const functions: LocalFunction[] = stack ? [] : registryFunctions();
     if (options.functionsModule) functions.push(...(await loadUserFunctions(options.functionsModule)));
     if (options.functions) functions.push(...userFunctions(options.functions));
-    const lambdas = new InProcessLambdaRunner({ functions, sources: stack ? [stack.functionSource] : [] });
+    const lambdas = new InProcessLambdaRunner({ functions, sources: stack ? [stack.functionSource] : [], environment });
 
     // IAM: judged only when asked for and the simulator is installed; said once at boot either way.
     let iam: StackIamEnforcement | undefined;
@@ -306,7 +320,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         ? undefined
         : loadConsoleHandler({
             sfnEndpoint: api.url,
-            ...(stack ? { dlqUrl: () => stack.output(STACK_DLQ_OUTPUT) ?? sqs.queueUrl(DEFAULT_DLQ_NAME), engineLabel: () => stackLabel(stack, options.stack?.origin) } : { engineLabel: () => 'registry: statemachines/ + lambdas/' }),
+            ...(stack ? { dlqUrl: () => stack.output(STACK_DLQ_OUTPUT) ?? sqs.queueUrl(DEFAULT_DLQ_NAME), engineLabel: () => stackLabel(stack, options.stack?.origin) } : { engineLabel: () => options.label ?? 'in-process functions' }),
           });
     const ready = createLocalApiHandler({
       services: [stepFunctionsService(engine), sqsService(sqs), ...(stack ? stack.services() : [])],
@@ -348,7 +362,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     // Stopping: new requests get 503 before the engine closes its store.
     stops.push(() => late.bind(undefined));
 
-    const { workflows } = await import('../../../statemachines/index');
+    const workflows = options.workflows ?? [];
     let deployments: WorkflowDeployment[] = [];
     let stackDeployment: StackDeployment | undefined;
     if (stack && options.stack) {
@@ -409,6 +423,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       sqs,
       lambdas,
       endpoints,
+      environment,
       clock: virtualClock,
       deployments,
       stack,

@@ -224,7 +224,9 @@ function compile(workflow: Workflow): Compilation {
   checkNames(workflow, fail);
   workflow.steps.forEach((_, i) => checkStep(workflow, i, fail));
 
-  const loops = workflow.steps.filter((s): s is AgentLoopStep => s instanceof AgentLoopStep);
+  // By kind, not instanceof: a workflow declared with another copy of this package (an app's CommonJS build
+  // beside the engine's ESM one) compiles the same.
+  const loops = workflow.steps.filter((s): s is AgentLoopStep => s.kind === 'agentLoop');
   const first = workflow.steps[0].name;
   const states: Record<string, AslState> = {
     [START_STATE]: startState(loops.length > 0, loops.length > 0 ? RESUME_STATE : first),

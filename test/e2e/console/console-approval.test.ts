@@ -11,6 +11,7 @@ import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
+import { exampleApp } from '../../fixtures/example-app';
 
 const ARTIFACTS = join(process.cwd(), 'test-results');
 const ALIAS = 'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding:live';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   const chromiumStatus = inject('chromium');
   if (!chromiumStatus.available) throw new Error(chromiumStatus.reason);
   dataDir = await mkdtemp(join(tmpdir(), 'autosave-console-'));
-  local = await startLocal({ port: 0, dataDir: join(dataDir, 'engine'), log: () => undefined });
+  local = await startLocal({ ...(await exampleApp()), port: 0, dataDir: join(dataDir, 'engine'), log: () => undefined });
   browser = await chromium.launchPersistentContext(join(dataDir, 'chromium-profile'), {
     executablePath: chromiumStatus.executablePath,
     headless: true,

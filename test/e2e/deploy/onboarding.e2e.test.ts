@@ -20,6 +20,7 @@ import { startLocal, type LocalEngine } from '../../../packages/local/src/server
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import { getFullHistory } from '../../../packages/local/src/operations';
 import { eventually as waitFor } from '../../fixtures/wait';
+import { exampleApp } from '../../fixtures/example-app';
 
 /** Where the suite runs: an endpoint, and how to release it. */
 interface Target {
@@ -41,7 +42,7 @@ const TARGETS: TargetKind[] = [
     name: 'the local engine',
     async open() {
       const dataDir = await mkdtemp(join(tmpdir(), 'autosave-e2e-deploy-'));
-      const local: LocalEngine = await startLocal({ port: 0, dataDir, console: false, log: () => {} });
+      const local: LocalEngine = await startLocal({ ...(await exampleApp()), port: 0, dataDir, console: false, log: () => {} });
       return {
         endpoint: local.url,
         close: async () => {

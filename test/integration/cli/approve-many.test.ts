@@ -13,6 +13,8 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { listPendingApprovals, loadRunDetails } from '../../../packages/local/src/operations';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { clinicalTrialOnboarding } from '../../../statemachines/index';
+import { exampleApp } from '../../fixtures/example-app';
+import { pointCliAt } from '../../fixtures/cli-endpoint';
 
 const RUNS = 200;
 const ONBOARDING = 'arn:aws:states:us-east-1:123456789012:stateMachine:clinical-trial-onboarding';
@@ -21,12 +23,16 @@ const runArn = (name: string) => `arn:aws:states:us-east-1:123456789012:executio
 let local: LocalEngine;
 let dataDir: string;
 let sfn: SFNClient;
+let restoreEndpoint: (() => void) | undefined;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'autosave-cli-many-'));
-  local = await startLocal({ port: 0, dataDir, log: () => undefined });
+  local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, log: () => undefined });
+  // The CLI resolves its endpoint as a user's shell gives it (startLocal writes no variable).
+  restoreEndpoint = pointCliAt(local.url);
   sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
 });
 afterAll(async () => {
+  restoreEndpoint?.();
   sfn?.destroy();
   await local?.stop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });

@@ -23,6 +23,8 @@ import { captureTerminal } from '../../../packages/local/src/cli/output';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { clinicalTrialOnboarding, contractRenewal } from '../../../statemachines/index';
 import { loadRunDetails } from '../../../packages/local/src/operations';
+import { exampleApp } from '../../fixtures/example-app';
+import { pointCliAt } from '../../fixtures/cli-endpoint';
 
 interface CliResult {
   readonly code: number;
@@ -56,15 +58,18 @@ const json = <T>(r: CliResult): T => JSON.parse(r.stdout) as T;
 let local: LocalEngine;
 let dataDir: string;
 let sfn: SFNClient;
+let restoreEndpoint: (() => void) | undefined;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'autosave-cli-'));
-  local = await startLocal({ port: 0, dataDir, log: () => undefined });
-  // startLocal points AWS_ENDPOINT_URL_SFN/SQS at itself: the CLI resolves its endpoint from those.
+  local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, log: () => undefined });
+  // The CLI resolves its endpoint as a user's shell gives it: AWS_ENDPOINT_URL (startLocal writes no variable).
+  restoreEndpoint = pointCliAt(local.url);
   sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
 });
 
 afterAll(async () => {
+  restoreEndpoint?.();
   await local?.stop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
@@ -352,7 +357,7 @@ describe('autosave CLI on a live engine', () => {
     [['dlq', 'redrive', 'nope'], 1, /^autosave dlq redrive: DeadLetterNotFoundError: no dead letter 'nope' \(see `autosave dlq list`\)$/m],
     [['dlq', 'redrive'], 2, /^autosave dlq redrive: say which dead letter to redrive, or --all/],
     [['start', 'clinical-trial-onboarding', '--input', '{not json'], 2, /^autosave start: --input is neither valid JSON nor a readable JSON file/],
-    [['local', '--bogus'], 2, /^autosave local: Unknown option '--bogus' \(usage: autosave local \[--port /],
+    [['local', '--bogus'], 2, /^autosave local: Unknown option '--bogus' \(usage: autosave local \[--config <file>\] \[--port /],
     [['local', '--port', 'x'], 2, /^autosave local: --port must be a port number \(0 picks a free one\)/],
     [['local', '--endpoint', 'http://127.0.0.1:9'], 2, /^autosave local: Unknown option '--endpoint'/],
     [['deploy'], 2, /^autosave deploy: only --local is served here; to deploy to AWS: npm run deploy/],
@@ -374,7 +379,7 @@ describe('autosave start --wait on an engine with a virtual clock', () => {
   let clockedDir: string;
   beforeAll(async () => {
     clockedDir = await mkdtemp(join(tmpdir(), 'autosave-cli-clock-'));
-    clocked = await startLocal({ port: 0, dataDir: clockedDir, virtualClock: true, log: () => undefined });
+    clocked = await startLocal({ ...(await exampleApp()), port: 0, dataDir: clockedDir, virtualClock: true, log: () => undefined });
   });
   afterAll(async () => {
     await clocked?.stop();

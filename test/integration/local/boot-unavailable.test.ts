@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { Engine } from '../../../packages/local/src/engine';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
+import { exampleApp } from '../../fixtures/example-app';
 
 /** A port free right now (the engine binds it itself). */
 const freePort = () =>
@@ -47,7 +48,7 @@ describe('the local engine while it boots', () => {
       await new Promise((resolve) => setTimeout(resolve, 600));
       return start.call(this);
     });
-    const booting = startLocal({ port, dataDir, log: () => {} });
+    const booting = startLocal({ ...(await exampleApp()), port, dataDir, log: () => {} });
     await starting;
 
     const during = await listStateMachines(url);

@@ -11,6 +11,7 @@ import { startLocal, type LocalEngine } from '../../../packages/local/src/server
 import { deployDefinition } from '../../../packages/local/src/services/deploy-workflows';
 import { eventually } from '../../fixtures/wait';
 import { untilClosed } from './sfn-helpers';
+import { exampleApp } from '../../fixtures/example-app';
 
 const parked = new Map<string, string>();
 const functions = {
@@ -44,7 +45,7 @@ describe('deploying a new version while runs wait on approvals', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'autosave-deploy-'));
-    local = await startLocal({ port: 0, dataDir, functions, deployWorkflows: false, log: () => {} });
+    local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, functions, deployWorkflows: false, log: () => {} });
     sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
   });
   afterAll(async () => {

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { exampleApp } from '../../fixtures/example-app';
 
 const sweeps = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../../packages/local/src/services/recorded-decisions', async (importOriginal) => {
@@ -29,7 +30,7 @@ describe('the boot sweep of recorded approval decisions', () => {
   it('runs once per boot', async () => {
     const { startLocal } = await import('../../../packages/local/src/server');
     const dir = await mkdtemp(join(tmpdir(), 'autosave-sweep-'));
-    const local = await startLocal({ port: 0, dataDir: dir, console: false, log: () => undefined });
+    const local = await startLocal({ ...(await exampleApp()), port: 0, dataDir: dir, console: false, log: () => undefined });
     try {
       await local.engine.whenIdle();
       expect(sweeps.count).toBe(1);

@@ -18,6 +18,8 @@ import { startLocal, type LocalEngine } from '../../../packages/local/src/server
 import { untilClosed } from './sfn-helpers';
 import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { eventually } from '../../fixtures/wait';
+import { exampleApp } from '../../fixtures/example-app';
+import { runtimeEnvironment } from '@autosave/runtime/endpoints';
 
 class SiteRejectedError extends Error {
   override readonly name = 'SiteRejectedError';
@@ -25,10 +27,14 @@ class SiteRejectedError extends Error {
 
 const tokens: string[] = [];
 const functions = {
-  'report-env': async () => ({
-    sfn: process.env.AWS_ENDPOINT_URL_SFN, sqs: process.env.AWS_ENDPOINT_URL_SQS, dynamodb: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-    s3: process.env.AWS_ENDPOINT_URL_S3, dlq: process.env.AUTOSAVE_DLQ_URL, table: process.env.AUTOSAVE_TABLE,
-  }),
+  // What a handler reads its configuration from: its own environment (process.env on AWS).
+  'report-env': async () => {
+    const env = runtimeEnvironment();
+    return {
+      sfn: env.AWS_ENDPOINT_URL_SFN, sqs: env.AWS_ENDPOINT_URL_SQS, dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
+      s3: env.AWS_ENDPOINT_URL_S3, dlq: env.AUTOSAVE_DLQ_URL, table: env.AUTOSAVE_TABLE,
+    };
+  },
   'always-fails': async () => {
     throw new SiteRejectedError('site 4412 is not in the registry');
   },
@@ -56,10 +62,22 @@ describe('startLocal', () => {
   let sfn: SFNClient;
   const role = 'arn:aws:iam::123456789012:role/t';
 
+  let envBefore: Record<string, string | undefined>;
+  let envAfterStart: Record<string, string | undefined>;
+
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'autosave-local-'));
-    local = await startLocal({ port: 0, dataDir, functions, log: () => {} });
+    envBefore = { ...process.env };
+    local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, functions, log: () => {} });
+    envAfterStart = { ...process.env };
     sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials });
+  });
+
+  it("never writes the process's environment: the functions get theirs in a scope of their own (as each Lambda function has its own)", async () => {
+    expect(envAfterStart).toEqual(envBefore);
+    const seen = await local.lambdas.invoke({ functionName: 'report-env', payload: {} });
+    expect(seen.payload).toMatchObject({ sfn: local.url, dynamodb: local.endpoints.dynamodb });
+    expect({ ...process.env }).toEqual(envBefore);
   });
   afterAll(async () => {
     sfn?.destroy();
@@ -184,7 +202,7 @@ describe('startLocal', () => {
 
     await local.stop();
     sfn.destroy();
-    local = await startLocal({ port: 0, dataDir, functions, log: () => {} });
+    local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, functions, log: () => {} });
     sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials });
     expect(local.deployments.every((d) => d.change === 'unchanged')).toBe(true);
 
@@ -198,12 +216,12 @@ describe('startLocal with --virtual-clock', () => {
   it('serves the clock routes and keeps the clock across a restart', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'autosave-local-clock-'));
     try {
-      let local = await startLocal({ port: 0, dataDir, virtualClock: true, deployWorkflows: false, log: () => {} });
+      let local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, virtualClock: true, deployWorkflows: false, log: () => {} });
       const start = ((await (await fetch(`${local.url}/_autosave/clock`)).json()) as { epochMillis: number }).epochMillis as number;
       const advanced = (await (await fetch(`${local.url}/_autosave/clock/advance`, { method: "POST", body: "{\"seconds\": 432000}" })).json()) as { epochMillis: number };
       expect(advanced.epochMillis).toBe(start + 432_000_000);
       await local.stop();
-      local = await startLocal({ port: 0, dataDir, virtualClock: true, deployWorkflows: false, log: () => {} });
+      local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, virtualClock: true, deployWorkflows: false, log: () => {} });
       expect(((await (await fetch(`${local.url}/_autosave/clock`)).json()) as { epochMillis: number }).epochMillis).toBe(start + 432_000_000);
       await local.stop();
     } finally {

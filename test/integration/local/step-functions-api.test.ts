@@ -18,6 +18,7 @@ import { AWS_JSON_CONTENT_TYPE } from '../../../packages/local/src/api/aws-json-
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { invokeTask, jsonataMachine, sfnClient, untilClosed } from './sfn-helpers';
 import { eventually } from '../../fixtures/wait';
+import { exampleApp } from '../../fixtures/example-app';
 
 const ROLE = 'arn:aws:iam::123456789012:role/test';
 const ARN = 'arn:aws:states:us-east-1:123456789012';
@@ -67,7 +68,7 @@ describe('the Step Functions API over HTTP', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'autosave-sfn-api-'));
-    local = await startLocal({ port: 0, dataDir, functions, deployWorkflows: false, console: false, log: () => {} });
+    local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, functions, deployWorkflows: false, console: false, log: () => {} });
     sfn = sfnClient(local.url);
     echoArn = (await sfn.send(new CreateStateMachineCommand({ name: 'echo', definition: echoMachine, roleArn: ROLE }))).stateMachineArn!;
   });

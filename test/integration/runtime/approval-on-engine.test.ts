@@ -13,6 +13,7 @@ import { seconds, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { eventually } from '../../fixtures/wait';
+import { exampleApp } from '../../fixtures/example-app';
 
 let dir: string;
 let local: LocalEngine;
@@ -47,7 +48,7 @@ const definition = (timeoutSeconds: number) => ({
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'autosave-approvals-'));
-  local = await startLocal({ port: 0, dataDir: join(dir, 'data'), deployWorkflows: false, console: false, virtualClock: true, log: () => {} });
+  local = await startLocal({ ...(await exampleApp()), port: 0, dataDir: join(dir, 'data'), deployWorkflows: false, console: false, virtualClock: true, log: () => {} });
   sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   ({ stateMachineArn } = (await sfn.send(
     new CreateStateMachineCommand({ name: 'approval-check', definition: JSON.stringify(definition(3600)), roleArn: 'arn:aws:iam::123456789012:role/local' }),
@@ -59,7 +60,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const outbox = () => new OutboxEmailProvider(process.env.AUTOSAVE_OUTBOX_DIR!);
+const outbox = () => new OutboxEmailProvider(local.environment.AUTOSAVE_OUTBOX_DIR!);
 const linkFor = (coordinator: string) =>
   eventually(`the approval email to ${coordinator}`, async () => {
     const email = (await outbox().list()).find((e) => e.to.includes(coordinator));

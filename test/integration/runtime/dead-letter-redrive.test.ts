@@ -14,6 +14,7 @@ import type { DeadLetterMessage } from '@autosave/runtime/dead-letters';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { eventually } from '../../fixtures/wait';
+import { exampleApp } from '../../fixtures/example-app';
 
 let dir: string;
 let local: LocalEngine;
@@ -74,7 +75,7 @@ describe('dead letter and redrive on the local engine', () => {
     const failed = await until(executionArn!, ['FAILED']);
     expect(failed.error).toBe('ProviderDown');
 
-    const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: process.env.AUTOSAVE_DLQ_URL, MaxNumberOfMessages: 10, WaitTimeSeconds: 5 }));
+    const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: local.environment.AUTOSAVE_DLQ_URL, MaxNumberOfMessages: 10, WaitTimeSeconds: 5 }));
     expect(received.Messages).toHaveLength(1);
     const letter = JSON.parse(received.Messages![0].Body!) as DeadLetterMessage;
     expect(letter).toMatchObject({ executionArn, stateMachineArn, workflow: 'redrive-check', status: 'FAILED', error: 'ProviderDown', failedState: 'DeliverWelcome', redriveCount: 0 });

@@ -13,6 +13,7 @@ import { startLocal, type LocalEngine } from '../../../packages/local/src/server
 import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines';
 import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { eventually } from '../../fixtures/wait';
+import { exampleApp } from '../../fixtures/example-app';
 
 let dir: string;
 let local: LocalEngine;
@@ -20,7 +21,7 @@ let sfn: SFNClient;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'autosave-examples-'));
-  local = await startLocal({ port: 0, dataDir: join(dir, 'data'), console: false, log: () => {} });
+  local = await startLocal({ ...(await exampleApp()), port: 0, dataDir: join(dir, 'data'), console: false, log: () => {} });
   sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
 });
 afterAll(async () => {
@@ -39,7 +40,7 @@ const closed = (executionArn: string) =>
     const run = await sfn.send(new DescribeExecutionCommand({ executionArn }));
     return run.status === 'RUNNING' ? undefined : run;
   });
-const outbox = () => new OutboxEmailProvider(process.env.AUTOSAVE_OUTBOX_DIR!);
+const outbox = () => new OutboxEmailProvider(local.environment.AUTOSAVE_OUTBOX_DIR!);
 
 describe('example workflows on the local engine', () => {
   it('contract-renewal: the recorded draft is sent once under renewal:{contractId}:{version}', async () => {

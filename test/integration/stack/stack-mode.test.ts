@@ -41,7 +41,7 @@ const closed = (executionArn: string) =>
     const run = await sfn.send(new DescribeExecutionCommand({ executionArn }));
     return run.status === 'RUNNING' ? undefined : run;
   }, STACK_POLL);
-const outbox = () => new OutboxEmailProvider(process.env.AUTOSAVE_OUTBOX_DIR!);
+const outbox = () => new OutboxEmailProvider(local.environment.AUTOSAVE_OUTBOX_DIR!);
 
 describe('autosave local --stack', () => {
   it('says which assembly runs, lists the resource types it does not emulate once, and that IAM is not enforced', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DescribeExecutionCommand, RedriveExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYLOAD_INLINE_LIMIT_BYTES } from '@autosave/workflow/config';
-import { DEFAULT_MODEL_SCRIPT } from '../../../packages/runtime/src/endpoints/endpoints';
+import { exampleProject } from '../../fixtures/example-app';
 import type { ModelScript, ScriptedResponse } from '@autosave/runtime/models';
 import { researchTools } from '@autosave/runtime/tools';
 import { agentLoop, defineWorkflow } from '@autosave/workflow';
@@ -67,7 +67,7 @@ let dir: string;
 let engine: WorkflowEngine;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'autosave-research-'));
-  const base = JSON.parse(await readFile(DEFAULT_MODEL_SCRIPT, 'utf8')) as ModelScript;
+  const base = JSON.parse(await readFile((await exampleProject()).environment.AUTOSAVE_MODEL_SCRIPT!, 'utf8')) as ModelScript;
   const script = join(dir, 'model-script.json');
   await writeFile(script, JSON.stringify({ responses: [...base.responses, ...generationScript, ...largeDocumentScript] }));
   engine = await startWorkflowEngine({ functionsModule: FAULT_FUNCTIONS, modelScript: script });

@@ -7,6 +7,8 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 export const COMMON_OPTIONS = {
   json: { type: 'boolean', default: false },
   endpoint: { type: 'string' },
+  /** The project's config file. @default the first autosave.config.ts walking up from the current directory */
+  config: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies Options;
 

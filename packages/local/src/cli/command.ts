@@ -5,16 +5,17 @@ import { createSfnClient, createSqsClient, resolveAwsTarget, type AwsTarget } fr
 import { describeOperationError, engineClock, InvalidRunFilterError, type EngineNow } from '../operations';
 import { CliUsageError, EXIT_FAILURE, EXIT_USAGE } from './errors';
 import { terminal } from './output';
+import { cliProject } from './project';
 
-/** What a command works with: clients for the resolved endpoint and the registry's workflow names. */
+/** What a command works with: clients for the resolved endpoint and the project's workflow names. */
 export interface CliContext {
   readonly sfn: SFNClient;
   readonly sfnTarget: AwsTarget;
   /** The SQS client for the dead-letter queue (made on first use). */
   sqs(): SQSClient;
-  /** Names of the workflows in statemachines/ (empty when the registry cannot be loaded). */
+  /** Names of the project's workflows (autosave.config.ts; empty when there is none). */
   registryNames(): Promise<string[]>;
-  /** The workflows in statemachines/ (empty when the registry cannot be loaded). */
+  /** The project's workflows (autosave.config.ts; empty when there is none). */
   registryWorkflows(): Promise<readonly Workflow[]>;
   /** The engine's now, for durations of running runs and steps (undefined: omit them). */
   readonly engineNow: EngineNow;
@@ -22,14 +23,12 @@ export interface CliContext {
 
 let lastTarget: AwsTarget | undefined;
 
-/** Builds the context from the standard AWS settings and an optional `--endpoint`. */
-export function createCliContext(endpointFlag?: string): CliContext {
+/** Builds the context from the standard AWS settings, an optional `--endpoint` and an optional `--config`. */
+export function createCliContext(endpointFlag?: string, configFlag?: string): CliContext {
   const sfnTarget = resolveAwsTarget('SFN', process.env, endpointFlag);
   lastTarget = sfnTarget;
   let sqs: SQSClient | undefined;
-  let registry: Promise<readonly Workflow[]> | undefined;
-  const registryWorkflows = () =>
-    (registry ??= import('../../../../statemachines/index').then((m: { workflows?: readonly Workflow[] }) => m.workflows ?? []).catch(() => []));
+  const registryWorkflows = async (): Promise<readonly Workflow[]> => (await cliProject(configFlag))?.workflows ?? [];
   return {
     sfn: createSfnClient(sfnTarget),
     sfnTarget,

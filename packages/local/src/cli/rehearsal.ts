@@ -15,6 +15,7 @@ import { IAM_SIMULATOR_PACKAGE } from '../cloud-assembly';
 import { dropOldVersionGrants, editedAssemblyCopy } from './assembly-edits';
 import { deployToLocalEngine } from './local-deploy';
 import { ASSEMBLY_SOURCES, PROJECT_ROOT, synthesizeAssembly } from './stack-assembly';
+import { cliProject } from './project';
 
 type SentEmailRecord = Awaited<ReturnType<OutboxEmailProvider['list']>>[number];
 
@@ -165,6 +166,8 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
     if (dropGrants) log('assembly v2: state machine roles may invoke only the Lambda versions v2 publishes');
 
     local = await startLocal({
+      // The model script the example app's config names, for the sandboxes' scripted model.
+      environment: (await cliProject())?.environment,
       port: 0,
       dataDir: join(work, 'data'),
       console: false,
@@ -241,7 +244,7 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
     }
     log(`${finished.length} runs closed`);
     const welcomeEmails = new Map<string, SentEmailRecord[]>();
-    for (const email of await new OutboxEmailProvider(process.env.AUTOSAVE_OUTBOX_DIR!).list()) {
+    for (const email of await new OutboxEmailProvider(local.environment.AUTOSAVE_OUTBOX_DIR!).list()) {
       welcomeEmails.set(email.idempotencyKey, [...(welcomeEmails.get(email.idempotencyKey) ?? []), email]);
     }
     const historyOf = async (executionArn: string): Promise<HistoryEvent[]> => {

@@ -27,22 +27,26 @@ export async function writeEndpointsFile(dataDir: string, endpoints: LocalEndpoi
   return file;
 }
 
-/** Options of {@link applyLocalEnvironment}. */
+/** Options of {@link localEnvironment}. */
 export interface LocalEnvironmentOptions {
   readonly endpoints: LocalEndpoints;
   /** Absolute data directory (`AUTOSAVE_DATA_DIR`: the approval secret, outbox and action logs live under it). */
   readonly dataDir: string;
+  /** Variables the user set for the functions (the config's `environment`, a model script...): kept over `base`'s. @default none */
+  readonly variables?: Readonly<Record<string, string>>;
 }
 
 /**
- * Points the standard SDK variables at the local services and fills the AUTOSAVE_* configuration
- * (docs/architecture.md §3), so handler code runs unchanged: it is the same code that runs on AWS.
- * Endpoints, region, credentials and data-dir paths always follow this engine; the choices a user may make
- * (`AUTOSAVE_MODEL_PROVIDER`, `AUTOSAVE_EMAIL_PROVIDER`, table and bucket names...) are kept when already set.
- * Handlers share this process, so the values are the same for every function.
+ * The environment the local functions run with (docs/architecture.md §3): the standard SDK variables point
+ * at the local services and the AUTOSAVE_* configuration is filled, so handler code runs unchanged — it is
+ * the same code that runs on AWS. Endpoints, region, credentials and data-dir paths always follow this
+ * engine; the choices a user may make (`AUTOSAVE_MODEL_PROVIDER`, `AUTOSAVE_EMAIL_PROVIDER`, table and
+ * bucket names...) are kept when `base` or `variables` set them. A new object: `base` (the process's own
+ * environment by default) is read, never written.
  */
-export function applyLocalEnvironment(options: LocalEnvironmentOptions, env: NodeJS.ProcessEnv = process.env): void {
+export function localEnvironment(options: LocalEnvironmentOptions, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const { endpoints, dataDir } = options;
+  const env: NodeJS.ProcessEnv = { ...base, ...options.variables };
   Object.assign(env, {
     AWS_ENDPOINT_URL_SFN: endpoints.url,
     AWS_ENDPOINT_URL_SQS: endpoints.url,
@@ -57,15 +61,16 @@ export function applyLocalEnvironment(options: LocalEnvironmentOptions, env: Nod
     AUTOSAVE_DLQ_URL: endpoints.dlqUrl,
     AUTOSAVE_APPROVAL_BASE_URL: endpoints.url,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    AUTOSAVE_OUTBOX_DIR: join(dataDir, 'outbox'),
+    AUTOSAVE_ACTIONS_DIR: join(dataDir, 'actions'),
   });
   delete env.AWS_SESSION_TOKEN;
   delete env.AWS_PROFILE;
-  env.AUTOSAVE_OUTBOX_DIR = join(dataDir, 'outbox');
-  env.AUTOSAVE_ACTIONS_DIR = join(dataDir, 'actions');
   env.AUTOSAVE_TABLE ||= DEFAULT_TABLE_NAME;
   env.AUTOSAVE_BUCKET ||= DEFAULT_BUCKET_NAME;
-  env.AUTOSAVE_MODEL_PROVIDER ??= 'scripted';
-  env.AUTOSAVE_EMAIL_PROVIDER ??= 'outbox';
+  env.AUTOSAVE_MODEL_PROVIDER ||= 'scripted';
+  env.AUTOSAVE_EMAIL_PROVIDER ||= 'outbox';
+  return env;
 }
 
 /** Endpoints with the local account and region filled in. */

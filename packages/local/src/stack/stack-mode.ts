@@ -21,6 +21,8 @@ export interface StackModeOptions {
   /** Where the sandboxes find the local services (known once they listen). */
   readonly endpoints: () => SandboxEndpoints;
   readonly nowMillis: () => number;
+  /** Where the sandboxes' passed-through variables (SANDBOX_PASSTHROUGH) come from. @default `process.env` */
+  readonly environment?: NodeJS.ProcessEnv;
 }
 
 /** What the engine was given when the stack mode is bound to it. */
@@ -64,7 +66,7 @@ export class StackMode {
       store: this.store,
       dataDir: options.dataDir,
       engineUrl: () => options.endpoints().url,
-      sandboxEnvironment: (vars) => sandboxEnvironment(vars, options.endpoints()),
+      sandboxEnvironment: (vars) => sandboxEnvironment(vars, options.endpoints(), options.environment),
     });
   }
 

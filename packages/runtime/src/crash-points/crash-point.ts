@@ -1,3 +1,5 @@
+import { runtimeEnvironment } from '../endpoints';
+
 /**
  * TEST SEAM. Environment variable naming a crash point; when a process reaches the point of that name
  * it kills itself with SIGKILL (no cleanup, no flush: exactly what a Lambda timeout or an engine crash
@@ -19,6 +21,6 @@ export const CrashPoint = {
  * `after-act-before-complete@site-4412:welcome`, not at the first tool step).
  */
 export function crashPoint(name: (typeof CrashPoint)[keyof typeof CrashPoint], key?: string): void {
-  const wanted = process.env[CRASH_POINT_ENV];
+  const wanted = runtimeEnvironment()[CRASH_POINT_ENV];
   if (wanted === name || (key !== undefined && wanted === `${name}@${key}`)) process.kill(process.pid, 'SIGKILL');
 }

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REGION } from '@autosave/workflow/config';
+import { runtimeEnvironment } from './environment';
 
 /** @default `autosave` — the table for idempotency (`idem#`), model (`model#`) and approval (`approval#`) records. */
 export const DEFAULT_TABLE_NAME = 'autosave';
@@ -20,8 +21,6 @@ export const DEFAULT_BUCKET_NAME = 'autosave-payloads';
 export const DEFAULT_DLQ_NAME = 'autosave-dlq';
 /** Base of approval links when none is configured: the local engine's port. */
 export const DEFAULT_APPROVAL_BASE_URL = `http://127.0.0.1:${DEFAULT_LOCAL_PORT}`;
-/** Script of the scripted model provider when none is configured. */
-export const DEFAULT_MODEL_SCRIPT = 'test/fixtures/model-script.json';
 /** Bedrock model used when a model step names none. */
 export const DEFAULT_BEDROCK_MODEL_ID = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 /** Sender address of emails when none is configured. */
@@ -48,8 +47,8 @@ export interface RuntimeConfig {
   readonly approvalSecretParameter?: string;
   /** `AUTOSAVE_MODEL_PROVIDER`. @default `scripted` */
   readonly modelProvider: ModelProviderKind;
-  /** `AUTOSAVE_MODEL_SCRIPT`. @default {@link DEFAULT_MODEL_SCRIPT} */
-  readonly modelScript: string;
+  /** `AUTOSAVE_MODEL_SCRIPT`: the scripted model's JSON file. @default none (a model call then fails saying so) */
+  readonly modelScript?: string;
   /** `AUTOSAVE_MODEL_ID`: Bedrock model when a step names none. @default {@link DEFAULT_BEDROCK_MODEL_ID} */
   readonly modelId: string;
   /** `AUTOSAVE_EMAIL_PROVIDER`. @default `outbox` */
@@ -64,8 +63,8 @@ export interface RuntimeConfig {
   readonly actionsDir: string;
 }
 
-/** Reads {@link RuntimeConfig} from an environment (default `process.env`), applying the documented defaults. */
-export function loadRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
+/** Reads {@link RuntimeConfig} from an environment (default {@link runtimeEnvironment}), applying the documented defaults. */
+export function loadRuntimeConfig(env: NodeJS.ProcessEnv = runtimeEnvironment()): RuntimeConfig {
   const dataDir = env.AUTOSAVE_DATA_DIR || DEFAULT_LOCAL_DATA_DIR;
   return {
     table: env.AUTOSAVE_TABLE || DEFAULT_TABLE_NAME,
@@ -75,7 +74,7 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     approvalSecret: env.AUTOSAVE_APPROVAL_SECRET || undefined,
     approvalSecretParameter: env.AUTOSAVE_APPROVAL_SECRET_PARAMETER || undefined,
     modelProvider: oneOf(env.AUTOSAVE_MODEL_PROVIDER, ['bedrock', 'scripted'] as const, 'scripted'),
-    modelScript: env.AUTOSAVE_MODEL_SCRIPT || DEFAULT_MODEL_SCRIPT,
+    modelScript: env.AUTOSAVE_MODEL_SCRIPT || undefined,
     modelId: env.AUTOSAVE_MODEL_ID || DEFAULT_BEDROCK_MODEL_ID,
     emailProvider: oneOf(env.AUTOSAVE_EMAIL_PROVIDER, ['ses', 'outbox'] as const, 'outbox'),
     emailFrom: env.AUTOSAVE_EMAIL_FROM || DEFAULT_EMAIL_FROM,
@@ -94,7 +93,7 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
 }
 
 /** The region clients use: `AWS_REGION`, then `AWS_DEFAULT_REGION`, then the local region. */
-export function awsRegion(env: NodeJS.ProcessEnv = process.env): string {
+export function awsRegion(env: NodeJS.ProcessEnv = runtimeEnvironment()): string {
   return env.AWS_REGION || env.AWS_DEFAULT_REGION || LOCAL_REGION;
 }
 

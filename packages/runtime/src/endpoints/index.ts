@@ -3,3 +3,4 @@
  * endpoints.json, or AWS itself.
  */
 export * from './endpoints';
+export * from './environment';

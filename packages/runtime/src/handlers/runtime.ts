@@ -11,12 +11,13 @@ import { createDynamoDbClient, createBedrockClient, createS3Client, createSesCli
 import {
   loadApprovalSecrets,
   loadRuntimeConfig,
+  runtimeEnvironment,
   type RuntimeConfig,
 } from '../endpoints';
 import { ApprovalLinkSigner, ApprovalService, SigningKeys, emailApprovers } from '../approvals';
 import { DynamoDbLedgerStore, IdempotencyLedger } from '../idempotency';
 import { RecordTable } from '../records';
-import { EmfMetrics } from '../metrics';
+import { EmfMetrics, noMetrics, type RuntimeMetrics } from '../metrics';
 import { BedrockModelProvider, RecordedModelCall, ScriptedModelProvider, type ModelProvider } from '../models';
 import { PayloadStore, S3BlobStore } from '../payloads';
 import { OutboxEmailProvider, SesEmailProvider, createToolRegistry, type EmailProvider, type ToolRegistry } from '../tools';
@@ -26,10 +27,17 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 
 /** One configuration's parts, each built by the functions below at first use and kept. */
 export class Runtime {
-  readonly metrics = new EmfMetrics();
+  /** EMF lines, unless the function's environment turns Powertools metrics off (Powertools itself reads only `process.env`). */
+  readonly metrics: RuntimeMetrics;
   private readonly parts = new Map<string, unknown>();
 
-  constructor(readonly config: RuntimeConfig) {}
+  /** @param env the environment the configuration was read from: its clients read their endpoints from it too */
+  constructor(
+    readonly config: RuntimeConfig,
+    readonly env: NodeJS.ProcessEnv = runtimeEnvironment(),
+  ) {
+    this.metrics = env.POWERTOOLS_METRICS_DISABLED === 'true' ? noMetrics : new EmfMetrics();
+  }
 
   /** The part called `name`, made by `make` the first time it is asked for. */
   part<T>(name: string, make: () => T): T {
@@ -39,33 +47,35 @@ export class Runtime {
 }
 
 /** The DynamoDB client (one per runtime, shared by the record table and the ledger). */
-export const dynamoDb = (rt: Runtime): DynamoDBClient => rt.part('dynamodb', createDynamoDbClient);
+export const dynamoDb = (rt: Runtime): DynamoDBClient => rt.part('dynamodb', () => createDynamoDbClient(rt.env));
 /** The runtime's record table. */
 export const recordTable = (rt: Runtime): RecordTable => rt.part('table', () => new RecordTable(dynamoDb(rt), rt.config.table));
 /** The payload store over the S3 bucket. */
 export const payloadStore = (rt: Runtime): PayloadStore =>
-  rt.part('payloads', () => new PayloadStore({ blobs: new S3BlobStore(createS3Client(), rt.config.bucket), metrics: rt.metrics }));
+  rt.part('payloads', () => new PayloadStore({ blobs: new S3BlobStore(createS3Client(rt.env), rt.config.bucket), metrics: rt.metrics }));
 /** The idempotency ledger over the table. */
 export const ledger = (rt: Runtime): IdempotencyLedger =>
   rt.part('ledger', () => new IdempotencyLedger({ store: new DynamoDbLedgerStore(dynamoDb(rt), rt.config.table), metrics: rt.metrics }));
 /** SES when configured, else the outbox directory. */
 export const emailProvider = (rt: Runtime): EmailProvider =>
-  rt.part('email', () => (rt.config.emailProvider === 'ses' ? new SesEmailProvider(createSesClient(), rt.config.emailFrom) : new OutboxEmailProvider(rt.config.outboxDir)));
+  rt.part('email', () => (rt.config.emailProvider === 'ses' ? new SesEmailProvider(createSesClient(rt.env), rt.config.emailFrom) : new OutboxEmailProvider(rt.config.outboxDir)));
 /** The tools of the tool step. */
 export const toolRegistry = (rt: Runtime): ToolRegistry =>
   rt.part('tools', () => createToolRegistry({ emailProvider: emailProvider(rt), actionsDir: rt.config.actionsDir }));
 /** Bedrock when configured, else the scripted model. */
 export const modelProvider = (rt: Runtime): ModelProvider =>
   rt.part('modelProvider', () =>
-    rt.config.modelProvider === 'bedrock' ? new BedrockModelProvider(createBedrockClient(), rt.config.modelId) : ScriptedModelProvider.fromFile(rt.config.modelScript),
+    rt.config.modelProvider === 'bedrock' ? new BedrockModelProvider(createBedrockClient(rt.env), rt.config.modelId) : rt.config.modelScript
+        ? ScriptedModelProvider.fromFile(rt.config.modelScript)
+        : ScriptedModelProvider.unconfigured(),
   );
 /** The recorded model call (one model call per execution, step and turn). */
 export const modelCall = (rt: Runtime): RecordedModelCall =>
   rt.part('model', () => new RecordedModelCall({ provider: modelProvider(rt), table: recordTable(rt), payloads: payloadStore(rt), metrics: rt.metrics }));
 /** The Step Functions client. */
-export const sfnClient = (rt: Runtime): SFNClient => rt.part('sfn', createSfnClient);
+export const sfnClient = (rt: Runtime): SFNClient => rt.part('sfn', () => createSfnClient(rt.env));
 /** The SQS client. */
-export const sqsClient = (rt: Runtime): SQSClient => rt.part('sqs', createSqsClient);
+export const sqsClient = (rt: Runtime): SQSClient => rt.part('sqs', () => createSqsClient(rt.env));
 
 /** The approval signing keys: read on first use, again after their TTL or on a link that does not verify; a failed read is not kept. */
 export const signingKeys = (rt: Runtime): SigningKeys => rt.part('signingKeys', () => new SigningKeys({ load: () => loadApprovalSecrets(rt.config) }));
@@ -96,12 +106,12 @@ export async function approvalService(rt: Runtime): Promise<ApprovalService> {
 const runtimes = new Map<string, Runtime>();
 
 /** The runtime for the current environment (rebuilt when the configuration or endpoints change). */
-export function currentRuntime(env: NodeJS.ProcessEnv = process.env): Runtime {
+export function currentRuntime(env: NodeJS.ProcessEnv = runtimeEnvironment()): Runtime {
   const config = loadRuntimeConfig(env);
   const endpoints = Object.entries(env).filter(([k]) => k.startsWith('AWS_ENDPOINT_URL') || k === 'AWS_REGION');
   const id = JSON.stringify([config, endpoints]);
   let runtime = runtimes.get(id);
-  if (!runtime) runtimes.set(id, (runtime = new Runtime(config)));
+  if (!runtime) runtimes.set(id, (runtime = new Runtime(config, env)));
   return runtime;
 }
 

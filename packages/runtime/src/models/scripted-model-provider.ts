@@ -37,6 +37,21 @@ export class ScriptedModelProvider implements ModelProvider {
 
   constructor(private readonly script: ModelScript) {}
 
+  /**
+   * The provider when no script is configured: every call fails (non-retryable) saying where a script is
+   * set, rather than reading a file from wherever the process happens to run.
+   */
+  static unconfigured(): ModelProvider {
+    return {
+      name: 'scripted',
+      converse: async () => {
+        throw new ModelScriptExhaustedError(
+          'No model script is configured: set `model.script` in autosave.config.ts (AUTOSAVE_MODEL_SCRIPT), or give the model-step function a provider of its own',
+        );
+      },
+    };
+  }
+
   /** A provider reading its script from a JSON file. */
   static fromFile(path: string): ScriptedModelProvider {
     return new ScriptedModelProvider(JSON.parse(readFileSync(path, 'utf8')) as ModelScript);

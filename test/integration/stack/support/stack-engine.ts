@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { startLocal, type LocalEngine, type StartLocalOptions } from '../../../../packages/local/src/server';
+import { exampleProject } from '../../../fixtures/example-app';
 
 /** A running stack-mode engine. */
 export interface StackEngine {
@@ -26,7 +27,9 @@ export async function startStackEngine(
   const dir = await mkdtemp(join(tmpdir(), 'autosave-stack-'));
   const lines: string[] = [];
   const { stack, ...engine } = options;
-  const local = await startLocal({ ...engine, port: 0, dataDir: join(dir, 'data'), log: (l) => lines.push(l), stack: { ...stack, assemblyDir, origin: 'test' } });
+  // The example app's model script (its config's `model.script`) for the sandboxes' scripted model.
+  const { environment } = await exampleProject();
+  const local = await startLocal({ environment, ...engine, port: 0, dataDir: join(dir, 'data'), log: (l) => lines.push(l), stack: { ...stack, assemblyDir, origin: 'test' } });
   const sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   return {
     local,

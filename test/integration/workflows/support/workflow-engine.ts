@@ -18,6 +18,7 @@ import { deployWorkflows, type WorkflowDeployment } from '../../../../packages/l
 import type { Workflow } from '@autosave/workflow';
 import { getFullHistory } from '../../../../packages/local/src/operations';
 import { eventually, POLL_DEADLINE_MILLIS } from '../../../fixtures/wait';
+import { exampleApp } from '../../../fixtures/example-app';
 
 /** A started engine with its clients. */
 export interface WorkflowEngine {
@@ -51,11 +52,10 @@ export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): 
   const dir = await mkdtemp(join(tmpdir(), 'autosave-workflows-'));
   const dataDir = join(dir, 'data');
   // Hundreds of runs print an EMF line per invocation; these tests count outcomes, not metrics.
-  const saved = { metrics: process.env.POWERTOOLS_METRICS_DISABLED, script: process.env.AUTOSAVE_MODEL_SCRIPT };
-  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-  if (options.modelScript) process.env.AUTOSAVE_MODEL_SCRIPT = options.modelScript;
+  const app = await exampleApp();
+  const environment = { ...app.environment, POWERTOOLS_METRICS_DISABLED: 'true', ...(options.modelScript ? { AUTOSAVE_MODEL_SCRIPT: options.modelScript } : {}) };
   const { modelScript: _script, ...startOptions } = options;
-  const boot = (port: number) => startLocal({ port, dataDir, virtualClock: true, console: false, log: () => {}, ...startOptions });
+  const boot = (port: number) => startLocal({ ...app, environment, port, dataDir, virtualClock: true, console: false, log: () => {}, ...startOptions });
   let local = await boot(0);
   const deployments: WorkflowDeployment[] = [...local.deployments];
   const clientConfig = { endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
@@ -102,15 +102,8 @@ export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): 
       sqs.destroy();
       await local.stop();
       await rm(dir, { recursive: true, force: true });
-      restoreEnv('POWERTOOLS_METRICS_DISABLED', saved.metrics);
-      restoreEnv('AUTOSAVE_MODEL_SCRIPT', saved.script);
     },
   };
-}
-
-function restoreEnv(name: string, value: string | undefined): void {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
 }
 
 // The API offers no event to await: waits poll through the shared bounded helper.

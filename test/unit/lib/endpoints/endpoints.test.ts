@@ -6,11 +6,10 @@ import { startFakeAwsJson } from '../../../fixtures/runtime/fake-aws-json';
 import {
   DEFAULT_APPROVAL_BASE_URL,
   DEFAULT_BUCKET_NAME,
-  DEFAULT_MODEL_SCRIPT,
   DEFAULT_TABLE_NAME,
   loadApprovalSecrets,
   loadRuntimeConfig,
-} from '../../../../packages/runtime/src/endpoints/endpoints';
+} from '@autosave/runtime/endpoints';
 
 describe('loadRuntimeConfig', () => {
   it('applies the documented local defaults', () => {
@@ -20,7 +19,6 @@ describe('loadRuntimeConfig', () => {
       dlqUrl: `${DEFAULT_APPROVAL_BASE_URL}/123456789012/autosave-dlq`,
       approvalBaseUrl: DEFAULT_APPROVAL_BASE_URL,
       modelProvider: 'scripted',
-      modelScript: DEFAULT_MODEL_SCRIPT,
       emailProvider: 'outbox',
       outboxDir: join('.autosave', 'outbox'),
     });
@@ -49,6 +47,10 @@ describe('loadRuntimeConfig', () => {
       emailProvider: 'ses',
       outboxDir: '/tmp/o',
     });
+  });
+
+  it('has no model script unless one is configured: no path is read from wherever the process runs', () => {
+    expect(loadRuntimeConfig({}).modelScript).toBeUndefined();
   });
 
   it('derives the local DLQ URL from the SQS endpoint', () => {

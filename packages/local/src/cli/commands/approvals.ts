@@ -12,7 +12,7 @@ export const summary = 'list runs waiting on a human, with their approval links 
 export const run = commandRunner('approvals', async (args) => {
   const { values } = parseCommandArgs(args, {}, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);
-  const ctx = createCliContext(values.endpoint);
+  const ctx = createCliContext(values.endpoint, values.config);
   const approvals = await listPendingApprovals(ctx.sfn, await ctx.registryNames());
   if (values.json) return void printJson(approvals);
   const now = approvals.length > 0 ? await ctx.engineNow() : undefined;

@@ -26,7 +26,7 @@ export const run = commandRunner('approve', async (args) => {
   let label = ref;
   if (/^https?:\/\//.test(ref)) url = ref;
   else {
-    const ctx = createCliContext(values.endpoint);
+    const ctx = createCliContext(values.endpoint, values.config);
     const approval = await findPendingApproval(ctx.sfn, ref, await ctx.registryNames());
     if (!approval.url) throw new ApprovalNotFoundError(`run ${approval.runName} waits at ${approval.step} but no approval link was recorded`);
     url = approval.url;

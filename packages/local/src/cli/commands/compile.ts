@@ -2,9 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compileWorkflow, toAslJson, type Workflow } from '@autosave/workflow';
-import { workflows } from '../../../../../statemachines';
+import { requireProject } from '../project';
+import { CliUsageError } from '../errors';
 
-const USAGE = 'usage: autosave compile [<workflow>] [--out <dir>]';
+const USAGE = 'usage: autosave compile [<workflow>] [--out <dir>] [--config <file>]';
 /** Exit code of a command line that could not be understood (unknown workflow or option). */
 const EXIT_USAGE = 2;
 
@@ -23,7 +24,7 @@ export function aslFileName(workflow: Workflow): string {
 export async function run(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (err) {
     console.error(`autosave compile: ${(err as Error).message}\n${USAGE}`);
     return EXIT_USAGE;
@@ -38,6 +39,14 @@ export async function run(args: string[]): Promise<number> {
     return EXIT_USAGE;
   }
   const [name] = positionals;
+  let workflows;
+  try {
+    ({ workflows } = await requireProject(values.config, 'compile'));
+  } catch (err) {
+    if (!(err instanceof CliUsageError)) throw err;
+    console.error(`autosave compile: ${err.message}`);
+    return EXIT_USAGE;
+  }
   const selected = name === undefined ? workflows : workflows.filter((w) => w.name === name);
   if (selected.length === 0) {
     console.error(`autosave compile: unknown workflow '${name}' (known: ${workflows.map((w) => w.name).join(', ')})`);

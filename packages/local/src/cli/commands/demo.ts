@@ -1,10 +1,12 @@
 import { parseCommandArgs } from '../args';
 import { commandRunner } from '../command';
-import { runCrashDemo } from '../demo/crash-demo';
+import { DEMO_WORKFLOW, runCrashDemo } from '../demo/crash-demo';
+import { requireProject } from '../project';
+import { CliUsageError } from '../errors';
 import { EXIT_FAILURE } from '../errors';
 import { printJson, terminal } from '../output';
 
-const USAGE = 'autosave demo [--keep] [--verbose] [--json]';
+const USAGE = 'autosave demo [--keep] [--verbose] [--json] [--config <file>]';
 
 /** `autosave demo`: the crash demo, end to end, on a throw-away data directory. */
 export const summary = 'the crash demo: kill the engine right after the welcome email, restart, prove it was sent once';
@@ -13,9 +15,14 @@ export const summary = 'the crash demo: kill the engine right after the welcome 
 export const run = commandRunner('demo', async (args) => {
   const { values } = parseCommandArgs(args, { keep: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } }, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);
+  const project = await requireProject(values.config, 'demo');
+  const workflow = project.workflows.find((w) => w.name === DEMO_WORKFLOW);
+  if (!workflow) throw new CliUsageError(`autosave demo runs the example app's ${DEMO_WORKFLOW} workflow; ${project.configFile} has none`);
   const t = terminal();
   const say = values.json ? () => undefined : (line: string) => t.line(line);
   const proof = await runCrashDemo({
+    workflow,
+    configFile: project.configFile,
     say,
     keepData: values.keep,
     onEngineOutput: values.verbose ? (line) => t.line(`   | ${line}`) : undefined,

@@ -7,7 +7,8 @@ import {
   type ExecutionListItem,
   type SFNClient,
 } from '@aws-sdk/client-sfn';
-import { compileWorkflow } from '@autosave/workflow';
+import { compileWorkflow, type Workflow } from '@autosave/workflow';
+import { requireProject } from '../project';
 import { parseCommandArgs } from '../args';
 import { commandRunner, createCliContext } from '../command';
 import { compareDefinitions, type DefinitionComparison, listDeployedWorkflows, liveAliasArn } from '../../operations';
@@ -62,9 +63,8 @@ async function runningExecutions(sfn: SFNClient, stateMachineArn: string): Promi
   return out;
 }
 
-/** Compares every workflow of the registry with its deployed `live` version. */
-export async function checkDeploy(sfn: SFNClient): Promise<DeployCheck[]> {
-  const { workflows } = await import('../../../../../statemachines/index');
+/** Compares every workflow of the project (autosave.config.ts) with its deployed `live` version. */
+export async function checkDeploy(sfn: SFNClient, workflows: readonly Workflow[]): Promise<DeployCheck[]> {
   const deployed = await listDeployedWorkflows(sfn, workflows.map((w) => w.name));
   return Promise.all(
     workflows.map(async (w): Promise<DeployCheck> => {
@@ -216,8 +216,8 @@ export const run = commandRunner('deploy-check', async (args) => {
     }
     return impacts.some((i) => i.stranded.length > 0) ? 1 : 0;
   }
-  const ctx = createCliContext(values.endpoint);
-  const checks = await checkDeploy(ctx.sfn);
+  const ctx = createCliContext(values.endpoint, values.config);
+  const checks = await checkDeploy(ctx.sfn, (await requireProject(values.config, 'deploy-check')).workflows);
   // The roles can only be judged against a synthesized template: an explicit --to must exist; without one,
   // the definitions and runs in flight are still reported and the reader is told the roles were not checked.
   const assemblyPresent = existsSync(join(to, 'manifest.json'));

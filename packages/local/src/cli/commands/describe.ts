@@ -14,7 +14,7 @@ export const run = commandRunner('describe', async (args) => {
   const { values, positionals } = parseCommandArgs(args, {}, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);
   const ref = requirePositional(positionals, 0, 'run', USAGE);
-  const ctx = createCliContext(values.endpoint);
+  const ctx = createCliContext(values.endpoint, values.config);
   const details = await loadRunDetails(ctx.sfn, ref, await ctx.registryNames());
   const e = details.execution;
   if (values.json) {

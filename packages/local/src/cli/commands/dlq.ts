@@ -29,7 +29,7 @@ async function body(args: string[]): Promise<number | void> {
   const { values, positionals } = parseCommandArgs(args, OPTIONS, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);
   const sub = requirePositional(positionals, 0, "'list' or 'redrive'", USAGE);
-  const ctx = createCliContext(values.endpoint);
+  const ctx = createCliContext(values.endpoint, values.config);
   const queueUrl = await resolveDeadLetterQueueUrl(ctx.sqs());
   const t = terminal();
   if (sub === 'list') {

@@ -13,7 +13,7 @@ export const run = commandRunner('history', async (args) => {
   const { values, positionals } = parseCommandArgs(args, { events: { type: 'boolean', default: false } }, USAGE);
   if (values.help) return void terminal().line(`usage: ${USAGE}`);
   const ref = requirePositional(positionals, 0, 'run', USAGE);
-  const ctx = createCliContext(values.endpoint);
+  const ctx = createCliContext(values.endpoint, values.config);
   const details = await loadRunDetails(ctx.sfn, ref, await ctx.registryNames());
   const { analysis, execution } = details;
   if (values.json) {

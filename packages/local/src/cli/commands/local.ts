@@ -4,13 +4,17 @@ import { parseCommandArgs } from '../args';
 import { commandRunner } from '../command';
 import { CliUsageError } from '../errors';
 import { terminal } from '../output';
+import { cliProject } from '../project';
+import { CONFIG_FILE_NAMES } from '../../project';
 
 /** `autosave local`: runs the embedded engine with every workflow deployed, until SIGINT/SIGTERM. */
 export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed; --stack runs the synthesized CDK stack';
 
-const USAGE = `autosave local [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--mock-config <file>] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
+const USAGE = `autosave local [--config <file>] [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--mock-config <file>] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
 
 const HELP = `usage: ${USAGE}
+  --config <file>  the project's config (workflows, handlers, model script)
+                   (default: the first autosave.config.ts walking up from here)
   --mock-config <file>  a mock config (Step Functions Local's MockConfigFile format; default: $SFN_MOCK_CONFIG):
                  StartExecution on <stateMachineArn>#<TestCase> runs under that test case; re-read when it changes
   --stack        boot from the app's cloud assembly (synthesized here, cached by a hash of the sources)
@@ -24,6 +28,7 @@ export const run = commandRunner('local', async (args) => {
   const { values } = parseCommandArgs(
     args,
     {
+      config: { type: 'string' },
       port: { type: 'string', default: String(DEFAULT_LOCAL_PORT) },
       data: { type: 'string', default: DEFAULT_LOCAL_DATA_DIR },
       'virtual-clock': { type: 'boolean', default: false },
@@ -46,13 +51,27 @@ export const run = commandRunner('local', async (args) => {
     const assembly = await appAssembly(values.app);
     stack = { assemblyDir: assembly.directory, stackName: values['stack-name'], origin: assembly.origin, enforceIam: values['enforce-iam'] };
   }
+  // The project's workflows and handlers (stack mode takes them from the assembly). Without a config the
+  // engine still runs whatever definitions are created on it.
+  const project = await cliProject(values.config);
+  if (!project && !stack) terminal().line(`No ${CONFIG_FILE_NAMES[0]} in ${process.cwd()} or its parents: no workflow deployed (--config <file> names one)`);
   // The data directory first, before the engine's modules load: a second engine is refused at once.
   await mkdir(values.data, { recursive: true });
   const { lockDataDirectory } = await import('../../store');
   const dataDirLock = await lockDataDirectory(values.data);
   // Loaded here, not at the top: `autosave help` should not pay for the engine's dependencies.
   const { startLocal } = await import('../../server');
-  const local = await startLocal({ port, dataDir: values.data, virtualClock: values['virtual-clock'], functionsModule: values.functions, stack, dataDirLock, ...(values['mock-config'] ? { mockConfigFile: values['mock-config'] } : {}) });
+  const { projectOptions } = await import('../../project');
+  const local = await startLocal({
+    ...(project ? projectOptions(project) : {}),
+    port,
+    dataDir: values.data,
+    virtualClock: values['virtual-clock'],
+    functionsModule: values.functions,
+    stack,
+    dataDirLock,
+    ...(values['mock-config'] ? { mockConfigFile: values['mock-config'] } : {}),
+  });
   terminal().line(`Ready in ${Date.now() - started} ms`);
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {

@@ -20,7 +20,7 @@ export const summary = 'list runs, newest first (--workflow, --status incl. WAIT
 export const run = commandRunner('runs', async (args) => {
   const { values } = parseCommandArgs(args, { workflow: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } }, USAGE);
   if (values.help) return void HELP.forEach((line) => terminal().line(line));
-  const ctx = createCliContext(values.endpoint);
+  const ctx = createCliContext(values.endpoint, values.config);
   const limit = values.limit ? Number(values.limit) : DEFAULT_RUN_LIST_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new CliUsageError(`--limit must be a positive whole number (usage: ${USAGE})`);
   const status = parseRunStatus(values.status);

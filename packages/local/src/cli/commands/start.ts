@@ -8,17 +8,17 @@ import { followRun } from '../follow-run';
 import { printJson, terminal } from '../output';
 import { findDeployedWorkflow, liveAliasArn } from '../../operations';
 import { approveCommandLine } from './approve';
+import { cliProject } from '../project';
 
-const USAGE = 'autosave start <workflow> [--input <file|json>] [--name <run-name>] [--wait | --sync] [--json]';
+const USAGE = 'autosave start <workflow> [--input <file|json>] [--name <run-name>] [--wait | --sync] [--json] [--config <file>]';
 
 /** `autosave start <workflow>`: starts a run through the workflow's `live` alias. */
 export const summary = "start a run through the workflow's live alias (--input, --name, --wait follows it, --sync runs an EXPRESS workflow in one call)";
 
-/** The execution input: inline JSON, a JSON file, or the workflow's example input when none is given. */
-export async function readRunInput(value: string | undefined, workflow: string): Promise<string> {
+/** The execution input: inline JSON, a JSON file, or the workflow's example input (from the project's config) when none is given. */
+export async function readRunInput(value: string | undefined, workflow: string, configFlag?: string): Promise<string> {
   if (value === undefined) {
-    const registry = await import('../../../../../statemachines/index').catch(() => undefined);
-    const example = registry?.findWorkflow(workflow)?.exampleInput;
+    const example = (await cliProject(configFlag))?.workflows.find((w) => w.name === workflow)?.exampleInput;
     return JSON.stringify(example ?? {});
   }
   const inline = parseJson(value);
@@ -61,8 +61,8 @@ export const run = commandRunner('start', async (args) => {
   if (values.help) return void terminal().line(`usage: ${USAGE}`);
   const workflow = requirePositional(positionals, 0, 'workflow', USAGE);
   if (values.sync && values.wait) throw new CliUsageError(`--sync and --wait do not go together (--sync already waits)\nusage: ${USAGE}`);
-  const ctx = createCliContext(values.endpoint);
-  const input = await readRunInput(values.input, workflow);
+  const ctx = createCliContext(values.endpoint, values.config);
+  const input = await readRunInput(values.input, workflow, values.config);
   const machine = await findDeployedWorkflow(ctx.sfn, workflow, await ctx.registryNames());
   if (values.sync) {
     // StartSyncExecution: the EXPRESS run's outcome in the answer (a STANDARD workflow gets StateMachineTypeNotSupported).

@@ -106,7 +106,7 @@ export const run = commandRunner('test-state', async (args) => {
   if (values.help) return void terminal().line(`usage: ${USAGE}`);
   const workflowName = requirePositional(positionals, 0, 'workflow', USAGE);
   const stateName = requirePositional(positionals, 1, 'state', USAGE);
-  const ctx = createCliContext(values.endpoint);
+  const ctx = createCliContext(values.endpoint, values.config);
   const workflows = await ctx.registryWorkflows();
   const workflow = workflows.find((w) => w.name === workflowName);
   if (!workflow) throw new CliUsageError(`unknown workflow '${workflowName}' (known: ${workflows.map((w) => w.name).join(', ')})`);

@@ -6,7 +6,7 @@ import { LOCAL_REGION, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { CRASH_POINT_ENV, CrashPoint } from '@autosave/runtime/crash-points';
 import { MetricName } from '@autosave/runtime/metrics';
 import { OutboxEmailProvider } from '@autosave/runtime/tools';
-import { clinicalTrialOnboarding } from '../../../../../statemachines/index';
+import type { Workflow } from '@autosave/workflow';
 import {
   submitApprovalDecision,
   analyzeHistory,
@@ -17,6 +17,8 @@ import {
 } from '../../operations';
 import { spawnEngine, type EngineProcess } from './engine-process';
 
+/** The example app's workflow the demo runs (from the project's config). */
+export const DEMO_WORKFLOW = 'clinical-trial-onboarding';
 /** The seed scenario's site. */
 export const DEMO_SITE_ID = 'site-4412';
 /** The key of the side effect that must happen once: the welcome email. */
@@ -30,6 +32,10 @@ const POLL_MILLIS = 200;
 
 /** Options of {@link runCrashDemo}. */
 export interface CrashDemoOptions {
+  /** The onboarding workflow ({@link DEMO_WORKFLOW}), as the project's config declares it. */
+  readonly workflow: Workflow;
+  /** The config file the demo's engines load. */
+  readonly configFile: string;
   /** Receives the narration, one line at a time. */
   readonly say: (line: string) => void;
   /** Keep the throw-away data directory (its path is in the proof). @default false */
@@ -84,7 +90,7 @@ async function withDeadline<T>(promise: Promise<T>, deadline: number, message: s
  * whether it already sent (it did) and records that instead of sending again.
  */
 export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemoProof> {
-  const { say } = options;
+  const { say, workflow } = options;
   const deadline = Date.now() + (options.timeoutMillis ?? DEFAULT_DEMO_TIMEOUT_MILLIS);
   const dataDir = await mkdtemp(join(tmpdir(), 'autosave-demo-'));
   const engines: EngineProcess[] = [];
@@ -94,18 +100,18 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
   try {
     say(`data directory (thrown away at the end): ${dataDir}`);
     say(`1. starting the engine with the crash point ${CRASH_POINT_ENV}=${DEMO_CRASH_POINT}`);
-    const first = await spawnEngine({ dataDir, env: { [CRASH_POINT_ENV]: DEMO_CRASH_POINT }, onOutput: options.onEngineOutput });
+    const first = await spawnEngine({ dataDir, configFile: options.configFile, env: { [CRASH_POINT_ENV]: DEMO_CRASH_POINT }, onOutput: options.onEngineOutput });
     engines.push(first);
     say(`   engine pid ${first.pid} listening on ${first.url}`);
     const sfn = new SFNClient({ endpoint: first.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
 
-    const machineArn = `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:${clinicalTrialOnboarding.name}`;
-    const input = { ...clinicalTrialOnboarding.exampleInput, siteId: DEMO_SITE_ID };
+    const machineArn = `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:${workflow.name}`;
+    const input = { ...workflow.exampleInput, siteId: DEMO_SITE_ID };
     const started = await sfn.send(
       new StartExecutionCommand({ stateMachineArn: liveAliasArn(machineArn), name: `onboarding-${DEMO_SITE_ID}`, input: JSON.stringify(input) }),
     );
     const executionArn = started.executionArn!;
-    say(`2. started run onboarding-${DEMO_SITE_ID} (${clinicalTrialOnboarding.name}, through its live alias)`);
+    say(`2. started run onboarding-${DEMO_SITE_ID} (${workflow.name}, through its live alias)`);
 
     let approvalUrl: string | undefined;
     while (!approvalUrl) {
@@ -133,6 +139,7 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
     const metrics = { reconciled: 0, duplicates: 0 };
     const second = await spawnEngine({
       dataDir,
+      configFile: options.configFile,
       port: first.port,
       onOutput: (line) => {
         if (/idempotency lease/.test(line)) endedLeases = line.trim();
@@ -156,7 +163,7 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
 
     const analysis = analyzeHistory(await getFullHistory(sfn, executionArn));
     const emails = await outbox.list();
-    const proof = proveCrashDemo(analysis, status, emails.map((e) => e.idempotencyKey));
+    const proof = proveCrashDemo(workflow, analysis, status, emails.map((e) => e.idempotencyKey));
     return { ...proof, executionArn, status, dataDir };
   } finally {
     for (const engine of engines) await engine.stop();
@@ -165,8 +172,8 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
 }
 
 /** The checks of the proof, from the run's history and the outbox's idempotency keys. */
-export function proveCrashDemo(analysis: RunAnalysis, status: string, outboxKeys: readonly string[]): Pick<CrashDemoProof, 'holds' | 'checks'> {
-  const names = clinicalTrialOnboarding.steps.map((s) => s.name);
+export function proveCrashDemo(workflow: Workflow, analysis: RunAnalysis, status: string, outboxKeys: readonly string[]): Pick<CrashDemoProof, 'holds' | 'checks'> {
+  const names = workflow.steps.map((s) => s.name);
   const before = names.slice(0, 5);
   const welcomeStep = names[5];
   const entriesOf = (name: string) => analysis.entries.filter((e) => e.name === name);

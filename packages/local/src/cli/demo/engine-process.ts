@@ -13,6 +13,8 @@ export interface SpawnEngineOptions {
   /** 0 picks a free port. @default 0 */
   readonly port?: number;
   readonly virtualClock?: boolean;
+  /** The project's config file (`autosave local --config`). @default the one found from the current directory */
+  readonly configFile?: string;
   /** A module of more Lambda functions (`autosave local --functions`). @default none */
   readonly functionsModule?: string;
   /** Extra environment for the child (e.g. a crash point). */
@@ -47,6 +49,7 @@ const LISTENING = /listening on (http:\/\/127\.0\.0\.1:(\d+))/;
 export function spawnEngine(options: SpawnEngineOptions): Promise<EngineProcess> {
   const args = [AUTOSAVE_BIN, 'local', '--port', String(options.port ?? 0), '--data', options.dataDir];
   if (options.virtualClock) args.push('--virtual-clock');
+  if (options.configFile) args.push('--config', options.configFile);
   if (options.functionsModule) args.push('--functions', options.functionsModule);
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...options.env },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '@autosave/workflow/config';
 import { AutosaveError } from '@autosave/workflow/errors';
+import { withRuntimeEnvironment } from '@autosave/runtime/endpoints';
 import { functionArn, parseFunctionName } from './function-name';
 import type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine';
 
@@ -85,6 +86,12 @@ export interface InProcessLambdaRunnerOptions {
   readonly region?: string;
   /** Account in `invokedFunctionArn`. @default LOCAL_ACCOUNT_ID */
   readonly accountId?: string;
+  /**
+   * The environment {@link functions} run with, as a Lambda function's variables: the runtime reads it
+   * (`runtimeEnvironment()`) for the invocation's duration; `process.env` is never written.
+   * @default `process.env`
+   */
+  readonly environment?: NodeJS.ProcessEnv;
 }
 
 class FunctionTimeoutSignal {
@@ -113,8 +120,10 @@ export class InProcessLambdaRunner {
   private readonly handlers = new Map<string, Promise<LambdaHandler>>();
   private readonly region: string;
   private readonly accountId: string;
+  private readonly environment: NodeJS.ProcessEnv | undefined;
 
   constructor(options: InProcessLambdaRunnerOptions) {
+    this.environment = options.environment;
     for (const fn of options.functions) this.functions.set(fn.name, fn);
     this.sources = options.sources ?? [];
     this.region = options.region ?? LOCAL_REGION;
@@ -133,7 +142,9 @@ export class InProcessLambdaRunner {
   }
 
   /** The {@link LambdaInvoker} to hand the engine. */
-  readonly invoke: LambdaInvoker = async (request) => {
+  readonly invoke: LambdaInvoker = (request) => (this.environment ? withRuntimeEnvironment(this.environment, () => this.invokeHere(request)) : this.invokeHere(request));
+
+  private async invokeHere(request: LambdaInvocation): Promise<LambdaInvocationResult> {
     const { name, qualifier } = parseFunctionName(request.functionName, request.qualifier);
     const found = this.find(name, qualifier);
     if (!found) throw new LambdaFunctionNotFoundError(request.functionName);
@@ -187,7 +198,7 @@ export class InProcessLambdaRunner {
     } finally {
       clearTimeout(timer);
     }
-  };
+  }
 
   private find(name: string, qualifier?: string): ResolvedFunctionVersion | undefined {
     const fn = this.functions.get(name);

@@ -21,27 +21,41 @@ export class UserFunctionsModuleError extends Error {
  * else every named export), so any ASL that calls Lambdas can run locally.
  */
 export async function loadUserFunctions(modulePath: string): Promise<LocalFunction[]> {
-  const mod = await importModule(pathToFileURL(resolve(modulePath)).href);
-  // A default-exported object is the table; otherwise every named export is a function.
-  const table = mod.default && typeof mod.default === 'object' ? (mod.default as Record<string, unknown>) : { ...mod };
-  delete table.default;
-  return userFunctions(table, modulePath);
+  return userFunctions(await loadUserFunctionTable(modulePath), modulePath);
 }
 
+/** The table `{ [functionName]: handler }` a module exports (its default export when that is an object, else its named exports). */
+export async function loadUserFunctionTable(modulePath: string): Promise<Record<string, unknown>> {
+  const mod = await importModule(pathToFileURL(resolve(modulePath)).href);
+  const fallback = moduleDefault(mod);
+  const table = fallback && typeof fallback === 'object' ? { ...(fallback as Record<string, unknown>) } : { ...mod };
+  delete table.default;
+  delete table.__esModule;
+  return table;
+}
+
+/** What Node cannot load by itself: TypeScript (the CLI runs as a JavaScript bundle, or from an installed package). */
+const TYPESCRIPT_FILE = /\.[cm]?tsx?$/;
+
 /**
- * Imports a module; a TypeScript one that Node cannot load by itself (the CLI runs as a JavaScript bundle)
- * gets tsx's loader registered first, only then: a JavaScript functions module never loads tsx. (Node
- * remembers the failed URL, so the module is imported again under a query.)
+ * Imports a user's module. A TypeScript one is loaded through tsx's `tsImport`, scoped to that import
+ * (nothing is registered for the rest of the process), in a CommonJS app as in an ESM one; JavaScript is
+ * imported as it is. A CommonJS module's `module.exports` arrives as `default` (and its `exports.default`
+ * as `default.default`, which {@link moduleDefault} unwraps).
  */
 export async function importModule(url: string): Promise<Record<string, unknown>> {
-  try {
-    return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
-    const { register } = await import('tsx/esm/api');
-    register();
-    return (await import(/* @vite-ignore */ `${url}?typescript`)) as Record<string, unknown>;
+  if (!TYPESCRIPT_FILE.test(new URL(url).pathname)) return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+  const { tsImport } = await import('tsx/esm/api');
+  return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
+}
+
+/** A module's default export as its author wrote it: `export default x` compiled to CommonJS is imported as `{ default: { default: x } }`. */
+export function moduleDefault(mod: Record<string, unknown>): unknown {
+  const value = mod.default;
+  if (value && typeof value === 'object' && 'default' in value && (Object.keys(value).length === 1 || (value as { __esModule?: boolean }).__esModule)) {
+    return (value as { default: unknown }).default;
   }
+  return value;
 }
 
 /** Local functions from a table `{ [functionName]: handler | { handler, timeoutSeconds?, memoryMb? } }`. */
