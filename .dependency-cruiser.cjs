@@ -89,7 +89,7 @@ function importRules(baseDir) {
       name: 'packages-never-import-the-example-app',
       comment:
         'The packages are installed into apps that have no statemachines/ or infra/ of ours. ALLOWANCE (issue 19, userland removes it): ' +
-        'stack-assembly.ts (EXAMPLE_APP_IMPORTERS) still synthesizes the example app's infra/ in process; everything else finds the project through autosave.config.ts.',
+        'stack-assembly.ts (EXAMPLE_APP_IMPORTERS) still synthesizes the example app (infra/) in process; everything else finds the project through autosave.config.ts.',
       severity: 'error',
       from: { path: '^packages/', pathNot: EXAMPLE_APP_IMPORTERS.map((file) => `^${escape(file)}$`) },
       to: { path: `^(${EXAMPLE_APP.join('|')})/` },
