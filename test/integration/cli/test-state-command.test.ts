@@ -10,12 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../packages/local/src/cli/main';
 import { captureTerminal } from '../../../packages/local/src/cli/output';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
+import { exampleApp } from '../../fixtures/example-app';
 
 let local: LocalEngine;
 let dataDir: string;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'autosave-cli-test-state-'));
-  local = await startLocal({ port: 0, dataDir, log: () => undefined });
+  local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, log: () => undefined });
 });
 afterAll(async () => {
   await local?.stop();
