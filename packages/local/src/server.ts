@@ -8,7 +8,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { resolve, join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { DEFAULT_DLQ_NAME, loadRuntimeConfig } from '@autosave/runtime/endpoints';
@@ -26,6 +26,7 @@ import { lockDataDirectory } from './store';
 import { expireOrphanedLeases } from './services/orphaned-leases';
 import { recordedDecisions } from './services/recorded-decisions';
 import { startLocalS3 } from './services/s3';
+import { lazyClient } from './services/lazy-client';
 import { LocalSqs } from './services/sqs/local-sqs';
 import { sqsService } from './services/sqs/sqs-service';
 import { sqsQueryService } from './services/sqs/sqs-query-service';
@@ -271,7 +272,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const sqsClient = new SQSClient({ ...clientConfig, endpoint: api.url });
     const dynamodbClient = new DynamoDBClient({ ...clientConfig, endpoint: dynamodb.endpoint });
     // A Distributed Map's ItemReader and ResultWriter reach the local S3 (s3rver wants path-style addressing).
-    const s3Client = new S3Client({ ...clientConfig, endpoint: s3.endpoint, forcePathStyle: true });
+    const s3Client = lazyClient<S3Client>(async () => new (await import('@aws-sdk/client-s3')).S3Client({ ...clientConfig, endpoint: s3.endpoint, forcePathStyle: true }));
     stops.push(() => sqsClient.destroy(), () => dynamodbClient.destroy(), () => s3Client.destroy());
     // Approval decisions recorded but cut off before they reached their run (a crash mid-POST).
     const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? recordedDecisions(dynamodbClient, api.url) : undefined;
