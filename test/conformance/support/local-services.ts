@@ -1,5 +1,5 @@
 /**
- * The engine's emulated services for one conformance test file (SNS, and the SQS queue, Lambda functions and
+ * The engine's emulated services for one conformance test file (SNS, EventBridge, and the SQS queue, Lambda functions and
  * outbox they deliver to): call before `recordedEngine`, hand `engineOptions` to it, and await
  * `settled()` before looking at what was delivered.
  */
@@ -10,6 +10,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { EngineOptions } from '../../../packages/local/src/engine';
 import { DeliveryTargets, localQueueSender } from '../../../packages/local/src/services/delivery';
 import { parseFunctionName } from '../../../packages/local/src/services/lambda/function-name';
+import { LocalEventBridge } from '../../../packages/local/src/services/eventbridge';
 import { LocalSns } from '../../../packages/local/src/services/sns';
 import { LocalSqs } from '../../../packages/local/src/services/sqs/local-sqs';
 import { OutboxEmailProvider } from '../../../packages/runtime/src/tools';
@@ -23,6 +24,7 @@ export function localServicesForTests(functions: Record<string, TestFunction>, e
     dir: '',
     sqs: undefined as unknown as LocalSqs,
     sns: undefined as unknown as LocalSns,
+    eventbridge: undefined as unknown as LocalEventBridge,
     targets: undefined as unknown as DeliveryTargets,
     errors: [] as string[],
     /** Creates a local queue, answering its ARN and a reader of its bodies. */
@@ -51,7 +53,12 @@ export function localServicesForTests(functions: Record<string, TestFunction>, e
       ...(extra.startExecution ? { startExecution: extra.startExecution } : {}),
     });
     fixture.sns = new LocalSns({ targets: fixture.targets, file: join(fixture.dir, 'sns.json') });
-    Object.assign(engineOptions, { integrations: { sns: fixture.sns } });
+    fixture.eventbridge = new LocalEventBridge({
+      targets: fixture.targets,
+      file: join(fixture.dir, 'eventbridge.json'),
+      publishToTopic: async (TopicArn, Message) => void (await fixture.sns.call('Publish', { TopicArn, Message })),
+    });
+    Object.assign(engineOptions, { integrations: { sns: fixture.sns, eventbridge: fixture.eventbridge } });
   });
   afterAll(async () => {
     await fixture.targets?.settled();

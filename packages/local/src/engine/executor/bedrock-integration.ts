@@ -5,7 +5,7 @@
  * `{Body, ContentType}` with the model's answer parsed (`$.Body.results[0].outputText` for a Titan model).
  * `ModelId` may be a model id or any Bedrock model ARN. An error is `Bedrock.<Code>Exception`.
  */
-import { StatesError } from '../../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import { argsObject, notServed, optimizedFault, type ServedIntegration } from './served-integration';
 import { failure } from './task-outcome';
 

@@ -4,7 +4,7 @@
  * (sns-integration.ts, events-integration.ts, ...); served-integrations.ts lists them.
  */
 import { randomUUID } from 'node:crypto';
-import { StatesError } from '../../../../workflow/src/errors';
+import { StatesError } from '@autosave/workflow/errors';
 import { ServiceFault, type ServicePorts, type TaskCallContext } from './service-ports';
 import { sdkCause } from './service-responses';
 import { exceptionName, failure, type TaskOutcome } from './task-outcome';

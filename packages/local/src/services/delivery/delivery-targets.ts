@@ -4,7 +4,7 @@
  * address (the local outbox, which the console shows) or an HTTP(S) endpoint. Every target is named by its
  * ARN (an address or URL for email and HTTP), as subscriptions and rule targets name them.
  */
-import { OutboxEmailProvider } from '../../../../runtime/src/tools';
+import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import type { LambdaInvoker } from '../../engine';
 import type { LocalSqs } from '../sqs/local-sqs';
 

@@ -8,7 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock } from '../../../../workflow/src/config';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock } from '@autosave/workflow/config';
 import { EMULATED_API_ACTIONS, ServiceFault, type ServiceApi } from '../../engine';
 import type { DeliveryTargets } from '../delivery';
 import { matchesEventPattern, type EventPattern } from '../eventbridge';
