@@ -5,6 +5,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { GroupCommitter } from './group-committer';
 import { packEvents, unpackEvents } from './history-codec';
+
+/** Most events in one packed history segment (a page of GetExecutionHistory is at most 1,000). */
+export const PACKED_SEGMENT_MAX_EVENTS = 1_000;
+/** Most details text in one packed segment (one event of 256 KiB and more still makes a segment of its own). */
+export const PACKED_SEGMENT_MAX_BYTES = 4 * 1024 * 1024;
+/** An event's columns other than its details, as they count toward a segment. */
+const EVENT_OVERHEAD_BYTES = 64;
 import { openSchema, refuseNewerSchema } from './schema';
 import { walFramesDuring } from './wal-frames';
 
@@ -367,8 +374,9 @@ export class EngineStore {
   }
   /**
    * A page of history events (keyset by id): after `afterId` ascending, or before `beforeId` descending
-   * (0: from the newest). Events of closed runs are packed ({@link packHistory}); a redriven run has
-   * packed segments and rows after them.
+   * (0: from the newest). Events of closed runs are packed ({@link packHistory}) in segments; a redriven
+   * run has packed segments and rows after them. Only the segments the page reaches are read and
+   * unpacked, so a page costs the same memory whatever the history's size.
    */
   historyPage(executionArn: string, order: 'ASC' | 'DESC', boundId: number, limit: number): EventRow[] {
     const rows =
@@ -377,29 +385,55 @@ export class EngineStore {
         : (this.sql('SELECT * FROM events WHERE execution_arn = ? AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?').all(executionArn, boundId, boundId, limit) as EventRow[]);
     const segments = (
       order === 'ASC'
-        ? this.sql('SELECT body FROM packed_events WHERE execution_arn = ? AND last_id > ? ORDER BY first_id').all(executionArn, boundId)
-        : this.sql('SELECT body FROM packed_events WHERE execution_arn = ? AND (? = 0 OR first_id < ?) ORDER BY first_id').all(executionArn, boundId, boundId)
-    ) as { body: Buffer }[];
+        ? this.sql('SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND last_id > ? ORDER BY first_id ASC').all(executionArn, boundId)
+        : this.sql('SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND (? = 0 OR first_id < ?) ORDER BY first_id DESC').all(executionArn, boundId, boundId)
+    ) as { first_id: number; last_id: number }[];
     if (segments.length === 0) return rows;
     const inRange = (id: number) => (order === 'ASC' ? id > boundId : boundId === 0 || id < boundId);
-    const packed = segments.flatMap((seg) => unpackEvents(seg.body)).filter((e) => inRange(e.id)).map((e) => ({ execution_arn: executionArn, ...e }));
-    const all = [...packed, ...rows].sort((a, b) => (order === 'ASC' ? a.id - b.id : b.id - a.id));
+    // Packed events all come before the rows (a redrive writes rows after its packed segments): for an
+    // ascending page the segments come first, for a descending one the rows do.
+    const packed: EventRow[] = [];
+    const wanted = order === 'ASC' ? limit : limit - rows.length;
+    for (const segment of segments) {
+      if (packed.length >= wanted) break;
+      const { body } = this.sql('SELECT body FROM packed_events WHERE execution_arn = ? AND first_id = ?').get(executionArn, segment.first_id) as { body: Buffer };
+      const events = unpackEvents(body).filter((e) => inRange(e.id)).map((e) => ({ execution_arn: executionArn, ...e }));
+      packed.push(...(order === 'ASC' ? events : events.reverse()));
+    }
+    const all = order === 'ASC' ? [...packed, ...rows] : [...rows, ...packed];
     return all.slice(0, limit);
   }
   /**
-   * Packs the unpacked events of a closing execution into one compressed row (history-codec): the bulk
-   * of what a finished run keeps. Runs inside the closing transition's write.
+   * Packs the unpacked events of a closing execution into compressed rows (history-codec), a segment per
+   * {@link PACKED_SEGMENT_MAX_EVENTS} events or {@link PACKED_SEGMENT_MAX_BYTES} of details, whichever
+   * comes first: a history of any size (25,000 events of 256 KiB each) is packed and read back a
+   * segment at a time, never as one string. Runs inside the closing transition's write.
    */
   packHistory(executionArn: string): void {
     if (this.inMemory) return;
-    const events = this.sql('SELECT id, type, ts_ms, previous_id, details FROM events WHERE execution_arn = ? ORDER BY id').all(executionArn) as EventRow[];
-    if (events.length === 0) return;
-    this.sql('INSERT OR REPLACE INTO packed_events (execution_arn, first_id, last_id, body) VALUES (?, ?, ?, ?)').run(
-      executionArn,
-      events[0].id,
-      events[events.length - 1].id,
-      packEvents(events),
-    );
+    const read = this.sql('SELECT id, type, ts_ms, previous_id, details FROM events WHERE execution_arn = ? AND id > ? ORDER BY id LIMIT ?');
+    const write = this.sql('INSERT OR REPLACE INTO packed_events (execution_arn, first_id, last_id, body) VALUES (?, ?, ?, ?)');
+    let segment: EventRow[] = [];
+    let bytes = 0;
+    const flush = () => {
+      if (segment.length === 0) return;
+      write.run(executionArn, segment[0].id, segment[segment.length - 1].id, packEvents(segment));
+      segment = [];
+      bytes = 0;
+    };
+    let after = 0;
+    for (;;) {
+      const batch = read.all(executionArn, after, PACKED_SEGMENT_MAX_EVENTS) as EventRow[];
+      if (batch.length === 0) break;
+      for (const event of batch) {
+        const size = (event.details?.length ?? 0) + EVENT_OVERHEAD_BYTES;
+        if (segment.length >= PACKED_SEGMENT_MAX_EVENTS || (segment.length > 0 && bytes + size > PACKED_SEGMENT_MAX_BYTES)) flush();
+        segment.push(event);
+        bytes += size;
+      }
+      after = batch[batch.length - 1].id;
+    }
+    flush();
     this.sql('DELETE FROM events WHERE execution_arn = ?').run(executionArn);
   }
   /** Deletes an execution's frames (a SUCCEEDED run is never redriven: nothing reads them again). */
