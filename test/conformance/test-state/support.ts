@@ -4,7 +4,8 @@
  * the answer as LocalStack's AWS-validated snapshots record it (output and inspection steps parsed).
  */
 import { afterAll, beforeAll } from 'vitest';
-import type { EngineOptions } from '../../../packages/local/src/engine';
+import { type EngineOptions } from '../../../packages/local/src/engine';
+import { testStateResult } from '../../../packages/local/src/engine/test-state';
 import { EngineHarness, type TestFunction } from '../../unit/local/engine/support/engine-harness';
 
 /** A role ARN as the recorded requests give one. */
@@ -25,7 +26,6 @@ export interface TestStateCall {
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
-const parse = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
 
 /** The wire request of a call. */
 export function wireRequest(call: TestStateCall): Record<string, unknown> {
@@ -41,14 +41,7 @@ export function wireRequest(call: TestStateCall): Record<string, unknown> {
 }
 
 /** An answer with its JSON text fields parsed, as the recorded snapshots show it. */
-export function readable(answer: Record<string, any>): Record<string, any> {
-  const out: Record<string, any> = { ...answer };
-  if ('output' in out) out.output = parse(out.output);
-  if (out.inspectionData) {
-    out.inspectionData = Object.fromEntries(Object.entries(out.inspectionData).map(([k, v]) => [k, typeof v === 'string' ? parse(v) : v]));
-  }
-  return out;
-}
+export const readable = (answer: Record<string, any>): Record<string, any> => testStateResult(answer);
 
 /** An engine for one test file, and TestState calls on it. */
 export function testStateEngine(functions: Record<string, TestFunction> = {}, engine: Partial<EngineOptions> = {}) {

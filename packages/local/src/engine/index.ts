@@ -14,3 +14,5 @@ export type { MockedResponse, MockTestCase, MockTestCases } from './mocks';
 export { ServiceFault } from './executor/service-ports';
 export type { ConnectionAuth, HttpConnections, ModelInvocation, ModelInvoker, PassThrough, ServiceApi, ServicePorts, TaskCallContext } from './executor/service-ports';
 export { EMULATED_API_ACTIONS, type EmulatedService } from './executor/emulated-apis';
+export { callTestState, testStateRequest, testStateResult, SYNTHESIZED_STATE_NAME } from './test-state';
+export type { TestStateHandler, TestStateMockOption, TestStateOptions, TestStateResult } from './test-state';
