@@ -33,6 +33,19 @@ describe('a mocked Task result goes through the real data flow', () => {
   });
 });
 
+describe('a Task the engine does not run', () => {
+  it('runs with a mock: an HTTP Task (arn:aws:states:::http:invoke) answers its mocked response (recorded: the blog-post scenario)', async () => {
+    const definition = { QueryLanguage: 'JSONata', Type: 'Task', Resource: 'arn:aws:states:::http:invoke', Arguments: { Method: 'POST', ApiEndpoint: 'example.execute-api.us-east-1.amazonaws.com', Path: '/approval', RequestBody: '{% $states.input %}', AuthType: 'NO_AUTH' }, Output: '{% $merge([$states.result, {"approved_by": "Mary"}]) %}', Next: 'Check Approval' };
+    const answer = await testState({ definition, input: { cost: 10 }, inspectionLevel: 'DEBUG', mock: { result: { approval: true } } });
+    expect(answer).toEqual({
+      status: 'SUCCEEDED',
+      output: { approval: true, approved_by: 'Mary' },
+      nextState: 'Check Approval',
+      inspectionData: { input: { cost: 10 }, afterArguments: { Method: 'POST', ApiEndpoint: 'example.execute-api.us-east-1.amazonaws.com', Path: '/approval', RequestBody: { cost: 10 }, AuthType: 'NO_AUTH' }, result: { approval: true } },
+    });
+  });
+});
+
 describe('a mocked Map result', () => {
   const map = (extra: object = {}) => ({ QueryLanguage: 'JSONata', Type: 'Map', Items: '{% $states.input.Values %}', ItemProcessor: BRANCH('P'), End: true, ...extra });
 

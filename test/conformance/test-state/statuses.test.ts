@@ -135,4 +135,10 @@ describe('an un-mocked Task makes the real call on the local services', () => {
     expect(answer).toMatchObject({ status: 'CAUGHT_ERROR', error: 'BrokenError', nextState: 'Handle' });
     expect(answer.inspectionData.errorDetails).toEqual({ catchIndex: 0 });
   });
+
+  it('fails an un-mocked Task of an integration the engine accepts but does not serve, naming how to serve it', async () => {
+    const task = { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:kms:encrypt', Parameters: { KeyId: 'k', Plaintext: 'p' }, End: true };
+    const answer = await testState({ definition: task, roleArn: ROLE_ARN });
+    expect(answer).toMatchObject({ status: 'FAILED', error: 'Local.IntegrationNotServed' });
+  });
 });
