@@ -407,10 +407,22 @@ export class EngineStore {
    * Packs the unpacked events of a closing execution into compressed rows (history-codec), a segment per
    * {@link PACKED_SEGMENT_MAX_EVENTS} events or {@link PACKED_SEGMENT_MAX_BYTES} of details, whichever
    * comes first: a history of any size (25,000 events of 256 KiB each) is packed and read back a
-   * segment at a time, never as one string. Runs inside the closing transition's write.
+   * segment at a time, never as one string. Runs inside the closing transition's write, in a savepoint of
+   * its own: packing only saves space, so a packing that fails leaves the events as rows (history reads
+   * them the same) and the run still closes. Returns whether the history was packed.
    */
-  packHistory(executionArn: string): void {
-    if (this.inMemory) return;
+  packHistory(executionArn: string): boolean {
+    if (this.inMemory) return false;
+    try {
+      this.db.transaction(() => this.packSegments(executionArn))();
+      return true;
+    } catch (err) {
+      console.error(`autosave engine: the history of ${executionArn} stays unpacked (${(err as Error)?.message ?? String(err)})`);
+      return false;
+    }
+  }
+
+  private packSegments(executionArn: string): void {
     const read = this.sql('SELECT id, type, ts_ms, previous_id, details FROM events WHERE execution_arn = ? AND id > ? ORDER BY id LIMIT ?');
     const write = this.sql('INSERT OR REPLACE INTO packed_events (execution_arn, first_id, last_id, body) VALUES (?, ?, ?, ?)');
     let segment: EventRow[] = [];

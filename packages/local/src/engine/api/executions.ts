@@ -303,8 +303,10 @@ export async function stopExecution(rt: ExecutionRuntime, input: Input): Promise
   batch.closeExecution({ status: 'ABORTED', ...(error !== undefined ? { error } : {}), ...(cause !== undefined ? { cause } : {}) });
   try {
     await rt.store.committer.commit(() => batch.write(rt.store));
-  } catch {
-    // It closed meanwhile: answer with its stop date like a stop of a closed run.
+  } catch (err) {
+    // It closed meanwhile: answer with its stop date like a stop of a closed run. Any other failure is not
+    // answered as a stop that changed nothing.
+    if (rt.store.getExecution(row.arn)?.status === 'RUNNING') throw err;
   }
   rt.executionClosed(row.arn);
   const after = rt.store.getExecution(row.arn) as ExecutionRow;

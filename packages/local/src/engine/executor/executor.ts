@@ -155,8 +155,12 @@ export class Executor {
     const next = previous
       .catch(() => undefined)
       .then(() => (this.stopped ? ('not-applied' as const) : this.process(executionArn, frameId, signal)))
-      .catch((err: unknown) => {
+      // A transition that cannot be written (not a stale one: a store failure, a bug) is tried once more;
+      // failing again, it fails the run with the error recorded rather than leave it RUNNING for good.
+      .catch(() => (this.stopped ? ('not-applied' as const) : this.process(executionArn, frameId, signal)))
+      .catch(async (err: unknown) => {
         console.error(`autosave engine: transition of ${executionArn} frame ${frameId} failed`, err);
+        if (!this.stopped) await this.failRun(executionArn, err);
         return 'not-applied' as const;
       })
       .finally(() => {
@@ -165,6 +169,21 @@ export class Executor {
       });
     this.locks.set(key, next);
     return next;
+  }
+
+  /** Fails a run whose transition could not be written (States.Runtime, the cause naming the failure). */
+  private async failRun(executionArn: string, err: unknown): Promise<void> {
+    const cause = `The local engine could not apply a transition of this execution: ${(err as Error)?.message ?? String(err)}`;
+    const batch = new TransitionBatch(executionArn, () => this.ctx.clock.now());
+    batch.event(null, 'ExecutionFailed', { error: StatesError.Runtime, cause });
+    batch.closeExecution({ status: 'FAILED', error: StatesError.Runtime, cause });
+    try {
+      await this.store.committer.commit(() => batch.write(this.store));
+    } catch (failed) {
+      if (this.store.getExecution(executionArn)?.status === 'RUNNING') console.error(`autosave engine: could not fail ${executionArn} either`, failed);
+      return;
+    }
+    this.hooks.onClosed(executionArn);
   }
 
   /**
