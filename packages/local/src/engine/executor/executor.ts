@@ -315,7 +315,7 @@ export class Executor {
       // A mocked state makes no call (and so asks no IAM): its response stands for the call and any wait.
       const invocation: Invocation = { released: new Promise<void>(() => undefined), isReleased: false };
       invocation.settled = this.ctx.mocks
-        .outcome(mocked, executionArn, launch.frame.id, launch.seq, state)
+        .outcome(mocked, { executionArn, frameId: launch.frame.id, seq: launch.seq, state, functionResource: launch.target.service === 'lambda-function' })
         .catch((err: unknown): TaskOutcome => ({ ok: false, error: StatesError.Runtime, cause: (err as Error)?.message ?? String(err) }))
         .then((outcome) => this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome, mocked: true }))
         .finally(() => this.invocations.delete(invocation));

@@ -20,13 +20,26 @@ export function mockedOutcome(response: MockedResponse): TaskOutcome {
  * the state, the invocation and the test case, as the docs say a run whose mocked state runs out of
  * responses fails.
  */
-export function mockedInvocationOutcome(testCase: MockTestCase, state: string, number: number): TaskOutcome {
+export function mockedInvocationOutcome(testCase: MockTestCase, state: string, number: number, options: { functionResource?: boolean } = {}): TaskOutcome {
   const responses = testCase.states[state];
   const response = responses?.invocations[number];
-  if (response) return mockedOutcome(response);
+  if (response) return options.functionResource ? functionResult(mockedOutcome(response)) : mockedOutcome(response);
   const defined = responses && responses.invocations.length > 0 ? `defines invocations 0-${responses.invocations.length - 1}` : 'defines none';
   return failure(
     StatesError.Runtime,
     `No mocked response for invocation ${number} of state '${state}' in test case '${testCase.testCase}' of state machine '${testCase.stateMachine}': the response '${responses?.response ?? ''}' ${defined}.`,
   );
+}
+
+/**
+ * A Task whose `Resource` is a function ARN gets the function's payload as its result, not the Invoke
+ * response: a mocked Invoke response (`{StatusCode, Payload}`, the shape the docs give for Lambda) answers
+ * with its `Payload`, as LocalStack reads it and as AWS records the real call (local_mocking
+ * test_lambda_invoke: the state's output is the payload). Any other Return is the payload itself.
+ */
+function functionResult(outcome: TaskOutcome): TaskOutcome {
+  if (!outcome.ok) return outcome;
+  const value = outcome.value;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, 'Payload')) return { ok: true, value: (value as { Payload: unknown }).Payload };
+  return outcome;
 }

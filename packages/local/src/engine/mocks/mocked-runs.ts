@@ -39,8 +39,9 @@ export class MockedRuns {
    * The outcome of one attempt (`frameId`, `seq`) of a mocked state: it takes the state's next invocation
    * number durably (a replayed attempt gets its number again), then that number's response.
    */
-  async outcome(testCase: MockTestCase, executionArn: string, frameId: string, seq: number, state: string): Promise<TaskOutcome> {
+  async outcome(testCase: MockTestCase, attempt: { executionArn: string; frameId: string; seq: number; state: string; functionResource: boolean }): Promise<TaskOutcome> {
+    const { executionArn, frameId, seq, state, functionResource } = attempt;
     const number = await this.store.committer.commit(() => takeMockInvocation(this.store, executionArn, frameId, seq, state));
-    return mockedInvocationOutcome(testCase, state, number);
+    return mockedInvocationOutcome(testCase, state, number, { functionResource });
   }
 }
