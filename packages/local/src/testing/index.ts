@@ -1,0 +1,6 @@
+/**
+ * `@autosave/local/testing`: the local engine in your test process (vitest, jest), with your workflows and
+ * handlers, a virtual clock, approvals, restarts and what a run did.
+ */
+export * from './test-environment';
+export { days, hours, minutes, seconds, type Duration } from '@autosave/workflow/config';

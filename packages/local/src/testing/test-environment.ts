@@ -1,0 +1,201 @@
+/**
+ * AutosaveTestEnvironment: the local engine started in the test's own process with the user's workflows
+ * and handlers, a virtual clock, and the few verbs a workflow test needs — start a run, decide its
+ * approval, move time, restart the engine as a crash would, and read what happened (history, outbox,
+ * attempts). It never writes `process.env`: the functions get their environment in a scope of their own.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  DescribeExecutionCommand,
+  SFNClient,
+  StartExecutionCommand,
+  type DescribeExecutionCommandOutput,
+  type ExecutionStatus,
+  type HistoryEvent,
+} from '@aws-sdk/client-sfn';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, type Duration } from '@autosave/workflow/config';
+import { AutosaveError } from '@autosave/workflow/errors';
+import { OutboxEmailProvider, type OutboxEmail } from '@autosave/runtime/tools';
+import type { ModelScript } from '@autosave/runtime/models';
+import type { Workflow } from '@autosave/workflow';
+import { analyzeHistory, getFullHistory, pendingApprovals, submitApprovalDecision, type PendingApproval } from '../operations';
+import { invokedName, type AutosaveFunctions } from '../project';
+import { startLocal, type LocalEngine } from '../server';
+
+/** How long {@link AutosaveTestEnvironment.waitFor} waits before it fails. @default 30 s */
+export const DEFAULT_WAIT_TIMEOUT_MILLIS = 30_000;
+/** How often it looks (the API has no event to await). */
+const POLL_MILLIS = 20;
+
+/** Options of {@link AutosaveTestEnvironment.start}: what an `autosave.config.ts` holds, by value. */
+export interface AutosaveTestEnvironmentOptions {
+  /** The workflows to deploy, each behind its `live` alias. */
+  readonly workflows: readonly Workflow[];
+  /** Your handlers by function name (`tool-step`, `model-step`, or a function of your own). @default the built-in handlers */
+  readonly functions?: AutosaveFunctions;
+  /** The scripted model of the built-in model-step: the script itself, or the absolute path of its JSON file. @default none */
+  readonly model?: { readonly script?: ModelScript | string };
+  /** More environment variables for the functions (never written to `process.env`). @default none */
+  readonly environment?: Readonly<Record<string, string>>;
+  /** Where the engine keeps its data. @default a new temporary directory, removed by {@link AutosaveTestEnvironment.stop} */
+  readonly dataDir?: string;
+}
+
+/** A run started by {@link AutosaveTestEnvironment.startRun}. */
+export interface TestRun {
+  readonly executionArn: string;
+  /** The run's name (unique per workflow). */
+  readonly name: string;
+  readonly workflow: string;
+}
+
+/** What {@link AutosaveTestEnvironment.waitFor} waits for: a run status, or `WAITING_FOR_APPROVAL` (an approval step issued its link). */
+export type TestRunCondition = ExecutionStatus | 'WAITING_FOR_APPROVAL';
+
+/** A decision on an approval, as the approval page posts it. */
+export interface TestDecisionOptions {
+  /** @default `test` */
+  readonly by?: string;
+  readonly comment?: string;
+}
+
+/** The test environment could not do what was asked (no such workflow, no approval waiting, a wait that timed out). */
+export class TestEnvironmentError extends AutosaveError {
+  override readonly name = 'TestEnvironmentError';
+}
+
+/** The local engine in the test's process; see the module comment. */
+export class AutosaveTestEnvironment {
+  private constructor(
+    private local: LocalEngine,
+    private readonly sfn: SFNClient,
+    private readonly boot: (port: number) => Promise<LocalEngine>,
+    private readonly cleanup: () => Promise<void>,
+  ) {}
+
+  /** Starts the engine with the workflows deployed; resolves once it serves requests. */
+  static async start(options: AutosaveTestEnvironmentOptions): Promise<AutosaveTestEnvironment> {
+    const owned = options.dataDir === undefined;
+    const root = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'autosave-test-')));
+    const dataDir = join(root, 'engine');
+    await mkdir(dataDir, { recursive: true });
+    const environment: Record<string, string> = { POWERTOOLS_METRICS_DISABLED: 'true', ...options.environment };
+    const script = options.model?.script;
+    if (typeof script === 'string') environment.AUTOSAVE_MODEL_SCRIPT = script;
+    else if (script) {
+      environment.AUTOSAVE_MODEL_SCRIPT = join(root, 'model-script.json');
+      await writeFile(environment.AUTOSAVE_MODEL_SCRIPT, JSON.stringify(script));
+    }
+    const functions = Object.fromEntries(Object.entries(options.functions ?? {}).map(([key, fn]) => [invokedName(key), fn]));
+    const boot = (port: number) =>
+      startLocal({ workflows: options.workflows, functions, environment, port, dataDir, virtualClock: true, console: false, log: () => {}, label: 'test environment' });
+    const local = await boot(0);
+    const sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+    return new AutosaveTestEnvironment(local, sfn, boot, async () => {
+      if (owned) await rm(root, { recursive: true, force: true });
+    });
+  }
+
+  /** The engine's endpoint (Step Functions and SQS API, console), for clients of your own. */
+  get url(): string {
+    return this.local.url;
+  }
+
+  /** Starts a run through the workflow's `live` alias. */
+  async startRun(workflow: Workflow | string, input: unknown = {}, options: { readonly name?: string } = {}): Promise<TestRun> {
+    const name = typeof workflow === 'string' ? workflow : workflow.name;
+    const deployment = this.local.deployments.find((d) => d.workflow === name);
+    if (!deployment) throw new TestEnvironmentError(`no workflow '${name}' (deployed: ${this.local.deployments.map((d) => d.workflow).join(', ') || 'none'})`);
+    const started = await this.sfn.send(new StartExecutionCommand({ stateMachineArn: deployment.aliasArn, input: JSON.stringify(input), name: options.name }));
+    const executionArn = started.executionArn!;
+    return { executionArn, name: executionArn.split(':').pop()!, workflow: name };
+  }
+
+  /** The run as DescribeExecution answers. */
+  describe(run: TestRun): Promise<DescribeExecutionCommandOutput> {
+    return this.sfn.send(new DescribeExecutionCommand({ executionArn: run.executionArn }));
+  }
+
+  /**
+   * Waits until the run has the status (or is waiting on an approval) and answers DescribeExecution then.
+   * A run that closes with another status fails the wait at once, with its error and cause.
+   */
+  async waitFor(run: TestRun, condition: TestRunCondition, options: { readonly timeoutMillis?: number } = {}): Promise<DescribeExecutionCommandOutput> {
+    const deadline = Date.now() + (options.timeoutMillis ?? DEFAULT_WAIT_TIMEOUT_MILLIS);
+    for (;;) {
+      const described = await this.describe(run);
+      if (condition === 'WAITING_FOR_APPROVAL' ? (await this.approvals(run)).length > 0 : described.status === condition) return described;
+      if (described.status !== 'RUNNING' && described.status !== 'PENDING_REDRIVE') {
+        throw new TestEnvironmentError(`${run.name} is ${described.status}, not ${condition}${described.error ? `: ${described.error}` : ''}${described.cause ? ` (${described.cause})` : ''}`);
+      }
+      if (Date.now() > deadline) throw new TestEnvironmentError(`${run.name} is still ${described.status}, not ${condition}, after ${options.timeoutMillis ?? DEFAULT_WAIT_TIMEOUT_MILLIS} ms`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MILLIS));
+    }
+  }
+
+  /** The approvals the run is waiting on now, with their signed links. */
+  async approvals(run: TestRun): Promise<PendingApproval[]> {
+    return pendingApprovals(analyzeHistory(await this.history(run)));
+  }
+
+  /** Approves the run's waiting approval (the one at `step`, when several wait) through its signed link, as the approval page does. */
+  approve(run: TestRun, step?: string, options: TestDecisionOptions = {}): Promise<void> {
+    return this.decide(run, true, step, options);
+  }
+
+  /** Rejects it, as {@link approve} approves. */
+  reject(run: TestRun, step?: string, options: TestDecisionOptions = {}): Promise<void> {
+    return this.decide(run, false, step, options);
+  }
+
+  private async decide(run: TestRun, approve: boolean, step: string | undefined, options: TestDecisionOptions): Promise<void> {
+    const waiting = (await this.approvals(run)).filter((a) => step === undefined || a.step === step);
+    if (waiting.length !== 1 || !waiting[0].url) {
+      throw new TestEnvironmentError(
+        waiting.length === 0 ? `${run.name} waits on no approval${step ? ` at ${step}` : ''} (waitFor(run, 'WAITING_FOR_APPROVAL') first)` : `${run.name} waits on ${waiting.length} approvals: name the step (${waiting.map((a) => a.step).join(', ')})`,
+      );
+    }
+    await submitApprovalDecision(waiting[0].url, { approve, by: options.by ?? 'test', comment: options.comment });
+  }
+
+  /** Moves the virtual clock forward; resolves once every timer due by then (waits, timeouts, retries) has fired. */
+  async advanceTime(duration: Duration): Promise<void> {
+    await this.local.clock!.advance(duration);
+  }
+
+  /**
+   * Restarts the engine on the same data, port and clock, as after a crash: runs in flight stay on disk,
+   * Task attempts cut off are invoked again, idempotency leases of the stopped process are ended at start.
+   */
+  async restart(): Promise<void> {
+    const port = this.local.port;
+    await this.local.stop();
+    this.local = await this.boot(port);
+  }
+
+  /** The run's whole history (every page), as GetExecutionHistory answers. */
+  history(run: TestRun): Promise<HistoryEvent[]> {
+    return getFullHistory(this.sfn, run.executionArn);
+  }
+
+  /** Every email the outbox email provider recorded (the built-in `send-email` tool and approval notices). */
+  outbox(): Promise<OutboxEmail[]> {
+    return new OutboxEmailProvider(this.local.environment.AUTOSAVE_OUTBOX_DIR!).list();
+  }
+
+  /** How many times the step's work was invoked in this run (retries and re-invocations after a restart included). */
+  async attempts(run: TestRun, step: string): Promise<number> {
+    return analyzeHistory(await this.history(run))
+      .entries.filter((e) => e.name === step)
+      .reduce((n, e) => n + e.attempts, 0);
+  }
+
+  /** Stops the engine and removes the data directory it made. */
+  async stop(): Promise<void> {
+    this.sfn.destroy();
+    await this.local.stop();
+    await this.cleanup();
+  }
+}
