@@ -14,7 +14,7 @@ import { parseExecutionInput } from '../api/executions';
 import type { ArnScope } from '../arns';
 import { dataFlowFor, type EvaluationScope, type StateDataFlow, type StateDefinition } from '../dataflow';
 import { type PreparedState, validateDefinition } from '../definition';
-import { findCatcher, findRetrier, retrierAllows, retryDelayMillis } from '../executor/retry-policy';
+import { errorMatches, findRetrier, retrierAllows, retryDelayMillis } from '../executor/retry-policy';
 import { type IntegrationServices, runTaskIntegration } from '../executor/task-integrations';
 import type { TaskOutcome } from '../executor/task-outcome';
 import { mockedOutcome } from '../mocks';
@@ -86,8 +86,9 @@ function stateUnderTest(req: TestStateRequest): PreparedState {
   try {
     parsed = JSON.parse(req.definition);
   } catch {
-    return validateDefinition(req.definition) as never; // throws INVALID_JSON_DESCRIPTION in the service's words
+    parsed = undefined;
   }
+  // Not a JSON object: validation refuses it in the service's words (INVALID_JSON_DESCRIPTION, SCHEMA_VALIDATION_FAILED).
   if (!isObject(parsed)) return validateDefinition(req.definition) as never;
   // One state is run as the only state of a machine, named as AWS names it (its schema errors say
   // /States/StateName/...); the states it may go to stand in as Succeed states.
@@ -336,7 +337,7 @@ class TestRun {
         return this.answer('RETRIABLE', failure);
       }
     }
-    const catchIndex = state.catch.findIndex((c) => c === findCatcher(state.catch, failure.error));
+    const catchIndex = state.catch.findIndex((c) => errorMatches(c.ErrorEquals, failure.error));
     if (catchIndex >= 0) {
       const catcher = state.catch[catchIndex];
       this.inspection.data.errorDetails = { catchIndex };
@@ -389,6 +390,7 @@ export async function testState(services: TestStateServices, input: Json): Promi
     variables,
     context:
       context ??
+      // Task, Map and Parallel are the states with Retry fields (and the ones a mock is for).
       synthesizedContext({ scope: services.scope, input: value, roleArn: req.roleArn, nowMillis, recoverable: MOCKABLE.has(state.type), ...(tokenTask ? { token: newTaskToken() } : {}) }),
     nowMillis,
   };
