@@ -191,12 +191,15 @@ async function callEmulated(service: EmulatedService, services: AwsSdkClients, a
  * A call routed to a real endpoint: the response's members as the SDK integration gives them, an error as
  * `<Service>.<Name>Exception` (the SDK error's own name; the Java SDK's prefix is the service's name capitalized).
  */
-async function callPassThrough(services: AwsSdkClients, service: string, action: string, args: unknown): Promise<TaskOutcome> {
-  const prefix = SDK_SERVICES[service]?.errorPrefix ?? pascal(service);
+export async function callPassThrough(services: Pick<AwsSdkClients, 'ports'>, service: string, action: string, args: unknown): Promise<TaskOutcome> {
+  const prefix = Object.hasOwn(SDK_SERVICES, service) ? SDK_SERVICES[service].errorPrefix : pascal(service);
   try {
     return { ok: true, value: asJson(await services.ports.passThrough!.call(service, pascal(action), (withoutNulls(args ?? {}) ?? {}) as Record<string, unknown>)) };
   } catch (err) {
     const e = err as Error & { $metadata?: { httpStatusCode?: number; requestId?: string } };
+    // The service's SDK client is not installed: the cause names the package to install.
+    if (e.name === 'PassThroughClientMissingError') return failure('Local.IntegrationNotServed', e.message);
+    if (err instanceof ServiceFault) return failure(`${prefix}.${exceptionName(err.code)}`, err.message);
     const status = e.$metadata?.httpStatusCode;
     if (status === undefined) return failure(`${prefix}.SdkClientException`, `Unable to execute HTTP request: ${e.message}`);
     const cause = `${e.message} (Service: ${prefix}, Status Code: ${status}, Request ID: ${e.$metadata?.requestId ?? randomUUID()})`;

@@ -8,7 +8,7 @@ import { StatesError } from '@autosave/workflow/errors';
 import type { Clock } from '@autosave/workflow/config';
 import type { ArnScope } from '../arns';
 import type { LambdaInvoker } from '../lambda-invoker';
-import { awsSdkCall, runAwsSdkIntegration } from './aws-sdk-integration';
+import { awsSdkCall, callPassThrough, runAwsSdkIntegration } from './aws-sdk-integration';
 import { IntegrationNotServedError, knownResource, type IntegrationPattern } from './integration-catalog';
 import { exceptionName, failure, type TaskOutcome } from './task-outcome';
 import { responseMetadata, sdkCause, type ResponderKind } from './service-responses';
@@ -276,6 +276,13 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
   const context: TaskCallContext = call ?? { executionArn: '', stateMachineArn: '', state: '' };
   switch (target.service) {
     case 'unserved': {
+      // Routed to a real endpoint by the pass-through: the SDK call its ARN names.
+      const routed = target.resourceType.replace(/^aws-sdk:/, '');
+      if (services.ports?.passThrough?.routes(routed)) {
+        // The call is made; a `.waitForTaskToken` then waits as any other. A `.sync` job's polling is the service's own, not emulated.
+        if (target.pattern === 'sync') return failure('Local.IntegrationNotServed', `The pass-through makes the call only; '${target.resourceArn}' waits for a job (.sync), whose polling the engine does not emulate`);
+        return callPassThrough({ ports: services.ports }, routed, target.action, args);
+      }
       const error = new IntegrationNotServedError(target.resourceArn);
       return failure(error.name, error.message);
     }

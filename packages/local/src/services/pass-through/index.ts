@@ -1,0 +1,1 @@
+export { clientPackage, PassThroughClientMissingError, SdkPassThrough, type PassThroughRoute, type SdkPassThroughOptions } from './sdk-pass-through';
