@@ -14,7 +14,7 @@ import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REG
 import { DEFAULT_DLQ_NAME, loadRuntimeConfig } from '@autosave/runtime/endpoints';
 import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
 import { stepFunctionsService } from './api/step-functions-service';
-import { Engine, VirtualClock } from './engine';
+import { Engine, type MockTestCases, VirtualClock } from './engine';
 import { MockConfigFile } from './services/mock-config-file';
 import { deployWorkflows, type WorkflowDeployment } from './services/deploy-workflows';
 import { startLocalDynamoDb } from './services/dynamodb';
@@ -94,6 +94,11 @@ export interface StartLocalOptions {
    * @default process.env.SFN_MOCK_CONFIG, else none
    */
   readonly mockConfigFile?: string;
+  /**
+   * A mock config given in code (`mockConfig()...build()`, or `MockConfig.parse`): used instead of any file.
+   * @default the file of {@link mockConfigFile}
+   */
+  readonly mockConfig?: MockTestCases;
 }
 
 /** A running local engine. */
@@ -278,14 +283,15 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? recordedDecisions(dynamodbClient, api.url) : undefined;
     if (decisions) stops.push(() => decisions.close());
 
-    const mockConfigPath = options.mockConfigFile ?? (process.env.SFN_MOCK_CONFIG || undefined);
-    const mockConfig = mockConfigPath ? new MockConfigFile(mockConfigPath, { log }) : undefined;
-    if (mockConfig) {
-      const loaded = mockConfig.load();
+    const mockConfigPath = options.mockConfig ? undefined : (options.mockConfigFile ?? (process.env.SFN_MOCK_CONFIG || undefined));
+    const mockConfigFile = mockConfigPath ? new MockConfigFile(mockConfigPath, { log }) : undefined;
+    if (mockConfigFile) {
+      const loaded = mockConfigFile.load();
       if (!loaded.ok) throw loaded.error;
-      mockConfig.watch();
-      stops.push(() => mockConfig.close());
+      mockConfigFile.watch();
+      stops.push(() => mockConfigFile.close());
     }
+    const mockConfig = options.mockConfig ?? mockConfigFile;
 
     const engine = new Engine({
       dataDir: join(dataDir, DATA_LAYOUT.engine),

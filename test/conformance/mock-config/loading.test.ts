@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MockConfig, MockConfigError } from '../../../packages/local/src/engine/mocks';
+import { MockConfig, MockConfigError, mockConfig, mockReturn, mockThrow } from '../../../packages/local/src/engine/mocks';
 import { MockConfigFile } from '../../../packages/local/src/services/mock-config-file';
 import { GUIDE_MOCK_CONFIG } from './support';
 
@@ -136,5 +136,31 @@ describe('MockConfigFile (SFN_MOCK_CONFIG, autosave local --mock-config)', () =>
   it('a missing file is reported as unreadable', async () => {
     const loaded = new MockConfigFile('/nonexistent/MockConfigFile.json', { log: () => undefined }).load();
     expect(!loaded.ok && loaded.error.message).toMatch(/^Invalid mock config \/nonexistent\/MockConfigFile\.json: cannot be read: ENOENT/);
+  });
+});
+
+describe('mockConfig(): the typed builder', () => {
+  it('numbers each response\'s steps itself ("0", "1-2", "3") and gives the file\'s JSON', () => {
+    const builder = mockConfig()
+      .testCase('LambdaSQSIntegration', 'RetryPath', { LambdaState: 'MockedLambdaRetry', SQSState: 'MockedSQSSuccess' })
+      .response(
+        'MockedLambdaRetry',
+        mockThrow('Lambda.ResourceNotReadyException', 'Lambda resource is not ready.'),
+        mockThrow('Lambda.TimeoutException', 'Lambda timed out.', 2),
+        mockReturn({ StatusCode: 200, Payload: { StatusCode: 200, body: 'Hello from Lambda!' } }),
+      )
+      .response('MockedSQSSuccess', mockReturn({ MD5OfMessageBody: '3bcb6e8e-7h85-4375-b0bc-1a59812c6e51', MessageId: '3bcb6e8e-8b51-4375-b0bc-1a59812c6e51' }));
+    const json = builder.toJSON();
+    expect(Object.keys(json.MockedResponses.MockedLambdaRetry).sort()).toEqual(['0', '1-2', '3']);
+    expect(json.MockedResponses.MockedLambdaRetry).toEqual(GUIDE_MOCK_CONFIG.MockedResponses.MockedLambdaRetry);
+    expect(builder.build().testCase('LambdaSQSIntegration', 'RetryPath')?.states.LambdaState.invocations).toHaveLength(4);
+  });
+
+  it('a test case naming a response it does not define is refused by build()', () => {
+    expect(() => mockConfig().testCase('M', 'T', { S: 'Nowhere' }).build()).toThrow(MockConfigError);
+  });
+
+  it('a step must cover at least one invocation', () => {
+    expect(() => mockConfig().response('R', mockReturn(1, 0))).toThrow(RangeError);
   });
 });

@@ -12,12 +12,28 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../packages/workflow/src/
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { run as localCommand } from '../../../packages/local/src/cli/commands/local';
 import { eventually } from '../../fixtures/wait';
+import { mockConfig, mockReturn } from '../../../packages/local/src/engine';
 
 const CONFIG = {
   StateMachines: { Mocked: { TestCases: { Happy: { Call: 'Answer' } } } },
   MockedResponses: { Answer: { '0': { Return: { Payload: 'from the file' } } } },
 };
 const DEFINITION = { StartAt: 'Call', States: { Call: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'nowhere' }, OutputPath: '$.Payload', End: true } } };
+
+/** Creates the machine `Mocked` at `url`, runs it on `#Happy` through the SDK, and describes the ended run. */
+async function happyRun(url: string) {
+  const sfn = new SFNClient({ endpoint: url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  try {
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'Mocked', definition: JSON.stringify(DEFINITION), roleArn: 'arn:aws:iam::123456789012:role/r' }));
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: `${stateMachineArn}#Happy`, input: '{}' }));
+    return await eventually('the mocked run to end', async () => {
+      const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+      return d.status === 'RUNNING' ? undefined : d;
+    });
+  } finally {
+    sfn.destroy();
+  }
+}
 
 describe('the local engine\'s mock config file', () => {
   let local: LocalEngine | undefined;
@@ -37,15 +53,7 @@ describe('the local engine\'s mock config file', () => {
     await writeFile(file, JSON.stringify(CONFIG));
     process.env.SFN_MOCK_CONFIG = file;
     local = await startLocal({ port: 0, dataDir: join(dir, 'data'), deployWorkflows: false, console: false, log: () => {} });
-    const sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'Mocked', definition: JSON.stringify(DEFINITION), roleArn: 'arn:aws:iam::123456789012:role/r' }));
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: `${stateMachineArn}#Happy`, input: '{}' }));
-    const run = await eventually('the mocked run to end', async () => {
-      const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-      return d.status === 'RUNNING' ? undefined : d;
-    });
-    expect(run).toMatchObject({ status: 'SUCCEEDED', output: '"from the file"' });
-    sfn.destroy();
+    expect(await happyRun(local.url)).toMatchObject({ status: 'SUCCEEDED', output: '"from the file"' });
   });
 
   it('autosave local --mock-config with a file whose numbering has a gap exits 1, naming the file and the key', async () => {
@@ -89,5 +97,13 @@ describe('the local engine\'s mock config file', () => {
     expect(plainPage).not.toContain('data-mocked');
     expect(plainPage).not.toContain('data-mock-test-case');
     sfn.destroy();
+  });
+
+  it('startLocal({ mockConfig }) takes a config built in code, before SFN_MOCK_CONFIG', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'autosave-mock-file-'));
+    process.env.SFN_MOCK_CONFIG = join(dir, 'absent.json');
+    const mocks = mockConfig().testCase('Mocked', 'Happy', { Call: 'Answer' }).response('Answer', mockReturn({ Payload: 'from code' })).build();
+    local = await startLocal({ port: 0, dataDir: join(dir, 'data'), deployWorkflows: false, console: false, mockConfig: mocks, log: () => {} });
+    expect(await happyRun(local.url)).toMatchObject({ status: 'SUCCEEDED', output: '"from code"' });
   });
 });

@@ -9,8 +9,8 @@ export type { TaskCall, TaskCallAuthorizer, TaskCallDenial } from './executor/ta
 export type { LambdaInvoker, LambdaInvocation, LambdaInvocationResult } from './lambda-invoker';
 export { VirtualClock, DEFAULT_VIRTUAL_EPOCH_MILLIS } from './virtual-clock';
 export * from './service-errors';
-export { MockConfig, MockConfigError, mockedOutcome } from './mocks';
-export type { MockedResponse, MockTestCase, MockTestCases } from './mocks';
+export { MockConfig, MockConfigError, mockedOutcome, mockConfig, MockConfigBuilder, mockReturn, mockThrow } from './mocks';
+export type { MockedResponse, MockTestCase, MockTestCases, MockConfigJson, MockStep } from './mocks';
 export { ServiceFault } from './executor/service-ports';
 export type { ConnectionAuth, HttpConnections, ModelInvocation, ModelInvoker, PassThrough, ServiceApi, ServicePorts, TaskCallContext } from './executor/service-ports';
 export { EMULATED_API_ACTIONS, type EmulatedService } from './executor/emulated-apis';

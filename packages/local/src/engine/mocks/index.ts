@@ -6,4 +6,6 @@ export { MockConfig, MockConfigError } from './mock-config';
 export type { MockedResponse, MockedStateResponses, MockTestCase, MockTestCases } from './mock-config';
 export { mockedInvocationOutcome, mockedOutcome } from './mocked-outcome';
 export { MockedRuns } from './mocked-runs';
+export { mockConfig, MockConfigBuilder, mockReturn, mockThrow } from './mock-config-builder';
+export type { MockConfigJson, MockStep } from './mock-config-builder';
 export { splitTestCase, requireTestCase } from './test-case-selection';
