@@ -57,3 +57,18 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
+
+/**
+ * Runs the CLI as this process's command, as both `autosave` entry points do (the repository's bin/autosave.js over
+ * the CLI bundle, and the installed package's dist/bin.js).
+ */
+export async function runAsCommand(argv: string[]): Promise<void> {
+  // The SDK (3.11xx) warns on every command that Node 20 support is ending; we pin versions that support it.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  // `autosave history <run> | head` closes the pipe early: stop quietly, as Unix tools do.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+  process.exitCode = await main(argv);
+}
