@@ -5,9 +5,11 @@
  * the entries each exports map publishes; no package runs an install script; the AGPL IAM simulator is in no
  * package's dependencies.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -128,5 +130,20 @@ describe('the example app at the repository root', () => {
 
   it('depends on the four packages by name', () => {
     expect(Object.keys(rootManifest.dependencies ?? {}).filter((dep) => dep.startsWith('@autosave/')).sort()).toEqual(PACKAGES.map((name) => `@autosave/${name}`).sort());
+  });
+});
+
+describe('in development, with or without a built dist/', () => {
+  it('each name resolves to the TypeScript source under vitest (the same module instance as a relative import)', async () => {
+    const [byName, bySource] = await Promise.all([import('@autosave/workflow/config'), import('../../../packages/workflow/src/config')]);
+    expect(byName).toBe(bySource);
+  });
+
+  it('each name resolves to the TypeScript source under tsx (cdk.json\'s app, the benchmarks)', () => {
+    const resolved = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "console.log(import.meta.resolve('@autosave/runtime/tools'))"], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(resolved.trim()).toBe(pathToFileURL(join(ROOT, 'packages/runtime/src/tools/index.ts')).href);
   });
 });
