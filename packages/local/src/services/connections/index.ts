@@ -1,0 +1,1 @@
+export { FileConnections, type LocalConnection } from './file-connections';

@@ -1,0 +1,1 @@
+export { LocalModels, type LocalModelsOptions } from './local-models';
