@@ -108,7 +108,10 @@ export class ExpressRuns {
     const parentTold = row.parent_task ? this.options.notifyParent(row) : Promise.resolve();
     void parentTold
       .catch((err: unknown) => console.error(`autosave engine: the parent of express run ${arn} could not take its outcome`, err))
-      .finally(() => this.store.committer.commit(() => this.store.deleteExecution(arn)).catch(() => undefined));
+      .finally(() => {
+        this.runtime.mocks.forget(arn);
+        return this.store.committer.commit(() => this.store.deleteExecution(arn)).catch(() => undefined);
+      });
   }
 
   private async fireTimer(timer: TimerRow): Promise<void> {

@@ -28,6 +28,11 @@ export class MockedRuns {
     this.runs.set(executionArn, testCase);
   }
 
+  /** Forgets a run whose rows are gone (an express run once it closed). */
+  forget(executionArn: string): void {
+    this.runs.delete(executionArn);
+  }
+
   /** The test case `state` of `executionArn` answers from, when it is mocked. */
   mockedState(executionArn: string, state: string): MockTestCase | undefined {
     if (this.runs.size === 0) return undefined;
