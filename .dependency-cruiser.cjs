@@ -31,11 +31,6 @@ function moduleFolders(baseDir, roots = SOURCE_ROOTS) {
 const escape = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The example app's source folders at the repository root: a user app of the packages. */
 const EXAMPLE_APP = ['statemachines', 'infra', 'lib', 'lambdas'];
-/**
- * ALLOWANCE, to be emptied by issue 19's config file (userland): the files of @autosave/local that still import the
- * example app's statemachines/ registry. Nothing may be added to this list.
- */
-const EXAMPLE_APP_IMPORTERS = ['packages/local/src/cli/stack-assembly.ts'];
 const NPM_OR_NODE = { dependencyTypesNot: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'] };
 
 /** The dependency-cruiser rule set for the tree at `baseDir`. */
@@ -88,10 +83,10 @@ function importRules(baseDir) {
     {
       name: 'packages-never-import-the-example-app',
       comment:
-        'The packages are installed into apps that have no statemachines/ or infra/ of ours. ALLOWANCE (issue 19, userland removes it): ' +
-        'stack-assembly.ts (EXAMPLE_APP_IMPORTERS) still synthesizes the example app (infra/) in process; everything else finds the project through autosave.config.ts.',
+        'The packages are installed into apps that have no statemachines/ or infra/ of ours: ' +
+        'the CLI finds the project through autosave.config.ts and synthesizes it through cdk.json, as for any user app.',
       severity: 'error',
-      from: { path: '^packages/', pathNot: EXAMPLE_APP_IMPORTERS.map((file) => `^${escape(file)}$`) },
+      from: { path: '^packages/' },
       to: { path: `^(${EXAMPLE_APP.join('|')})/` },
     },
     {
@@ -134,5 +129,4 @@ module.exports = { forbidden: importRules(__dirname), options };
 Object.defineProperties(module.exports, {
   importRules: { value: importRules, enumerable: false },
   SOURCE_ROOTS: { value: SOURCE_ROOTS, enumerable: false },
-  EXAMPLE_APP_IMPORTERS: { value: EXAMPLE_APP_IMPORTERS, enumerable: false },
 });

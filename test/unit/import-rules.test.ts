@@ -70,8 +70,6 @@ describe('import rules', () => {
       'packages/local/src/index.ts': "export * from './store';\nexport type { IamEvaluator } from './engine';",
       'statemachines/index.ts': "import { compile } from '@autosave/workflow';\nexport const workflows = compile;",
       'infra/app.ts': "import { stack } from '@autosave/cdk';\nimport { workflows } from '../statemachines';\nexport const app = stack + workflows;",
-      // The one file left of the marked allowance: the stack mode's in-process synthesis of the example app.
-      'packages/local/src/cli/stack-assembly.ts': "import { app } from '../../../../infra/app';\nexport const assembly = app;",
       // The CLI is where the engine and the construct meet.
       'packages/local/src/cli/main.ts': "import { stack } from '@autosave/cdk';\nimport { engine } from '../engine';\nexport const main = stack + engine;",
     };

@@ -1,16 +1,28 @@
 /**
- * Where cli/ meets infra/ and local/: the CDK app synthesized in this process into a cloud assembly,
+ * The user's CDK app synthesized into a cloud assembly, as the CDK CLI runs it (cdk.json's `app` command),
  * cached by a hash of the sources, for `autosave local --stack` and `autosave deploy --local`.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
-/** This project's root (the app synthesized by default). */
+/** This repository's root: the example app (its rehearsal and tests synthesize it). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-/** What an assembly is synthesized from: a change in any of these is a new assembly. */
-export const ASSEMBLY_SOURCES = ['statemachines', 'packages', 'infra', 'package-lock.json', 'cdk.json', 'tsconfig.json'] as const;
+/**
+ * What an assembly is synthesized from, those of them a project has (a `cdk init` app's bin/ and lib/, the
+ * example app's statemachines/, infra/, lambdas/ and packages/): a change in any of these is a new assembly.
+ */
+export const ASSEMBLY_SOURCES = ['bin', 'lib', 'src', 'lambdas', 'workflows', 'statemachines', 'packages', 'infra', 'package-lock.json', 'cdk.json', 'tsconfig.json'] as const;
+
+/** The CDK app the current directory is in: the nearest folder with a cdk.json, walking up. */
+export function findCdkApp(from: string = process.cwd()): string {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'cdk.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no cdk.json in ${resolve(from)} or its parents: run this in your CDK app, or give its cloud assembly with --app <cdk.out>`);
+  }
+}
 /** A synthesis lock older than this was left by a killed process. */
 export const SYNTH_LOCK_STALE_MILLIS = 5 * 60_000;
 /** The environment variable that moves the assembly cache (CI caches, tests). */
@@ -20,7 +32,7 @@ export const ASSEMBLY_CACHE_SIZE = 6;
 
 /** Options of {@link synthesizeAssembly}. */
 export interface SynthesizeOptions {
-  /** The project whose CDK app is synthesized. @default {@link PROJECT_ROOT} */
+  /** The project whose CDK app is synthesized. @default {@link findCdkApp} from the current directory */
   readonly projectRoot?: string;
   /**
    * Where assemblies are cached by source hash.
@@ -78,7 +90,7 @@ function prune(cacheDir: string, keep: string): void {
  */
 export async function synthesizeAssembly(options: SynthesizeOptions = {}): Promise<SynthesizedAssembly> {
   const started = Date.now();
-  const projectRoot = resolve(options.projectRoot ?? PROJECT_ROOT);
+  const projectRoot = resolve(options.projectRoot ?? findCdkApp());
   const cacheDir = resolve(options.cacheDir ?? process.env[ASSEMBLY_CACHE_ENV] ?? join(projectRoot, 'node_modules', '.cache', 'autosave-assemblies'));
   const hash = sourceHash(projectRoot, options.context);
   const directory = join(cacheDir, hash);
@@ -110,30 +122,33 @@ export async function synthesizeAssembly(options: SynthesizeOptions = {}): Promi
   return { directory, sourceHash: hash, cached: false, millis: Date.now() - started };
 }
 
+/**
+ * Runs the app the way the CDK CLI does: `cdk.json`'s `app` command in the project, told where to write
+ * (`CDK_OUTDIR`) and its context (`CDK_CONTEXT_JSON`: cdk.json's, then the caller's), into a temporary
+ * directory renamed into the cache once complete.
+ */
 async function synthesizeInto(projectRoot: string, directory: string, context: Readonly<Record<string, string>> | undefined): Promise<void> {
   const tmp = `${directory}.${process.pid}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
-  const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
-  // The app's TypeScript sources: the CLI runs as a JavaScript bundle, so tsx's loader is registered for them.
-  const { importModule } = await import('../services/lambda/user-functions');
-  const importFrom = (file: string) => importModule(pathToFileURL(join(projectRoot, file)).href);
-  const { createAutosaveApp } = (await importFrom('infra/create-app.ts')) as typeof import('../../../../infra/create-app');
-  const { registeredFunctionSpecs, registeredWorkflowSpecs } = (await importFrom('infra/registries.ts')) as typeof import('../../../../infra/registries');
-  const { app } = createAutosaveApp({
-    workflows: registeredWorkflowSpecs(),
-    functions: registeredFunctionSpecs(),
-    app: { outdir: tmp, context: { ...cdkJson.context, ...context } },
+  const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { app?: string; context?: Record<string, unknown> };
+  if (typeof cdkJson.app !== 'string' || cdkJson.app === '') throw new Error(`${join(projectRoot, 'cdk.json')} names no "app" command to synthesize`);
+  const env = {
+    ...process.env,
+    CDK_OUTDIR: tmp,
+    CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJson.context, ...context }),
+    // CloudFormation's own template validation is for `cdk synth` before AWS (seconds of CPU); the engine
+    // needs none of it. cdk-nag still runs, as the app registers it.
+    CDK_VALIDATION: 'false',
+  };
+  const output = await new Promise<string>((resolveRun, reject) => {
+    const child = spawn(cdkJson.app!, { cwd: projectRoot, env, shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => (code === 0 ? resolveRun(text) : reject(new Error(`synthesizing ${projectRoot} (${cdkJson.app}) failed (exit ${code ?? signal}):\n${text.slice(-2000)}`))));
   });
-  // CloudFormation's own template validation is for `cdk synth` before AWS (seconds of CPU); the engine
-  // needs none of it. cdk-nag still runs, as the app registers it.
-  const validation = process.env.CDK_VALIDATION;
-  process.env.CDK_VALIDATION = 'false';
-  try {
-    app.synth();
-  } finally {
-    if (validation === undefined) delete process.env.CDK_VALIDATION;
-    else process.env.CDK_VALIDATION = validation;
-  }
+  if (!existsSync(join(tmp, 'manifest.json'))) throw new Error(`${cdkJson.app} wrote no cloud assembly to CDK_OUTDIR (does the app call app.synth()?):\n${output.slice(-2000)}`);
   try {
     renameSync(tmp, directory);
   } catch (err) {
