@@ -83,6 +83,12 @@ describe('mapIterationFailureCount', () => {
     expect(answer).toMatchObject({ status: 'SUCCEEDED', output: [0, 0, 1] });
   });
 
+  it("does not check the inner states' Resources of a mocked Map (recorded: a placeholder function ARN, SUCCEEDED)", async () => {
+    const placeholder = { ...PROCESSOR, States: { TestState: { Type: 'Task', Resource: 'arn:aws:lambda:your-region:your-account-id:function:yourHelloWorldFunction', End: true } } };
+    const answer = await testState({ definition: map({ ItemProcessor: placeholder, ToleratedFailureCount: 1, ...retry }), input: INPUT, stateConfiguration: { mapIterationFailureCount: 0 }, mock: { result: [1, 1, 1] } });
+    expect(answer).toEqual({ status: 'SUCCEEDED', output: [1, 1, 1] });
+  });
+
   it('without a mock: refused', async () => {
     expect(await refusal({ definition: map(), input: INPUT, stateConfiguration: { mapIterationFailureCount: 1 } })).toEqual({
       name: 'ValidationException',

@@ -15,7 +15,7 @@ import type { ArnScope } from '../arns';
 import { dataFlowFor, type EvaluationScope, type StateDataFlow, type StateDefinition } from '../dataflow';
 import { type PreparedState, validateDefinition } from '../definition';
 import { errorMatches, findRetrier, retrierAllows, retryDelayMillis } from '../executor/retry-policy';
-import { type IntegrationServices, runTaskIntegration } from '../executor/task-integrations';
+import { type IntegrationServices, resolveTaskTarget, runTaskIntegration } from '../executor/task-integrations';
 import type { TaskOutcome } from '../executor/task-outcome';
 import { mockedOutcome } from '../mocks';
 import { newTaskToken } from '../executor/task-token';
@@ -94,9 +94,43 @@ function stateUnderTest(req: TestStateRequest): PreparedState {
   // /States/StateName/...); the states it may go to stand in as Succeed states.
   const states: Json = {};
   for (const target of transitionTargets(parsed)) states[target] = { Type: 'Succeed' };
-  states[SYNTHESIZED_STATE_NAME] = parsed;
+  states[SYNTHESIZED_STATE_NAME] = req.mock && NEEDS_MOCK.has(String(parsed.Type)) ? withInnerResourcesUnchecked(parsed) : parsed;
   const prepared = validateDefinition(JSON.stringify({ StartAt: SYNTHESIZED_STATE_NAME, States: states }));
   return prepared.states.get(SYNTHESIZED_STATE_NAME) as PreparedState;
+}
+
+/** What an inner Task's Resource stands in as while a mocked Map or Parallel is validated. */
+const STAND_IN_RESOURCE = 'arn:aws:states:::lambda:invoke';
+
+/**
+ * A mocked Map's or Parallel's inner states are not run, and AWS does not check their Resources (recorded:
+ * `arn:aws:lambda:your-region:your-account-id:function:yourHelloWorldFunction` in an ItemProcessor answered
+ * SUCCEEDED): an inner Task whose Resource the engine does not recognise stands in as a known one, so the
+ * rest of the definition is still validated.
+ */
+function withInnerResourcesUnchecked(state: Json): Json {
+  const copy = structuredClone(state);
+  const recognised = (resource: string): boolean => {
+    try {
+      resolveTaskTarget(resource);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const visitOwner = (owner: Json): void => {
+    const lists = [owner.ItemProcessor, owner.Iterator, ...(Array.isArray(owner.Branches) ? owner.Branches : [])];
+    for (const list of lists) {
+      if (!isObject(list) || !isObject(list.States)) continue;
+      for (const inner of Object.values(list.States)) {
+        if (!isObject(inner)) continue;
+        if (inner.Type === 'Task' && typeof inner.Resource === 'string' && !recognised(inner.Resource)) inner.Resource = STAND_IN_RESOURCE;
+        visitOwner(inner);
+      }
+    }
+  };
+  visitOwner(copy);
+  return copy;
 }
 
 /** The states a state can move to: `Next`, a Choice's rules' `Next` and `Default`, each catcher's `Next`. */
