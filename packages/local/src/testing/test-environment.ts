@@ -22,6 +22,7 @@ import type { ModelScript } from '@autosave/runtime/models';
 import type { Workflow } from '@autosave/workflow';
 import { analyzeHistory, getFullHistory, pendingApprovals, submitApprovalDecision, type PendingApproval } from '../operations';
 import { invokedName, type AutosaveFunctions } from '../project';
+import { MockConfigBuilder, type MockTestCases } from '../engine';
 import { startLocal, type LocalEngine } from '../server';
 
 /** How long {@link AutosaveTestEnvironment.waitFor} waits before it fails. @default 30 s */
@@ -41,6 +42,12 @@ export interface AutosaveTestEnvironmentOptions {
   readonly environment?: Readonly<Record<string, string>>;
   /** Where the engine keeps its data. @default a new temporary directory, removed by {@link AutosaveTestEnvironment.stop} */
   readonly dataDir?: string;
+  /**
+   * Mocked service integrations (Step Functions Local's mock config), as `mockConfig()...` or a parsed
+   * `MockConfig`: a run started with `startRun(..., { testCase })` answers its mapped states from it.
+   * The state machine names are the workflow names. @default none
+   */
+  readonly mocks?: MockTestCases | MockConfigBuilder;
 }
 
 /** A run started by {@link AutosaveTestEnvironment.startRun}. */
@@ -89,8 +96,20 @@ export class AutosaveTestEnvironment {
       await writeFile(environment.AUTOSAVE_MODEL_SCRIPT, JSON.stringify(script));
     }
     const functions = Object.fromEntries(Object.entries(options.functions ?? {}).map(([key, fn]) => [invokedName(key), fn]));
+    const mockConfig = options.mocks instanceof MockConfigBuilder ? options.mocks.build() : options.mocks;
     const boot = (port: number) =>
-      startLocal({ workflows: options.workflows, functions, environment, port, dataDir, virtualClock: true, console: false, log: () => {}, label: 'test environment' });
+      startLocal({
+        workflows: options.workflows,
+        functions,
+        environment,
+        port,
+        dataDir,
+        virtualClock: true,
+        console: false,
+        log: () => {},
+        label: 'test environment',
+        ...(mockConfig ? { mockConfig } : {}),
+      });
     const local = await boot(0);
     const sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
     return new AutosaveTestEnvironment(local, sfn, boot, async () => {
@@ -103,12 +122,19 @@ export class AutosaveTestEnvironment {
     return this.local.url;
   }
 
-  /** Starts a run through the workflow's `live` alias. */
-  async startRun(workflow: Workflow | string, input: unknown = {}, options: { readonly name?: string } = {}): Promise<TestRun> {
+  /**
+   * Starts a run through the workflow's `live` alias; with `testCase`, under that test case of the
+   * environment's {@link AutosaveTestEnvironmentOptions.mocks} (`<aliasArn>#<testCase>`, as Step Functions Local takes it).
+   */
+  async startRun(workflow: Workflow | string, input: unknown = {}, options: { readonly name?: string; readonly testCase?: string } = {}): Promise<TestRun> {
     const name = typeof workflow === 'string' ? workflow : workflow.name;
     const deployment = this.local.deployments.find((d) => d.workflow === name);
     if (!deployment) throw new TestEnvironmentError(`no workflow '${name}' (deployed: ${this.local.deployments.map((d) => d.workflow).join(', ') || 'none'})`);
-    const started = await this.sfn.send(new StartExecutionCommand({ stateMachineArn: deployment.aliasArn, input: JSON.stringify(input), name: options.name }));
+    const started = await this.sfn.send(new StartExecutionCommand({
+        stateMachineArn: options.testCase === undefined ? deployment.aliasArn : `${deployment.aliasArn}#${options.testCase}`,
+        input: JSON.stringify(input),
+        name: options.name,
+      }));
     const executionArn = started.executionArn!;
     return { executionArn, name: executionArn.split(':').pop()!, workflow: name };
   }
