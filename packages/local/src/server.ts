@@ -28,6 +28,8 @@ import { recordedDecisions } from './services/recorded-decisions';
 import { startLocalS3 } from './services/s3';
 import { lazyClient } from './services/lazy-client';
 import { LocalSqs } from './services/sqs/local-sqs';
+import { localIntegrations } from './services/local-integrations';
+import type { PassThroughRoute } from './services/pass-through';
 import { sqsService } from './services/sqs/sqs-service';
 import { sqsQueryService } from './services/sqs/sqs-query-service';
 import { loadConsoleHandler } from './api/console-mount';
@@ -58,6 +60,10 @@ export interface StartLocalOptions {
   readonly environment?: Readonly<Record<string, string>>;
   /** What the console says runs (e.g. the config file). @default `in-process functions` */
   readonly label?: string;
+  /** The integrations configuration file (pass-through routes, HTTP connections). @default `<dataDir>/integrations.json` */
+  readonly integrationsFile?: string;
+  /** Services routed to a real endpoint, beside the file's (`--pass-through`). @default none */
+  readonly passThrough?: Readonly<Record<string, PassThroughRoute>>;
   /** Serve the console pages. @default true */
   readonly console?: boolean;
   /** Where progress lines go. @default console.log */
@@ -293,12 +299,29 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     }
     const mockConfig = options.mockConfig ?? mockConfigFile;
 
+    // SNS, EventBridge, CloudWatch, bedrock:invokeModel, http:invoke and the pass-through (docs/integrations.md).
+    const runtimeConfig = loadRuntimeConfig({ ...process.env, ...options.environment });
+    const integrations = localIntegrations({
+      dataDir,
+      clock,
+      sqs,
+      invokeLambda: lambdas.invoke,
+      startExecution: async (stateMachineArn, input) => void (await engine.handle('StartExecution', { stateMachineArn, input })),
+      modelProvider: runtimeConfig.modelProvider,
+      ...(runtimeConfig.modelScript ? { modelScript: runtimeConfig.modelScript } : {}),
+      ...(options.integrationsFile ? { file: options.integrationsFile } : {}),
+      ...(options.passThrough ? { passThrough: options.passThrough } : {}),
+    });
+    stops.push(() => integrations.settled());
+    const routed = integrations.passThrough.describe();
+    if (routed.length > 0) log(`Pass-through (real calls, real side effects): ${routed.map((r) => `${r.service} -> ${r.to}`).join(', ')}`);
+
     const engine = new Engine({
       dataDir: join(dataDir, DATA_LAYOUT.engine),
       ...(mockConfig ? { mockConfig } : {}),
       clock,
       invokeLambda: lambdas.invoke,
-      integrations: { sqs: sqsClient, dynamodb: dynamodbClient, s3: s3Client },
+      integrations: { sqs: sqsClient, dynamodb: dynamodbClient, s3: s3Client, ...integrations.ports },
       // The EventBridge rule on AWS (docs/architecture.md §4): closed runs go to run-monitor; in stack
       // mode, to whatever the stack's rules match.
       ...(stack

@@ -10,7 +10,7 @@ import { CONFIG_FILE_NAMES } from '../../project';
 /** `autosave local`: runs the embedded engine with every workflow deployed, until SIGINT/SIGTERM. */
 export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed; --stack runs the synthesized CDK stack';
 
-const USAGE = `autosave local [--config <file>] [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--mock-config <file>] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
+const USAGE = `autosave local [--config <file>] [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--mock-config <file>] [--integrations <file>] [--pass-through <service>[=<endpoint>],...] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
 
 const HELP = `usage: ${USAGE}
   --config <file>  the project's config (workflows, handlers, model script)
@@ -20,7 +20,24 @@ const HELP = `usage: ${USAGE}
   --stack        boot from the app's cloud assembly (synthesized here, cached by a hash of the sources)
   --app <dir>    use this cloud assembly instead of synthesizing (implies --stack)
   --enforce-iam  judge every Task call against the state machine role with the IAM policy simulator
-                 (a devDependency; implies --stack)`;
+                 (a devDependency; implies --stack)
+  --integrations <file>  pass-through routes and HTTP connections (default: <data>/integrations.json)
+  --pass-through <service>[=<endpoint>],...  route these services' Tasks to AWS (or the endpoint) through
+                 their AWS SDK v3 clients: real calls, real side effects (docs/integrations.md)`;
+
+/** Reads `--pass-through glue,athena=http://127.0.0.1:4566`: each service to AWS, or to the endpoint after `=`. */
+export function parsePassThroughFlag(value: string): Record<string, { endpoint?: string }> {
+  return Object.fromEntries(
+    value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .map((part) => {
+        const at = part.indexOf('=');
+        return at < 0 ? [part, {}] : [part.slice(0, at), { endpoint: part.slice(at + 1) }];
+      }),
+  );
+}
 
 /** Parses the flags, starts the engine and resolves with the exit code once a signal stopped it. */
 export const run = commandRunner('local', async (args) => {
@@ -38,6 +55,8 @@ export const run = commandRunner('local', async (args) => {
       app: { type: 'string' },
       'stack-name': { type: 'string' },
       'enforce-iam': { type: 'boolean', default: false },
+      integrations: { type: 'string' },
+      'pass-through': { type: 'string' },
     },
     USAGE,
     { positionals: false, common: ['help'] },
@@ -71,6 +90,8 @@ export const run = commandRunner('local', async (args) => {
     stack,
     dataDirLock,
     ...(values['mock-config'] ? { mockConfigFile: values['mock-config'] } : {}),
+    ...(values.integrations ? { integrationsFile: values.integrations } : {}),
+    ...(values['pass-through'] ? { passThrough: parsePassThroughFlag(values['pass-through']) } : {}),
   });
   terminal().line(`Ready in ${Date.now() - started} ms`);
   await new Promise<void>((resolve) => {

@@ -7,12 +7,13 @@
  * (`messages` + `anthropic_version`), Amazon Titan Text (`inputText`), Amazon Nova / Converse-style
  * (`messages` with `{text}` blocks), or a plain `prompt` (Llama, Mistral, Cohere).
  */
-import { ScriptedModelProvider, type ModelRequest, type ModelResponse } from '@autosave/runtime/models';
+import { ScriptedModelProvider, type ModelProvider, type ModelRequest, type ModelResponse } from '@autosave/runtime/models';
 import { ServiceFault, type ModelInvocation, type ModelInvoker, type PassThrough, type TaskCallContext } from '../../engine';
 
 /** Options of {@link LocalModels}. */
 export type LocalModelsOptions =
-  | { readonly provider: 'scripted'; readonly scriptFile: string }
+  /** `scriptFile` absent: the runtime's unconfigured script, which answers no step (each call fails, saying so). */
+  | { readonly provider: 'scripted'; readonly scriptFile?: string }
   | { readonly provider: 'bedrock'; readonly passThrough: PassThrough };
 
 type Body = Record<string, unknown>;
@@ -67,7 +68,7 @@ function familyAnswer(modelId: string, body: Body, r: ModelResponse): Body {
 }
 
 export class LocalModels implements ModelInvoker {
-  private scripted?: ScriptedModelProvider;
+  private scripted?: ModelProvider;
 
   constructor(private readonly options: LocalModelsOptions) {}
 
@@ -84,7 +85,7 @@ export class LocalModels implements ModelInvoker {
     }
     const body = (request.body ?? {}) as Body;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ServiceFault('ValidationException', 'The provided request body is not valid JSON for the model', 400);
-    this.scripted ??= ScriptedModelProvider.fromFile(this.options.scriptFile);
+    this.scripted ??= this.options.scriptFile ? ScriptedModelProvider.fromFile(this.options.scriptFile) : ScriptedModelProvider.unconfigured();
     const workflow = context.stateMachineArn.slice(context.stateMachineArn.lastIndexOf(':') + 1);
     let response: ModelResponse;
     try {

@@ -1,0 +1,1 @@
+export { LocalCloudWatch, type MetricDatum } from './local-cloudwatch';
