@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { GroupCommitter } from './group-committer';
-import { packEvents, unpackEvents } from './history-codec';
+import { encodeEvent, packEncoded, packEventRows, unpackEvents, type EventToPack } from './history-codec';
 
 /** Most events in one packed history segment (a page of GetExecutionHistory is at most 1,000). */
 export const PACKED_SEGMENT_MAX_EVENTS = 1_000;
@@ -21,9 +21,11 @@ const AUTO_VACUUM_INCREMENTAL = 2;
 /**
  * How many events an execution's history holds, counted from the history (an index seek each): a
  * transition writes its events and leaves the execution's row alone, one page fewer per fsync'd commit.
- * The row's `event_count` is written when the run closes; the largest of the three is the count.
+ * The row's `event_count` is written when the run closes; the largest is the count (`events` and
+ * `packed_events` hold what stores before schema 2 wrote).
  */
 const EVENT_COUNT = `MAX(e.event_count,
+  COALESCE((SELECT last_id FROM history WHERE execution_seq = e.seq ORDER BY first_id DESC LIMIT 1), 0),
   COALESCE((SELECT MAX(id) FROM events WHERE execution_arn = e.arn), 0),
   COALESCE((SELECT MAX(last_id) FROM packed_events WHERE execution_arn = e.arn), 0))`;
 
@@ -340,9 +342,9 @@ export class EngineStore {
     ).get(arn) as ExecutionHeader | undefined;
   }
   /** What a transition's write checks first: the run's status and how many events its history holds. */
-  transitionBase(arn: string): Pick<ExecutionRow, 'status' | 'event_count'> | undefined {
-    return this.sql(`SELECT status, ${EVENT_COUNT} AS event_count FROM executions e WHERE arn = ?`).get(arn) as
-      | Pick<ExecutionRow, 'status' | 'event_count'>
+  transitionBase(arn: string): Pick<ExecutionRow, 'seq' | 'status' | 'event_count'> | undefined {
+    return this.sql(`SELECT seq, status, ${EVENT_COUNT} AS event_count FROM executions e WHERE arn = ?`).get(arn) as
+      | Pick<ExecutionRow, 'seq' | 'status' | 'event_count'>
       | undefined;
   }
   /** An execution's input text. */
@@ -374,37 +376,64 @@ export class EngineStore {
   }
   /**
    * A page of history events (keyset by id): after `afterId` ascending, or before `beforeId` descending
-   * (0: from the newest). Events of closed runs are packed ({@link packHistory}) in segments; a redriven
-   * run has packed segments and rows after them. Only the segments the page reaches are read and
-   * unpacked, so a page costs the same memory whatever the history's size.
+   * (0: from the newest). Each transition writes its events as a segment ({@link insertHistorySegment});
+   * events an older version left in rows are read as rows, or as segments once packed ({@link packHistory}).
+   * Only the segments the page reaches are read and unpacked, so a page costs the same memory whatever the
+   * history's size.
    */
   historyPage(executionArn: string, order: 'ASC' | 'DESC', boundId: number, limit: number): EventRow[] {
     const rows =
       order === 'ASC'
         ? (this.sql('SELECT * FROM events WHERE execution_arn = ? AND id > ? ORDER BY id ASC LIMIT ?').all(executionArn, boundId, limit) as EventRow[])
         : (this.sql('SELECT * FROM events WHERE execution_arn = ? AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?').all(executionArn, boundId, boundId, limit) as EventRow[]);
-    const segments = (
-      order === 'ASC'
+    // Segments: the run's own (`history`, by seq, written since store schema 2) and those packed by an
+    // older version (`packed_events`, by ARN). Their ids never overlap each other or the rows.
+    const seq = (this.sql('SELECT seq FROM executions WHERE arn = ?').get(executionArn) as { seq: number } | undefined)?.seq ?? -1;
+    const asc = order === 'ASC';
+    const located = [
+      ...((asc
+        ? this.sql('SELECT first_id, last_id FROM history WHERE execution_seq = ? AND last_id > ? ORDER BY first_id ASC').all(seq, boundId)
+        : this.sql('SELECT first_id, last_id FROM history WHERE execution_seq = ? AND (? = 0 OR first_id < ?) ORDER BY first_id DESC').all(seq, boundId, boundId)) as { first_id: number }[]
+      ).map((s) => ({ first: s.first_id, body: () => this.sql('SELECT body FROM history WHERE execution_seq = ? AND first_id = ?').get(seq, s.first_id) as { body: Buffer } })),
+      ...((asc
         ? this.sql('SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND last_id > ? ORDER BY first_id ASC').all(executionArn, boundId)
-        : this.sql('SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND (? = 0 OR first_id < ?) ORDER BY first_id DESC').all(executionArn, boundId, boundId)
-    ) as { first_id: number; last_id: number }[];
-    if (segments.length === 0) return rows;
-    const inRange = (id: number) => (order === 'ASC' ? id > boundId : boundId === 0 || id < boundId);
-    // Packed events all come before the rows (a redrive writes rows after its packed segments): for an
-    // ascending page the segments come first, for a descending one the rows do.
+        : this.sql('SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND (? = 0 OR first_id < ?) ORDER BY first_id DESC').all(executionArn, boundId, boundId)) as { first_id: number }[]
+      ).map((s) => ({ first: s.first_id, body: () => this.sql('SELECT body FROM packed_events WHERE execution_arn = ? AND first_id = ?').get(executionArn, s.first_id) as { body: Buffer } })),
+    ].sort((a, b) => (asc ? a.first - b.first : b.first - a.first));
+    if (located.length === 0) return rows;
+    const inRange = (id: number) => (asc ? id > boundId : boundId === 0 || id < boundId);
+    // Segments are read in page order only until they hold a page: the first `limit` events overall are
+    // among them and the rows read above.
     const packed: EventRow[] = [];
-    const wanted = order === 'ASC' ? limit : limit - rows.length;
-    for (const segment of segments) {
-      if (packed.length >= wanted) break;
-      const { body } = this.sql('SELECT body FROM packed_events WHERE execution_arn = ? AND first_id = ?').get(executionArn, segment.first_id) as { body: Buffer };
-      const events = unpackEvents(body).filter((e) => inRange(e.id)).map((e) => ({ execution_arn: executionArn, ...e }));
-      packed.push(...(order === 'ASC' ? events : events.reverse()));
+    for (const segment of located) {
+      if (packed.length >= limit) break;
+      packed.push(...unpackEvents(segment.body().body).filter((e) => inRange(e.id)).map((e) => ({ execution_arn: executionArn, ...e })));
     }
-    const all = order === 'ASC' ? [...packed, ...rows] : [...rows, ...packed];
-    return all.slice(0, limit);
+    return [...packed, ...rows].sort((a, b) => (asc ? a.id - b.id : b.id - a.id)).slice(0, limit);
   }
   /**
-   * Packs the unpacked events of a closing execution into compressed rows (history-codec), a segment per
+   * Writes one transition's events (in id order) as a history segment (history-codec) of the execution
+   * numbered `executionSeq`: one row, or more when the transition's events exceed a segment's budget
+   * ({@link PACKED_SEGMENT_MAX_EVENTS}, {@link PACKED_SEGMENT_MAX_BYTES}), so no segment is one giant string.
+   */
+  insertHistorySegment(executionSeq: number, events: readonly EventToPack[]): void {
+    const insert = this.sql('INSERT INTO history (execution_seq, first_id, last_id, body) VALUES (?, ?, ?, ?)');
+    const entries = events.map(encodeEvent);
+    let start = 0;
+    let bytes = 0;
+    for (let i = 0; i <= entries.length; i += 1) {
+      const full = i === entries.length || (i > start && (i - start >= PACKED_SEGMENT_MAX_EVENTS || bytes + entries[i].length > PACKED_SEGMENT_MAX_BYTES));
+      if (full && i > start) {
+        insert.run(executionSeq, events[start].id, events[i - 1].id, packEncoded(entries.slice(start, i), !this.inMemory));
+        start = i;
+        bytes = 0;
+      }
+      if (i < entries.length) bytes += entries[i].length;
+    }
+  }
+  /**
+   * Packs the events a closing execution holds in rows (written by a version before store schema 2, or
+   * left by a packing that failed) into compressed rows (history-codec), a segment per
    * {@link PACKED_SEGMENT_MAX_EVENTS} events or {@link PACKED_SEGMENT_MAX_BYTES} of details, whichever
    * comes first: a history of any size (25,000 events of 256 KiB each) is packed and read back a
    * segment at a time, never as one string. Runs inside the closing transition's write, in a savepoint of
@@ -429,7 +458,7 @@ export class EngineStore {
     let bytes = 0;
     const flush = () => {
       if (segment.length === 0) return;
-      write.run(executionArn, segment[0].id, segment[segment.length - 1].id, packEvents(segment));
+      write.run(executionArn, segment[0].id, segment[segment.length - 1].id, packEventRows(segment));
       segment = [];
       bytes = 0;
     };
@@ -499,6 +528,7 @@ export class EngineStore {
 
   /** Removes an execution with everything it left: history, frames, timers, task tokens, close notification. */
   deleteExecution(arn: string): void {
+    this.sql('DELETE FROM history WHERE execution_seq = (SELECT seq FROM executions WHERE arn = ?)').run(arn);
     for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'close_notifications', 'mocked_runs', 'mock_invocations']) {
       this.sql(`DELETE FROM ${table} WHERE execution_arn = ?`).run(arn);
     }

@@ -8,8 +8,13 @@ import { AutosaveError } from '@autosave/workflow/errors';
  * - 1: `close_notifications` without a rowid (no separate key index to write), the version and alias
  *   indexes of executions only hold runs started through a version or an alias, and a transition no longer
  *   writes the execution's row (its event count is read from the history until the run closes).
+ * - 2: a transition writes its events as one history segment (history-codec version 2) in `history`,
+ *   keyed by the execution's `seq` (an integer growing with every start, so segments are appended at the end
+ *   of the tree instead of splitting pages in its middle as 90-byte ARN keys do), instead of a row per event
+ *   in `events`; a closing run's segments stay as they are. Events in rows and segments in `packed_events`
+ *   (written before) are still read, and rows are packed when their run closes.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** The store was written by a newer version of the engine, whose layout this one does not know. */
 export class StoreSchemaTooNewError extends AutosaveError {
@@ -31,6 +36,8 @@ const MIGRATIONS: Record<number, string> = {
     ALTER TABLE close_notifications RENAME TO close_notifications_v0;
     -- the new indexes and table: SCHEMA_SQL, run after
   `,
+  // Nothing to move: new transitions write segments in the new table; what was written is read where it is.
+  2: '',
 };
 /** What a migration copies once {@link SCHEMA_SQL} has created the new tables. */
 const MIGRATION_COPIES: Record<number, string> = {
@@ -38,6 +45,7 @@ const MIGRATION_COPIES: Record<number, string> = {
     INSERT INTO close_notifications (execution_arn, status) SELECT execution_arn, status FROM close_notifications_v0;
     DROP TABLE close_notifications_v0;
   `,
+  2: '',
 };
 
 /** The store's version; throws {@link StoreSchemaTooNewError} before anything touches a newer store. */
@@ -152,6 +160,13 @@ CREATE TABLE IF NOT EXISTS packed_events (
   last_id INTEGER NOT NULL,
   body BLOB NOT NULL,
   PRIMARY KEY (execution_arn, first_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS history (
+  execution_seq INTEGER NOT NULL,
+  first_id INTEGER NOT NULL,
+  last_id INTEGER NOT NULL,
+  body BLOB NOT NULL,
+  PRIMARY KEY (execution_seq, first_id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS frames (
   execution_arn TEXT NOT NULL,

@@ -1,6 +1,7 @@
 import { HISTORY_EVENT_LIMIT } from '@autosave/workflow/config';
 import { StatesError } from '@autosave/workflow/errors';
 import type { EngineStore, ExecutionStatus, FrameStatus } from './engine-store';
+import type { EventToPack } from './history-codec';
 
 /**
  * A frame as a batch writes it (the executor's `FrameRecord`): its row columns, its position (stored as
@@ -206,13 +207,13 @@ export class TransitionBatch {
     }
     let nextId = exec.event_count + 1;
     let lastId = exec.event_count;
-    const insertEvent = store.sql('INSERT INTO events (execution_arn, id, type, ts_ms, previous_id, details) VALUES (?, ?, ?, ?, ?, ?)');
+    const written: EventToPack[] = [];
     for (const e of this.events) {
       const id = nextId++;
       let previous = e.frame ? (e.frame.pos.lastEventId ?? e.frame.parent?.pos.lastEventId ?? lastId) : lastId;
       if (e.besideEntered && e.frame?.pos.enteredPreviousEventId !== undefined) previous = e.frame.pos.enteredPreviousEventId;
       if (e.unchained) previous = 0;
-      insertEvent.run(this.executionArn, id, e.type, e.tsMs, previous, e.details ? JSON.stringify(e.details) : null);
+      written.push({ id, type: e.type, ts_ms: e.tsMs, previous_id: previous, details: e.details });
       if (e.frame) {
         if (e.advance) e.frame.pos.lastEventId = id;
         else e.frame.pos.sideEventId = id;
@@ -223,6 +224,8 @@ export class TransitionBatch {
       }
       lastId = id;
     }
+    // The transition's events: one row (see history-codec).
+    store.insertHistorySegment(exec.seq, written);
     const update = store.sql('UPDATE frames SET status = ?, position = ?, rev = rev + 1 WHERE execution_arn = ? AND frame_id = ? AND rev = ?');
     const insert = store.sql(
       'INSERT INTO frames (execution_arn, frame_id, parent_id, item_index, status, rev, position) VALUES (?, ?, ?, ?, ?, 0, ?)',
@@ -262,8 +265,8 @@ export class TransitionBatch {
       store.sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND open = 1').run(this.executionArn);
       store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND status = 'RUNNING'").run(this.executionArn);
       store.sql('INSERT OR REPLACE INTO close_notifications (execution_arn, status) VALUES (?, ?)').run(this.executionArn, this.close.status);
-      // What a closed run keeps: its row, its history packed into one row, and (unless it succeeded,
-      // so a redrive may pick up from them) its frames.
+      // What a closed run keeps: its row, its history segments, and (unless it succeeded, so a redrive
+      // may pick up from them) its frames. Events an older version left in rows are packed now.
       store.packHistory(this.executionArn);
       if (this.close.status === 'SUCCEEDED') store.deleteFrames(this.executionArn);
     }

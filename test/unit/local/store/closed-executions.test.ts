@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { days } from '../../../../packages/workflow/src/config/duration';
 import { ENGINE_DB_FILE } from '../../../../packages/local/src/store';
-import { packEvents, unpackEvents } from '../../../../packages/local/src/store/history-codec';
+import { packEventRows, packEvents, unpackEvents } from '../../../../packages/local/src/store/history-codec';
 import { EngineHarness, jsonpath } from '../engine/support/engine-harness';
 
 const fn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:${name}`;
@@ -26,6 +26,9 @@ function rowsOf(dataDir: string, arn: string): Record<string, number> {
     const count = (sql: string) => (db.prepare(sql).get(arn) as { n: number }).n;
     return {
       executions: count('SELECT COUNT(*) AS n FROM executions WHERE arn = ?'),
+      // A run's history segments are keyed by its seq; a segment left behind by a removed run has none.
+      history: count('SELECT COUNT(*) AS n FROM history WHERE execution_seq = (SELECT seq FROM executions WHERE arn = ?)'),
+      orphanedHistory: (db.prepare('SELECT COUNT(*) AS n FROM history WHERE execution_seq NOT IN (SELECT seq FROM executions)').get() as { n: number }).n,
       ...Object.fromEntries(['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'close_notifications'].map((t) => [t, count(`SELECT COUNT(*) AS n FROM ${t} WHERE execution_arn = ?`)])),
     };
   } finally {
@@ -78,8 +81,11 @@ describe('closed executions: small, complete, and gone after the retention perio
     const arn = await h.run(machine, { runId: 'r' });
     expect((await h.describe(arn)).status).toBe('FAILED');
     const failedHistory = await h.history(arn);
-    expect(rowsOf(h.dataDir, arn)).toMatchObject({ events: 0, packed_events: 1 });
-    // Redriven, the run appends events after its packed ones, and packs those at its next close.
+    // Each transition wrote its events as one packed segment; no event is kept in a row of its own.
+    const atClose = rowsOf(h.dataDir, arn);
+    expect(atClose).toMatchObject({ events: 0, packed_events: 0 });
+    expect(atClose.history).toBeGreaterThan(0);
+    // Redriven, the run appends segments after its earlier ones.
     fail = false;
     await h.call('RedriveExecution', { executionArn: arn });
     await h.idle();
@@ -87,7 +93,9 @@ describe('closed executions: small, complete, and gone after the retention perio
     const full = await h.history(arn);
     expect(full.slice(0, failedHistory.length)).toEqual(failedHistory);
     expect(full.map((e) => e.id)).toEqual(full.map((_, i) => i + 1));
-    expect(rowsOf(h.dataDir, arn)).toMatchObject({ events: 0, packed_events: 2, frames: 0 });
+    const afterRedrive = rowsOf(h.dataDir, arn);
+    expect(afterRedrive).toMatchObject({ events: 0, packed_events: 0, frames: 0 });
+    expect(afterRedrive.history).toBeGreaterThan(atClose.history);
     for (const reverseOrder of [false, true]) {
       const paged: unknown[] = [];
       let nextToken: string | undefined;
@@ -100,17 +108,26 @@ describe('closed executions: small, complete, and gone after the retention perio
     }
   });
 
-  it('packs and unpacks any events unchanged (property)', () => {
-    const event = fc.record({
-      id: fc.nat(),
-      type: fc.string(),
-      ts_ms: fc.nat(),
-      previous_id: fc.nat(),
-      details: fc.option(fc.json(), { nil: null }),
-    });
-    fc.assert(fc.property(fc.array(event, { maxLength: 50 }), (events) => {
-      expect(unpackEvents(packEvents(events))).toEqual(events);
+  // Details are always an object (as JSON text in a row): what an event's details can be.
+  const details = fc.dictionary(fc.string(), fc.jsonValue()).map((d) => JSON.stringify(d));
+  const event = fc.record({ id: fc.nat(), type: fc.string(), ts_ms: fc.nat(), previous_id: fc.nat(), details: fc.option(details, { nil: null }) });
+
+  it('packs and unpacks any events unchanged, from rows and as a transition writes them, deflated or not (property)', () => {
+    fc.assert(fc.property(fc.array(event, { maxLength: 50 }), fc.boolean(), (events, deflate) => {
+      expect(unpackEvents(packEventRows(events))).toEqual(events);
+      const asWritten = events.map((e) => ({ ...e, details: e.details === null ? undefined : (JSON.parse(e.details) as Record<string, unknown>) }));
+      expect(unpackEvents(packEvents(asWritten, deflate))).toEqual(events);
     }), { seed: 14, numRuns: 200 });
+  });
+
+  it('reads a history segment of codec version 1 (written by stores before schema 2) unchanged', () => {
+    // Packed by the version-1 codec from these three events.
+    const v1 = Buffer.from('AYuONtRRwkgMOobmZiZmxsZmBiCgY6CjVB0DcSDY0OqYmBilotI8zxQQwwrMAxG1YNuQPQKxGe64GJjrdGJgCQ5sIEqSMzQyNjE1M7ewNDA0sgKp0i8COT1WJ9pIRwk9yFGdaqhjCHYqKODBBgeXpBYYIlxFJdeDHWOsgyVboTrHSMcIEs6xAA==', 'base64');
+    expect(unpackEvents(v1)).toEqual([
+      { id: 1, type: 'ExecutionStarted', ts_ms: 1764633600000, previous_id: 0, details: JSON.stringify({ input: '{"runId":"r"}', inputDetails: { truncated: false }, roleArn: 'arn:aws:iam::123456789012:role/r' }) },
+      { id: 2, type: 'TaskStateEntered', ts_ms: 1764633600001, previous_id: 1, details: JSON.stringify({ name: 'Step1', input: '{"runId":"r"}', inputDetails: { truncated: false } }) },
+      { id: 3, type: 'ExecutionSucceeded', ts_ms: 1764633600002, previous_id: 2, details: null },
+    ]);
   });
 
   it('removes a closed execution after the retention period, with its history, frames, timers and tokens, and frees its name', async () => {
@@ -128,7 +145,7 @@ describe('closed executions: small, complete, and gone after the retention perio
     for (const arn of [done, failed]) {
       await expect(h.describe(arn)).rejects.toMatchObject({ name: 'ExecutionDoesNotExist' });
       await expect(h.history(arn)).rejects.toMatchObject({ name: 'ExecutionDoesNotExist' });
-      expect(rowsOf(h.dataDir, arn)).toEqual({ executions: 0, events: 0, packed_events: 0, frames: 0, timers: 0, task_tokens: 0, close_notifications: 0 });
+      expect(rowsOf(h.dataDir, arn)).toEqual({ executions: 0, history: 0, orphanedHistory: 0, events: 0, packed_events: 0, frames: 0, timers: 0, task_tokens: 0, close_notifications: 0 });
     }
     // As on AWS, the name can be used again once the old run is gone.
     await expect(h.run(machine, { runId: 'again' }, 'kept')).resolves.toBe(done);

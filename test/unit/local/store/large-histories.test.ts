@@ -22,7 +22,10 @@ const loop = jsonpath({
 function segmentsOf(dataDir: string, arn: string): { first_id: number; last_id: number; body: Buffer }[] {
   const db = new Database(join(dataDir, ENGINE_DB_FILE), { readonly: true });
   try {
-    return db.prepare('SELECT first_id, last_id, body FROM packed_events WHERE execution_arn = ? ORDER BY first_id').all(arn) as { first_id: number; last_id: number; body: Buffer }[];
+    // Since store schema 2 each transition writes its events as a segment of `history`, keyed by the run's seq.
+    return db
+      .prepare('SELECT first_id, last_id, body FROM history WHERE execution_seq = (SELECT seq FROM executions WHERE arn = ?) ORDER BY first_id')
+      .all(arn) as { first_id: number; last_id: number; body: Buffer }[];
   } finally {
     db.close();
   }

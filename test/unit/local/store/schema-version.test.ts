@@ -95,7 +95,7 @@ describe('the engine store\'s layout version', () => {
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     expect(() => new EngineStore(dir)).toThrow(StoreSchemaTooNewError);
-    expect(() => new EngineStore(dir)).toThrow(/written by a newer version of autosave \(store schema 2; this version reads up to 1\)/);
+    expect(() => new EngineStore(dir)).toThrow(`written by a newer version of autosave (store schema ${SCHEMA_VERSION + 1}; this version reads up to ${SCHEMA_VERSION})`);
     expect(userVersion(file)).toBe(SCHEMA_VERSION + 1);
   });
 });
