@@ -93,3 +93,33 @@ describe('aws-sdk:s3 errors', () => {
     expect(await engine.create(def)).toMatchObject({ name: 'InvalidDefinition' });
   });
 });
+
+describe('aws-sdk:s3 copyObject, deleteObjects, getObjectAttributes', () => {
+  it('copyObject copies the object and answers CopyObjectResult with its ETag', async () => {
+    await s3.put(BUCKET, 'source.txt', 'copy me');
+    const def = jsonata({ Copy: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:copyObject', Arguments: { Bucket: BUCKET, CopySource: `${BUCKET}/source.txt`, Key: 'copy.txt' }, End: true } });
+    const run = await engine.run(def);
+    expect(run.outcome.status).toBe('SUCCEEDED');
+    expect((run.outcome as { output: { CopyObjectResult: { ETag: string } } }).output.CopyObjectResult.ETag).toBe((await s3.head(BUCKET, 'source.txt')).ETag);
+    expect(await s3.text(BUCKET, 'copy.txt')).toBe('copy me');
+  });
+
+  it('getObjectAttributes answers the attributes asked for: ETag without quotes, ObjectSize, StorageClass', async () => {
+    await s3.put(BUCKET, 'attrs.txt', 'twelve bytes');
+    const def = jsonata({ Attrs: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:getObjectAttributes', Arguments: { Bucket: BUCKET, Key: 'attrs.txt', ObjectAttributes: ['ETag', 'ObjectSize', 'StorageClass'] }, End: true } });
+    const run = await engine.run(def);
+    const output = (run.outcome as { output: Record<string, unknown> }).output;
+    expect(output).toMatchObject({ ETag: String((await s3.head(BUCKET, 'attrs.txt')).ETag).replace(/"/g, ''), ObjectSize: 12, StorageClass: 'STANDARD' });
+    expect(output.LastModified).toEqual(expect.any(String));
+  });
+
+  it('deleteObjects deletes each key and lists them as Deleted', async () => {
+    await s3.put(BUCKET, 'a.txt', 'a');
+    await s3.put(BUCKET, 'b.txt', 'b');
+    const def = jsonata({ Delete: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:deleteObjects', Arguments: { Bucket: BUCKET, Delete: { Objects: [{ Key: 'a.txt' }, { Key: 'b.txt' }] } }, End: true } });
+    const run = await engine.run(def);
+    const deleted = (run.outcome as { output: { Deleted: { Key: string }[] } }).output.Deleted.map((d) => d.Key).sort();
+    expect(deleted).toEqual(['a.txt', 'b.txt']);
+    await expect(s3.head(BUCKET, 'a.txt')).rejects.toThrow();
+  });
+});

@@ -13,7 +13,7 @@ import { StatesError } from '@autosave/workflow/errors';
 import { exceptionName, failure, type TaskOutcome } from './task-outcome';
 
 /** The S3 actions the engine runs as `aws-sdk:s3` Tasks. */
-export const AWS_SDK_S3_ACTIONS: readonly string[] = ['getObject', 'putObject', 'deleteObject', 'headObject', 'listObjects', 'listObjectsV2'];
+export const AWS_SDK_S3_ACTIONS: readonly string[] = ['getObject', 'putObject', 'deleteObject', 'headObject', 'listObjects', 'listObjectsV2', 'copyObject', 'deleteObjects', 'getObjectAttributes'];
 
 /** An S3 SDK error's cause as AWS writes it: `<message> (Service: S3, Status Code: 404, Request ID: …, Extended Request ID: …)`. */
 export function s3ErrorCause(err: unknown): string {
@@ -63,6 +63,26 @@ export async function runAwsSdkS3(s3: S3Client | undefined, action: string, args
         return { ok: true, value: plain(await s3.send(new sdk.ListObjectsCommand(input as never))) };
       case 'listObjectsV2':
         return { ok: true, value: plain(await s3.send(new sdk.ListObjectsV2Command(input as never))) };
+      case 'copyObject':
+        return { ok: true, value: { ...plain(await s3.send(new sdk.CopyObjectCommand(input as never))), ServerSideEncryption: 'AES256' } };
+      case 'deleteObjects':
+        return { ok: true, value: plain(await s3.send(new sdk.DeleteObjectsCommand(input as never))) };
+      case 'getObjectAttributes': {
+        // The local S3 has no GetObjectAttributes: the attributes asked for, from the object's HEAD, as S3 answers
+        // them (ETag without its quotes, ObjectSize, StorageClass STANDARD).
+        const { ObjectAttributes, ...head } = input;
+        const wanted = new Set(Array.isArray(ObjectAttributes) ? ObjectAttributes.map(String) : []);
+        const h = plain(await s3.send(new sdk.HeadObjectCommand(head as never)));
+        return {
+          ok: true,
+          value: {
+            LastModified: h.LastModified,
+            ...(wanted.has('ETag') ? { ETag: String(h.ETag ?? '').replace(/"/g, '') } : {}),
+            ...(wanted.has('StorageClass') ? { StorageClass: 'STANDARD' } : {}),
+            ...(wanted.has('ObjectSize') ? { ObjectSize: h.ContentLength } : {}),
+          },
+        };
+      }
       default:
         return failure(StatesError.Runtime, `The local engine does not run aws-sdk:s3:${action}`);
     }
