@@ -26,7 +26,8 @@ describe.each(DOCS)('%s', (doc) => {
   });
 
   it('names only npm scripts that package.json has', () => {
-    const named = [...text.matchAll(/npm run ([a-z0-9:_-]+)/gi)].map((m) => m[1]);
+    // A script name may hold colons (`lint:imports`) but a colon after it is prose ("npm run build: ...").
+    const named = [...text.matchAll(/npm run ([a-z0-9_-]+(?::[a-z0-9_-]+)*)/gi)].map((m) => m[1]);
     expect(named.filter((name) => !scripts.includes(name))).toEqual([]);
   });
 });
