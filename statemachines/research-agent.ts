@@ -1,4 +1,4 @@
-import { researchTools } from '@autosave/runtime/tools';
+import { researchTools } from '../lib/tools';
 import { agentLoop, defineWorkflow } from '@autosave/workflow';
 
 /**

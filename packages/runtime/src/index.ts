@@ -9,6 +9,7 @@ export * from './crash-points';
 export * from './dead-letters';
 export * from './endpoints';
 export * from './idempotency';
+export * from './lambda';
 export * from './metrics';
 export * from './models';
 export * from './payloads';

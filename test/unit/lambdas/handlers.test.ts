@@ -78,15 +78,16 @@ describe('lambdas/index.ts registry', () => {
 });
 
 describe('tool-step handler', () => {
-  it('returns the {result, source} envelope inline, a result over the inline limit with its large value as a payload reference', async () => {
-    const out = await invoke('tool-step', {
+  it("the example app's (lambdas/tool-step.ts) returns the {result, source} envelope inline, a result over the inline limit with its large value as a payload reference", async () => {
+    const { handler } = await import('../../../lambdas/tool-step');
+    const out: any = await handler({
       workflow: 'research-agent',
       executionArn,
       step: 'Research',
       tool: 'read-document',
       idempotencyKey: 'h:doc',
       input: { url: 'https://example.org/long', bytes: 300 * 1024 },
-    });
+    }, { getRemainingTimeInMillis: () => 60_000 });
     expect(out.source).toBe('executed');
     expect(out.result.url).toBe('https://example.org/long');
     expect(isPayloadRef(out.result.text)).toBe(true);

@@ -1,5 +1,5 @@
 import { handleApprovalHttp, type ApprovalHttpResponse } from '../approvals';
-import { approvalService, lambdaHandler } from './runtime';
+import { approvalService, lambdaHandler } from '../lambda';
 
 /** The fields of a Lambda Function URL (payload format 2.0) event that the endpoint reads. */
 export interface FunctionUrlEvent {

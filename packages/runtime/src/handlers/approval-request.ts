@@ -1,4 +1,4 @@
-import { approvalService, lambdaHandler } from './runtime';
+import { approvalService, lambdaHandler } from '../lambda';
 
 /**
  * approval-request: invoked with `.waitForTaskToken`; stores the token and issues the signed link. The

@@ -1,6 +1,6 @@
 import { parseDeadLetter, redriveDeadLetter } from '../dead-letters';
 import { MetricName } from '../metrics';
-import { lambdaHandler, sfnClient } from './runtime';
+import { lambdaHandler, sfnClient } from '../lambda';
 
 /** The fields of an SQS event the redrive handler reads. */
 export interface SqsEvent {

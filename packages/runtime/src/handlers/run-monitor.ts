@@ -1,6 +1,6 @@
 import { closedRunReport, sendDeadLetterOnce, type ExecutionStatusChangeEvent } from '../dead-letters';
 import { MetricName } from '../metrics';
-import { lambdaHandler, recordTable, sfnClient, sqsClient } from './runtime';
+import { lambdaHandler, recordTable, sfnClient, sqsClient } from '../lambda';
 
 /**
  * run-monitor: every closed run reports its history size (`HistoryEvents`); a failed, timed-out or aborted

@@ -1,13 +1,5 @@
-import { runToolStep } from '../tools';
-import { lambdaHandler, ledger, offloadingLargeResult, payloadStore, toolRegistry } from './runtime';
+import { builtInTools } from '../tools';
+import { toolStepHandler } from '../lambda';
 
-/** tool-step: one tool call (or an agent-loop batch), each side effect once per idempotency key. */
-export const handler = lambdaHandler(
-  offloadingLargeResult((event: unknown, rt, context) =>
-    runToolStep(
-      { ledger: ledger(rt), tools: toolRegistry(rt), payloads: payloadStore(rt) },
-      event,
-      { remainingMillis: context?.getRemainingTimeInMillis?.() },
-    ),
-  ),
-);
+/** tool-step with the built-in tools only (`send-email`): the construct's default when no `toolStep.entry` is given. */
+export const handler = toolStepHandler({ tools: builtInTools });

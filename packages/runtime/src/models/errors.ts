@@ -21,3 +21,8 @@ export class ModelRequestRejectedError extends AutosaveError {
  * `ModelNotReadyException` are not here: they pass through under their own names and are retried.
  */
 export const BEDROCK_PERMANENT_ERRORS: readonly string[] = ['ValidationException', 'AccessDeniedException', 'ResourceNotFoundException'];
+
+/** A model provider given to `modelStepHandler` that cannot answer (no `converse` method). */
+export class ModelProviderDefinitionError extends AutosaveError {
+  override readonly name = 'ModelProviderDefinitionError';
+}

@@ -1,5 +1,6 @@
 export * from './tool';
 export * from './errors';
+export * from './define-tool';
 export * from './tool-registry';
 export * from './tool-step';
 export * from './keyed-file-log';
@@ -7,7 +8,3 @@ export * from './email/email-provider';
 export * from './email/outbox-email-provider';
 export * from './email/ses-email-provider';
 export * from './email/send-email-tool';
-export * from './fakes/recording-fake-tool';
-export * from './fakes/onboarding-tools';
-export * from './research-tools';
-export * from './classify-text-tool';

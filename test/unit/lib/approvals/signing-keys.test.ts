@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalLinkSigner, ApprovalService, SigningKeys } from '@autosave/runtime/approvals';
 import { loadRuntimeConfig } from '@autosave/runtime/endpoints';
 import { RecordTable } from '@autosave/runtime/records';
-import { Runtime, approvalService } from '../../../../packages/runtime/src/handlers/runtime';
+import { Runtime, approvalService } from '@autosave/runtime/lambda';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 const clock = { millis: 1_000_000, now() { return this.millis; } };

@@ -2,15 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  OutboxEmailProvider,
-  TOOL_NAMES,
-  calculatorTool,
-  createToolRegistry,
-  onboardingTools,
-  readDocumentTool,
-  searchWebTool,
-} from '@autosave/runtime/tools';
+import { OutboxEmailProvider, ToolRegistry } from '@autosave/runtime/tools';
+import { EXAMPLE_TOOL_NAMES, calculatorTool, exampleTools, onboardingTools, readDocumentTool, searchWebTool } from '../../../../lib/tools';
 
 let dir: string;
 beforeAll(async () => {
@@ -18,14 +11,14 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('tool registry', () => {
-  it('holds exactly the tool names of docs/architecture.md §6', () => {
-    const registry = createToolRegistry({ emailProvider: new OutboxEmailProvider(join(dir, 'o')), actionsDir: join(dir, 'a') });
-    expect(registry.names().sort()).toEqual([...TOOL_NAMES].sort());
+describe("the example app's tools", () => {
+  it('are exactly the names the construct is told at synth (EXAMPLE_TOOL_NAMES)', () => {
+    const registry = new ToolRegistry(exampleTools({ emailProvider: new OutboxEmailProvider(join(dir, 'o')), actionsDir: join(dir, 'a') }));
+    expect(registry.names().sort()).toEqual([...EXAMPLE_TOOL_NAMES].sort());
   });
 
-  it('refuses an unknown tool with the non-retryable InvalidStepInputError', () => {
-    const registry = createToolRegistry({ emailProvider: new OutboxEmailProvider(join(dir, 'o')), actionsDir: join(dir, 'a') });
+  it('refuse an unknown tool with the non-retryable InvalidStepInputError', () => {
+    const registry = new ToolRegistry(exampleTools({ emailProvider: new OutboxEmailProvider(join(dir, 'o')), actionsDir: join(dir, 'a') }));
     expect(() => registry.get('launch-rocket')).toThrow(expect.objectContaining({ name: 'InvalidStepInputError' }));
   });
 });

@@ -8,8 +8,6 @@ import { PayloadStore, S3BlobStore, isPayloadRef } from '@autosave/runtime/paylo
 import {
   OutboxEmailProvider,
   ToolRegistry,
-  createToolRegistry,
-  readDocumentTool,
   runToolStep,
   sendEmailTool,
   type EmailProvider,
@@ -17,6 +15,7 @@ import {
   type ToolCallResult,
   type ToolStepDeps,
 } from '@autosave/runtime/tools';
+import { exampleTools, readDocumentTool } from '../../../../lib/tools';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 let aws: LocalAws;
@@ -31,7 +30,7 @@ beforeAll(async () => {
   const payloads = new PayloadStore({ blobs: new S3BlobStore(aws.s3, aws.bucket), metrics });
   deps = {
     ledger: new IdempotencyLedger({ store: new DynamoDbLedgerStore(aws.dynamodb, aws.table), clock, metrics }),
-    tools: createToolRegistry({ emailProvider: outbox, actionsDir: join(aws.dir, 'actions') }),
+    tools: new ToolRegistry(exampleTools({ emailProvider: outbox, actionsDir: join(aws.dir, 'actions') })),
     payloads,
   };
 });

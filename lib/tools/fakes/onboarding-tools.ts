@@ -1,5 +1,5 @@
-import { sha256Hex } from '../../records';
-import { ToolRejectedError } from '../errors';
+import { sha256Hex } from '@autosave/runtime/records';
+import { ToolRejectedError } from '@autosave/runtime/tools';
 import { RecordingFakeTool, type FakeToolSpec } from './recording-fake-tool';
 
 /** Input shared by the onboarding tools. */

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { InvalidStepInputError } from '@autosave/workflow/errors';
-import { KeyedFileLog } from '../keyed-file-log';
-import type { JsonSchema, Tool } from '../tool';
+import { KeyedFileLog, type JsonSchema, type Tool } from '@autosave/runtime/tools';
 
 /** What a recording fake remembers per key. */
 export interface RecordedAction<I, O> {

@@ -1,8 +1,7 @@
 import jsonata from 'jsonata';
 import { InvalidStepInputError } from '@autosave/workflow/errors';
-import { sha256Hex } from '../records';
-import { ToolRejectedError } from './errors';
-import type { Tool } from './tool';
+import { sha256Hex } from '@autosave/runtime/records';
+import { ToolRejectedError, type Tool } from '@autosave/runtime/tools';
 
 /** Size of a document `read-document` returns when the input asks for none. */
 export const DEFAULT_DOCUMENT_BYTES = 2_000;

@@ -20,7 +20,7 @@ import { RecordTable } from '../records';
 import { EmfMetrics, noMetrics, type RuntimeMetrics } from '../metrics';
 import { BedrockModelProvider, RecordedModelCall, ScriptedModelProvider, type ModelProvider } from '../models';
 import { PayloadStore, S3BlobStore } from '../payloads';
-import { OutboxEmailProvider, SesEmailProvider, createToolRegistry, type EmailProvider, type ToolRegistry } from '../tools';
+import { OutboxEmailProvider, SesEmailProvider, type EmailProvider } from '../tools';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
@@ -59,9 +59,6 @@ export const ledger = (rt: Runtime): IdempotencyLedger =>
 /** SES when configured, else the outbox directory. */
 export const emailProvider = (rt: Runtime): EmailProvider =>
   rt.part('email', () => (rt.config.emailProvider === 'ses' ? new SesEmailProvider(createSesClient(rt.env), rt.config.emailFrom) : new OutboxEmailProvider(rt.config.outboxDir)));
-/** The tools of the tool step. */
-export const toolRegistry = (rt: Runtime): ToolRegistry =>
-  rt.part('tools', () => createToolRegistry({ emailProvider: emailProvider(rt), actionsDir: rt.config.actionsDir }));
 /** Bedrock when configured, else the scripted model. */
 export const modelProvider = (rt: Runtime): ModelProvider =>
   rt.part('modelProvider', () =>
@@ -69,9 +66,17 @@ export const modelProvider = (rt: Runtime): ModelProvider =>
         ? ScriptedModelProvider.fromFile(rt.config.modelScript)
         : ScriptedModelProvider.unconfigured(),
   );
-/** The recorded model call (one model call per execution, step and turn). */
-export const modelCall = (rt: Runtime): RecordedModelCall =>
-  rt.part('model', () => new RecordedModelCall({ provider: modelProvider(rt), table: recordTable(rt), payloads: payloadStore(rt), metrics: rt.metrics }));
+/** The recorded model call (one model call per execution, step and turn) over the configured provider. */
+export const modelCall = (rt: Runtime): RecordedModelCall => modelCallWith(rt, modelProvider(rt));
+
+const providerIds = new WeakMap<ModelProvider, number>();
+let nextProviderId = 0;
+/** The recorded model call over `provider` (a `modelStepHandler`'s own), one per provider and runtime. */
+export function modelCallWith(rt: Runtime, provider: ModelProvider): RecordedModelCall {
+  let id = providerIds.get(provider);
+  if (id === undefined) providerIds.set(provider, (id = nextProviderId++));
+  return rt.part(`model#${id}`, () => new RecordedModelCall({ provider, table: recordTable(rt), payloads: payloadStore(rt), metrics: rt.metrics }));
+}
 /** The Step Functions client. */
 export const sfnClient = (rt: Runtime): SFNClient => rt.part('sfn', () => createSfnClient(rt.env));
 /** The SQS client. */

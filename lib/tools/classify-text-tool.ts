@@ -1,5 +1,5 @@
 import { InvalidStepInputError } from '@autosave/workflow/errors';
-import type { Tool } from './tool';
+import type { Tool } from '@autosave/runtime/tools';
 
 /** What `classify-text` takes: the text, and per label the words that put a text under it. */
 export interface ClassifyTextInput {
