@@ -1,14 +1,15 @@
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { AutosaveStack, deployOptionsFromContext, type FunctionSpec, type WorkflowSpec } from '@autosave/cdk';
+import { exampleToolStep } from './registries';
 
 /** The stack name when the context names none. */
 export const DEFAULT_STACK_NAME = 'Autosave';
 
 /** Options of {@link createAutosaveApp}. */
 export interface CreateAutosaveAppOptions {
-  /** The runtime functions (lambdas/index.ts through `registeredFunctionSpecs`). */
-  readonly functions: readonly FunctionSpec[];
+  /** The runtime functions and their code (tests replace them). @default every built-in function, the example's own tool-step */
+  readonly functions?: readonly FunctionSpec[];
   /** The workflows (statemachines/index.ts through `registeredWorkflowSpecs`). */
   readonly workflows: readonly WorkflowSpec[];
   /** App props (tests pass context here; `cdk` passes it through the environment). @default none */
@@ -39,6 +40,7 @@ export function createAutosaveApp(options: CreateAutosaveAppOptions): AutosaveAp
     description: 'Autosave: durable AI-agent workflows on AWS Step Functions',
     workflows: options.workflows,
     functions: options.functions,
+    toolStep: exampleToolStep(),
     deploy: deployOptionsFromContext(context),
   });
   const nag = new AwsSolutionsChecks(app);

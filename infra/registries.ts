@@ -1,23 +1,31 @@
-import { functions as registeredFunctions } from '@autosave/runtime/handlers';
-import { compileWorkflow, toAslJson, type Workflow } from '@autosave/workflow';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EXAMPLE_TOOL_NAMES } from '../lib/tools';
+import { functions as exampleFunctions } from '../lambdas';
+import type { Workflow } from '@autosave/workflow';
 import { workflows as registeredWorkflows } from '../statemachines';
-import type { FunctionSpec, WorkflowSpec } from '@autosave/cdk';
+import { builtInFunctionSpecs, toWorkflowSpec, type FunctionSpec, type ToolStepProps, type WorkflowSpec } from '@autosave/cdk';
 
-/**
- * The deployable form of a workflow: compiled, in the canonical field order of `toAslJson`, without
- * the indentation (a template has 1 MB to share between all definitions).
- */
-export function toWorkflowSpec(workflow: Workflow): WorkflowSpec {
-  const definition = JSON.stringify(JSON.parse(toAslJson(compileWorkflow(workflow))));
-  return { name: workflow.name, version: workflow.version, type: workflow.type, definition };
-}
+export { toWorkflowSpec };
 
 /** Every workflow of the statemachines/ registry, ready to deploy. */
 export function registeredWorkflowSpecs(list: readonly Workflow[] = registeredWorkflows): WorkflowSpec[] {
   return list.map(toWorkflowSpec);
 }
 
-/** Every function of the lambdas/ registry, as the stack bundles it. */
+/** Every runtime function, with the built-in code (the example's own tool-step comes through {@link exampleToolStep}). */
 export function registeredFunctionSpecs(): FunctionSpec[] {
-  return registeredFunctions.map(({ name, entry, handler, timeoutSeconds, memoryMb, needs }) => ({ name, entry, handler, timeoutSeconds, memoryMb, needs }));
+  return builtInFunctionSpecs();
+}
+
+/** The example app's root: its lock file and node_modules, wherever the app was copied (the rehearsal copies it). */
+const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The example's tool-step, as the construct's `toolStep` prop: its entry (lambdas/tool-step.ts), the names
+ * of its tools (lib/tools), and this app's own root, so the CLI may synthesize it from any directory.
+ */
+export function exampleToolStep(): ToolStepProps {
+  const entry = exampleFunctions.find((f) => f.name === 'tool-step')?.entry;
+  return { entry, tools: EXAMPLE_TOOL_NAMES, projectRoot: APP_ROOT, depsLockFilePath: join(APP_ROOT, 'package-lock.json') };
 }

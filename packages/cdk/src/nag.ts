@@ -23,3 +23,23 @@ export function nagArnOf(resource: IConstruct): string {
 export function nagArn(service: string, resource: string): string {
   return `arn:<AWS::Partition>:${service}:<AWS::Region>:<AWS::AccountId>:${resource}`;
 }
+
+/**
+ * How cdk-nag prints a resource value inside a finding (its `flattenCfnReference`): `Fn::Join` joined,
+ * `Ref` and `Fn::GetAtt` in angle brackets, e.g. `<SharedPayloads26C6FA41.Arn>/*` for an owned bucket's
+ * objects and `arn:<AWS::Partition>:s3:::my-bucket/*` for an imported one.
+ */
+export function nagResource(scope: IConstruct, value: string): string {
+  const visit = (node: unknown): string => {
+    if (node === undefined) return '';
+    if (typeof node === 'string') return node.replace(/\$\{/g, '<').replace(/\}/g, '>');
+    const o = node as Record<string, any>;
+    if (o['Fn::Join']) return (o['Fn::Join'][1] as unknown[]).map(visit).join(o['Fn::Join'][0]);
+    if (o['Fn::Sub']) return visit(o['Fn::Sub']);
+    if (o['Fn::GetAtt']) return `<${visit(o['Fn::GetAtt'][0])}.${visit(o['Fn::GetAtt'][1])}>`;
+    if (o['Fn::ImportValue']) return visit(o['Fn::ImportValue']);
+    if (o.Ref) return `<${visit(o.Ref)}>`;
+    return JSON.stringify(node);
+  };
+  return visit(Stack.of(scope).resolve(value));
+}

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { ArnFormat, Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -8,14 +7,13 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { bedrockModelTarget } from '@autosave/runtime/models';
+import { REQUIRED_TOOLS_ENV } from '@autosave/runtime/tools';
 import type { ResolvedDeployOptions } from './deploy-options';
 import { requireFunctionUrlRegion } from './function-url-regions';
-import { acknowledgeNag, nagArn, nagArnOf } from './nag';
+import { BUNDLE_FILE, builtInFunctionCode, FUNCTION_BUNDLING } from './function-code';
+import { acknowledgeNag, nagArn, nagResource } from './nag';
 import type { SharedResources } from './shared-resources';
 import { FunctionNames, type FunctionNeed, type FunctionSpec } from './stack-inputs';
-
-/** The repository root: esbuild's working directory and where package-lock.json lives. */
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** The runtime's data directory on Lambda (`AUTOSAVE_DATA_DIR`): the only writable place is /tmp. */
 export const LAMBDA_DATA_DIR = '/tmp/autosave';
@@ -23,10 +21,6 @@ export const LAMBDA_DATA_DIR = '/tmp/autosave';
 /** Runtime of every deployed function (nodejs20.x is deprecated on AWS; 22 is nearest to the tested Node 20). */
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 
-/**
- * esbuild output is ESM; a few bundled dependencies still call `require` (CommonJS), which ESM lacks.
- */
-const ESM_REQUIRE_BANNER = "import { createRequire as __autosaveCreateRequire } from 'node:module'; const require = __autosaveCreateRequire(import.meta.url);";
 
 /** Step Functions actions each function may call (`sfn` need), on the executions of our state machines. */
 const EXECUTION_ACTIONS: Readonly<Record<string, readonly string[]>> = {
@@ -75,6 +69,11 @@ export interface RuntimeFunctionsProps {
   readonly options: ResolvedDeployOptions;
   /** Names of the state machines whose executions the `sfn` functions may read or redrive. */
   readonly stateMachineNames: readonly string[];
+  /**
+   * The tools the workflows name, given to the tool-step function (`AUTOSAVE_REQUIRED_TOOLS`), which refuses
+   * to start without every one of them. @default none checked
+   */
+  readonly requiredTools?: readonly string[];
 }
 
 /**
@@ -85,7 +84,7 @@ export interface RuntimeFunctionsProps {
 export class RuntimeFunctions extends Construct {
   /** The approval endpoint's URL (undefined when the registry has no approval-endpoint). */
   readonly approvalUrl?: lambda.FunctionUrl;
-  private readonly functions = new Map<string, NodejsFunction>();
+  private readonly functions = new Map<string, lambda.Function>();
   private readonly pinned = new Set<string>();
 
   constructor(scope: Construct, id: string, props: RuntimeFunctionsProps) {
@@ -109,9 +108,9 @@ export class RuntimeFunctions extends Construct {
   }
 
   /** The function registered under `name`. */
-  get(name: string): NodejsFunction {
+  get(name: string): lambda.Function {
     const fn = this.functions.get(name);
-    if (!fn) throw new Error(`No runtime function named "${name}" in lambdas/index.ts`);
+    if (!fn) throw new Error(`No runtime function named "${name}" (known: ${[...this.functions.keys()].join(', ')})`);
     return fn;
   }
 
@@ -138,11 +137,11 @@ export class RuntimeFunctions extends Construct {
   }
 
   /** Every function, by registry name. */
-  all(): ReadonlyMap<string, NodejsFunction> {
+  all(): ReadonlyMap<string, lambda.Function> {
     return this.functions;
   }
 
-  private createFunction(spec: FunctionSpec, props: RuntimeFunctionsProps): NodejsFunction {
+  private createFunction(spec: FunctionSpec, props: RuntimeFunctionsProps): lambda.Function {
     const id = pascal(spec.name);
     const logGroup = new logs.LogGroup(this, `${id}Logs`, {
       retention: props.options.logRetentionDays as logs.RetentionDays,
@@ -154,11 +153,7 @@ export class RuntimeFunctions extends Construct {
     });
     logGroup.grantWrite(role);
 
-    const entry = isAbsolute(spec.entry) ? spec.entry : join(PROJECT_ROOT, spec.entry);
-    if (!existsSync(entry)) throw new Error(`Function ${spec.name}: entry ${entry} does not exist`);
-    const fn = new NodejsFunction(this, id, {
-      entry,
-      handler: spec.handler,
+    const common: lambda.FunctionOptions & { runtime: lambda.Runtime } = {
       runtime: FUNCTION_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
       // Step Functions traces every run; the functions join its traces.
@@ -168,11 +163,10 @@ export class RuntimeFunctions extends Construct {
       role,
       logGroup,
       description: `Autosave ${spec.name}`,
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       environment: {
         // Only /tmp is writable on Lambda; the fakes' action records and any local fallback live there.
         AUTOSAVE_DATA_DIR: LAMBDA_DATA_DIR,
+        ...(spec.name === FunctionNames.toolStep && props.requiredTools?.length ? { [REQUIRED_TOOLS_ENV]: props.requiredTools.join(',') } : {}),
       },
       // Old versions stay: an execution in flight keeps invoking the version its definition pins.
       currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
@@ -180,28 +174,45 @@ export class RuntimeFunctions extends Construct {
       ...(spec.name === FunctionNames.approvalEndpoint && props.options.approvalConcurrency !== undefined
         ? { reservedConcurrentExecutions: props.options.approvalConcurrency }
         : {}),
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        // Bundled, not taken from the runtime: the code runs with the SDK versions package.json pins.
-        bundleAwsSDK: true,
-        externalModules: [],
-        // No source map: it would ship inside the bundle's zip (4 MB per function, read at every cold start
-        // with --enable-source-maps). Names are kept, so a minified stack trace still names its functions.
-        minify: true,
-        keepNames: true,
-        sourceMap: false,
-        banner: ESM_REQUIRE_BANNER,
-      },
-    });
+    };
+    const fn = spec.entry === undefined
+      ? new lambda.Function(this, id, { ...common, code: builtInFunctionCode(spec.name), handler: `${BUNDLE_FILE.replace(/\.mjs$/, '')}.handler` })
+      : this.bundledFunction(id, { ...spec, entry: spec.entry }, common);
     for (const need of spec.needs) this.grantNeed(fn, role, spec.name, need, props);
     acknowledgeNag(role, 'AwsSolutions-IAM5[Resource::*]', 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; CDK adds them for active tracing.');
     acknowledgeNag(fn, 'Serverless-LambdaDLQ', LAMBDA_DLQ_REASONS[spec.name] ?? DEFAULT_LAMBDA_DLQ_REASON);
     return fn;
   }
 
-  private grantNeed(fn: NodejsFunction, role: iam.Role, name: string, need: FunctionNeed, props: RuntimeFunctionsProps): void {
+  /**
+   * A function bundled from a source file of the user's project (their tool-step or model-step), with the
+   * built-in functions' esbuild options and CDK's own lock-file lookup (or the spec's `projectRoot`/`depsLockFilePath`).
+   */
+  private bundledFunction(id: string, spec: FunctionSpec & { entry: string }, common: lambda.FunctionOptions & { runtime: lambda.Runtime }): NodejsFunction {
+    const entry = resolve(spec.entry);
+    if (!existsSync(entry)) throw new Error(`Function ${spec.name}: entry ${entry} does not exist`);
+    return new NodejsFunction(this, id, {
+      ...common,
+      entry,
+      handler: spec.handler ?? 'handler',
+      ...(spec.projectRoot !== undefined ? { projectRoot: spec.projectRoot } : {}),
+      ...(spec.depsLockFilePath !== undefined ? { depsLockFilePath: spec.depsLockFilePath } : {}),
+      bundling: {
+        format: OutputFormat.ESM,
+        target: FUNCTION_BUNDLING.target,
+        mainFields: [...FUNCTION_BUNDLING.mainFields],
+        // Bundled, not taken from the runtime: the code runs with the SDK versions the project pins.
+        bundleAwsSDK: true,
+        externalModules: [],
+        minify: FUNCTION_BUNDLING.minify,
+        keepNames: FUNCTION_BUNDLING.keepNames,
+        sourceMap: FUNCTION_BUNDLING.sourcemap,
+        banner: FUNCTION_BUNDLING.banner,
+      },
+    });
+  }
+
+  private grantNeed(fn: lambda.Function, role: iam.Role, name: string, need: FunctionNeed, props: RuntimeFunctionsProps): void {
     const { shared, options } = props;
     const stack = Stack.of(this);
     switch (need) {
@@ -218,7 +229,7 @@ export class RuntimeFunctions extends Construct {
         role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [shared.bucket.bucketArn] }));
         acknowledgeNag(
           role,
-          `AwsSolutions-IAM5[Resource::${nagArnOf(shared.bucket)}/*]`,
+          `AwsSolutions-IAM5[Resource::${nagResource(this, shared.bucket.arnForObjects('*'))}]`,
           'Payload keys are content hashes known only at run time; the grant is Get/PutObject on this one bucket.',
         );
         return;

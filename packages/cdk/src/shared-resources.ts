@@ -16,6 +16,17 @@ export const DLQ_RETENTION = Duration.days(14);
 
 /** Options of {@link SharedResources}. */
 export interface SharedResourcesProps {
+  /** An existing records table (partition key `id`, string; TTL attribute `expiration`). @default a new table */
+  readonly table?: dynamodb.ITable;
+  /** An existing payload bucket. @default a new bucket (blocked public access, SSL only, objects expire) */
+  readonly bucket?: s3.IBucket;
+  /**
+   * An existing dead-letter queue. Its visibility timeout must be at least the redrive function's timeout
+   * (checked at synth when the queue is defined in this app). @default a new queue
+   */
+  readonly deadLetterQueue?: sqs.IQueue;
+  /** An existing SNS topic for the alarms. @default a new topic */
+  readonly alarmTopic?: sns.ITopic;
   /** When payload objects expire. @default {@link DEFAULT_PAYLOAD_EXPIRATION} */
   readonly payloadExpiration?: Duration;
   /**
@@ -52,18 +63,18 @@ export const SQS_VISIBILITY_PER_FUNCTION_TIMEOUT = 6;
  * payload bucket, the dead-letter queue, the approval signing secret and the alarm topic.
  */
 export class SharedResources extends Construct {
-  readonly table: dynamodb.Table;
-  readonly bucket: s3.Bucket;
-  readonly deadLetterQueue: sqs.Queue;
+  readonly table: dynamodb.ITable;
+  readonly bucket: s3.IBucket;
+  readonly deadLetterQueue: sqs.IQueue;
   readonly approvalSecret: secretsmanager.Secret;
   /** The signing secret's name (fixed, so it is known at synth time). */
   readonly approvalSecretName: string;
-  readonly alarmTopic: sns.Topic;
+  readonly alarmTopic: sns.ITopic;
 
   constructor(scope: Construct, id: string, props: SharedResourcesProps = {}) {
     super(scope, id);
 
-    this.table = new dynamodb.Table(this, 'Records', {
+    this.table = props.table ?? new dynamodb.Table(this, 'Records', {
       partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: RECORD_TTL_ATTRIBUTE,
@@ -73,35 +84,8 @@ export class SharedResources extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    this.bucket = new s3.Bucket(this, 'Payloads', {
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      lifecycleRules: [
-        {
-          expiration: props.payloadExpiration ?? DEFAULT_PAYLOAD_EXPIRATION,
-          abortIncompleteMultipartUploadAfter: Duration.days(1),
-        },
-      ],
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    acknowledgeNag(
-      this.bucket,
-      'AwsSolutions-S1',
-      'Payload objects are content-addressed and written only by the stack Lambdas under their own roles; ' +
-        'access is audited through CloudTrail. A second bucket for server access logs adds cost without adding who-did-what.',
-    );
-
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
-      retentionPeriod: DLQ_RETENTION,
-      visibilityTimeout: props.deadLetterVisibilityTimeout,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    const isDeadLetterQueue = 'This queue IS the dead-letter queue of failed runs; messages stay until an operator redrives them.';
-    acknowledgeNag(this.deadLetterQueue, 'AwsSolutions-SQS3', isDeadLetterQueue);
-    acknowledgeNag(this.deadLetterQueue, 'Serverless-SQSRedrivePolicy', isDeadLetterQueue);
+    this.bucket = props.bucket ?? this.createBucket(props);
+    this.deadLetterQueue = props.deadLetterQueue ?? this.createDeadLetterQueue(props);
 
     // A fixed name: the runtime reaches it through a Parameter Store reference path built from it.
     this.approvalSecretName = `${Stack.of(this).stackName}/approval-signing-key`;
@@ -117,8 +101,48 @@ export class SharedResources extends Construct {
         'key (the runtime verifies with every listed key, signs with the first) and dropping the old one after the longest approval timeout.',
     );
 
-    this.alarmTopic = new sns.Topic(this, 'Alarms', { enforceSSL: true });
+    this.alarmTopic = props.alarmTopic ?? new sns.Topic(this, 'Alarms', { enforceSSL: true });
+    // A topic passed in gets the grant too when it is defined in this app (an imported topic's policy is
+    // not ours to change: addToResourcePolicy does nothing there).
     allowCloudWatchToPublish(this.alarmTopic);
+  }
+
+  private createBucket(props: SharedResourcesProps): s3.Bucket {
+    const bucket = new s3.Bucket(this, 'Payloads', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [
+        {
+          expiration: props.payloadExpiration ?? DEFAULT_PAYLOAD_EXPIRATION,
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledgeNag(
+      bucket,
+      'AwsSolutions-S1',
+      'Payload objects are content-addressed and written only by the stack Lambdas under their own roles; ' +
+        'access is audited through CloudTrail. A second bucket for server access logs adds cost without adding who-did-what.',
+    );
+
+    return bucket;
+  }
+
+  private createDeadLetterQueue(props: SharedResourcesProps): sqs.Queue {
+    const queue = new sqs.Queue(this, 'DeadLetters', {
+      retentionPeriod: DLQ_RETENTION,
+      visibilityTimeout: props.deadLetterVisibilityTimeout,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    const isDeadLetterQueue = 'This queue IS the dead-letter queue of failed runs; messages stay until an operator redrives them.';
+    acknowledgeNag(queue, 'AwsSolutions-SQS3', isDeadLetterQueue);
+    acknowledgeNag(queue, 'Serverless-SQSRedrivePolicy', isDeadLetterQueue);
+
+    return queue;
   }
 
   /**

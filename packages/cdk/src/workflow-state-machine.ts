@@ -7,7 +7,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { LIVE_ALIAS_NAME } from '@autosave/workflow/config';
 import type { ResolvedDeployOptions } from './deploy-options';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { definitionWithArnsInPlace, LocalstackLiveVersion } from './localstack';
 import { acknowledgeNag, nagArnOf } from './nag';
 import type { RuntimeFunctions } from './runtime-functions';
@@ -70,7 +70,7 @@ export class WorkflowStateMachine extends Construct {
     this.aliasArn = `${this.unqualifiedArn}:${LIVE_ALIAS_NAME}`;
 
     const substitutions: Record<string, string> = {};
-    const pinned = new Map<string, NodejsFunction>();
+    const pinned = new Map<string, lambda.IFunction>();
     let continuesAsNew = false;
     for (const placeholder of placeholdersIn(JSON.parse(workflow.definition))) {
       const functionName = functionForPlaceholder(placeholder);

@@ -13,7 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AssetStaging } from 'aws-cdk-lib';
 import { createAutosaveApp } from '../../../infra/create-app';
 import { registeredFunctionSpecs, registeredWorkflowSpecs } from '../../../infra/registries';
-import { PROJECT_ROOT } from '../../../packages/cdk/src/runtime-functions';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (the reference bundle resolves our sources from it). */
+const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** One synthesized function asset: its files and the SDK clients its code contains. */
 interface FunctionBundle {
