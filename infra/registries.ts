@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXAMPLE_TOOL_NAMES } from '../lib/tools';
-import { functions as exampleFunctions } from '../lambdas';
 import type { Workflow } from '@autosave/workflow';
 import { workflows as registeredWorkflows } from '../statemachines';
 import { builtInFunctionSpecs, toWorkflowSpec, type FunctionSpec, type ToolStepProps, type WorkflowSpec } from '@autosave/cdk';
@@ -26,6 +25,5 @@ const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
  * of its tools (lib/tools), and this app's own root, so the CLI may synthesize it from any directory.
  */
 export function exampleToolStep(): ToolStepProps {
-  const entry = exampleFunctions.find((f) => f.name === 'tool-step')?.entry;
-  return { entry, tools: EXAMPLE_TOOL_NAMES, projectRoot: APP_ROOT, depsLockFilePath: join(APP_ROOT, 'package-lock.json') };
+  return { entry: join(APP_ROOT, 'lambdas', 'tool-step.ts'), tools: EXAMPLE_TOOL_NAMES, projectRoot: APP_ROOT, depsLockFilePath: join(APP_ROOT, 'package-lock.json') };
 }

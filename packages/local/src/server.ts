@@ -19,7 +19,7 @@ import { MockConfigFile } from './services/mock-config-file';
 import { deployWorkflows, type WorkflowDeployment } from './services/deploy-workflows';
 import { startLocalDynamoDb } from './services/dynamodb';
 import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lambda-runner';
-import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, replacingFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
+import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
 import { loadUserFunctions, userFunctions, type UserFunctionExport } from './services/lambda/user-functions';
 import { localEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
 import { lockDataDirectory } from './store';
@@ -261,11 +261,10 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         })
       : undefined;
     if (stack) stops.push(() => stack.stop());
-    // Example-app allowance (like the statemachines/ import below), until a config file names the app's functions:
-    // the example's own tool-step (its tools) replaces the built-in one.
-    const functions: LocalFunction[] = stack ? [] : [...registryFunctions(), ...replacingFunctions((await import('../../../lambdas/index')).functions)];
-    if (options.functionsModule) functions.push(...(await loadUserFunctions(options.functionsModule)));
+    const functions: LocalFunction[] = stack ? [] : registryFunctions();
     if (options.functions) functions.push(...userFunctions(options.functions));
+    // Later entries win: a module named on the command line (`--functions`) over the project's own table.
+    if (options.functionsModule) functions.push(...(await loadUserFunctions(options.functionsModule)));
     const lambdas = new InProcessLambdaRunner({ functions, sources: stack ? [stack.functionSource] : [], environment });
 
     // IAM: judged only when asked for and the simulator is installed; said once at boot either way.

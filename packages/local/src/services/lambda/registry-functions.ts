@@ -19,15 +19,3 @@ export function registryFunctions(): LocalFunction[] {
     memoryMb: spec.memoryMb,
   }));
 }
-
-/**
- * An app's own versions of registry functions (its tool-step over its tools), as local functions under the
- * registry's names, timeouts and memory: listed after {@link registryFunctions}, they replace the built-in ones.
- */
-export function replacingFunctions(own: readonly { readonly name: string; readonly load: () => Promise<unknown> }[]): LocalFunction[] {
-  return own.map((fn) => {
-    const spec = functions.find((f) => f.name === fn.name);
-    if (!spec) throw new Error(`"${fn.name}" is not a registry function; known: ${functions.map((f) => f.name).join(', ')}`);
-    return { name: localFunctionName(spec.name), load: async () => (await fn.load()) as LambdaHandler, timeoutSeconds: spec.timeoutSeconds, memoryMb: spec.memoryMb };
-  });
-}
