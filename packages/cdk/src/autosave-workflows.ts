@@ -98,6 +98,28 @@ export function toWorkflowSpec(workflow: Workflow | WorkflowSpec): WorkflowSpec 
   return { name: workflow.name, version: workflow.version, type: workflow.type, definition, tools: toolNamesOf(workflow) };
 }
 
+/**
+ * The key of the template Metadata entry each construct writes (`Metadata.Autosave["<construct path>"]`):
+ * what a reader of the cloud assembly (`autosave local --stack`) needs to find in your stack — the workflows
+ * and their alias ARNs, the functions by registry name, the table, bucket and dead-letter queue — whatever
+ * their logical ids, and whether they were passed in or created. Values are CloudFormation expressions.
+ */
+export const TEMPLATE_METADATA_KEY = 'Autosave';
+
+/** One construct's entry under {@link TEMPLATE_METADATA_KEY}. */
+export interface AutosaveTemplateMetadata {
+  /** Format version of this entry. */
+  readonly version: 1;
+  /** Per workflow: its state machine (a Ref) and its `live` alias ARN. */
+  readonly workflows: readonly { readonly name: string; readonly stateMachineArn: string; readonly aliasArn: string }[];
+  /** Function ARNs (unqualified) by registry name. */
+  readonly functions: Readonly<Record<string, string>>;
+  readonly tableName: string;
+  readonly bucketName: string;
+  readonly deadLetterQueueUrl: string;
+  readonly alarmTopicArn: string;
+}
+
 function isWorkflowSpec(workflow: Workflow | WorkflowSpec): workflow is WorkflowSpec {
   return typeof (workflow as WorkflowSpec).definition === 'string';
 }
@@ -183,6 +205,23 @@ export class AutosaveWorkflows extends Construct {
       alarmEmail: options.alarmEmail,
       runMonitorFailures: routing.runMonitorFailures,
     });
+    this.writeTemplateMetadata();
+  }
+
+  /** Adds this construct's {@link AutosaveTemplateMetadata} to the stack template's Metadata. */
+  private writeTemplateMetadata(): void {
+    const stack = Stack.of(this);
+    const entry: AutosaveTemplateMetadata = {
+      version: 1,
+      workflows: this.workflows.map((w) => ({ name: w.name, stateMachineArn: w.stateMachine.stateMachineArn, aliasArn: w.aliasArn })),
+      functions: Object.fromEntries([...this.functions.all()].map(([name, fn]) => [name, fn.functionArn])),
+      tableName: this.shared.table.tableName,
+      bucketName: this.shared.bucket.bucketName,
+      deadLetterQueueUrl: this.shared.deadLetterQueue.queueUrl,
+      alarmTopicArn: this.shared.alarmTopic.topicArn,
+    };
+    const metadata = (stack.templateOptions.metadata ??= {});
+    metadata[TEMPLATE_METADATA_KEY] = { ...(metadata[TEMPLATE_METADATA_KEY] as object | undefined), [this.node.path]: entry };
   }
 
   /** The workflow called `name`. @throws Error for a name the construct was not given */

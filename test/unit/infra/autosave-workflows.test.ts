@@ -120,6 +120,17 @@ describe('AutosaveWorkflows in your own stack, with your existing resources', ()
     });
   });
 
+  it('writes what a cloud-assembly reader needs into the template Metadata (Autosave/<construct path>), passed-in resources included', () => {
+    const metadata = (template.toJSON().Metadata as Record<string, any>).Autosave['ShopStack/Agents'];
+    expect(metadata.version).toBe(1);
+    expect(metadata.workflows).toEqual([{ name: 'refund', stateMachineArn: { Ref: expect.stringMatching(/^AgentsRefundStateMachine/) }, aliasArn: expect.anything() }]);
+    expect(Object.keys(metadata.functions).sort()).toEqual(['approval-endpoint', 'approval-request', 'model-step', 'redrive', 'run-monitor', 'tool-step']);
+    expect(metadata.tableName).toEqual({ Ref: logicalId(stack, built.table) });
+    expect(metadata.bucketName).toBe('shop-payloads');
+    expect(metadata.deadLetterQueueUrl).toEqual({ Ref: logicalId(stack, built.deadLetterQueue) });
+    expect(metadata.alarmTopicArn).toBe('arn:aws:sns:us-east-1:123456789012:ops');
+  });
+
   it('takes every deploy option as a typed prop (no context needed)', () => {
     const canary = withExistingResources({ rollout: 'canary', rolloutPercentage: 20, stateMachineLogLevel: 'ALL', logRetentionDays: 90, approvalConcurrency: 3 }).template;
     canary.hasResourceProperties('AWS::StepFunctions::StateMachineAlias', { DeploymentPreference: Match.objectLike({ Type: 'CANARY', Percentage: 20 }) });
