@@ -9,7 +9,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { App, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AutosaveWorkflows } from '@autosave/cdk';
+import { exampleToolStep, registeredWorkflowSpecs } from '../../../infra/registries';
 import { createIamEvaluator, resolveAwsDeployment, stateMachinesOf, type CfnTemplate, type IamEvaluator, type ResolvedDeployment } from '../../../packages/local/src/cloud-assembly';
 import { definitionCalls, denied, unreachableAlarmTopics } from './iam/deploy-judgement';
 import { callsOf, functionsOf } from './iam/function-calls';
@@ -55,6 +64,36 @@ const MATRIX: Record<string, Record<string, string>> = {
   'LocalStack mode, with an email identity': { 'autosave:localstack': 'true', 'autosave:emailIdentity': 'trials.acme-health.org' },
 };
 
+/**
+ * `AutosaveWorkflows` in a user's own stack, with the user's table, bucket, dead-letter queue and alarm
+ * topic passed in (each as a user would define it, nag-clean), and both nag packs on the user's App.
+ */
+function synthUserStackWithExistingResources(): CfnTemplate {
+  const app = new App({ builtinCloudFormationValidation: false, context: { 'aws:cdk:bundling-stacks': [] } });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
+  const stack = new Stack(app, 'ShopStack');
+  const table = new dynamodb.Table(stack, 'Orders', {
+    partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    timeToLiveAttribute: 'expiration',
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+  });
+  const bucket = new s3.Bucket(stack, 'ShopPayloads', {
+    blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+    enforceSSL: true,
+    encryption: s3.BucketEncryption.S3_MANAGED,
+    serverAccessLogsBucket: s3.Bucket.fromBucketName(stack, 'AccessLogs', 'shop-access-logs'),
+  });
+  const deadLetterQueue = new sqs.Queue(stack, 'ShopDeadLetters', { visibilityTimeout: Duration.minutes(6), encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true });
+  Validations.of(deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'It is the dead-letter queue.' }, { id: 'Serverless-SQSRedrivePolicy', reason: 'It is the dead-letter queue.' });
+  const alarmTopic = new sns.Topic(stack, 'Ops', { enforceSSL: true });
+  Validations.of(alarmTopic).acknowledge({ id: 'AwsSolutions-SNS2', reason: 'The ops topic carries alarm names only.' });
+  new AutosaveWorkflows(stack, 'Agents', { workflows: registeredWorkflowSpecs(), toolStep: exampleToolStep(), table, bucket, deadLetterQueue, alarmTopic });
+  return Template.fromStack(stack).toJSON() as CfnTemplate;
+}
+
+const CONSTRUCT_CASE = 'AutosaveWorkflows in your own stack, with your table, bucket, dead-letter queue and alarm topic';
+
 interface Synthesized {
   readonly name: string;
   readonly template: CfnTemplate;
@@ -72,10 +111,12 @@ beforeAll(async () => {
     const template = synthApp({ context }).template.toJSON() as CfnTemplate;
     return { name, template, deploy: resolveAwsDeployment(template, { stackName: context['autosave:stackName'] ?? 'Autosave' }) };
   });
+  const template = synthUserStackWithExistingResources();
+  synthesized.push({ name: CONSTRUCT_CASE, template, deploy: resolveAwsDeployment(template, { stackName: 'ShopStack' }) });
 });
 afterAll(() => rmSync(lintDir, { recursive: true, force: true }));
 
-describe.each(Object.keys(MATRIX))('Deploy option matrix: %s', (name) => {
+describe.each([...Object.keys(MATRIX), CONSTRUCT_CASE])('Deploy option matrix: %s', (name) => {
   const synth = () => synthesized.find((s) => s.name === name)!;
 
   it('every Task call of every definition is allowed under its state machine role', async () => {
