@@ -48,10 +48,10 @@ describe('cost note', () => {
     expect(computeCostNote().transitionsPerAgentTurn).toBe(3);
   });
 
-  it('is what README.md says (regenerate with `npx tsx infra/cost-note.ts`)', () => {
-    const doc = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  it('is what docs/deploying.md says (regenerate with `npx tsx infra/cost-note.ts`)', () => {
+    const doc = readFileSync(new URL('../../../docs/deploying.md', import.meta.url), 'utf8');
     const block = /<!-- cost-note:start -->\n([\s\S]*?)\n<!-- cost-note:end -->/.exec(doc);
-    expect(block, 'cost-note markers in README.md').not.toBeNull();
+    expect(block, 'cost-note markers in docs/deploying.md').not.toBeNull();
     expect(block![1]).toBe(renderCostNote());
   });
 });
