@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The functions whose code no user customizes: the construct deploys them from these prebuilt bundles. */
-export const PREBUILT_FUNCTIONS = ['approval-request', 'approval-endpoint', 'run-monitor', 'redrive'];
+/** Every built-in function, the default tool-step and model-step too: the construct deploys these prebuilt bundles wherever the user names no entry of their own. */
+export const PREBUILT_FUNCTIONS = ['model-step', 'tool-step', 'approval-request', 'approval-endpoint', 'run-monitor', 'redrive'];
 
 /**
  * How CDK's NodejsFunction bundles the functions (packages/cdk/src/runtime-functions.ts, `bundling`), in

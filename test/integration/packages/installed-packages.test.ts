@@ -153,8 +153,8 @@ describe('the packages installed from their tarballs', () => {
     expect(await sh(join(esmApp, 'node_modules/.bin/autosave'), ['help'], esmApp)).toMatch(/^usage: autosave <command>/);
   }, 120_000);
 
-  it('carry the fixed Lambda functions prebuilt inside @autosave/cdk, each exporting its handler', async () => {
-    const names = ['approval-request', 'approval-endpoint', 'run-monitor', 'redrive'];
+  it('carry every built-in Lambda function prebuilt inside @autosave/cdk (the default tool-step and model-step too), each exporting its handler', async () => {
+    const names = ['model-step', 'tool-step', 'approval-request', 'approval-endpoint', 'run-monitor', 'redrive'];
     const dir = join(esmApp, 'node_modules/@autosave/cdk/dist/functions');
     const script = `import { pathToFileURL } from 'node:url';
       for (const name of ${JSON.stringify(names)}) {
