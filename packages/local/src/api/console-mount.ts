@@ -7,6 +7,11 @@ export interface ConsoleMountOptions {
   readonly dlqUrl?: () => string;
   /** What the engine runs (shown in every page's header). @default nothing shown */
   readonly engineLabel?: () => string;
+  /**
+   * The outbox the engine's functions write to. The engine never writes `process.env`, so the console
+   * cannot find it there. @default the console's own default (`AUTOSAVE_OUTBOX_DIR` of this process)
+   */
+  readonly outboxDir?: string;
 }
 
 /**
@@ -19,7 +24,7 @@ export function loadConsoleHandler(options: ConsoleMountOptions): HttpRequestHan
   let handler: Promise<HttpRequestHandler> | undefined;
   return async (req, res) => {
     handler ??= import('../console').then(({ createConsoleHandler }) =>
-      createConsoleHandler({ sfnEndpoint: options.sfnEndpoint, dlqUrl: options.dlqUrl, engineLabel: options.engineLabel }));
+      createConsoleHandler({ sfnEndpoint: options.sfnEndpoint, dlqUrl: options.dlqUrl, engineLabel: options.engineLabel, outboxDir: options.outboxDir }));
     return (await handler)(req, res);
   };
 }
