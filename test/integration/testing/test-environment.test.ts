@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AutosaveTestEnvironment, TestEnvironmentError, days } from '@autosave/local/testing';
+import { handler as exampleToolStep } from '../../../lambdas/tool-step';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import { exampleProject } from '../../fixtures/example-app';
 
@@ -15,6 +16,8 @@ beforeAll(async () => {
   envBefore = { ...process.env };
   env = await AutosaveTestEnvironment.start({
     workflows: [clinicalTrialOnboarding],
+    // The onboarding workflow's tools are the example app's own, registered by value as a user registers theirs.
+    functions: { 'tool-step': exampleToolStep },
     model: { script: (await exampleProject()).environment.AUTOSAVE_MODEL_SCRIPT },
   });
   envAfterStart = { ...process.env };
