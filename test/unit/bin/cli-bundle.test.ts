@@ -17,9 +17,11 @@ describe('the CLI bundle', () => {
     const entry = fileURLToPath(await cliBundle());
     expect(entry.startsWith(CLI_BUNDLE_DIR)).toBe(true);
     const { inputs } = await readManifest();
-    for (const file of ['packages/local/src/cli/main.ts', 'packages/local/src/cli/commands/local.ts', 'packages/local/src/server.ts', 'packages/runtime/src/handlers/tool-step.ts', 'packages/runtime/src/handlers/approval-endpoint.ts', 'statemachines/index.ts']) {
+    for (const file of ['packages/local/src/cli/main.ts', 'packages/local/src/cli/commands/local.ts', 'packages/local/src/server.ts', 'packages/runtime/src/handlers/tool-step.ts', 'packages/runtime/src/handlers/approval-endpoint.ts']) {
       expect(Object.keys(inputs)).toContain(file);
     }
+    // The project's workflows come from its autosave.config.ts at run time, never from the bundle.
+    expect(Object.keys(inputs)).not.toContain('statemachines/index.ts');
     expect(Object.keys(inputs).some((f) => f.includes('node_modules/'))).toBe(false);
   });
 

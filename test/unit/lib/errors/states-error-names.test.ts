@@ -8,7 +8,8 @@ const DEFINED_IN = 'packages/workflow/src/errors/states-errors.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    // Built output (dist/) and installed packages are not sources.
+    entry.isDirectory() ? (['dist', 'node_modules'].includes(entry.name) ? [] : sourceFiles(join(dir, entry.name))) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
   );
 }
 
