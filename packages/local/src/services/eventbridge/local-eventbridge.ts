@@ -8,10 +8,10 @@
  * Buses and rules persist in a JSON file; the newest events are kept in memory for the console.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock } from '@autosave/workflow/config';
 import { EMULATED_API_ACTIONS, ServiceFault, type ServiceApi } from '../../engine';
 import { targetKind, type DeliveryTargets } from '../delivery';
+import { JsonStateFile } from '../json-state-file';
 import { eventPatternProblem, matchesEventPattern, type EventPattern } from './event-pattern';
 
 /** Options of {@link LocalEventBridge}. */
@@ -71,12 +71,18 @@ export class LocalEventBridge implements ServiceApi {
   private readonly clock: Clock;
   private readonly region: string;
   private readonly accountId: string;
+  private readonly state?: JsonStateFile<{ buses: string[]; rules: EventRule[] }>;
 
   constructor(private readonly options: LocalEventBridgeOptions) {
     this.clock = options.clock ?? systemClock;
     this.region = options.region ?? LOCAL_REGION;
     this.accountId = options.accountId ?? LOCAL_ACCOUNT_ID;
-    if (options.file) this.load(options.file);
+    if (options.file) {
+      this.state = new JsonStateFile(options.file);
+      const saved = this.state.read();
+      for (const b of saved?.buses ?? []) this.buses.add(b);
+      for (const r of saved?.rules ?? []) this.rules.set(`${r.bus}/${r.name}`, r);
+    }
   }
 
   /** Every bus with its rules (the console). */
@@ -297,23 +303,8 @@ export class LocalEventBridge implements ServiceApi {
     }
   }
 
-  private load(file: string): void {
-    let saved: { buses?: string[]; rules?: EventRule[] };
-    try {
-      saved = JSON.parse(readFileSync(file, 'utf8')) as typeof saved;
-    } catch {
-      return;
-    }
-    for (const b of saved.buses ?? []) this.buses.add(b);
-    for (const r of saved.rules ?? []) this.rules.set(`${r.bus}/${r.name}`, r);
-  }
-
   private save(): void {
-    const file = this.options.file;
-    if (!file) return;
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ buses: [...this.buses], rules: [...this.rules.values()] }));
-    renameSync(tmp, file);
+    this.state?.write({ buses: [...this.buses], rules: [...this.rules.values()] });
   }
 }
 

@@ -7,10 +7,10 @@
  * published messages are kept in memory for the console.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock } from '@autosave/workflow/config';
 import { EMULATED_API_ACTIONS, ServiceFault, type ServiceApi } from '../../engine';
 import type { DeliveryTargets } from '../delivery';
+import { JsonStateFile } from '../json-state-file';
 import { matchesEventPattern, type EventPattern } from '../eventbridge';
 
 /** Options of {@link LocalSns}. */
@@ -74,12 +74,18 @@ export class LocalSns implements ServiceApi {
   private readonly clock: Clock;
   private readonly region: string;
   private readonly accountId: string;
+  private readonly state?: JsonStateFile<{ topics: SnsTopic[]; subscriptions: SnsSubscription[] }>;
 
   constructor(private readonly options: LocalSnsOptions) {
     this.clock = options.clock ?? systemClock;
     this.region = options.region ?? LOCAL_REGION;
     this.accountId = options.accountId ?? LOCAL_ACCOUNT_ID;
-    if (options.file) this.load(options.file);
+    if (options.file) {
+      this.state = new JsonStateFile(options.file);
+      const saved = this.state.read();
+      for (const t of saved?.topics ?? []) this.topics.set(t.arn, t);
+      for (const s of saved?.subscriptions ?? []) this.subscriptions.set(s.arn, s);
+    }
   }
 
   /** A topic's ARN by name. */
@@ -387,24 +393,7 @@ export class LocalSns implements ServiceApi {
     }
   }
 
-  // --- persistence ---------------------------------------------------------------------------------
-
-  private load(file: string): void {
-    let saved: { topics?: SnsTopic[]; subscriptions?: SnsSubscription[] };
-    try {
-      saved = JSON.parse(readFileSync(file, 'utf8')) as typeof saved;
-    } catch {
-      return;
-    }
-    for (const t of saved.topics ?? []) this.topics.set(t.arn, t);
-    for (const s of saved.subscriptions ?? []) this.subscriptions.set(s.arn, s);
-  }
-
   private save(): void {
-    const file = this.options.file;
-    if (!file) return;
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ topics: [...this.topics.values()], subscriptions: [...this.subscriptions.values()] }));
-    renameSync(tmp, file);
+    this.state?.write({ topics: [...this.topics.values()], subscriptions: [...this.subscriptions.values()] });
   }
 }
