@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { LambdaInvoker } from '../engine';
 import type { StackStore } from '../store';
+import { invokeAsynchronously } from '../services/delivery';
 import { matchesEventPattern, type EventPattern } from '../services/eventbridge';
 import { rolloutRoutes, type RolloutState, type StepFunctionsApi } from './resource-handlers';
 
@@ -8,8 +9,6 @@ import { rolloutRoutes, type RolloutState, type StepFunctionsApi } from './resou
 export const ROLLOUT_TICK_MILLIS = 1_000;
 /** How long stopping waits for status-change deliveries under way. */
 export const STOP_DELIVERIES_MILLIS = 2_000;
-/** Lambda retries a failed asynchronous invoke (what EventBridge does to a Lambda target) twice. */
-export const ASYNC_INVOKE_RETRIES = 2;
 
 /** Where a sandbox's local endpoints and directories are. */
 export interface SandboxEndpoints {
@@ -130,18 +129,9 @@ export class StackRuntime {
   }
 
   private async invokeAsync(functionArn: string, payload: unknown, rule: string): Promise<void> {
-    for (let attempt = 0; attempt <= ASYNC_INVOKE_RETRIES; attempt++) {
-      try {
-        const result = await this.options.invoke({ functionName: functionArn, payload });
-        if (!result.functionError) return;
-        // Failed because the engine is stopping: the engine keeps the event and delivers it at the next start.
-        if (this.stopped) throw new Error(`${functionArn} failed while the engine stopped`);
-        if (attempt === ASYNC_INVOKE_RETRIES) this.error(`rule ${rule}: ${functionArn} failed ${attempt + 1} times; the event is dropped, as Lambda does without an on-failure destination`, result.payload);
-      } catch (err) {
-        if (this.stopped) throw err;
-        if (attempt === ASYNC_INVOKE_RETRIES) this.error(`rule ${rule}: could not invoke ${functionArn}`, err);
-      }
-    }
+    // Failed because the engine is stopping: the engine keeps the event and delivers it at the next start.
+    const outcome = await invokeAsynchronously(this.options.invoke, functionArn, payload, () => this.stopped);
+    if (!outcome.delivered) this.error(`rule ${rule}: ${functionArn} failed ${outcome.attempts} times; the event is dropped, as Lambda does without an on-failure destination`, outcome.detail);
   }
 
   private error(message: string, detail?: unknown): void {

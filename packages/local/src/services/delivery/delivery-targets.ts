@@ -7,9 +7,7 @@
 import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import type { LambdaInvoker } from '../../engine';
 import type { LocalSqs } from '../sqs/local-sqs';
-
-/** Retries of an asynchronous Lambda invocation whose function fails (AWS: two, then the event is dropped). */
-export const ASYNC_LAMBDA_RETRIES = 2;
+import { invokeAsynchronously } from './async-invoke';
 
 /** What a delivery needs from the local services. */
 export interface DeliveryServices {
@@ -88,11 +86,8 @@ export class DeliveryTargets {
 
   private async invokeAsync(functionArn: string, event: unknown): Promise<void> {
     if (!this.services.invokeLambda) throw new Error('no local Lambda');
-    for (let attempt = 0; ; attempt++) {
-      const result = await this.services.invokeLambda({ functionName: functionArn, payload: event });
-      if (!result.functionError) return;
-      if (attempt >= ASYNC_LAMBDA_RETRIES) throw new Error(`${functionArn} failed ${attempt + 1} times; the event is dropped, as Lambda drops it without an on-failure destination`);
-    }
+    const outcome = await invokeAsynchronously(this.services.invokeLambda, functionArn, event);
+    if (!outcome.delivered) throw new Error(`${functionArn} failed ${outcome.attempts} times; the event is dropped, as Lambda drops it without an on-failure destination`);
   }
 
   private error(message: string): void {

@@ -1,1 +1,2 @@
-export { ASYNC_LAMBDA_RETRIES, DeliveryTargets, localQueueSender, targetKind, type Delivery, type DeliveryServices } from './delivery-targets';
+export { ASYNC_LAMBDA_RETRIES, invokeAsynchronously, type AsyncInvokeOutcome } from './async-invoke';
+export { DeliveryTargets, localQueueSender, targetKind, type Delivery, type DeliveryServices } from './delivery-targets';
