@@ -3,9 +3,8 @@
  * execution recorded on AWS shows — its outcome and its history without what differs per run
  * (timestamps; the ARNs' ids are compared only where a case says so).
  */
-import { afterAll, beforeAll } from 'vitest';
 import type { EngineOptions } from '../../../packages/local/src/engine';
-import { EngineHarness, type TestFunction } from '../../unit/local/engine/support/engine-harness';
+import { engineForTestFile, type TestFunction } from '../../unit/local/engine/support/engine-harness';
 
 /** How a run ended, as DescribeExecution and the last history event say it. */
 export type Outcome =
@@ -46,13 +45,7 @@ function parseTexts(value: unknown, key?: string): unknown {
  * this call may still fill it in (an S3 client for a local S3 it started, say).
  */
 export function recordedEngine(functions: Record<string, TestFunction> = {}, options: { express?: boolean; engine?: Partial<EngineOptions> } = {}) {
-  const h = new EngineHarness(functions, options.engine ?? {});
-  beforeAll(async () => {
-    await h.start();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = engineForTestFile(functions, options.engine ?? {});
   return {
     harness: h,
     /**

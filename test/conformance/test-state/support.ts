@@ -3,10 +3,9 @@
  * as a client would (definition, input, variables, context and the mock's result as JSON text) and reads
  * the answer as LocalStack's AWS-validated snapshots record it (output and inspection steps parsed).
  */
-import { afterAll, beforeAll } from 'vitest';
 import { type EngineOptions } from '../../../packages/local/src/engine';
 import { testStateResult } from '../../../packages/local/src/engine/test-state';
-import { EngineHarness, type TestFunction } from '../../unit/local/engine/support/engine-harness';
+import { engineForTestFile, type TestFunction } from '../../unit/local/engine/support/engine-harness';
 
 /** A role ARN as the recorded requests give one. */
 export const ROLE_ARN = 'arn:aws:iam::111111111111:role/TestStateRole';
@@ -45,13 +44,7 @@ export const readable = (answer: Record<string, any>): Record<string, any> => te
 
 /** An engine for one test file, and TestState calls on it. */
 export function testStateEngine(functions: Record<string, TestFunction> = {}, engine: Partial<EngineOptions> = {}) {
-  const h = new EngineHarness(functions, engine);
-  beforeAll(async () => {
-    await h.start();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = engineForTestFile(functions, engine);
   return {
     harness: h,
     /** The answer, JSON fields parsed. */

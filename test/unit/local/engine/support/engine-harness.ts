@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { Engine, type EngineOptions, type LambdaInvoker, VirtualClock } from '../../../../../packages/local/src/engine';
 
 /**
@@ -138,4 +139,16 @@ export function invokeTask(fn: string, rest: object = {}): object {
     Output: '{% $states.result.Payload %}',
     ...rest,
   };
+}
+
+/** An {@link EngineHarness} started before a test file's tests and closed after them. */
+export function engineForTestFile(functions: Record<string, TestFunction> = {}, extra: Partial<EngineOptions> = {}): EngineHarness {
+  const h = new EngineHarness(functions, extra);
+  beforeAll(async () => {
+    await h.start();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  return h;
 }
