@@ -56,3 +56,22 @@ export function assertExecutionArn(arn: unknown): string {
   if (typeof arn !== 'string' || !EXECUTION_ARN.test(arn)) throw new InvalidArn(`Invalid Arn: '${String(arn)}'`);
   return arn;
 }
+
+/** `arn:aws:states:<region>:<account>:activity:<name>` */
+export const activityArn = (scope: ArnScope, name: string): string => prefix(scope, 'activity') + name;
+
+const ACTIVITY_ARN = /^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:activity:[^:]+$/;
+const STATES_RESOURCE = /^arn:aws[a-z-]*:states:[a-z0-9-]*:\d*:([A-Za-z]+):/;
+
+/**
+ * Checks an activity ARN; throws `InvalidArn` in the service's words otherwise: a string that is no ARN
+ * at all `Invalid ARN prefix: <it>` (recorded: test_describe_activity_invalid_arn), another Step Functions
+ * resource `Resource type not valid in this context: <type>`.
+ */
+export function assertActivityArn(arn: string): string {
+  if (ACTIVITY_ARN.test(arn)) return arn;
+  if (!arn.startsWith('arn:')) throw new InvalidArn(`Invalid Arn: 'Invalid ARN prefix: ${arn}'`);
+  const other = STATES_RESOURCE.exec(arn);
+  if (other && other[1] !== 'activity') throw new InvalidArn(`Invalid Arn: 'Resource type not valid in this context: ${other[1]}'`);
+  throw new InvalidArn(`Invalid Arn: '${arn}'`);
+}

@@ -8,6 +8,8 @@ import * as executions from './api/executions';
 import type { ExecutionRuntime } from './api/executions';
 import * as machines from './api/state-machines';
 import * as tokens from './api/task-tokens';
+import * as activities from './api/activities';
+import { ACTIVITY_POLL_MILLIS, ActivityWorkers } from './activity-workers';
 import type { ArnScope } from './arns';
 import { DefinitionCache } from './definition';
 import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
@@ -111,6 +113,12 @@ export interface EngineOptions {
    * @default nobody is told
    */
   readonly onDefinitionWarnings?: (stateMachineArn: string, warnings: readonly DefinitionWarning[]) => void;
+  /**
+   * How long GetActivityTask holds a poll that finds no task before it answers without one (wall-clock
+   * time: it is how long an HTTP request stays open, whatever the engine clock).
+   * @default ACTIVITY_POLL_MILLIS (60 seconds, as the service)
+   */
+  readonly activityPollMillis?: number;
 }
 
 /** A WARNING diagnostic of a stored definition (ValidateStateMachineDefinition's shape). */
@@ -146,6 +154,8 @@ export class Engine {
   private stopping?: Promise<void>;
   private sweepTimer?: NodeJS.Timeout;
   private readonly handlers: Record<string, Handler>;
+  /** The workers waiting in GetActivityTask (made anew at every start: a stop ends them). */
+  private workers = new ActivityWorkers();
 
   constructor(options: EngineOptions) {
     this.options = options;
@@ -179,6 +189,11 @@ export class Engine {
       SendTaskFailure: (i) => tokens.sendTaskFailure(rt(), i),
       SendTaskHeartbeat: (i) => tokens.sendTaskHeartbeat(rt(), i),
       TestState: (i) => testState(this.testStateServices(), i),
+      CreateActivity: (i) => activities.createActivity(rt(), i),
+      DescribeActivity: (i) => activities.describeActivity(rt(), i),
+      ListActivities: (i) => activities.listActivities(rt(), i),
+      DeleteActivity: (i) => activities.deleteActivity(rt(), i),
+      GetActivityTask: (i) => activities.getActivityTask(rt(), this.workers, i),
     };
   }
 
@@ -192,6 +207,7 @@ export class Engine {
     if (this.store) return;
     const store = new EngineStore(this.options.dataDir);
     this.store = store;
+    this.workers = new ActivityWorkers(this.options.activityPollMillis ?? ACTIVITY_POLL_MILLIS);
     const definitions = new DefinitionCache(store);
     const mocks = new MockedRuns(store);
     mocks.load();
@@ -212,7 +228,12 @@ export class Engine {
     const executor = new Executor(
       ctx,
       services,
-      { onClosed: (arn) => this.executionClosed(arn), onTimersChanged: () => this.timers?.arm(), recordedTaskOutcome: this.options.recordedTaskOutcome },
+      {
+        onClosed: (arn) => this.executionClosed(arn),
+        onTimersChanged: () => this.timers?.arm(),
+        onActivityScheduled: (arn) => this.workers.notify(arn),
+        recordedTaskOutcome: this.options.recordedTaskOutcome,
+      },
     );
     this.executor = executor;
     this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => this.whenIdle());
@@ -268,6 +289,8 @@ export class Engine {
     const store = this.store;
     if (!store) return;
     clearInterval(this.sweepTimer);
+    // Open GetActivityTask polls answer without a task; their tasks stay queued for the next start.
+    this.workers.stop();
     this.timers?.stop();
     const executor = this.executor as Executor;
     executor.stop();

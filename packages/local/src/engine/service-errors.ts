@@ -80,6 +80,26 @@ export class TaskTimedOut extends SfnServiceError {
 export class InvalidOutput extends SfnServiceError {
   override readonly name = 'InvalidOutput';
 }
+/** No activity with this ARN. */
+export class ActivityDoesNotExist extends SfnServiceError {
+  override readonly name = 'ActivityDoesNotExist';
+}
+/** An activity of this name exists with another encryption configuration (which may not be updated). */
+export class ActivityAlreadyExists extends SfnServiceError {
+  override readonly name = 'ActivityAlreadyExists';
+}
+/** The account's quota of activities is used up. */
+export class ActivityLimitExceeded extends SfnServiceError {
+  override readonly name = 'ActivityLimitExceeded';
+}
+/** Too many workers poll one activity at once (GetActivityTask). */
+export class ActivityWorkerLimitExceeded extends SfnServiceError {
+  override readonly name = 'ActivityWorkerLimitExceeded';
+}
+/** More tags than a resource may have. */
+export class TooManyTags extends SfnServiceError {
+  override readonly name = 'TooManyTags';
+}
 /** The engine is stopping (or a transition failed before its commit): nothing happened, try again. */
 export class ServiceUnavailable extends SfnServiceError {
   override readonly name = 'ServiceUnavailable';

@@ -529,7 +529,7 @@ export class EngineStore {
   /** Removes an execution with everything it left: history, frames, timers, task tokens, close notification. */
   deleteExecution(arn: string): void {
     this.sql('DELETE FROM history WHERE execution_seq = (SELECT seq FROM executions WHERE arn = ?)').run(arn);
-    for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'close_notifications', 'mocked_runs', 'mock_invocations']) {
+    for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'close_notifications', 'mocked_runs', 'mock_invocations', 'activity_tasks']) {
       this.sql(`DELETE FROM ${table} WHERE execution_arn = ?`).run(arn);
     }
     this.sql('DELETE FROM executions WHERE arn = ?').run(arn);

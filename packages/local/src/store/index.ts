@@ -6,3 +6,4 @@ export * from './stack-store';
 export * from './data-dir-lock';
 export * from './wal-frames';
 export * from './mocked-runs-store';
+export * from './activity-store';

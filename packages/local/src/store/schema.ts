@@ -74,7 +74,9 @@ export function openSchema(db: Database): void {
 /**
  * The engine's tables. Everything an execution needs to carry on after a crash is here: its pinned
  * definition, its history, every frame (the root, each Parallel branch, each Map iteration) with its
- * position, its timers and its task tokens. JSON columns hold wire-shaped values as text.
+ * position, its timers and its task tokens; the activities, and the activity tasks scheduled and not yet
+ * handed to a worker (the queue GetActivityTask reads; each row's token is the task's). JSON columns hold
+ * wire-shaped values as text. A table added here without a migration is created in older stores too.
  */
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS definitions (
@@ -214,6 +216,23 @@ CREATE TABLE IF NOT EXISTS mock_invocations (
   PRIMARY KEY (execution_arn, frame_id, seq)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS mock_invocations_by_state ON mock_invocations (execution_arn, state);
+CREATE TABLE IF NOT EXISTS activities (
+  arn TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  encryption TEXT,
+  tags TEXT
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS activity_tasks (
+  id INTEGER PRIMARY KEY,
+  token TEXT NOT NULL UNIQUE,
+  activity_arn TEXT NOT NULL,
+  execution_arn TEXT NOT NULL,
+  frame_id TEXT NOT NULL,
+  input TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS activity_tasks_by_activity ON activity_tasks (activity_arn, id);
+CREATE INDEX IF NOT EXISTS activity_tasks_by_execution ON activity_tasks (execution_arn);
 CREATE TABLE IF NOT EXISTS meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL

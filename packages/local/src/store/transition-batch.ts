@@ -2,6 +2,7 @@ import { HISTORY_EVENT_LIMIT } from '@autosave/workflow/config';
 import { StatesError } from '@autosave/workflow/errors';
 import type { EngineStore, ExecutionStatus, FrameStatus } from './engine-store';
 import type { EventToPack } from './history-codec';
+import { dequeueActivityTask, queueActivityTask } from './activity-store';
 
 /**
  * A frame as a batch writes it (the executor's `FrameRecord`): its row columns, its position (stored as
@@ -97,6 +98,9 @@ export class TransitionBatch {
   private readonly frames = new Map<string, BatchFrame>();
   private readonly tokensOpened: { token: string; frameId: string; seq: number }[] = [];
   private readonly tokensClosed: string[] = [];
+  /** Activity tasks to queue for workers, and tasks a worker took (their rows leave the queue). */
+  private readonly activityTasksQueued: { token: string; activityArn: string; frameId: string; input: string }[] = [];
+  private readonly activityTasksTaken: string[] = [];
   private close?: ExecutionClose;
   /** Skip the "execution still RUNNING" check (StartExecution and RedriveExecution write a RUNNING row themselves). */
   allowNotRunning = false;
@@ -154,6 +158,16 @@ export class TransitionBatch {
 
   closeToken(token: string): void {
     this.tokensClosed.push(token);
+  }
+
+  /** Queues an activity task (its token opened by this batch too) for GetActivityTask. */
+  queueActivityTask(token: string, activityArn: string, frame: BatchFrame, input: string): void {
+    this.activityTasksQueued.push({ token, activityArn, frameId: frame.id, input });
+  }
+
+  /** Takes a queued activity task off the queue: a worker has it. */
+  takeActivityTask(token: string): void {
+    this.activityTasksTaken.push(token);
   }
 
   closeExecution(close: ExecutionClose): void {
@@ -249,6 +263,8 @@ export class TransitionBatch {
     for (const t of this.tokensOpened) openToken.run(t.token, this.executionArn, t.frameId, t.seq);
     const closeToken = store.sql('UPDATE task_tokens SET open = 0 WHERE token = ?');
     for (const t of this.tokensClosed) closeToken.run(t);
+    for (const t of this.activityTasksQueued) queueActivityTask(store, { token: t.token, activity_arn: t.activityArn, execution_arn: this.executionArn, frame_id: t.frameId, input: t.input });
+    for (const token of this.activityTasksTaken) dequeueActivityTask(store, token);
     for (const group of this.abortedGroups) {
       const like = `${group}.%`;
       store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND frame_id LIKE ? AND status = 'RUNNING'").run(this.executionArn, like);

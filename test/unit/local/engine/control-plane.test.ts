@@ -118,6 +118,6 @@ describe('state machine control plane', () => {
   });
 
   it('answers an unknown operation with UnknownOperationException', async () => {
-    await expect(h.call('DescribeActivity', {})).rejects.toMatchObject({ name: 'UnknownOperationException' });
+    await expect(h.call('DescribeMapRunNowhere', {})).rejects.toMatchObject({ name: 'UnknownOperationException' });
   });
 });

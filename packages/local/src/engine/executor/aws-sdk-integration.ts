@@ -55,6 +55,7 @@ export const STEP_FUNCTIONS_SDK_ACTIONS: readonly string[] = [
   'CreateStateMachineAlias', 'UpdateStateMachineAlias', 'DescribeStateMachineAlias', 'ListStateMachineAliases', 'DeleteStateMachineAlias',
   'StartExecution', 'StartSyncExecution', 'DescribeExecution', 'DescribeStateMachineForExecution', 'ListExecutions', 'GetExecutionHistory',
   'StopExecution', 'RedriveExecution', 'SendTaskSuccess', 'SendTaskFailure', 'SendTaskHeartbeat',
+  'CreateActivity', 'DescribeActivity', 'ListActivities', 'DeleteActivity', 'GetActivityTask',
 ];
 
 /** How one service is called, and the names the Java SDK (which Step Functions runs) gives it in errors. */

@@ -50,6 +50,8 @@ export interface ExecutorHooks {
   onTimersChanged(): void;
   /** Asked before a callback task is timed out: see {@link RecordedTaskOutcome}. @default nothing is ever recorded */
   recordedTaskOutcome?: RecordedTaskOutcome;
+  /** An activity task was queued (committed) for the activity `activityArn`: its waiting workers may take it. @default nobody waits */
+  onActivityScheduled?(activityArn: string): void;
   /** See {@link StepServices.withoutRedriveCount}. @default every run's context has it */
   withoutRedriveCount?: (executionArn: string) => boolean;
 }
@@ -237,6 +239,12 @@ export class Executor {
       else return false;
       return true;
     }
+    if (signal.kind === 'activity-started') {
+      // Taken already (another worker's poll won), or the attempt has moved on: not this worker's task.
+      if (phase.kind !== 'task' || frame.pos.seq !== signal.seq || phase.token !== signal.token || phase.started) return false;
+      this.moduleOf(step).onActivityStarted?.(step, signal);
+      return true;
+    }
     if (signal.kind === 'task-outcome') {
       if (phase.kind !== 'task' || frame.pos.seq !== signal.seq) return false;
       if (signal.source === 'invoke' && phase.submitted) return false;
@@ -309,6 +317,11 @@ export class Executor {
   /** Runs a Task attempt's work outside any lock and signals its outcome; the attempt holds the engine busy meanwhile. */
   private launch(run: Run, launch: Launch): void {
     const executionArn = run.exec.arn;
+    if (launch.target.service === 'activity') {
+      // Queued for workers (committed): wake the ones waiting on the activity. No mock stands for a worker.
+      this.hooks.onActivityScheduled?.(launch.target.resource);
+      return;
+    }
     const state = launch.frame.pos.state;
     const mocked = this.ctx.mocks.mockedState(executionArn, state);
     if (mocked) {

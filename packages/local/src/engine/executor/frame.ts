@@ -23,6 +23,8 @@ export type Phase =
       readonly early?: TaskOutcome;
       readonly timeoutSeconds?: number;
       readonly heartbeatSeconds?: number;
+      /** An activity task a worker has taken (GetActivityTask): its heartbeat clock runs. */
+      readonly started?: true;
     }
   /** Backing off before the next attempt of a Task, Parallel or Map (a timer row wakes it). */
   | { readonly kind: 'retry' }

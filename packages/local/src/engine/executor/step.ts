@@ -62,6 +62,8 @@ export interface StateModule {
   onTimer?(step: Step, timer: TimerSpec['kind']): Promise<boolean>;
   /** The outcome of a Task attempt. */
   onTaskOutcome?(step: Step, signal: import('./transition').TaskOutcomeSignal): Promise<void>;
+  /** A worker took the activity task the frame waits on. */
+  onActivityStarted?(step: Step, signal: Extract<import('./transition').FrameSignal, { kind: 'activity-started' }>): void;
   /** After a restart: a Task attempt whose outcome was never committed is invoked again. */
   relaunch?(step: Step): void;
   /** A child frame changed (Parallel, Map): start more, fail, or finish. `childLastEventId`: see the resume signal. */

@@ -27,7 +27,8 @@ export interface TaskTarget {
   readonly resource: string;
   /** The integration that runs it; `unserved`: one AWS knows and the engine does not run (it fails at run time). */
   /** `served`: an optimized integration on an emulated service (served-integrations.ts). */
-  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states' | 'aws-sdk' | 'served' | 'unserved';
+  /** `activity`: an activity ARN, whose tasks wait for a worker's GetActivityTask (nothing is invoked). */
+  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states' | 'aws-sdk' | 'served' | 'unserved' | 'activity';
   readonly action: string;
   readonly pattern: IntegrationPattern;
 }
@@ -53,6 +54,7 @@ export function resolveTaskTarget(resource: string): TaskTarget {
   if (fn) return { resourceArn: resource, resourceType: 'lambda', resource, service: 'lambda-function', action: 'invoke', pattern: 'request' };
   const known = knownResource(resource);
   if (!known) throw new UnsupportedResourceError(`The local engine does not know the Task resource '${resource}'`);
+  if (known.kind === 'activity') return { resourceArn: resource, resourceType: 'activity', resource, service: 'activity', action: known.action, pattern: 'request' };
   const { service, action, pattern } = known;
   const target = { resourceArn: resource, resourceType: service, resource: known.resource, action, pattern };
   if (known.kind === 'optimized') {
@@ -275,6 +277,9 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
   const { releaseClock, call, ...child } = options;
   const context: TaskCallContext = call ?? { executionArn: '', stateMachineArn: '', state: '' };
   switch (target.service) {
+    // A worker takes an activity task with GetActivityTask; the executor never launches one.
+    case 'activity':
+      return failure(StatesError.Runtime, `An activity task is handed to a worker, not invoked: ${target.resourceArn}`);
     case 'unserved': {
       // Routed to a real endpoint by the pass-through: the SDK call its ARN names.
       const routed = target.resourceType.replace(/^aws-sdk:/, '');

@@ -153,6 +153,8 @@ function checkRequestAgainstState(req: TestStateRequest, state: PreparedState): 
   }
   if (state.type === 'Task' && !mock) {
     if (req.roleArn === undefined) throw new ValidationException('RoleArn must be specified when testing a Task state');
+    // An activity task waits for a worker, which a test has none of: AWS documents Activity as needing a mock.
+    if (state.task?.service === 'activity') throw new ValidationException('TestState does not support Activity tasks when a mock is not specified.');
     const pattern = state.task?.pattern;
     // The service waits for neither a callback nor a job in a test; AWS documents these as needing a mock.
     if (pattern === 'waitForTaskToken' || pattern === 'sync') {

@@ -11,22 +11,26 @@ import { payloadDetails } from '../history';
 import { RECORDED_OUTCOME_RETRY_MILLIS, type StateModule, type Step } from '../step';
 import type { TaskOutcome, TaskTarget } from '../task-integrations';
 import { newTaskToken } from '../task-token';
+import { getActivity } from '../../../store';
+import { StatesRuntimeError } from '../../dataflow';
 import { ENTER } from '../transition';
 
 type TaskPhase = Extract<Phase, { kind: 'task' }>;
 type TaskEvent = 'Scheduled' | 'Started' | 'Succeeded' | 'Failed' | 'TimedOut' | 'Submitted';
 
-/** Event type names per Task flavour: the direct-ARN Lambda form writes LambdaFunction* events. */
-const eventType = (target: TaskTarget, what: TaskEvent): string => (target.service === 'lambda-function' ? `LambdaFunction${what}` : `Task${what}`);
-/** The resource fields Task* events carry (LambdaFunction* events carry none). */
+/** Event type names per Task flavour: the direct-ARN Lambda form writes LambdaFunction* events, an activity Activity* events. */
+const eventType = (target: TaskTarget, what: TaskEvent): string =>
+  target.service === 'lambda-function' ? `LambdaFunction${what}` : target.service === 'activity' ? `Activity${what}` : `Task${what}`;
+/** The resource fields Task* events carry (LambdaFunction* and Activity* events carry none). */
 const resourceOf = (target: TaskTarget): Record<string, unknown> =>
-  target.service === 'lambda-function' ? {} : { resourceType: target.resourceType, resource: target.resource };
+  target.service === 'lambda-function' || target.service === 'activity' ? {} : { resourceType: target.resourceType, resource: target.resource };
 
 const targetOf = (step: Step): TaskTarget => step.state.task as TaskTarget;
 
 /** Schedules a new attempt: its arguments, timeouts, token and events; the kernel launches it after the commit. */
 async function scheduleAttempt(step: Step): Promise<void> {
   const target = targetOf(step);
+  if (target.service === 'activity') return scheduleActivityTask(step, target);
   const definition = step.state.definition;
   // A `.sync` Task has a token too: SendTaskSuccess/Failure with it ends the Task before its child run does
   // (recorded: test_sync_with_task_token).
@@ -63,6 +67,38 @@ async function scheduleAttempt(step: Step): Promise<void> {
     });
     step.event('TaskStarted', resourceOf(target));
   }
+  step.fx.launches.push({ frame, seq: frame.pos.seq, target, args });
+}
+
+/**
+ * Schedules an activity task: queued for the activity's workers with a fresh token, in the same commit as
+ * its `ActivityScheduled` event. `TimeoutSeconds` runs from here; `HeartbeatSeconds` from the moment a
+ * worker takes the task ({@link taskState.onActivityStarted}). An activity that does not exist fails the
+ * run with States.Runtime, nothing scheduled (recorded: test_activity_task_on_deleted).
+ */
+async function scheduleActivityTask(step: Step, target: TaskTarget): Promise<void> {
+  const definition = step.state.definition;
+  const scope = step.scope();
+  const args = await step.flow.effectiveInput(definition, scope);
+  const { timeoutSeconds, heartbeatSeconds } = await step.flow.taskTimeouts(definition, scope);
+  if (!getActivity(step.services.store, target.resource)) throw new StatesRuntimeError(`The activity ${target.resource} does not exist.`);
+  const token = newTaskToken();
+  const { frame } = step;
+  frame.pos.seq += 1;
+  const timers: TimerSpec[] = timeoutSeconds !== undefined ? [{ kind: 'task-timeout', dueMs: step.now() + timeoutSeconds * 1000 }] : [];
+  step.setPhase(
+    { kind: 'task', args, token, submitted: true, ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}), ...(heartbeatSeconds !== undefined ? { heartbeatSeconds } : {}) },
+    timers,
+  );
+  step.batch.openToken(token, frame, frame.pos.seq);
+  step.batch.queueActivityTask(token, target.resource, frame, JSON.stringify(args ?? null));
+  step.event('ActivityScheduled', {
+    resource: target.resource,
+    ...payloadDetails('input', args),
+    ...(timeoutSeconds !== undefined ? { timeoutInSeconds: timeoutSeconds } : {}),
+    ...(heartbeatSeconds !== undefined ? { heartbeatInSeconds: heartbeatSeconds } : {}),
+  });
+  // Nothing is invoked: the launch only wakes the activity's waiting workers once the task is committed.
   step.fx.launches.push({ frame, seq: frame.pos.seq, target, args });
 }
 
@@ -119,6 +155,19 @@ export const taskState: StateModule = {
       await step.guard(() => step.exit(outcome.value));
     }
     await step.drive();
+  },
+
+  onActivityStarted(step, { workerName }) {
+    const phase = step.frame.pos.phase as TaskPhase;
+    const { frame } = step;
+    // The task's overall timeout stays where it was; the heartbeat clock starts now.
+    const timeout = step.services.store.getTimer(step.run.exec.arn, frame.id, 'task-timeout');
+    const timers: TimerSpec[] = timeout && timeout.seq === frame.pos.seq ? [{ kind: 'task-timeout', dueMs: timeout.due_ms }] : [];
+    if (phase.heartbeatSeconds !== undefined) timers.push({ kind: 'heartbeat', dueMs: step.now() + phase.heartbeatSeconds * 1000 });
+    step.setPhase({ ...phase, started: true }, timers);
+    step.batch.takeActivityTask(phase.token as string);
+    // AWS records the worker's name, and empty details for a worker that gave none (test_activity_task_no_worker_name).
+    step.event('ActivityStarted', workerName !== undefined ? { workerName } : {});
   },
 
   async onTimer(step, timer) {
