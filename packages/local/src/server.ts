@@ -343,7 +343,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         for (const warning of warnings) log(`  warning: ${arn}: ${warning.message}`);
       },
     });
-    stack?.bind({ sfn: engine, sqs, dynamodb: dynamodbClient, invoke: lambdas.invoke });
+    stack?.bind({ sfn: engine, sqs, sns: integrations.sns, eventbridge: integrations.eventbridge, dynamodb: dynamodbClient, invoke: lambdas.invoke });
     const approvalFunction = (): string | undefined => (stack ? stack.functionUrlTarget() : lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? APPROVAL_ENDPOINT_FUNCTION : undefined);
 
     const consoleHandler =

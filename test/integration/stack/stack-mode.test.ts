@@ -129,15 +129,78 @@ describe('autosave local --stack', () => {
 
   it('refuses a deploy whose state machine needs a resource type it does not emulate, naming it', async () => {
     const edited = editedAssembly(v1, (t) => {
-      t.Resources.NotifyTopic = { Type: 'AWS::SNS::Topic' };
+      t.Resources.ClickStream = { Type: 'AWS::Kinesis::Stream', Properties: { ShardCount: 1 } };
       const sm = Object.values(t.Resources).find((r: any) => r.Properties?.StateMachineName === 'contract-renewal') as any;
-      sm.Properties.DefinitionSubstitutions.NotifyTopicArn = { Ref: 'NotifyTopic' };
+      sm.Properties.DefinitionSubstitutions.ClickStreamName = { Ref: 'ClickStream' };
     });
     const response = await fetch(`${local.url}/_autosave/stack/deploy`, { method: 'POST', body: JSON.stringify({ assemblyDir: edited }) });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { __type: string; message: string };
     expect(body.__type).toBe('StackResourceNotEmulatedError');
-    expect(body.message).toContain('NotifyTopic (AWS::SNS::Topic)');
+    expect(body.message).toContain('ClickStream (AWS::Kinesis::Stream)');
+  });
+
+  it("creates the stack's SNS topics and subscriptions, EventBridge buses and rules on the local services: a workflow's publish and put-events reach the stack's queues", async () => {
+    const edited = editedAssembly(v1, (t) => {
+      const roleArn = (Object.values(t.Resources).find((r: any) => r.Properties?.StateMachineName === 'contract-renewal') as any).Properties.RoleArn;
+      t.Resources.Notices = { Type: 'AWS::SNS::Topic' };
+      t.Resources.NoticesQueue = { Type: 'AWS::SQS::Queue' };
+      t.Resources.NoticesToQueue = {
+        Type: 'AWS::SNS::Subscription',
+        Properties: { TopicArn: { Ref: 'Notices' }, Protocol: 'sqs', Endpoint: { 'Fn::GetAtt': ['NoticesQueue', 'Arn'] }, RawMessageDelivery: true },
+      };
+      t.Resources.Orders = { Type: 'AWS::Events::EventBus', Properties: { Name: 'orders' } };
+      t.Resources.OrdersQueue = { Type: 'AWS::SQS::Queue' };
+      t.Resources.PaidOrders = {
+        Type: 'AWS::Events::Rule',
+        Properties: { EventBusName: { Ref: 'Orders' }, EventPattern: { source: ['shop'], 'detail-type': ['paid'] }, Targets: [{ Id: 'queue', Arn: { 'Fn::GetAtt': ['OrdersQueue', 'Arn'] } }] },
+      };
+      t.Resources.Notifier = {
+        Type: 'AWS::StepFunctions::StateMachine',
+        Properties: {
+          StateMachineName: 'notifier',
+          RoleArn: roleArn,
+          DefinitionString: JSON.stringify({
+            StartAt: 'Notify',
+            States: {
+              Notify: { Type: 'Task', Resource: 'arn:aws:states:::sns:publish', Parameters: { TopicArn: '${TopicArn}', 'Message.$': '$.message' }, ResultPath: null, Next: 'Announce' },
+              Announce: {
+                Type: 'Task',
+                Resource: 'arn:aws:states:::events:putEvents',
+                Parameters: { Entries: [{ EventBusName: '${BusName}', Source: 'shop', DetailType: 'paid', 'Detail.$': '$' }] },
+                End: true,
+              },
+            },
+          }),
+          DefinitionSubstitutions: { TopicArn: { Ref: 'Notices' }, BusName: { Ref: 'Orders' } },
+        },
+      };
+    });
+    const response = await fetch(`${local.url}/_autosave/stack/deploy`, { method: 'POST', body: JSON.stringify({ assemblyDir: edited }) });
+    expect(response.status, await response.clone().text()).toBe(200);
+    const physical = (logicalId: string) => local.stack!.summary()!.resources.find((r) => r.logicalId === logicalId)!.physicalId;
+    const run = await closed(
+      (await sfn.send(new StartExecutionCommand({ stateMachineArn: `arn:aws:states:us-east-1:123456789012:stateMachine:notifier`, input: JSON.stringify({ message: 'order 7 paid', order: 7 }) }))).executionArn!,
+    );
+    expect(run.status).toBe('SUCCEEDED');
+
+    const sqs = new SQSClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+    const bodies = async (logicalId: string) => {
+      const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl: `${local.url}/123456789012/${physical(logicalId)}`, MaxNumberOfMessages: 10 }));
+      return (got.Messages ?? []).map((m) => m.Body!);
+    };
+    // Raw message delivery: the queue holds the message itself, not SNS's JSON envelope.
+    const notices = await eventually('the topic delivered', async () => {
+      const got = await bodies('NoticesQueue');
+      return got.length ? got : undefined;
+    }, STACK_POLL);
+    expect(notices).toEqual(['order 7 paid']);
+    const paid = await eventually('the rule delivered', async () => {
+      const got = await bodies('OrdersQueue');
+      return got.length ? got : undefined;
+    }, STACK_POLL);
+    expect(JSON.parse(paid[0])).toMatchObject({ source: 'shop', 'detail-type': 'paid', detail: { order: 7 } });
+    sqs.destroy();
   });
 
   it('a deploy deletes what left the template and keeps what a Retain policy keeps', async () => {

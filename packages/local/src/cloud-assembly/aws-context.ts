@@ -93,6 +93,7 @@ const NAMING: Readonly<Record<string, { readonly property: string; readonly max:
   'AWS::CloudWatch::Alarm': { property: 'AlarmName', max: 255 },
   'AWS::CloudWatch::Dashboard': { property: 'DashboardName', max: 255 },
   'AWS::Events::Rule': { property: 'Name', max: 64 },
+  'AWS::Events::EventBus': { property: 'Name', max: 256 },
 };
 
 /**
@@ -263,8 +264,16 @@ export class AwsResolutionContext implements ResolutionContext {
       case 'AWS::CloudWatch::Alarm':
         if (attribute === 'Arn') return arn(env, 'cloudwatch', `alarm:${name()}`);
         return unknown();
-      case 'AWS::Events::Rule':
-        if (attribute === 'Arn') return arn(env, 'events', `rule/${name()}`);
+      case 'AWS::Events::Rule': {
+        // A rule on a custom bus has the bus in its ARN (arn:aws:events:<region>:<account>:rule/<bus>/<rule>).
+        const bus = resolver.property(logicalId, 'EventBusName');
+        const busPart = typeof bus === 'string' && bus !== 'default' ? `${bus.slice(bus.lastIndexOf('/') + 1)}/` : '';
+        if (attribute === 'Arn') return arn(env, 'events', `rule/${busPart}${name()}`);
+        return unknown();
+      }
+      case 'AWS::Events::EventBus':
+        if (attribute === 'Arn') return arn(env, 'events', `event-bus/${name()}`);
+        if (attribute === 'Name') return name();
         return unknown();
       default:
         return unknown();

@@ -20,6 +20,11 @@ export interface LocalQueues {
   queueArn(name: string): string;
 }
 
+/** A local service's API as the engine's Tasks call it (the local SNS and EventBridge). */
+export interface LocalServiceApi {
+  call(action: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
 /** Everything the stack is applied to: the one engine and the one set of local services. */
 export interface StackTarget {
   readonly sfn: StepFunctionsApi;
@@ -28,6 +33,8 @@ export interface StackTarget {
   readonly dynamodb: DynamoDBClient;
   readonly s3: S3Client;
   readonly sqs: LocalQueues;
+  readonly sns: LocalServiceApi;
+  readonly eventbridge: LocalServiceApi;
   readonly secrets: LocalSecrets;
   readonly region: string;
   readonly account: string;
@@ -286,6 +293,114 @@ const functionUrl: ResourceHandler = {
   },
 };
 
+/** Template values SNS and EventBridge take as strings (a topic's `FifoTopic: true`). */
+const attributeStrings = (values: Record<string, unknown>): Record<string, string> =>
+  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+
+/** Topic properties that are SNS topic attributes (the rest, such as `Subscription`, are handled apart). */
+const TOPIC_ATTRIBUTES = ['DisplayName', 'FifoTopic', 'ContentBasedDeduplication', 'KmsMasterKeyId', 'SignatureVersion', 'TracingConfig', 'DeliveryStatusLogging', 'ArchivePolicy', 'FifoThroughputScope'];
+
+const topic: ResourceHandler = {
+  replaceOn: ['TopicName', 'FifoTopic'],
+  async apply({ logicalId, props, resolver, context, target }) {
+    const name = context.physicalName(logicalId, resolver);
+    const attributes = attributeStrings(Object.fromEntries(TOPIC_ATTRIBUTES.map((k) => [k, props[k]])));
+    const { TopicArn } = (await target.sns.call('CreateTopic', { Name: name, Attributes: attributes })) as { TopicArn: string };
+    // An update: CreateTopic of an existing name keeps the old attributes, so they are set one by one.
+    for (const [AttributeName, AttributeValue] of Object.entries(attributes)) {
+      if (AttributeName !== 'FifoTopic') await target.sns.call('SetTopicAttributes', { TopicArn, AttributeName, AttributeValue });
+    }
+    // The inline subscriptions of the topic (`Subscription: [{ Protocol, Endpoint }]`).
+    for (const sub of (props.Subscription ?? []) as Props[]) await target.sns.call('Subscribe', { TopicArn, Protocol: sub.Protocol, Endpoint: sub.Endpoint });
+    return { physicalId: TopicArn, attributes: attrs(TopicArn, { TopicArn, TopicName: name }) };
+  },
+  async remove(row, target) {
+    await target.sns.call('DeleteTopic', { TopicArn: row.physical_id });
+  },
+};
+
+/** Subscription properties that are SNS subscription attributes. */
+const SUBSCRIPTION_ATTRIBUTES = ['FilterPolicy', 'FilterPolicyScope', 'RawMessageDelivery', 'RedrivePolicy', 'DeliveryPolicy', 'SubscriptionRoleArn', 'ReplayPolicy'];
+
+const subscription: ResourceHandler = {
+  replaceOn: ['TopicArn', 'Protocol', 'Endpoint'],
+  async apply({ props, target, previous }) {
+    // Subscribe answers the existing subscription for the same topic, protocol and endpoint: an update
+    // that changed attributes replaces it to apply them.
+    if (previous) await target.sns.call('Unsubscribe', { SubscriptionArn: previous.physical_id }).catch(() => undefined);
+    const attributes = attributeStrings(Object.fromEntries(SUBSCRIPTION_ATTRIBUTES.map((k) => [k, props[k]])));
+    const { SubscriptionArn } = (await target.sns.call('Subscribe', {
+      TopicArn: str(props.TopicArn, 'TopicArn'),
+      Protocol: str(props.Protocol, 'Protocol'),
+      Endpoint: str(props.Endpoint, 'Endpoint'),
+      Attributes: attributes,
+    })) as { SubscriptionArn: string };
+    return { physicalId: SubscriptionArn, attributes: attrs(SubscriptionArn, { Arn: SubscriptionArn }) };
+  },
+  async remove(row, target) {
+    await target.sns.call('Unsubscribe', { SubscriptionArn: row.physical_id }).catch(() => undefined);
+  },
+};
+
+const eventBus: ResourceHandler = {
+  replaceOn: ['Name'],
+  async apply({ props, target }) {
+    const name = str(props.Name, 'Name');
+    try {
+      await target.eventbridge.call('CreateEventBus', { Name: name });
+    } catch (err) {
+      // A rerun after a crash finds the bus it made.
+      if ((err as Error).name !== 'ResourceAlreadyExistsException') throw err;
+    }
+    const busArn = arn(target, 'events', `event-bus/${name}`);
+    return { physicalId: name, attributes: attrs(name, { Arn: busArn, Name: name }) };
+  },
+  async remove(row, target) {
+    await target.eventbridge.call('DeleteEventBus', { Name: row.physical_id });
+  },
+};
+
+/** A bus named by ARN or by name, as a rule's `EventBusName` may be. */
+const busName = (value: unknown): string => (typeof value === 'string' && value.startsWith('arn:') ? value.slice(value.lastIndexOf('/') + 1) : typeof value === 'string' && value !== '' ? value : 'default');
+
+/**
+ * An event rule: put on the local EventBridge, which delivers the events workflows put to its targets.
+ * Its properties are also what the stack runtime reads to deliver Step Functions' status-change events.
+ */
+const eventRule: ResourceHandler = {
+  replaceOn: ['Name', 'EventBusName'],
+  async apply({ logicalId, props, resolver, context, target, previous }) {
+    const name = context.physicalName(logicalId, resolver);
+    const bus = busName(props.EventBusName);
+    const { RuleArn } = (await target.eventbridge.call('PutRule', {
+      Name: name,
+      EventBusName: bus,
+      ...(props.EventPattern !== undefined ? { EventPattern: typeof props.EventPattern === 'string' ? props.EventPattern : JSON.stringify(props.EventPattern) } : {}),
+      ...(props.ScheduleExpression !== undefined ? { ScheduleExpression: props.ScheduleExpression } : {}),
+      ...(props.Description !== undefined ? { Description: props.Description } : {}),
+      State: props.State === 'DISABLED' ? 'DISABLED' : 'ENABLED',
+    })) as { RuleArn: string };
+    const targets = (props.Targets ?? []) as Props[];
+    const before = previous ? ((JSON.parse(previous.properties) as Props).Targets ?? []) as Props[] : [];
+    const gone = before.map((t) => String(t.Id)).filter((id) => !targets.some((t) => t.Id === id));
+    if (gone.length > 0) await target.eventbridge.call('RemoveTargets', { Rule: name, EventBusName: bus, Ids: gone });
+    if (targets.length > 0) await target.eventbridge.call('PutTargets', { Rule: name, EventBusName: bus, Targets: targets });
+    return { physicalId: name, attributes: attrs(name, { Arn: RuleArn }) };
+  },
+  async remove(row, target) {
+    const props = JSON.parse(row.properties) as Props;
+    const bus = busName(props.EventBusName);
+    try {
+      const ids = ((props.Targets ?? []) as Props[]).map((t) => String(t.Id));
+      if (ids.length > 0) await target.eventbridge.call('RemoveTargets', { Rule: row.physical_id, EventBusName: bus, Ids: ids });
+      await target.eventbridge.call('DeleteRule', { Name: row.physical_id, EventBusName: bus });
+    } catch (err) {
+      // The bus went first (its rules with it), or the rule is gone already.
+      if ((err as Error).name !== 'ResourceNotFoundException') throw err;
+    }
+  },
+};
+
 /** The state machine's definition with its `DefinitionSubstitutions` applied, as Step Functions' CloudFormation handler does. */
 function definitionOf(props: Props): string {
   const text = typeof props.DefinitionString === 'string' ? props.DefinitionString : props.Definition !== undefined ? JSON.stringify(props.Definition) : undefined;
@@ -419,7 +534,11 @@ export function resourceHandlers(): Readonly<Record<string, ResourceHandler>> {
     'AWS::Lambda::Url': functionUrl,
     'AWS::StepFunctions::StateMachineVersion': stateMachineVersion,
     'AWS::StepFunctions::StateMachineAlias': stateMachineAlias,
-    'AWS::Events::Rule': recorded(({ target }, name) => ({ Ref: name, Arn: arn(target, 'events', `rule/${name}`) })),
+    'AWS::SNS::Topic': topic,
+    'AWS::SNS::Subscription': subscription,
+    'AWS::SNS::TopicPolicy': recorded((_r, name) => ({ Ref: name })),
+    'AWS::Events::EventBus': eventBus,
+    'AWS::Events::Rule': eventRule,
     'AWS::IAM::Role': recorded(({ target, props }, name) => ({ Ref: name, Arn: arn(target, 'iam', `role${props.Path ?? '/'}${name}`, { region: false }), RoleId: `AROA${name.slice(-17).toUpperCase()}` })),
     'AWS::IAM::Policy': recorded((_r, name) => ({ Ref: name })),
   };

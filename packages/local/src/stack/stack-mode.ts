@@ -8,7 +8,7 @@ import { StackStore } from '../store';
 import { deployStack, type StackDeployment } from './deploy-stack';
 import { StackIamEnforcement } from './iam-enforcement';
 import { LocalSecrets } from './local-secrets';
-import type { LocalQueues, StepFunctionsApi } from './resource-handlers';
+import type { LocalQueues, LocalServiceApi, StepFunctionsApi } from './resource-handlers';
 import { parameterStoreService, secretsManagerService } from './secrets-service';
 import { StackFunctions, withEngineUrl } from './stack-functions';
 import { sandboxEnvironment, StackRuntime, type SandboxEndpoints } from './stack-runtime';
@@ -29,6 +29,9 @@ export interface StackModeOptions {
 export interface StackModeBinding {
   readonly sfn: StepFunctionsApi;
   readonly sqs: LocalQueues;
+  /** The local SNS and EventBridge (the stack's topics, subscriptions, buses and rules go there). */
+  readonly sns: LocalServiceApi;
+  readonly eventbridge: LocalServiceApi;
   readonly dynamodb: DynamoDBClient;
   readonly invoke: LambdaInvoker;
 }
@@ -125,6 +128,8 @@ export class StackMode {
         {
           sfn: binding.sfn,
           sqs: binding.sqs,
+          sns: binding.sns,
+          eventbridge: binding.eventbridge,
           dynamodb: binding.dynamodb,
           s3,
           functions: this.functions,
