@@ -5,8 +5,9 @@
  * and the error as its cause.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EngineStore } from '../../../../packages/local/src/store';
-import { EngineHarness, jsonpath } from './support/engine-harness';
+import { HISTORY_EVENT_LIMIT } from '../../../../packages/workflow/src/config/constants';
+import { EngineStore, HISTORY_LIMIT_FAILURE } from '../../../../packages/local/src/store';
+import { EngineHarness, invokeTask, jsonata, jsonpath } from './support/engine-harness';
 
 const waitForever = jsonpath({ W: { Type: 'Wait', Seconds: 86_400, Next: 'P' }, P: { Type: 'Pass', End: true } });
 
@@ -54,5 +55,54 @@ describe('failures while closing a run', () => {
     expect(described).toMatchObject({ status: 'FAILED', error: 'States.Runtime' });
     expect(described.cause).toContain('disk I/O error');
     expect((await h.eventTypes(exec)).at(-1)).toBe('ExecutionFailed');
+  });
+
+  it('StopExecution stops a run waiting at 24,999 events: event 25,000 closes it', async () => {
+    h = await new EngineHarness({ echo: (p) => p }).start();
+    // ExecutionStarted (1) + a Lambda Task (5) + 6,248 turns of Pass and Choice (4 each) + WaitStateEntered (1) = 24,999.
+    const turns = (HISTORY_EVENT_LIMIT - 1 - 1 - 5 - 1) / 4;
+    const exec = await h.run(
+      await h.machine(
+        jsonata({
+          Call: invokeTask('echo', { Next: 'Spin' }),
+          Spin: { Type: 'Pass', Assign: { n: '{% ($exists($n) ? $n : 0) + 1 %}' }, Next: 'Again' },
+          Again: { Type: 'Choice', Choices: [{ Condition: `{% $n < ${turns} %}`, Next: 'Spin' }], Default: 'Hold' },
+          Hold: { Type: 'Wait', Seconds: 86_400, End: true },
+        }),
+      ),
+      {},
+    );
+    const [before] = (await h.call('GetExecutionHistory', { executionArn: exec, reverseOrder: true, maxResults: 1 })).events;
+    expect(before).toMatchObject({ id: HISTORY_EVENT_LIMIT - 1, type: 'WaitStateEntered' });
+    const answer = await h.call('StopExecution', { executionArn: exec, error: 'Stopped', cause: 'by the test' });
+    const described = await h.describe(exec);
+    expect(described.status).not.toBe('RUNNING');
+    expect(answer.stopDate).toEqual(described.stopDate);
+    // At 24,999 events only ExecutionSucceeded may be the 25,000th (history-limit.test.ts): the run closes
+    // with the limit's failure, as any other event at that point would close it.
+    expect(described).toMatchObject({ status: 'FAILED', ...HISTORY_LIMIT_FAILURE });
+    const [last] = (await h.call('GetExecutionHistory', { executionArn: exec, reverseOrder: true, maxResults: 1 })).events;
+    expect(last).toMatchObject({ id: HISTORY_EVENT_LIMIT, type: 'ExecutionFailed' });
+    // Stopping it again changes nothing and answers the same stop date.
+    expect((await h.call('StopExecution', { executionArn: exec })).stopDate).toEqual(described.stopDate);
+  });
+
+  it('StopExecution during a close that cannot be written: the run ends closed, with one closing event', async () => {
+    h = await new EngineHarness({}).start();
+    vi.spyOn(EngineStore.prototype, 'deleteFrames').mockImplementation(() => {
+      throw new Error('disk I/O error');
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const exec = await h.run(await h.machine(jsonpath({ W: { Type: 'Wait', Seconds: 1, Next: 'A' }, A: { Type: 'Pass', End: true } })), {});
+    // The timer fires and the close is being written (and failing) while the stop arrives.
+    const advancing = h.clock.advance(2_000);
+    const stopping = h.call('StopExecution', { executionArn: exec, error: 'Stopped' });
+    await advancing;
+    await h.idle();
+    await expect(stopping).resolves.toHaveProperty('stopDate');
+    const described = await h.describe(exec);
+    expect(['ABORTED', 'FAILED']).toContain(described.status);
+    const closing = (await h.eventTypes(exec)).filter((t) => /^Execution(Succeeded|Failed|Aborted|TimedOut)$/.test(t));
+    expect(closing).toHaveLength(1);
   });
 });
