@@ -44,6 +44,8 @@ export const JSONPATH_ONLY_FIELDS: readonly string[] = [
 /** Fields only JSONata states have. */
 export const JSONATA_ONLY_FIELDS: readonly string[] = ['Arguments', 'Output', 'Items'];
 /** Map fields of distributed mode only (ItemProcessor.ProcessorConfig.Mode DISTRIBUTED). */
+/** Fields of other states a Fail state does not take (the schema does not refuse them). */
+const FAIL_STATE_EXCLUDED_FIELDS: readonly string[] = ['Output', 'Assign'];
 export const DISTRIBUTED_MAP_FIELDS: readonly string[] = ['ItemReader', 'ResultWriter', 'ItemBatcher'];
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The longest Distributed Map `Label` AWS takes. */
@@ -118,6 +120,13 @@ class DefinitionChecker {
     this.seen.add(name);
 
     this.transitions(name, state, list, at);
+    // A Fail state allows only Type and Comment of the common fields, and Error/Cause (developer guide, Fail
+    // workflow state): no Output and no Assign, whichever the query language (the schema lets them through).
+    if (state.Type === 'Fail') {
+      for (const field of FAIL_STATE_EXCLUDED_FIELDS) {
+        if (field in state) this.problem('SCHEMA_VALIDATION_FAILED', `The field '${field}' is not supported by the Fail state '${name}' (it takes Type, Comment, Error and Cause)`, `${at}/${field}`);
+      }
+    }
     if (language === 'JSONata') this.jsonataFields(name, state, at);
     else this.jsonPathFields(name, state, at);
     if (state.Type === 'Task' || state.Type === 'Parallel' || state.Type === 'Map') {
