@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { GroupCommitter } from './group-committer';
-import { encodeEvent, packEncoded, packEventRows, unpackEvents, type EventToPack } from './history-codec';
+import { encodeEvent, packEncoded, packEventRows, unpackEventValues, type EventToPack } from './history-codec';
 
 /** Most events in one packed history segment (a page of GetExecutionHistory is at most 1,000). */
 export const PACKED_SEGMENT_MAX_EVENTS = 1_000;
@@ -121,6 +121,13 @@ export interface EventRow {
   previous_id: number;
   details: string | null;
 }
+
+/**
+ * A history event as {@link EngineStore.historyPage} reads it: `details` as JSON text (an event row, a
+ * segment of codec version 1) or as the value a segment holds (so a page of large events is not
+ * stringified and parsed again on its way out).
+ */
+export type HistoryEventRow = Omit<EventRow, 'details'> & { readonly details: string | Record<string, unknown> | null };
 
 /** Frame statuses: PENDING frames are Map iterations not started yet (MaxConcurrency). */
 export type FrameStatus = 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED';
@@ -381,7 +388,7 @@ export class EngineStore {
    * Only the segments the page reaches are read and unpacked, so a page costs the same memory whatever the
    * history's size.
    */
-  historyPage(executionArn: string, order: 'ASC' | 'DESC', boundId: number, limit: number): EventRow[] {
+  historyPage(executionArn: string, order: 'ASC' | 'DESC', boundId: number, limit: number): HistoryEventRow[] {
     const rows =
       order === 'ASC'
         ? (this.sql('SELECT * FROM events WHERE execution_arn = ? AND id > ? ORDER BY id ASC LIMIT ?').all(executionArn, boundId, limit) as EventRow[])
@@ -404,10 +411,10 @@ export class EngineStore {
     const inRange = (id: number) => (asc ? id > boundId : boundId === 0 || id < boundId);
     // Segments are read in page order only until they hold a page: the first `limit` events overall are
     // among them and the rows read above.
-    const packed: EventRow[] = [];
+    const packed: HistoryEventRow[] = [];
     for (const segment of located) {
       if (packed.length >= limit) break;
-      packed.push(...unpackEvents(segment.body().body).filter((e) => inRange(e.id)).map((e) => ({ execution_arn: executionArn, ...e })));
+      for (const e of unpackEventValues(segment.body().body)) if (inRange(e.id)) packed.push({ execution_arn: executionArn, ...e });
     }
     return [...packed, ...rows].sort((a, b) => (asc ? a.id - b.id : b.id - a.id)).slice(0, limit);
   }

@@ -89,12 +89,28 @@ export function packEventRows(events: readonly PackedEvent[]): Buffer {
   return packEvents(events.map((e) => ({ ...e, details: e.details === null ? undefined : (JSON.parse(e.details) as Record<string, unknown>) })));
 }
 
-/** The events of a blob written by {@link packEvents} (or by version 1), in id order. */
-export function unpackEvents(blob: Buffer): PackedEvent[] {
+/**
+ * One event of a blob with its details as the blob holds them: a value (version 2 and later, never
+ * stringified on the way out) or JSON text (version 1).
+ */
+export interface UnpackedEvent {
+  readonly id: number;
+  readonly type: string;
+  readonly ts_ms: number;
+  readonly previous_id: number;
+  readonly details: string | Record<string, unknown> | null;
+}
+
+/** The events of a blob written by {@link packEvents} (or by version 1), in id order, details as the blob holds them. */
+export function unpackEventValues(blob: Buffer): UnpackedEvent[] {
   const version = blob[0];
   const json = (version === PLAIN_VERSION ? blob.subarray(1) : inflateRawSync(blob.subarray(1), { dictionary: dictionaryFor(version) })).toString('utf8');
-  return (JSON.parse(json) as [number, string, number, number, unknown][]).map(([id, type, ts_ms, previous_id, details]) => ({
-    id, type, ts_ms, previous_id,
-    details: details === null ? null : version === 1 ? (details as string) : JSON.stringify(details),
+  return (JSON.parse(json) as [number, string, number, number, string | Record<string, unknown> | null][]).map(([id, type, ts_ms, previous_id, details]) => ({
+    id, type, ts_ms, previous_id, details,
   }));
+}
+
+/** The events of a blob written by {@link packEvents} (or by version 1), in id order, details as JSON text. */
+export function unpackEvents(blob: Buffer): PackedEvent[] {
+  return unpackEventValues(blob).map((e) => ({ ...e, details: e.details === null || typeof e.details === 'string' ? e.details : JSON.stringify(e.details) }));
 }

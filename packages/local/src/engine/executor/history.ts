@@ -1,4 +1,4 @@
-import type { EventRow } from '../../store';
+import type { HistoryEventRow } from '../../store';
 import { epochSeconds } from '../api/wire';
 
 /** The fields of event details that carry execution data (dropped when `includeExecutionData` is false). */
@@ -12,7 +12,7 @@ export function detailsKey(type: string): string {
 }
 
 /** A stored event in the GetExecutionHistory wire shape. */
-export function toWireEvent(row: EventRow, includeExecutionData: boolean): Record<string, unknown> {
+export function toWireEvent(row: HistoryEventRow, includeExecutionData: boolean): Record<string, unknown> {
   const event: Record<string, unknown> = {
     timestamp: epochSeconds(row.ts_ms),
     type: row.type,
@@ -20,7 +20,8 @@ export function toWireEvent(row: EventRow, includeExecutionData: boolean): Recor
     previousEventId: row.previous_id,
   };
   if (row.details) {
-    const details = JSON.parse(row.details) as Record<string, unknown>;
+    // A copy either way: the data fields may be dropped below.
+    const details = typeof row.details === 'string' ? (JSON.parse(row.details) as Record<string, unknown>) : { ...row.details };
     if (!includeExecutionData) for (const f of DATA_FIELDS) delete details[f];
     event[detailsKey(row.type)] = details;
   }
