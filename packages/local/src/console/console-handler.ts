@@ -11,6 +11,7 @@ import { deadLettersPage } from './pages/dead-letters-page';
 import { outboxPage } from './pages/outbox-page';
 import { runPage } from './pages/run-page';
 import { runsPage } from './pages/runs-page';
+import { stateMachinePage, stateMachinesPage } from './pages/state-machines-page';
 
 /** Options of {@link createConsoleHandler}. */
 export interface ConsoleOptions {
@@ -103,7 +104,7 @@ const errorPage = (status: number, title: string, message: string) =>
 
 /**
  * The local console as a Node request handler, for the engine's port (`GET /`, `/runs/<arn>`,
- * `/approvals`, `/dlq`, `POST /dlq/redrive`, `/outbox`). Server-rendered HTML, every value escaped, no
+ * `/state-machines`, `/state-machines/<arn>`, `/approvals`, `/dlq`, `POST /dlq/redrive`, `/outbox`). Server-rendered HTML, every value escaped, no
  * script and no build step. It answers every request it is given (unknown paths get a 404 page) and
  * resolves to `true`, so it can be mounted as the server's last handler.
  */
@@ -160,6 +161,8 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
       let page: string;
       if (path === '/' || path === '/runs') page = await runsPage(sfn, url.searchParams, await engineNow());
       else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeSegment(path.slice('/runs/'.length)), await engineNow(), (arn) => mockedRunOf(endpoint(), arn));
+      else if (path === '/state-machines') page = await stateMachinesPage(sfn);
+      else if (path.startsWith('/state-machines/')) page = await stateMachinePage(sfn, decodeSegment(path.slice('/state-machines/'.length)));
       else if (path === '/approvals') page = await approvalsPage(sfn, await engineNow());
       else if (path === '/dlq') page = await deadLettersPage(sqs, await queueUrl(), url.searchParams.get('notice') ?? undefined);
       else if (path === '/outbox') page = await outboxPage(outboxDir());
@@ -170,7 +173,7 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
       send(res, 200, method === 'HEAD' ? '' : withEngineLabel(page));
     } catch (err) {
       const name = (err as Error)?.name;
-      const notFound = name === 'RunNotFoundError' || name === 'ExecutionDoesNotExist' || name === 'InvalidArn';
+      const notFound = name === 'RunNotFoundError' || name === 'ExecutionDoesNotExist' || name === 'StateMachineDoesNotExist' || name === 'InvalidArn';
       const status = notFound
         ? 404
         : err instanceof FormTooLargeError
@@ -179,7 +182,7 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
             ? 400
             : 500;
       if (status === 500) console.error(`autosave console: ${method} ${path} failed:`, err);
-      const title = notFound ? 'No such run' : status === 400 ? 'Bad request' : status === 413 ? 'Too large' : 'Console error';
+      const title = notFound ? (name === 'StateMachineDoesNotExist' ? 'No such state machine' : 'No such run') : status === 400 ? 'Bad request' : status === 413 ? 'Too large' : 'Console error';
       send(res, status, errorPage(status, title, describeOperationError(err)));
     }
     return true;

@@ -3,6 +3,7 @@ import { html, trusted, type SafeHtml } from './html';
 /** The console's sections, in navigation order. */
 export const CONSOLE_NAV = [
   { href: '/', label: 'Runs' },
+  { href: '/state-machines', label: 'State machines' },
   { href: '/approvals', label: 'Approvals' },
   { href: '/dlq', label: 'Dead letters' },
   { href: '/outbox', label: 'Outbox' },
@@ -37,6 +38,7 @@ td code { white-space: nowrap; }
 .facts td:first-child { color: #5b6474; width: 120px; }
 .callout { background: var(--wait-bg); border: 1px solid #f0d48a; padding: 10px 14px; border-radius: 6px; margin-bottom: 14px; }
 .callout.error { background: var(--fail-bg); border-color: #f3b4ae; }
+.callout.warning ul { margin: 6px 0 0; padding-left: 18px; }
 .notice { background: var(--done-bg); border: 1px solid #b5dcb8; padding: 8px 12px; border-radius: 6px; margin-bottom: 12px; }
 .legend { display: flex; flex-wrap: wrap; gap: 6px 12px; max-width: 420px; margin: 8px 0 0; padding: 0; list-style: none; font-size: 12px; }
 .legend .swatch { display: inline-block; width: 14px; height: 14px; border-radius: 3px; vertical-align: -3px; margin-right: 4px; border: 2px solid; }

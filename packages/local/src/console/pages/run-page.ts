@@ -4,6 +4,7 @@ import { html, linkable } from '../html';
 import { renderPage } from '../layout';
 import { renderStateGraph } from '../state-graph';
 import { statusBadge } from './runs-page';
+import { stateMachineHref } from './state-machines-page';
 
 /** How often a moving run's page reloads itself. */
 export const RUN_PAGE_REFRESH_SECONDS = 2;
@@ -44,7 +45,7 @@ ${linkable(a.url) ? html`<a class="approval-link" href="${linkable(a.url)}">Open
 ${approvals}
 ${e.error ? html`<div class="callout error"><strong>${e.error}</strong>${e.cause ? html`: ${e.cause}` : ''}</div>` : ''}
 <table class="facts panel"><tbody>
-<tr><td>workflow</td><td>${details.workflow}${e.stateMachineVersionArn ? html` <span class="muted">version ${e.stateMachineVersionArn.split(':').pop()}</span>` : ''}</td></tr>
+<tr><td>workflow</td><td>${e.stateMachineArn ? html`<a href="${stateMachineHref(e.stateMachineArn)}">${details.workflow}</a>` : details.workflow}${e.stateMachineVersionArn ? html` <span class="muted">version ${e.stateMachineVersionArn.split(':').pop()}</span>` : ''}</td></tr>
 <tr><td>execution</td><td><code>${e.executionArn}</code></td></tr>
 ${mocked ? html`<tr data-mock-test-case="${mocked.testCase}"><td>mocked</td><td>test case <code>${mocked.testCase}</code>: ${Object.entries(mocked.states).map(([state, s], i) => html`${i > 0 ? ', ' : ''}<code>${state}</code> answered by <code>${s.response}</code>${s.invocations.length ? ` (invocations ${s.invocations.join(', ')})` : ''}`)}</td></tr>` : ''}
 <tr><td>started</td><td>${formatTime(e.startDate)}${e.stopDate ? html` · stopped ${formatTime(e.stopDate)}` : ''}${elapsed === undefined ? '' : ` · ${formatDuration(elapsed)}`}</td></tr>

@@ -4,6 +4,7 @@ import { aliasArn, parseStateMachineArn, stateMachineArn, versionArn } from '../
 import { DEFINITION_LIMIT_BYTES, MAX_ALIASES_PER_STATE_MACHINE, MAX_JSON_NESTING_DEPTH, MAX_VERSIONS_PER_STATE_MACHINE } from '@autosave/workflow/config';
 import { InvalidDefinitionError, type StateMachineType, type UnservedTask, validateDefinition } from '../definition';
 import type { EngineContext } from '../engine-context';
+import { howToServe } from '../executor/integration-catalog';
 import { assertValidName } from '../names';
 import {
   ConflictException,
@@ -375,7 +376,7 @@ export function unservedDiagnostic(task: UnservedTask): { severity: 'WARNING'; c
   return {
     severity: 'WARNING',
     code: 'INTEGRATION_NOT_SERVED',
-    message: `Task state '${task.state}' calls ${task.resource}, which the local engine accepts but does not serve: a run fails there with Local.IntegrationNotServed unless it is emulated, passed through or mocked`,
+    message: `Task state '${task.state}' calls ${task.resource}, which the local engine accepts but does not serve: a run fails there with Local.IntegrationNotServed. ${howToServe(task.resource)}`,
     location: task.location,
   };
 }

@@ -144,3 +144,18 @@ export class IntegrationNotServedError extends Error {
     );
   }
 }
+
+/**
+ * How a Task whose integration the engine does not serve can run locally (docs/integrations.md): routed
+ * to a real endpoint by the pass-through (not a `.sync` job, whose polling is not emulated), mocked in a
+ * mock config test case, or replaced by a call to a Lambda function of the `--functions` module.
+ */
+export function howToServe(resource: string): string {
+  const service = /^arn:aws[a-z-]*:states:[a-z0-9-]*:\d*:(?:aws-sdk:)?([a-z0-9-]+):/.exec(resource)?.[1];
+  const ways = [
+    ...(service && !/\.sync(?::2)?$/.test(resource) ? [`route it to a real endpoint with --pass-through ${service}[=<endpoint>] (real calls, real side effects)`] : []),
+    'mock it in a mock config test case (--mock-config)',
+    'or call a Lambda function of your --functions module in its place',
+  ];
+  return `Serve it: ${ways.join('; ')}.`;
+}
