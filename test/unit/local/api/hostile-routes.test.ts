@@ -38,7 +38,7 @@ describe('hostile requests to the routes beside the APIs', () => {
     expect(engineCalls).toBe(0);
   });
 
-  it.each(['/runs/%', '/runs/%E0%A4%A', '/runs/%ED%A0%80', '/runs/%ZZ'])('GET %s is a 400 page', async (path) => {
+  it.each(['/runs/%', '/runs/%E0%A4%A', '/runs/%ED%A0%80', '/runs/%ZZ', '/state-machines/%', '/state-machines/%ED%A0%80'])('GET %s is a 400 page', async (path) => {
     const res = await fetch(`${api.url}${path}`);
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('Bad request');
