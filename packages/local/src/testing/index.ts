@@ -4,5 +4,5 @@
  */
 export * from './test-environment';
 export { MockConfig, mockConfig, MockConfigBuilder, mockReturn, mockThrow } from '../engine';
-export type { MockConfigJson, MockStep, MockTestCases } from '../engine';
+export type { MockConfigJson, MockStep, MockTestCases, TestStateMockOption, TestStateResult } from '../engine';
 export { days, hours, minutes, seconds, type Duration } from '@autosave/workflow/config';

@@ -1,8 +1,8 @@
 /**
  * AutosaveTestEnvironment: the local engine started in the test's own process with the user's workflows
  * and handlers, a virtual clock, and the few verbs a workflow test needs — start a run, decide its
- * approval, move time, restart the engine as a crash would, and read what happened (history, outbox,
- * attempts). It never writes `process.env`: the functions get their environment in a scope of their own.
+ * approval, move time, restart the engine as a crash would, read what happened (history, outbox,
+ * attempts), and run one state alone with TestState. It never writes `process.env`: the functions get their environment in a scope of their own.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,8 @@ import type { ModelScript } from '@autosave/runtime/models';
 import type { Workflow } from '@autosave/workflow';
 import { analyzeHistory, getFullHistory, pendingApprovals, submitApprovalDecision, type PendingApproval } from '../operations';
 import { invokedName, type AutosaveFunctions } from '../project';
-import { MockConfigBuilder, type MockTestCases } from '../engine';
+import { callTestState, MockConfigBuilder, type MockTestCases, type TestStateOptions, type TestStateResult } from '../engine';
+import { localDefinition, LOCAL_STATE_MACHINE_ROLE_ARN } from '../services/deploy-workflows';
 import { startLocal, type LocalEngine } from '../server';
 
 /** How long {@link AutosaveTestEnvironment.waitFor} waits before it fails. @default 30 s */
@@ -67,6 +68,24 @@ export interface TestDecisionOptions {
   readonly by?: string;
   readonly comment?: string;
 }
+
+/**
+ * What {@link AutosaveTestEnvironment.testState} runs: `TestStateCommand`'s request, its JSON text fields
+ * (`input`, `variables`, `context`, the mocked result, `mapItemReaderData`) given as values, the mock as a
+ * result or an error, and `stateConfiguration`'s fields (`retrierRetryCount`, `errorCausedByState`,
+ * `mapIterationFailureCount`, `mapItemReaderData`) and the mock's `fieldValidationMode` at the top level.
+ */
+export interface TestStateRequest extends TestStateOptions {
+  /**
+   * The state to test: one state (`{ Type: 'Pass', ... }`), a whole state machine (name the state in
+   * `stateName`), as an object or as JSON text; or one of your workflows, whose definition is then the one the
+   * engine runs (its function ARNs filled in) and whose un-mocked Tasks run with the engine's own role.
+   */
+  readonly definition: Workflow | object | string;
+}
+
+/** A `defineWorkflow` value, rather than ASL (which has `Type` or `States`, never `steps`). */
+const isWorkflow = (value: unknown): value is Workflow => typeof value === 'object' && value !== null && 'steps' in value && !('States' in value) && !('Type' in value);
 
 /** The test environment could not do what was asked (no such workflow, no approval waiting, a wait that timed out). */
 export class TestEnvironmentError extends AutosaveError {
@@ -216,6 +235,25 @@ export class AutosaveTestEnvironment {
     return analyzeHistory(await this.history(run))
       .entries.filter((e) => e.name === step)
       .reduce((n, e) => n + e.attempts, 0);
+  }
+
+  /**
+   * Runs one state alone with TestState, as `TestStateCommand` does against Step Functions: a mocked result or
+   * error stands in for a Task's, Map's or Parallel's work (an un-mocked Task makes its call: your functions
+   * run), Retry and Catch decide the status. Resolves with the answer, its JSON fields as values:
+   * `status` (`SUCCEEDED`, `FAILED`, `RETRIABLE`, `CAUGHT_ERROR`), `output`, `error`, `cause`, `nextState`, and
+   * at `DEBUG` (the default here; the API's is `INFO`) or `TRACE` the data flow in `inspectionData`. Rejects as
+   * the API does, with the service's error (`name` `ValidationException`, `InvalidDefinition`, ...).
+   *
+   * ```ts
+   * const answer = await env.testState({ definition: hello, stateName: 'send', input, mock: { error: 'Lambda.ServiceException' } });
+   * expect(answer.status).toBe('RETRIABLE');
+   * ```
+   */
+  testState(request: TestStateRequest): Promise<TestStateResult> {
+    const { definition, ...options } = request;
+    if (!isWorkflow(definition)) return callTestState(this.local.engine, definition, options);
+    return callTestState(this.local.engine, localDefinition(definition), { roleArn: LOCAL_STATE_MACHINE_ROLE_ARN, ...options });
   }
 
   /** Stops the engine and removes the data directory it made. */

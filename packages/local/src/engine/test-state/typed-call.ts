@@ -19,6 +19,8 @@ export interface TestStateOptions {
   readonly inspectionLevel?: InspectionLevel;
   /** Required by the API for an un-mocked Task. @default none */
   readonly roleArn?: string;
+  /** Show the secrets an EventBridge connection adds to an HTTP Task's request (refused with a mock). @default false */
+  readonly revealSecrets?: boolean;
   /** Variables in scope of the state. @default none */
   readonly variables?: Readonly<Record<string, unknown>>;
   /** The context object (`$$`) to use instead of the synthesised one; only with a mock. @default synthesised */
@@ -70,6 +72,7 @@ export function testStateRequest(definition: object | string, options: TestState
     ...(options.input !== undefined ? { input: JSON.stringify(options.input) } : {}),
     ...(options.stateName !== undefined ? { stateName: options.stateName } : {}),
     ...(options.roleArn !== undefined ? { roleArn: options.roleArn } : {}),
+    ...(options.revealSecrets !== undefined ? { revealSecrets: options.revealSecrets } : {}),
     ...(options.variables !== undefined ? { variables: JSON.stringify(options.variables) } : {}),
     ...(options.context !== undefined ? { context: JSON.stringify(options.context) } : {}),
     ...(mock !== undefined
