@@ -352,6 +352,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         : loadConsoleHandler({
             sfnEndpoint: api.url,
             outboxDir: environment.AUTOSAVE_OUTBOX_DIR,
+            services: { sns: integrations.sns, eventbridge: integrations.eventbridge, cloudwatch: integrations.cloudwatch },
             ...(stack ? { dlqUrl: () => stack.output(STACK_DLQ_OUTPUT) ?? sqs.queueUrl(DEFAULT_DLQ_NAME), engineLabel: () => stackLabel(stack, options.stack?.origin) } : { engineLabel: () => options.label ?? 'in-process functions' }),
           });
     const ready = createLocalApiHandler({

@@ -1,7 +1,7 @@
 /**
  * `autosave local` serves the emulated integrations: a workflow creates an SNS topic, subscribes an email
  * address and publishes (the email lands in the data directory's outbox, which the console's Outbox page
- * reads), puts an EventBridge event and a CloudWatch metric.
+ * reads), puts an EventBridge event and a CloudWatch metric; the console's Services page shows all of it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,7 @@ describe('autosave local with the emulated integrations', () => {
   it('runs SNS, EventBridge and CloudWatch Tasks; the email reaches the outbox, which a restart keeps', async () => {
     const { startLocal } = await import('../../../packages/local/src/server');
     const dir = await mkdtemp(join(tmpdir(), 'autosave-integrations-'));
-    const boot = async () => startLocal({ ...(await exampleApp()), port: 0, dataDir: dir, console: false, deployWorkflows: false, log: () => undefined });
+    const boot = async () => startLocal({ ...(await exampleApp()), port: 0, dataDir: dir, deployWorkflows: false, log: () => undefined });
     let local = await boot();
     try {
       const { stateMachineArn } = (await local.engine.handle('CreateStateMachine', { name: 'integrations', definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/r' })) as { stateMachineArn: string };
@@ -37,6 +37,13 @@ describe('autosave local with the emulated integrations', () => {
         status = ((await local.engine.handle('DescribeExecution', { executionArn })) as { status: string }).status;
       }
       expect(status).toBe('SUCCEEDED');
+      // The console's Services page shows what the run did on each service (its engine port serves the console).
+      const services = await (await fetch(`${local.url}/services`)).text();
+      expect(services).toMatch(/<tr data-topic="alerts"><td><code>arn:aws:sns:us-east-1:123456789012:alerts<\/code><\/td><td><span data-subscription="email">email → <code>ops@example.com<\/code>/);
+      expect(services).toMatch(/<tr data-message="[^"]+"><td>[^<]+<\/td><td>alerts<\/td><td>Hello<\/td><td><code>from autosave local<\/code><\/td><td>1<\/td><\/tr>/);
+      expect(services).toMatch(/<tr data-event-source="app"><td>[^<]*<\/td><td>default<\/td><td>app<\/td><td>Done<\/td><td><code>\{&quot;ok&quot;:true\}<\/code><\/td>/);
+      expect(services).toContain(`<tr data-metric="Runs">`);
+      expect(services).toContain(`href="/runs/${encodeURIComponent(executionArn)}"`);
       await local.stop();
       local = await boot();
       const emails = await new OutboxEmailProvider(join(dir, 'outbox')).list();

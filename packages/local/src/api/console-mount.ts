@@ -1,4 +1,5 @@
 import type { HttpRequestHandler } from './server';
+import type { ConsoleServices } from '../console';
 
 /** What the console needs to read runs: the engine's own Step Functions endpoint. */
 export interface ConsoleMountOptions {
@@ -12,6 +13,8 @@ export interface ConsoleMountOptions {
    * cannot find it there. @default the console's own default (`AUTOSAVE_OUTBOX_DIR` of this process)
    */
   readonly outboxDir?: string;
+  /** The engine's emulated services the console shows (SNS, EventBridge, CloudWatch metrics). @default none */
+  readonly services?: ConsoleServices;
 }
 
 /**
@@ -24,7 +27,7 @@ export function loadConsoleHandler(options: ConsoleMountOptions): HttpRequestHan
   let handler: Promise<HttpRequestHandler> | undefined;
   return async (req, res) => {
     handler ??= import('../console').then(({ createConsoleHandler }) =>
-      createConsoleHandler({ sfnEndpoint: options.sfnEndpoint, dlqUrl: options.dlqUrl, engineLabel: options.engineLabel, outboxDir: options.outboxDir }));
+      createConsoleHandler({ sfnEndpoint: options.sfnEndpoint, dlqUrl: options.dlqUrl, engineLabel: options.engineLabel, outboxDir: options.outboxDir, services: options.services }));
     return (await handler)(req, res);
   };
 }

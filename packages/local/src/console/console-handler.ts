@@ -12,6 +12,7 @@ import { outboxPage } from './pages/outbox-page';
 import { runPage } from './pages/run-page';
 import { runsPage } from './pages/runs-page';
 import { stateMachinePage, stateMachinesPage } from './pages/state-machines-page';
+import { type ConsoleServices, servicesPage } from './pages/services-page';
 
 /** Options of {@link createConsoleHandler}. */
 export interface ConsoleOptions {
@@ -27,6 +28,8 @@ export interface ConsoleOptions {
   readonly dlqUrl?: string | (() => string);
   /** What the engine runs (the registry path, or which stack and assembly), shown in every page's header. */
   readonly engineLabel?: () => string;
+  /** The engine's emulated services (SNS, EventBridge, CloudWatch metrics), for `/services`. @default none: the page lists nothing */
+  readonly services?: ConsoleServices;
   /** Clients to use instead of ones made for `endpoint` (tests). */
   readonly clients?: { readonly sfn: SFNClient; readonly sqs: SQSClient };
 }
@@ -104,7 +107,7 @@ const errorPage = (status: number, title: string, message: string) =>
 
 /**
  * The local console as a Node request handler, for the engine's port (`GET /`, `/runs/<arn>`,
- * `/state-machines`, `/state-machines/<arn>`, `/approvals`, `/dlq`, `POST /dlq/redrive`, `/outbox`). Server-rendered HTML, every value escaped, no
+ * `/state-machines`, `/state-machines/<arn>`, `/services`, `/approvals`, `/dlq`, `POST /dlq/redrive`, `/outbox`). Server-rendered HTML, every value escaped, no
  * script and no build step. It answers every request it is given (unknown paths get a 404 page) and
  * resolves to `true`, so it can be mounted as the server's last handler.
  */
@@ -163,6 +166,7 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
       else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeSegment(path.slice('/runs/'.length)), await engineNow(), (arn) => mockedRunOf(endpoint(), arn));
       else if (path === '/state-machines') page = await stateMachinesPage(sfn);
       else if (path.startsWith('/state-machines/')) page = await stateMachinePage(sfn, decodeSegment(path.slice('/state-machines/'.length)));
+      else if (path === '/services') page = servicesPage(options.services ?? {});
       else if (path === '/approvals') page = await approvalsPage(sfn, await engineNow());
       else if (path === '/dlq') page = await deadLettersPage(sqs, await queueUrl(), url.searchParams.get('notice') ?? undefined);
       else if (path === '/outbox') page = await outboxPage(outboxDir());

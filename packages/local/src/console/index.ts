@@ -2,3 +2,4 @@
 export { createConsoleHandler, type ConsoleOptions } from './console-handler';
 export { renderStateGraph, layoutStateGraph, type AslDefinition } from './state-graph';
 export { html, escapeHtml, SafeHtml } from './html';
+export type { ConsoleServices } from './pages/services-page';

@@ -4,6 +4,7 @@ import { html, trusted, type SafeHtml } from './html';
 export const CONSOLE_NAV = [
   { href: '/', label: 'Runs' },
   { href: '/state-machines', label: 'State machines' },
+  { href: '/services', label: 'Services' },
   { href: '/approvals', label: 'Approvals' },
   { href: '/dlq', label: 'Dead letters' },
   { href: '/outbox', label: 'Outbox' },
