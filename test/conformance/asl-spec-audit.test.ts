@@ -31,6 +31,28 @@ describe('Paths and Reference Paths (spec: Paths; Reference Paths)', () => {
     expect((await engine.run(value(path), input)).outcome).toEqual({ status: 'SUCCEEDED', output });
   });
 
+  it.each([
+    ['a negative index counts from the end', '$.a[-1]', { a: [1, 2, 3] }, 3],
+    ['a negative index inside a path', '$.a[-2].n', { a: [{ n: 1 }, { n: 2 }, { n: 3 }] }, 2],
+    ['length() of an array', '$.a.length()', { a: [1, 2, 3] }, 3],
+    ['length() of what an indefinite path selects', '$.a[?(@.n > 1)].length()', { a: [{ n: 1 }, { n: 2 }, { n: 3 }] }, 2],
+    ['size() of an array', '$.a.size()', { a: [1, 2] }, 2],
+    ['max()', '$.a.max()', { a: [1, 5, 3] }, 5],
+    ['min()', '$.a.min()', { a: [4, 2, 3] }, 2],
+    ['sum()', '$.a.sum()', { a: [1, 2, 3] }, 6],
+    ['avg()', '$.a.avg()', { a: [1, 2, 3] }, 2],
+    ['keys() of an object', '$.o.keys()', { o: { x: 1, y: 2 } }, ['x', 'y']],
+    ['first() and last() of an array', '$.a.last()', { a: [1, 2, 3] }, 3],
+    ['first()', '$.a.first()', { a: [1, 2, 3] }, 1],
+  ])('Jayway: %s (%s)', async (_rule, path, input, output) => {
+    expect((await engine.run(value(path), input)).outcome).toEqual({ status: 'SUCCEEDED', output });
+  });
+
+  it('a Choice rule reads a trailing function: $.items.length()', async () => {
+    const def = jsonpath({ C: { Type: 'Choice', Choices: [{ Variable: '$.items.length()', NumericGreaterThan: 1, Next: 'Many' }], Default: 'Few' }, Many: { Type: 'Pass', Result: 'many', End: true }, Few: { Type: 'Pass', Result: 'few', End: true } });
+    expect((await engine.run(def, { items: [1, 2] })).outcome).toEqual({ status: 'SUCCEEDED', output: 'many' });
+  });
+
   it('ResultPath takes a bracketed name: the result lands under that key', async () => {
     const def = jsonpath({ P: { Type: 'Pass', Result: 1, ResultPath: "$['my key']", End: true } });
     expect((await engine.run(def, { a: 0 })).outcome).toEqual({ status: 'SUCCEEDED', output: { a: 0, 'my key': 1 } });

@@ -9,6 +9,7 @@
  */
 import { JSONPath } from 'jsonpath-plus';
 import { ResultPathMatchFailureError, StatesRuntimeError } from '../errors';
+import { applyJaywayFunction, trailingFunction } from './jayway-functions';
 
 /** What a path can read. */
 export interface PathRoots {
@@ -24,7 +25,8 @@ type Step = string | number;
 
 const VARIABLE = /^\$([A-Za-z_][A-Za-z0-9_]*)/;
 const NAME_STEP = /^\.([^.[\]*@?()'",:\s]+)/;
-const INDEX_STEP = /^\[(\d+)\]/;
+/** An index; a negative one counts from the end (Jayway: `$.a[-1]` is the last item). */
+const INDEX_STEP = /^\[(-?\d+)\]/;
 const QUOTED_STEP = /^\[(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\]/;
 /** Jayway reads `.[` as `[` (`$.[0]`, `$.Items.[0].State`), but not `..[`. */
 const DOT_BEFORE_BRACKET = /^\.(?=\[)/;
@@ -59,8 +61,8 @@ function walk(root: unknown, steps: readonly Step[]): { found: boolean; value?: 
   let value = root;
   for (const [at, step] of steps.entries()) {
     if (typeof step === 'number' || (Array.isArray(value) && /^\d+$/.test(step))) {
-      const index = Number(step);
-      if (!Array.isArray(value) || index >= value.length) return { found: false, missingAt: at };
+      const index = Array.isArray(value) && Number(step) < 0 ? value.length + Number(step) : Number(step);
+      if (!Array.isArray(value) || index < 0 || index >= value.length) return { found: false, missingAt: at };
       value = value[index];
     } else if (hasOwn(value, step)) {
       value = (value as Record<string, unknown>)[step];
@@ -105,6 +107,8 @@ function resolveRoot(path: string, roots: PathRoots): { root: unknown; relative:
 
 /** Whether a path reads something that exists (for Choice `IsPresent`). */
 export function pathExists(path: string, roots: PathRoots): boolean {
+  const tail = trailingFunction(path);
+  if (tail) return pathExists(tail.path, roots);
   const { root, relative } = resolveRoot(path, roots);
   const union = selectNames(relative, root, path);
   if (union) return union.found;
@@ -180,6 +184,8 @@ function selectNames(relative: string, root: unknown, original: string): { found
  * `field`; an indefinite path gives the array of its matches (possibly empty).
  */
 export function readPath(path: string, roots: PathRoots, field: string): unknown {
+  const tail = trailingFunction(path);
+  if (tail) return applyJaywayFunction(tail.name, readPath(tail.path, roots, field), path);
   const { root, relative } = resolveRoot(path, roots);
   const union = selectNames(relative, root, path);
   if (union?.found) return union.value;
@@ -192,6 +198,11 @@ export function readPath(path: string, roots: PathRoots, field: string): unknown
 
 /** The value at a definite or indefinite `path`, or `found: false` when a definite path selects nothing. */
 export function lookupPath(path: string, roots: PathRoots): { readonly found: boolean; readonly value?: unknown } {
+  const tail = trailingFunction(path);
+  if (tail) {
+    const selected = lookupPath(tail.path, roots);
+    return selected.found ? { found: true, value: applyJaywayFunction(tail.name, selected.value, path) } : selected;
+  }
   const { root, relative } = resolveRoot(path, roots);
   const union = selectNames(relative, root, path);
   if (union) return union;
@@ -218,7 +229,7 @@ export function setReferencePath(input: unknown, path: string, value: unknown, f
     const last = depth === steps.length - 1;
     if (typeof step === 'number' || Array.isArray(container)) {
       const index = Number(step);
-      if (!Array.isArray(container) || !Number.isInteger(index) || index >= container.length) throw fail();
+      if (!Array.isArray(container) || !Number.isInteger(index) || index < 0 || index >= container.length) throw fail();
       const copy = container.slice();
       copy[index] = last ? value : place(copy[index], depth + 1);
       return copy;
