@@ -48,6 +48,20 @@ describe('Paths and Reference Paths (spec: Paths; Reference Paths)', () => {
     expect((await engine.run(value(path), input)).outcome).toEqual({ status: 'SUCCEEDED', output });
   });
 
+  it.each([
+    ['=~ matches a regular expression', '$.a[?(@.n =~ /x.*/)]', { a: [{ n: 'xa' }, { n: 'b' }] }, [{ n: 'xa' }]],
+    ['=~ with a flag', '$.a[?(@.n =~ /X.*/i)]', { a: [{ n: 'xa' }, { n: 'b' }] }, [{ n: 'xa' }]],
+    ['in a list', '$.a[?(@.n in [1, 2])]', { a: [{ n: 1 }, { n: 3 }] }, [{ n: 1 }]],
+    ['in a list of strings', "$.a[?(@.s in ['x', 'y'])]", { a: [{ s: 'x' }, { s: 'z' }] }, [{ s: 'x' }]],
+    ['nin a list', '$.a[?(@.n nin [1])]', { a: [{ n: 1 }, { n: 3 }] }, [{ n: 3 }]],
+    ['size of a string or array', '$.a[?(@.n size 2)]', { a: [{ n: 'ab' }, { n: 'a' }, { n: [1, 2] }] }, [{ n: 'ab' }, { n: [1, 2] }]],
+    ['empty', '$.a[?(@.n empty false)]', { a: [{ n: [1] }, { n: [] }] }, [{ n: [1] }]],
+    ['a list, then the root ($) in the same filter', '$.a[?(@.n in [1, 2] && @.m == $.x)]', { x: 5, a: [{ n: 1, m: 5 }, { n: 2, m: 4 }] }, [{ n: 1, m: 5 }]],
+    ['combined with &&', "$.a[?(@.n in [1, 2] && @.s =~ /^k/)]", { a: [{ n: 1, s: 'kx' }, { n: 2, s: 'x' }] }, [{ n: 1, s: 'kx' }]],
+  ])('Jayway filter operator: %s (%s)', async (_rule, path, input, output) => {
+    expect((await engine.run(value(path), input)).outcome).toEqual({ status: 'SUCCEEDED', output });
+  });
+
   it('a Choice rule reads a trailing function: $.items.length()', async () => {
     const def = jsonpath({ C: { Type: 'Choice', Choices: [{ Variable: '$.items.length()', NumericGreaterThan: 1, Next: 'Many' }], Default: 'Few' }, Many: { Type: 'Pass', Result: 'many', End: true }, Few: { Type: 'Pass', Result: 'few', End: true } });
     expect((await engine.run(def, { items: [1, 2] })).outcome).toEqual({ status: 'SUCCEEDED', output: 'many' });

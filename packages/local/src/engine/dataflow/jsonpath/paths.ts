@@ -9,6 +9,7 @@
  */
 import { JSONPath } from 'jsonpath-plus';
 import { ResultPathMatchFailureError, StatesRuntimeError } from '../errors';
+import { rewriteJaywayFilters } from './jayway-filters';
 import { applyJaywayFunction, trailingFunction } from './jayway-functions';
 
 /** What a path can read. */
@@ -134,7 +135,8 @@ export function asJsonPathPlus(path: string): string {
       continue;
     }
     if (c === "'" || c === '"') quote = c;
-    else if (c === '[' && path[i + 1] === '?') filterDepth++;
+    // Brackets inside a filter (a list, an index) nest: its `$` is the root until the filter's own `]`.
+    else if (c === '[' && (path[i + 1] === '?' || filterDepth > 0)) filterDepth++;
     else if (c === ']' && filterDepth > 0) filterDepth--;
     if (c === '.' && path[i + 1] === '[' && path[i - 1] !== '.') continue;
     if (c === '$' && filterDepth > 0 && i > 0) {
@@ -149,7 +151,7 @@ export function asJsonPathPlus(path: string): string {
 function queryAll(relative: string, root: unknown, original: string): unknown[] {
   try {
     // A filter reading a member some items lack (`@.b.c` where `b` is missing) matches nothing there, as in Jayway.
-    return JSONPath({ path: asJsonPathPlus(relative), json: root as object, wrap: true, ignoreEvalErrors: true }) as unknown[];
+    return JSONPath({ path: asJsonPathPlus(rewriteJaywayFilters(relative)), json: root as object, wrap: true, ignoreEvalErrors: true }) as unknown[];
   } catch (err) {
     throw new StatesRuntimeError(`The JSONPath '${original}' is invalid: ${(err as Error).message}`, { cause: err });
   }
