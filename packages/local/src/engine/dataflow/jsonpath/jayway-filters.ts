@@ -5,18 +5,32 @@
  * reads never match, as in Jayway.
  */
 
-/** The index of the `)` closing the `(` at `open`, quotes and regular expressions skipped; -1 when none. */
+/**
+ * Where a literal opened at `i` ends: a quoted string, or a regular expression right after `=~` (looked for
+ * since `from`); `i` itself when nothing opens there.
+ */
+function literalEnd(text: string, i: number, from: number): number {
+  const c = text[i];
+  const close = c === "'" || c === '"' ? c : c === '/' && /=~\s*$/.test(text.slice(from, i)) ? '/' : undefined;
+  if (!close) return i;
+  for (let j = i + 1; j < text.length; j++) {
+    if (text[j] === '\\') j++;
+    else if (text[j] === close) return j;
+  }
+  return text.length;
+}
+
+/** The index of the `)` closing the `(` at `open`, literals skipped; -1 when none. */
 function closingParenthesis(text: string, open: number): number {
   let depth = 0;
-  let quote: string | undefined;
   for (let i = open; i < text.length; i++) {
+    const end = literalEnd(text, i, open);
+    if (end !== i) {
+      i = end;
+      continue;
+    }
     const c = text[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = undefined;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '/' && /=~\s*$/.test(text.slice(open, i))) quote = '/';
-    else if (c === '(' || c === '[') depth++;
+    if (c === '(' || c === '[') depth++;
     else if (c === ')' || c === ']') {
       depth--;
       if (depth === 0) return c === ')' ? i : -1;
@@ -29,16 +43,15 @@ function closingParenthesis(text: string, open: number): number {
 function splitTerms(body: string): string[] {
   const parts: string[] = [];
   let depth = 0;
-  let quote: string | undefined;
   let start = 0;
   for (let i = 0; i < body.length; i++) {
+    const end = literalEnd(body, i, start);
+    if (end !== i) {
+      i = end;
+      continue;
+    }
     const c = body[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = undefined;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '/' && /=~\s*$/.test(body.slice(start, i))) quote = '/';
-    else if (c === '(' || c === '[') depth++;
+    if (c === '(' || c === '[') depth++;
     else if (c === ')' || c === ']') depth--;
     else if (depth === 0 && (body.startsWith('&&', i) || body.startsWith('||', i))) {
       parts.push(body.slice(start, i), body.slice(i, i + 2));
@@ -65,26 +78,12 @@ function rewriteTerm(term: string): string {
 /** A path with each filter's Jayway-only operators rewritten (everything else as written). */
 export function rewriteJaywayFilters(path: string): string {
   let out = '';
-  let quote: string | undefined;
-  for (let i = 0; i < path.length; i++) {
-    const c = path[i];
-    if (quote) {
-      out += c;
-      if (c === '\\' && i + 1 < path.length) out += path[++i];
-      else if (c === quote) quote = undefined;
-      continue;
-    }
-    if (c === "'" || c === '"') quote = c;
-    if (c === '[' && path.startsWith('?(', i + 1)) {
-      const open = i + 2;
-      const close = closingParenthesis(path, open);
-      if (close > 0) {
-        out += `[?(${splitTerms(path.slice(open + 1, close)).map(rewriteTerm).join('')})`;
-        i = close;
-        continue;
-      }
-    }
-    out += c;
+  let from = 0;
+  for (let open = path.indexOf('[?(', from); open >= 0; open = path.indexOf('[?(', from)) {
+    const close = closingParenthesis(path, open + 2);
+    if (close < 0) break;
+    out += path.slice(from, open + 3) + splitTerms(path.slice(open + 3, close)).map(rewriteTerm).join('');
+    from = close;
   }
-  return out;
+  return out + path.slice(from);
 }
