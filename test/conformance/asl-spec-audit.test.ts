@@ -160,6 +160,15 @@ describe('Intrinsic functions (developer guide: intrinsic functions)', () => {
     expect((await engine.run(value(expr), {})).outcome).toMatchObject({ status: 'FAILED', error: 'States.IntrinsicFailure' });
   });
 
+  it.each([
+    ['States.Base64Encode', 'States.Base64Encode($.s)'],
+    ['States.Base64Decode', 'States.Base64Decode($.s)'],
+    ['States.Hash', "States.Hash($.s, 'SHA-256')"],
+  ])('%s takes at most 10,000 characters: one more fails with States.IntrinsicFailure', async (_fn, expr) => {
+    expect((await engine.run(value(expr), { s: 'QUJD'.repeat(2_500) })).outcome).toMatchObject({ status: 'SUCCEEDED' });
+    expect((await engine.run(value(expr), { s: `${'QUJD'.repeat(2_500)}A` })).outcome).toMatchObject({ status: 'FAILED', error: 'States.IntrinsicFailure' });
+  });
+
   it('ErrorPath and CausePath of a Fail state take intrinsic functions', async () => {
     const def = jsonpath({ F: { Type: 'Fail', ErrorPath: "States.Format('E{}', $.n)", CausePath: 'States.JsonToString($)' } });
     expect((await engine.run(def, { n: 1 })).outcome).toEqual({ status: 'FAILED', error: 'E1', cause: '{"n":1}' });
@@ -311,5 +320,22 @@ describe('Variables (developer guide: passing data between states with variables
     ['the reserved name states', { states: 1 }],
   ])('a variable name AWS does not allow is refused: %s', async (_what, assign) => {
     expect(await engine.create(jsonata({ P: { Type: 'Pass', Assign: assign, End: true } }))).toMatchObject({ name: 'InvalidDefinition' });
+  });
+});
+
+describe('still refused, as AWS refuses them (the corpus refusals, docs/definitions.md)', () => {
+  it('an AWS SDK integration of a service the SDKs no longer have (aws-sdk:lookoutvision, end of support 2025-10-31)', async () => {
+    const def = jsonpath({ T: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:lookoutvision:describeModel', End: true } });
+    expect(await engine.create(def)).toMatchObject({ name: 'InvalidDefinition', message: expect.stringContaining('is not recognized') });
+  });
+
+  it('a Lambda function ARN with an empty region and account', async () => {
+    const def = jsonpath({ T: { Type: 'Task', Resource: 'arn:aws:lambda:::function:fn', End: true } });
+    expect(await engine.create(def)).toMatchObject({ name: 'InvalidDefinition', message: expect.stringContaining('is not recognized') });
+  });
+
+  it('"QueryLanguage" inside States: a state that is not an object', async () => {
+    const def = { StartAt: 'P', States: { QueryLanguage: 'JSONata', P: { Type: 'Pass', Output: '{% 1 %}', End: true } } };
+    expect(await engine.create(def)).toMatchObject({ name: 'InvalidDefinition', message: expect.stringContaining("State 'QueryLanguage' must be an object") });
   });
 });
