@@ -8,9 +8,9 @@
  * task came; SendTaskHeartbeat resets the heartbeat clock; an activity Task's timeout is its whole duration).
  */
 import {
-  ActivityDoesNotExist, CreateActivityCommand, CreateStateMachineCommand, DeleteActivityCommand, DescribeActivityCommand, DescribeExecutionCommand,
+  ActivityAlreadyExists, ActivityDoesNotExist, CreateActivityCommand, CreateStateMachineCommand, DeleteActivityCommand, DescribeActivityCommand, DescribeExecutionCommand,
   GetActivityTaskCommand, GetExecutionHistoryCommand, InvalidArn, InvalidName, ListActivitiesCommand, SendTaskFailureCommand, SendTaskHeartbeatCommand,
-  SendTaskSuccessCommand, SFNClient, StartExecutionCommand, TaskTimedOut, type HistoryEvent,
+  SendTaskSuccessCommand, SFNClient, StartExecutionCommand, TaskTimedOut, TooManyTags, type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/workflow/src/config';
@@ -74,6 +74,22 @@ describe('the activity API', () => {
     await advance(10);
     const again = await sfn.send(new CreateActivityCommand({ name: 'greeter', tags: [{ key: 'team', value: 'other' }] }));
     expect(again).toMatchObject({ activityArn: first.activityArn, creationDate: first.creationDate });
+  });
+
+  it('an encryption configuration may not be updated: the same name with another one is ActivityAlreadyExists (API reference)', async () => {
+    const name = uniqueName('encrypted');
+    const encryptionConfiguration = { type: 'AWS_OWNED_KEY' as const };
+    const created = await sfn.send(new CreateActivityCommand({ name, encryptionConfiguration }));
+    expect(await sfn.send(new CreateActivityCommand({ name, encryptionConfiguration }))).toMatchObject({ activityArn: created.activityArn });
+    const refused = await failureOf(sfn.send(new CreateActivityCommand({ name })));
+    expect(refused).toMatchObject({ name: 'ActivityAlreadyExists', type: ActivityAlreadyExists });
+    expect(await sfn.send(new DescribeActivityCommand({ activityArn: created.activityArn }))).toMatchObject({ encryptionConfiguration });
+  });
+
+  it('more than 50 tags is TooManyTags; a name over 80 characters is InvalidName', async () => {
+    const tags = Array.from({ length: 51 }, (_, i) => ({ key: `k${i}`, value: 'v' }));
+    expect(await failureOf(sfn.send(new CreateActivityCommand({ name: uniqueName('tagged'), tags })))).toMatchObject({ name: 'TooManyTags', type: TooManyTags });
+    expect(await failureOf(sfn.send(new CreateActivityCommand({ name: 'a'.repeat(81) })))).toMatchObject({ name: 'InvalidName' });
   });
 
   it('DescribeActivity answers its ARN, name and creation date (recorded: describe_activity_response)', async () => {
@@ -321,5 +337,26 @@ describe('a worker that is itself a state machine (aws-sdk:sfn, as the recorded 
     expect((await status(consumed)).status).toBe('SUCCEEDED');
     expect(details(await history(exec), 'ActivityStarted')).toEqual({ workerName: 'consumer' });
     expect(JSON.parse((await status(exec)).output!)).toEqual({ Value1: 'Hello', Value2: 'World' });
+  });
+});
+
+describe('a worker state machine polling on a virtual clock', () => {
+  // The service's 60-second poll: a poll that waited with the clock held would keep the engine busy for it.
+  const patient = new EngineHarness();
+  beforeAll(() => patient.start());
+  afterAll(() => patient.close());
+
+  it('lets the virtual clock go while its getActivityTask waits: the engine is idle, and a task scheduled later is taken', async () => {
+    const { activityArn } = await patient.call('CreateActivity', { name: 'patient' });
+    const consumer = {
+      StartAt: 'Poll',
+      States: { Poll: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:sfn:getActivityTask', Parameters: { ActivityArn: activityArn, WorkerName: 'patient-worker' }, End: true } },
+    };
+    const consumed = await patient.run(await patient.machine(consumer), {});
+    expect((await patient.describe(consumed)).status).toBe('RUNNING');
+    const producer = await patient.run(await patient.machine({ StartAt: 'Work', States: { Work: { Type: 'Task', Resource: activityArn, End: true } } }), { job: 7 });
+    await expect.poll(async () => (await patient.describe(consumed)).status).toBe('SUCCEEDED');
+    expect(JSON.parse(JSON.parse((await patient.describe(consumed)).output).Input)).toEqual({ job: 7 });
+    expect(await patient.eventTypes(producer)).toContain('ActivityStarted');
   });
 });

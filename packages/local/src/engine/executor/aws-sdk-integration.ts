@@ -41,6 +41,8 @@ export interface AwsSdkClients {
   readonly stepFunctions?: (operation: string, input: Record<string, unknown>) => Promise<object>;
   /** The emulated services and the pass-through. */
   readonly ports: ServicePorts;
+  /** Lets the attempt's hold on a virtual clock go, for a call that waits on the outside world (GetActivityTask's long poll). */
+  readonly releaseClock?: () => void;
 }
 
 const AWS_SDK_ARN = /^arn:aws[a-z-]*:states:::aws-sdk:([a-z0-9]+):([A-Za-z0-9]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/;
@@ -162,6 +164,8 @@ const JSON_TEXT_MEMBERS: ReadonlySet<string> = new Set(['input', 'output']);
 async function callStepFunctions(services: AwsSdkClients, action: string, args: unknown): Promise<TaskOutcome> {
   const service = SDK_SERVICES.sfn;
   if (!services.stepFunctions) return failure(StatesError.TaskFailed, 'The local engine has no Step Functions API to call');
+  // A worker's long poll waits for another run to schedule a task: virtual time must not stand still for it.
+  if (pascal(action) === 'GetActivityTask') services.releaseClock?.();
   const input = rekey(withoutNulls(args ?? {}), camel) as Record<string, unknown>;
   for (const member of JSON_TEXT_MEMBERS) if (member in input && typeof input[member] !== 'string') input[member] = JSON.stringify(input[member]);
   try {

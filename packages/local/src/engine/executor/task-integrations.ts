@@ -292,7 +292,7 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
       return failure(error.name, error.message);
     }
     case 'aws-sdk':
-      return runAwsSdkIntegration({ ...services, ports: services.ports ?? {} }, target, args, context);
+      return runAwsSdkIntegration({ ...services, ports: services.ports ?? {}, ...(releaseClock ? { releaseClock } : {}) }, target, args, context);
     case 'served':
       return SERVED_INTEGRATIONS[target.resourceType].run({ ports: services.ports ?? {}, nowMs: nowOf(services), context }, target.action, args);
     case 'lambda-invoke':
