@@ -323,6 +323,32 @@ describe('Variables (developer guide: passing data between states with variables
   });
 });
 
+describe('Distributed Map item sources (developer guide: ItemReader)', () => {
+  it.each(['CSV', 'JSON', 'JSONL', 'MANIFEST', 'PARQUET'])('ItemReader InputType %s is one AWS takes: the definition is created', async (inputType) => {
+    const def = jsonpath({
+      M: {
+        Type: 'Map',
+        ItemReader: { Resource: 'arn:aws:states:::s3:getObject', ReaderConfig: { InputType: inputType }, Parameters: { Bucket: 'b', Key: 'k' } },
+        ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'I', States: { I: { Type: 'Pass', End: true } } },
+        End: true,
+      },
+    });
+    expect(await engine.create(def)).toBe('created');
+  });
+
+  it('an InputType AWS does not have is refused', async () => {
+    const def = jsonpath({
+      M: {
+        Type: 'Map',
+        ItemReader: { Resource: 'arn:aws:states:::s3:getObject', ReaderConfig: { InputType: 'XML' }, Parameters: { Bucket: 'b', Key: 'k' } },
+        ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'I', States: { I: { Type: 'Pass', End: true } } },
+        End: true,
+      },
+    });
+    expect(await engine.create(def)).toMatchObject({ name: 'InvalidDefinition' });
+  });
+});
+
 describe('still refused, as AWS refuses them (the corpus refusals, docs/definitions.md)', () => {
   it('an AWS SDK integration of a service the SDKs no longer have (aws-sdk:lookoutvision, end of support 2025-10-31)', async () => {
     const def = jsonpath({ T: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:lookoutvision:describeModel', End: true } });

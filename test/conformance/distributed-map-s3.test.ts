@@ -113,6 +113,13 @@ describe('ItemReader s3:getObject, InputType JSON', () => {
     expect((run.outcome as { cause: string }).cause).toMatch(/^The specified key does not exist\. \(Service: S3, Status Code: 404, Request ID: .+, Extended Request ID: .+\)$/);
   });
 
+  it.each(['MANIFEST', 'PARQUET'])('InputType %s, which AWS reads and the engine does not: created, and the map run fails with States.ItemReaderFailed naming the ways to serve it', async (inputType) => {
+    await put(`file.${inputType}`, 'x');
+    const run = await engine.run(readerMap({ InputType: inputType }), { Bucket: BUCKET, Key: `file.${inputType}` });
+    expect(run.types).toEqual(READER_FAILED);
+    expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'States.ItemReaderFailed', cause: expect.stringContaining('mock config') });
+  });
+
   it('a Catch on States.ItemReaderFailed takes the reader failure', async () => {
     const def = readerMap({ InputType: 'JSON' }, { Catch: [{ ErrorEquals: ['States.ItemReaderFailed'], Next: 'Caught' }], Next: 'Caught' });
     def.States.Caught = { Type: 'Pass', End: true };

@@ -431,7 +431,7 @@ class DefinitionChecker {
       }
       const inputType = isObject(reader.ReaderConfig) ? reader.ReaderConfig.InputType : undefined;
       if (/:s3:getObject$/.test(resource) && !ITEM_READER_INPUT_TYPES.includes(String(inputType))) {
-        this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ItemReader.ReaderConfig.InputType must be one of ${ITEM_READER_INPUT_TYPES.join(', ')} on the local engine, got ${JSON.stringify(inputType)}`, `${at}/ItemReader/ReaderConfig/InputType`);
+        this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ItemReader.ReaderConfig.InputType must be one of ${ITEM_READER_INPUT_TYPES.join(', ')}, got ${JSON.stringify(inputType)}`, `${at}/ItemReader/ReaderConfig/InputType`);
       }
     }
     const writer = state.ResultWriter;

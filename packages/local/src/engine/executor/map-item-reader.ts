@@ -23,8 +23,8 @@ const LIST_OBJECTS_V2 = /^arn:aws[a-z-]*:states:::s3:listObjectsV2$/;
 /** Whether the engine reads items from this `ItemReader.Resource`. */
 export const isItemReaderResource = (resource: string): boolean => GET_OBJECT.test(resource) || LIST_OBJECTS_V2.test(resource);
 
-/** The `InputType`s of `s3:getObject` the engine reads. */
-export const ITEM_READER_INPUT_TYPES: readonly string[] = ['JSON', 'JSONL', 'CSV'];
+/** The `InputType`s of `s3:getObject` AWS takes (API reference, ItemReader ReaderConfig). */
+export const ITEM_READER_INPUT_TYPES: readonly string[] = ['CSV', 'JSON', 'JSONL', 'MANIFEST', 'PARQUET'];
 
 /** `ReaderConfig.CSVDelimiter` names and the character each stands for. */
 const CSV_DELIMITERS: Readonly<Record<string, string>> = { COMMA: ',', PIPE: '|', SEMICOLON: ';', SPACE: ' ', TAB: '\t' };
@@ -68,7 +68,8 @@ export async function readMapItems(s3: S3Client | undefined, spec: MapItemReader
     case 'CSV':
       return (await csvRows(text, spec)).slice(0, limit);
     default:
-      throw new ItemReaderFailedError(`The local engine does not read ItemReader InputType '${spec.inputType ?? ''}'`);
+      // MANIFEST (an S3 inventory) and PARQUET: AWS reads them, the engine does not (yet).
+      throw new ItemReaderFailedError(`The local engine does not read ItemReader InputType '${spec.inputType ?? ''}': serve the Map's items with a mock config, or read them as JSON, JSONL or CSV (docs/definitions.md)`);
   }
 }
 
