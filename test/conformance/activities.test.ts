@@ -17,6 +17,8 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/workflow/src/con
 import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from '../../packages/local/src/api/server';
 import { stepFunctionsService } from '../../packages/local/src/api/step-functions-service';
 import { EngineHarness } from '../unit/local/engine/support/engine-harness';
+import { MockConfig } from '../../packages/local/src/engine/mocks';
+import { oneCase } from './mock-config/support';
 
 /** How long an empty poll is held here (AWS: 60 s; the engine option makes a test's empty poll short). */
 const POLL_MILLIS = 300;
@@ -358,5 +360,26 @@ describe('a worker state machine polling on a virtual clock', () => {
     await expect.poll(async () => (await patient.describe(consumed)).status).toBe('SUCCEEDED');
     expect(JSON.parse(JSON.parse((await patient.describe(consumed)).output).Input)).toEqual({ job: 7 });
     expect(await patient.eventTypes(producer)).toContain('ActivityStarted');
+  });
+});
+
+describe('an activity state in a mock config', () => {
+  // Step Functions Local: "Activity state cannot be mocked" (../shared/TESTING-APIS.md B2; aws-samples/aws-stepfunctions-examples#69).
+  const mocked = new EngineHarness({}, { mockConfig: MockConfig.from(oneCase('MockedActivity', 'Happy', { ActivityTask: 'Done' }, { Done: { '0': { Return: { ok: true } } } })) });
+  beforeAll(() => mocked.start());
+  afterAll(() => mocked.close());
+
+  it('fails the run with States.Runtime, as Step Functions Local refuses to mock an activity; unmocked, the same machine waits for a worker', async () => {
+    const { activityArn } = await mocked.call('CreateActivity', { name: 'mocked' });
+    const arn = await mocked.machine({ StartAt: 'ActivityTask', States: { ActivityTask: { Type: 'Task', Resource: activityArn, End: true } } }, 'MockedActivity');
+    const run = await mocked.run(`${arn}#Happy`, {});
+    expect(await mocked.describe(run)).toMatchObject({
+      status: 'FAILED',
+      error: 'States.Runtime',
+      cause: expect.stringContaining('Activity state cannot be mocked. Please remove mocks mapped for all activity state in the mock config file.'),
+    });
+    expect(await mocked.eventTypes(run)).toEqual(['ExecutionStarted', 'TaskStateEntered', 'ActivityScheduled', 'ActivityFailed', 'ExecutionFailed']);
+    const plain = await mocked.run(arn, {});
+    expect(await mocked.eventTypes(plain)).toEqual(['ExecutionStarted', 'TaskStateEntered', 'ActivityScheduled']);
   });
 });

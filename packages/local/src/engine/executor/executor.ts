@@ -33,6 +33,13 @@ import { Effects, type FrameSignal, type Launch, type Run, type SignalResult } f
 
 export type { FrameSignal, SignalResult } from './transition';
 
+/** Step Functions Local's answer to a mock config that maps an activity state (aws-samples/aws-stepfunctions-examples#69). */
+const ACTIVITY_NOT_MOCKABLE: TaskOutcome = {
+  ok: false,
+  error: StatesError.Runtime,
+  cause: 'Activity state cannot be mocked. Please remove mocks mapped for all activity state in the mock config file.',
+};
+
 /** The pseudo frame id of execution-level timers (the definition's `TimeoutSeconds`). */
 export const EXECUTION_TIMER_FRAME = '#execution';
 
@@ -247,7 +254,8 @@ export class Executor {
     }
     if (signal.kind === 'task-outcome') {
       if (phase.kind !== 'task' || frame.pos.seq !== signal.seq) return false;
-      if (signal.source === 'invoke' && phase.submitted) return false;
+      // A mocked outcome stands for the whole wait, an activity's included (whose task is submitted when scheduled).
+      if (signal.source === 'invoke' && phase.submitted && !signal.mocked) return false;
       await this.moduleOf(step).onTaskOutcome?.(step, signal);
       return true;
     }
@@ -317,13 +325,15 @@ export class Executor {
   /** Runs a Task attempt's work outside any lock and signals its outcome; the attempt holds the engine busy meanwhile. */
   private launch(run: Run, launch: Launch): void {
     const executionArn = run.exec.arn;
-    if (launch.target.service === 'activity') {
-      // Queued for workers (committed): wake the ones waiting on the activity. No mock stands for a worker.
-      this.hooks.onActivityScheduled?.(launch.target.resource);
-      return;
-    }
     const state = launch.frame.pos.state;
     const mocked = this.ctx.mocks.mockedState(executionArn, state);
+    if (launch.target.service === 'activity') {
+      // Step Functions Local refuses to mock an activity (a worker's answer is no service response): so do we.
+      if (mocked) void this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome: ACTIVITY_NOT_MOCKABLE, mocked: true });
+      // Queued for workers (committed): wake the ones waiting on the activity.
+      else this.hooks.onActivityScheduled?.(launch.target.resource);
+      return;
+    }
     if (mocked) {
       // A mocked state makes no call (and so asks no IAM): its response stands for the call and any wait.
       const invocation: Invocation = { released: new Promise<void>(() => undefined), isReleased: false };
