@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Engine } from '../packages/local/src/engine';
 import { benchEngine, mustSucceed, ROLE } from './autosave-engine';
+import { javascriptFunctionsModule, measureRestart, type RestartFigures } from './restart';
 import { median, runWithConcurrency, secondsSince, sevenStepDefinition } from './workload';
 
 /** Closed runs in the store at each measurement. */
@@ -32,6 +33,8 @@ export interface ScaleFigures {
   readonly rows: ScaleRow[];
   /** Seconds the whole part took (growing the store included). */
   readonly seconds: number;
+  /** `autosave local` killed and restarted on the largest store (bench/restart.ts). */
+  readonly restart: RestartFigures;
 }
 
 /** Milliseconds of `fn`, median of `times`. */
@@ -54,7 +57,9 @@ export async function measureScale(sizes: readonly number[] = SCALE_SIZES): Prom
   const started = performance.now();
   const dir = await mkdtemp(join(tmpdir(), 'autosave-bench-scale-'));
   try {
-    let b = benchEngine(dir, []);
+    // The layout of `autosave local --data <dir>`: the largest store is then restarted as a process.
+    const engineDir = join(dir, 'engine');
+    let b = benchEngine(engineDir, []);
     await b.engine.start();
     const { stateMachineArn } = (await b.engine.handle('CreateStateMachine', { name: 'seven', definition: JSON.stringify(sevenStepDefinition()), roleArn: ROLE })) as { stateMachineArn: string };
     const arnOf = (n: number) => `${stateMachineArn.replace(':stateMachine:', ':execution:')}:c-${n}`;
@@ -68,7 +73,7 @@ export async function measureScale(sizes: readonly number[] = SCALE_SIZES): Prom
       await b.engine.whenIdle();
       const bytesPerRun = (liveBytes(b.engine) - emptyBytes) / size;
       await b.engine.stop();
-      b = benchEngine(dir, []);
+      b = benchEngine(engineDir, []);
       const engine = b.engine;
       const t = performance.now();
       await engine.start();
@@ -84,7 +89,8 @@ export async function measureScale(sizes: readonly number[] = SCALE_SIZES): Prom
       rows.push({ runs: size, bytesPerRun, bootMs, listFirstPageMs, listTenthPageMs, describeMs, historyMs });
     }
     await b.engine.stop();
-    return { rows, seconds: secondsSince(started) };
+    const restart = await measureRestart({ dataDir: dir, functionsModule: await javascriptFunctionsModule(dir), cwd: dir });
+    return { rows, seconds: secondsSince(started), restart };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -118,7 +118,9 @@ export interface WorkloadFigures {
   readonly concurrent: { runs: number; inFlight: number; seconds: number };
   /** Peak resident set size of the process, bytes. */
   readonly peakRssBytes: number;
-  readonly paused?: { runs: number; rssBytes: number; restartSeconds: number; resumeAllSeconds: number };
+  readonly paused?: { runs: number; rssBytes: number; restartSeconds?: number; resumeAllSeconds?: number };
+  /** A heap snapshot's breakdown of the engine process with the runs paused (API part). */
+  readonly heap?: string;
   /** The same workload as an EXPRESS machine through StartSyncExecution (API part only). */
   readonly expressSync?: Pick<WorkloadFigures, 'sequential' | 'concurrent'>;
   /**

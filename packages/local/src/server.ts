@@ -6,36 +6,44 @@
  * environment is never written: the functions get theirs in a scope of their own (localEnvironment).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import { resolve, join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
-import { DEFAULT_DLQ_NAME, loadRuntimeConfig } from '@autosave/runtime/endpoints';
+import { DEFAULT_DLQ_NAME } from '@autosave/runtime/endpoints';
 import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
 import { stepFunctionsService } from './api/step-functions-service';
-import { Engine, type MockTestCases, VirtualClock } from './engine';
-import { MockConfigFile } from './services/mock-config-file';
-import { deployWorkflows, type WorkflowDeployment } from './services/deploy-workflows';
-import { startLocalDynamoDb } from './services/dynamodb';
+import { Engine, type MockTestCases, type ServicePorts, VirtualClock } from './engine';
+import type { WorkflowDeployment } from './services/deploy-workflows';
 import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lambda-runner';
 import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
 import { loadUserFunctions, userFunctions, type UserFunctionExport } from './services/lambda/user-functions';
 import { localEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
 import { lockDataDirectory } from './store';
-import { expireOrphanedLeases } from './services/orphaned-leases';
-import { recordedDecisions } from './services/recorded-decisions';
-import { startLocalS3 } from './services/s3';
+import type { RecordedDecisions } from './services/recorded-decisions';
 import { lazyClient } from './services/lazy-client';
 import { LocalSqs } from './services/sqs/local-sqs';
-import { localIntegrations } from './services/local-integrations';
 import type { PassThroughRoute } from './services/pass-through';
 import { sqsService } from './services/sqs/sqs-service';
-import { sqsQueryService } from './services/sqs/sqs-query-service';
 import { loadConsoleHandler } from './api/console-mount';
-import { IamSimulatorUnavailableError } from './cloud-assembly';
 import type { StackMode, StackDeployment, StackIamEnforcement } from './stack';
 import type { Workflow } from '@autosave/workflow';
+
+/** The local endpoints' region and credentials, for the engine's own SDK clients. */
+const LOCAL_CLIENT_CONFIG = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+
+/** The line a restart prints once the Step Functions API answers, before the functions and services are up. */
+export const STEP_FUNCTIONS_ANSWERING = 'Step Functions API answering on';
+
+/** What {@link StartLocalOptions.project} gives: the project's part of the options. */
+export interface LocalProjectOptions {
+  readonly workflows?: readonly Workflow[];
+  readonly functions?: Readonly<Record<string, UserFunctionExport>>;
+  readonly environment?: Readonly<Record<string, string>>;
+  readonly label?: string;
+}
 
 /** Options of {@link startLocal} (the flags of `autosave local`). */
 export interface StartLocalOptions {
@@ -51,6 +59,13 @@ export interface StartLocalOptions {
   readonly functions?: Readonly<Record<string, UserFunctionExport>>;
   /** The workflows to deploy at start, each behind its `live` alias (the project's, from autosave.config.ts). @default none */
   readonly workflows?: readonly Workflow[];
+  /**
+   * The project (its workflows, functions, environment and label, in place of the options of those names),
+   * loaded after the engine's store is open: after a restart the Step Functions API answers while a
+   * TypeScript config still compiles. `autosave local` passes its autosave.config.ts this way.
+   * @default the options themselves
+   */
+  readonly project?: () => Promise<LocalProjectOptions | undefined>;
   /** Deploy {@link workflows} at start. @default true */
   readonly deployWorkflows?: boolean;
   /**
@@ -156,15 +171,16 @@ const DATA_LAYOUT = { engine: 'engine', sqs: 'sqs.sqlite', dynamodb: 'dynamodb',
 const ALL_CLOSED_STATUSES = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'] as const;
 
 /** A handler that answers 503 until the engine is ready (and once it stops), so the port is known before the engine starts. */
-function lateBoundHandler(): { handler: HttpRequestHandler; bind(h: HttpRequestHandler | undefined): void } {
+function lateBoundHandler(): { handler: HttpRequestHandler; unavailable: HttpRequestHandler; bind(h: HttpRequestHandler | undefined): void } {
   let target: HttpRequestHandler | undefined;
+  const unavailable: HttpRequestHandler = (req, res) => {
+    req.resume();
+    res.writeHead(503, { 'content-type': 'application/x-amz-json-1.0', 'retry-after': '1' });
+    res.end(JSON.stringify({ __type: 'ServiceUnavailable', message: 'The local engine is starting or stopping' }));
+  };
   return {
-    handler: (req, res) => {
-      if (target) return target(req, res);
-      req.resume();
-      res.writeHead(503, { 'content-type': 'application/x-amz-json-1.0', 'retry-after': '1' });
-      res.end(JSON.stringify({ __type: 'ServiceUnavailable', message: 'The local engine is starting or stopping' }));
-    },
+    handler: (req, res) => (target ? target(req, res) : unavailable(req, res)),
+    unavailable,
     bind: (h) => {
       target = h;
     },
@@ -203,6 +219,24 @@ function stackWorkflows(stack: StackMode): WorkflowDeployment[] {
     });
 }
 
+/** What the engine reaches only once {@link startLocal} brought it up: the functions and the other local services. */
+interface LocalServices {
+  readonly lambdas: InProcessLambdaRunner;
+  readonly sqsClient: SQSClient;
+  readonly dynamodbClient: DynamoDBClient;
+  readonly s3Client: S3Client;
+  readonly ports: ServicePorts;
+  readonly decisions?: RecordedDecisions;
+  readonly stack?: StackMode;
+  readonly iam?: StackIamEnforcement;
+}
+
+/** True for a Step Functions API call (AWS JSON protocol, `X-Amz-Target: AWSStepFunctions.<Operation>`). */
+function isStepFunctionsCall(req: IncomingMessage): boolean {
+  const target = req.headers['x-amz-target'];
+  return req.method === 'POST' && typeof target === 'string' && target.startsWith('AWSStepFunctions.');
+}
+
 /** Starts everything `autosave local` runs and resolves once it serves requests with the workflows deployed. */
 export async function startLocal(options: StartLocalOptions = {}): Promise<LocalEngine> {
   const log = options.log ?? ((line: string) => console.log(line));
@@ -210,8 +244,10 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
   await mkdir(join(dataDir, DATA_LAYOUT.engine), { recursive: true });
   const unlock = options.dataDirLock ?? (await lockDataDirectory(dataDir));
   const stops: (() => Promise<void> | void)[] = [unlock];
+  // The engine and the handler binding stop before anything the engine's runs reach (functions, services).
+  const stopsFirst: (() => Promise<void> | void)[] = [];
   const stopAll = async () => {
-    for (const stop of stops.reverse()) {
+    for (const stop of [...stopsFirst.reverse(), ...stops.reverse()]) {
       try {
         await stop();
       } catch (err) {
@@ -219,34 +255,119 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       }
     }
     stops.length = 0;
+    stopsFirst.length = 0;
   };
 
+  // The engine comes first and reaches the functions, DynamoDB, S3 and the emulated services through
+  // `services`, brought up below: after a restart the Step Functions API answers from the store before
+  // any of them is loaded (a TypeScript config compiling, dynalite and the SDK clients loading), and a
+  // run resumed meanwhile waits for them at its first call.
+  let servicesUp!: (s: LocalServices) => void;
+  let servicesFailed!: (err: unknown) => void;
+  const services = new Promise<LocalServices>((res, rej) => {
+    servicesUp = res;
+    servicesFailed = rej;
+  });
+  services.catch(() => undefined); // startLocal itself awaits it below and fails with its error
   try {
     const virtualClock = options.virtualClock ? await persistentVirtualClock(join(dataDir, VIRTUAL_CLOCK_FILE)) : undefined;
     const clock: Clock = virtualClock ?? systemClock;
-
-    // The table and bucket the handlers will use: the runtime's own reading of AUTOSAVE_TABLE / AUTOSAVE_BUCKET.
-    // In stack mode the stack's own tables and buckets are created by its deploy instead.
-    const { table, bucket } = loadRuntimeConfig({ ...process.env, ...options.environment });
     const registryPath = !options.stack;
-    const [dynamodb, s3] = await Promise.all([
-      startLocalDynamoDb({ directory: join(dataDir, DATA_LAYOUT.dynamodb), tables: registryPath ? [table] : [] }),
-      startLocalS3({ directory: join(dataDir, DATA_LAYOUT.s3), buckets: registryPath ? [bucket] : [] }),
-    ]);
-    stops.push(() => dynamodb.close(), () => s3.close());
 
     const sqs = new LocalSqs({ file: join(dataDir, DATA_LAYOUT.sqs), clock });
     stops.push(() => sqs.close());
-
     const late = lateBoundHandler();
     const api = await startLocalApiServer(late.handler, options.port ?? DEFAULT_LOCAL_PORT);
     stops.push(() => api.close());
     sqs.setBaseUrl(api.url);
     await sqs.handle('CreateQueue', { QueueName: DEFAULT_DLQ_NAME });
 
+    const mockConfigPath = options.mockConfig ? undefined : (options.mockConfigFile ?? (process.env.SFN_MOCK_CONFIG || undefined));
+    const mockConfigFile = mockConfigPath ? new (await import('./services/mock-config-file')).MockConfigFile(mockConfigPath, { log }) : undefined;
+    if (mockConfigFile) {
+      const loaded = mockConfigFile.load();
+      if (!loaded.ok) throw loaded.error;
+      mockConfigFile.watch();
+      stops.push(() => mockConfigFile.close());
+    }
+    const mockConfig = options.mockConfig ?? mockConfigFile;
+    const later = <K extends keyof ServicePorts>(key: K) => (...args: unknown[]) =>
+      services.then((s) => (s.ports[key] as unknown as Record<string, (...a: unknown[]) => unknown>)[key === 'models' ? 'invokeModel' : key === 'httpConnections' ? 'resolve' : 'call'](...args));
+    const ports = {
+      sns: { call: later('sns') },
+      eventbridge: { call: later('eventbridge') },
+      cloudwatch: { call: later('cloudwatch') },
+      models: { invokeModel: later('models') },
+      httpConnections: { resolve: later('httpConnections') },
+    } as ServicePorts;
+    const engine = new Engine({
+      dataDir: join(dataDir, DATA_LAYOUT.engine),
+      ...(mockConfig ? { mockConfig } : {}),
+      clock,
+      invokeLambda: async (invocation) => (await services).lambdas.invoke(invocation),
+      integrations: {
+        sqs: lazyClient<SQSClient>(async () => (await services).sqsClient),
+        dynamodb: lazyClient<DynamoDBClient>(async () => (await services).dynamodbClient),
+        // A Distributed Map's ItemReader and ResultWriter reach the local S3 (s3rver wants path-style addressing).
+        s3: lazyClient<S3Client>(async () => (await services).s3Client),
+        ...ports,
+        passThrough: {
+          routes: async (service) => (await services).ports.passThrough?.routes(service) ?? false,
+          call: async (service, action, input) => (await services).ports.passThrough!.call(service, action, input),
+        },
+      },
+      // The EventBridge rule on AWS (docs/architecture.md §4): closed runs go to run-monitor; in stack
+      // mode, to whatever the stack's rules match.
+      ...(registryPath ? {} : { closedStatuses: ALL_CLOSED_STATUSES }),
+      onExecutionClosed: async (event) => {
+        const s = await services;
+        if (s.stack) return s.stack.onExecutionClosed(event);
+        if (!s.lambdas.has(RUN_MONITOR_FUNCTION)) return;
+        const result = await s.lambdas.invoke({ functionName: RUN_MONITOR_FUNCTION, payload: event });
+        if (result.functionError) console.error(`autosave local: ${RUN_MONITOR_FUNCTION} failed:`, result.payload);
+      },
+      // A wait that times out with a decision recorded for it takes the decision: it was made in time.
+      recordedTaskOutcome: async (taskToken) => (await services).decisions?.beforeTimeout(taskToken),
+      ...(options.stack?.enforceIam ? { authorizeTaskCall: async (call) => (await services).iam?.authorize(call) } : {}),
+      // A machine created with Tasks the engine accepts but does not serve: said once, when it is created.
+      onDefinitionWarnings: (arn, warnings) => {
+        for (const warning of warnings) log(`  warning: ${arn}: ${warning.message}`);
+      },
+    });
+    await engine.start();
+    // Stopping: new requests get 503 before the engine closes its store.
+    stopsFirst.push(() => engine.stop(), () => late.bind(undefined));
+    // A restart (the store has a state machine; the registry path, whose deploy changes nothing a running
+    // run uses) answers the Step Functions API now; everything else answers 503 (retryable) until ready.
+    // A first start answers once its workflows are deployed.
+    const stepFunctionsOnly = createLocalApiHandler({ services: [stepFunctionsService(engine)], mockedRun: (arn) => engine.mockedRun(arn), virtualClock, clock });
+    if (registryPath && engine.hasStateMachines()) {
+      late.bind((req, res) => (isStepFunctionsCall(req) ? stepFunctionsOnly(req, res) : late.unavailable(req, res)));
+      log(`${STEP_FUNCTIONS_ANSWERING} ${api.url} (runs resume once the functions and services are up)`);
+    }
+
+    // The project (a TypeScript config compiles here), then everything the functions reach.
+    const project = (await options.project?.()) ?? {};
+    const workflows = project.workflows ?? options.workflows ?? [];
+    const functionsGiven = project.functions ?? options.functions;
+    const variables = project.environment ?? options.environment;
+    const label = project.label ?? options.label;
+    const [{ loadRuntimeConfig }, { startLocalDynamoDb }, { startLocalS3 }] = await Promise.all([
+      import('@autosave/runtime/endpoints'), import('./services/dynamodb'), import('./services/s3'),
+    ]);
+    // The table and bucket the handlers will use: the runtime's own reading of AUTOSAVE_TABLE / AUTOSAVE_BUCKET.
+    // In stack mode the stack's own tables and buckets are created by its deploy instead.
+    const runtimeConfig = loadRuntimeConfig({ ...process.env, ...variables });
+    const { table, bucket } = runtimeConfig;
+    const [dynamodb, s3] = await Promise.all([
+      startLocalDynamoDb({ directory: join(dataDir, DATA_LAYOUT.dynamodb), tables: registryPath ? [table] : [] }),
+      startLocalS3({ directory: join(dataDir, DATA_LAYOUT.s3), buckets: registryPath ? [bucket] : [] }),
+    ]);
+    stops.push(() => dynamodb.close(), () => s3.close());
+
     const endpoints = localEndpoints({ url: api.url, dynamodb: dynamodb.endpoint, s3: s3.endpoint, dlqUrl: sqs.queueUrl(DEFAULT_DLQ_NAME) });
     // What every in-process handler reads its configuration from, as a Lambda function reads its variables.
-    const environment = localEnvironment({ endpoints, dataDir, variables: options.environment });
+    const environment = localEnvironment({ endpoints, dataDir, variables });
     await writeEndpointsFile(dataDir, endpoints);
 
     // The two paths differ only here: where definitions and functions come from.
@@ -262,7 +383,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       : undefined;
     if (stack) stops.push(() => stack.stop());
     const functions: LocalFunction[] = stack ? [] : registryFunctions();
-    if (options.functions) functions.push(...userFunctions(options.functions));
+    if (functionsGiven) functions.push(...userFunctions(functionsGiven));
     // Later entries win: a module named on the command line (`--functions`) over the project's own table.
     if (options.functionsModule) functions.push(...(await loadUserFunctions(options.functionsModule)));
     const lambdas = new InProcessLambdaRunner({ functions, sources: stack ? [stack.functionSource] : [], environment });
@@ -275,34 +396,22 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         iam = await stack.enforceIam();
         iamLine = 'IAM enforced: every Task call is judged against the state machine role by the IAM policy simulator';
       } catch (err) {
-        if (!(err instanceof IamSimulatorUnavailableError)) throw err;
+        if (!(err instanceof (await import('./cloud-assembly')).IamSimulatorUnavailableError)) throw err;
         iamLine = `IAM is not enforced: ${err.message}`;
       }
     }
 
-    const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
-    const sqsClient = new SQSClient({ ...clientConfig, endpoint: api.url });
-    const dynamodbClient = new DynamoDBClient({ ...clientConfig, endpoint: dynamodb.endpoint });
-    // A Distributed Map's ItemReader and ResultWriter reach the local S3 (s3rver wants path-style addressing).
-    const s3Client = lazyClient<S3Client>(async () => new (await import('@aws-sdk/client-s3')).S3Client({ ...clientConfig, endpoint: s3.endpoint, forcePathStyle: true }));
+    const [{ SQSClient }, { DynamoDBClient }] = await Promise.all([import('@aws-sdk/client-sqs'), import('@aws-sdk/client-dynamodb')]);
+    const sqsClient = new SQSClient({ ...LOCAL_CLIENT_CONFIG, endpoint: api.url });
+    const dynamodbClient = new DynamoDBClient({ ...LOCAL_CLIENT_CONFIG, endpoint: dynamodb.endpoint });
+    const s3Client = lazyClient<S3Client>(async () => new (await import('@aws-sdk/client-s3')).S3Client({ ...LOCAL_CLIENT_CONFIG, endpoint: s3.endpoint, forcePathStyle: true }));
     stops.push(() => sqsClient.destroy(), () => dynamodbClient.destroy(), () => s3Client.destroy());
     // Approval decisions recorded but cut off before they reached their run (a crash mid-POST).
-    const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? recordedDecisions(dynamodbClient, api.url) : undefined;
+    const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? (await import('./services/recorded-decisions')).recordedDecisions(dynamodbClient, api.url) : undefined;
     if (decisions) stops.push(() => decisions.close());
 
-    const mockConfigPath = options.mockConfig ? undefined : (options.mockConfigFile ?? (process.env.SFN_MOCK_CONFIG || undefined));
-    const mockConfigFile = mockConfigPath ? new MockConfigFile(mockConfigPath, { log }) : undefined;
-    if (mockConfigFile) {
-      const loaded = mockConfigFile.load();
-      if (!loaded.ok) throw loaded.error;
-      mockConfigFile.watch();
-      stops.push(() => mockConfigFile.close());
-    }
-    const mockConfig = options.mockConfig ?? mockConfigFile;
-
     // SNS, EventBridge, CloudWatch, bedrock:invokeModel, http:invoke and the pass-through (docs/integrations.md).
-    const runtimeConfig = loadRuntimeConfig({ ...process.env, ...options.environment });
-    const integrations = localIntegrations({
+    const integrations = (await import('./services/local-integrations')).localIntegrations({
       dataDir,
       clock,
       sqs,
@@ -316,33 +425,6 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     stops.push(() => integrations.settled());
     const routed = integrations.passThrough.describe();
     if (routed.length > 0) log(`Pass-through (real calls, real side effects): ${routed.map((r) => `${r.service} -> ${r.to}`).join(', ')}`);
-
-    const engine = new Engine({
-      dataDir: join(dataDir, DATA_LAYOUT.engine),
-      ...(mockConfig ? { mockConfig } : {}),
-      clock,
-      invokeLambda: lambdas.invoke,
-      integrations: { sqs: sqsClient, dynamodb: dynamodbClient, s3: s3Client, ...integrations.ports },
-      // The EventBridge rule on AWS (docs/architecture.md §4): closed runs go to run-monitor; in stack
-      // mode, to whatever the stack's rules match.
-      ...(stack
-        ? { onExecutionClosed: stack.onExecutionClosed, closedStatuses: ALL_CLOSED_STATUSES }
-        : {
-            onExecutionClosed: lambdas.has(RUN_MONITOR_FUNCTION)
-              ? async (event: unknown) => {
-                  const result = await lambdas.invoke({ functionName: RUN_MONITOR_FUNCTION, payload: event });
-                  if (result.functionError) console.error(`autosave local: ${RUN_MONITOR_FUNCTION} failed:`, result.payload);
-                }
-              : undefined,
-          }),
-      // A wait that times out with a decision recorded for it takes the decision: it was made in time.
-      recordedTaskOutcome: decisions?.beforeTimeout,
-      ...(iam ? { authorizeTaskCall: iam.authorize } : {}),
-      // A machine created with Tasks the engine accepts but does not serve: said once, when it is created.
-      onDefinitionWarnings: (arn, warnings) => {
-        for (const warning of warnings) log(`  warning: ${arn}: ${warning.message}`);
-      },
-    });
     stack?.bind({ sfn: engine, sqs, sns: integrations.sns, eventbridge: integrations.eventbridge, dynamodb: dynamodbClient, invoke: lambdas.invoke });
     const approvalFunction = (): string | undefined => (stack ? stack.functionUrlTarget() : lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? APPROVAL_ENDPOINT_FUNCTION : undefined);
 
@@ -353,12 +435,12 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
             sfnEndpoint: api.url,
             outboxDir: environment.AUTOSAVE_OUTBOX_DIR,
             services: { sns: integrations.sns, eventbridge: integrations.eventbridge, cloudwatch: integrations.cloudwatch },
-            ...(stack ? { dlqUrl: () => stack.output(STACK_DLQ_OUTPUT) ?? sqs.queueUrl(DEFAULT_DLQ_NAME), engineLabel: () => stackLabel(stack, options.stack?.origin) } : { engineLabel: () => options.label ?? 'in-process functions' }),
+            ...(stack ? { dlqUrl: () => stack.output(STACK_DLQ_OUTPUT) ?? sqs.queueUrl(DEFAULT_DLQ_NAME), engineLabel: () => stackLabel(stack, options.stack?.origin) } : { engineLabel: () => label ?? 'in-process functions' }),
           });
     const ready = createLocalApiHandler({
       services: [stepFunctionsService(engine), sqsService(sqs), ...(stack ? stack.services() : [])],
       mockedRun: (executionArn) => engine.mockedRun(executionArn),
-      queryService: sqsQueryService(sqs),
+      queryService: (await import('./services/sqs/sqs-query-service')).sqsQueryService(sqs),
       virtualClock,
       clock,
       console: consoleHandler,
@@ -387,22 +469,20 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     });
 
     // Attempts cut off by the last stop or crash still hold idempotency leases: end them before the
-    // engine re-invokes their steps.
-    const orphaned = registryPath ? await expireOrphanedLeases(dynamodbClient, table) : 0;
-    await engine.start();
-    stops.push(() => engine.stop());
-    if (stack) stops.push(() => stack.quiesce());
-    // Stopping: new requests get 503 before the engine closes its store.
-    stops.push(() => late.bind(undefined));
+    // engine re-invokes their steps (every invocation waits for `services`).
+    const expireOrphanedLeases = async (tableName: string) => (await import('./services/orphaned-leases')).expireOrphanedLeases(dynamodbClient, tableName);
+    const orphaned = registryPath ? await expireOrphanedLeases(table) : 0;
+    if (stack) stopsFirst.push(() => stack.quiesce(), () => late.bind(undefined));
 
-    const workflows = options.workflows ?? [];
     let deployments: WorkflowDeployment[] = [];
     let stackDeployment: StackDeployment | undefined;
     if (stack && options.stack) {
+      // The stack's resources (functions, tables) are its deploy's: the engine reaches them once it is done.
+      servicesUp({ lambdas, sqsClient, dynamodbClient, s3Client, ports: integrations.ports, decisions, stack, iam });
       stackDeployment = await stack.deploy(options.stack.assemblyDir, { stackName: options.stack.stackName });
       // Leases of step attempts cut off by the last stop, in every table of the stack (see the registry path).
       for (const row of stack.store.resources()) {
-        if (row.type === 'AWS::DynamoDB::Table' && row.state === 'IN_STACK') await expireOrphanedLeases(dynamodbClient, row.physical_id);
+        if (row.type === 'AWS::DynamoDB::Table' && row.state === 'IN_STACK') await expireOrphanedLeases(row.physical_id);
       }
       deployments = stackWorkflows(stack);
       log(`Autosave local engine running stack ${stackDeployment.stackName}, assembly ${stackDeployment.assemblyId} (${options.stack.origin ?? 'given'}: ${stackDeployment.assemblyDir})`);
@@ -412,15 +492,17 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       if (stackDeployment.notEmulated.length > 0) {
         log(`  not emulated (created on AWS only): ${stackDeployment.notEmulated.map((t) => `${t.count} ${t.type}`).join(', ')}`);
       }
-    } else if (options.deployWorkflows !== false) {
-      deployments = await deployWorkflows(engine, workflows);
+    } else {
+      servicesUp({ lambdas, sqsClient, dynamodbClient, s3Client, ports: integrations.ports, decisions });
+      if (options.deployWorkflows !== false) deployments = await (await import('./services/deploy-workflows')).deployWorkflows(engine, workflows);
     }
     log(`  ${iamLine}`);
     const unresolved = iam?.unresolvedManagedPolicies() ?? [];
     if (unresolved.length > 0) log(`  AWS managed policies not evaluated (their contents are not in the template): ${unresolved.join(', ')}`);
 
     // Bound only now: until the store is open, the runs resumed and the workflows deployed, every request
-    // gets the retryable 503 above, never an error from a half-started engine.
+    // (but the Step Functions API's after a restart, above) gets the retryable 503, never an error from a
+    // half-started engine.
     late.bind(ready);
     if (decisions) {
       // Delivered now that the engine serves SendTaskSuccess; a wait timing out first takes its decision anyway.
@@ -430,7 +512,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
           if (n > 0) log(`  delivered ${n} approval decision(s) recorded before the last stop but not yet delivered`);
         })
         .catch((err: unknown) => console.error('autosave local: could not deliver recorded approval decisions (reading a link delivers them):', err));
-      stops.push(() => sweep);
+      stopsFirst.push(() => sweep);
     }
 
     for (const d of deployments) log(`  workflow ${d.workflow} (${d.change}) -> ${d.aliasArn}`);
@@ -464,6 +546,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       stop: stopAll,
     };
   } catch (err) {
+    servicesFailed(err);
     await stopAll();
     throw err;
   }

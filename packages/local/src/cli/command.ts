@@ -2,9 +2,7 @@ import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Workflow } from '@autosave/workflow';
 import { createSfnClient, createSqsClient, resolveAwsTarget, type AwsTarget } from './aws-clients';
-import { describeOperationError, engineClock, InvalidRunFilterError, type EngineNow } from '../operations';
-import { CliUsageError, EXIT_FAILURE, EXIT_USAGE } from './errors';
-import { terminal } from './output';
+import { describeOperationError, engineClock, type EngineNow } from '../operations';
 import { cliProject } from './project';
 
 /** What a command works with: clients for the resolved endpoint and the project's workflow names. */
@@ -42,20 +40,4 @@ export function createCliContext(endpointFlag?: string, configFlag?: string): Cl
 /** One line for any error a command throws; connection failures say where the CLI looked and what to do. */
 export function describeCliError(err: unknown): string {
   return describeOperationError(err, { endpoint: lastTarget?.description, plainNames: ['CliUsageError'] });
-}
-
-/**
- * Wraps a command body so that every failure is one clear line on stderr and a non-zero exit code
- * (2 for a command line that could not be understood, including a filter value no operation knows; 1
- * otherwise).
- */
-export function commandRunner(command: string, body: (args: string[]) => Promise<number | void>): (args: string[]) => Promise<number> {
-  return async (args) => {
-    try {
-      return (await body(args)) ?? 0;
-    } catch (err) {
-      terminal().error(`autosave ${command}: ${describeCliError(err)}`);
-      return err instanceof CliUsageError || err instanceof InvalidRunFilterError ? EXIT_USAGE : EXIT_FAILURE;
-    }
-  };
 }

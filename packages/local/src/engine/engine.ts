@@ -353,6 +353,11 @@ export class Engine {
     return { commits: c.commits, writes: c.writes };
   }
 
+  /** Whether the store holds a state machine: a restart's, not a first start's (`autosave local` answers sooner then). */
+  hasStateMachines(): boolean {
+    return this.rt().store.listStateMachines().length > 0;
+  }
+
   /** The durable file's page size, pages and free pages (live bytes: `(pages - freePages) * pageSize`). */
   get storageStats(): { pageSize: number; pages: number; freePages: number } {
     return this.rt().store.storageStats;

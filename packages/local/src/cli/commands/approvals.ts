@@ -1,6 +1,7 @@
 import { parseCommandArgs } from '../args';
 import { listPendingApprovals, formatElapsed } from '../../operations';
-import { commandRunner, createCliContext } from '../command';
+import { createCliContext } from '../command';
+import { commandRunner } from '../command-runner';
 import { printJson, printTable, terminal } from '../output';
 
 const USAGE = 'autosave approvals [--json]';

@@ -1,7 +1,8 @@
 import { userInfo } from 'node:os';
 import { parseCommandArgs, requirePositional } from '../args';
 import { findPendingApproval, submitApprovalDecision, ApprovalNotFoundError } from '../../operations';
-import { commandRunner, createCliContext } from '../command';
+import { createCliContext } from '../command';
+import { commandRunner } from '../command-runner';
 import { printJson, terminal } from '../output';
 
 const USAGE = 'autosave approve [--reject] [--comment <text>] [--by <name>] [--] <approval-id|run|link>';

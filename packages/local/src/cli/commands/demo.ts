@@ -1,5 +1,5 @@
 import { parseCommandArgs } from '../args';
-import { commandRunner } from '../command';
+import { commandRunner } from '../command-runner';
 import { DEMO_WORKFLOW, runCrashDemo } from '../demo/crash-demo';
 import { requireProject } from '../project';
 import { CliUsageError } from '../errors';

@@ -10,7 +10,8 @@ import {
 import { compileWorkflow, type Workflow } from '@autosave/workflow';
 import { requireProject } from '../project';
 import { parseCommandArgs } from '../args';
-import { commandRunner, createCliContext } from '../command';
+import { createCliContext } from '../command';
+import { commandRunner } from '../command-runner';
 import { compareDefinitions, type DefinitionComparison, listDeployedWorkflows, liveAliasArn } from '../../operations';
 import { printJson, printTable, terminal } from '../output';
 import {

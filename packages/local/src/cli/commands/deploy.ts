@@ -1,6 +1,6 @@
 import { parseCommandArgs } from '../args';
 import { DEFAULT_LOCAL_ENDPOINT } from '../aws-clients';
-import { commandRunner } from '../command';
+import { commandRunner } from '../command-runner';
 import { CliUsageError } from '../errors';
 import { printJson, terminal } from '../output';
 

@@ -1,5 +1,6 @@
 import { parseCommandArgs, requirePositional } from '../args';
-import { commandRunner, createCliContext } from '../command';
+import { createCliContext } from '../command';
+import { commandRunner } from '../command-runner';
 import { printJson, terminal } from '../output';
 import { formatElapsed, formatTime, loadRunDetails } from '../../operations';
 import { approveCommandLine } from './approve';

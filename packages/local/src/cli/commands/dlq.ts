@@ -1,5 +1,6 @@
 import { parseCommandArgs, requirePositional } from '../args';
-import { commandRunner, createCliContext } from '../command';
+import { createCliContext } from '../command';
+import { commandRunner } from '../command-runner';
 import { DeadLetterNotFoundError, deadLetterMatches, readDeadLetters, redriveDeadLetters, resolveDeadLetterQueueUrl } from '../../operations';
 import { CliUsageError } from '../errors';
 import { printJson, printTable, terminal } from '../output';

@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT } from '@autosave/workflow/config';
 import { parseCommandArgs } from '../args';
-import { commandRunner } from '../command';
+import { commandRunner } from '../command-runner';
 import { CliUsageError } from '../errors';
 import { terminal } from '../output';
 import { cliProject } from '../project';
-import { CONFIG_FILE_NAMES } from '../../project';
+import { CONFIG_FILE_NAMES, findConfigFile, projectOptions } from '../../project';
 
 /** `autosave local`: runs the embedded engine with every workflow deployed, until SIGINT/SIGTERM. */
 export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed; --stack runs the synthesized CDK stack';
@@ -70,19 +70,22 @@ export const run = commandRunner('local', async (args) => {
     const assembly = await appAssembly(values.app);
     stack = { assemblyDir: assembly.directory, stackName: values['stack-name'], origin: assembly.origin, enforceIam: values['enforce-iam'] };
   }
-  // The project's workflows and handlers (stack mode takes them from the assembly). Without a config the
+  // The project's workflows and handlers (stack mode takes them from the assembly), loaded by startLocal
+  // once the store is open: a restart answers before a TypeScript config compiles. Without a config the
   // engine still runs whatever definitions are created on it.
-  const project = await cliProject(values.config);
-  if (!project && !stack) terminal().line(`No ${CONFIG_FILE_NAMES[0]} in ${process.cwd()} or its parents: no workflow deployed (--config <file> names one)`);
+  const configFile = values.config ?? findConfigFile(process.cwd());
+  if (!configFile && !stack) terminal().line(`No ${CONFIG_FILE_NAMES[0]} in ${process.cwd()} or its parents: no workflow deployed (--config <file> names one)`);
   // The data directory first, before the engine's modules load: a second engine is refused at once.
   await mkdir(values.data, { recursive: true });
   const { lockDataDirectory } = await import('../../store');
   const dataDirLock = await lockDataDirectory(values.data);
   // Loaded here, not at the top: `autosave help` should not pay for the engine's dependencies.
   const { startLocal } = await import('../../server');
-  const { projectOptions } = await import('../../project');
   const local = await startLocal({
-    ...(project ? projectOptions(project) : {}),
+    project: async () => {
+      const project = configFile ? await cliProject(configFile) : undefined;
+      return project ? projectOptions(project) : undefined;
+    },
     port,
     dataDir: values.data,
     virtualClock: values['virtual-clock'],

@@ -1,5 +1,5 @@
 import { parseCommandArgs } from '../args';
-import { commandRunner } from '../command';
+import { commandRunner } from '../command-runner';
 import { CliUsageError, EXIT_FAILURE } from '../errors';
 import { printJson, terminal } from '../output';
 

@@ -1,5 +1,6 @@
 import { parseCommandArgs } from '../args';
-import { commandRunner, createCliContext } from '../command';
+import { createCliContext } from '../command';
+import { commandRunner } from '../command-runner';
 import { CliUsageError } from '../errors';
 import { printJson, printTable, terminal } from '../output';
 import { formatElapsed, formatTime, DEFAULT_RUN_LIST_LIMIT, listRuns, parseRunStatus, RUN_STATUS_FILTERS, WAITING_RUN_FILTER } from '../../operations';

@@ -1,7 +1,8 @@
 import { TestStateCommand, type TestStateCommandOutput, type MockInput } from '@aws-sdk/client-sfn';
 import { localDefinition, LOCAL_STATE_MACHINE_ROLE_ARN } from '../../services/deploy-workflows';
 import { parseCommandArgs, requirePositional } from '../args';
-import { commandRunner, createCliContext } from '../command';
+import { createCliContext } from '../command';
+import { commandRunner } from '../command-runner';
 import { CliUsageError, EXIT_FAILURE } from '../errors';
 import { printJson, terminal } from '../output';
 import { readRunInput } from './start';

@@ -17,6 +17,8 @@ export interface SpawnEngineOptions {
   readonly configFile?: string;
   /** A module of more Lambda functions (`autosave local --functions`). @default none */
   readonly functionsModule?: string;
+  /** The child's working directory (where it looks for autosave.config.ts). @default this process's */
+  readonly cwd?: string;
   /** Extra environment for the child (e.g. a crash point). */
   readonly env?: Readonly<Record<string, string>>;
   /** Receives the child's output lines. @default dropped */
@@ -52,6 +54,7 @@ export function spawnEngine(options: SpawnEngineOptions): Promise<EngineProcess>
   if (options.configFile) args.push('--config', options.configFile);
   if (options.functionsModule) args.push('--functions', options.functionsModule);
   const child: ChildProcess = spawn(process.execPath, args, {
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,8 +10,9 @@
  * API) has, so a definition naming any other is refused at CreateStateMachine.
  */
 import { randomUUID } from 'node:crypto';
-import * as DynamoDb from '@aws-sdk/client-dynamodb';
-import * as Sqs from '@aws-sdk/client-sqs';
+import type * as DynamoDb from '@aws-sdk/client-dynamodb';
+import type * as Sqs from '@aws-sdk/client-sqs';
+import { dynamoDbSdk, sqsSdk } from './sdk-modules';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { StatesError } from '@autosave/workflow/errors';
 import { AWS_SDK_S3_ACTIONS, runAwsSdkS3 } from './aws-sdk-s3';
@@ -75,12 +76,12 @@ interface SdkService {
 }
 
 /** An SDK client module has one `<Action>Command` class per API action. */
-const hasCommand = (module: Record<string, unknown>) => (action: string) => typeof module[`${action}Command`] === 'function';
+const hasCommand = (module: () => object) => (action: string) => typeof (module() as Record<string, unknown>)[`${action}Command`] === 'function';
 
 const SDK_SERVICES: Readonly<Record<string, SdkService>> = {
   sfn: { errorPrefix: 'Sfn', attemptCount: true, hasAction: (action) => STEP_FUNCTIONS_SDK_ACTIONS.includes(action) },
-  dynamodb: { errorPrefix: 'DynamoDb', attemptCount: false, hasAction: hasCommand(DynamoDb) },
-  sqs: { errorPrefix: 'Sqs', attemptCount: true, hasAction: hasCommand(Sqs) },
+  dynamodb: { errorPrefix: 'DynamoDb', attemptCount: false, hasAction: hasCommand(dynamoDbSdk) },
+  sqs: { errorPrefix: 'Sqs', attemptCount: true, hasAction: hasCommand(sqsSdk) },
   // S3's results and errors are not the other services' (aws-sdk-s3.ts): only its prefix and actions are used here.
   s3: { errorPrefix: 'S3', attemptCount: false, hasAction: (action) => AWS_SDK_S3_ACTIONS.includes(camel(action)) },
   // The emulated services: the Java SDK v2 names them Sns, EventBridge and CloudWatch in errors and causes.
@@ -221,7 +222,7 @@ export async function runAwsSdkIntegration(
 ): Promise<TaskOutcome> {
   const service = target.resourceType.slice('aws-sdk:'.length);
   // A service routed to a real endpoint goes there, even one the engine emulates.
-  if (services.ports.passThrough?.routes(service)) return callPassThrough(services, service, target.action, args);
+  if (await services.ports.passThrough?.routes(service)) return callPassThrough(services, service, target.action, args);
   switch (service) {
     case 'sns':
     case 'eventbridge':
@@ -231,10 +232,10 @@ export async function runAwsSdkIntegration(
       return callStepFunctions(services, target.action, args);
     case 'dynamodb':
       if (!services.dynamodb) return failure(StatesError.TaskFailed, 'No DynamoDB client is configured on the local engine');
-      return callClient(SDK_SERVICES.dynamodb, services.dynamodb as Client, DynamoDb, DynamoDb.DynamoDBServiceException, target.action, args);
+      return callClient(SDK_SERVICES.dynamodb, services.dynamodb as Client, dynamoDbSdk(), dynamoDbSdk().DynamoDBServiceException, target.action, args);
     case 'sqs':
       if (!services.sqs) return failure(StatesError.TaskFailed, 'No SQS client is configured on the local engine');
-      return callClient(SDK_SERVICES.sqs, services.sqs as Client, Sqs, Sqs.SQSServiceException, target.action, args);
+      return callClient(SDK_SERVICES.sqs, services.sqs as Client, sqsSdk(), sqsSdk().SQSServiceException, target.action, args);
     case 's3':
       return runAwsSdkS3(services.s3, target.action, args);
     default:

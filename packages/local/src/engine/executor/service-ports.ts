@@ -71,8 +71,8 @@ export interface HttpConnections {
  * error (its `name`, message and `$metadata`).
  */
 export interface PassThrough {
-  /** Whether calls to this service (`sns`, `glue`, ...) are routed. */
-  routes(service: string): boolean;
+  /** Whether calls to this service (`sns`, `glue`, ...) are routed (a promise while the routes are still loading). */
+  routes(service: string): boolean | Promise<boolean>;
   call(service: string, action: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { StatesError } from '@autosave/workflow/errors';
 import type { Clock } from '@autosave/workflow/config';
 import type { ArnScope } from '../arns';
 import type { LambdaInvoker } from '../lambda-invoker';
 import { awsSdkCall, callPassThrough, runAwsSdkIntegration } from './aws-sdk-integration';
+import { dynamoDbSdk, sqsSdk } from './sdk-modules';
 import { IntegrationNotServedError, knownResource, type IntegrationPattern } from './integration-catalog';
 import { exceptionName, failure, type TaskOutcome } from './task-outcome';
 import { responseMetadata, sdkCause, type ResponderKind } from './service-responses';
@@ -250,6 +249,7 @@ function asServiceResult(services: IntegrationServices, kind: ResponderKind, out
 
 function dynamoDbCommand(action: string, args: unknown) {
   const input = args as never;
+  const { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } = dynamoDbSdk();
   switch (action) {
     case 'getItem':
       return new GetItemCommand(input);
@@ -283,10 +283,10 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
     case 'unserved': {
       // Routed to a real endpoint by the pass-through: the SDK call its ARN names.
       const routed = target.resourceType.replace(/^aws-sdk:/, '');
-      if (services.ports?.passThrough?.routes(routed)) {
+      if (await services.ports?.passThrough?.routes(routed)) {
         // The call is made; a `.waitForTaskToken` then waits as any other. A `.sync` job's polling is the service's own, not emulated.
         if (target.pattern === 'sync') return failure('Local.IntegrationNotServed', `The pass-through makes the call only; '${target.resourceArn}' waits for a job (.sync), whose polling the engine does not emulate`);
-        return callPassThrough({ ports: services.ports }, routed, target.action, args);
+        return callPassThrough({ ports: services.ports ?? {} }, routed, target.action, args);
       }
       const error = new IntegrationNotServedError(target.resourceArn);
       return failure(error.name, error.message);
@@ -308,7 +308,7 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
       }
       if (typeof a.MessageBody !== 'string') a.MessageBody = JSON.stringify(a.MessageBody);
       try {
-        return { ok: true, value: asServiceResult(services, 'json-1.0', await services.sqs.send(new SendMessageCommand(a as never))) };
+        return { ok: true, value: asServiceResult(services, 'json-1.0', await services.sqs.send(new (sqsSdk().SendMessageCommand)(a as never))) };
       } catch (err) {
         return sdkFailure('SQS', err);
       }

@@ -1,0 +1,96 @@
+/**
+ * After `kill -9`, `autosave local` answers the Step Functions API from its store before it loads what
+ * only runs need (docs/scale.md, "Restart"): the project's TypeScript config (tsx), dynalite, s3rver, the AWS
+ * SDK clients, Powertools and the console load after the API answers, and the runs caught in flight still
+ * finish. Which modules are loaded is pinned, not how long it takes: a module loaded before the answer is
+ * paid by every restart.
+ */
+import { CreateStateMachineCommand, DescribeExecutionCommand, ListStateMachinesCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
+import { startEngineProcess, type EngineProcess } from './support/engine-process';
+import { STEP_FUNCTIONS_ANSWERING } from '../../../packages/local/src/server';
+import { eventually } from '../../fixtures/wait';
+import { freePort } from '../../chaos/support';
+
+const TRACE_HOOK = fileURLToPath(new URL('./fixtures/module-trace.mjs', import.meta.url));
+const RUNS_IN_FLIGHT = 5;
+
+/** Modules a restart must not load before the Step Functions API answers, by what they are. */
+const NOT_BEFORE_THE_ANSWER: readonly (readonly [string, RegExp])[] = [
+  ['tsx (the TypeScript config)', /\/node_modules\/tsx\//],
+  ['the project config', /autosave\.config\.ts/],
+  ['dynalite', /\/node_modules\/dynalite\//],
+  ['s3rver', /\/node_modules\/s3rver\//],
+  ['an AWS SDK client', /\/node_modules\/@aws-sdk\/client-/],
+  ['Powertools', /\/node_modules\/@aws-lambda-powertools\//],
+  ['the console', /\/console-[A-Z0-9]+\.js$|\/local\/src\/console\//],
+  ['the approval handlers', /approval-(endpoint|request)/],
+];
+
+describe('restart after kill -9: the Step Functions API answers first', () => {
+  const dirs: string[] = [];
+  let engine: EngineProcess | undefined;
+  afterAll(async () => {
+    await engine?.stop();
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+
+  it('loads no config, dynalite, s3rver, SDK client, Powertools or console before it answers; the runs caught in flight finish', { timeout: 240_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'autosave-answers-first-'));
+    dirs.push(dir);
+    const dataDir = join(dir, 'data');
+    const first = await startEngineProcess({ dataDir, startTimeoutMillis: 150_000 });
+    engine = first;
+    const sfn = new SFNClient({ endpoint: first.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    const definition = { StartAt: 'Hold', States: { Hold: { Type: 'Wait', Seconds: 2, Next: 'Done' }, Done: { Type: 'Pass', End: true } } };
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'held', definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/test' }));
+    const runs = await Promise.all(Array.from({ length: RUNS_IN_FLIGHT }, (_, i) => sfn.send(new StartExecutionCommand({ stateMachineArn, name: `held-${i}` }))));
+    sfn.destroy();
+    await first.kill();
+
+    const trace = join(dir, 'modules.txt');
+    const port = await freePort();
+    // Meanwhile the console and the SQS API are asked for, as a browser left open would: 503 while the
+    // services come up (a Step Functions call is answered), never a crash.
+    const otherAnswers = new Set<number>();
+    let restarted = false;
+    const poll = (async () => {
+      while (!restarted) {
+        const status = await fetch(`http://127.0.0.1:${port}/runs`).then((r) => r.status, () => 0);
+        if (status) otherAnswers.add(status);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    engine = await startEngineProcess({ dataDir, port, startTimeoutMillis: 150_000, env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace } });
+    restarted = true;
+    await poll;
+    expect([...otherAnswers].filter((s) => s !== 503 && s !== 200), 'what the console answered during the restart').toEqual([]);
+    const again = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    expect((await again.send(new ListStateMachinesCommand({}))).stateMachines?.map((m) => m.name)).toContain('held');
+    for (const { executionArn } of runs) {
+      await eventually(`${executionArn} finished after the restart`, async () => {
+        const { status } = await again.send(new DescribeExecutionCommand({ executionArn }));
+        expect(status === 'RUNNING' || status === 'SUCCEEDED').toBe(true);
+        return status === 'SUCCEEDED' || undefined;
+      });
+    }
+    again.destroy();
+
+    const lines = (await readFile(trace, 'utf8')).split('\n');
+    const answering = lines.findIndex((l) => l.startsWith(`line ${STEP_FUNCTIONS_ANSWERING}`));
+    expect(answering, 'the restart says when the API answers').toBeGreaterThan(0);
+    const before = lines.slice(0, answering).filter((l) => l.startsWith('load ')).map((l) => l.slice('load '.length));
+    const after = lines.slice(answering).filter((l) => l.startsWith('load ')).map((l) => l.slice('load '.length));
+    console.log(`restart: ${new Set(before).size} modules loaded before the API answered, ${new Set(after).size} after`);
+    for (const [what, pattern] of NOT_BEFORE_THE_ANSWER) {
+      expect(before.filter((m) => pattern.test(m)), `${what} loaded before the API answered`).toEqual([]);
+    }
+    // The list is not vacuous: the config, dynalite and the SDK clients are loaded, once the API answers.
+    for (const [what, pattern] of NOT_BEFORE_THE_ANSWER.filter(([w]) => /tsx|config|dynalite|SDK/.test(w))) expect(after.some((m) => pattern.test(m)), `${what} loaded at all`).toBe(true);
+  });
+});
