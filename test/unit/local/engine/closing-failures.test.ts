@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HISTORY_EVENT_LIMIT } from '../../../../packages/workflow/src/config/constants';
-import { EngineStore, HISTORY_LIMIT_FAILURE } from '../../../../packages/local/src/store';
+import { EngineStore, HISTORY_LIMIT_FAILURE, TransitionBatch } from '../../../../packages/local/src/store';
 import { EngineHarness, invokeTask, jsonata, jsonpath } from './support/engine-harness';
 
 const waitForever = jsonpath({ W: { Type: 'Wait', Seconds: 86_400, Next: 'P' }, P: { Type: 'Pass', End: true } });
@@ -104,5 +104,29 @@ describe('failures while closing a run', () => {
     expect(['ABORTED', 'FAILED']).toContain(described.status);
     const closing = (await h.eventTypes(exec)).filter((t) => /^Execution(Succeeded|Failed|Aborted|TimedOut)$/.test(t));
     expect(closing).toHaveLength(1);
+  });
+
+  it('a store failure that outlasts the transition\'s two tries and the first try to fail the run still ends the run FAILED, the error recorded', async () => {
+    h = await new EngineHarness({}).start();
+    const write = TransitionBatch.prototype.write;
+    let failures = 0;
+    vi.spyOn(TransitionBatch.prototype, 'write').mockImplementation(function (this: TransitionBatch, store) {
+      // The Wait's timer transition and the writes after it fail three times in a row, then the store recovers.
+      if (failures < 3 && this.executionArn === target) {
+        failures++;
+        throw new Error('disk I/O error');
+      }
+      return write.call(this, store);
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let target = '';
+    const exec = await h.run(await h.machine(jsonpath({ W: { Type: 'Wait', Seconds: 1, Next: 'A' }, A: { Type: 'Pass', End: true } })), {});
+    target = exec;
+    await h.clock.advance(2_000);
+    await h.idle();
+    const described = await h.describe(exec);
+    expect(failures).toBe(3);
+    expect(described).toMatchObject({ status: 'FAILED', error: 'States.Runtime' });
+    expect(described.cause).toContain('disk I/O error');
   });
 });

@@ -49,6 +49,11 @@ export const EXECUTION_TIMER_FRAME = '#execution';
  */
 const MAX_EVENT_ID_ATTEMPTS = 5;
 
+/** How many times the failure of a run whose transition could not be written is tried (a store fault may pass). */
+const FAIL_RUN_ATTEMPTS = 5;
+/** The pause before the second try to fail such a run, doubling after each (wall-clock time: a fault passes in real time). */
+const FAIL_RUN_PAUSE_MILLIS = 20;
+
 /** The executor's hooks into the engine. */
 export interface ExecutorHooks {
   /** An execution closed (after its close was committed). */
@@ -180,19 +185,31 @@ export class Executor {
     return next;
   }
 
-  /** Fails a run whose transition could not be written (States.Runtime, the cause naming the failure). */
+  /**
+   * Fails a run whose transition could not be written (States.Runtime, the cause naming the failure). A
+   * store failure may outlast the transition's own tries: the failure is written again after a short pause,
+   * up to {@link FAIL_RUN_ATTEMPTS} times, so a run is not left RUNNING by a passing fault.
+   */
   private async failRun(executionArn: string, err: unknown): Promise<void> {
     const cause = `The local engine could not apply a transition of this execution: ${(err as Error)?.message ?? String(err)}`;
-    const batch = new TransitionBatch(executionArn, () => this.ctx.clock.now());
-    batch.event(null, 'ExecutionFailed', { error: StatesError.Runtime, cause });
-    batch.closeExecution({ status: 'FAILED', error: StatesError.Runtime, cause });
-    try {
-      await this.store.committer.commit(() => batch.write(this.store));
-    } catch (failed) {
-      if (this.store.getExecution(executionArn)?.status === 'RUNNING') console.error(`autosave engine: could not fail ${executionArn} either`, failed);
-      return;
+    for (let attempt = 1; ; attempt++) {
+      const batch = new TransitionBatch(executionArn, () => this.ctx.clock.now());
+      batch.event(null, 'ExecutionFailed', { error: StatesError.Runtime, cause });
+      batch.closeExecution({ status: 'FAILED', error: StatesError.Runtime, cause });
+      try {
+        await this.store.committer.commit(() => batch.write(this.store));
+        this.hooks.onClosed(executionArn);
+        return;
+      } catch (failed) {
+        // Closed meanwhile (a stop, a timeout): nothing left to do.
+        if (failed instanceof StaleTransitionError || this.store.getExecution(executionArn)?.status !== 'RUNNING') return;
+        if (attempt >= FAIL_RUN_ATTEMPTS || this.stopped) {
+          console.error(`autosave engine: could not fail ${executionArn} either`, failed);
+          return;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, FAIL_RUN_PAUSE_MILLIS * 2 ** (attempt - 1)));
     }
-    this.hooks.onClosed(executionArn);
   }
 
   /**
