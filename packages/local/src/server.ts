@@ -401,8 +401,9 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       }
     }
 
-    const [{ SQSClient }, { DynamoDBClient }] = await Promise.all([import('@aws-sdk/client-sqs'), import('@aws-sdk/client-dynamodb')]);
-    const sqsClient = new SQSClient({ ...LOCAL_CLIENT_CONFIG, endpoint: api.url });
+    const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+    // The engine's sqs:sendMessage Tasks only: made when the first one runs.
+    const sqsClient = lazyClient<SQSClient>(async () => new (await import('@aws-sdk/client-sqs')).SQSClient({ ...LOCAL_CLIENT_CONFIG, endpoint: api.url }));
     const dynamodbClient = new DynamoDBClient({ ...LOCAL_CLIENT_CONFIG, endpoint: dynamodb.endpoint });
     const s3Client = lazyClient<S3Client>(async () => new (await import('@aws-sdk/client-s3')).S3Client({ ...LOCAL_CLIENT_CONFIG, endpoint: s3.endpoint, forcePathStyle: true }));
     stops.push(() => sqsClient.destroy(), () => dynamodbClient.destroy(), () => s3Client.destroy());

@@ -1,10 +1,11 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SFNClient } from '@aws-sdk/client-sfn';
+import type { SFNClient } from '@aws-sdk/client-sfn';
 import { ApprovalLinkSigner, ApprovalService } from '@autosave/runtime/approvals';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { loadApprovalSecrets, loadRuntimeConfig } from '@autosave/runtime/endpoints';
 import { RecordTable } from '@autosave/runtime/records';
 import type { RecordedTaskOutcome } from '../engine';
+import { lazyClient } from './lazy-client';
 
 /** The approvals' recorded decisions, as the engine needs them: handed over at a timeout, swept at boot. */
 export interface RecordedDecisions {
@@ -21,7 +22,8 @@ export interface RecordedDecisions {
  */
 export function recordedDecisions(dynamodb: DynamoDBClient, engineUrl: string): RecordedDecisions {
   const config = loadRuntimeConfig();
-  const sfn = new SFNClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: engineUrl });
+  // Made on the first decision to deliver: most starts have none, and the client package is megabytes.
+  const sfn = lazyClient<SFNClient>(async () => new (await import('@aws-sdk/client-sfn')).SFNClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: engineUrl }));
   let service: Promise<ApprovalService> | undefined;
   const approvals = () =>
     (service ??= loadApprovalSecrets(config).then(
