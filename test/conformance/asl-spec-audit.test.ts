@@ -323,6 +323,75 @@ describe('Variables (developer guide: passing data between states with variables
   });
 });
 
+/**
+ * The fields each state type takes, per query language (developer guide: each state's page, "Common state
+ * fields", and the JSONata page's field table), as one matrix: every field below is accepted on the state
+ * types that list it and refused on the others. `Assign` on a Succeed state is left out (not verified).
+ */
+describe('fields per state type and query language', () => {
+  const LAMBDA_ARN = 'arn:aws:lambda:us-east-1:123456789012:function:echo';
+  const INNER = { StartAt: 'I', States: { I: { Type: 'Pass', End: true } } };
+  const BASE: Record<string, object> = {
+    Pass: { Type: 'Pass', Next: 'S' },
+    Task: { Type: 'Task', Resource: LAMBDA_ARN, Next: 'S' },
+    Choice: { Type: 'Choice', Default: 'S' },
+    Wait: { Type: 'Wait', Seconds: 1, Next: 'S' },
+    Succeed: { Type: 'Succeed' },
+    Fail: { Type: 'Fail' },
+    Parallel: { Type: 'Parallel', Branches: [INNER], Next: 'S' },
+    Map: { Type: 'Map', ItemProcessor: INNER, Next: 'S' },
+  };
+  const VALUES: Record<'JSONPath' | 'JSONata', Record<string, unknown>> = {
+    JSONPath: { InputPath: '$', OutputPath: '$', Parameters: { a: 1 }, ResultPath: '$.r', ResultSelector: { a: 1 }, Result: 1, Assign: { v: 1 }, Retry: [{ ErrorEquals: ['States.ALL'] }], Catch: [{ ErrorEquals: ['States.ALL'], Next: 'S' }], TimeoutSeconds: 5, HeartbeatSeconds: 2, ItemsPath: '$', MaxConcurrency: 1, Comment: 'c' },
+    JSONata: { Arguments: { a: 1 }, Output: { a: 1 }, Assign: { v: 1 }, Retry: [{ ErrorEquals: ['States.ALL'] }], Catch: [{ ErrorEquals: ['States.ALL'], Next: 'S' }], TimeoutSeconds: 5, Items: [1], ItemSelector: { a: 1 }, MaxConcurrency: 1, Comment: 'c' },
+  };
+  const ALLOWED: Record<'JSONPath' | 'JSONata', Record<string, readonly string[]>> = {
+    JSONPath: {
+      Pass: ['InputPath', 'OutputPath', 'Parameters', 'ResultPath', 'Result', 'Assign', 'Comment'],
+      Task: ['InputPath', 'OutputPath', 'Parameters', 'ResultPath', 'ResultSelector', 'Assign', 'Retry', 'Catch', 'TimeoutSeconds', 'HeartbeatSeconds', 'Comment'],
+      Choice: ['InputPath', 'OutputPath', 'Assign', 'Comment'],
+      Wait: ['InputPath', 'OutputPath', 'Assign', 'Comment'],
+      Succeed: ['InputPath', 'OutputPath', 'Comment'],
+      Fail: ['Comment'],
+      Parallel: ['InputPath', 'OutputPath', 'Parameters', 'ResultPath', 'ResultSelector', 'Assign', 'Retry', 'Catch', 'Comment'],
+      Map: ['InputPath', 'OutputPath', 'Parameters', 'ResultPath', 'ResultSelector', 'Assign', 'Retry', 'Catch', 'ItemsPath', 'MaxConcurrency', 'Comment'],
+    },
+    JSONata: {
+      Pass: ['Output', 'Assign', 'Comment'],
+      Task: ['Arguments', 'Output', 'Assign', 'Retry', 'Catch', 'TimeoutSeconds', 'Comment'],
+      Choice: ['Output', 'Assign', 'Comment'],
+      Wait: ['Output', 'Assign', 'Comment'],
+      Succeed: ['Output', 'Comment'],
+      Fail: ['Comment'],
+      Parallel: ['Arguments', 'Output', 'Assign', 'Retry', 'Catch', 'Comment'],
+      Map: ['Output', 'Assign', 'Retry', 'Catch', 'Items', 'ItemSelector', 'MaxConcurrency', 'Comment'],
+    },
+  };
+  /** A definition where a Choice first routes to the state under test and to S, so both are reachable whatever it is. */
+  const definition = (lang: 'JSONPath' | 'JSONata', type: string, fields: readonly string[]) => {
+    const route = lang === 'JSONPath' ? { Variable: '$.a', IsPresent: true, Next: 'S' } : { Condition: '{% true %}', Next: 'S' };
+    const state: Record<string, unknown> = { ...BASE[type], ...Object.fromEntries(fields.map((f) => [f, VALUES[lang][f]])) };
+    if (type === 'Choice') state.Choices = [route];
+    return { QueryLanguage: lang, StartAt: 'Route', States: { Route: { Type: 'Choice', Choices: [route], Default: 'X' }, X: state, S: { Type: 'Succeed' } } };
+  };
+  const languages = ['JSONPath', 'JSONata'] as const;
+
+  it.each(languages.flatMap((lang) => Object.keys(BASE).map((type) => [lang, type] as const)))('%s %s takes all its fields at once', async (lang, type) => {
+    expect(await engine.create(definition(lang, type, ALLOWED[lang][type]))).toBe('created');
+  });
+
+  const refusals = languages.flatMap((lang) =>
+    Object.keys(BASE).flatMap((type) =>
+      Object.keys(VALUES[lang])
+        .filter((field) => !ALLOWED[lang][type].includes(field) && !(type === 'Succeed' && field === 'Assign'))
+        .map((field) => [lang, type, field] as const),
+    ),
+  );
+  it.each(refusals)('%s %s refuses %s', async (lang, type, field) => {
+    expect(await engine.create(definition(lang, type, [field]))).toMatchObject({ name: 'InvalidDefinition' });
+  });
+});
+
 describe('Distributed Map item sources (developer guide: ItemReader)', () => {
   it.each(['CSV', 'JSON', 'JSONL', 'MANIFEST', 'PARQUET'])('ItemReader InputType %s is one AWS takes: the definition is created', async (inputType) => {
     const def = jsonpath({
