@@ -198,8 +198,9 @@ export class LocalSqs {
     const names = requested.includes('All') ? [...Object.keys(stored), ...COMPUTED_ATTRIBUTES] : requested;
     const attributes: Record<string, string> = {};
     for (const name of names) {
-      if (name in computed) attributes[name] = computed[name]();
-      else if (name in stored) attributes[name] = stored[name];
+      // Own properties only: `__proto__`, `constructor`, `toString` are names on every object's prototype.
+      if (Object.hasOwn(computed, name)) attributes[name] = computed[name]();
+      else if (Object.hasOwn(stored, name)) attributes[name] = stored[name];
       else if (!SETTABLE_ATTRIBUTES.has(name)) throw new InvalidAttributeNameError(name);
     }
     return Object.keys(attributes).length > 0 ? { Attributes: attributes } : {};

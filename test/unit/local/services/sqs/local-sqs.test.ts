@@ -82,6 +82,10 @@ describe('LocalSqs over the AWS JSON protocol', () => {
     expect((await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl }))).Messages).toBeUndefined();
   });
 
+  it.each(['__proto__', 'constructor', 'toString'])("GetQueueAttributes of an attribute name that is a property of every JavaScript object (%s) is InvalidAttributeName, not a 500", async (name) => {
+    await expect(s.client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [name as never] }))).rejects.toMatchObject({ name: 'InvalidAttributeName' });
+  });
+
   it('returns at most MaxNumberOfMessages, oldest first', async () => {
     for (const n of [1, 2, 3]) await s.client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: `m${n}` }));
     const r = await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 2 }));
