@@ -42,6 +42,8 @@ export const STEP_FUNCTIONS_OPERATIONS = [
   'CreateStateMachineAlias', 'UpdateStateMachineAlias', 'DescribeStateMachineAlias', 'ListStateMachineAliases',
   'DeleteStateMachineAlias', 'StartExecution', 'DescribeExecution', 'DescribeStateMachineForExecution', 'ListExecutions',
   'GetExecutionHistory', 'StopExecution', 'RedriveExecution', 'SendTaskSuccess', 'SendTaskFailure', 'SendTaskHeartbeat',
+  // Not GetActivityTask: a long poll that finds no task would hold each request for 60 s.
+  'CreateActivity', 'DescribeActivity', 'ListActivities', 'DeleteActivity',
 ] as const;
 /** Operations that change nothing: the only ones aimed at the real runs. */
 const READ_OPERATIONS = new Set(['DescribeExecution', 'DescribeStateMachineForExecution', 'GetExecutionHistory', 'ListExecutions']);
@@ -60,7 +62,8 @@ const SFN_FIELDS = [
   'name', 'definition', 'roleArn', 'type', 'stateMachineArn', 'executionArn', 'input', 'output', 'taskToken', 'error', 'cause',
   'maxResults', 'nextToken', 'statusFilter', 'reverseOrder', 'includeExecutionData', 'publish', 'versionDescription', 'description',
   'routingConfiguration', 'stateMachineAliasArn', 'stateMachineVersionArn', 'loggingConfiguration', 'tracingConfiguration', 'tags',
-  'clientToken', 'redriveFilter', 'mapRunArn', 'revisionId', 'includedData', 'traceHeader', '__proto__', 'constructor',
+  'clientToken', 'redriveFilter', 'mapRunArn', 'revisionId', 'includedData', 'traceHeader', 'activityArn', 'encryptionConfiguration',
+  '__proto__', 'constructor',
 ];
 const SQS_FIELDS = [
   'QueueName', 'QueueUrl', 'Attributes', 'AttributeNames', 'MessageAttributeNames', 'MessageSystemAttributeNames', 'MessageBody',
@@ -163,6 +166,7 @@ function sfnValue(targets: FuzzTargets, op: string, field: string): fc.Arbitrary
     output: jsonText(targets),
     stateMachineArn: fc.oneof(fc.constantFrom(...arns), arnLike),
     executionArn: fc.oneof(fc.constantFrom(...arns), arnLike),
+    activityArn: arnLike,
     stateMachineAliasArn: fc.oneof(fc.constantFrom(...targets.stateMachineArns), arnLike),
     stateMachineVersionArn: fc.oneof(fc.constantFrom(...targets.stateMachineArns), arnLike),
     nextToken: pageToken,
