@@ -43,6 +43,11 @@ export function listActivities(store: EngineStore): ActivityRow[] {
   return store.sql('SELECT * FROM activities ORDER BY name').all() as ActivityRow[];
 }
 
+/** How many activities there are (the account quota). */
+export function countActivities(store: EngineStore): number {
+  return (store.sql('SELECT COUNT(*) AS n FROM activities').get() as { n: number }).n;
+}
+
 /** Removes an activity; its queued tasks stay (they run to their timeout, or are taken if it is created again). */
 export function deleteActivity(store: EngineStore, arn: string): void {
   store.sql('DELETE FROM activities WHERE arn = ?').run(arn);

@@ -8,7 +8,7 @@
  */
 import { MAX_NAME_LENGTH } from '@autosave/workflow/config';
 import {
-  type ActivityRow, deleteActivity as deleteActivityRow, dequeueActivityTask, dropClosedActivityTasks, getActivity, insertActivity,
+  type ActivityRow, countActivities, deleteActivity as deleteActivityRow, dequeueActivityTask, dropClosedActivityTasks, getActivity, insertActivity,
   listActivities as listActivityRows, waitingActivityTasks,
 } from '../../store';
 import type { ActivityWorkers, PollAnswer } from '../activity-workers';
@@ -60,7 +60,7 @@ export async function createActivity(ctx: EngineContext, input: Input): Promise<
       if ((existing.encryption ?? null) !== encryption) throw new ActivityAlreadyExists(`Activity already exists: '${arn}'`);
       return existing;
     }
-    if (listActivityRows(ctx.store).length >= MAX_ACTIVITIES) throw new ActivityLimitExceeded(`The maximum number of activities (${MAX_ACTIVITIES}) has been reached`);
+    if (countActivities(ctx.store) >= MAX_ACTIVITIES) throw new ActivityLimitExceeded(`The maximum number of activities (${MAX_ACTIVITIES}) has been reached`);
     const created: ActivityRow = { arn, name, created_ms: ctx.clock.now(), encryption, tags };
     insertActivity(ctx.store, created);
     return created;
