@@ -8,7 +8,11 @@
 import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { CONCURRENT_RUNS, IN_FLIGHT, KILLED_IN_FLIGHT_RUNS, PAGE_SAMPLE_RUNS, PAUSED_RUNS, REPEATS, SEQUENTIAL_RUNS, STEPS, WARMUP_RUNS, type WorkloadFigures } from './workload';
+import type { WorkloadFigures } from './workload';
+
+// Before the workload's sizes are read (here and in every part's process): `--quick` runs fewer of them.
+if (process.argv.includes('--quick')) process.env.BENCH_QUICK = '1';
+const { CONCURRENT_RUNS, IN_FLIGHT, KILLED_IN_FLIGHT_RUNS, PAGE_SAMPLE_RUNS, PAUSED_RUNS, QUICK, REPEATS, SEQUENTIAL_RUNS, STEPS, WARMUP_RUNS } = await import('./workload');
 
 const PARTS = {
   autosave: async () => (await import('./autosave-engine')).measureAutosave(),
@@ -29,7 +33,7 @@ function runPart<P extends Part>(part: P): Promise<Figures<P>> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--part', part], {
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...(QUICK ? { BENCH_QUICK: '1' } : {}) },
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -67,7 +71,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   console.log(`Machine: ${cpus().length} vCPU (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}.`);
   console.log(`Workload: ${STEPS} sequential Tasks, each returning ~200 bytes; ${SEQUENTIAL_RUNS} runs one after another; ${CONCURRENT_RUNS} runs, ${IN_FLIGHT} in flight. ` +
-    `Medians of ${REPEATS} after ${WARMUP_RUNS} warm-up runs.`);
+    `Medians of ${REPEATS} after ${WARMUP_RUNS} warm-up runs${QUICK ? ' (--quick)' : ''}.`);
   // The floor runs before and after the others and keeps the faster figures: the disk is shared, and a
   // floor measured in a slow moment would flatter us.
   const floorBefore = await runPart('floor');
@@ -130,7 +134,7 @@ async function main(): Promise<void> {
   const x = api.expressSync!;
   console.log(`\nEXPRESS through StartSyncExecution (own process, the SDK): ${runsPerSecond(x.sequential).toFixed(0)} runs/s one at a time, ` +
     `${runsPerSecond(x.concurrent).toFixed(0)} runs/s ${IN_FLIGHT} in flight (nothing written to disk: the service keeps no express runs).`);
-  console.log(`\nClosed seven-step runs in the store (real runs of the workload, durable), in process; this part took ${scale.seconds.toFixed(0)} s, most of it growing the store:\n${table([
+  console.log(`\nClosed ${scale.run} runs in the store (real runs, durable), in process; this part took ${scale.seconds.toFixed(0)} s, most of it growing the store:\n${table([
     ['closed runs', 'bytes/run', 'boot ms', 'List page 1 ms', 'List page 10 ms', 'Describe ms', 'History ms'],
     ...scale.rows.map((r) => [r.runs.toLocaleString('en'), r.bytesPerRun.toFixed(0), r.bootMs.toFixed(1), r.listFirstPageMs.toFixed(2), r.listTenthPageMs.toFixed(2), r.describeMs.toFixed(3), r.historyMs.toFixed(2)]),
   ])}`);

@@ -3,19 +3,25 @@
  * the very same definition runs on aws-local-stepfunctions (which ignores JSONata).
  */
 
+/**
+ * `npm run bench -- --quick` (BENCH_QUICK=1 in every part's process): fewer runs, one repeat, so the whole
+ * bench takes a few minutes; the paused and killed runs, which the goals name, stay as they are.
+ */
+export const QUICK = process.env.BENCH_QUICK === '1';
+
 /** Steps per run. */
 export const STEPS = 7;
 /** Runs one after another. */
-export const SEQUENTIAL_RUNS = 200;
+export const SEQUENTIAL_RUNS = QUICK ? 50 : 200;
 /** Runs with {@link IN_FLIGHT} at a time. */
-export const CONCURRENT_RUNS = 1_000;
+export const CONCURRENT_RUNS = QUICK ? 300 : 1_000;
 export const IN_FLIGHT = 50;
 /** Runs left paused on a task token for the memory and restart figures. */
 export const PAUSED_RUNS = 10_000;
 /** Runs before the measured ones (JIT, caches, file growth). */
-export const WARMUP_RUNS = 100;
+export const WARMUP_RUNS = QUICK ? 30 : 100;
 /** Measured repetitions of each workload; the median is reported. */
-export const REPEATS = 3;
+export const REPEATS = QUICK ? 1 : 3;
 /** Runs caught in flight by a SIGKILL in the restart figures. */
 export const KILLED_IN_FLIGHT_RUNS = 200;
 
