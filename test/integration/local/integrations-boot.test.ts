@@ -40,8 +40,8 @@ describe('autosave local with the emulated integrations', () => {
       // The console's Services page shows what the run did on each service (its engine port serves the console).
       const services = await (await fetch(`${local.url}/services`)).text();
       expect(services).toMatch(/<tr data-topic="alerts"><td><code>arn:aws:sns:us-east-1:123456789012:alerts<\/code><\/td><td><span data-subscription="email">email → <code>ops@example.com<\/code>/);
-      expect(services).toMatch(/<tr data-message="[^"]+"><td>[^<]+<\/td><td>alerts<\/td><td>Hello<\/td><td><code>from autosave local<\/code><\/td><td>1<\/td><\/tr>/);
-      expect(services).toMatch(/<tr data-event-source="app"><td>[^<]*<\/td><td>default<\/td><td>app<\/td><td>Done<\/td><td><code>\{&quot;ok&quot;:true\}<\/code><\/td>/);
+      expect(services).toMatch(/<tr data-message="[^"]+"><td class="at">[^<]+<\/td><td>alerts<\/td><td>Hello<\/td><td><code class="payload">from autosave local<\/code><\/td><td class="deliveries">1 subscription<\/td>/);
+      expect(services).toMatch(/<tr data-event-source="app"><td class="at">[^<]*<\/td><td>default<\/td><td>app<\/td><td>Done<\/td><td><code class="payload">\{&quot;ok&quot;:true\}<\/code><\/td>/);
       expect(services).toContain(`<tr data-metric="Runs">`);
       expect(services).toContain(`href="/runs/${encodeURIComponent(executionArn)}"`);
       await local.stop();

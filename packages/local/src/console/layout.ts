@@ -36,6 +36,9 @@ pre { background: #fff; border: 1px solid #e4e7ec; padding: 8px; overflow: auto;
 @media (max-width: 1000px) { .run-layout { grid-template-columns: minmax(0, 1fr); } }
 td code { white-space: nowrap; }
 .panel { background: #fff; border: 1px solid #e4e7ec; padding: 12px; border-radius: 6px; overflow: auto; }
+.panel > h2:first-child { margin-top: 0; } .panel + .panel { margin-top: 14px; }
+td.at, td.run { white-space: nowrap; }
+td code.payload { white-space: pre-wrap; overflow-wrap: anywhere; }
 .facts td:first-child { color: #5b6474; width: 120px; }
 .callout { background: var(--wait-bg); border: 1px solid #f0d48a; padding: 10px 14px; border-radius: 6px; margin-bottom: 14px; }
 .callout.error { background: var(--fail-bg); border-color: #f3b4ae; }

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock } from '@autosave/workflow/config';
-import { EMULATED_API_ACTIONS, ServiceFault, type ServiceApi } from '../../engine';
+import { EMULATED_API_ACTIONS, ServiceFault, type ServiceApi, type TaskCallContext } from '../../engine';
 import { targetKind, type DeliveryTargets } from '../delivery';
 import { JsonStateFile } from '../json-state-file';
 import { eventPatternProblem, matchesEventPattern, type EventPattern } from './event-pattern';
@@ -58,6 +58,8 @@ export interface PutEvent {
   readonly event: Record<string, unknown>;
   /** The rules it matched. */
   readonly rules: readonly string[];
+  /** The run whose Task put it (absent for an event put from outside a run). */
+  readonly executionArn?: string;
 }
 
 type Input = Record<string, unknown>;
@@ -113,10 +115,10 @@ export class LocalEventBridge implements ServiceApi {
     return rule;
   }
 
-  async call(action: string, input: Input): Promise<Record<string, unknown>> {
+  async call(action: string, input: Input, context?: TaskCallContext): Promise<Record<string, unknown>> {
     switch (action as (typeof EMULATED_API_ACTIONS.eventbridge)[number]) {
       case 'PutEvents':
-        return this.putEvents(input);
+        return this.putEvents(input, context);
       case 'CreateEventBus': {
         const name = String(input.Name ?? '');
         if (!/^[/.\-_A-Za-z0-9]{1,256}$/.test(name) || name === DEFAULT_BUS) throw new ServiceFault('ValidationException', `1 validation error detected: Value '${name}' at 'name' failed to satisfy constraint`, 400);
@@ -232,14 +234,14 @@ export class LocalEventBridge implements ServiceApi {
   }
 
   /** PutEvents: each entry checked alone, as EventBridge answers it. */
-  private putEvents(input: Input): Record<string, unknown> {
+  private putEvents(input: Input, context?: TaskCallContext): Record<string, unknown> {
     const entries = Array.isArray(input.Entries) ? (input.Entries as Input[]) : [];
     if (entries.length === 0 || entries.length > 10) throw new ServiceFault('ValidationException', `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and 10`, 400);
-    const results = entries.map((entry) => this.putEntry(entry));
+    const results = entries.map((entry) => this.putEntry(entry, context));
     return { Entries: results, FailedEntryCount: results.filter((r) => 'ErrorCode' in r).length };
   }
 
-  private putEntry(entry: Input): Record<string, unknown> {
+  private putEntry(entry: Input, context?: TaskCallContext): Record<string, unknown> {
     const invalid = (field: string) => ({ ErrorCode: 'InvalidArgument', ErrorMessage: `Parameter ${field} is not valid. Reason: ${field} is a required argument.` });
     if (typeof entry.Source !== 'string' || entry.Source === '') return invalid('Source');
     if (typeof entry.DetailType !== 'string' || entry.DetailType === '') return invalid('DetailType');
@@ -278,7 +280,7 @@ export class LocalEventBridge implements ServiceApi {
       matched.push(rule.name);
       for (const target of rule.targets) this.deliver(target, event);
     }
-    this.events.push({ bus, event, rules: matched });
+    this.events.push({ bus, event, rules: matched, ...(context ? { executionArn: context.executionArn } : {}) });
     if (this.events.length > (this.options.keepEvents ?? 200)) this.events.shift();
     return { EventId: id };
   }

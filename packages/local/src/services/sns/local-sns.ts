@@ -8,7 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock } from '@autosave/workflow/config';
-import { EMULATED_API_ACTIONS, ServiceFault, type ServiceApi } from '../../engine';
+import { EMULATED_API_ACTIONS, ServiceFault, type ServiceApi, type TaskCallContext } from '../../engine';
 import type { DeliveryTargets } from '../delivery';
 import { JsonStateFile } from '../json-state-file';
 import { matchesEventPattern, type EventPattern } from '../eventbridge';
@@ -56,6 +56,8 @@ export interface PublishedMessage {
   readonly timestamp: string;
   /** How many subscriptions it went to. */
   readonly deliveries: number;
+  /** The run whose Task published it (absent for a publish from outside a run). */
+  readonly executionArn?: string;
 }
 
 type Input = Record<string, unknown>;
@@ -103,7 +105,7 @@ export class LocalSns implements ServiceApi {
     return [...this.messages].reverse();
   }
 
-  async call(action: string, input: Input): Promise<Record<string, unknown>> {
+  async call(action: string, input: Input, context?: TaskCallContext): Promise<Record<string, unknown>> {
     switch (action as (typeof EMULATED_API_ACTIONS.sns)[number]) {
       case 'CreateTopic':
         return this.createTopic(input);
@@ -132,9 +134,9 @@ export class LocalSns implements ServiceApi {
         return { Subscriptions: [...this.subscriptions.values()].filter((s) => s.topicArn === topic.arn).map((s) => this.describeSubscription(s)) };
       }
       case 'Publish':
-        return this.publish(input);
+        return this.publish(input, context);
       case 'PublishBatch':
-        return this.publishBatch(input);
+        return this.publishBatch(input, context);
       default:
         throw new ServiceFault('InvalidAction', `The action ${action} is not valid for this endpoint.`, 400);
     }
@@ -219,7 +221,7 @@ export class LocalSns implements ServiceApi {
 
   // --- publishing ----------------------------------------------------------------------------------
 
-  private publish(input: Input): Record<string, unknown> {
+  private publish(input: Input, context?: TaskCallContext): Record<string, unknown> {
     const target = input.TopicArn ?? input.TargetArn;
     if (target === undefined && input.PhoneNumber !== undefined) throw invalid('PhoneNumber Reason: SMS is not delivered by the local engine');
     if (target === undefined) throw invalid('TopicArn or TargetArn Reason: no value for required parameter');
@@ -253,12 +255,12 @@ export class LocalSns implements ServiceApi {
       this.deliver(subscription, { messageId, sequenceNumber, topic, text, subject: input.Subject as string | undefined, attributes, timestamp, input });
       deliveries++;
     }
-    this.messages.push({ messageId, topicArn: topic.arn, ...(typeof input.Subject === 'string' ? { subject: input.Subject } : {}), message, timestamp, deliveries });
+    this.messages.push({ messageId, topicArn: topic.arn, ...(typeof input.Subject === 'string' ? { subject: input.Subject } : {}), message, timestamp, deliveries, ...(context ? { executionArn: context.executionArn } : {}) });
     if (this.messages.length > (this.options.keepMessages ?? 200)) this.messages.shift();
     return { MessageId: messageId, ...(sequenceNumber !== undefined ? { SequenceNumber: sequenceNumber } : {}) };
   }
 
-  private publishBatch(input: Input): Record<string, unknown> {
+  private publishBatch(input: Input, context?: TaskCallContext): Record<string, unknown> {
     const entries = Array.isArray(input.PublishBatchRequestEntries) ? (input.PublishBatchRequestEntries as Input[]) : [];
     if (entries.length === 0) throw new ServiceFault('EmptyBatchRequest', 'The batch request doesn\'t contain any entries.', 400);
     if (entries.length > 10) throw new ServiceFault('TooManyEntriesInBatchRequest', 'The batch request contains more entries than permissible.', 400);
@@ -266,7 +268,7 @@ export class LocalSns implements ServiceApi {
     const Failed: Record<string, unknown>[] = [];
     for (const { Id, ...entry } of entries) {
       try {
-        Successful.push({ Id, ...this.publish({ ...entry, TopicArn: input.TopicArn }) });
+        Successful.push({ Id, ...this.publish({ ...entry, TopicArn: input.TopicArn }, context) });
       } catch (err) {
         if (!(err instanceof ServiceFault)) throw err;
         Failed.push({ Id, Code: err.code, Message: err.message, SenderFault: err.status < 500 });
