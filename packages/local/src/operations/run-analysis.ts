@@ -66,6 +66,21 @@ export interface StepEntry {
   idempotencyKey?: string;
   /** What a callback task's resource returned when it was submitted (the approval link, for approvals). */
   submitted?: unknown;
+  /** The activity task this entry waits on now: scheduled, not yet answered (gone once a worker answers or it times out). */
+  activityWait?: ActivityWait;
+}
+
+/** An activity task scheduled and not answered yet: what its `ActivityScheduled` and `ActivityStarted` say. */
+export interface ActivityWait {
+  readonly activityArn: string;
+  /** When the task was scheduled (its `TimeoutSeconds` runs from here). */
+  readonly scheduledAt: Date;
+  readonly timeoutSeconds?: number;
+  readonly heartbeatSeconds?: number;
+  /** The worker whose GetActivityTask took it (absent while no worker has). */
+  workerName?: string;
+  /** When a worker took it. */
+  startedAt?: Date;
 }
 
 /** One call of an agent-loop tool batch and where its result came from. */
@@ -260,6 +275,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       if (type !== 'ExecutionSucceeded') {
         const { error, cause } = failureOf(event);
         for (const entry of open) {
+          entry.activityWait = undefined;
           entry.outcome = 'failed';
           entry.error ??= error ?? type;
           entry.cause ??= cause;
@@ -293,7 +309,15 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       if (keys.length > 0) entry.idempotencyKey = keys.length === 1 ? keys[0] : `${keys[0]} (+${keys.length - 1})`;
       else if (event.lambdaFunctionScheduledEventDetails?.resource) entry.functionName = event.lambdaFunctionScheduledEventDetails.resource;
       if (entry.outcome === 'waiting') entry.outcome = 'running';
+      const activity = event.activityScheduledEventDetails;
+      entry.activityWait = activity?.resource
+        ? { activityArn: activity.resource, scheduledAt: at, timeoutSeconds: activity.timeoutInSeconds, heartbeatSeconds: activity.heartbeatInSeconds }
+        : undefined;
     } else if (ATTEMPT_STARTED.has(type)) {
+      if (type === 'ActivityStarted' && entry.activityWait) {
+        entry.activityWait.workerName = event.activityStartedEventDetails?.workerName;
+        entry.activityWait.startedAt = at;
+      }
       if (isLocalRestartReinvocation(type, attemptOpen.has(entry))) {
         entry.attempts += 1;
         entry.reinvocations += 1;
@@ -306,6 +330,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       entry.submitted = unwrapTaskResult(parseJson(event.taskSubmittedEventDetails?.output));
     } else if (ATTEMPT_SUCCESSES.has(type)) {
       attemptOpen.delete(entry);
+      entry.activityWait = undefined;
       const output =
         event.taskSucceededEventDetails?.output ??
         event.lambdaFunctionSucceededEventDetails?.output ??
@@ -321,6 +346,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       entry.cause = undefined;
     } else if (ATTEMPT_FAILURES.has(type)) {
       attemptOpen.delete(entry);
+      entry.activityWait = undefined;
       const { error, cause } = failureOf(event);
       entry.attemptErrors.push(error ?? type);
       entry.error = error ?? type;
@@ -370,6 +396,20 @@ export function pendingApprovals(analysis: RunAnalysis): PendingApproval[] {
     });
 }
 
+/** A run waiting for a worker of an activity: the state, and the activity task's {@link ActivityWait}. */
+export interface PendingActivity extends ActivityWait {
+  /** The state waiting. */
+  readonly step: string;
+}
+
+/** A worker as the console and the CLI name it: `worker <workerName>`, or `a worker` when it gave no name. */
+export const workerLabel = (workerName: string | undefined): string => (workerName ? `worker ${workerName}` : 'a worker');
+
+/** The activity tasks a run waits on now (scheduled, not yet answered by a worker nor timed out). */
+export function pendingActivities(analysis: RunAnalysis): PendingActivity[] {
+  return analysis.entries.filter((e) => e.activityWait && e.exitedAt === undefined).map((e) => ({ ...e.activityWait!, step: e.name }));
+}
+
 /** Which of our Lambdas a step called, for people: `model`, `tool`, `approval`, or the function name. */
 export function stepKind(entry: StepEntry): string {
   const fn = entry.functionName ?? '';
@@ -387,6 +427,7 @@ export function describeStepOutcome(entry: StepEntry): string {
   if (caught) notes.push(`caught ${entry.error}`);
   else if (entry.outcome === 'succeeded') notes.push('done');
   else if (entry.outcome === 'waiting') notes.push('waiting on a human');
+  else if (entry.outcome === 'running' && entry.activityWait) notes.push(entry.activityWait.startedAt ? `taken by ${workerLabel(entry.activityWait.workerName)}` : 'waiting for a worker');
   else if (entry.outcome === 'running') notes.push('running');
   else notes.push(`FAILED ${entry.error ?? ''}`.trim());
   notes.push(...resultOrigin(entry));

@@ -1,5 +1,5 @@
 import type { DescribeExecutionCommandOutput, HistoryEvent, SFNClient } from '@aws-sdk/client-sfn';
-import { analyzeHistory, pendingApprovals, type PendingApproval, type RunAnalysis } from './run-analysis';
+import { analyzeHistory, pendingActivities, pendingApprovals, type PendingActivity, type PendingApproval, type RunAnalysis } from './run-analysis';
 import { getFullHistory, resolveRun } from './runs';
 import { workflowNameOf } from './workflows';
 
@@ -12,6 +12,8 @@ export interface RunDetails {
   /** The states open now (running or waiting). */
   readonly currentSteps: readonly string[];
   readonly approvals: readonly PendingApproval[];
+  /** The activity tasks the run waits on for a worker (Task states whose `Resource` is an activity ARN). */
+  readonly activities: readonly PendingActivity[];
 }
 
 /** Loads a run by ARN or name, with its whole history. */
@@ -27,5 +29,6 @@ export async function loadRunDetails(sfn: SFNClient, ref: string, registryNames:
     analysis,
     currentSteps: analysis.entries.filter((e) => e.outcome === 'running' || e.outcome === 'waiting').map((e) => e.name),
     approvals: execution.status === 'RUNNING' ? pendingApprovals(analysis) : [],
+    activities: execution.status === 'RUNNING' ? pendingActivities(analysis) : [],
   };
 }

@@ -4,6 +4,7 @@ import {
   analyzeHistory,
   describeStepOutcome,
   isReplayedResult,
+  pendingActivities,
   pendingApprovals,
   stepKind,
 } from '../../../../packages/local/src/operations/run-analysis';
@@ -215,4 +216,41 @@ describe('isReplayedResult', () => {
     ['text', false],
     [null, false],
   ])('%j -> %s', (result, expected) => expect(isReplayedResult(result)).toBe(expected));
+});
+
+// An activity Task's events as GetExecutionHistory answers them (the SDK's ActivityScheduledEventDetails:
+// resource, input, timeoutInSeconds, heartbeatInSeconds; ActivityStartedEventDetails: workerName).
+const ACTIVITY = 'arn:aws:states:us-east-1:123456789012:activity:label-review';
+const activityScheduled: Partial<HistoryEvent> = {
+  type: 'ActivityScheduled',
+  activityScheduledEventDetails: { resource: ACTIVITY, input: '{}', timeoutInSeconds: 3600, heartbeatInSeconds: 600 },
+};
+
+describe('a run waiting for an activity worker', () => {
+  it('is waiting for a worker from ActivityScheduled, and taken by the worker ActivityStarted names', () => {
+    const queued = analyzeHistory(history({ type: 'ExecutionStarted' }, entered('Review'), activityScheduled));
+    expect(pendingActivities(queued)).toEqual([
+      { step: 'Review', activityArn: ACTIVITY, scheduledAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 2)), timeoutSeconds: 3600, heartbeatSeconds: 600 },
+    ]);
+    expect(describeStepOutcome(queued.entries[0])).toBe('waiting for a worker');
+    expect(pendingApprovals(queued)).toEqual([]);
+
+    const taken = analyzeHistory(
+      history({ type: 'ExecutionStarted' }, entered('Review'), activityScheduled, { type: 'ActivityStarted', activityStartedEventDetails: { workerName: 'labeller-7' } }),
+    );
+    expect(pendingActivities(taken)).toMatchObject([{ step: 'Review', workerName: 'labeller-7', startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 3)) }]);
+    expect(describeStepOutcome(taken.entries[0])).toBe('taken by worker labeller-7');
+  });
+
+  it('waits no more once the worker answers, the task times out, or the run closes', () => {
+    const start = [{ type: 'ExecutionStarted' }, entered('Review'), activityScheduled, { type: 'ActivityStarted', activityStartedEventDetails: {} }] as Partial<HistoryEvent>[];
+    const answered = analyzeHistory(history(...start, { type: 'ActivitySucceeded', activitySucceededEventDetails: { output: '{}' } }));
+    expect(pendingActivities(answered)).toEqual([]);
+    const timedOut = analyzeHistory(history(...start, { type: 'ActivityTimedOut', activityTimedOutEventDetails: { error: 'States.Timeout' } }));
+    expect(pendingActivities(timedOut)).toEqual([]);
+    const aborted = analyzeHistory(history(...start, { type: 'ExecutionAborted' }));
+    expect(pendingActivities(aborted)).toEqual([]);
+    // A worker that gave no workerName is still a worker that took the task.
+    expect(describeStepOutcome(analyzeHistory(history(...start)).entries[0])).toBe('taken by a worker');
+  });
 });

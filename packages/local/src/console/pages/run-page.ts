@@ -1,5 +1,5 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { definitionOfRun, formatDuration, formatTime, describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus, loadRunDetails, type MockedRunInfo } from '../../operations';
+import { definitionOfRun, formatDuration, formatTime, describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus, loadRunDetails, type MockedRunInfo, type PendingActivity, workerLabel } from '../../operations';
 import { html, linkable } from '../html';
 import { renderPage } from '../layout';
 import { renderStateGraph } from '../state-graph';
@@ -17,6 +17,20 @@ const pretty = (json: string | undefined) => {
     return json;
   }
 };
+
+/**
+ * A run waiting for an activity's worker: which state, which activity, since when, whether a worker took
+ * the task (and when), and when it times out — the wait is otherwise invisible (the state is just running).
+ */
+function activityCallout(a: PendingActivity) {
+  const name = a.activityArn.split(':').slice(6).join(':') || a.activityArn;
+  const timesOut = a.timeoutSeconds !== undefined ? new Date(a.scheduledAt.getTime() + a.timeoutSeconds * 1000) : undefined;
+  return html`<div class="callout" data-activity="${a.activityArn}" data-step="${a.step}"><strong>${a.startedAt ? 'Waiting on a worker' : 'Waiting for a worker'}</strong> at <code>${a.step}</code> on activity <code>${name}</code> since ${formatTime(a.scheduledAt)}: ${
+    a.startedAt
+      ? html`${workerLabel(a.workerName)} took it at ${formatTime(a.startedAt)} and has not answered yet (SendTaskSuccess or SendTaskFailure)${a.heartbeatSeconds !== undefined ? html`; it must send a heartbeat every ${a.heartbeatSeconds} s` : ''}.`
+      : html`no worker has taken the task yet. A worker takes it with GetActivityTask on <code>${a.activityArn}</code>.`
+  }${timesOut ? html` The task times out at ${formatTime(timesOut)} (TimeoutSeconds ${a.timeoutSeconds}).` : ''}</div>`;
+}
 
 /**
  * `GET /runs/<arn>`: the state machine as a graph coloured by what happened, beside the run's timeline. A run
@@ -41,8 +55,9 @@ export async function runPage(sfn: SFNClient, executionArn: string, now?: number
       html`<div class="callout" data-approval="${a.approvalId ?? ''}"><strong>Waiting on a human</strong> at <code>${a.step}</code> since ${formatTime(a.since)}${a.expiresAt ? html` (the link expires ${a.expiresAt})` : ''}.
 ${linkable(a.url) ? html`<a class="approval-link" href="${linkable(a.url)}">Open the approval page</a>` : html`<span class="muted">No approval link was recorded.</span>`}</div>`,
   );
-  const body = html`<h1>${e.name} ${statusBadge(e.status ?? '', waiting)}</h1>
+  const body = html`<h1>${e.name} ${statusBadge(e.status ?? '', waiting || (details.activities.length > 0 && 'worker'))}</h1>
 ${approvals}
+${details.activities.map(activityCallout)}
 ${e.error ? html`<div class="callout error"><strong>${e.error}</strong>${e.cause ? html`: ${e.cause}` : ''}</div>` : ''}
 <table class="facts panel"><tbody>
 <tr><td>workflow</td><td>${e.stateMachineArn ? html`<a href="${stateMachineHref(e.stateMachineArn)}">${details.workflow}</a>` : details.workflow}${e.stateMachineVersionArn ? html` <span class="muted">version ${e.stateMachineVersionArn.split(':').pop()}</span>` : ''}</td></tr>

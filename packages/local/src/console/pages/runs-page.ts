@@ -6,9 +6,9 @@ import { renderPage } from '../layout';
 /** Link to a run's page. */
 export const runHref = (executionArn: string): string => `/runs/${encodeURIComponent(executionArn)}`;
 
-/** A status badge; a running run that waits on a human shows WAITING. */
-export const statusBadge = (status: string, waiting = false) =>
-  html`<span class="badge ${waiting ? 'WAITING' : status}">${waiting ? 'WAITING ON A HUMAN' : status}</span>`;
+/** A status badge; a running run that waits on a human (`true`) or on an activity's worker (`'worker'`) shows WAITING. */
+export const statusBadge = (status: string, waiting: boolean | 'worker' = false) =>
+  html`<span class="badge ${waiting ? 'WAITING' : status}">${waiting === 'worker' ? 'WAITING ON A WORKER' : waiting ? 'WAITING ON A HUMAN' : status}</span>`;
 
 /** The console's own status filter: running runs that wait on a human (the CLI's `runs --status WAITING`). */
 export const WAITING_FILTER = WAITING_RUN_FILTER;
