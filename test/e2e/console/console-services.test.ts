@@ -164,6 +164,7 @@ describe('the console shows the emulated integrations, unserved Tasks and activi
     expect(logLines.find((l) => l.includes(arn) && l.includes('StartCrawl'))).toContain('--pass-through glue');
 
     await page.click('header a[href="/state-machines"]');
+    await shot('state-machines');
     await page.click('tr[data-state-machine="crawl-catalog"] a');
     const warning = page.locator('.callout.warning li[data-unserved-state="StartCrawl"]');
     const text = await warning.textContent();
@@ -189,6 +190,12 @@ describe('the console shows the emulated integrations, unserved Tasks and activi
     expect(await page.locator('h1 .badge').textContent()).toBe('WAITING ON A WORKER');
     expect(await page.locator('table.timeline tr[data-step="Review"]').textContent()).toContain('waiting for a worker');
     await shot('run-waiting-on-activity');
+    // The runs list says so too, and its waiting-on-a-human filter leaves it out.
+    await page.click('header a[href="/"]');
+    expect(await page.locator('tr[data-run="batch-1"] .badge').textContent()).toBe('WAITING ON A WORKER');
+    await shot('runs');
+    await page.click('.filters a[data-filter="WAITING"]');
+    expect(await page.locator('tr[data-run="batch-1"]').count()).toBe(0);
 
     // A worker takes it: the page names the worker and when it started.
     const task = await sfn.send(new GetActivityTaskCommand({ activityArn, workerName: 'labeller-7' }));

@@ -8,7 +8,7 @@ import {
   type SFNClient,
 } from '@aws-sdk/client-sfn';
 import { InvalidRunFilterError, RunAmbiguousError, RunNotFoundError } from './errors';
-import { analyzeHistory, pendingApprovals } from './run-analysis';
+import { analyzeHistory, pendingActivities, pendingApprovals } from './run-analysis';
 import { listDeployedWorkflows, type DeployedWorkflow } from './workflows';
 
 /** The statuses Step Functions reports for an execution. */
@@ -42,11 +42,19 @@ export function parseRunStatus(value: string | undefined): RunStatusFilter | und
   return upper;
 }
 
-/** The runs among `runs` that are RUNNING and wait on a human (their history has an unanswered approval). */
-export async function waitingRunArns(sfn: SFNClient, runs: readonly RunSummary[]): Promise<Set<string>> {
+/**
+ * What the RUNNING runs among `runs` wait on, by execution ARN: `human` (an unanswered approval) or
+ * `worker` (an activity task no worker has answered); runs waiting on neither are absent.
+ */
+export async function runWaits(sfn: SFNClient, runs: readonly RunSummary[]): Promise<Map<string, 'human' | 'worker'>> {
   const running = runs.filter((r) => r.status === 'RUNNING');
-  const waiting = await Promise.all(running.map(async (r) => pendingApprovals(analyzeHistory(await getFullHistory(sfn, r.executionArn))).length > 0));
-  return new Set(running.filter((_, i) => waiting[i]).map((r) => r.executionArn));
+  const waits = await Promise.all(
+    running.map(async (r) => {
+      const analysis = analyzeHistory(await getFullHistory(sfn, r.executionArn));
+      return pendingApprovals(analysis).length > 0 ? 'human' : pendingActivities(analysis).length > 0 ? 'worker' : undefined;
+    }),
+  );
+  return new Map(running.flatMap((r, i) => (waits[i] ? [[r.executionArn, waits[i]] as const] : [])));
 }
 
 /** Options of {@link listRuns}. */
@@ -74,8 +82,8 @@ export async function listRuns(sfn: SFNClient, options: ListRunsOptions = {}, re
   const perMachine = await Promise.all(machines.map((m) => listRunsOf(sfn, m, status, limit)));
   const runs = perMachine.flat().sort((a, b) => (b.startDate?.getTime() ?? 0) - (a.startDate?.getTime() ?? 0));
   // The limit applies to the runs shown: filter the waiting ones before cutting.
-  const waiting = waitingOnly ? await waitingRunArns(sfn, runs) : undefined;
-  return (waiting ? runs.filter((r) => waiting.has(r.executionArn)) : runs).slice(0, limit);
+  const waits = waitingOnly ? await runWaits(sfn, runs) : undefined;
+  return (waits ? runs.filter((r) => waits.get(r.executionArn) === 'human') : runs).slice(0, limit);
 }
 
 async function listRunsOf(sfn: SFNClient, machine: DeployedWorkflow, status: ExecutionStatus | undefined, limit: number): Promise<RunSummary[]> {

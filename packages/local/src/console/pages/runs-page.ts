@@ -1,5 +1,5 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { listRuns, parseRunStatus, RUN_STATUS_FILTERS, WAITING_RUN_FILTER, waitingRunArns, formatElapsed, formatTime, listDeployedWorkflows } from '../../operations';
+import { listRuns, parseRunStatus, RUN_STATUS_FILTERS, WAITING_RUN_FILTER, runWaits, formatElapsed, formatTime, listDeployedWorkflows } from '../../operations';
 import { html } from '../html';
 import { renderPage } from '../layout';
 
@@ -9,6 +9,9 @@ export const runHref = (executionArn: string): string => `/runs/${encodeURICompo
 /** A status badge; a running run that waits on a human (`true`) or on an activity's worker (`'worker'`) shows WAITING. */
 export const statusBadge = (status: string, waiting: boolean | 'worker' = false) =>
   html`<span class="badge ${waiting ? 'WAITING' : status}">${waiting === 'worker' ? 'WAITING ON A WORKER' : waiting ? 'WAITING ON A HUMAN' : status}</span>`;
+
+/** {@link statusBadge}'s `waiting` for what a run waits on. */
+const waitBadge = (wait: 'human' | 'worker' | undefined) => (wait === 'worker' ? 'worker' : wait === 'human');
 
 /** The console's own status filter: running runs that wait on a human (the CLI's `runs --status WAITING`). */
 export const WAITING_FILTER = WAITING_RUN_FILTER;
@@ -21,8 +24,8 @@ export async function runsPage(sfn: SFNClient, query: URLSearchParams, now?: num
   const status = parseRunStatus(query.get('status') || undefined);
   const workflow = query.get('workflow') || undefined;
   const [runs, machines] = await Promise.all([listRuns(sfn, { status, workflow }), listDeployedWorkflows(sfn)]);
-  // Running runs: say which wait on a human (their history tells; the WAITING filter already asked).
-  const waiting = status === WAITING_FILTER ? new Set(runs.map((r) => r.executionArn)) : await waitingRunArns(sfn, runs);
+  // Running runs: say which wait on a human or an activity's worker (their history tells; the WAITING filter already asked).
+  const waiting = status === WAITING_FILTER ? new Map(runs.map((r) => [r.executionArn, 'human' as const])) : await runWaits(sfn, runs);
   const link = (s: string | undefined, w: string | undefined) => {
     const p = new URLSearchParams();
     if (s) p.set('status', s);
@@ -40,7 +43,7 @@ export async function runsPage(sfn: SFNClient, query: URLSearchParams, now?: num
 <table class="runs"><thead><tr><th>Run</th><th>Workflow</th><th>Status</th><th>Started</th><th>Duration</th></tr></thead><tbody>
 ${runs.length === 0 ? html`<tr><td colspan="5" class="muted">No runs${status ? html` with status ${status}` : ''}. Start one: <code>npx autosave start clinical-trial-onboarding</code></td></tr>` : ''}
 ${runs.map(
-  (r) => html`<tr data-run="${r.name}"><td><a href="${runHref(r.executionArn)}">${r.name}</a></td><td>${r.workflow}</td><td>${statusBadge(r.status, waiting.has(r.executionArn))}${r.redriveCount ? html` <span class="muted">redriven ${r.redriveCount}×</span>` : ''}</td><td>${formatTime(r.startDate)}</td><td>${formatElapsed(r.startDate, r.stopDate ?? now, '')}</td></tr>`,
+  (r) => html`<tr data-run="${r.name}"><td><a href="${runHref(r.executionArn)}">${r.name}</a></td><td>${r.workflow}</td><td>${statusBadge(r.status, waitBadge(waiting.get(r.executionArn)))}${r.redriveCount ? html` <span class="muted">redriven ${r.redriveCount}×</span>` : ''}</td><td>${formatTime(r.startDate)}</td><td>${formatElapsed(r.startDate, r.stopDate ?? now, '')}</td></tr>`,
 )}
 </tbody></table>`;
   return renderPage({ title: 'Runs', active: '/' }, body);
