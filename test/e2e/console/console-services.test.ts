@@ -165,7 +165,10 @@ describe('the console shows the emulated integrations, unserved Tasks and activi
 
     await page.click('header a[href="/state-machines"]');
     await shot('state-machines');
-    await page.click('tr[data-state-machine="crawl-catalog"] a');
+    expect(await page.locator('tr[data-state-machine="orders"] [data-unserved]').count()).toBe(0);
+    const badge = page.locator('tr[data-state-machine="crawl-catalog"] a[data-unserved]');
+    expect(await badge.textContent()).toBe('1 Task state the local engine does not serve');
+    await badge.click();
     const warning = page.locator('.callout.warning li[data-unserved-state="StartCrawl"]');
     const text = await warning.textContent();
     expect(text).toContain('arn:aws:states:::aws-sdk:glue:startCrawler');

@@ -75,4 +75,14 @@ describe('the state machine page', () => {
     expect(status).toBe(200);
     expect(body).toContain(`href="/state-machines/${encodeURIComponent('arn:aws:states:us-east-1:123456789012:stateMachine:unserved-tasks')}"`);
   });
+
+  it('the list says which state machines have Tasks the engine does not serve, linking to the warnings', async () => {
+    const { body } = await page('/state-machines');
+    const row = (name: string) => new RegExp(`<tr data-state-machine="${name}">(.*?)</tr>`, 's').exec(body)?.[1] ?? '';
+    expect(row('unserved-tasks')).toContain(
+      `data-unserved="2" href="/state-machines/${encodeURIComponent('arn:aws:states:us-east-1:123456789012:stateMachine:unserved-tasks')}#warnings">2 Task states the local engine does not serve</a>`,
+    );
+    expect(row('served-whole')).toContain('<span class="muted">none</span>');
+    expect(row('served-whole')).not.toContain('data-unserved');
+  });
 });
