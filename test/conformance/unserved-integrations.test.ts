@@ -105,6 +105,55 @@ describe('ValidateStateMachineDefinition warns of the Tasks the engine does not 
   });
 });
 
+describe('AWS SDK integrations of services AWS has since retired are accepted (deployed samples call them; their SDK models are gone)', () => {
+  it.each([
+    'lookoutvision:detectAnomalies',
+    'lookoutmetrics:listAnomalyDetectors',
+    'honeycode:getScreenData',
+    'iot1clickdevicesservice:listDevices',
+    'iot1clickprojects:listProjects',
+    'robomaker:createSimulationJob',
+    'qldb:describeLedger',
+    'qldbsession:sendCommand',
+    'opsworks:describeStacks',
+    'opsworkscm:describeServers',
+    'worklink:listFleets',
+    'nimble:listStudios',
+    'mobile:listProjects',
+    'alexaforbusiness:searchRooms',
+    'iotfleethub:listApplications',
+    'elasticinference:describeAccelerators',
+    'codestar:listProjects',
+    'sumerian:getProject',
+    'iotanalytics:listChannels',
+    'macie:listMemberAccounts',
+    'evidently:evaluateFeature',
+    'sms:getServers',
+  ])('aws-sdk:%s', async (call) => {
+    expect(await engine.create(task(`arn:aws:states:::aws-sdk:${call}`))).toBe('created');
+  });
+
+  it('a run fails there with Local.IntegrationNotServed, and the warning says the service is retired', async () => {
+    const resource = 'arn:aws:states:::aws-sdk:lookoutvision:detectAnomalies';
+    const run = await engine.run(task(resource), {});
+    expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Local.IntegrationNotServed' });
+    const answer = (await engine.harness.engine.handle('ValidateStateMachineDefinition', { definition: JSON.stringify(task(resource)) })) as { result: string; diagnostics: { message: string }[] };
+    expect(answer.result).toBe('OK');
+    expect(answer.diagnostics[0].message).toMatch(/lookoutvision.*retired/);
+  });
+
+  it('a retired service still needs a well-formed action (aws-sdk:lookoutvision:9x is refused)', async () => {
+    expect(await engine.create(task('arn:aws:states:::aws-sdk:lookoutvision:9x'))).toMatchObject({ name: 'InvalidDefinition' });
+  });
+
+  it('a service AWS never had stays refused (aws-sdk:lookoutvisionx)', async () => {
+    expect(await engine.create(task('arn:aws:states:::aws-sdk:lookoutvisionx:detectAnomalies'))).toMatchObject({
+      name: 'InvalidDefinition',
+      message: expect.stringContaining('is not recognized'),
+    });
+  });
+});
+
 describe('the engine tells its host of them when a machine is created or updated (autosave local prints them)', () => {
   const told: { arn: string; locations: string[] }[] = [];
   const host = recordedEngine({}, { engine: { onDefinitionWarnings: (arn, warnings) => told.push({ arn, locations: warnings.map((w) => w.location) }) } });

@@ -85,8 +85,46 @@ function awsSdkActions(): Map<string, ReadonlySet<string>> {
   return sdkActions;
 }
 
-/** Whether `aws-sdk:<service>:<action>` names a service and one of its actions (`startJobRun` or `StartJobRun`). */
+/**
+ * Services AWS SDK integrations named that AWS has since retired (end of support): botocore, the catalog's
+ * source, dropped their models, so their actions are unknown to it. A state machine deployed while they
+ * ran was accepted by AWS, and such definitions are still in public samples: the engine accepts any
+ * well-formed action of theirs, as an integration it does not serve (docs/definitions.md).
+ */
+const RETIRED_AWS_SDK_SERVICES: ReadonlySet<string> = new Set([
+  'alexaforbusiness',
+  'codestar',
+  'elasticinference',
+  'evidently',
+  'honeycode',
+  'iot1clickdevicesservice',
+  'iot1clickdevices',
+  'iot1clickprojects',
+  'iotanalytics',
+  'iotfleethub',
+  'lookoutmetrics',
+  'lookoutvision',
+  'macie',
+  'mobile',
+  'nimble',
+  'opsworks',
+  'opsworkscm',
+  'qldb',
+  'qldbsession',
+  'robomaker',
+  'sms',
+  'sumerian',
+  'worklink',
+]);
+
+/** Whether `aws-sdk:<service>` names a service AWS has retired (its SDK model gone from the catalog). */
+export function isRetiredAwsSdkService(service: string): boolean {
+  return RETIRED_AWS_SDK_SERVICES.has(service) && !awsSdkActions().has(service);
+}
+
+/** Whether `aws-sdk:<service>:<action>` names a service and one of its actions (`startJobRun` or `StartJobRun`); any action of a retired service. */
 export function isAwsSdkAction(service: string, action: string): boolean {
+  if (isRetiredAwsSdkService(service)) return true;
   const actions = awsSdkActions().get(service);
   return actions !== undefined && actions.has(action.charAt(0).toUpperCase() + action.slice(1));
 }
@@ -151,11 +189,13 @@ export class IntegrationNotServedError extends Error {
  * mock config test case, or replaced by a call to a Lambda function of the `--functions` module.
  */
 export function howToServe(resource: string): string {
+  const sdk = /^arn:aws[a-z-]*:states:[a-z0-9-]*:\d*:aws-sdk:([a-z0-9-]+):/.exec(resource)?.[1];
+  const retired = sdk && isRetiredAwsSdkService(sdk) ? `aws-sdk:${sdk} is a service AWS has retired (its SDK model is gone), and no endpoint serves it any more. ` : '';
   const service = /^arn:aws[a-z-]*:states:[a-z0-9-]*:\d*:(?:aws-sdk:)?([a-z0-9-]+):/.exec(resource)?.[1];
   const ways = [
-    ...(service && !/\.sync(?::2)?$/.test(resource) ? [`route it to a real endpoint with --pass-through ${service}[=<endpoint>] (real calls, real side effects)`] : []),
+    ...(service && !retired && !/\.sync(?::2)?$/.test(resource) ? [`route it to a real endpoint with --pass-through ${service}[=<endpoint>] (real calls, real side effects)`] : []),
     'mock it in a mock config test case (--mock-config)',
     'or call a Lambda function of your --functions module in its place',
   ];
-  return `Serve it: ${ways.join('; ')}.`;
+  return `${retired}Serve it: ${ways.join('; ')}.`;
 }
