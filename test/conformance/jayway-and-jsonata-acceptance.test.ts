@@ -29,6 +29,12 @@ describe('JSONPath as Jayway reads it', () => {
     expect(run.outcome).toEqual({ status: 'SUCCEEDED', output });
   });
 
+  it("a payload template's path with whitespace around it ('$$.Execution.Name '): Jayway trims a path before compiling it", async () => {
+    const def = jsonpath({ P: { Type: 'Pass', Parameters: { 'name.$': '$$.Execution.Name ', 'a.$': ' $.a' }, End: true } });
+    const run = await engine.run(def, { a: 1 });
+    expect(run.outcome).toMatchObject({ status: 'SUCCEEDED', output: { name: expect.any(String), a: 1 } });
+  });
+
   it('States.StringToJson($.[0].body)', async () => {
     const def = jsonpath({ P: { Type: 'Pass', Parameters: { 'v.$': 'States.StringToJson($.[0].body)' }, OutputPath: '$.v', End: true } });
     expect((await engine.run(def, [{ body: '{"x":1}' }])).outcome).toEqual({ status: 'SUCCEEDED', output: { x: 1 } });

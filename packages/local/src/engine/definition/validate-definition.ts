@@ -71,7 +71,8 @@ function dynamicProblem(value: unknown): string | undefined {
       return (err as Error).message;
     }
   }
-  return isPathText(value) ? undefined : 'not a path';
+  // Jayway trims a path before compiling it ('$$.Execution.Name ' is the path '$$.Execution.Name').
+  return isPathText(typeof value === 'string' ? value.trim() : value) ? undefined : 'not a path';
 }
 
 /** Walks a definition and collects problems (the model the engine runs is built by `prepareDefinition`). */

@@ -13,7 +13,8 @@ const DYNAMIC_SUFFIX = '.$';
 /** The value of one dynamic (`.$`) entry: an intrinsic call or a path. */
 export function evaluateDynamic(expression: unknown, roots: PathRoots, field: string): unknown {
   if (typeof expression !== 'string') throw new StatesRuntimeError(`The value of the field '${field}' must be a JSONPath or an intrinsic function string.`);
-  return isIntrinsicCall(expression) ? evaluateIntrinsic(expression, roots, field) : readPath(expression, roots, field);
+  // A path is trimmed first, as Jayway compiles it (validate-definition.ts takes it so).
+  return isIntrinsicCall(expression) ? evaluateIntrinsic(expression, roots, field) : readPath(expression.trim(), roots, field);
 }
 
 /** Applies a payload template to the path roots; `field` names positions in messages (`Parameters.a.b.$`). */
