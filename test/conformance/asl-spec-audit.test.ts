@@ -58,6 +58,10 @@ describe('Paths and Reference Paths (spec: Paths; Reference Paths)', () => {
     ['empty', '$.a[?(@.n empty false)]', { a: [{ n: [1] }, { n: [] }] }, [{ n: [1] }]],
     ['a list, then the root ($) in the same filter', '$.a[?(@.n in [1, 2] && @.m == $.x)]', { x: 5, a: [{ n: 1, m: 5 }, { n: 2, m: 4 }] }, [{ n: 1, m: 5 }]],
     ['combined with &&', "$.a[?(@.n in [1, 2] && @.s =~ /^k/)]", { a: [{ n: 1, s: 'kx' }, { n: 2, s: 'x' }] }, [{ n: 1, s: 'kx' }]],
+    ['subsetof: every item of the array is in the list', "$.a[?(@.s subsetof ['S', 'M', 'L'])]", { a: [{ s: ['S', 'M'] }, { s: ['S', 'XL'] }, { s: [] }, { s: 'S' }] }, [{ s: ['S', 'M'] }, { s: [] }]],
+    ['anyof: some item of the array is in the list', "$.a[?(@.s anyof ['M', 'L'])]", { a: [{ s: ['S', 'M'] }, { s: ['S', 'XL'] }, { s: 'M' }] }, [{ s: ['S', 'M'] }]],
+    ['noneof: no item of the array is in the list', "$.a[?(@.s noneof ['M', 'L'])]", { a: [{ s: ['S', 'M'] }, { s: ['S', 'XL'] }, { t: 1 }] }, [{ s: ['S', 'XL'] }]],
+    ['anyof a list read from the root', '$.a[?(@.n anyof $.wanted)]', { wanted: [2, 3], a: [{ n: [1, 2] }, { n: [4] }] }, [{ n: [1, 2] }]],
   ])('Jayway filter operator: %s (%s)', async (_rule, path, input, output) => {
     expect((await engine.run(value(path), input)).outcome).toEqual({ status: 'SUCCEEDED', output });
   });

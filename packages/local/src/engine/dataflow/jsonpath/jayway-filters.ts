@@ -1,9 +1,22 @@
 /**
  * Jayway JsonPath's filter operators that JavaScript has no syntax for (https://github.com/json-path/JsonPath#filter-operators),
  * rewritten into the expressions jsonpath-plus evaluates: `A =~ /re/i` → `/re/i.test(A)`, `A in [..]` →
- * `[..].includes(A)`, `A nin [..]`, `A size n`, `A empty true|false`. An item lacking the member `A`
- * reads never match, as in Jayway.
+ * `[..].includes(A)`, `A nin [..]`, `A size n`, `A empty true|false`, and the array comparisons
+ * `A subsetof|anyof|noneof [..]` as calls of {@link JAYWAY_FILTER_SANDBOX}'s functions (jsonpath-plus's
+ * safe evaluator has no function literals). An item lacking the member `A` reads never match, as in Jayway.
  */
+
+const inList = (right: unknown) => (item: unknown) => Array.isArray(right) && right.includes(item);
+/**
+ * Jayway's array comparisons, given to jsonpath-plus as its filter sandbox: the left side must be an
+ * array (anything else never matches, as in Jayway's evaluators), the right a list or a path to one.
+ */
+export const JAYWAY_FILTER_SANDBOX = {
+  jaywaySubsetOf: (left: unknown, right: unknown) => Array.isArray(left) && left.every(inList(right)),
+  jaywayAnyOf: (left: unknown, right: unknown) => Array.isArray(left) && left.some(inList(right)),
+  jaywayNoneOf: (left: unknown, right: unknown) => Array.isArray(left) && !left.some(inList(right)),
+} as const;
+const ARRAY_COMPARISONS: Readonly<Record<string, keyof typeof JAYWAY_FILTER_SANDBOX>> = { subsetof: 'jaywaySubsetOf', anyof: 'jaywayAnyOf', noneof: 'jaywayNoneOf' };
 
 /**
  * Where a literal opened at `i` ends: a quoted string, or a regular expression right after `=~` (looked for
@@ -71,6 +84,7 @@ function rewriteTerm(term: string): string {
   if ((m = /^(\s*)(\S.*?)\s+=~\s+(\/(?:[^/\\]|\\.)*\/[a-z]*)(\s*)$/s.exec(term))) return `${m[1]}(${present(m[2])} && ${m[3]}.test(${m[2]}))${m[4]}`;
   if ((m = /^(\s*)(\S.*?)\s+(nin|in)\s+(\[.*\])(\s*)$/s.exec(term))) return `${m[1]}(${present(m[2])} && ${m[3] === 'nin' ? '!' : ''}${m[4]}.includes(${m[2]}))${m[5]}`;
   if ((m = /^(\s*)(\S.*?)\s+size\s+(\d+)(\s*)$/s.exec(term))) return `${m[1]}(${present(m[2])} && ${m[2]}.length === ${m[3]})${m[4]}`;
+  if ((m = /^(\s*)(\S.*?)\s+(subsetof|anyof|noneof)\s+(\[.*\]|[@$][^\s]*)(\s*)$/s.exec(term))) return `${m[1]}${ARRAY_COMPARISONS[m[3]]}(${m[2]}, ${m[4]})${m[5]}`;
   if ((m = /^(\s*)(\S.*?)\s+empty\s+(true|false)(\s*)$/s.exec(term))) return `${m[1]}(${present(m[2])} && (${m[2]}.length === 0) === ${m[3]})${m[4]}`;
   return term;
 }

@@ -9,7 +9,7 @@
  */
 import { JSONPath } from 'jsonpath-plus';
 import { ResultPathMatchFailureError, StatesRuntimeError } from '../errors';
-import { rewriteJaywayFilters } from './jayway-filters';
+import { JAYWAY_FILTER_SANDBOX, rewriteJaywayFilters } from './jayway-filters';
 import { applyJaywayFunction, trailingFunction } from './jayway-functions';
 
 /** What a path can read. */
@@ -151,7 +151,7 @@ export function asJsonPathPlus(path: string): string {
 function queryAll(relative: string, root: unknown, original: string): unknown[] {
   try {
     // A filter reading a member some items lack (`@.b.c` where `b` is missing) matches nothing there, as in Jayway.
-    return JSONPath({ path: asJsonPathPlus(rewriteJaywayFilters(relative)), json: root as object, wrap: true, ignoreEvalErrors: true }) as unknown[];
+    return JSONPath({ path: asJsonPathPlus(rewriteJaywayFilters(relative)), json: root as object, wrap: true, ignoreEvalErrors: true, sandbox: JAYWAY_FILTER_SANDBOX }) as unknown[];
   } catch (err) {
     throw new StatesRuntimeError(`The JSONPath '${original}' is invalid: ${(err as Error).message}`, { cause: err });
   }
