@@ -151,7 +151,9 @@ export function asJsonPathPlus(path: string): string {
 function queryAll(relative: string, root: unknown, original: string): unknown[] {
   try {
     // A filter reading a member some items lack (`@.b.c` where `b` is missing) matches nothing there, as in Jayway.
-    return JSONPath({ path: asJsonPathPlus(rewriteJaywayFilters(relative)), json: root as object, wrap: true, ignoreEvalErrors: true, sandbox: JAYWAY_FILTER_SANDBOX }) as unknown[];
+    // jsonpath-plus takes its sandbox as a plain object (its README), though its typings say Map.
+    const sandbox = JAYWAY_FILTER_SANDBOX as unknown as Map<string, unknown>;
+    return JSONPath({ path: asJsonPathPlus(rewriteJaywayFilters(relative)), json: root as object, wrap: true, ignoreEvalErrors: true, sandbox }) as unknown[];
   } catch (err) {
     throw new StatesRuntimeError(`The JSONPath '${original}' is invalid: ${(err as Error).message}`, { cause: err });
   }
