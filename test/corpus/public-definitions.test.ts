@@ -49,9 +49,11 @@ interface Tally {
   refused: { file: string; message: string }[];
   serverErrors: { file: string; message: string }[];
   runs: Record<string, number>;
+  /** The errors the FAILED runs ended with, by name (most are Tasks the engine does not serve, or paths the echo Lambda's answer lacks). */
+  failures: Record<string, number>;
   wedged: string[];
 }
-const tally: Tally = { created: 0, refused: [], serverErrors: [], runs: {}, wedged: [] };
+const tally: Tally = { created: 0, refused: [], serverErrors: [], runs: {}, failures: {}, wedged: [] };
 
 describe('public definitions (test/fixtures/corpus)', () => {
   const h = new EngineHarness(functions);
@@ -65,6 +67,7 @@ describe('public definitions (test/fixtures/corpus)', () => {
       `corpus: ${total} definitions, ${tally.created} accepted (${((100 * tally.created) / total).toFixed(1)}%), ` +
         `runs ${JSON.stringify(tally.runs)}, wedged ${tally.wedged.length}, 5xx ${tally.serverErrors.length}`,
     );
+    console.log(`  failed runs by error: ${JSON.stringify(Object.fromEntries(Object.entries(tally.failures).sort((a, b) => b[1] - a[1])))}`);
     for (const r of tally.refused) console.log(`  refused ${r.file}: ${r.message.slice(0, 240)}`);
   });
 
@@ -84,6 +87,7 @@ describe('public definitions (test/fixtures/corpus)', () => {
     tally.created++;
     const exec = await h.run(arn, {});
     let status = (await h.describe(exec)).status as string;
+
     for (let i = 0; i < 12 && status === 'RUNNING'; i++) {
       await h.clock.advance(30 * 24 * 3_600_000);
       await h.idle();
@@ -94,6 +98,10 @@ describe('public definitions (test/fixtures/corpus)', () => {
       if (!waiting) tally.wedged.push(entry.file);
       status = waiting ? 'WAITING_FOR_CALLBACK' : 'WEDGED';
       await h.call('StopExecution', { executionArn: exec });
+    }
+    if (status === 'FAILED') {
+      const error = String((await h.describe(exec)).error ?? '(none)');
+      tally.failures[error] = (tally.failures[error] ?? 0) + 1;
     }
     tally.runs[status] = (tally.runs[status] ?? 0) + 1;
     expect(status).not.toBe('WEDGED');
