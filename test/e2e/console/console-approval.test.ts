@@ -82,7 +82,7 @@ describe('the local console in Chromium', () => {
     expect(await statusOf('request-irb-document')).toBe('done');
     expect(await statusOf('coordinator-approval')).toBe('waiting');
     expect(await statusOf('email-welcome-pack')).toBe('not-run');
-    expect(await page.locator('.legend li').allTextContents()).toContain('waiting on a human');
+    expect(await page.locator('.legend li').allTextContents()).toContain('waiting on a human or a worker');
     expect(await page.locator('table.timeline tr[data-step="verify-site"]').textContent()).toContain('site-4412:verify-site');
     // The hostile input is text, not markup.
     expect(await page.locator('pre').first().textContent()).toContain(HOSTILE);

@@ -192,6 +192,7 @@ describe('the console shows the emulated integrations, unserved Tasks and activi
     expect(await waiting.textContent()).toMatch(/^Waiting for a worker at Review on activity label-review since \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ: no worker has taken the task yet/);
     expect(await page.locator('h1 .badge').textContent()).toBe('WAITING ON A WORKER');
     expect(await page.locator('table.timeline tr[data-step="Review"]').textContent()).toContain('waiting for a worker');
+    expect(await page.locator('svg.state-graph g[data-state="Review"]').getAttribute('data-status')).toBe('waiting');
     await shot('run-waiting-on-activity');
     // The runs list says so too, and its waiting-on-a-human filter leaves it out.
     await page.click('header a[href="/"]');

@@ -15,7 +15,7 @@ export type StateStatus = 'done' | 'running' | 'waiting' | 'failed' | 'skipped' 
 export const STATE_STATUS_LABELS: Readonly<Record<StateStatus, string>> = {
   done: 'done',
   running: 'running',
-  waiting: 'waiting on a human',
+  waiting: 'waiting on a human or a worker',
   failed: 'failed',
   skipped: 'skipped on resume',
   'not-run': 'not reached',
@@ -362,7 +362,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
     let status: StateStatus;
     if (entry.outcome === 'failed') status = 'failed';
     else if (entry.outcome === 'waiting') status = 'waiting';
-    else if (entry.outcome === 'running') status = closeEvent ? 'failed' : 'running';
+    else if (entry.outcome === 'running') status = closeEvent ? 'failed' : entry.activityWait ? 'waiting' : 'running';
     else status = redrives > 0 && entry.resumeIndex < redrives ? 'skipped' : 'done';
     states.set(entry.name, status);
   }

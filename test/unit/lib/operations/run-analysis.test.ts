@@ -233,6 +233,8 @@ describe('a run waiting for an activity worker', () => {
       { step: 'Review', activityArn: ACTIVITY, scheduledAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 2)), timeoutSeconds: 3600, heartbeatSeconds: 600 },
     ]);
     expect(describeStepOutcome(queued.entries[0])).toBe('waiting for a worker');
+    // Coloured as waiting in the graph, like a state waiting on a human: nothing moves until someone answers.
+    expect(queued.states.get('Review')).toBe('waiting');
     expect(pendingApprovals(queued)).toEqual([]);
 
     const taken = analyzeHistory(
