@@ -54,6 +54,8 @@ export interface RehearsalOptions {
   readonly runsAfter?: number;
   /** Requests in flight at once (starts, approvals). @default 25 */
   readonly concurrency?: number;
+  /** Runs started (and, later, approved) at a time, each wave reaching its approval (closing) before the next. @default 500 */
+  readonly waveSize?: number;
   /** Progress lines. @default none */
   readonly log?: (line: string) => void;
   /** A scratch directory (removed afterwards). @default a new one in the OS temp dir */
@@ -146,6 +148,7 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
   const runsBefore = options.runsBefore ?? 1000;
   const runsAfter = options.runsAfter ?? Math.max(5, Math.round(runsBefore / 10));
   const concurrency = options.concurrency ?? 25;
+  const waveSize = options.waveSize ?? 500;
   const work = options.workDir ?? mkdtempSync(join(tmpdir(), 'autosave-rehearsal-'));
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
@@ -182,8 +185,8 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
     const aliasArn = local.deployments.find((d) => d.workflow === REHEARSAL_WORKFLOW)?.aliasArn;
     if (!aliasArn) throw new Error(`rehearsal: the stack has no ${REHEARSAL_WORKFLOW} alias`);
 
-    const startRuns = (prefix: string, n: number) =>
-      pool(Array.from({ length: n }, (_, i) => i), concurrency, async (i) => {
+    const startRuns = (prefix: string, n: number, from = 0) =>
+      pool(Array.from({ length: n }, (_, i) => from + i), concurrency, async (i) => {
         const siteId = `${prefix}-${i}`;
         const input = { siteId, coordinatorEmail: `coordinator@${siteId}.example.org`, siteName: `Site ${siteId}` };
         const out = await sfnClient.send(new StartExecutionCommand({ stateMachineArn: aliasArn, name: siteId, input: JSON.stringify(input) }));
@@ -196,8 +199,21 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
         return details.approvals[0]?.url;
       }, 10 * 60_000);
 
-    const before = await startRuns('before', runsBefore);
-    const beforeLinks = await pool(before, concurrency, (r) => approvalLink(r.executionArn));
+    // Started a wave at a time, each wave waiting on its approvals before the next starts: what a queue in
+    // front of StartExecution does on AWS (docs/scale.md), so the steps before the approval never run for
+    // thousands of runs at once on one process (their Lambda timeouts are wall-clock), and every run is in
+    // flight at the deploy all the same.
+    const startInWaves = async (prefix: string, n: number) => {
+      const runs: Awaited<ReturnType<typeof startRuns>> = [];
+      const links: string[] = [];
+      for (let wave = 0; wave < n; wave += waveSize) {
+        const started = await startRuns(prefix, Math.min(waveSize, n - wave), wave);
+        runs.push(...started);
+        links.push(...(await pool(started, concurrency, (r) => approvalLink(r.executionArn))));
+      }
+      return { runs, links };
+    };
+    const { runs: before, links: beforeLinks } = await startInWaves('before', runsBefore);
     log(`${before.length} runs started on v1, all waiting on their approvals`);
 
     const assemblyBefore = local.stack?.summary()?.assemblyId ?? '?';
@@ -206,12 +222,23 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
     const deployMillis = Date.now() - deployStarted;
     log(`deploy --local of v2: ${deployed.changes.filter((c) => c.change !== 'unchanged').length} changes in ${deployMillis} ms`);
 
-    const after = await startRuns('after', runsAfter);
-    const afterLinks = await pool(after, concurrency, (r) => approvalLink(r.executionArn));
+    const { runs: after, links: afterLinks } = await startInWaves('after', runsAfter);
     log(`${after.length} runs started on v2`);
 
-    await pool([...beforeLinks, ...afterLinks], concurrency, (url) => submitApprovalDecision(url, { approve: true, comment: 'rehearsal' }));
-    log(`${beforeLinks.length + afterLinks.length} approvals sent`);
+    // Approved a wave at a time, each wave's runs finishing before the next is approved (as starts, above).
+    const links = [...beforeLinks, ...afterLinks];
+    const arns = [...before, ...after].map((r) => r.executionArn);
+    for (let wave = 0; wave < links.length; wave += waveSize) {
+      await pool(links.slice(wave, wave + waveSize), concurrency, (url) => submitApprovalDecision(url, { approve: true, comment: 'rehearsal' }));
+      if (!options.virtualClock) {
+        await pool(arns.slice(wave, wave + waveSize), concurrency, (executionArn) =>
+          waitFor(`${executionArn} to finish`, async () => {
+            const d = await sfnClient.send(new DescribeExecutionCommand({ executionArn }));
+            return d.status === 'RUNNING' ? undefined : d;
+          }, 10 * 60_000));
+      }
+    }
+    log(`${links.length} approvals sent`);
 
     const perVersion: Record<string, number> = {};
     const perError: Record<string, number> = {};
