@@ -2,7 +2,7 @@
 // ESM (.js) and CommonJS (.cjs) JavaScript with their declarations (.d.ts, .d.cts), code shared between entries split into chunks so that every entry
 // of one format sees the same module instances. Other packages (ours included) stay external: an installing
 // app resolves them from its own node_modules. @autosave/local also gets its bin, and @autosave/cdk
-// the Lambda functions users do not customize, prebuilt as CDK would bundle them (dist/functions/<name>/index.mjs).
+// the Lambda functions users do not customize, prebuilt as a synth from the sources bundles them (dist/functions/<name>/index.mjs).
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,24 +11,6 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Every built-in function, the default tool-step and model-step too: the construct deploys these prebuilt bundles wherever the user names no entry of their own. */
 export const PREBUILT_FUNCTIONS = ['model-step', 'tool-step', 'approval-request', 'approval-endpoint', 'run-monitor', 'redrive'];
-
-/**
- * How CDK's NodejsFunction bundles the functions (packages/cdk/src/runtime-functions.ts, `bundling`), in
- * esbuild's words: ESM for Node 22, the pinned AWS SDK bundled, minified with names kept, no source map, and
- * a `require` for the CommonJS dependencies that still call it.
- */
-const LAMBDA_BUNDLE = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node22',
-  mainFields: ['module', 'main'],
-  minify: true,
-  keepNames: true,
-  sourcemap: false,
-  banner: { js: "import { createRequire as __autosaveCreateRequire } from 'node:module'; const require = __autosaveCreateRequire(import.meta.url);" },
-  logLevel: 'error',
-};
 
 const readJson = async (file) => JSON.parse(await readFile(file, 'utf8'));
 
@@ -66,19 +48,15 @@ async function buildPackage(dir) {
   if (manifest.name === '@autosave/cdk') await prebuildFunctions(outDir);
 }
 
-/** The fixed functions, each bundled into dist/functions/<name>/index.mjs (handler `index.handler`). */
+/**
+ * The fixed functions, each bundled into dist/functions/<name>/index.mjs (handler `index.handler`) by the
+ * construct's own `bundleBuiltInFunction`, the one a synth from the sources calls: one set of esbuild options
+ * for both. It is TypeScript, loaded through tsx.
+ */
 async function prebuildFunctions(outDir) {
-  const esbuild = await import('esbuild');
-  await Promise.all(
-    PREBUILT_FUNCTIONS.map((name) =>
-      esbuild.build({
-        ...LAMBDA_BUNDLE,
-        absWorkingDir: ROOT,
-        entryPoints: [join(ROOT, 'packages/runtime/src/handlers', `${name}.ts`)],
-        outfile: join(outDir, 'functions', name, 'index.mjs'),
-      }),
-    ),
-  );
+  const { tsImport } = await import('tsx/esm/api');
+  const { bundleBuiltInFunction } = await tsImport('../packages/cdk/src/function-code.ts', import.meta.url);
+  for (const name of PREBUILT_FUNCTIONS) bundleBuiltInFunction(name, join(outDir, 'functions', name));
 }
 
 /**

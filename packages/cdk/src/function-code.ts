@@ -8,7 +8,7 @@ import { functions as registeredFunctions } from '@autosave/runtime/handlers';
 
 /**
  * Where the code of Autosave's built-in functions comes from. They ship **prebuilt** inside `@autosave/cdk`
- * (`dist/functions/<name>/index.mjs`, written by the package build with {@link bundleBuiltInFunction}), so a
+ * (`dist/functions/<name>/index.mjs`, written by the package build, `scripts/build-packages.mjs`, with {@link bundleBuiltInFunction}), so a
  * user's synth never bundles our sources and needs neither our lock file nor our project root. From the
  * sources (this repository, before a build) they are bundled at synth by esbuild, with the same options and
  * no lock file either.

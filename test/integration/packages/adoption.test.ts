@@ -253,6 +253,7 @@ describe('the packed tarballs', () => {
       const files = (await sh('tar', ['-tzf', tarballs[name]], ROOT)).trim().split('\n');
       expect(files.filter((file) => !/^package\/(dist\/|package\.json$|README\.md$|LICENSE$)/.test(file)), name).toEqual([]);
       expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts')), name).toEqual([]);
+      expect(files, name).toContain('package/LICENSE');
       const manifest = JSON.parse(await sh('tar', ['-xzOf', tarballs[name], 'package/package.json'], ROOT)) as { scripts?: Record<string, string> };
       expect(Object.keys(manifest.scripts ?? {}).filter((s) => /install|prepare/.test(s)), name).toEqual([]);
     }

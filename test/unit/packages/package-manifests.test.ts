@@ -107,6 +107,13 @@ describe.each(PACKAGES)('@autosave/%s', (name) => {
     expect(pkg.files).toEqual(['dist']);
   });
 
+  it("ships the repository's Apache-2.0 LICENSE in its tarball (npm packs a package folder's LICENSE whatever `files` says)", () => {
+    expect(pkg).toMatchObject({ license: 'Apache-2.0' });
+    expect(readFileSync(join(ROOT, 'packages', name, 'LICENSE'), 'utf8')).toBe(readFileSync(join(ROOT, 'LICENSE'), 'utf8'));
+    const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--workspace', `packages/${name}`], { cwd: ROOT, encoding: 'utf8' })) as { files: { path: string }[] }[];
+    expect(packed.files.map((f) => f.path)).toContain('LICENSE');
+  }, 60_000);
+
   it('has a development path for each entry of its exports map, to that entry\'s source', () => {
     const fromExports = Object.keys(pkg.exports)
       .filter((sub) => sub !== './package.json')
