@@ -3,6 +3,9 @@ import { mkdir, open, link, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256Hex } from '../records';
 
+/** Files {@link KeyedFileLog.list} reads at once. */
+const LIST_OPEN_FILES = 32;
+
 /** One entry of a {@link KeyedFileLog}. */
 export interface KeyedEntry<T> {
   readonly idempotencyKey: string;
@@ -65,9 +68,13 @@ export class KeyedFileLog<T> {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
-    const entries = await Promise.all(
-      names.filter((n) => n.endsWith('.json')).map(async (n) => JSON.parse(await readFile(join(this.dir, n), 'utf8')) as KeyedEntry<T>),
-    );
+    // A bounded number of files open at a time: a log of thousands of entries must not run the process out
+    // of file descriptors (EMFILE), which the engine and its sandboxes share.
+    const files = names.filter((n) => n.endsWith('.json'));
+    const entries: KeyedEntry<T>[] = [];
+    for (let i = 0; i < files.length; i += LIST_OPEN_FILES) {
+      entries.push(...(await Promise.all(files.slice(i, i + LIST_OPEN_FILES).map(async (n) => JSON.parse(await readFile(join(this.dir, n), 'utf8')) as KeyedEntry<T>))));
+    }
     return entries.sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.idempotencyKey.localeCompare(b.idempotencyKey));
   }
 
