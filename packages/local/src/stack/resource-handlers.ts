@@ -302,13 +302,15 @@ const TOPIC_ATTRIBUTES = ['DisplayName', 'FifoTopic', 'ContentBasedDeduplication
 
 const topic: ResourceHandler = {
   replaceOn: ['TopicName', 'FifoTopic'],
-  async apply({ logicalId, props, resolver, context, target }) {
+  async apply({ logicalId, props, resolver, context, target, previous }) {
     const name = context.physicalName(logicalId, resolver);
     const attributes = attributeStrings(Object.fromEntries(TOPIC_ATTRIBUTES.map((k) => [k, props[k]])));
     const { TopicArn } = (await target.sns.call('CreateTopic', { Name: name, Attributes: attributes })) as { TopicArn: string };
     // An update: CreateTopic of an existing name keeps the old attributes, so they are set one by one.
-    for (const [AttributeName, AttributeValue] of Object.entries(attributes)) {
-      if (AttributeName !== 'FifoTopic') await target.sns.call('SetTopicAttributes', { TopicArn, AttributeName, AttributeValue });
+    if (previous) {
+      for (const [AttributeName, AttributeValue] of Object.entries(attributes)) {
+        if (AttributeName !== 'FifoTopic') await target.sns.call('SetTopicAttributes', { TopicArn, AttributeName, AttributeValue });
+      }
     }
     // The inline subscriptions of the topic (`Subscription: [{ Protocol, Endpoint }]`).
     for (const sub of (props.Subscription ?? []) as Props[]) await target.sns.call('Subscribe', { TopicArn, Protocol: sub.Protocol, Endpoint: sub.Endpoint });
