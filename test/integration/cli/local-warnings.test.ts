@@ -7,27 +7,25 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CreateStateMachineCommand, SFNClient, UpdateStateMachineCommand } from '@aws-sdk/client-sfn';
 import { startEngineProcess, type EngineProcess } from '../crash/support/engine-process';
+import { cleanupAfterAll } from '../../fixtures/cleanup';
 
 const ROLE = 'arn:aws:iam::123456789012:role/local';
 const machine = (states: Record<string, object>) => JSON.stringify({ StartAt: Object.keys(states)[0], States: states });
 const warningLines = (engine: EngineProcess) => engine.output().split('\n').filter((l) => l.includes('warning:'));
 
 describe('autosave local warns of Tasks it does not serve', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterAll(async () => {
-    for (const c of cleanup.reverse()) await c();
-  });
+  const cleanup = cleanupAfterAll();
 
   it('one line per such Task when a machine is created or updated, naming the state, the resource and how to serve it', { timeout: 200_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'autosave-local-warnings-'));
-    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+    cleanup(() => rm(dataDir, { recursive: true, force: true }));
     const engine = await startEngineProcess({ dataDir, startTimeoutMillis: 150_000 });
-    cleanup.push(() => engine.kill());
+    cleanup(() => engine.kill());
     const sfn = new SFNClient({ endpoint: engine.url, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, maxAttempts: 1 });
-    cleanup.push(async () => sfn.destroy());
+    cleanup(async () => sfn.destroy());
 
     await sfn.send(new CreateStateMachineCommand({ name: 'served-whole', definition: machine({ P: { Type: 'Pass', End: true } }), roleArn: ROLE }));
     const { stateMachineArn } = await sfn.send(

@@ -7,13 +7,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CreateActivityCommand, CreateStateMachineCommand, DescribeActivityCommand, DescribeExecutionCommand, GetActivityTaskCommand,
   GetExecutionHistoryCommand, SendTaskHeartbeatCommand, SendTaskSuccessCommand, SFNClient, StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { startEngineProcess, type EngineProcess } from './support/engine-process';
 import { eventually } from '../../fixtures/wait';
+import { cleanupAfterAll } from '../../fixtures/cleanup';
 
 const HEARTBEAT_SECONDS = 60;
 const client = (url: string) => new SFNClient({ endpoint: url, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, maxAttempts: 1 });
@@ -24,16 +25,13 @@ async function advance(engine: EngineProcess, seconds: number): Promise<void> {
 }
 
 describe('activity tasks under SIGKILL', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterAll(async () => {
-    for (const c of cleanup.reverse()) await c();
-  });
+  const cleanup = cleanupAfterAll();
 
   it('a queued task is still handed out once, a taken task keeps its token and its heartbeat timer', { timeout: 300_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'autosave-activities-kill-'));
-    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+    cleanup(() => rm(dataDir, { recursive: true, force: true }));
     const first = await startEngineProcess({ dataDir, virtualClock: true, startTimeoutMillis: 150_000 });
-    cleanup.push(() => first.kill());
+    cleanup(() => first.kill());
     let sfn = client(first.url);
     const { activityArn } = await sfn.send(new CreateActivityCommand({ name: 'survives-kill' }));
     const definition = { StartAt: 'Work', States: { Work: { Type: 'Task', Resource: activityArn, TimeoutSeconds: 3600, HeartbeatSeconds: HEARTBEAT_SECONDS, End: true } } };
@@ -49,9 +47,9 @@ describe('activity tasks under SIGKILL', () => {
     await first.kill();
     sfn.destroy();
     const second = await startEngineProcess({ dataDir, virtualClock: true, startTimeoutMillis: 150_000 });
-    cleanup.push(() => second.kill());
+    cleanup(() => second.kill());
     sfn = client(second.url);
-    cleanup.push(async () => sfn.destroy());
+    cleanup(async () => sfn.destroy());
 
     expect((await sfn.send(new DescribeActivityCommand({ activityArn }))).name).toBe('survives-kill');
     // The task queued before the kill is handed out now, and only it: the taken ones are not handed out again.

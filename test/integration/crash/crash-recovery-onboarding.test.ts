@@ -9,7 +9,7 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient,
 } from '@aws-sdk/client-sfn';
@@ -17,6 +17,7 @@ import { startEngineProcess, type EngineProcess } from './support/engine-process
 import { resendStartExecution, sfnClient } from '../local/sfn-helpers';
 import { getFullHistory } from '../../../packages/local/src/operations';
 import { eventually } from '../../fixtures/wait';
+import { cleanupAfterAll } from '../../fixtures/cleanup';
 
 const RUNS = 100;
 const KILLS = 4;
@@ -50,22 +51,19 @@ async function pendingApprovalUrl(sfn: SFNClient, executionArn: string): Promise
 }
 
 describe('the onboarding workflow under SIGKILL', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterAll(async () => {
-    for (const c of cleanup.reverse()) await c();
-  });
+  const cleanup = cleanupAfterAll();
 
   // About 20 s alone on a quiet machine; the timeout leaves room for a machine busy with other test files (five engine starts of 30-60 s each at load 18-21).
   it('completes every run with every side effect exactly once', { timeout: 420_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'autosave-crash-onboarding-'));
-    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+    cleanup(() => rm(dataDir, { recursive: true, force: true }));
     const actionsDir = join(dataDir, 'actions');
     const outboxDir = join(dataDir, 'outbox');
     const progress = async () =>
       (await Promise.all([...ACTION_TOOLS.map((t) => countFiles(join(actionsDir, t))), countFiles(outboxDir)])).reduce((a, b) => a + b, 0);
 
     let engine: EngineProcess = await startEngineProcess({ dataDir, startTimeoutMillis: ENGINE_START_BOUND_MILLIS });
-    cleanup.push(() => engine.kill());
+    cleanup(() => engine.kill());
     let sfn = sfnClient(engine.url);
     let restarted: Promise<void> = Promise.resolve();
     /** Runs a call against the current engine, waiting out restarts (a call cut off by a kill is sent again). */

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CreateStateMachineCommand, DescribeExecutionCommand, ListExecutionsCommand, SFNClient,
   StartExecutionCommand, type HistoryEvent,
@@ -17,6 +17,7 @@ import { startEngineProcess, type EngineProcess } from './support/engine-process
 import { getFullHistory } from '../../../packages/local/src/operations';
 import { resendStartExecution } from '../local/sfn-helpers';
 import { eventually } from '../../fixtures/wait';
+import { cleanupAfterAll } from '../../fixtures/cleanup';
 
 const RUNS = 150;
 const STEPS = 7;
@@ -70,23 +71,20 @@ async function untilReturns(file: string, engine: EngineProcess, count: number):
 }
 
 describe('the engine under SIGKILL', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterAll(async () => {
-    for (const c of cleanup.reverse()) await c();
-  });
+  const cleanup = cleanupAfterAll();
 
   // 40 s alone, nearer 60 s with the suite on two loaded cores: a bound like the onboarding crash test's.
   it('completes every run, never re-runs a completed step, and keeps every side effect to exactly once', { timeout: 120_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'autosave-crash-'));
     const logDir = await mkdtemp(join(tmpdir(), 'autosave-crash-logs-'));
-    cleanup.push(() => rm(dataDir, { recursive: true, force: true }), () => rm(logDir, { recursive: true, force: true }));
+    cleanup(() => rm(dataDir, { recursive: true, force: true }), () => rm(logDir, { recursive: true, force: true }));
     const invocationsLog = join(logDir, 'invocations.log');
     const effectsLog = join(logDir, 'effects.log');
     const returnsLog = join(logDir, 'returns.log');
     const start = () => startEngineProcess({ dataDir, functionsModule: FUNCTIONS_MODULE, env: { CRASH_LOG_DIR: logDir } });
 
     let engine = await start();
-    cleanup.push(() => engine.kill());
+    cleanup(() => engine.kill());
     const killedPids = new Set<number>();
     let sfn = client(engine.url);
     const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({

@@ -14,7 +14,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CRASH_POINT_ENV, CrashPoint } from '@autosave/runtime/crash-points';
 import { LIVE_ALIAS_NAME, LOCAL_ACCOUNT_ID, LOCAL_REGION } from '@autosave/workflow/config';
 import { OutboxEmailProvider } from '@autosave/runtime/tools';
@@ -24,6 +24,7 @@ import { SEND_LOG_ENV } from '../workflows/fixtures/fault-functions';
 import { contractIdsFrom, renewalInput, renewalKey, renewalRunName } from '../workflows/support/renewal-runs';
 import { eventually, executionsWith, historyOf } from '../workflows/support/workflow-engine';
 import { resendStartExecution } from '../local/sfn-helpers';
+import { cleanupAfterAll } from '../../fixtures/cleanup';
 
 const RUNS = 60;
 /** ≈11 s alone (two engine boots); room for a loaded machine. */
@@ -37,14 +38,11 @@ const sfnAt = (url: string) => new SFNClient({ endpoint: url, region: LOCAL_REGI
 const keysIn = async (file: string): Promise<string[]> => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
 describe('the renewal story under an engine SIGKILL', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
-  afterAll(async () => {
-    for (const c of cleanup.reverse()) await c();
-  });
+  const cleanup = cleanupAfterAll();
 
   it('resumes every run and never sends an accepted email again', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'autosave-renewal-crash-'));
-    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    cleanup(() => rm(dir, { recursive: true, force: true }));
     const dataDir = join(dir, 'data');
     const logBefore = join(dir, 'sends-before.log');
     const logAfter = join(dir, 'sends-after.log');
@@ -53,7 +51,7 @@ describe('the renewal story under an engine SIGKILL', () => {
     const first: EngineProcess = await startEngineProcess({
       dataDir, functionsModule: FAULT_FUNCTIONS, env: { ...quiet, [CRASH_POINT_ENV]: `${CrashPoint.AfterActBeforeComplete}@${crashKey}`, [SEND_LOG_ENV]: logBefore },
     });
-    cleanup.push(() => first.kill());
+    cleanup(() => first.kill());
     const exited = first.child.exitCode === null && first.child.signalCode === null ? once(first.child, 'exit') : Promise.resolve([first.child.exitCode, first.child.signalCode]);
     const sfn1 = sfnAt(first.url);
     // The engine may die while starts are still arriving: those not acknowledged are started again after.
@@ -75,9 +73,9 @@ describe('the renewal story under an engine SIGKILL', () => {
     expect(acceptedBefore.has(crashKey)).toBe(true);
 
     const second = await startEngineProcess({ dataDir, functionsModule: FAULT_FUNCTIONS, env: { ...quiet, [SEND_LOG_ENV]: logAfter } });
-    cleanup.push(() => second.stop());
+    cleanup(() => second.stop());
     const sfn = sfnAt(second.url);
-    cleanup.push(async () => sfn.destroy());
+    cleanup(async () => sfn.destroy());
     // Starts the dead engine never acknowledged are retried (same name and input: idempotent if it did start).
     const unacknowledged = contractIds.filter((_, i) => started[i].status === 'rejected');
     for (const id of unacknowledged) {
