@@ -2,7 +2,8 @@
  * `npm run bench:profile`: where a sequential run's time goes in our engine, in process. Runs the
  * seven-step workload one run at a time under the V8 CPU profiler and prints the functions with the
  * most self time, then what runs per transition besides the commit: SQL statements, JSON
- * parses/stringifies (and their bytes) and fsync'd commits. Counts are exact; times are the profiler's.
+ * parses/stringifies (and their bytes) and fsync'd commits, and the pages each kind of transition writes
+ * (bench/page-breakdown.ts). Counts are exact; times are the profiler's.
  */
 import Database from 'better-sqlite3';
 import { Session } from 'node:inspector/promises';
@@ -11,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, type ExecutionStatusChangeEvent } from '../packages/local/src/engine';
 import { InProcessLambdaRunner } from '../packages/local/src/services/lambda/lambda-runner';
-import { SEQUENTIAL_RUNS, STEP_FUNCTION_NAME, STEPS, sevenStepDefinition, stepFunction } from './workload';
+import { pageBreakdown } from './page-breakdown';
+import { IN_FLIGHT, PAGE_SAMPLE_RUNS, SEQUENTIAL_RUNS, STEP_FUNCTION_NAME, STEPS, sevenStepDefinition, stepFunction } from './workload';
 
 /** Transitions of one run of the workload: the start, then each Task's outcome. */
 const TRANSITIONS_PER_RUN = STEPS + 1;
@@ -82,6 +84,7 @@ async function main(): Promise<void> {
     await closed;
   };
   for (let r = 0; r < 100; r += 1) await run(`warm-${r}`);
+  const pages = await pageBreakdown(engine, run, PAGE_SAMPLE_RUNS, 300, IN_FLIGHT);
 
   const session = new Session();
   session.connect();
@@ -105,6 +108,7 @@ async function main(): Promise<void> {
   console.log(`${SEQUENTIAL_RUNS} sequential runs in ${ms.toFixed(0)} ms: ${(ms / (SEQUENTIAL_RUNS * STEPS)).toFixed(3)} ms per step (profiler on).`);
   console.log(`Per transition (${TRANSITIONS_PER_RUN} per run): ${per(snapshot.sql)} SQL statements, ${per(snapshot.parse)} JSON.parse (${per(snapshot.parseBytes)} chars), ` +
     `${per(snapshot.stringify)} JSON.stringify (${per(snapshot.stringifyBytes)} chars), ${per(commits)} fsync'd commits.`);
+  for (const l of pages) console.log(l);
   console.log('Top self time (CPU profile of the sequential path):');
   for (const f of topFunctions(profile as never, 25)) console.log(`  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.name}`);
 }

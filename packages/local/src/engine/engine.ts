@@ -368,6 +368,11 @@ export class Engine {
     return this.rt().store.walFramesDuring(work);
   }
 
+  /** The pages each commit of `work` writes, labelled by table or index (see {@link EngineStore.walCommitsDuring}). */
+  walCommitsDuring(work: () => Promise<void>): Promise<string[][]> {
+    return this.rt().store.walCommitsDuring(work);
+  }
+
   /** What a TestState call uses: the started engine's integrations, scope and clock. */
   private testStateServices() {
     this.rt();

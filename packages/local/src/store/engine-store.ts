@@ -13,7 +13,7 @@ export const PACKED_SEGMENT_MAX_BYTES = 4 * 1024 * 1024;
 /** An event's columns other than its details, as they count toward a segment. */
 const EVENT_OVERHEAD_BYTES = 64;
 import { openSchema, refuseNewerSchema } from './schema';
-import { walFramesDuring } from './wal-frames';
+import { walCommitsDuring, walFramesDuring } from './wal-frames';
 
 /** `PRAGMA auto_vacuum` value of INCREMENTAL. */
 const AUTO_VACUUM_INCREMENTAL = 2;
@@ -515,6 +515,14 @@ export class EngineStore {
       return 0;
     }
     return walFramesDuring(this.db, work, () => this.committer.flush());
+  }
+  /** The pages each commit of `work` writes, labelled by table or index ({@link walCommitsDuring}); none for a store in memory. */
+  async walCommitsDuring(work: () => Promise<void>): Promise<string[][]> {
+    if (this.inMemory) {
+      await work();
+      return [];
+    }
+    return walCommitsDuring(this.db, work, () => this.committer.flush());
   }
   /** Re-opens a closed execution for a redrive (RUNNING, output and error cleared, counted, close hooks dropped). */
   reopenForRedrive(arn: string, nowMs: number, clientToken: string | null): void {
