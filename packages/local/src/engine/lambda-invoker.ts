@@ -7,6 +7,11 @@ export interface LambdaInvocation {
   /** The event, as a JSON value. */
   readonly payload: unknown;
   /**
+   * The event as JSON text (`JSON.stringify(payload)`) when the engine had it already: a runner that
+   * serializes the event reads this instead of serializing it again. @default none
+   */
+  readonly payloadJson?: string;
+  /**
    * On a virtual clock an invocation in flight holds time: no timer fires until its result is committed.
    * A function that waits on the outside world on purpose (a human, another process, or nothing at all,
    * to be timed out by the Task's `TimeoutSeconds`) calls this to let the clock move on without it.
@@ -29,6 +34,12 @@ export interface LambdaInvocationResult {
    * @default JSON.stringify(payload)
    */
   readonly payloadText?: string;
+  /**
+   * `payload` as JSON text (`JSON.stringify(payload)`, whatever {@link payloadText} is) when the runner
+   * made it already, serializing the response: the engine then does not serialize the result again.
+   * @default none
+   */
+  readonly payloadJson?: string;
 }
 
 /**

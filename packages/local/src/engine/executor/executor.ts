@@ -388,7 +388,7 @@ export class Executor {
     const denied = authorize ? authorize(call) : Promise.resolve(undefined);
     invocation.settled = denied
       .then((denial): Promise<TaskOutcome> | TaskOutcome =>
-        denial ? { ok: false, ...denial } : runTaskIntegration(this.services, launch.target, launch.args, { parentTask, replay: launch.replay, releaseClock, call }),
+        denial ? { ok: false, ...denial } : runTaskIntegration(this.services, launch.target, launch.args, { parentTask, replay: launch.replay, releaseClock, call, argsJson: launch.argsJson }),
       )
       .catch((err: unknown): TaskOutcome => ({ ok: false, error: StatesError.TaskFailed, cause: (err as Error)?.message ?? String(err) }))
       .then((outcome) => this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome }))

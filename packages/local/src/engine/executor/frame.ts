@@ -111,6 +111,12 @@ export type TimerKind = 'wait' | 'retry' | 'task-timeout' | 'heartbeat';
 export class FrameRecord {
   /** Timers replacing this frame's timer rows at the next write (undefined: leave them). */
   timers?: TimerSpec[];
+  /**
+   * The JSON text of `of`, the input this transition moved the frame on with (the state's output it
+   * serialized already): the next state's Entered event reads it instead of serializing the input again.
+   * Never written; it holds only while `pos.input` is still `of`.
+   */
+  inputJson?: { readonly of: unknown; readonly text: string };
 
   constructor(
     readonly executionArn: string,

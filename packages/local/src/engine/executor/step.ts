@@ -192,7 +192,9 @@ export class Step {
       this.batch.touch(frame);
       // The run's first state is entered with the execution input as its caller wrote it, as AWS records it.
       const first = frame.id === ROOT_FRAME_ID && frame.pos.lastEventId === 0 && !this.enteredHere;
-      const input = first ? payloadTextDetails('input', this.run.inputText) : payloadDetails('input', frame.pos.input);
+      const known = frame.inputJson;
+      const inputText = first ? this.run.inputText : known && known.of === frame.pos.input ? known.text : JSON.stringify(frame.pos.input ?? null);
+      const input = payloadTextDetails('input', inputText);
       frame.pos.enteredEventId = this.event(`${state.type}StateEntered`, { name: frame.pos.state, ...input });
       this.enteredHere = true;
       await this.guard(() => this.services.moduleOf(state).enter(this));
@@ -240,9 +242,10 @@ export class Step {
     this.event(`${state.type}StateExited`, { name: this.frame.pos.state, output: outputText, outputDetails: { truncated: false }, ...assignedDetails(assign) });
     if (state.next === undefined) {
       this.frame.pos.variables = { ...this.frame.pos.variables, ...assign };
-      this.succeed(output);
+      this.succeed(output, outputText);
     } else {
       this.moveTo(state.next, output, assign);
+      this.frame.inputJson = { of: output, text: outputText };
     }
   }
 
@@ -257,15 +260,16 @@ export class Step {
     this.setPhase({ kind: 'enter' });
   }
 
-  /** The frame ends with `output`: the execution succeeds, or the parent is told. */
-  succeed(output: unknown): void {
+  /** The frame ends with `output` (`outputJson`: its JSON text, when serialized already): the execution succeeds, or the parent is told. */
+  succeed(output: unknown, outputJson?: string): void {
     const { frame } = this;
     frame.status = 'SUCCEEDED';
     frame.pos.output = output;
     this.setPhase({ kind: 'closed' });
     if (frame.id === ROOT_FRAME_ID) {
-      this.event('ExecutionSucceeded', payloadDetails('output', output));
-      this.closeExecution({ status: 'SUCCEEDED', output: JSON.stringify(output ?? null) });
+      const text = outputJson ?? JSON.stringify(output ?? null);
+      this.event('ExecutionSucceeded', payloadTextDetails('output', text));
+      this.closeExecution({ status: 'SUCCEEDED', output: text });
       return;
     }
     // AWS chains the Map's next events after the iteration's last state event, not after this one.

@@ -132,6 +132,8 @@ export interface AttemptOptions extends ChildStartOptions {
   readonly releaseClock?: () => void;
   /** The run and state making the call (an event's `resources`, a scripted model's lookup). */
   readonly call?: TaskCallContext;
+  /** `args` as JSON text, when the transition that scheduled the attempt wrote it already (its event's input). @default none */
+  readonly argsJson?: string;
 }
 
 /** What Task integrations need from outside the executor. */
@@ -184,13 +186,16 @@ function unreachableQueueHost(queueUrl: unknown): string | undefined {
   return host.includes('.') || host === 'localhost' ? undefined : host;
 }
 
-async function invokeLambda(services: IntegrationServices, target: TaskTarget, args: unknown, releaseClock?: () => void): Promise<TaskOutcome> {
+async function invokeLambda(services: IntegrationServices, target: TaskTarget, args: unknown, options: AttemptOptions): Promise<TaskOutcome> {
+  const { releaseClock } = options;
   let functionName: string;
   let qualifier: string | undefined;
   let payload: unknown;
+  let payloadJson: string | undefined;
   if (target.service === 'lambda-function') {
     ({ name: functionName, qualifier } = parseFunctionName(target.resource));
     payload = args;
+    payloadJson = options.argsJson;
   } else {
     const a = (args ?? {}) as Record<string, unknown>;
     if (typeof a.FunctionName !== 'string') return failure(StatesError.Runtime, 'lambda:invoke needs a FunctionName string');
@@ -200,7 +205,13 @@ async function invokeLambda(services: IntegrationServices, target: TaskTarget, a
   }
   let result;
   try {
-    result = await services.invokeLambda({ functionName, ...(qualifier !== undefined ? { qualifier } : {}), payload, ...(releaseClock ? { releaseClock } : {}) });
+    result = await services.invokeLambda({
+      functionName,
+      ...(qualifier !== undefined ? { qualifier } : {}),
+      payload,
+      ...(payloadJson !== undefined ? { payloadJson } : {}),
+      ...(releaseClock ? { releaseClock } : {}),
+    });
   } catch (err) {
     const e = err as { name?: string; message?: string };
     const name = e.name && e.name !== 'Error' ? e.name : 'ServiceException';
@@ -213,13 +224,15 @@ async function invokeLambda(services: IntegrationServices, target: TaskTarget, a
   // The response body as the function's runtime wrote it: lambda:invoke's Content-Length counts it, and a
   // function ARN Task's error cause quotes it; lambda:invoke writes the error payload anew, compact (recorded:
   // test_task_lambda vs test_task_service_lambda test_raise_exception_catch).
-  const body = result.payloadText ?? JSON.stringify(result.payload ?? null);
+  const json = result.payloadJson ?? (result.payloadText === undefined ? JSON.stringify(result.payload ?? null) : undefined);
+  const body = result.payloadText ?? json ?? JSON.stringify(result.payload ?? null);
   if (result.functionError) {
     const p = (result.payload ?? {}) as { errorType?: unknown };
     const error = typeof p.errorType === 'string' && p.errorType ? p.errorType : result.functionError;
-    return failure(error, target.service === 'lambda-function' ? body : JSON.stringify(result.payload ?? null));
+    return failure(error, target.service === 'lambda-function' ? body : (json ?? JSON.stringify(result.payload ?? null)));
   }
-  if (target.service === 'lambda-function') return { ok: true, value: result.payload ?? null };
+  // The payload's JSON text travels with it: its event and its size check read it.
+  if (target.service === 'lambda-function') return { ok: true, value: result.payload ?? null, ...(json !== undefined ? { text: json } : {}) };
   const metadata = responseMetadata({ kind: 'lambda', requestId: randomUUID(), body, nowMs: nowOf(services), executedVersion: result.executedVersion });
   return { ok: true, value: { ExecutedVersion: result.executedVersion, Payload: result.payload ?? null, ...metadata, StatusCode: 200 } };
 }
@@ -274,7 +287,8 @@ function javaDouble(n: number): string {
 
 /** Runs one Task attempt's work (not the waiting of `.waitForTaskToken` / `.sync`). */
 export async function runTaskIntegration(services: IntegrationServices, target: TaskTarget, args: unknown, options: AttemptOptions = {}): Promise<TaskOutcome> {
-  const { releaseClock, call, ...child } = options;
+  const { parentTask, replay, call } = options;
+  const child: ChildStartOptions = { parentTask, replay };
   const context: TaskCallContext = call ?? { executionArn: '', stateMachineArn: '', state: '' };
   switch (target.service) {
     // A worker takes an activity task with GetActivityTask; the executor never launches one.
@@ -292,12 +306,12 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
       return failure(error.name, error.message);
     }
     case 'aws-sdk':
-      return runAwsSdkIntegration({ ...services, ports: services.ports ?? {}, ...(releaseClock ? { releaseClock } : {}) }, target, args, context);
+      return runAwsSdkIntegration({ ...services, ports: services.ports ?? {}, ...(options.releaseClock ? { releaseClock: options.releaseClock } : {}) }, target, args, context);
     case 'served':
       return SERVED_INTEGRATIONS[target.resourceType].run({ ports: services.ports ?? {}, nowMs: nowOf(services), context }, target.action, args);
     case 'lambda-invoke':
     case 'lambda-function':
-      return invokeLambda(services, target, args, releaseClock);
+      return invokeLambda(services, target, args, options);
     case 'sqs': {
       const a = { ...((args ?? {}) as Record<string, unknown>) };
       const host = unreachableQueueHost(a.QueueUrl);

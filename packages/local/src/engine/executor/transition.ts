@@ -44,6 +44,8 @@ export interface Launch {
   readonly seq: number;
   readonly target: TaskTarget;
   readonly args: unknown;
+  /** `args` as JSON text, as the attempt's scheduled event holds it. @default none (serialized when needed) */
+  readonly argsJson?: string;
   /** Invoked again after a restart (its first invocation's outcome was never committed). */
   readonly replay?: boolean;
 }

@@ -169,7 +169,7 @@ export class InProcessLambdaRunner {
       const handler = await this.handler(fn, cacheKey);
       await fn.init?.();
       deadline = Date.now() + timeoutSeconds * 1000;
-      const event = jsonCopy(request.payload);
+      const event = request.payloadJson !== undefined ? JSON.parse(request.payloadJson) : jsonCopy(request.payload);
       const run = new Promise<unknown>((resolve, reject) => {
         const callback = (error?: unknown, result?: unknown) => (error ? reject(error) : resolve(result));
         try {
@@ -185,7 +185,9 @@ export class InProcessLambdaRunner {
         timer = setTimeout(() => reject(new FunctionTimeoutSignal(timeoutSeconds)), timeoutSeconds * 1000);
       });
       const result = await Promise.race([run, timeout]);
-      return { payload: jsonCopy(result), executedVersion };
+      // The response's JSON text goes back with it: the engine reads it instead of serializing the copy again.
+      const payloadJson = JSON.stringify(result ?? null);
+      return { payload: JSON.parse(payloadJson), payloadJson, executedVersion };
     } catch (err) {
       if (err instanceof FunctionTimeoutSignal) {
         return {

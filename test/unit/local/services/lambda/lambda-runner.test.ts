@@ -69,6 +69,14 @@ describe('InProcessLambdaRunner', () => {
     expect((await runner.invoke({ functionName: 'returns-nothing', payload: {} })).payload).toBeNull();
   });
 
+  it('reads the event from its JSON text when the engine gives it, and answers the response with its JSON text', async () => {
+    // The text wins over the value: the engine serialized the very payload it names, so the runner parses it instead of serializing again.
+    const result = await runner.invoke({ functionName: 'callback-style', payload: { n: 1 }, payloadJson: '{"n":21}' });
+    expect(result.payload).toEqual({ doubled: 42 });
+    expect(result.payloadJson).toBe('{"doubled":42}');
+    expect((await runner.invoke({ functionName: 'returns-nothing', payload: {} })).payloadJson).toBe('null');
+  });
+
   it('throws ResourceNotFoundException (the Lambda service error) for an unknown function', async () => {
     await expect(runner.invoke({ functionName: 'nope', payload: {} })).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
     expect(runner.has('arn:aws:lambda:us-east-1:1:function:fails')).toBe(true);

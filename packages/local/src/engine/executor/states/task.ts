@@ -7,7 +7,7 @@
 import { STATES_PAYLOAD_LIMIT_BYTES } from '@autosave/workflow/config';
 import { StatesError } from '@autosave/workflow/errors';
 import type { Phase, TimerSpec } from '../frame';
-import { payloadDetails } from '../history';
+import { payloadDetails, payloadTextDetails } from '../history';
 import { RECORDED_OUTCOME_RETRY_MILLIS, type StateModule, type Step } from '../step';
 import type { TaskOutcome, TaskTarget } from '../task-integrations';
 import { newTaskToken } from '../task-token';
@@ -49,10 +49,12 @@ async function scheduleAttempt(step: Step): Promise<void> {
     timers,
   );
   if (token) step.batch.openToken(token, frame, frame.pos.seq);
+  // Serialized once: the event's input and the invocation's payload.
+  const argsJson = JSON.stringify(args ?? null);
   if (target.service === 'lambda-function') {
     step.event('LambdaFunctionScheduled', {
       resource: target.resource,
-      ...payloadDetails('input', args),
+      ...payloadTextDetails('input', argsJson),
       ...(timeoutSeconds !== undefined ? { timeoutInSeconds: timeoutSeconds } : {}),
     });
     step.event('LambdaFunctionStarted');
@@ -61,13 +63,13 @@ async function scheduleAttempt(step: Step): Promise<void> {
       resourceType: target.resourceType,
       resource: target.resource,
       region: step.services.region,
-      parameters: JSON.stringify(args ?? null),
+      parameters: argsJson,
       ...(timeoutSeconds !== undefined ? { timeoutInSeconds: timeoutSeconds } : {}),
       ...(heartbeatSeconds !== undefined ? { heartbeatInSeconds: heartbeatSeconds } : {}),
     });
     step.event('TaskStarted', resourceOf(target));
   }
-  step.fx.launches.push({ frame, seq: frame.pos.seq, target, args });
+  step.fx.launches.push({ frame, seq: frame.pos.seq, target, args, argsJson });
 }
 
 /**
@@ -140,8 +142,9 @@ export const taskState: StateModule = {
       outcome = early;
     }
     if (phase.token) step.batch.closeToken(phase.token);
-    const tooLarge = outcome.ok && Buffer.byteLength(JSON.stringify(outcome.value ?? null)) > STATES_PAYLOAD_LIMIT_BYTES;
-    if (tooLarge) {
+    // The result's JSON text, serialized once (or not at all when the integration had it): its size, its event.
+    const resultJson = outcome.ok ? (outcome.text ?? JSON.stringify(outcome.value ?? null)) : undefined;
+    if (resultJson !== undefined && Buffer.byteLength(resultJson) > STATES_PAYLOAD_LIMIT_BYTES) {
       // The service fails the Task itself (not the state's output), naming the service or the function.
       const what = target.service === 'lambda-function' ? target.resource : target.resourceType;
       const cause = `The state/task '${what}' returned a result with a size exceeding the maximum number of bytes service limit.`;
@@ -151,7 +154,7 @@ export const taskState: StateModule = {
       step.event(eventType(target, 'Failed'), { ...resourceOf(target), error: outcome.error, cause: outcome.cause });
       await step.recover({ error: outcome.error, cause: outcome.cause }, ENTER);
     } else {
-      step.event(eventType(target, 'Succeeded'), { ...resourceOf(target), ...payloadDetails('output', outcome.value) });
+      step.event(eventType(target, 'Succeeded'), { ...resourceOf(target), ...payloadTextDetails('output', resultJson as string) });
       await step.guard(() => step.exit(outcome.value));
     }
     await step.drive();
