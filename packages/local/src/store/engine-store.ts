@@ -12,7 +12,7 @@ export const PACKED_SEGMENT_MAX_EVENTS = 1_000;
 export const PACKED_SEGMENT_MAX_BYTES = 4 * 1024 * 1024;
 /** An event's columns other than its details, as they count toward a segment. */
 const EVENT_OVERHEAD_BYTES = 64;
-import { openSchema, refuseNewerSchema } from './schema';
+import { HISTORY_KEYS_PER_RUN, openSchema, refuseNewerSchema } from './schema';
 import { walCommitsDuring, walFramesDuring } from './wal-frames';
 
 /** `PRAGMA auto_vacuum` value of INCREMENTAL. */
@@ -25,9 +25,12 @@ const AUTO_VACUUM_INCREMENTAL = 2;
  * `packed_events` hold what stores before schema 2 wrote).
  */
 const EVENT_COUNT = `MAX(e.event_count,
-  COALESCE((SELECT last_id FROM history WHERE execution_seq = e.seq ORDER BY first_id DESC LIMIT 1), 0),
+  COALESCE((SELECT last_id FROM history WHERE key BETWEEN e.seq * ${HISTORY_KEYS_PER_RUN} AND e.seq * ${HISTORY_KEYS_PER_RUN} + ${HISTORY_KEYS_PER_RUN - 1} ORDER BY key DESC LIMIT 1), 0),
   COALESCE((SELECT MAX(id) FROM events WHERE execution_arn = e.arn), 0),
   COALESCE((SELECT MAX(last_id) FROM packed_events WHERE execution_arn = e.arn), 0))`;
+
+/** The first and last `history` key of the execution numbered `seq` (see {@link HISTORY_KEYS_PER_RUN}). */
+const historyKeys = (seq: number): [number, number] => [seq * HISTORY_KEYS_PER_RUN, seq * HISTORY_KEYS_PER_RUN + HISTORY_KEYS_PER_RUN - 1];
 
 /** File name of the engine database inside the data directory. */
 export const ENGINE_DB_FILE = 'engine.sqlite';
@@ -397,11 +400,12 @@ export class EngineStore {
     // older version (`packed_events`, by ARN). Their ids never overlap each other or the rows.
     const seq = (this.sql('SELECT seq FROM executions WHERE arn = ?').get(executionArn) as { seq: number } | undefined)?.seq ?? -1;
     const asc = order === 'ASC';
+    const [low, high] = historyKeys(seq);
     const located = [
       ...((asc
-        ? this.sql('SELECT first_id, last_id FROM history WHERE execution_seq = ? AND last_id > ? ORDER BY first_id ASC').all(seq, boundId)
-        : this.sql('SELECT first_id, last_id FROM history WHERE execution_seq = ? AND (? = 0 OR first_id < ?) ORDER BY first_id DESC').all(seq, boundId, boundId)) as { first_id: number }[]
-      ).map((s) => ({ first: s.first_id, body: () => this.sql('SELECT body FROM history WHERE execution_seq = ? AND first_id = ?').get(seq, s.first_id) as { body: Buffer } })),
+        ? this.sql('SELECT key, last_id FROM history WHERE key BETWEEN ? AND ? AND last_id > ? ORDER BY key ASC').all(low, high, boundId)
+        : this.sql('SELECT key, last_id FROM history WHERE key BETWEEN ? AND ? AND (? = 0 OR key < ? + ?) ORDER BY key DESC').all(low, high, boundId, low, boundId)) as { key: number }[]
+      ).map((s) => ({ first: s.key - low, body: () => this.sql('SELECT body FROM history WHERE key = ?').get(s.key) as { body: Buffer } })),
       ...((asc
         ? this.sql('SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND last_id > ? ORDER BY first_id ASC').all(executionArn, boundId)
         : this.sql('SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND (? = 0 OR first_id < ?) ORDER BY first_id DESC').all(executionArn, boundId, boundId)) as { first_id: number }[]
@@ -424,14 +428,15 @@ export class EngineStore {
    * ({@link PACKED_SEGMENT_MAX_EVENTS}, {@link PACKED_SEGMENT_MAX_BYTES}), so no segment is one giant string.
    */
   insertHistorySegment(executionSeq: number, events: readonly EventToPack[]): void {
-    const insert = this.sql('INSERT INTO history (execution_seq, first_id, last_id, body) VALUES (?, ?, ?, ?)');
+    const insert = this.sql('INSERT INTO history (key, last_id, body) VALUES (?, ?, ?)');
+    const [low] = historyKeys(executionSeq);
     const entries = events.map(encodeEvent);
     let start = 0;
     let bytes = 0;
     for (let i = 0; i <= entries.length; i += 1) {
       const full = i === entries.length || (i > start && (i - start >= PACKED_SEGMENT_MAX_EVENTS || bytes + entries[i].length > PACKED_SEGMENT_MAX_BYTES));
       if (full && i > start) {
-        insert.run(executionSeq, events[start].id, events[i - 1].id, packEncoded(entries.slice(start, i), !this.inMemory));
+        insert.run(low + events[start].id, events[i - 1].id, packEncoded(entries.slice(start, i), !this.inMemory));
         start = i;
         bytes = 0;
       }
@@ -543,7 +548,8 @@ export class EngineStore {
 
   /** Removes an execution with everything it left: history, frames, timers, task tokens, close notification. */
   deleteExecution(arn: string): void {
-    this.sql('DELETE FROM history WHERE execution_seq = (SELECT seq FROM executions WHERE arn = ?)').run(arn);
+    const seq = (this.sql('SELECT seq FROM executions WHERE arn = ?').get(arn) as { seq: number } | undefined)?.seq;
+    if (seq !== undefined) this.sql('DELETE FROM history WHERE key BETWEEN ? AND ?').run(...historyKeys(seq));
     for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'close_notifications', 'mocked_runs', 'mock_invocations', 'activity_tasks']) {
       this.sql(`DELETE FROM ${table} WHERE execution_arn = ?`).run(arn);
     }

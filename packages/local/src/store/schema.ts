@@ -13,8 +13,20 @@ import { AutosaveError } from '@autosave/workflow/errors';
  *   of the tree instead of splitting pages in its middle as 90-byte ARN keys do), instead of a row per event
  *   in `events`; a closing run's segments stay as they are. Events in rows and segments in `packed_events`
  *   (written before) are still read, and rows are packed when their run closes.
+ * - 3: fewer pages per commit. `history` is a rowid table keyed by `seq` × {@link HISTORY_KEYS_PER_RUN} +
+ *   the segment's first event id (`execution_seq` and `first_id` are computed columns): a run's next
+ *   segment is appended to the tree's last page, which SQLite splits by starting a new page (a WITHOUT
+ *   ROWID tree splits by sharing rows among three pages, rewriting them all and leaving them two-thirds
+ *   full). `executions` is keyed by its `seq` (no separate index of it), and `frames_by_parent` holds only
+ *   frames with a parent (never a run's root frame, which every start inserted and every success deleted).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
+
+/**
+ * `history` keys per execution: a segment's key is its execution's `seq` times this, plus the id of its
+ * first event (at most the history limit, 25,000, far below).
+ */
+export const HISTORY_KEYS_PER_RUN = 2 ** 20;
 
 /** The store was written by a newer version of the engine, whose layout this one does not know. */
 export class StoreSchemaTooNewError extends AutosaveError {
@@ -28,8 +40,16 @@ export class StoreSchemaTooNewError extends AutosaveError {
   }
 }
 
+/** The columns of `executions` (every version has them all). */
+const EXECUTION_COLUMNS =
+  'seq, arn, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, input, status, start_ms, stop_ms, ' +
+  'output, error, cause, redrive_count, redrive_ms, redrive_token, parent_task, event_count';
+
+const tableExists = (db: Database, name: string): boolean =>
+  db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined;
+
 /** Moves a store of version `from - 1` to version `from`: run in one transaction, in order. */
-const MIGRATIONS: Record<number, string> = {
+const MIGRATIONS: Record<number, string | ((db: Database) => void)> = {
   1: `
     DROP INDEX executions_by_version;
     DROP INDEX executions_by_alias;
@@ -38,14 +58,34 @@ const MIGRATIONS: Record<number, string> = {
   `,
   // Nothing to move: new transitions write segments in the new table; what was written is read where it is.
   2: '',
+  // The old tables step aside (their indexes, named as the new ones, go: SCHEMA_SQL makes them again).
+  3: (db) => {
+    db.exec(`
+      ALTER TABLE executions RENAME TO executions_v2;
+      DROP INDEX IF EXISTS executions_by_seq; DROP INDEX IF EXISTS executions_by_machine; DROP INDEX IF EXISTS executions_by_version;
+      DROP INDEX IF EXISTS executions_by_alias; DROP INDEX IF EXISTS executions_running; DROP INDEX IF EXISTS executions_closed;
+      DROP INDEX IF EXISTS frames_by_parent;
+    `);
+    if (tableExists(db, 'history')) db.exec('ALTER TABLE history RENAME TO history_v2');
+  },
 };
 /** What a migration copies once {@link SCHEMA_SQL} has created the new tables. */
-const MIGRATION_COPIES: Record<number, string> = {
+const MIGRATION_COPIES: Record<number, string | ((db: Database) => void)> = {
   1: `
     INSERT INTO close_notifications (execution_arn, status) SELECT execution_arn, status FROM close_notifications_v0;
     DROP TABLE close_notifications_v0;
   `,
   2: '',
+  3: (db) => {
+    db.exec(`INSERT INTO executions (${EXECUTION_COLUMNS}) SELECT ${EXECUTION_COLUMNS} FROM executions_v2; DROP TABLE executions_v2;`);
+    if (!tableExists(db, 'history_v2')) return;
+    db.exec(`INSERT INTO history (key, last_id, body) SELECT execution_seq * ${HISTORY_KEYS_PER_RUN} + first_id, last_id, body FROM history_v2; DROP TABLE history_v2;`);
+  },
+};
+
+const run = (db: Database, step: string | ((db: Database) => void)): void => {
+  if (typeof step === 'string') db.exec(step);
+  else step(db);
 };
 
 /** The store's version; throws {@link StoreSchemaTooNewError} before anything touches a newer store. */
@@ -64,9 +104,9 @@ export function openSchema(db: Database): void {
   const version = refuseNewerSchema(db);
   const fresh = (db.prepare("SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = 'executions'").get() as { n: number }).n === 0;
   db.transaction(() => {
-    if (!fresh) for (let v = version + 1; v <= SCHEMA_VERSION; v += 1) db.exec(MIGRATIONS[v]);
+    if (!fresh) for (let v = version + 1; v <= SCHEMA_VERSION; v += 1) run(db, MIGRATIONS[v]);
     db.exec(SCHEMA_SQL);
-    if (!fresh) for (let v = version + 1; v <= SCHEMA_VERSION; v += 1) db.exec(MIGRATION_COPIES[v]);
+    if (!fresh) for (let v = version + 1; v <= SCHEMA_VERSION; v += 1) run(db, MIGRATION_COPIES[v]);
     if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
 }
@@ -119,8 +159,8 @@ CREATE TABLE IF NOT EXISTS aliases (
 );
 CREATE INDEX IF NOT EXISTS aliases_by_machine ON aliases (machine_arn, name);
 CREATE TABLE IF NOT EXISTS executions (
-  arn TEXT PRIMARY KEY,
-  seq INTEGER NOT NULL,
+  seq INTEGER PRIMARY KEY,
+  arn TEXT NOT NULL UNIQUE,
   machine_arn TEXT NOT NULL,
   machine_name TEXT NOT NULL,
   name TEXT NOT NULL,
@@ -141,7 +181,6 @@ CREATE TABLE IF NOT EXISTS executions (
   parent_task TEXT,
   event_count INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS executions_by_seq ON executions (seq);
 CREATE INDEX IF NOT EXISTS executions_by_machine ON executions (machine_arn, seq);
 CREATE INDEX IF NOT EXISTS executions_by_version ON executions (version_arn, seq) WHERE version_arn IS NOT NULL;
 CREATE INDEX IF NOT EXISTS executions_by_alias ON executions (alias_arn, seq) WHERE alias_arn IS NOT NULL;
@@ -164,12 +203,12 @@ CREATE TABLE IF NOT EXISTS packed_events (
   PRIMARY KEY (execution_arn, first_id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS history (
-  execution_seq INTEGER NOT NULL,
-  first_id INTEGER NOT NULL,
+  key INTEGER PRIMARY KEY,
   last_id INTEGER NOT NULL,
   body BLOB NOT NULL,
-  PRIMARY KEY (execution_seq, first_id)
-) WITHOUT ROWID;
+  execution_seq INTEGER GENERATED ALWAYS AS (key / ${HISTORY_KEYS_PER_RUN}) VIRTUAL,
+  first_id INTEGER GENERATED ALWAYS AS (key % ${HISTORY_KEYS_PER_RUN}) VIRTUAL
+);
 CREATE TABLE IF NOT EXISTS frames (
   execution_arn TEXT NOT NULL,
   frame_id TEXT NOT NULL,
@@ -180,7 +219,7 @@ CREATE TABLE IF NOT EXISTS frames (
   position TEXT NOT NULL,
   PRIMARY KEY (execution_arn, frame_id)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS frames_by_parent ON frames (execution_arn, parent_id, item_index);
+CREATE INDEX IF NOT EXISTS frames_by_parent ON frames (execution_arn, parent_id, item_index) WHERE parent_id IS NOT NULL;
 CREATE TABLE IF NOT EXISTS timers (
   execution_arn TEXT NOT NULL,
   frame_id TEXT NOT NULL,
