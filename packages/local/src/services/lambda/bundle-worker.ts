@@ -67,6 +67,14 @@ export function handlerModule(codeDirectory: string, handler: string): { file: s
   throw new HandlerNotFoundError(`Cannot find module ${base} (.mjs, .js or .cjs) in ${codeDirectory}`);
 }
 
+/**
+ * The young generation of each sandbox's V8 heap, in MB (two 1 MB semi-spaces and their large-object space).
+ * V8's default lets each one grow to 16 MB semi-spaces: with a worker per function version, the deploy
+ * rehearsal's sandboxes held about 160 MB more at 1,000 runs in flight (peak RSS 700 -> 538 MiB). Handlers
+ * run short invocations, so the extra scavenges cost nothing measurable. Only memory: nothing a handler sees.
+ */
+export const SANDBOX_YOUNG_GENERATION_MB = 3;
+
 type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void; deadlineMillis: number };
 
 /**
@@ -159,7 +167,10 @@ export class BundleWorker {
       eval: true,
       workerData: { file, exportName },
       env: { ...this.options.environment },
-      ...(this.options.memoryMb ? { resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb } } : {}),
+      resourceLimits: {
+        maxYoungGenerationSizeMb: SANDBOX_YOUNG_GENERATION_MB,
+        ...(this.options.memoryMb ? { maxOldGenerationSizeMb: this.options.memoryMb } : {}),
+      },
     });
     worker.unref();
     let initDone!: () => void;

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BundleWorker } from '../../../../../packages/local/src/services/lambda/bundle-worker';
+import { BundleWorker, SANDBOX_YOUNG_GENERATION_MB } from '../../../../../packages/local/src/services/lambda/bundle-worker';
 import { InProcessLambdaRunner, type LambdaContext } from '../../../../../packages/local/src/services/lambda/lambda-runner';
 
 const dir = mkdtempSync(join(tmpdir(), 'autosave-bundle-worker-'));
@@ -23,6 +23,9 @@ export const handler = async (event) => {
 `,
 );
 
+// A bundle that answers with the V8 heap limits its sandbox runs under.
+writeFileSync(join(dir, 'limits.mjs'), `import { resourceLimits } from 'node:worker_threads';\nexport const handler = async () => resourceLimits;\n`);
+
 const worker = new BundleWorker({ codeDirectory: dir, handler: 'index.handler', environment: {} });
 const runner = new InProcessLambdaRunner({ functions: [
     { name: 'bundle', load: () => worker.handler, init: worker.init, timeoutSeconds: 0.3 },
@@ -37,6 +40,17 @@ afterAll(async () => {
 });
 
 describe('BundleWorker', () => {
+  it("keeps each sandbox's young generation small and its old generation at the function's memory size", async () => {
+    const limited = new BundleWorker({ codeDirectory: dir, handler: 'limits.handler', environment: {}, memoryMb: 256 });
+    try {
+      const limits = (await limited.handler({}, { getRemainingTimeInMillis: () => 10_000 } as unknown as LambdaContext, () => undefined)) as Record<string, number>;
+      expect(limits.maxYoungGenerationSizeMb).toBeLessThanOrEqual(SANDBOX_YOUNG_GENERATION_MB);
+      expect(limits.maxOldGenerationSizeMb).toBe(256);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   it('runs invocations in one warm sandbox', async () => {
     expect((await runner.invoke({ functionName: 'bundle', payload: {} })).payload).toEqual({ invocations: 1 });
     expect((await runner.invoke({ functionName: 'bundle', payload: {} })).payload).toEqual({ invocations: 2 });
