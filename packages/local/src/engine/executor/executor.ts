@@ -148,7 +148,8 @@ export class Executor {
 
   private leave(): void {
     this.busy -= 1;
-    if (this.busy === 0) {
+    // Nobody waits (the usual case: a whenIdle() adds its waiter only while busy): no turn to schedule.
+    if (this.busy === 0 && this.idleWaiters.length > 0) {
       // New work may be queued by what just finished; check again after the current turn.
       setImmediate(() => {
         if (this.busy === 0) {

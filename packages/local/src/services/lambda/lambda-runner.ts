@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '@autosave/workflow/config';
 import { AutosaveError } from '@autosave/workflow/errors';
 import { withRuntimeEnvironment } from '@autosave/runtime/endpoints';
+import { Deadlines } from './deadlines';
 import { functionArn, parseFunctionName } from './function-name';
 import type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine';
 
@@ -121,6 +122,8 @@ export class InProcessLambdaRunner {
   private readonly region: string;
   private readonly accountId: string;
   private readonly environment: NodeJS.ProcessEnv | undefined;
+  /** Every invocation's timeout, on one timer. */
+  private readonly deadlines = new Deadlines();
 
   constructor(options: InProcessLambdaRunnerOptions) {
     this.environment = options.environment;
@@ -164,27 +167,31 @@ export class InProcessLambdaRunner {
       callbackWaitsForEmptyEventLoop: true,
       getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     };
-    let timer: NodeJS.Timeout | undefined;
     try {
       const handler = await this.handler(fn, cacheKey);
       await fn.init?.();
       deadline = Date.now() + timeoutSeconds * 1000;
       const event = request.payloadJson !== undefined ? JSON.parse(request.payloadJson) : jsonCopy(request.payload);
-      const run = new Promise<unknown>((resolve, reject) => {
-        const callback = (error?: unknown, result?: unknown) => (error ? reject(error) : resolve(result));
+      const result = await new Promise<unknown>((resolve, reject) => {
+        const ended = this.deadlines.add(deadline, () => reject(new FunctionTimeoutSignal(timeoutSeconds)));
+        const answer = (value: unknown) => {
+          ended();
+          resolve(value);
+        };
+        const fail = (err: unknown) => {
+          ended();
+          reject(err);
+        };
+        const callback = (error?: unknown, value?: unknown) => (error ? fail(error) : answer(value));
         try {
           const returned = handler(event, context, callback);
           // An async handler (or one returning a promise) answers through its promise; a callback handler
           // (three parameters, returning nothing) through the callback.
-          if (returned !== undefined || handler.length < 3) Promise.resolve(returned).then(resolve, reject);
+          if (returned !== undefined || handler.length < 3) Promise.resolve(returned).then(answer, fail);
         } catch (err) {
-          reject(err);
+          fail(err);
         }
       });
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new FunctionTimeoutSignal(timeoutSeconds)), timeoutSeconds * 1000);
-      });
-      const result = await Promise.race([run, timeout]);
       // The response's JSON text goes back with it: the engine reads it instead of serializing the copy again.
       const payloadJson = JSON.stringify(result ?? null);
       return { payload: JSON.parse(payloadJson), payloadJson, executedVersion };
@@ -197,8 +204,6 @@ export class InProcessLambdaRunner {
         };
       }
       return { functionError: 'Unhandled', executedVersion, payload: errorPayload(err) };
-    } finally {
-      clearTimeout(timer);
     }
   }
 
