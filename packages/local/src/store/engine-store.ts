@@ -533,24 +533,25 @@ export class EngineStore {
   reopenForRedrive(arn: string, nowMs: number, clientToken: string | null): void {
     this.sql(
       `UPDATE executions SET status = 'RUNNING', stop_ms = NULL, output = NULL, error = NULL, cause = NULL,
-         redrive_count = redrive_count + 1, redrive_ms = ?, redrive_token = ? WHERE arn = ?`,
+         redrive_count = redrive_count + 1, redrive_ms = ?, redrive_token = ?, open = 1 WHERE arn = ?`,
     ).run(nowMs, clientToken, arn);
-    this.sql('DELETE FROM close_notifications WHERE execution_arn = ?').run(arn);
   }
 
   // ---- close notifications (close hooks not yet run to the end) -----------------------------------------
+  /** Closed executions still `open`: their close hooks have not run to the end. */
   closeNotifications(): string[] {
-    return (this.sql('SELECT execution_arn FROM close_notifications').all() as { execution_arn: string }[]).map((r) => r.execution_arn);
+    return (this.sql("SELECT arn FROM executions WHERE open = 1 AND status != 'RUNNING' ORDER BY seq").all() as { arn: string }[]).map((r) => r.arn);
   }
+  /** The hooks of an execution's close (as `status`) have run: it is no longer open, unless it was redriven meanwhile. */
   deleteCloseNotification(executionArn: string, status: string): void {
-    this.sql('DELETE FROM close_notifications WHERE execution_arn = ? AND status = ?').run(executionArn, status);
+    this.sql('UPDATE executions SET open = 0 WHERE arn = ? AND status = ? AND open = 1').run(executionArn, status);
   }
 
   /** Removes an execution with everything it left: history, frames, timers, task tokens, close notification. */
   deleteExecution(arn: string): void {
     const seq = (this.sql('SELECT seq FROM executions WHERE arn = ?').get(arn) as { seq: number } | undefined)?.seq;
     if (seq !== undefined) this.sql('DELETE FROM history WHERE key BETWEEN ? AND ?').run(...historyKeys(seq));
-    for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'close_notifications', 'mocked_runs', 'mock_invocations', 'activity_tasks']) {
+    for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'mocked_runs', 'mock_invocations', 'activity_tasks']) {
       this.sql(`DELETE FROM ${table} WHERE execution_arn = ?`).run(arn);
     }
     this.sql('DELETE FROM executions WHERE arn = ?').run(arn);
@@ -591,7 +592,7 @@ export class EngineStore {
   resumableFrames(executionArn?: string): { execution_arn: string; frame_id: string }[] {
     return this.sql(
       `SELECT f.execution_arn, f.frame_id FROM frames f JOIN executions e ON e.arn = f.execution_arn
-       WHERE e.status = 'RUNNING' AND f.status = 'RUNNING' AND (? IS NULL OR e.arn = ?)
+       WHERE e.open = 1 AND e.status = 'RUNNING' AND f.status = 'RUNNING' AND (? IS NULL OR e.arn = ?)
          AND (json_extract(f.position, '$.phase.kind') IN ('enter', 'children')
            OR (json_extract(f.position, '$.phase.kind') = 'task' AND json_extract(f.position, '$.phase.submitted') IS NOT 1))`,
     ).all(executionArn ?? null, executionArn ?? null) as { execution_arn: string; frame_id: string }[];

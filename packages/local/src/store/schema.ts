@@ -19,8 +19,12 @@ import { AutosaveError } from '@autosave/workflow/errors';
  *   ROWID tree splits by sharing rows among three pages, rewriting them all and leaving them two-thirds
  *   full). `executions` is keyed by its `seq` (no separate index of it), and `frames_by_parent` holds only
  *   frames with a parent (never a run's root frame, which every start inserted and every success deleted).
+ * - 4: an execution is `open` from its start until the hooks of its close have run (a `.sync` parent told,
+ *   the status-change event), what a restart picks up, indexed by `executions_open`, which neither the
+ *   close nor anything between writes: it replaces `close_notifications` (a row inserted at every close)
+ *   and `executions_running` (an entry removed at every close).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * `history` keys per execution: a segment's key is its execution's `seq` times this, plus the id of its
@@ -48,6 +52,9 @@ const EXECUTION_COLUMNS =
 const tableExists = (db: Database, name: string): boolean =>
   db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined;
 
+const columnExists = (db: Database, table: string, column: string): boolean =>
+  (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).some((c) => c.name === column);
+
 /** Moves a store of version `from - 1` to version `from`: run in one transaction, in order. */
 const MIGRATIONS: Record<number, string | ((db: Database) => void)> = {
   1: `
@@ -68,10 +75,16 @@ const MIGRATIONS: Record<number, string | ((db: Database) => void)> = {
     `);
     if (tableExists(db, 'history')) db.exec('ALTER TABLE history RENAME TO history_v2');
   },
+  // A store of version 3 keeps its table (one of an older version is made anew by SCHEMA_SQL and copied).
+  4: (db) => {
+    if (tableExists(db, 'executions') && !columnExists(db, 'executions', 'open')) db.exec('ALTER TABLE executions ADD COLUMN open INTEGER NOT NULL DEFAULT 1');
+    db.exec('DROP INDEX IF EXISTS executions_running');
+  },
 };
 /** What a migration copies once {@link SCHEMA_SQL} has created the new tables. */
 const MIGRATION_COPIES: Record<number, string | ((db: Database) => void)> = {
   1: `
+    CREATE TABLE close_notifications (execution_arn TEXT PRIMARY KEY, status TEXT NOT NULL) WITHOUT ROWID;
     INSERT INTO close_notifications (execution_arn, status) SELECT execution_arn, status FROM close_notifications_v0;
     DROP TABLE close_notifications_v0;
   `,
@@ -81,6 +94,11 @@ const MIGRATION_COPIES: Record<number, string | ((db: Database) => void)> = {
     if (!tableExists(db, 'history_v2')) return;
     db.exec(`INSERT INTO history (key, last_id, body) SELECT execution_seq * ${HISTORY_KEYS_PER_RUN} + first_id, last_id, body FROM history_v2; DROP TABLE history_v2;`);
   },
+  // Closed runs whose close hooks have run are no longer open.
+  4: `
+    UPDATE executions SET open = 0 WHERE status != 'RUNNING' AND arn NOT IN (SELECT execution_arn FROM close_notifications);
+    DROP TABLE close_notifications;
+  `,
 };
 
 const run = (db: Database, step: string | ((db: Database) => void)): void => {
@@ -179,12 +197,13 @@ CREATE TABLE IF NOT EXISTS executions (
   redrive_ms INTEGER,
   redrive_token TEXT,
   parent_task TEXT,
-  event_count INTEGER NOT NULL DEFAULT 0
+  event_count INTEGER NOT NULL DEFAULT 0,
+  open INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS executions_by_machine ON executions (machine_arn, seq);
 CREATE INDEX IF NOT EXISTS executions_by_version ON executions (version_arn, seq) WHERE version_arn IS NOT NULL;
 CREATE INDEX IF NOT EXISTS executions_by_alias ON executions (alias_arn, seq) WHERE alias_arn IS NOT NULL;
-CREATE INDEX IF NOT EXISTS executions_running ON executions (status) WHERE status = 'RUNNING';
+CREATE INDEX IF NOT EXISTS executions_open ON executions (seq) WHERE open = 1;
 CREATE INDEX IF NOT EXISTS executions_closed ON executions (stop_ms) WHERE stop_ms IS NOT NULL;
 CREATE TABLE IF NOT EXISTS events (
   execution_arn TEXT NOT NULL,
@@ -238,10 +257,6 @@ CREATE TABLE IF NOT EXISTS task_tokens (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS task_tokens_by_execution ON task_tokens (execution_arn) WHERE open = 1;
 CREATE INDEX IF NOT EXISTS task_tokens_of_execution ON task_tokens (execution_arn);
-CREATE TABLE IF NOT EXISTS close_notifications (
-  execution_arn TEXT PRIMARY KEY,
-  status TEXT NOT NULL
-) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS mocked_runs (
   execution_arn TEXT PRIMARY KEY,
   test_case TEXT NOT NULL

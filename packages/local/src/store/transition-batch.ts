@@ -280,7 +280,7 @@ export class TransitionBatch {
       store.sql('DELETE FROM timers WHERE execution_arn = ?').run(this.executionArn);
       store.sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND open = 1').run(this.executionArn);
       store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND status = 'RUNNING'").run(this.executionArn);
-      store.sql('INSERT OR REPLACE INTO close_notifications (execution_arn, status) VALUES (?, ?)').run(this.executionArn, this.close.status);
+      // The run stays `open` (its row's flag, untouched here) until its close hooks have run.
       // What a closed run keeps: its row, its history segments, and (unless it succeeded, so a redrive
       // may pick up from them) its frames. Events an older version left in rows are packed now.
       store.packHistory(this.executionArn);

@@ -29,7 +29,7 @@ function rowsOf(dataDir: string, arn: string): Record<string, number> {
       // A run's history segments are keyed by its seq; a segment left behind by a removed run has none.
       history: count('SELECT COUNT(*) AS n FROM history WHERE execution_seq = (SELECT seq FROM executions WHERE arn = ?)'),
       orphanedHistory: (db.prepare('SELECT COUNT(*) AS n FROM history WHERE execution_seq NOT IN (SELECT seq FROM executions)').get() as { n: number }).n,
-      ...Object.fromEntries(['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'close_notifications'].map((t) => [t, count(`SELECT COUNT(*) AS n FROM ${t} WHERE execution_arn = ?`)])),
+      ...Object.fromEntries(['events', 'packed_events', 'frames', 'timers', 'task_tokens'].map((t) => [t, count(`SELECT COUNT(*) AS n FROM ${t} WHERE execution_arn = ?`)])),
     };
   } finally {
     db.close();
@@ -145,7 +145,7 @@ describe('closed executions: small, complete, and gone after the retention perio
     for (const arn of [done, failed]) {
       await expect(h.describe(arn)).rejects.toMatchObject({ name: 'ExecutionDoesNotExist' });
       await expect(h.history(arn)).rejects.toMatchObject({ name: 'ExecutionDoesNotExist' });
-      expect(rowsOf(h.dataDir, arn)).toEqual({ executions: 0, history: 0, orphanedHistory: 0, events: 0, packed_events: 0, frames: 0, timers: 0, task_tokens: 0, close_notifications: 0 });
+      expect(rowsOf(h.dataDir, arn)).toEqual({ executions: 0, history: 0, orphanedHistory: 0, events: 0, packed_events: 0, frames: 0, timers: 0, task_tokens: 0 });
     }
     // As on AWS, the name can be used again once the old run is gone.
     await expect(h.run(machine, { runId: 'again' }, 'kept')).resolves.toBe(done);

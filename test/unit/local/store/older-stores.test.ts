@@ -9,9 +9,12 @@ import { ENGINE_DB_FILE } from '../../../../packages/local/src/store';
 import { SCHEMA_VERSION } from '../../../../packages/local/src/store/schema';
 import { EngineHarness } from '../engine/support/engine-harness';
 
-/** A store written by the engine at store schema 2 (see the file's header), and the histories it answered then. */
-const V2_STORE = readFileSync(new URL('../../../fixtures/store/schema-v2.sql', import.meta.url), 'utf8');
-const V2_HISTORIES = JSON.parse(readFileSync(new URL('../../../fixtures/store/schema-v2-histories.json', import.meta.url), 'utf8')) as Record<string, unknown[]>;
+/** A store written by the engine at an older store schema (see each file's header), and the histories it answered then. */
+const fixture = (version: number) => ({
+  version,
+  sql: readFileSync(new URL(`../../../fixtures/store/schema-v${version}.sql`, import.meta.url), 'utf8'),
+  histories: JSON.parse(readFileSync(new URL(`../../../fixtures/store/schema-v${version}-histories.json`, import.meta.url), 'utf8')) as Record<string, unknown[]>,
+});
 const EXECUTION = 'arn:aws:states:us-east-1:123456789012:execution';
 const WAITING = `${EXECUTION}:approval:waiting`;
 const APPROVED = `${EXECUTION}:approval:approved`;
@@ -24,14 +27,14 @@ const WRITTEN_AT = Date.UTC(2026, 11, 1, 12, 1);
 const tokensOf = (events: { type: string; taskScheduledEventDetails?: { parameters: string } }[]): string[] =>
   events.filter((e) => e.type === 'TaskScheduled').map((e) => JSON.parse(e.taskScheduledEventDetails!.parameters).Payload.token as string);
 
-describe('a store written at schema 2, opened by this version', () => {
+describe.each([fixture(2), fixture(3)])('a store written at schema $version, opened by this version', ({ sql: storeSql, histories }) => {
   let h: EngineHarness;
   afterEach(() => h.close());
 
   async function openV2Store(closed: string[] = []): Promise<EngineHarness> {
-    const dir = await mkdtemp(join(tmpdir(), 'store-v2-'));
+    const dir = await mkdtemp(join(tmpdir(), 'store-older-'));
     const db = new Database(join(dir, ENGINE_DB_FILE));
-    db.exec(V2_STORE);
+    db.exec(storeSql);
     db.close();
     const onExecutionClosed = async (e: { detail: { executionArn: string } }) => void closed.push(e.detail.executionArn);
     return new EngineHarness(
@@ -42,12 +45,12 @@ describe('a store written at schema 2, opened by this version', () => {
 
   it('answers every run\'s history as it did, and moves the file to the current layout', async () => {
     h = await openV2Store();
-    for (const [arn, events] of Object.entries(V2_HISTORIES)) expect((await h.call('GetExecutionHistory', { executionArn: arn })).events).toEqual(events);
-    expect((await h.call('GetExecutionHistory', { executionArn: APPROVED, reverseOrder: true, maxResults: 2 })).events).toEqual(V2_HISTORIES[APPROVED].slice(-2).reverse());
+    for (const [arn, events] of Object.entries(histories)) expect((await h.call('GetExecutionHistory', { executionArn: arn })).events).toEqual(events);
+    expect((await h.call('GetExecutionHistory', { executionArn: APPROVED, reverseOrder: true, maxResults: 2 })).events).toEqual(histories[APPROVED].slice(-2).reverse());
     const db = new Database(join(h.dataDir, ENGINE_DB_FILE), { readonly: true });
     try {
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-      expect(db.prepare("SELECT name FROM sqlite_schema WHERE name LIKE '%_v2'").all()).toEqual([]);
+      expect(db.prepare("SELECT name FROM sqlite_schema WHERE name LIKE '%_v2' OR name IN ('close_notifications', 'executions_running')").all()).toEqual([]);
     } finally {
       db.close();
     }
@@ -58,15 +61,15 @@ describe('a store written at schema 2, opened by this version', () => {
     h = await openV2Store(closed);
     await h.idle();
     expect(closed).toEqual([APPROVED]);
-    const [waitingToken] = tokensOf(V2_HISTORIES[WAITING] as never);
+    const [waitingToken] = tokensOf(histories[WAITING] as never);
     await h.call('SendTaskSuccess', { taskToken: waitingToken, output: '{"approved":true}' });
-    for (const token of tokensOf(V2_HISTORIES[BRANCHES] as never)) await h.call('SendTaskSuccess', { taskToken: token, output: '{"branch":true}' });
+    for (const token of tokensOf(histories[BRANCHES] as never)) await h.call('SendTaskSuccess', { taskToken: token, output: '{"branch":true}' });
     await h.idle();
     expect(await h.describe(WAITING)).toMatchObject({ status: 'SUCCEEDED', output: '{"order":1,"prep":{"prepared":1},"approve":{"approved":true}}' });
     expect(await h.describe(BRANCHES)).toMatchObject({ status: 'SUCCEEDED', output: '[{"order":3,"left":{"branch":true}},{"order":3,"right":{"branch":true}}]' });
     // The history carries on after the events the old layout holds, ids and chain unbroken.
     const waiting = await h.history(WAITING);
-    expect(waiting.slice(0, V2_HISTORIES[WAITING].length)).toEqual(V2_HISTORIES[WAITING]);
+    expect(waiting.slice(0, histories[WAITING].length)).toEqual(histories[WAITING]);
     expect(waiting.map((e) => e.id)).toEqual(waiting.map((_, i) => i + 1));
     expect(waiting.at(-1)).toMatchObject({ type: 'ExecutionSucceeded', previousEventId: waiting.length - 1 });
     expect(closed.sort()).toEqual([APPROVED, BRANCHES, WAITING].sort());
