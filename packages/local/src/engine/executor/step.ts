@@ -121,42 +121,55 @@ export class Step {
     return state?.type === 'Task' && state.retry.length > 0;
   }
 
-  /** The context object (`$$`, `$states.context`) of the current state. */
-  contextObject(extra: { token?: string; mapItem?: { index: number; value: unknown } } = {}): Record<string, unknown> {
-    const { run, frame } = this;
+  /**
+   * The context object (`$$`, `$states.context`) of the current state, as it is now. Built when an
+   * expression first reads it (most read none), from what the state was when the scope was made.
+   */
+  private contextObject(extra: { token?: string; mapItem?: { index: number; value: unknown } }): () => Record<string, unknown> {
+    const { run } = this;
     const e = run.exec;
-    const context: Record<string, unknown> = {
-      Execution: {
-        Id: e.arn,
-        get Input() {
-          return run.input;
+    const { state, enteredMs, retryCount } = this.frame.pos;
+    // AWS records State.RetryCount only in a Task that has a Retry field.
+    const retried = this.retried;
+    const withRedriveCount = !this.services.withoutRedriveCount?.(e.arn);
+    let context: Record<string, unknown> | undefined;
+    return () => {
+      if (context) return context;
+      context = {
+        Execution: {
+          Id: e.arn,
+          get Input() {
+            return run.input;
+          },
+          Name: e.name,
+          RoleArn: e.role_arn,
+          StartTime: isoTime(e.start_ms),
+          ...(withRedriveCount ? { RedriveCount: e.redrive_count } : {}),
+          ...(e.redrive_ms !== null ? { RedriveTime: isoTime(e.redrive_ms) } : {}),
         },
-        Name: e.name,
-        RoleArn: e.role_arn,
-        StartTime: isoTime(e.start_ms),
-        ...(this.services.withoutRedriveCount?.(e.arn) ? {} : { RedriveCount: e.redrive_count }),
-        ...(e.redrive_ms !== null ? { RedriveTime: isoTime(e.redrive_ms) } : {}),
-      },
-      // AWS records State.RetryCount only in a Task that has a Retry field.
-      State: {
-        EnteredTime: isoTime(frame.pos.enteredMs),
-        Name: frame.pos.state,
-        ...(this.retried ? { RetryCount: frame.pos.retryCount } : {}),
-      },
-      StateMachine: { Id: e.machine_arn, Name: e.machine_name },
+        State: {
+          EnteredTime: isoTime(enteredMs),
+          Name: state,
+          ...(retried ? { RetryCount: retryCount } : {}),
+        },
+        StateMachine: { Id: e.machine_arn, Name: e.machine_name },
+      };
+      if (extra.token !== undefined) context.Task = { Token: extra.token };
+      if (extra.mapItem) context.Map = { Item: { Index: extra.mapItem.index, Value: extra.mapItem.value } };
+      return context;
     };
-    if (extra.token !== undefined) context.Task = { Token: extra.token };
-    if (extra.mapItem) context.Map = { Item: { Index: extra.mapItem.index, Value: extra.mapItem.value } };
-    return context;
   }
 
   /** The scope of the current state's expressions; `$now()` reads the engine clock. */
   scope(extra: ScopeExtra = {}): EvaluationScope {
     const { token, mapItem, ...rest } = extra;
+    const context = this.contextObject({ token, mapItem });
     return {
       input: this.frame.pos.input,
       variables: this.frame.pos.variables,
-      context: this.contextObject({ token, mapItem }),
+      get context() {
+        return context();
+      },
       nowMillis: this.now(),
       ...rest,
     };

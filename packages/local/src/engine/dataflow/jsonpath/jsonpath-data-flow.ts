@@ -20,7 +20,14 @@ const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 /** A tolerated-failure value out of range: the service reports it after MapStateStarted (see {@link MapToleranceError}). */
 const toleranceError: ErrorFactory = (message) => new MapToleranceError(message);
 
-const roots = (data: unknown, scope: EvaluationScope): PathRoots => ({ data, context: scope.context, variables: scope.variables });
+/** The roots of a path; the context object is read from the scope only by a `$$` path (see `Step.scope`). */
+const roots = (data: unknown, scope: EvaluationScope): PathRoots => ({
+  data,
+  get context() {
+    return scope.context;
+  },
+  variables: scope.variables,
+});
 
 /** `InputPath`/`OutputPath`: `null` gives `{}`, absent gives the whole value. */
 function selectPath(owner: Readonly<Record<string, unknown>>, field: 'InputPath' | 'OutputPath', data: unknown, scope: EvaluationScope): unknown {
