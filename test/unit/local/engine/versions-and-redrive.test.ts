@@ -104,6 +104,23 @@ describe('RedriveExecution', () => {
     await expect(h.call('RedriveExecution', { executionArn: arn })).rejects.toMatchObject({ name: 'ExecutionNotRedrivable' });
   });
 
+  it("gives a redriven run's states its RedriveCount and RedriveTime in $states.context.Execution (AWS: the context object of a redriven execution), after a close the executor did not write (a timeout)", async () => {
+    const seen: { execution: { RedriveCount: number; RedriveTime?: string } }[] = [];
+    h = await new EngineHarness({ wait: (p) => void seen.push(p) }).start();
+    const waitTask = { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', End: true };
+    const payload = { token: '{% $states.context.Task.Token %}', execution: '{% $states.context.Execution %}' };
+    const m = await h.machine(jsonata({ W: { ...waitTask, Arguments: { FunctionName: 'wait', Payload: payload } } }, { TimeoutSeconds: 10 }));
+    const arn = await h.run(m);
+    await h.idle();
+    await h.clock.advance(11_000);
+    expect(await h.describe(arn)).toMatchObject({ status: 'TIMED_OUT' });
+    await h.call('RedriveExecution', { executionArn: arn });
+    await h.idle();
+    expect(seen.map((p) => p.execution.RedriveCount)).toEqual([0, 1]);
+    expect(seen[0].execution.RedriveTime).toBeUndefined();
+    expect(seen[1].execution.RedriveTime).toEqual(expect.any(String));
+  });
+
   it('is idempotent by clientToken while the redriven run is open', async () => {
     const tokens: string[] = [];
     let fail = true;

@@ -26,6 +26,7 @@ import type { ExecutionHeader } from '../../store';
 import { EventIdsMovedError, StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../store';
 import type { EngineContext } from '../engine-context';
 import { FrameRecord } from './frame';
+import { headerOf, RunHeaders } from './run-headers';
 import { STATE_MODULES } from './states';
 import { type RecordedTaskOutcome, Step, type StepServices } from './step';
 import { type IntegrationServices, runTaskIntegration, type TaskCall, type TaskOutcome } from './task-integrations';
@@ -90,6 +91,7 @@ export class Executor {
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
   private readonly stepServices: StepServices;
+  private readonly headers = new RunHeaders();
 
   constructor(
     private readonly ctx: EngineContext,
@@ -192,6 +194,7 @@ export class Executor {
    * up to {@link FAIL_RUN_ATTEMPTS} times, so a run is not left RUNNING by a passing fault.
    */
   private async failRun(executionArn: string, err: unknown): Promise<void> {
+    this.headers.forget(executionArn);
     const cause = `The local engine could not apply a transition of this execution: ${(err as Error)?.message ?? String(err)}`;
     for (let attempt = 1; ; attempt++) {
       const batch = new TransitionBatch(executionArn, () => this.ctx.clock.now());
@@ -219,6 +222,8 @@ export class Executor {
    */
   resumeRunning(kind: 'resume' | 'recover', executionArn?: string): number {
     const rows = this.store.resumableFrames(executionArn);
+    // A redriven run's header changed (its redrive count and time): read it again.
+    this.headers.forget(executionArn);
     for (const r of rows) void this.signal(r.execution_arn, r.frame_id, { kind });
     return rows.length;
   }
@@ -227,7 +232,8 @@ export class Executor {
 
   private async process(executionArn: string, frameId: string, signal: FrameSignal): Promise<SignalResult> {
     for (let attempt = 1; ; attempt++) {
-      const exec = this.store.getExecutionHeader(executionArn);
+      // The header this executor wrote last (checked by the write; see RunHeaders), read again after a retry.
+      const exec = (attempt === 1 ? this.headers.get(executionArn) : undefined) ?? this.store.getExecutionHeader(executionArn);
       if (!exec || exec.status !== 'RUNNING') return 'stale';
       const row = this.store.getFrame(executionArn, frameId);
       if (!row || row.status !== 'RUNNING') return 'stale';
@@ -241,14 +247,19 @@ export class Executor {
       try {
         outcome = await this.store.committer.commit(() => batch.write(this.store));
       } catch (err) {
+        this.headers.forget(executionArn);
         if (err instanceof StaleTransitionError) return 'stale';
         // Another frame of the run was written first, and this transition named an event id: compute it again.
         if (err instanceof EventIdsMovedError) continue;
         throw err;
       }
       // The run failed at its history limit instead: none of the batch's effects may happen.
-      if (outcome === 'history-limit') this.hooks.onClosed(run.exec.arn);
-      else this.afterCommit(run, step.fx);
+      if (outcome === 'history-limit') {
+        this.headers.forget(executionArn);
+        this.hooks.onClosed(run.exec.arn);
+      } else {
+        this.afterCommit(run, step.fx, batch.eventCount);
+      }
       return 'applied';
     }
   }
@@ -326,10 +337,17 @@ export class Executor {
     } finally {
       this.leave();
     }
-    return () => this.afterCommit(run, step.fx);
+    return () => {
+      // A new run (or one of the same ARN after an older one was swept): its own header from now on.
+      this.headers.remember(headerOf(exec));
+      this.afterCommit(run, step.fx, batch.eventCount);
+    };
   }
 
-  private afterCommit(run: Run, fx: Effects): void {
+  /** What a committed transition of `run` (`events` events written) sets off. */
+  private afterCommit(run: Run, fx: Effects, events: number): void {
+    if (fx.closed) this.headers.forget(run.exec.arn);
+    else this.headers.written(run.exec, events);
     for (const launch of fx.launches) this.launch(run, launch);
     for (const s of fx.signals) {
       // The ended child's event ids were assigned by the commit that just happened.
