@@ -87,7 +87,8 @@ export async function measureRestart(options: { dataDir: string; functionsModule
   const child = spawn(process.execPath, [AUTOSAVE_BIN, 'local', '--port', String(port), '--data', options.dataDir, '--functions', options.functionsModule], {
     cwd: options.cwd,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, BENCH_SLOW_STEP_MILLIS: '0' },
+    // BENCH_ENGINE_NODE_OPTIONS reaches the restarted process only (e.g. a CPU profile's --import hook).
+    env: { ...process.env, BENCH_SLOW_STEP_MILLIS: '0', ...(process.env.BENCH_ENGINE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_ENGINE_NODE_OPTIONS } : {}) },
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const client = new SFNClient({ endpoint: `http://127.0.0.1:${port}`, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });

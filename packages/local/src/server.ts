@@ -6,7 +6,7 @@
  * environment is never written: the functions get theirs in a scope of their own (localEnvironment).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve, join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -170,9 +170,13 @@ const DATA_LAYOUT = { engine: 'engine', sqs: 'sqs.sqlite', dynamodb: 'dynamodb',
 /** Every status a closed run can have: in stack mode the stack's own rules choose which they match. */
 const ALL_CLOSED_STATUSES = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'] as const;
 
-/** A handler that answers 503 until the engine is ready (and once it stops), so the port is known before the engine starts. */
-function lateBoundHandler(): { handler: HttpRequestHandler; unavailable: HttpRequestHandler; bind(h: HttpRequestHandler | undefined): void } {
+/**
+ * A handler that answers 503 until the engine is ready (and once it stops), so the port is known before the
+ * engine starts. A request put on hold meanwhile goes to the next handler bound (503 if that is none: a stop).
+ */
+function lateBoundHandler(): { handler: HttpRequestHandler; unavailable: HttpRequestHandler; hold: HttpRequestHandler; bind(h: HttpRequestHandler | undefined): void } {
   let target: HttpRequestHandler | undefined;
+  let held: [IncomingMessage, ServerResponse][] = [];
   const unavailable: HttpRequestHandler = (req, res) => {
     req.resume();
     res.writeHead(503, { 'content-type': 'application/x-amz-json-1.0', 'retry-after': '1' });
@@ -181,8 +185,12 @@ function lateBoundHandler(): { handler: HttpRequestHandler; unavailable: HttpReq
   return {
     handler: (req, res) => (target ? target(req, res) : unavailable(req, res)),
     unavailable,
+    hold: (req, res) => void held.push([req, res]),
     bind: (h) => {
       target = h;
+      const waiting = held;
+      held = [];
+      for (const [req, res] of waiting) void (h ?? unavailable)(req, res);
     },
   };
 }
@@ -229,6 +237,39 @@ interface LocalServices {
   readonly decisions?: RecordedDecisions;
   readonly stack?: StackMode;
   readonly iam?: StackIamEnforcement;
+}
+
+/**
+ * True for an SQS API call (`X-Amz-Target: AmazonSQS.<Operation>`, or a form-encoded POST: the query
+ * protocol): after a restart the functions run before SQS is served (while the workflows deploy), and
+ * their calls (a dead letter) wait for it instead of failing on a 503.
+ */
+function isSqsCall(req: IncomingMessage): boolean {
+  if (req.method !== 'POST') return false;
+  const target = req.headers['x-amz-target'];
+  return typeof target === 'string' ? target.startsWith('AmazonSQS.') : String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+}
+
+/** Recorded decisions whose module loads at their first use. */
+function loadedOnFirstUse(load: () => Promise<RecordedDecisions>): RecordedDecisions {
+  let loaded: Promise<RecordedDecisions> | undefined;
+  const get = () => (loaded ??= load());
+  return {
+    beforeTimeout: async (taskToken) => (await get()).beforeTimeout(taskToken),
+    redeliverAll: async () => (await get()).redeliverAll(),
+    close: () => void loaded?.then((d) => d.close(), () => undefined),
+  };
+}
+
+/** Runs `use` with a DynamoDB client of its own on `endpoint`, destroyed after. */
+async function withDynamoDbClient<T>(endpoint: string, use: (client: DynamoDBClient) => Promise<T>): Promise<T> {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const client = new DynamoDBClient({ ...LOCAL_CLIENT_CONFIG, endpoint });
+  try {
+    return await use(client);
+  } finally {
+    client.destroy();
+  }
 }
 
 /** True for a Step Functions API call (AWS JSON protocol, `X-Amz-Target: AWSStepFunctions.<Operation>`). */
@@ -338,11 +379,11 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     // Stopping: new requests get 503 before the engine closes its store.
     stopsFirst.push(() => engine.stop(), () => late.bind(undefined));
     // A restart (the store has a state machine; the registry path, whose deploy changes nothing a running
-    // run uses) answers the Step Functions API now; everything else answers 503 (retryable) until ready.
-    // A first start answers once its workflows are deployed.
+    // run uses) answers the Step Functions API now; SQS calls wait for the rest, everything else answers
+    // 503 (retryable) until ready. A first start answers once its workflows are deployed.
     const stepFunctionsOnly = createLocalApiHandler({ services: [stepFunctionsService(engine)], mockedRun: (arn) => engine.mockedRun(arn), virtualClock, clock });
     if (registryPath && engine.hasStateMachines()) {
-      late.bind((req, res) => (isStepFunctionsCall(req) ? stepFunctionsOnly(req, res) : late.unavailable(req, res)));
+      late.bind((req, res) => (isStepFunctionsCall(req) ? stepFunctionsOnly(req, res) : isSqsCall(req) ? late.hold(req, res) : late.unavailable(req, res)));
       log(`${STEP_FUNCTIONS_ANSWERING} ${api.url} (runs resume once the functions and services are up)`);
     }
 
@@ -352,15 +393,25 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const functionsGiven = project.functions ?? options.functions;
     const variables = project.environment ?? options.environment;
     const label = project.label ?? options.label;
-    const [{ loadRuntimeConfig }, { startLocalDynamoDb }, { startLocalS3 }] = await Promise.all([
-      import('@autosave/runtime/endpoints'), import('./services/dynamodb'), import('./services/s3'),
+    const [{ loadRuntimeConfig }, { startLocalDynamoDbDoor }, { startLocalS3 }] = await Promise.all([
+      import('@autosave/runtime/endpoints'), import('./services/dynamodb-door'), import('./services/s3'),
     ]);
     // The table and bucket the handlers will use: the runtime's own reading of AUTOSAVE_TABLE / AUTOSAVE_BUCKET.
     // In stack mode the stack's own tables and buckets are created by its deploy instead.
     const runtimeConfig = loadRuntimeConfig({ ...process.env, ...variables });
     const { table, bucket } = runtimeConfig;
+    // Attempts cut off by the last stop or crash still hold idempotency leases: ended before any function's
+    // DynamoDB call gets through the door (in stack mode the stack's tables come with its deploy: below).
+    const expireOrphanedLeases = async (client: DynamoDBClient, tableName: string) => {
+      const ended = await (await import('./services/orphaned-leases')).expireOrphanedLeases(client, tableName);
+      if (ended > 0) log(`  ended ${ended} idempotency lease(s) of step attempts cut off by the last stop`);
+    };
     const [dynamodb, s3] = await Promise.all([
-      startLocalDynamoDb({ directory: join(dataDir, DATA_LAYOUT.dynamodb), tables: registryPath ? [table] : [] }),
+      startLocalDynamoDbDoor({
+        directory: join(dataDir, DATA_LAYOUT.dynamodb),
+        tables: registryPath ? [table] : [],
+        ...(registryPath ? { prepare: async (endpoint: string) => withDynamoDbClient(endpoint, (client) => expireOrphanedLeases(client, table)) } : {}),
+      }),
       startLocalS3({ directory: join(dataDir, DATA_LAYOUT.s3), buckets: registryPath ? [bucket] : [] }),
     ]);
     stops.push(() => dynamodb.close(), () => s3.close());
@@ -401,14 +452,21 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       }
     }
 
-    const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+    // The engine's own (aws-sdk:dynamodb Tasks, the recorded approval decisions, the stack's deploy), through
+    // the door: made, and the local DynamoDB started, on first use.
+    let ownDynamoDb: Promise<DynamoDBClient> | undefined;
+    const dynamodbClientOf = () => (ownDynamoDb ??= import('@aws-sdk/client-dynamodb').then(({ DynamoDBClient }) => new DynamoDBClient({ ...LOCAL_CLIENT_CONFIG, endpoint: dynamodb.endpoint })));
+    const dynamodbClient = lazyClient<DynamoDBClient>(dynamodbClientOf);
     // The engine's sqs:sendMessage Tasks only: made when the first one runs.
     const sqsClient = lazyClient<SQSClient>(async () => new (await import('@aws-sdk/client-sqs')).SQSClient({ ...LOCAL_CLIENT_CONFIG, endpoint: api.url }));
-    const dynamodbClient = new DynamoDBClient({ ...LOCAL_CLIENT_CONFIG, endpoint: dynamodb.endpoint });
     const s3Client = lazyClient<S3Client>(async () => new (await import('@aws-sdk/client-s3')).S3Client({ ...LOCAL_CLIENT_CONFIG, endpoint: s3.endpoint, forcePathStyle: true }));
-    stops.push(() => sqsClient.destroy(), () => dynamodbClient.destroy(), () => s3Client.destroy());
-    // Approval decisions recorded but cut off before they reached their run (a crash mid-POST).
-    const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? (await import('./services/recorded-decisions')).recordedDecisions(dynamodbClient, api.url) : undefined;
+    stops.push(() => sqsClient.destroy(), () => void ownDynamoDb?.then((c) => c.destroy(), () => undefined), () => s3Client.destroy());
+    // Approval decisions recorded but cut off before they reached their run (a crash mid-POST). Their module
+    // (the approvals, DynamoDB's document client) loads at the boot's sweep below: the runs caught in flight
+    // do not wait for it.
+    const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION)
+      ? loadedOnFirstUse(async () => (await import('./services/recorded-decisions')).recordedDecisions(dynamodbClientOf, api.url))
+      : undefined;
     if (decisions) stops.push(() => decisions.close());
 
     // SNS, EventBridge, CloudWatch, bedrock:invokeModel, http:invoke and the pass-through (docs/integrations.md).
@@ -426,7 +484,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     stops.push(() => integrations.settled());
     const routed = integrations.passThrough.describe();
     if (routed.length > 0) log(`Pass-through (real calls, real side effects): ${routed.map((r) => `${r.service} -> ${r.to}`).join(', ')}`);
-    stack?.bind({ sfn: engine, sqs, sns: integrations.sns, eventbridge: integrations.eventbridge, dynamodb: dynamodbClient, invoke: lambdas.invoke });
+    if (stack) stack.bind({ sfn: engine, sqs, sns: integrations.sns, eventbridge: integrations.eventbridge, dynamodb: await dynamodbClientOf(), invoke: lambdas.invoke });
     const approvalFunction = (): string | undefined => (stack ? stack.functionUrlTarget() : lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? APPROVAL_ENDPOINT_FUNCTION : undefined);
 
     const consoleHandler =
@@ -469,10 +527,6 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         : {}),
     });
 
-    // Attempts cut off by the last stop or crash still hold idempotency leases: end them before the
-    // engine re-invokes their steps (every invocation waits for `services`).
-    const expireOrphanedLeases = async (tableName: string) => (await import('./services/orphaned-leases')).expireOrphanedLeases(dynamodbClient, tableName);
-    const orphaned = registryPath ? await expireOrphanedLeases(table) : 0;
     if (stack) stopsFirst.push(() => stack.quiesce(), () => late.bind(undefined));
 
     let deployments: WorkflowDeployment[] = [];
@@ -483,7 +537,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       stackDeployment = await stack.deploy(options.stack.assemblyDir, { stackName: options.stack.stackName });
       // Leases of step attempts cut off by the last stop, in every table of the stack (see the registry path).
       for (const row of stack.store.resources()) {
-        if (row.type === 'AWS::DynamoDB::Table' && row.state === 'IN_STACK') await expireOrphanedLeases(row.physical_id);
+        if (row.type === 'AWS::DynamoDB::Table' && row.state === 'IN_STACK') await expireOrphanedLeases(await dynamodbClientOf(), row.physical_id);
       }
       deployments = stackWorkflows(stack);
       log(`Autosave local engine running stack ${stackDeployment.stackName}, assembly ${stackDeployment.assemblyId} (${options.stack.origin ?? 'given'}: ${stackDeployment.assemblyDir})`);
@@ -516,6 +570,10 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       stopsFirst.push(() => sweep);
     }
 
+    // The local DynamoDB loads now, behind its door: nothing above waited for it, and a function's call to it
+    // waits for it (a failure to start answers every call with a 500, and is said here).
+    void dynamodb.open().catch((err: unknown) => console.error('autosave local: the local DynamoDB did not start:', err));
+
     for (const d of deployments) log(`  workflow ${d.workflow} (${d.change}) -> ${d.aliasArn}`);
     log(`Autosave local engine listening on ${api.url}${virtualClock ? ' (virtual clock)' : ''}`);
     log(`  Step Functions + SQS API  ${api.url}   (AWS_ENDPOINT_URL=${api.url})`);
@@ -523,7 +581,6 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     log(`  DynamoDB                  ${dynamodb.endpoint}`);
     log(`  S3                        ${s3.endpoint}`);
     log(`  data                      ${dataDir}`);
-    if (orphaned > 0) log(`  ended ${orphaned} idempotency lease(s) of step attempts cut off by the last stop`);
     if (deployments.length > 0) {
       const first = deployments[0];
       const endpointFlag = api.port === DEFAULT_LOCAL_PORT ? '' : ` --endpoint ${api.url}`;

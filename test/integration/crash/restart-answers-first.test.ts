@@ -6,6 +6,7 @@
  * paid by every restart.
  */
 import { CreateStateMachineCommand, DescribeExecutionCommand, ListStateMachinesCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { eventually } from '../../fixtures/wait';
 import { freePort } from '../../chaos/support';
 
 const TRACE_HOOK = fileURLToPath(new URL('./fixtures/module-trace.mjs', import.meta.url));
+const HELD_STEP_MODULE = fileURLToPath(new URL('./fixtures/held-step.ts', import.meta.url));
 const RUNS_IN_FLIGHT = 5;
 
 /** Modules a restart must not load before the Step Functions API answers, by what they are. */
@@ -57,12 +59,16 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
     const port = await freePort();
     // Meanwhile the console and the SQS API are asked for, as a browser left open would: 503 while the
     // services come up (a Step Functions call is answered), never a crash.
+    // An SQS call (a function's dead letter) waits for SQS instead: answered, never refused with a 503.
     const otherAnswers = new Set<number>();
+    const sqsAnswers = new Set<number>();
     let restarted = false;
     const poll = (async () => {
       while (!restarted) {
         const status = await fetch(`http://127.0.0.1:${port}/runs`).then((r) => r.status, () => 0);
         if (status) otherAnswers.add(status);
+        const sqs = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.ListQueues' }, body: '{}' }).then((r) => r.status, () => 0);
+        if (sqs) sqsAnswers.add(sqs);
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     })();
@@ -70,6 +76,7 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
     restarted = true;
     await poll;
     expect([...otherAnswers].filter((s) => s !== 503 && s !== 200), 'what the console answered during the restart').toEqual([]);
+    expect([...sqsAnswers], 'what SQS answered during the restart').toEqual([200]);
     const again = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     expect((await again.send(new ListStateMachinesCommand({}))).stateMachines?.map((m) => m.name)).toContain('held');
     for (const { executionArn } of runs) {
@@ -92,5 +99,44 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
     }
     // The list is not vacuous: the config, dynalite and the SDK clients are loaded, once the API answers.
     for (const [what, pattern] of NOT_BEFORE_THE_ANSWER.filter(([w]) => /tsx|config|dynalite|SDK/.test(w))) expect(after.some((m) => pattern.test(m)), `${what} loaded at all`).toBe(true);
+  });
+  // On AWS a Lambda function does not wait for DynamoDB to be up. Here a function that calls DynamoDB gets
+  // its answer once the local one is up and the leases of attempts cut off by the kill are ended (the
+  // door, services/dynamodb-door.ts); one that does not call it runs at once.
+  it('runs caught in flight call their functions before dynalite loads', { timeout: 240_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'autosave-answers-first-'));
+    dirs.push(dir);
+    const dataDir = join(dir, 'data');
+    const signal = join(dir, 'held.txt');
+    const first = await startEngineProcess({ dataDir, functionsModule: HELD_STEP_MODULE, startTimeoutMillis: 150_000, env: { HELD_STEP_HOLD: '1', HELD_STEP_SIGNAL: signal } });
+    engine = first;
+    const sfn = new SFNClient({ endpoint: first.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    const definition = { StartAt: 'Held', States: { Held: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:123456789012:function:held-step', End: true } } };
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'held-task', definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/test' }));
+    const runs = await Promise.all(Array.from({ length: RUNS_IN_FLIGHT }, (_, i) => sfn.send(new StartExecutionCommand({ stateMachineArn, name: `held-${i}`, input: JSON.stringify({ runId: `held-${i}` }) }))));
+    sfn.destroy();
+    await eventually('every run is in its Task', () => (existsSync(signal) && readFileSync(signal, 'utf8').split('\n').filter(Boolean).length === RUNS_IN_FLIGHT) || undefined);
+    await first.kill();
+
+    const trace = join(dir, 'modules.txt');
+    engine = await startEngineProcess({ dataDir, functionsModule: HELD_STEP_MODULE, startTimeoutMillis: 150_000, env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace } });
+    const again = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    for (const { executionArn } of runs) {
+      await eventually(`${executionArn} finished after the restart`, async () => {
+        const { status, output } = await again.send(new DescribeExecutionCommand({ executionArn }));
+        expect(status === 'RUNNING' || status === 'SUCCEEDED').toBe(true);
+        if (status !== 'SUCCEEDED') return undefined;
+        expect(JSON.parse(output ?? '{}')).toEqual({ done: expect.stringMatching(/^held-/) });
+        return true;
+      });
+    }
+    again.destroy();
+
+    const lines = (await readFile(trace, 'utf8')).split('\n');
+    const firstCall = lines.findIndex((l) => l.startsWith('line held-step called'));
+    expect(firstCall, 'the held step is called again after the restart').toBeGreaterThan(0);
+    const loadedBeforeTheCall = lines.slice(0, firstCall).filter((l) => l.startsWith('load ')).map((l) => l.slice('load '.length));
+    // (The example app's config, loaded first, brings the DynamoDB client itself: only dynalite is pinned.)
+    expect(loadedBeforeTheCall.filter((m) => /\/node_modules\/dynalite\//.test(m)), 'dynalite loaded before the first call').toEqual([]);
   });
 });

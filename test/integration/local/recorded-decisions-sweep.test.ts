@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { exampleApp } from '../../fixtures/example-app';
+import { eventually } from '../../fixtures/wait';
 
 const sweeps = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../../packages/local/src/services/recorded-decisions', async (importOriginal) => {
@@ -33,6 +34,8 @@ describe('the boot sweep of recorded approval decisions', () => {
     const local = await startLocal({ ...(await exampleApp()), port: 0, dataDir: dir, console: false, log: () => undefined });
     try {
       await local.engine.whenIdle();
+      // The sweep's module loads after the start (the runs caught in flight do not wait for it).
+      await eventually('the boot sweep', () => sweeps.count || undefined);
       expect(sweeps.count).toBe(1);
     } finally {
       await local.stop();

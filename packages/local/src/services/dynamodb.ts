@@ -1,5 +1,6 @@
 import { CreateTableCommand, DynamoDBClient, ResourceInUseException, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 
@@ -8,6 +9,12 @@ export interface LocalDynamoDb {
   /** `http://127.0.0.1:<port>` */
   readonly endpoint: string;
   close(): Promise<void>;
+}
+
+/** dynalite running on its own port. */
+export interface Dynalite extends LocalDynamoDb {
+  /** Its request handler, for a server in front of it to answer with in-process (dynamodb-door.ts). */
+  readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 /** Options of {@link startLocalDynamoDb}. */
@@ -24,7 +31,7 @@ export interface LocalDynamoDbOptions {
 const TABLE_ACTIVE_WAIT_SECONDS = 30;
 
 /** Starts dynalite on a loopback port, persisted under `directory`, with the tables created and ACTIVE. */
-export async function startLocalDynamoDb(options: LocalDynamoDbOptions): Promise<LocalDynamoDb> {
+export async function startLocalDynamoDb(options: LocalDynamoDbOptions): Promise<Dynalite> {
   // Tables become ACTIVE at once: nothing waits on CREATING.
   const server = dynalite({ path: options.directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
@@ -35,6 +42,7 @@ export async function startLocalDynamoDb(options: LocalDynamoDbOptions): Promise
   await createRecordTables(endpoint, options.tables);
   return {
     endpoint,
+    listener: server.listeners('request')[0] as Dynalite['listener'],
     close: () => new Promise<void>((resolve, reject) => server.close((err?: Error) => (err ? reject(err) : resolve()))),
   };
 }

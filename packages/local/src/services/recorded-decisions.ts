@@ -19,15 +19,16 @@ export interface RecordedDecisions {
 /**
  * The same approval records the `approval-endpoint` function keeps (the runtime's table, configured from the
  * local environment), with SendTaskSuccess to the engine's own port (`engineUrl`, served once it is ready).
+ * `dynamodb` is asked for its client at the first decision: a boot does not wait for the local DynamoDB.
  */
-export function recordedDecisions(dynamodb: DynamoDBClient, engineUrl: string): RecordedDecisions {
+export function recordedDecisions(dynamodb: () => Promise<DynamoDBClient>, engineUrl: string): RecordedDecisions {
   const config = loadRuntimeConfig();
   // Made on the first decision to deliver: most starts have none, and the client package is megabytes.
   const sfn = lazyClient<SFNClient>(async () => new (await import('@aws-sdk/client-sfn')).SFNClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: engineUrl }));
   let service: Promise<ApprovalService> | undefined;
   const approvals = () =>
-    (service ??= loadApprovalSecrets(config).then(
-      (secrets) => new ApprovalService({ table: new RecordTable(dynamodb, config.table), signer: new ApprovalLinkSigner(secrets), sfn, baseUrl: config.approvalBaseUrl }),
+    (service ??= Promise.all([loadApprovalSecrets(config), dynamodb()]).then(
+      ([secrets, client]) => new ApprovalService({ table: new RecordTable(client, config.table), signer: new ApprovalLinkSigner(secrets), sfn, baseUrl: config.approvalBaseUrl }),
     ));
   return {
     beforeTimeout: async (taskToken) => {
