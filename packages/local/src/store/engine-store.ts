@@ -12,7 +12,7 @@ export const PACKED_SEGMENT_MAX_EVENTS = 1_000;
 export const PACKED_SEGMENT_MAX_BYTES = 4 * 1024 * 1024;
 /** An event's columns other than its details, as they count toward a segment. */
 const EVENT_OVERHEAD_BYTES = 64;
-import { HISTORY_KEYS_PER_RUN, openSchema, refuseNewerSchema } from './schema';
+import { HISTORY_KEYS_PER_RUN, openSchema, refuseNewerSchema, SCHEMA_VERSION } from './schema';
 import { walCommitsDuring, walFramesDuring } from './wal-frames';
 
 /** `PRAGMA auto_vacuum` value of INCREMENTAL. */
@@ -228,7 +228,14 @@ export class EngineStore {
       this.db.pragma('synchronous = FULL');
     }
     this.db.pragma('busy_timeout = 5000');
-    openSchema(this.db);
+    const started = performance.now();
+    const movedFrom = openSchema(this.db);
+    if (movedFrom !== undefined && !this.inMemory) {
+      // The copied tables' old pages are free now: give them back, or the file stays twice its size until
+      // a retention sweep removes a run.
+      this.releaseFreePages();
+      console.error(`autosave engine: store layout ${movedFrom} moved to ${SCHEMA_VERSION} in ${((performance.now() - started) / 1000).toFixed(1)} s (${this.db.name})`);
+    }
     this.committer = new GroupCommitter(this.db);
   }
 

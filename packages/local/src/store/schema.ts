@@ -116,9 +116,9 @@ export function refuseNewerSchema(db: Database): number {
 /**
  * Creates the tables of a new store, or brings an older store to {@link SCHEMA_VERSION} (in one
  * transaction: a crash leaves it at its old version); throws {@link StoreSchemaTooNewError} for a newer one,
- * without touching it.
+ * without touching it. Returns the version an older store was moved from (undefined: nothing moved).
  */
-export function openSchema(db: Database): void {
+export function openSchema(db: Database): number | undefined {
   const version = refuseNewerSchema(db);
   const fresh = (db.prepare("SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = 'executions'").get() as { n: number }).n === 0;
   db.transaction(() => {
@@ -127,6 +127,7 @@ export function openSchema(db: Database): void {
     if (!fresh) for (let v = version + 1; v <= SCHEMA_VERSION; v += 1) run(db, MIGRATION_COPIES[v]);
     if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
+  return !fresh && version !== SCHEMA_VERSION ? version : undefined;
 }
 
 /**
