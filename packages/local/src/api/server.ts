@@ -92,9 +92,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-function send(res: ServerResponse, statusCode: number, contentType: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+function send(res: ServerResponse, statusCode: number, contentType: string, body: string | Buffer, headers?: Record<string, string>): void {
   if (res.headersSent) return;
-  res.writeHead(statusCode, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), ...headers });
+  // A flat [name, value, ...] list: what Node writes without walking an object (every API answer comes here).
+  const head = ['content-type', contentType, 'content-length', String(Buffer.byteLength(body))];
+  if (headers) for (const name in headers) head.push(name, headers[name]);
+  res.writeHead(statusCode, head);
   res.end(body);
 }
 
@@ -207,6 +210,9 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
 
   return async (req, res) => {
     try {
+      // The APIs' calls first, before the URL is parsed: every one is a `POST /` naming its operation.
+      const target = req.headers['x-amz-target'];
+      if (req.method === 'POST' && target !== undefined) return await serveAwsJson(req, res, String(target));
       let path: string;
       try {
         path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -214,8 +220,6 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
         req.resume();
         return send(res, 400, 'text/plain', 'Bad request target\n');
       }
-      const target = req.headers['x-amz-target'];
-      if (req.method === 'POST' && target !== undefined) return await serveAwsJson(req, res, String(target));
       const form = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
       if (req.method === 'POST' && form && options.queryService && isQueryRequestPath(path)) return await serveQuery(req, res, options.queryService, path);
       // `POST /` is the APIs' address: without a target it is an API request that names no operation.
