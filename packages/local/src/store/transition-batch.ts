@@ -22,6 +22,11 @@ export interface BatchFrame {
   readonly timers?: readonly { readonly kind: string; readonly dueMs: number }[];
   /** The parent when it is written in the same batch (a new child's first event follows the parent's). */
   readonly parent?: BatchFrame;
+  /**
+   * Set by a write: the position text it wrote for the frame (the row's `rev` is then `baseRev + 1`, or 0
+   * for a frame it inserted), so the frame's writer can take its next transition from it instead of a read.
+   */
+  writtenPosition?: string;
 }
 
 /** Thrown inside a write when the frame or execution moved on meanwhile: the batch is dropped. */
@@ -249,6 +254,7 @@ export class TransitionBatch {
     for (const f of this.frames.values()) {
       if (f.pos.lastEventId === undefined && f.parent?.pos.lastEventId !== undefined) f.pos.lastEventId = f.parent.pos.lastEventId;
       const position = JSON.stringify(f.pos);
+      f.writtenPosition = position;
       if (f.baseRev === null) {
         insert.run(this.executionArn, f.id, f.parentId, f.itemIndex, f.status, position);
       } else if (update.run(f.status, position, this.executionArn, f.id, f.baseRev).changes !== 1) {

@@ -26,6 +26,7 @@ import type { ExecutionHeader } from '../../store';
 import { EventIdsMovedError, StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../store';
 import type { EngineContext } from '../engine-context';
 import { FrameRecord } from './frame';
+import { FrameRows } from './frame-rows';
 import { headerOf, RunHeaders } from './run-headers';
 import { STATE_MODULES } from './states';
 import { type RecordedTaskOutcome, Step, type StepServices } from './step';
@@ -92,6 +93,7 @@ export class Executor {
   private stopped = false;
   private readonly stepServices: StepServices;
   private readonly headers = new RunHeaders();
+  private readonly frameRows = new FrameRows();
 
   constructor(
     private readonly ctx: EngineContext,
@@ -222,8 +224,9 @@ export class Executor {
    */
   resumeRunning(kind: 'resume' | 'recover', executionArn?: string): number {
     const rows = this.store.resumableFrames(executionArn);
-    // A redriven run's header changed (its redrive count and time): read it again.
+    // A redriven run's header changed (its redrive count and time), and its frames were written anew: read them again.
     this.headers.forget(executionArn);
+    this.frameRows.clear();
     for (const r of rows) void this.signal(r.execution_arn, r.frame_id, { kind });
     return rows.length;
   }
@@ -235,12 +238,18 @@ export class Executor {
       // The header this executor wrote last (checked by the write; see RunHeaders), read again after a retry.
       const exec = (attempt === 1 ? this.headers.get(executionArn) : undefined) ?? this.store.getExecutionHeader(executionArn);
       if (!exec || exec.status !== 'RUNNING') return 'stale';
-      const row = this.store.getFrame(executionArn, frameId);
+      // The row this executor's last transition of the frame wrote, if it still has it (FrameRows): a
+      // transition from it that turns out stale or not to apply is computed again from a fresh read.
+      const kept = attempt === 1 ? this.frameRows.take(executionArn, frameId) : undefined;
+      const row = kept ?? this.store.getFrame(executionArn, frameId);
       if (!row || row.status !== 'RUNNING') return 'stale';
       const run = this.runOf(exec);
       const batch = new TransitionBatch(executionArn, () => this.ctx.clock.now(), exec.event_count);
       const step = new Step(this.stepServices, run, FrameRecord.fromRow(row), batch, new Effects());
-      if (!(await this.route(step, signal))) return 'stale';
+      if (!(await this.route(step, signal))) {
+        if (kept) continue;
+        return 'stale';
+      }
       // Past a few tries (many frames of one run committing at once) the predicted ids are written as they are.
       if (attempt >= MAX_EVENT_ID_ATTEMPTS) batch.acceptMovedEventIds();
       let outcome: WriteOutcome;
@@ -248,7 +257,10 @@ export class Executor {
         outcome = await this.store.committer.commit(() => batch.write(this.store));
       } catch (err) {
         this.headers.forget(executionArn);
-        if (err instanceof StaleTransitionError) return 'stale';
+        if (err instanceof StaleTransitionError) {
+          if (kept) continue;
+          return 'stale';
+        }
         // Another frame of the run was written first, and this transition named an event id: compute it again.
         if (err instanceof EventIdsMovedError) continue;
         throw err;
@@ -258,6 +270,7 @@ export class Executor {
         this.headers.forget(executionArn);
         this.hooks.onClosed(run.exec.arn);
       } else {
+        this.frameRows.written(step.frame);
         this.afterCommit(run, step.fx, batch.eventCount);
       }
       return 'applied';
@@ -338,8 +351,10 @@ export class Executor {
       this.leave();
     }
     return () => {
-      // A new run (or one of the same ARN after an older one was swept): its own header from now on.
+      // A new run (or one of the same ARN after an older one was swept): its own header and root frame from now on.
       this.headers.remember(headerOf(exec));
+      this.frameRows.forgetRun(exec.arn);
+      this.frameRows.written(root);
       this.afterCommit(run, step.fx, batch.eventCount);
     };
   }

@@ -117,6 +117,8 @@ export class FrameRecord {
    * Never written; it holds only while `pos.input` is still `of`.
    */
   inputJson?: { readonly of: unknown; readonly text: string };
+  /** The position text the frame's last successful write wrote (see `BatchFrame.writtenPosition`). */
+  writtenPosition?: string;
 
   constructor(
     readonly executionArn: string,
