@@ -8,6 +8,7 @@
 import {
   CreateStateMachineCommand, DescribeExecutionCommand, ListExecutionsCommand, ListStateMachinesCommand, SFNClient, StartExecutionCommand, StartSyncExecutionCommand,
 } from '@aws-sdk/client-sfn';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,21 @@ const fnArn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:
 export const POLL_INTERVAL_MILLIS = 1;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
+const USER_HZ = 100;
+/** CPU seconds (user + system) another process has used so far. */
+function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+}
+const ownCpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+/** DescribeExecution calls of one closed run whose engine CPU is averaged. */
+const DESCRIBE_COST_CALLS = 2_000;
 
 
 /** Options of {@link measureApi}. */
@@ -50,9 +66,15 @@ export async function measureApi(options: ApiOptions = {}): Promise<WorkloadFigu
     const seven = await create('bench-seven', sevenStepDefinition(fnArn('bench-step')));
     const paused = await create('bench-paused', pausedDefinition());
 
+    let runs = 0;
+    let polls = 0;
+    let lastArn = '';
     const runToEnd = async (r: number) => {
       const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: seven, name: `run-${r}`, input: JSON.stringify({ runId: `run-${r}` }) }));
+      runs += 1;
+      lastArn = executionArn!;
       for (;;) {
+        polls += 1;
         const { status } = await sfn.send(new DescribeExecutionCommand({ executionArn }));
         if (status === 'SUCCEEDED') return;
         if (status !== 'RUNNING') throw new Error(`a benchmark run ended ${status}`);
@@ -64,8 +86,14 @@ export async function measureApi(options: ApiOptions = {}): Promise<WorkloadFigu
       await runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, runToEnd);
       return { sequential: { runs: 0, seconds: Number.NaN }, concurrent: { runs: CONCURRENT_RUNS, inFlight: IN_FLIGHT, seconds: secondsSince(t) } };
     };
+    const [engineCpu, driverCpu] = [processCpuSeconds(engine.pid), ownCpuSeconds()];
     const figures = options.memoryOnly ? await once() : await measureWorkload(runToEnd);
     const underLoad = processRss(engine.pid).peak;
+    const perRunMs = (cpuSeconds: number) => (cpuSeconds * 1000) / runs;
+    const costs = { engineCpuPerRunMs: perRunMs(processCpuSeconds(engine.pid) - engineCpu), driverCpuPerRunMs: perRunMs(ownCpuSeconds() - driverCpu), pollsPerRun: polls / runs };
+    const describeFrom = processCpuSeconds(engine.pid);
+    for (let i = 0; i < DESCRIBE_COST_CALLS; i += 1) await sfn.send(new DescribeExecutionCommand({ executionArn: lastArn }));
+    const apiCosts = { ...costs, describeCpuMs: ((processCpuSeconds(engine.pid) - describeFrom) * 1000) / DESCRIBE_COST_CALLS };
 
     let expressSync: WorkloadFigures['expressSync'];
     if (!options.memoryOnly) {
@@ -87,6 +115,7 @@ export async function measureApi(options: ApiOptions = {}): Promise<WorkloadFigu
       ...figures,
       ...(expressSync ? { expressSync } : {}),
       peakRssBytes: underLoad,
+      apiCosts,
       paused: { runs: PAUSED_RUNS, rssBytes: pausedRss.rss },
       heap,
       notes: ['engine started as `autosave local --functions <bench functions as JavaScript>` in a directory without a project config', `driver process peak RSS ${(peakRssBytes() / 2 ** 20).toFixed(0)} MiB (not counted)`],

@@ -134,6 +134,9 @@ async function main(): Promise<void> {
   const x = api.expressSync!;
   console.log(`\nEXPRESS through StartSyncExecution (own process, the SDK): ${runsPerSecond(x.sequential).toFixed(0)} runs/s one at a time, ` +
     `${runsPerSecond(x.concurrent).toFixed(0)} runs/s ${IN_FLIGHT} in flight (nothing written to disk: the service keeps no express runs).`);
+  const c = api.apiCosts!;
+  console.log(`API costs, as CPU (/proc) over the API part's runs: a run ${c.engineCpuPerRunMs.toFixed(2)} ms in the engine process and ${c.driverCpuPerRunMs.toFixed(2)} ms in the driver's SDK client ` +
+    `(both on the same ${cpus().length} cores), ${c.pollsPerRun.toFixed(1)} DescribeExecution polls per run; one DescribeExecution ${c.describeCpuMs.toFixed(3)} ms of engine CPU.`);
   console.log(`\nClosed ${scale.run} runs in the store (real runs, durable), in process; this part took ${scale.seconds.toFixed(0)} s, most of it growing the store:\n${table([
     ['closed runs', 'bytes/run', 'boot ms', 'List page 1 ms', 'List page 10 ms', 'Describe ms', 'History ms'],
     ...scale.rows.map((r) => [r.runs.toLocaleString('en'), r.bytesPerRun.toFixed(0), r.bootMs.toFixed(1), r.listFirstPageMs.toFixed(2), r.listTenthPageMs.toFixed(2), r.describeMs.toFixed(3), r.historyMs.toFixed(2)]),
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
   console.log(`In process with ${PAUSED_RUNS.toLocaleString('en')} runs paused on task tokens: RSS ${mb(inProcessPaused.rssBytes)} (after GC); ` +
     `engine restart ${(inProcessPaused.restartSeconds! * 1000).toFixed(0)} ms, all of them completed by SendTaskSuccess ${inProcessPaused.resumeAllSeconds!.toFixed(1)} s after it.`);
   console.log(`\nRestart of \`autosave local\` after SIGKILL on the store of ${closedRuns} closed runs: ${scale.restart.modulesBeforeAnswer} modules loaded before the Step Functions API answered ` +
-    `(the config, dynalite, the SDK clients and the functions load after it; runs caught in flight wait for them).`);
+    `(the config, the SDK clients and the functions load after it, and runs caught in flight wait for the functions; dynalite loads after the rest, behind its port).`);
   console.log(`\nEngine process with ${PAUSED_RUNS.toLocaleString('en')} runs paused (API part), ${api.heap}`);
   for (const [name, f] of [['autosave', autosave], ['API', api], ['LangGraph parity', langgraph], ['LangGraph default', langgraphDefault], ['aws-local-stepfunctions', reference]] as const) {
     for (const note of f.notes ?? []) console.log(`${name}: ${note}`);

@@ -134,6 +134,11 @@ export interface WorkloadFigures {
    * fsync'd commit writes (its cost grows with them).
    */
   readonly pagesPerStep?: { sequential: number; concurrent: number };
+  /**
+   * What the API part's calls cost, as CPU of the engine process (/proc) and of the driver (the SDK client),
+   * over every run of the part; and one DescribeExecution's engine CPU (API part only).
+   */
+  readonly apiCosts?: { describeCpuMs: number; engineCpuPerRunMs: number; driverCpuPerRunMs: number; pollsPerRun: number };
   readonly notes?: string[];
 }
 
