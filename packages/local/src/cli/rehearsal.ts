@@ -7,7 +7,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, type HistoryEvent } from '@aws-sdk/client-sfn';
+import { DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, type DescribeExecutionCommandOutput, type HistoryEvent } from '@aws-sdk/client-sfn';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, minutes } from '@autosave/workflow/config';
 import { loadRunDetails, submitApprovalDecision } from '../operations';
 import { OutboxEmailProvider } from '@autosave/runtime/tools';
@@ -16,8 +16,6 @@ import { dropOldVersionGrants, editedAssemblyCopy } from './assembly-edits';
 import { deployToLocalEngine } from './local-deploy';
 import { ASSEMBLY_SOURCES, PROJECT_ROOT, synthesizeAssembly } from './stack-assembly';
 import { cliProject } from './project';
-
-type SentEmailRecord = Awaited<ReturnType<OutboxEmailProvider['list']>>[number];
 
 /** The workflow the rehearsal starts. */
 export const REHEARSAL_WORKFLOW = 'clinical-trial-onboarding';
@@ -225,55 +223,12 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
     const { runs: after, links: afterLinks } = await startInWaves('after', runsAfter);
     log(`${after.length} runs started on v2`);
 
-    // Approved a wave at a time, each wave's runs finishing before the next is approved (as starts, above).
-    const links = [...beforeLinks, ...afterLinks];
-    const arns = [...before, ...after].map((r) => r.executionArn);
-    for (let wave = 0; wave < links.length; wave += waveSize) {
-      await pool(links.slice(wave, wave + waveSize), concurrency, (url) => submitApprovalDecision(url, { approve: true, comment: 'rehearsal' }));
-      if (!options.virtualClock) {
-        await pool(arns.slice(wave, wave + waveSize), concurrency, (executionArn) =>
-          waitFor(`${executionArn} to finish`, async () => {
-            const d = await sfnClient.send(new DescribeExecutionCommand({ executionArn }));
-            return d.status === 'RUNNING' ? undefined : d;
-          }, 10 * 60_000));
-      }
-    }
-    log(`${links.length} approvals sent`);
-
     const perVersion: Record<string, number> = {};
     const perError: Record<string, number> = {};
     const perLambda: Record<string, number> = {};
     const problems: string[] = [];
     const firstVersion = new Map<string, string>();
-    const runs = [...before.map((r) => ({ ...r, era: 'before' as const })), ...after.map((r) => ({ ...r, era: 'after' as const }))];
-    // On a virtual clock, engine time moves on while the runs finish: retry backoff takes no wall time.
-    let finishing = true;
-    const clock = local.clock;
-    const ticker = clock
-      ? (async () => {
-          while (finishing) {
-            await clock.advance(minutes(1));
-            await new Promise((r) => setTimeout(r, 100));
-          }
-        })()
-      : undefined;
-    let finished;
-    try {
-      finished = await pool(runs, concurrency, (run) =>
-        waitFor(`${run.siteId} to finish`, async () => {
-          const d = await sfnClient.send(new DescribeExecutionCommand({ executionArn: run.executionArn }));
-          return d.status === 'RUNNING' ? undefined : d;
-        }, 10 * 60_000),
-      );
-    } finally {
-      finishing = false;
-      await ticker;
-    }
-    log(`${finished.length} runs closed`);
-    const welcomeEmails = new Map<string, SentEmailRecord[]>();
-    for (const email of await new OutboxEmailProvider(local.environment.AUTOSAVE_OUTBOX_DIR!).list()) {
-      welcomeEmails.set(email.idempotencyKey, [...(welcomeEmails.get(email.idempotencyKey) ?? []), email]);
-    }
+    const outbox = new OutboxEmailProvider(local.environment.AUTOSAVE_OUTBOX_DIR!);
     const historyOf = async (executionArn: string): Promise<HistoryEvent[]> => {
       const events: HistoryEvent[] = [];
       let nextToken: string | undefined;
@@ -284,9 +239,11 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
       } while (nextToken);
       return events;
     };
-    const check = async (run: { siteId: string; executionArn: string; era: 'before' | 'after' }, i: number) => {
+    type Run = { siteId: string; executionArn: string; era: 'before' | 'after' };
+    // Each run is checked as it closes and only the counts above are kept: the driver holds no run's
+    // description, history or email past its check (at 10,000 runs they weighed more than the engine).
+    const check = async (run: Run, done: DescribeExecutionCommandOutput) => {
       const era = run.era;
-      const done = finished[i];
       const events = await historyOf(run.executionArn);
       if (done.status !== 'SUCCEEDED') {
         // The first Task failure says why (a Catch may close the run under another name).
@@ -317,17 +274,52 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
           perLambda[key] = (perLambda[key] ?? 0) + 1;
         }
       }
-      const welcome = welcomeEmails.get(`${run.siteId}:welcome`) ?? [];
-      if (welcome.length !== 1) problems.push(`${run.siteId}: ${welcome.length} welcome emails`);
-      const email = welcome[0];
-      if (email) {
+      // The outbox keeps one email per idempotency key: a welcome sent twice would be the same entry.
+      const email = await outbox.read(`${run.siteId}:welcome`);
+      if (!email) problems.push(`${run.siteId}: 0 welcome emails`);
+      else {
         const v2 = email.body.includes(V2_FOOTER);
         const subjectV2 = email.subject.startsWith(V2_SUBJECT_PREFIX);
         if (era === 'before' && (v2 || subjectV2)) problems.push(`${run.siteId} started before the deploy but sent the new email (${email.subject} / v2 code ${v2})`);
         if (era === 'after' && !(v2 && subjectV2)) problems.push(`${run.siteId} started after the deploy but sent the old email (${email.subject} / v2 code ${v2})`);
       }
     };
-    await pool(runs, concurrency, check);
+    const closeAndCheck = async (run: Run) =>
+      check(
+        run,
+        await waitFor(`${run.siteId} to finish`, async () => {
+          const d = await sfnClient.send(new DescribeExecutionCommand({ executionArn: run.executionArn }));
+          return d.status === 'RUNNING' ? undefined : d;
+        }, 10 * 60_000),
+      );
+
+    // Approved a wave at a time, each wave's runs finishing (and checked) before the next is approved (as starts, above).
+    const links = [...beforeLinks, ...afterLinks];
+    const runs: Run[] = [...before.map((r) => ({ ...r, era: 'before' as const })), ...after.map((r) => ({ ...r, era: 'after' as const }))];
+    for (let wave = 0; wave < links.length; wave += waveSize) {
+      await pool(links.slice(wave, wave + waveSize), concurrency, (url) => submitApprovalDecision(url, { approve: true, comment: 'rehearsal' }));
+      if (!local.clock) await pool(runs.slice(wave, wave + waveSize), concurrency, closeAndCheck);
+    }
+    log(`${links.length} approvals sent`);
+
+    // On a virtual clock, engine time moves on while the runs finish: retry backoff takes no wall time.
+    const clock = local.clock;
+    if (clock) {
+      let finishing = true;
+      const ticker = (async () => {
+        while (finishing) {
+          await clock.advance(minutes(1));
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+      try {
+        await pool(runs, concurrency, closeAndCheck);
+      } finally {
+        finishing = false;
+        await ticker;
+      }
+    }
+    log(`${runs.length} runs closed and checked`);
     if (firstVersion.get('before') !== undefined && firstVersion.get('before') === firstVersion.get('after')) {
       problems.push(`runs before and after the deploy ran on the same version ${firstVersion.get('before')}: the deploy published nothing`);
     }

@@ -1,4 +1,5 @@
 import { parseCommandArgs } from '../args';
+import { keepEngineHeapSmall } from '../engine-heap';
 import { commandRunner } from '../command-runner';
 import { CliUsageError, EXIT_FAILURE } from '../errors';
 import { printJson, terminal } from '../output';
@@ -35,6 +36,8 @@ export const run = commandRunner('rehearse', async (args) => {
   if (values.help) return void terminal().line(HELP);
   const runsBefore = runCount(values.runs, '--runs');
   const runsAfter = values['runs-after'] === undefined ? undefined : runCount(values['runs-after'], '--runs-after');
+  // Engine, sandboxes and driver share this process: its peak RSS is the rehearsal's figure.
+  keepEngineHeapSmall();
   const { rehearse } = await import('../rehearsal');
   const out = terminal();
   const report = await rehearse({

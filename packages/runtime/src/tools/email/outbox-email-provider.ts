@@ -40,6 +40,11 @@ export class OutboxEmailProvider implements EmailProvider {
     return entry && summary(entry.value);
   }
 
+  /** The whole email sent under `idempotencyKey` (body included), or undefined. */
+  async read(idempotencyKey: string): Promise<OutboxEmail | undefined> {
+    return (await this.log.get(idempotencyKey))?.value;
+  }
+
   /** Every email in the outbox, oldest first. */
   async list(): Promise<OutboxEmail[]> {
     return (await this.log.list()).map((e) => e.value);
