@@ -5,20 +5,29 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PAGE_LABELS, walCommitPageNumbers, walCommitsDuring, walFramesDuring } from '../../../../packages/local/src/store/wal-frames';
 
-// SQLite's WAL format: a COMMIT appends one frame per page it changed (https://www.sqlite.org/fileformat.html).
-describe('walFramesDuring', () => {
+/** A database file in WAL mode with `synchronous=FULL` and the tables `schema` makes, for each test; closed and removed after. */
+function walDatabase(schema: string, pragmas: string[] = []): () => Database.Database {
   let dir: string;
   let db: Database.Database;
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'wal-frames-'));
     db = new Database(join(dir, 'db.sqlite'));
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.exec('CREATE TABLE a (k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE b (k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE c (k INTEGER PRIMARY KEY, v TEXT)');
+    for (const pragma of [...pragmas, 'journal_mode = WAL', 'synchronous = FULL']) db.pragma(pragma);
+    db.exec(schema);
   });
   afterEach(async () => {
     db.close();
     await rm(dir, { recursive: true, force: true });
+  });
+  return () => db;
+}
+
+// SQLite's WAL format: a COMMIT appends one frame per page it changed (https://www.sqlite.org/fileformat.html).
+describe('walFramesDuring', () => {
+  const database = walDatabase('CREATE TABLE a (k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE b (k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE c (k INTEGER PRIMARY KEY, v TEXT)');
+  let db: Database.Database;
+  beforeEach(() => {
+    db = database();
   });
 
   it('counts one frame for each commit of a small row into one table', async () => {
@@ -50,19 +59,10 @@ describe('walFramesDuring', () => {
 // The WAL's frame header names the page it holds and marks a commit's last frame
 // (https://www.sqlite.org/fileformat.html#wal_file_format); dbstat names the b-tree owning a page.
 describe('walCommitsDuring', () => {
-  let dir: string;
+  const database = walDatabase('CREATE TABLE a (k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE c (k TEXT PRIMARY KEY, v TEXT); CREATE INDEX c_by_v ON c (v)', ['auto_vacuum = INCREMENTAL']);
   let db: Database.Database;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'wal-commits-'));
-    db = new Database(join(dir, 'db.sqlite'));
-    db.pragma('auto_vacuum = INCREMENTAL');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.exec('CREATE TABLE a (k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE c (k TEXT PRIMARY KEY, v TEXT); CREATE INDEX c_by_v ON c (v)');
-  });
-  afterEach(async () => {
-    db.close();
-    await rm(dir, { recursive: true, force: true });
+  beforeEach(() => {
+    db = database();
   });
 
   it('lists each commit with the table or index each of its pages belongs to', async () => {
