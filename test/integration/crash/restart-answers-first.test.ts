@@ -36,9 +36,11 @@ const NOT_BEFORE_THE_ANSWER: readonly (readonly [string, RegExp])[] = [
 
 describe('restart after kill -9: the Step Functions API answers first', () => {
   const dirs: string[] = [];
-  let engine: EngineProcess | undefined;
+  // Every engine a case started, ended after them all (SIGKILL: one may hold a call that never returns).
+  const engines: EngineProcess[] = [];
+  const track = (e: EngineProcess) => (engines.push(e), e);
   afterAll(async () => {
-    await engine?.stop();
+    for (const e of engines) await e.kill();
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
 
@@ -47,7 +49,7 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
     dirs.push(dir);
     const dataDir = join(dir, 'data');
     const first = await startEngineProcess({ dataDir, startTimeoutMillis: 150_000 });
-    engine = first;
+    track(first);
     const sfn = new SFNClient({ endpoint: first.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     const definition = { StartAt: 'Hold', States: { Hold: { Type: 'Wait', Seconds: 2, Next: 'Done' }, Done: { Type: 'Pass', End: true } } };
     const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'held', definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/test' }));
@@ -72,7 +74,7 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     })();
-    engine = await startEngineProcess({ dataDir, port, startTimeoutMillis: 150_000, env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace } });
+    const engine = track(await startEngineProcess({ dataDir, port, startTimeoutMillis: 150_000, env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace } }));
     restarted = true;
     await poll;
     expect([...otherAnswers].filter((s) => s !== 503 && s !== 200), 'what the console answered during the restart').toEqual([]);
@@ -109,7 +111,7 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
     const dataDir = join(dir, 'data');
     const signal = join(dir, 'held.txt');
     const first = await startEngineProcess({ dataDir, functionsModule: HELD_STEP_MODULE, startTimeoutMillis: 150_000, env: { HELD_STEP_HOLD: '1', HELD_STEP_SIGNAL: signal } });
-    engine = first;
+    track(first);
     const sfn = new SFNClient({ endpoint: first.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     const definition = { StartAt: 'Held', States: { Held: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:123456789012:function:held-step', End: true } } };
     const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'held-task', definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/test' }));
@@ -119,7 +121,7 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
     await first.kill();
 
     const trace = join(dir, 'modules.txt');
-    engine = await startEngineProcess({ dataDir, functionsModule: HELD_STEP_MODULE, startTimeoutMillis: 150_000, env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace } });
+    const engine = track(await startEngineProcess({ dataDir, functionsModule: HELD_STEP_MODULE, startTimeoutMillis: 150_000, env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace } }));
     const again = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     for (const { executionArn } of runs) {
       await eventually(`${executionArn} finished after the restart`, async () => {
