@@ -27,7 +27,7 @@ const WRITTEN_AT = Date.UTC(2026, 11, 1, 12, 1);
 const tokensOf = (events: { type: string; taskScheduledEventDetails?: { parameters: string } }[]): string[] =>
   events.filter((e) => e.type === 'TaskScheduled').map((e) => JSON.parse(e.taskScheduledEventDetails!.parameters).Payload.token as string);
 
-describe.each([fixture(2), fixture(3)])('a store written at schema $version, opened by this version', ({ sql: storeSql, histories }) => {
+describe.each([fixture(2), fixture(3), fixture(4)])('a store written at schema $version, opened by this version', ({ sql: storeSql, histories }) => {
   let h: EngineHarness;
   afterEach(() => h.close());
 
