@@ -48,6 +48,8 @@ export interface BundleWorkerOptions {
   readonly environment: Readonly<Record<string, string>>;
   /** `--max-old-space-size` of the worker, from the function's memory setting. */
   readonly memoryMb?: number;
+  /** How long a sandbox with nothing to run stays up before it is stopped. @default {@link SANDBOX_IDLE_STOP_MILLIS} */
+  readonly idleStopMillis?: number;
 }
 
 /** The Lambda `Handler` setting could not be found in the bundle. */
@@ -75,6 +77,14 @@ export function handlerModule(codeDirectory: string, handler: string): { file: s
  */
 export const SANDBOX_YOUNG_GENERATION_MB = 3;
 
+/**
+ * A sandbox idle this long is stopped; the next invocation starts a fresh one (a cold start). Lambda, too,
+ * shuts down execution environments that are not used for a while, so no handler may count on a warm one.
+ * Here it frees the memory of versions no run calls any more: in the deploy rehearsal, the sandboxes of the
+ * function versions only the starts use sat idle through the minutes of approvals.
+ */
+export const SANDBOX_IDLE_STOP_MILLIS = 60_000;
+
 type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void; deadlineMillis: number };
 
 /**
@@ -92,6 +102,8 @@ interface Sandbox {
   readonly timedOut: Set<number>;
   /** Settles when the worker has imported the bundle (Lambda's Init phase), or died trying. */
   readonly ready: Promise<void>;
+  /** Armed while nothing runs: stops the sandbox when it fires. */
+  idle?: NodeJS.Timeout;
 }
 
 /**
@@ -120,6 +132,7 @@ export class BundleWorker {
 
   private invoke(event: unknown, context: LambdaContext): Promise<unknown> {
     const sandbox = this.start();
+    clearTimeout(sandbox.idle);
     const id = this.nextId++;
     const { getRemainingTimeInMillis, ...plain } = context;
     const remainingMillis = getRemainingTimeInMillis();
@@ -131,6 +144,7 @@ export class BundleWorker {
         clearTimeout(overdue);
         sandbox.pending.delete(id);
         this.stopIfOnlyTimedOut(sandbox);
+        this.stopWhenIdle(sandbox);
       };
       sandbox.pending.set(id, {
         deadlineMillis,
@@ -148,6 +162,18 @@ export class BundleWorker {
     if (this.sandbox === sandbox) this.sandbox = undefined;
     this.retired.add(sandbox);
     setTimeout(() => this.stopIfOnlyTimedOut(sandbox), SANDBOX_STOP_AFTER_TIMEOUT_MILLIS).unref();
+  }
+
+  /** Arms the idle stop of the current sandbox once it has nothing to run. */
+  private stopWhenIdle(sandbox: Sandbox): void {
+    if (this.sandbox !== sandbox || sandbox.pending.size > 0) return;
+    clearTimeout(sandbox.idle);
+    sandbox.idle = setTimeout(() => {
+      if (this.sandbox !== sandbox || sandbox.pending.size > 0) return;
+      this.sandbox = undefined;
+      void sandbox.worker.terminate();
+    }, this.options.idleStopMillis ?? SANDBOX_IDLE_STOP_MILLIS);
+    sandbox.idle.unref();
   }
 
   private stopIfOnlyTimedOut(sandbox: Sandbox): void {

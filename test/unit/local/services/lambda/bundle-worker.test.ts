@@ -51,6 +51,19 @@ describe('BundleWorker', () => {
     }
   });
 
+  it('stops a sandbox left idle, as Lambda shuts down unused execution environments: the next invocation is a cold start', async () => {
+    const idle = new BundleWorker({ codeDirectory: dir, handler: 'index.handler', environment: {}, idleStopMillis: 300 });
+    const context = { getRemainingTimeInMillis: () => 10_000 } as unknown as LambdaContext;
+    try {
+      expect(await idle.handler({}, context, () => undefined)).toEqual({ invocations: 1 });
+      expect(await idle.handler({}, context, () => undefined)).toEqual({ invocations: 2 });
+      await sleep(1_000);
+      expect(await idle.handler({}, context, () => undefined)).toEqual({ invocations: 1 });
+    } finally {
+      await idle.stop();
+    }
+  });
+
   it('runs invocations in one warm sandbox', async () => {
     expect((await runner.invoke({ functionName: 'bundle', payload: {} })).payload).toEqual({ invocations: 1 });
     expect((await runner.invoke({ functionName: 'bundle', payload: {} })).payload).toEqual({ invocations: 2 });
