@@ -19,15 +19,35 @@ import { walCommitsDuring, walFramesDuring } from './wal-frames';
 const AUTO_VACUUM_INCREMENTAL = 2;
 
 /**
- * How many events an execution's history holds, counted from the history (an index seek each): a
- * transition writes its events and leaves the execution's row alone, one page fewer per fsync'd commit.
- * The row's `event_count` is written when the run closes; the largest is the count (`events` and
- * `packed_events` hold what stores before schema 2 wrote).
+ * How many events an execution's history holds, counted from the history (an index seek): a transition
+ * writes its events and leaves the execution's row alone, one page fewer per fsync'd commit. The row's
+ * `event_count` is written when the run closes; the largest is the count.
  */
 const EVENT_COUNT = `MAX(e.event_count,
-  COALESCE((SELECT last_id FROM history WHERE key BETWEEN e.seq * ${HISTORY_KEYS_PER_RUN} AND e.seq * ${HISTORY_KEYS_PER_RUN} + ${HISTORY_KEYS_PER_RUN - 1} ORDER BY key DESC LIMIT 1), 0),
+  COALESCE((SELECT last_id FROM history WHERE key BETWEEN e.seq * ${HISTORY_KEYS_PER_RUN} AND e.seq * ${HISTORY_KEYS_PER_RUN} + ${HISTORY_KEYS_PER_RUN - 1} ORDER BY key DESC LIMIT 1), 0)`;
+/**
+ * {@link EVENT_COUNT} in a store that still holds events written before schema 2 (`events` rows, `packed_events`
+ * segments): those count too.
+ */
+const EVENT_COUNT_WITH_OLDER_EVENTS = `${EVENT_COUNT},
   COALESCE((SELECT MAX(id) FROM events WHERE execution_arn = e.arn), 0),
   COALESCE((SELECT MAX(last_id) FROM packed_events WHERE execution_arn = e.arn), 0))`;
+
+/** The execution header and the transition's base, with an event count. */
+const HEADER_SQL = (count: string) =>
+  `SELECT arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, status, start_ms,
+     redrive_count, redrive_ms, ${count} AS event_count FROM executions e WHERE arn = ?`;
+const TRANSITION_BASE_SQL = (count: string) => `SELECT seq, status, ${count} AS event_count FROM executions e WHERE arn = ?`;
+/** The SQL text of the event-count reads, picked once per store. */
+interface EventCountSql {
+  readonly header: string;
+  readonly transitionBase: string;
+}
+const EVENT_COUNT_SQL: EventCountSql = { header: HEADER_SQL(`${EVENT_COUNT})`), transitionBase: TRANSITION_BASE_SQL(`${EVENT_COUNT})`) };
+const EVENT_COUNT_SQL_WITH_OLDER_EVENTS: EventCountSql = {
+  header: HEADER_SQL(EVENT_COUNT_WITH_OLDER_EVENTS),
+  transitionBase: TRANSITION_BASE_SQL(EVENT_COUNT_WITH_OLDER_EVENTS),
+};
 
 /** The first and last `history` key of the execution numbered `seq` (see {@link HISTORY_KEYS_PER_RUN}). */
 const historyKeys = (seq: number): [number, number] => [seq * HISTORY_KEYS_PER_RUN, seq * HISTORY_KEYS_PER_RUN + HISTORY_KEYS_PER_RUN - 1];
@@ -203,6 +223,13 @@ export class EngineStore {
 
   /** Whether the store lives in memory (express runs: gone at close, so nothing is packed). */
   private readonly inMemory: boolean;
+  /**
+   * Whether the file holds events written before schema 2 (`events` rows, `packed_events` segments), read at
+   * open: nothing writes either table since (a closing run's rows are moved to `packed_events`), so a store
+   * without them never gains any, and its transitions neither count nor pack them.
+   */
+  private readonly holdsOlderEvents: boolean;
+  private readonly eventCountSql: EventCountSql;
 
   constructor(dataDir: string) {
     this.inMemory = dataDir === IN_MEMORY_STORE;
@@ -236,6 +263,8 @@ export class EngineStore {
       this.releaseFreePages();
       console.error(`autosave engine: store layout ${movedFrom} moved to ${SCHEMA_VERSION} in ${((performance.now() - started) / 1000).toFixed(1)} s (${this.db.name})`);
     }
+    this.holdsOlderEvents = (this.db.prepare('SELECT EXISTS (SELECT 1 FROM events) OR EXISTS (SELECT 1 FROM packed_events) AS older').get() as { older: number }).older === 1;
+    this.eventCountSql = this.holdsOlderEvents ? EVENT_COUNT_SQL_WITH_OLDER_EVENTS : EVENT_COUNT_SQL;
     this.committer = new GroupCommitter(this.db);
   }
 
@@ -353,14 +382,11 @@ export class EngineStore {
   }
   /** An execution without its input and output (they can be 256 KiB each): what a transition needs. */
   getExecutionHeader(arn: string): ExecutionHeader | undefined {
-    return this.sql(
-      `SELECT arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, status, start_ms,
-         redrive_count, redrive_ms, ${EVENT_COUNT} AS event_count FROM executions e WHERE arn = ?`,
-    ).get(arn) as ExecutionHeader | undefined;
+    return this.sql(this.eventCountSql.header).get(arn) as ExecutionHeader | undefined;
   }
   /** What a transition's write checks first: the run's status and how many events its history holds. */
   transitionBase(arn: string): Pick<ExecutionRow, 'seq' | 'status' | 'event_count'> | undefined {
-    return this.sql(`SELECT seq, status, ${EVENT_COUNT} AS event_count FROM executions e WHERE arn = ?`).get(arn) as
+    return this.sql(this.eventCountSql.transitionBase).get(arn) as
       | Pick<ExecutionRow, 'seq' | 'status' | 'event_count'>
       | undefined;
   }
@@ -399,8 +425,9 @@ export class EngineStore {
    * history's size.
    */
   historyPage(executionArn: string, order: 'ASC' | 'DESC', boundId: number, limit: number): HistoryEventRow[] {
-    const rows =
-      order === 'ASC'
+    const rows = !this.holdsOlderEvents
+      ? []
+      : order === 'ASC'
         ? (this.sql('SELECT * FROM events WHERE execution_arn = ? AND id > ? ORDER BY id ASC LIMIT ?').all(executionArn, boundId, limit) as EventRow[])
         : (this.sql('SELECT * FROM events WHERE execution_arn = ? AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?').all(executionArn, boundId, boundId, limit) as EventRow[]);
     // Segments: the run's own (`history`, by seq, written since store schema 2) and those packed by an
@@ -413,7 +440,7 @@ export class EngineStore {
         ? this.sql('SELECT key, last_id FROM history WHERE key BETWEEN ? AND ? AND last_id > ? ORDER BY key ASC').all(low, high, boundId)
         : this.sql('SELECT key, last_id FROM history WHERE key BETWEEN ? AND ? AND (? = 0 OR key < ? + ?) ORDER BY key DESC').all(low, high, boundId, low, boundId)) as { key: number }[]
       ).map((s) => ({ first: s.key - low, body: () => this.sql('SELECT body FROM history WHERE key = ?').get(s.key) as { body: Buffer } })),
-      ...((asc
+      ...(!this.holdsOlderEvents ? [] : (asc
         ? this.sql('SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND last_id > ? ORDER BY first_id ASC').all(executionArn, boundId)
         : this.sql('SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND (? = 0 OR first_id < ?) ORDER BY first_id DESC').all(executionArn, boundId, boundId)) as { first_id: number }[]
       ).map((s) => ({ first: s.first_id, body: () => this.sql('SELECT body FROM packed_events WHERE execution_arn = ? AND first_id = ?').get(executionArn, s.first_id) as { body: Buffer } })),
@@ -460,7 +487,7 @@ export class EngineStore {
    * them the same) and the run still closes. Returns whether the history was packed.
    */
   packHistory(executionArn: string): boolean {
-    if (this.inMemory) return false;
+    if (this.inMemory || !this.holdsOlderEvents) return false;
     try {
       this.db.transaction(() => this.packSegments(executionArn))();
       return true;

@@ -82,6 +82,20 @@ describe('the engine store\'s layout version', () => {
     }
   });
 
+  it('counts a running run\'s events still in rows when its row\'s count was not kept (schema 1 wrote events without the row)', () => {
+    writeV0Store(file);
+    const db = new Database(file);
+    db.prepare('UPDATE executions SET event_count = 0 WHERE arn = ?').run(RUNNING);
+    db.close();
+    const store = new EngineStore(dir);
+    try {
+      expect(store.getExecutionHeader(RUNNING)).toMatchObject({ event_count: 3 });
+      expect(store.transitionBase(RUNNING)).toMatchObject({ status: 'RUNNING', event_count: 3 });
+    } finally {
+      store.close();
+    }
+  });
+
   it('opens an upgraded store again as it is', () => {
     writeV0Store(file);
     new EngineStore(dir).close();
