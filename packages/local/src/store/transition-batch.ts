@@ -260,7 +260,8 @@ export class TransitionBatch {
       } else if (update.run(f.status, position, this.executionArn, f.id, f.baseRev).changes !== 1) {
         throw new StaleTransitionError(`${this.executionArn}#${f.id}`);
       }
-      if (f.timers) {
+      // A closing batch deletes every timer of the run below: nothing to replace one by one.
+      if (f.timers && !this.close) {
         deleteTimers.run(this.executionArn, f.id);
         for (const t of f.timers) insertTimer.run(this.executionArn, f.id, t.kind, f.pos.seq, t.dueMs);
       }
@@ -277,7 +278,7 @@ export class TransitionBatch {
       store.sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id LIKE ?').run(this.executionArn, like);
       store.sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND frame_id LIKE ? AND open = 1').run(this.executionArn, like);
     }
-    for (const t of this.executionTimers) insertTimer.run(this.executionArn, t.frameId, t.kind, 0, t.dueMs);
+    if (!this.close) for (const t of this.executionTimers) insertTimer.run(this.executionArn, t.frameId, t.kind, 0, t.dueMs);
     if (this.close) {
       store
         .sql('UPDATE executions SET status = ?, stop_ms = ?, output = ?, error = ?, cause = ?, event_count = ? WHERE arn = ?')
@@ -285,7 +286,8 @@ export class TransitionBatch {
       // Nothing of a closed run may fire or answer any more.
       store.sql('DELETE FROM timers WHERE execution_arn = ?').run(this.executionArn);
       store.sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND open = 1').run(this.executionArn);
-      store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND status = 'RUNNING'").run(this.executionArn);
+      // A SUCCEEDED run's frames are deleted below instead.
+      if (this.close.status !== 'SUCCEEDED') store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND status = 'RUNNING'").run(this.executionArn);
       // The run stays `open` (its row's flag, untouched here) until its close hooks have run.
       // What a closed run keeps: its row, its history segments, and (unless it succeeded, so a redrive
       // may pick up from them) its frames. Events an older version left in rows are packed now.
