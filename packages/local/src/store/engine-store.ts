@@ -394,19 +394,19 @@ export class EngineStore {
   getExecutionInput(arn: string): string {
     return (this.sql('SELECT input FROM executions WHERE arn = ?').get(arn) as { input: string }).input;
   }
-  nextExecutionSeq(): number {
-    const row = this.sql('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM executions').get() as { n: number };
-    return row.n;
-  }
-  /** Inserts a new execution row, numbering it after every earlier one (sets `row.seq`). */
+  /**
+   * Inserts a new execution row, numbering it after every earlier one (sets `row.seq`): `seq` is the table's
+   * integer key, which SQLite gives the largest one plus one when none is given (no AUTOINCREMENT), without a
+   * statement of its own to read the largest.
+   */
   insertExecution(row: ExecutionRow): void {
-    row.seq = this.nextExecutionSeq();
-    this.sql(
+    const { lastInsertRowid } = this.sql(
       `INSERT INTO executions (arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, input, status,
          start_ms, stop_ms, output, error, cause, redrive_count, redrive_ms, redrive_token, parent_task, event_count)
-       VALUES (@arn, @seq, @machine_arn, @machine_name, @name, @version_arn, @alias_arn, @role_arn, @definition_hash, @input, @status,
+       VALUES (@arn, NULL, @machine_arn, @machine_name, @name, @version_arn, @alias_arn, @role_arn, @definition_hash, @input, @status,
          @start_ms, @stop_ms, @output, @error, @cause, @redrive_count, @redrive_ms, @redrive_token, @parent_task, @event_count)`,
     ).run(row);
+    row.seq = Number(lastInsertRowid);
   }
   /** A page of executions, newest first (keyset by `seq`), without their inputs and outputs. */
   listExecutions(q: ExecutionListQuery): ExecutionRow[] {

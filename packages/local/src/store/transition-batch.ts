@@ -1,6 +1,6 @@
 import { HISTORY_EVENT_LIMIT } from '@autosave/workflow/config';
 import { StatesError } from '@autosave/workflow/errors';
-import type { EngineStore, ExecutionStatus, FrameStatus } from './engine-store';
+import type { EngineStore, ExecutionRow, ExecutionStatus, FrameStatus } from './engine-store';
 import type { EventToPack } from './history-codec';
 import { dequeueActivityTask, queueActivityTask } from './activity-store';
 
@@ -207,9 +207,10 @@ export class TransitionBatch {
    * one group (a Map's iterations) cannot pass it between them. As on AWS, at 24,999 events the next one
    * decides: an `ExecutionSucceeded` may be the 25,000th; otherwise the events that fit are written and
    * event 25,000 is `ExecutionFailed` ({@link HISTORY_LIMIT_FAILURE}), and nothing else of the batch is.
+   * `justInserted`: the execution's row as the same write just inserted it (a start), instead of reading it back.
    */
-  write(store: EngineStore): WriteOutcome {
-    const exec = store.transitionBase(this.executionArn);
+  write(store: EngineStore, justInserted?: Pick<ExecutionRow, 'seq' | 'status' | 'event_count'>): WriteOutcome {
+    const exec = justInserted ?? store.transitionBase(this.executionArn);
     if (!exec || (!this.allowNotRunning && exec.status !== 'RUNNING')) throw new StaleTransitionError(this.executionArn);
     if (this.idsRelied && exec.event_count !== this.baseEventCount) throw new EventIdsMovedError(this.executionArn);
     const room = HISTORY_EVENT_LIMIT - exec.event_count;
@@ -221,7 +222,7 @@ export class TransitionBatch {
       failed.closeExecution({ status: 'FAILED', ...HISTORY_LIMIT_FAILURE });
       failed.allowNotRunning = this.allowNotRunning;
       failed.endsAtLimit = true;
-      failed.write(store);
+      failed.write(store, justInserted);
       return 'history-limit';
     }
     let nextId = exec.event_count + 1;

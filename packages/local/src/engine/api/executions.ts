@@ -168,7 +168,7 @@ export async function startExecution(
     }
     store.insertExecution(row);
     if (testCase) home.mocks.write(arn, testCase);
-    batch.write(store);
+    batch.write(store, row);
     return { created: true, startMs: nowMs };
   });
   if (result.created) {
