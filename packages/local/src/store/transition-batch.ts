@@ -20,6 +20,12 @@ export interface BatchFrame {
   readonly baseRev: number | null;
   /** Timers replacing the frame's timer rows (undefined: leave them). */
   readonly timers?: readonly { readonly kind: string; readonly dueMs: number }[];
+  /**
+   * Whether the frame is known to have no timer rows at `baseRev` (the write that left the row at that
+   * revision left none): then replacing its timers deletes nothing first. Timer rows of a frame are only
+   * inserted by a write of that frame, which moves its revision on.
+   */
+  readonly noTimerRowsAtBase?: boolean;
   /** The parent when it is written in the same batch (a new child's first event follows the parent's). */
   readonly parent?: BatchFrame;
   /**
@@ -27,6 +33,8 @@ export interface BatchFrame {
    * for a frame it inserted), so the frame's writer can take its next transition from it instead of a read.
    */
   writtenPosition?: string;
+  /** Set by a write: whether it left the frame without timer rows (see {@link noTimerRowsAtBase}). */
+  leftNoTimerRows?: boolean;
 }
 
 /** Thrown inside a write when the frame or execution moved on meanwhile: the batch is dropped. */
@@ -263,9 +271,10 @@ export class TransitionBatch {
       }
       // A closing batch deletes every timer of the run below: nothing to replace one by one.
       if (f.timers && !this.close) {
-        deleteTimers.run(this.executionArn, f.id);
+        if (!f.noTimerRowsAtBase) deleteTimers.run(this.executionArn, f.id);
         for (const t of f.timers) insertTimer.run(this.executionArn, f.id, t.kind, f.pos.seq, t.dueMs);
       }
+      f.leftNoTimerRows = f.timers ? f.timers.length === 0 : f.noTimerRowsAtBase === true;
     }
     const openToken = store.sql('INSERT INTO task_tokens (token, execution_arn, frame_id, seq, open) VALUES (?, ?, ?, ?, 1)');
     for (const t of this.tokensOpened) openToken.run(t.token, this.executionArn, t.frameId, t.seq);

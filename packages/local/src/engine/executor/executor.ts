@@ -245,7 +245,9 @@ export class Executor {
       if (!row || row.status !== 'RUNNING') return 'stale';
       const run = this.runOf(exec);
       const batch = new TransitionBatch(executionArn, () => this.ctx.clock.now(), exec.event_count);
-      const step = new Step(this.stepServices, run, FrameRecord.fromRow(row), batch, new Effects());
+      const frame = FrameRecord.fromRow(row);
+      frame.noTimerRowsAtBase = kept?.noTimerRows;
+      const step = new Step(this.stepServices, run, frame, batch, new Effects());
       if (!(await this.route(step, signal))) {
         if (kept) continue;
         return 'stale';

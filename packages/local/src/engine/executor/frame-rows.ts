@@ -16,10 +16,10 @@ export const FRAME_ROW_MAX_CHARS = 16 * 1024;
  * that moved; the executor then computes the transition again from a fresh read.
  */
 export class FrameRows {
-  private readonly rows = new Map<string, FrameRow>();
+  private readonly rows = new Map<string, KeptFrameRow>();
 
   /** The kept row of a frame, taken out. */
-  take(executionArn: string, frameId: string): FrameRow | undefined {
+  take(executionArn: string, frameId: string): KeptFrameRow | undefined {
     const key = keyOf(executionArn, frameId);
     const row = this.rows.get(key);
     if (row) this.rows.delete(key);
@@ -30,7 +30,8 @@ export class FrameRows {
   written(frame: FrameRecord): void {
     const position = frame.writtenPosition;
     if (position === undefined || frame.status !== 'RUNNING' || position.length > FRAME_ROW_MAX_CHARS) return;
-    const row: FrameRow = {
+    const row: KeptFrameRow = {
+      noTimerRows: frame.leftNoTimerRows === true,
       execution_arn: frame.executionArn,
       frame_id: frame.id,
       parent_id: frame.parentId,
@@ -56,6 +57,11 @@ export class FrameRows {
     const prefix = keyOf(executionArn, '');
     for (const key of this.rows.keys()) if (key.startsWith(prefix)) this.rows.delete(key);
   }
+}
+
+/** A kept row, and whether the write that left it left the frame without timer rows (FrameRecord.noTimerRowsAtBase). */
+export interface KeptFrameRow extends FrameRow {
+  readonly noTimerRows: boolean;
 }
 
 const keyOf = (executionArn: string, frameId: string): string => `${executionArn}\u0000${frameId}`;

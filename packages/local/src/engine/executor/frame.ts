@@ -119,6 +119,10 @@ export class FrameRecord {
   inputJson?: { readonly of: unknown; readonly text: string };
   /** The position text the frame's last successful write wrote (see `BatchFrame.writtenPosition`). */
   writtenPosition?: string;
+  /** Whether the frame had no timer rows at `baseRev` (see `BatchFrame.noTimerRowsAtBase`): known for a kept row only. */
+  noTimerRowsAtBase?: boolean;
+  /** Whether the frame's last successful write left it without timer rows (see `BatchFrame.leftNoTimerRows`). */
+  leftNoTimerRows?: boolean;
 
   constructor(
     readonly executionArn: string,
