@@ -59,7 +59,8 @@ export class GroupCommitter {
   /**
    * Queues a write that may wait: it rides along with the next group transaction instead of forcing an
    * fsync of its own (bookkeeping whose loss in a crash only repeats an at-least-once action), and is
-   * flushed after `maxDelayMillis` at the latest.
+   * flushed after `maxDelayMillis` at the latest. It must be one SQL statement: it runs without a savepoint
+   * of its own (a statement that fails changes nothing; SQLite undoes it alone).
    */
   defer<T>(write: StoreWrite<T>, maxDelayMillis = DEFAULT_DEFER_MILLIS): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -77,6 +78,7 @@ export class GroupCommitter {
     if (this.deferTimer) clearTimeout(this.deferTimer);
     this.deferTimer = undefined;
     const batch = [...this.pending, ...this.deferred];
+    const deferredCount = this.deferred.length;
     this.pending = [];
     this.deferred = [];
     if (batch.length === 0) return;
@@ -85,16 +87,17 @@ export class GroupCommitter {
       return;
     }
     const outcomes: { ok: boolean; value: unknown }[] = [];
+    const firstDeferred = batch.length - deferredCount;
     try {
       this.transact(() => {
-        for (const item of batch) {
+        batch.forEach((item, i) => {
           try {
-            // Nested: a savepoint of its own.
-            outcomes.push({ ok: true, value: this.transact(item.write) });
+            // Nested: a savepoint of its own, but for a deferred write (one statement, atomic by itself).
+            outcomes.push({ ok: true, value: i >= firstDeferred ? item.write() : this.transact(item.write) });
           } catch (err) {
             outcomes.push({ ok: false, value: err });
           }
-        }
+        });
       });
     } catch (err) {
       // The COMMIT itself failed (disk full, I/O error): nothing of this batch is durable.

@@ -59,6 +59,18 @@ describe('GroupCommitter', () => {
     expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['a', 'c']);
   });
 
+  it('rolls back only a deferred write (one statement) that throws beside others, without a savepoint of its own', async () => {
+    const committer = new GroupCommitter(db);
+    const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
+    await committer.commit(() => insert.run('a'));
+    const deferredFails = committer.defer(() => insert.run('a')); // duplicate key
+    const deferredOk = committer.defer(() => insert.run('d'));
+    const outcomes = await Promise.allSettled([committer.commit(() => insert.run('b')), committer.commit(() => insert.run('c')), deferredFails, deferredOk]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['a', 'b', 'c', 'd']);
+    expect(db.inTransaction).toBe(false);
+  });
+
   it('lets a deferred write ride along with the next transaction instead of forcing its own', async () => {
     const committer = new GroupCommitter(db);
     const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
