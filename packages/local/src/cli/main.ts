@@ -2,6 +2,8 @@
  * The `autosave` command: dispatches to one module per command in cli/commands/.
  * Each command module exports `run(args: string[]): Promise<number>` (the exit code).
  */
+import { relaunchWithMallocArenaCap } from './malloc-arenas';
+
 export interface CommandModule {
   /** One-line description for `autosave help`. */
   readonly summary: string;
@@ -70,5 +72,7 @@ export async function runAsCommand(argv: string[]): Promise<void> {
     if (err.code === 'EPIPE') process.exit(0);
     throw err;
   });
-  process.exitCode = await main(argv);
+  // `autosave rehearse` runs with glibc's malloc arenas capped, in a child when the cap was not set (cli/malloc-arenas.ts).
+  const relaunched = await relaunchWithMallocArenaCap(argv);
+  process.exitCode = relaunched ?? (await main(argv));
 }

@@ -58,7 +58,7 @@ export const run = commandRunner('rehearse', async (args) => {
     for (const [error, n] of Object.entries(report.failedPerError)) out.line(`${`runs failed with ${error}`.padEnd(30)} ${n}`);
     out.line('Lambda invocations per version');
     for (const [v, n] of Object.entries(report.invocationsPerLambdaVersion).sort()) out.line(`  ${v}  ${n}`);
-    out.line(`peak RSS                       ${report.peakRssMiB} MiB (engine, sandboxes and driver in one process)`);
+    out.line(`peak RSS                       ${report.peakRssMiB} MiB (engine, sandboxes and driver in one process; MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? 'unset'})`);
     out.line(`rehearsal took                 ${report.totalMillis} ms`);
     out.line(report.problems.length === 0 ? 'every run finished on the versions it started on' : `${report.problems.length} problem(s):`);
     for (const p of report.problems.slice(0, 50)) out.line(`  ${p}`);
