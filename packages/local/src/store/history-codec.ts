@@ -11,7 +11,8 @@
  * - version 2 (written now): the same with `details` the details *value*, so nothing is stringified twice;
  * - version 3: version 2's array, not deflated (a store in memory: nothing to save, no time to spend).
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
+import { SegmentDeflater } from './segment-deflater';
 
 /** The codec version written now (the first byte of every packed blob). */
 export const HISTORY_CODEC_VERSION = 2;
@@ -76,12 +77,15 @@ export function packEvents(events: readonly EventToPack[], deflate = true): Buff
   return packEncoded(events.map(encodeEvent), deflate);
 }
 
+/** Made on first use: a process that only reads histories never holds a deflate state. */
+let deflater: SegmentDeflater | undefined;
+
 /** Packs entries made by {@link encodeEvent} (in id order) into one blob. */
 export function packEncoded(entries: readonly string[], deflate = true): Buffer {
   const json = `[${entries.join(',')}]`;
   if (!deflate) return Buffer.concat([Buffer.from([PLAIN_VERSION]), Buffer.from(json)]);
-  const body = deflateRawSync(json, { dictionary: DICTIONARY_V2, level: 6 });
-  return Buffer.concat([Buffer.from([HISTORY_CODEC_VERSION]), body]);
+  deflater ??= new SegmentDeflater({ dictionary: DICTIONARY_V2, level: 6 });
+  return deflater.deflate(Buffer.from(json), HISTORY_CODEC_VERSION);
 }
 
 /** Packs events already held as rows (details as JSON text) into one blob of the current version. */
