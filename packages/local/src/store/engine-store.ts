@@ -52,6 +52,12 @@ const EVENT_COUNT_SQL_WITH_OLDER_EVENTS: EventCountSql = {
 /** The first and last `history` key of the execution numbered `seq` (see {@link HISTORY_KEYS_PER_RUN}). */
 const historyKeys = (seq: number): [number, number] => [seq * HISTORY_KEYS_PER_RUN, seq * HISTORY_KEYS_PER_RUN + HISTORY_KEYS_PER_RUN - 1];
 
+/** How many running executions' transition bases the store keeps (the runs written last; a miss reads the row). */
+export const TRANSITION_BASES_KEPT = 1024;
+
+/** What a transition's write checks first: the run's number, its status, and how many events its history holds. */
+export type TransitionBase = Pick<ExecutionRow, 'seq' | 'status' | 'event_count'>;
+
 /** File name of the engine database inside the data directory. */
 export const ENGINE_DB_FILE = 'engine.sqlite';
 /**
@@ -230,6 +236,14 @@ export class EngineStore {
    */
   private readonly holdsOlderEvents: boolean;
   private readonly eventCountSql: EventCountSql;
+  /**
+   * The transition bases of running executions as this store's own writes left them, so that the next
+   * transition of a run need not read its row and seek its history again. Only this store writes the
+   * file (the data directory's lock), and every write that moves a run's base goes through it: a
+   * transition's write ({@link transitionWritten}), a redrive, a deletion. A write rolled back after it
+   * returned (a later failure in its savepoint, a failed COMMIT) clears them all (the committer says so).
+   */
+  private readonly bases = new Map<string, TransitionBase>();
 
   constructor(dataDir: string) {
     this.inMemory = dataDir === IN_MEMORY_STORE;
@@ -265,7 +279,7 @@ export class EngineStore {
     }
     this.holdsOlderEvents = (this.db.prepare('SELECT EXISTS (SELECT 1 FROM events) OR EXISTS (SELECT 1 FROM packed_events) AS older').get() as { older: number }).older === 1;
     this.eventCountSql = this.holdsOlderEvents ? EVENT_COUNT_SQL_WITH_OLDER_EVENTS : EVENT_COUNT_SQL;
-    this.committer = new GroupCommitter(this.db);
+    this.committer = new GroupCommitter(this.db, () => this.bases.clear());
   }
 
   /** A cached prepared statement (for the store's own modules: SQL stays in local/store). */
@@ -385,10 +399,18 @@ export class EngineStore {
     return this.sql(this.eventCountSql.header).get(arn) as ExecutionHeader | undefined;
   }
   /** What a transition's write checks first: the run's status and how many events its history holds. */
-  transitionBase(arn: string): Pick<ExecutionRow, 'seq' | 'status' | 'event_count'> | undefined {
-    return this.sql(this.eventCountSql.transitionBase).get(arn) as
-      | Pick<ExecutionRow, 'seq' | 'status' | 'event_count'>
-      | undefined;
+  transitionBase(arn: string): TransitionBase | undefined {
+    return this.bases.get(arn) ?? (this.sql(this.eventCountSql.transitionBase).get(arn) as TransitionBase | undefined);
+  }
+  /**
+   * A transition's write of the execution `arn` is done, and left it at `base` (undefined: it closed the
+   * run): its next write starts from there without reading the row (see {@link bases}).
+   */
+  transitionWritten(arn: string, base: TransitionBase | undefined): void {
+    this.bases.delete(arn);
+    if (base === undefined) return;
+    this.bases.set(arn, base);
+    if (this.bases.size > TRANSITION_BASES_KEPT) this.bases.delete(this.bases.keys().next().value as string);
   }
   /** An execution's input text. */
   getExecutionInput(arn: string): string {
@@ -565,6 +587,7 @@ export class EngineStore {
   }
   /** Re-opens a closed execution for a redrive (RUNNING, output and error cleared, counted, close hooks dropped). */
   reopenForRedrive(arn: string, nowMs: number, clientToken: string | null): void {
+    this.bases.delete(arn);
     this.sql(
       `UPDATE executions SET status = 'RUNNING', stop_ms = NULL, output = NULL, error = NULL, cause = NULL,
          redrive_count = redrive_count + 1, redrive_ms = ?, redrive_token = ?, open = 1 WHERE arn = ?`,
@@ -583,6 +606,7 @@ export class EngineStore {
 
   /** Removes an execution with everything it left: history, frames, timers, task tokens, close notification. */
   deleteExecution(arn: string): void {
+    this.bases.delete(arn);
     const seq = (this.sql('SELECT seq FROM executions WHERE arn = ?').get(arn) as { seq: number } | undefined)?.seq;
     if (seq !== undefined) this.sql('DELETE FROM history WHERE key BETWEEN ? AND ?').run(...historyKeys(seq));
     for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'mocked_runs', 'mock_invocations', 'activity_tasks']) {

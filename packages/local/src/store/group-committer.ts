@@ -41,7 +41,15 @@ export class GroupCommitter {
    */
   private readonly transact: (write: StoreWrite<unknown>) => unknown;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    /**
+     * Called whenever something written in a transaction is rolled back (a write threw, so its savepoint
+     * or its lone transaction was undone, or the COMMIT failed): what the writes' callers remember of
+     * their effects may no longer hold. @default nobody is told
+     */
+    private readonly onRollback: () => void = () => undefined,
+  ) {
     this.transact = db.transaction((write: StoreWrite<unknown>) => write());
   }
 
@@ -95,12 +103,14 @@ export class GroupCommitter {
             // Nested: a savepoint of its own, but for a deferred write (one statement, atomic by itself).
             outcomes.push({ ok: true, value: i >= firstDeferred ? item.write() : this.transact(item.write) });
           } catch (err) {
+            this.onRollback();
             outcomes.push({ ok: false, value: err });
           }
         });
       });
     } catch (err) {
       // The COMMIT itself failed (disk full, I/O error): nothing of this batch is durable.
+      this.onRollback();
       for (const item of batch) item.reject(err);
       return;
     }
@@ -118,6 +128,7 @@ export class GroupCommitter {
     try {
       value = this.transact(item.write);
     } catch (err) {
+      this.onRollback();
       item.reject(err);
       return;
     }

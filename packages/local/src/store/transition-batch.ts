@@ -1,6 +1,6 @@
 import { HISTORY_EVENT_LIMIT } from '@autosave/workflow/config';
 import { StatesError } from '@autosave/workflow/errors';
-import type { EngineStore, ExecutionRow, ExecutionStatus, FrameStatus } from './engine-store';
+import type { EngineStore, ExecutionStatus, FrameStatus, TransitionBase } from './engine-store';
 import type { EventToPack } from './history-codec';
 import { dequeueActivityTask, queueActivityTask } from './activity-store';
 
@@ -217,7 +217,7 @@ export class TransitionBatch {
    * event 25,000 is `ExecutionFailed` ({@link HISTORY_LIMIT_FAILURE}), and nothing else of the batch is.
    * `justInserted`: the execution's row as the same write just inserted it (a start), instead of reading it back.
    */
-  write(store: EngineStore, justInserted?: Pick<ExecutionRow, 'seq' | 'status' | 'event_count'>): WriteOutcome {
+  write(store: EngineStore, justInserted?: TransitionBase): WriteOutcome {
     const exec = justInserted ?? store.transitionBase(this.executionArn);
     if (!exec || (!this.allowNotRunning && exec.status !== 'RUNNING')) throw new StaleTransitionError(this.executionArn);
     if (this.idsRelied && exec.event_count !== this.baseEventCount) throw new EventIdsMovedError(this.executionArn);
@@ -304,6 +304,7 @@ export class TransitionBatch {
       store.packHistory(this.executionArn);
       if (this.close.status === 'SUCCEEDED') store.deleteFrames(this.executionArn);
     }
+    store.transitionWritten(this.executionArn, this.close ? undefined : { seq: exec.seq, status: exec.status, event_count: lastId });
     return 'written';
   }
 }
