@@ -86,7 +86,8 @@ interface Invocation {
  * at a time; frames waiting on a timer or a task token hold no memory — only rows.
  */
 export class Executor {
-  private readonly locks = new Map<string, Promise<unknown>>();
+  /** The latest signal of each frame, by run then frame: a frame's signals are handled one after another. */
+  private readonly locks = new Map<string, Map<string, Promise<unknown>>>();
   private readonly invocations = new Set<Invocation>();
   private busy = 0;
   private idleWaiters: (() => void)[] = [];
@@ -168,8 +169,9 @@ export class Executor {
   /** Sends `signal` to a frame; resolves once its transition is committed (or found stale, or not applied). */
   signal(executionArn: string, frameId: string, signal: FrameSignal): Promise<SignalResult> {
     if (this.stopped) return Promise.resolve('not-applied');
-    const key = `${executionArn}\u0000${frameId}`;
-    const previous = this.locks.get(key) ?? Promise.resolve();
+    let frames = this.locks.get(executionArn);
+    if (!frames) this.locks.set(executionArn, (frames = new Map()));
+    const previous = frames.get(frameId) ?? Promise.resolve();
     this.enter();
     const next = previous
       .catch(() => undefined)
@@ -183,10 +185,13 @@ export class Executor {
         return 'not-applied' as const;
       })
       .finally(() => {
-        if (this.locks.get(key) === next) this.locks.delete(key);
+        if (frames.get(frameId) === next) {
+          frames.delete(frameId);
+          if (frames.size === 0 && this.locks.get(executionArn) === frames) this.locks.delete(executionArn);
+        }
         this.leave();
       });
-    this.locks.set(key, next);
+    frames.set(frameId, next);
     return next;
   }
 

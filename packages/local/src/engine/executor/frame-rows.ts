@@ -16,13 +16,20 @@ export const FRAME_ROW_MAX_CHARS = 16 * 1024;
  * that moved; the executor then computes the transition again from a fresh read.
  */
 export class FrameRows {
-  private readonly rows = new Map<string, KeptFrameRow>();
+  /** Kept rows by run, then by frame; runs in the order their rows were last written (the oldest go first). */
+  private readonly runs = new Map<string, Map<string, KeptFrameRow>>();
+  /** Rows kept, over every run. */
+  private count = 0;
 
   /** The kept row of a frame, taken out. */
   take(executionArn: string, frameId: string): KeptFrameRow | undefined {
-    const key = keyOf(executionArn, frameId);
-    const row = this.rows.get(key);
-    if (row) this.rows.delete(key);
+    const frames = this.runs.get(executionArn);
+    const row = frames?.get(frameId);
+    if (row) {
+      frames!.delete(frameId);
+      this.count -= 1;
+      if (frames!.size === 0) this.runs.delete(executionArn);
+    }
     return row;
   }
 
@@ -40,13 +47,21 @@ export class FrameRows {
       rev: frame.baseRev === null ? 0 : frame.baseRev + 1,
       position,
     };
-    this.rows.set(keyOf(frame.executionArn, frame.id), row);
-    if (this.rows.size > FRAME_ROWS_KEPT) this.rows.delete(this.rows.keys().next().value as string);
+    let frames = this.runs.get(frame.executionArn);
+    if (frames) this.runs.delete(frame.executionArn);
+    else frames = new Map();
+    // The run's rows were written last: it goes to the end of the line.
+    this.runs.set(frame.executionArn, frames);
+    if (!frames.has(frame.id)) this.count += 1;
+    frames.set(frame.id, row);
+    // Past the bound, the rows of the runs written longest ago go, whole runs at a time.
+    while (this.count > FRAME_ROWS_KEPT) this.forgetRun(this.runs.keys().next().value as string);
   }
 
   /** Forgets every kept row (a redrive resumes frames it rewrote). */
   clear(): void {
-    this.rows.clear();
+    this.runs.clear();
+    this.count = 0;
   }
 
   /**
@@ -54,8 +69,10 @@ export class FrameRows {
    * ids, whose revisions start again at 0 — a row kept from the older run must not pass for theirs.
    */
   forgetRun(executionArn: string): void {
-    const prefix = keyOf(executionArn, '');
-    for (const key of this.rows.keys()) if (key.startsWith(prefix)) this.rows.delete(key);
+    const frames = this.runs.get(executionArn);
+    if (!frames) return;
+    this.count -= frames.size;
+    this.runs.delete(executionArn);
   }
 }
 
@@ -64,4 +81,3 @@ export interface KeptFrameRow extends FrameRow {
   readonly noTimerRows: boolean;
 }
 
-const keyOf = (executionArn: string, frameId: string): string => `${executionArn}\u0000${frameId}`;

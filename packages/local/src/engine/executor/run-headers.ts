@@ -31,11 +31,18 @@ export class RunHeaders {
 
   /**
    * A transition of the run computed from `header` wrote `events` events: the run's next transition
-   * predicts its event ids after them (the kept count adds up every batch of the run written here).
+   * predicts its event ids after them (the kept count adds up every batch of the run written here). The
+   * kept header's count moves on in place: a header handed out by {@link get} is read for its count only
+   * when a transition's batch is made.
    */
   written(header: ExecutionHeader, events: number): void {
-    const base = this.headers.get(header.arn) ?? header;
-    this.remember({ ...base, event_count: base.event_count + events });
+    const kept = this.headers.get(header.arn);
+    if (!kept) {
+      this.remember({ ...header, event_count: header.event_count + events });
+      return;
+    }
+    kept.event_count += events;
+    this.remember(kept);
   }
 
   /** Forgets a run's header: it closed, or is redriven (its redrive count and time change). */

@@ -37,4 +37,16 @@ describe('FrameRows: the rows of running frames as the executor last wrote them'
     expect(rows.take('arn:x', 'r.0.1')).toBeUndefined();
     expect(rows.take('arn:x2', 'r.0.1')).toBeDefined();
   });
+
+  it('counts the rows it keeps over every run: a run forgotten or taken out frees its room, a row written again takes none', () => {
+    const rows = new FrameRows();
+    for (let i = 0; i < FRAME_ROWS_KEPT; i += 1) rows.written(written('a', `r.0.${i}`, 0));
+    rows.written(written('a', 'r.0.0', 1));
+    rows.forgetRun('a');
+    rows.written(written('b', 'r', 0));
+    expect(rows.take('b', 'r')).toBeDefined();
+    for (let i = 0; i < FRAME_ROWS_KEPT; i += 1) rows.written(written(`run-${i}`, 'r', 0));
+    expect(rows.take('run-0', 'r')).toBeDefined();
+    expect(rows.take(`run-${FRAME_ROWS_KEPT - 1}`, 'r')).toBeDefined();
+  });
 });
