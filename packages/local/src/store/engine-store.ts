@@ -55,6 +55,9 @@ const historyKeys = (seq: number): [number, number] => [seq * HISTORY_KEYS_PER_R
 /** How many running executions' transition bases the store keeps (the runs written last; a miss reads the row). */
 export const TRANSITION_BASES_KEPT = 1024;
 
+/** How many state machines' rows the store keeps (a miss reads the row). */
+export const STATE_MACHINES_KEPT = 1024;
+
 /** What a transition's write checks first: the run's number, its status, and how many events its history holds. */
 export type TransitionBase = Pick<ExecutionRow, 'seq' | 'status' | 'event_count'>;
 
@@ -244,6 +247,12 @@ export class EngineStore {
    * returned (a later failure in its savepoint, a failed COMMIT) clears them all (the committer says so).
    */
   private readonly bases = new Map<string, TransitionBase>();
+  /**
+   * State machine rows as read (frozen), by ARN: every StartExecution reads its machine's. A write of a
+   * row drops it (an update, a deletion, a version published), and a rollback drops them all (a row read
+   * inside a write that was undone may hold what the write changed).
+   */
+  private readonly machines = new Map<string, StateMachineRow>();
 
   constructor(dataDir: string) {
     this.inMemory = dataDir === IN_MEMORY_STORE;
@@ -279,7 +288,10 @@ export class EngineStore {
     }
     this.holdsOlderEvents = (this.db.prepare('SELECT EXISTS (SELECT 1 FROM events) OR EXISTS (SELECT 1 FROM packed_events) AS older').get() as { older: number }).older === 1;
     this.eventCountSql = this.holdsOlderEvents ? EVENT_COUNT_SQL_WITH_OLDER_EVENTS : EVENT_COUNT_SQL;
-    this.committer = new GroupCommitter(this.db, () => this.bases.clear());
+    this.committer = new GroupCommitter(this.db, () => {
+      this.bases.clear();
+      this.machines.clear();
+    });
   }
 
   /** A cached prepared statement (for the store's own modules: SQL stays in local/store). */
@@ -311,7 +323,14 @@ export class EngineStore {
 
   // ---- state machines, versions, aliases ------------------------------------------------------------
   getStateMachine(arn: string): StateMachineRow | undefined {
-    return this.sql('SELECT * FROM state_machines WHERE arn = ?').get(arn) as StateMachineRow | undefined;
+    const kept = this.machines.get(arn);
+    if (kept) return kept;
+    const row = this.sql('SELECT * FROM state_machines WHERE arn = ?').get(arn) as StateMachineRow | undefined;
+    if (row) {
+      this.machines.set(arn, Object.freeze(row));
+      if (this.machines.size > STATE_MACHINES_KEPT) this.machines.delete(this.machines.keys().next().value as string);
+    }
+    return row;
   }
   getVersion(arn: string): VersionRow | undefined {
     return this.sql('SELECT * FROM versions WHERE arn = ?').get(arn) as VersionRow | undefined;
@@ -323,12 +342,14 @@ export class EngineStore {
     return this.sql('SELECT arn, name, type, created_ms FROM state_machines ORDER BY name').all() as Pick<StateMachineRow, 'arn' | 'name' | 'type' | 'created_ms'>[];
   }
   insertStateMachine(row: StateMachineRow): void {
+    this.machines.delete(row.arn);
     this.sql(
       `INSERT INTO state_machines (arn, name, type, role_arn, definition_hash, revision_id, description, logging, tracing, created_ms, updated_ms, last_version)
        VALUES (@arn, @name, @type, @role_arn, @definition_hash, @revision_id, @description, @logging, @tracing, @created_ms, @updated_ms, @last_version)`,
     ).run(row);
   }
   updateStateMachine(arn: string, u: StateMachineUpdate): void {
+    this.machines.delete(arn);
     this.sql(
       `UPDATE state_machines SET definition_hash = ?, role_arn = ?, revision_id = ?, updated_ms = ?,
          logging = COALESCE(?, logging), tracing = COALESCE(?, tracing) WHERE arn = ?`,
@@ -336,6 +357,7 @@ export class EngineStore {
   }
   /** Deletes a state machine with its versions and aliases (its executions keep their pinned definitions). */
   deleteStateMachine(arn: string): void {
+    this.machines.delete(arn);
     this.sql('DELETE FROM versions WHERE machine_arn = ?').run(arn);
     this.sql('DELETE FROM aliases WHERE machine_arn = ?').run(arn);
     this.sql('DELETE FROM state_machines WHERE arn = ?').run(arn);
@@ -348,6 +370,7 @@ export class EngineStore {
   }
   /** Inserts a published version and makes it the machine's last version number. */
   insertVersion(row: VersionRow): void {
+    this.machines.delete(row.machine_arn);
     this.sql(
       `INSERT INTO versions (arn, machine_arn, version, definition_hash, role_arn, revision_id, description, created_ms)
        VALUES (@arn, @machine_arn, @version, @definition_hash, @role_arn, @revision_id, @description, @created_ms)`,
