@@ -453,6 +453,23 @@ export class EngineStore {
     ).run(row);
     row.seq = Number(lastInsertRowid);
   }
+  /**
+   * Inserts a new execution row as {@link insertExecution} does, unless a row of its ARN exists: then
+   * nothing is written and that row is returned. The ARN's unique index answers both at once (the usual
+   * start, of a new ARN, reads nothing first).
+   */
+  insertExecutionUnlessExists(row: ExecutionRow): ExecutionRow | undefined {
+    try {
+      this.insertExecution(row);
+      return undefined;
+    } catch (err) {
+      // A failed statement changes nothing (SQLite undoes it alone): the row that holds the ARN is read instead.
+      if ((err as { code?: unknown })?.code !== 'SQLITE_CONSTRAINT_UNIQUE') throw err;
+      const existing = this.getExecution(row.arn);
+      if (!existing) throw err;
+      return existing;
+    }
+  }
   /** A page of executions, newest first (keyset by `seq`), without their inputs and outputs. */
   listExecutions(q: ExecutionListQuery): ExecutionRow[] {
     return this.sql(

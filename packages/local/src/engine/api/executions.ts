@@ -161,12 +161,11 @@ export async function startExecution(
   const afterCommit = await home.executor.firstTransition(row, root, batch);
   const store = home.store;
   const result = await store.committer.commit(() => {
-    const existing = store.getExecution(arn);
+    const existing = store.insertExecutionUnlessExists(row);
     if (existing) {
       if ((existing.status === 'RUNNING' || child.replay) && existing.input === inputText) return { created: false, startMs: existing.start_ms };
       throw new ExecutionAlreadyExists(`Execution Already Exists: '${arn}'`);
     }
-    store.insertExecution(row);
     if (testCase) home.mocks.write(arn, testCase);
     batch.write(store, row);
     return { created: true, startMs: nowMs };
