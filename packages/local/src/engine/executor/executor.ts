@@ -22,7 +22,8 @@
  * on the outside world on purpose lets go explicitly (`LambdaInvocation.releaseClock`).
  */
 import { StatesError } from '@autosave/workflow/errors';
-import type { ExecutionHeader } from '../../store';
+import type { EngineStore, ExecutionHeader } from '../../store';
+import type { PreparedDefinition } from '../definition';
 import { EventIdsMovedError, StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../store';
 import type { EngineContext } from '../engine-context';
 import { FrameRecord } from './frame';
@@ -326,22 +327,7 @@ export class Executor {
 
   /** `inputText` when the caller has it (a start), else read from the store when first needed. */
   private runOf(exec: ExecutionHeader, inputText?: string): Run {
-    let input: { value: unknown } | undefined;
-    let text = inputText;
-    const store = this.store;
-    return {
-      exec,
-      definition: this.ctx.definitions.get(exec.definition_hash),
-      // Read (and parsed) only when needed: `$states.context.Execution.Input`, the first Entered event (up to 256 KiB).
-      get inputText() {
-        text ??= store.getExecutionInput(exec.arn);
-        return text;
-      },
-      get input() {
-        input ??= { value: JSON.parse(this.inputText) };
-        return input.value;
-      },
-    };
+    return new StoredRun(exec, this.ctx.definitions.get(exec.definition_hash), this.store, inputText);
   }
 
   /**
@@ -435,5 +421,34 @@ export class Executor {
       .then((outcome) => this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome }))
       .finally(() => this.invocations.delete(invocation));
     this.invocations.add(invocation);
+  }
+}
+
+/**
+ * One execution while a transition of it runs. Its input is read (and parsed) only when needed:
+ * `$states.context.Execution.Input`, the first Entered event (up to 256 KiB). A class, not an object
+ * literal with getters: one is made per transition.
+ */
+class StoredRun implements Run {
+  private text: string | undefined;
+  private parsed?: { readonly value: unknown };
+
+  constructor(
+    readonly exec: ExecutionHeader,
+    readonly definition: PreparedDefinition,
+    private readonly store: EngineStore,
+    inputText?: string,
+  ) {
+    this.text = inputText;
+  }
+
+  get inputText(): string {
+    this.text ??= this.store.getExecutionInput(this.exec.arn);
+    return this.text;
+  }
+
+  get input(): unknown {
+    this.parsed ??= { value: JSON.parse(this.inputText) };
+    return this.parsed.value;
   }
 }

@@ -227,20 +227,29 @@ export function setReferencePath(input: unknown, path: string, value: unknown, f
     throw new ResultPathMatchFailureError(`The ${field} '${path}' is not a reference path.`);
   }
   if (steps.length === 0) return value;
-  const fail = () => new ResultPathMatchFailureError(`Unable to apply ${field} '${path}' to the state input ${JSON.stringify(input)?.slice(0, 200)}.`);
-  const place = (container: unknown, depth: number): unknown => {
-    const step = steps[depth];
-    const last = depth === steps.length - 1;
-    if (typeof step === 'number' || Array.isArray(container)) {
-      const index = Number(step);
-      if (!Array.isArray(container) || !Number.isInteger(index) || index < 0 || index >= container.length) throw fail();
-      const copy = container.slice();
-      copy[index] = last ? value : place(copy[index], depth + 1);
-      return copy;
-    }
-    if (!isPlainObject(container)) throw fail();
-    const next = last ? value : place(hasOwn(container, step) ? container[step] : {}, depth + 1);
-    return { ...container, [step]: next };
-  };
-  return place(input, 0);
+  try {
+    return placeAt(input, steps, 0, value);
+  } catch (err) {
+    if (err !== PATH_MISMATCH) throw err;
+    throw new ResultPathMatchFailureError(`Unable to apply ${field} '${path}' to the state input ${JSON.stringify(input)?.slice(0, 200)}.`);
+  }
+}
+
+/** Thrown by {@link placeAt} where a step cannot be taken (setReferencePath names the failure). */
+const PATH_MISMATCH = new Error('the reference path does not fit the input');
+
+/** `container` with `value` placed at `steps[depth…]`, copied on write (a module-level function: no closures per call). */
+function placeAt(container: unknown, steps: readonly (string | number)[], depth: number, value: unknown): unknown {
+  const step = steps[depth];
+  const last = depth === steps.length - 1;
+  if (typeof step === 'number' || Array.isArray(container)) {
+    const index = Number(step);
+    if (!Array.isArray(container) || !Number.isInteger(index) || index < 0 || index >= container.length) throw PATH_MISMATCH;
+    const copy = container.slice();
+    copy[index] = last ? value : placeAt(copy[index], steps, depth + 1, value);
+    return copy;
+  }
+  if (!isPlainObject(container)) throw PATH_MISMATCH;
+  const next = last ? value : placeAt(hasOwn(container, step) ? container[step] : {}, steps, depth + 1, value);
+  return { ...container, [step]: next };
 }
