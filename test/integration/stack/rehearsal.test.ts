@@ -1,5 +1,6 @@
 /**
- * The deploy rehearsal (`npm run rehearse` plays it with 1,000 runs): runs wait on approvals across a
+ * The deploy rehearsal (`npm run rehearse` plays it with 1,000 runs; the engine is `autosave local`, a
+ * process of its own, the rehearsal its client): runs wait on approvals across a
  * deploy --local that changes a tool's code and a workflow's definition; every run started before the
  * deploy finishes on state machine version 1 and the first Lambda versions — the welcome email has the
  * old subject and no v2 footer — and every run started after on the new ones.
@@ -24,6 +25,12 @@ describe('the deploy rehearsal', () => {
       // Six tool steps per run: v1 for the 30 runs in flight, v2 (the new bundle) for the 5 later ones.
       expect(Object.fromEntries(toolStep.map(([k, n]) => [k.split(':')[1], n]))).toEqual({ '1': 180, '2': 30 });
       expect(report.assemblies.before).not.toBe(report.assemblies.after);
+      // The engine (autosave local, with its sandboxes) runs in a process of its own, as a user's does, and
+      // this process only drives it through its API: each process's peak RSS is measured apart.
+      expect(report.enginePid).toEqual(expect.any(Number));
+      expect(report.enginePid).not.toBe(process.pid);
+      if (process.platform === 'linux') expect(report.peakRssMiB.engine).toBeGreaterThan(0);
+      expect(report.peakRssMiB.driver).toBeGreaterThan(0);
     },
     SYNTH_TIMEOUT_MILLIS + 180_000,
   );

@@ -2,7 +2,6 @@
  * The `autosave` command: dispatches to one module per command in cli/commands/.
  * Each command module exports `run(args: string[]): Promise<number>` (the exit code).
  */
-import { relaunchWithMallocArenaCap } from './malloc-arenas';
 
 export interface CommandModule {
   /** One-line description for `autosave help`. */
@@ -72,7 +71,5 @@ export async function runAsCommand(argv: string[]): Promise<void> {
     if (err.code === 'EPIPE') process.exit(0);
     throw err;
   });
-  // `autosave rehearse` runs with glibc's malloc arenas capped, in a child when the cap was not set (cli/malloc-arenas.ts).
-  const relaunched = await relaunchWithMallocArenaCap(argv);
-  process.exitCode = relaunched ?? (await main(argv));
+  process.exitCode = await main(argv);
 }

@@ -1,21 +1,35 @@
 /**
  * The deploy rehearsal: "what happens to my runs in flight?" answered with the real artifacts before AWS.
- * The engine boots from the app's assembly, runs wait on approvals, a second assembly — with a tool's
- * code and a workflow's definition changed — is deployed onto it as a CloudFormation update, and every run
- * is approved. Each run is then checked against the versions it started on.
+ * The engine (`autosave local --app <assembly>`, a process of its own, as a user runs it) boots from the
+ * app's assembly, runs wait on approvals, a second assembly — with a tool's code and a workflow's definition
+ * changed — is deployed onto it as a CloudFormation update, and every run is approved. Each run is then
+ * checked against the versions it started on. This process is the driver: it talks to the engine only as a
+ * user's client does (the Step Functions API, the approval links, `deploy --local`, the outbox's files).
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, type DescribeExecutionCommandOutput, type HistoryEvent } from '@aws-sdk/client-sfn';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, minutes } from '@autosave/workflow/config';
+import {
+  DescribeExecutionCommand,
+  GetExecutionHistoryCommand,
+  ListStateMachineAliasesCommand,
+  ListStateMachinesCommand,
+  SFNClient,
+  StartExecutionCommand,
+  type DescribeExecutionCommandOutput,
+  type HistoryEvent,
+} from '@aws-sdk/client-sfn';
+import { LIVE_ALIAS_NAME, LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { loadRunDetails, submitApprovalDecision } from '../operations';
 import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import { IAM_SIMULATOR_PACKAGE } from '../cloud-assembly';
+import { CLOCK_ROUTE, STACK_ROUTE } from '../api/server';
+import { localOutboxDirectory } from '../services/local-environment';
 import { dropOldVersionGrants, editedAssemblyCopy } from './assembly-edits';
+import { spawnEngine, type EngineProcess } from './demo/engine-process';
 import { deployToLocalEngine } from './local-deploy';
+import { mallocArenaCap } from './malloc-arenas';
 import { ASSEMBLY_SOURCES, PROJECT_ROOT, synthesizeAssembly } from './stack-assembly';
-import { cliProject } from './project';
 
 /** The workflow the rehearsal starts. */
 export const REHEARSAL_WORKFLOW = 'clinical-trial-onboarding';
@@ -91,8 +105,21 @@ export interface RehearsalReport {
   readonly finishedPerStateMachineVersion: Readonly<Record<string, number>>;
   /** Lambda invocations of the finished runs, by `function:version`. */
   readonly invocationsPerLambdaVersion: Readonly<Record<string, number>>;
-  /** Highest resident set size sampled during the rehearsal, in MiB (engine, sandboxes and driver: one process). */
-  readonly peakRssMiB: number;
+  /** Peak resident set size of each process, in MiB: the processes are measured apart. */
+  readonly peakRssMiB: {
+    /**
+     * The engine process (`autosave local --app <assembly>`: the engine and its Lambda sandboxes, each a
+     * worker thread), from Linux's VmHWM read just before it stops: what a user's engine weighs.
+     * Undefined where /proc does not say (not Linux).
+     */
+    readonly engine: number | undefined;
+    /** This process, the driver: it synthesizes the two assemblies, starts, approves and checks the runs. */
+    readonly driver: number;
+  };
+  /** The engine process's pid (never this process's). */
+  readonly enginePid: number;
+  /** MALLOC_ARENA_MAX the engine process ran with (see {@link mallocArenaCap}), or undefined for glibc's default. */
+  readonly engineMallocArenas: string | undefined;
   readonly totalMillis: number;
   /** Every run that did not finish as the rehearsal expects, with why. Empty: the deploy is safe for runs in flight. */
   readonly problems: readonly string[];
@@ -139,23 +166,40 @@ async function waitFor<T>(what: string, read: () => Promise<T | undefined>, time
   }
 }
 
+/** The engine's `live` alias of {@link REHEARSAL_WORKFLOW}, found as a client finds it: through the Step Functions API. */
+async function liveAliasArn(sfn: SFNClient): Promise<string> {
+  let machineArn: string | undefined;
+  let nextToken: string | undefined;
+  do {
+    const page = await sfn.send(new ListStateMachinesCommand({ nextToken }));
+    machineArn = page.stateMachines?.find((m) => m.name === REHEARSAL_WORKFLOW)?.stateMachineArn;
+    nextToken = page.nextToken;
+  } while (!machineArn && nextToken);
+  if (!machineArn) throw new Error(`rehearsal: the stack has no ${REHEARSAL_WORKFLOW} state machine`);
+  const aliases = await sfn.send(new ListStateMachineAliasesCommand({ stateMachineArn: machineArn }));
+  const alias = aliases.stateMachineAliases?.find((a) => a.stateMachineAliasArn?.endsWith(`:${LIVE_ALIAS_NAME}`))?.stateMachineAliasArn;
+  if (!alias) throw new Error(`rehearsal: the stack has no ${REHEARSAL_WORKFLOW} ${LIVE_ALIAS_NAME} alias`);
+  return alias;
+}
+
+/** A JSON answer of one of the engine's own routes (`/_autosave/...`). */
+async function engineRoute(url: string, init?: RequestInit): Promise<Record<string, unknown>> {
+  const response = await fetch(url, init);
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`rehearsal: ${init?.method ?? 'GET'} ${url} answered ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** Output lines of the engine process kept for an error message. */
+const ENGINE_LINES_KEPT = 40;
+
 /** Plays the rehearsal and reports (it does not throw on a run that broke: that is in `problems`). */
 export async function rehearse(options: RehearsalOptions = {}): Promise<RehearsalReport> {
   const started = Date.now();
   const log = options.log ?? (() => {});
-  const runsBefore = options.runsBefore ?? 1000;
-  const runsAfter = options.runsAfter ?? Math.max(5, Math.round(runsBefore / 10));
-  const concurrency = options.concurrency ?? 25;
-  const waveSize = options.waveSize ?? 500;
   const work = options.workDir ?? mkdtempSync(join(tmpdir(), 'autosave-rehearsal-'));
-  let peakRss = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
-  sampler.unref();
-
-  const { startLocal } = await import('../server');
-  let local: Awaited<ReturnType<typeof startLocal>> | undefined;
-  const sfn = () => new SFNClient({ endpoint: local!.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 5 });
-  let client: SFNClient | undefined;
+  let engine: EngineProcess | undefined;
+  let stopping = false;
   try {
     const v1 = await synthesizeAssembly();
     log(`assembly v1 ${v1.sourceHash} (${v1.cached ? 'cached' : `synthesized in ${v1.millis} ms`})`);
@@ -166,23 +210,67 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
     const v2Directory = dropGrants ? editedAssemblyCopy(v2.directory, join(work, 'v2-current-versions-only'), dropOldVersionGrants) : v2.directory;
     if (dropGrants) log('assembly v2: state machine roles may invoke only the Lambda versions v2 publishes');
 
-    local = await startLocal({
-      // The model script the example app's config names, for the sandboxes' scripted model.
-      environment: (await cliProject())?.environment,
-      port: 0,
-      dataDir: join(work, 'data'),
-      console: false,
-      log: () => {},
+    // The engine as a user runs it (the project's config, with its model script, found from here), in a
+    // process of its own: its peak RSS is the engine's and its sandboxes', none of the driver's.
+    const dataDir = join(work, 'data');
+    const lines: string[] = [];
+    let iamEnforced = false;
+    const cap = mallocArenaCap();
+    engine = await spawnEngine({
+      dataDir,
       virtualClock: options.virtualClock ?? false,
-      stack: { assemblyDir: v1.directory, origin: 'rehearsal v1', enforceIam: options.enforceIam ?? false },
+      stack: { assemblyDir: v1.directory, enforceIam: options.enforceIam ?? false },
+      env: cap,
+      startTimeoutMillis: 5 * 60_000,
+      onOutput: (line) => {
+        if (line.includes('IAM enforced:')) iamEnforced = true;
+        lines.push(line);
+        if (lines.length > ENGINE_LINES_KEPT) lines.shift();
+      },
     });
-    if (options.enforceIam && !local.iamEnforced) throw new Error(`rehearsal: --enforce-iam needs the IAM policy simulator (${IAM_SIMULATOR_PACKAGE}, a devDependency)`);
-    log(local.iamEnforced ? 'IAM enforced: every Task call judged against its state machine role' : 'IAM not enforced');
-    client = sfn();
-    const sfnClient = client;
-    const aliasArn = local.deployments.find((d) => d.workflow === REHEARSAL_WORKFLOW)?.aliasArn;
-    if (!aliasArn) throw new Error(`rehearsal: the stack has no ${REHEARSAL_WORKFLOW} alias`);
+    const running = engine;
+    log(`engine: autosave local --app <v1> as process ${running.pid} (MALLOC_ARENA_MAX=${cap.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? 'unset'}) at ${running.url}`);
+    // An engine that dies mid-rehearsal fails it at once, with its last words, instead of every call timing out.
+    const died = running.exited.then((exit) => {
+      if (!stopping) throw new Error(`rehearsal: the engine process exited (code ${exit.code}, signal ${exit.signal}) with runs in flight:\n${lines.join('\n')}`);
+      return new Promise<never>(() => {});
+    });
+    const report = await Promise.race([drive(running, { ...options, iamEnforced, v2Directory, dataDir, log }), died]);
+    const engineRss = running.peakRssBytes();
+    return {
+      ...report,
+      iamEnforced,
+      oldVersionGrantsDropped: dropGrants,
+      peakRssMiB: { engine: engineRss === undefined ? undefined : Math.round(engineRss / 2 ** 20), driver: Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20) },
+      enginePid: running.pid,
+      engineMallocArenas: cap.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX,
+      totalMillis: Date.now() - started,
+    };
+  } finally {
+    stopping = true;
+    await engine?.stop();
+    if (!options.workDir) rmSync(work, { recursive: true, force: true });
+  }
+}
 
+/** What {@link drive} finds; the rest of the report is the processes'. */
+type DrivenReport = Omit<RehearsalReport, 'iamEnforced' | 'oldVersionGrantsDropped' | 'peakRssMiB' | 'enginePid' | 'engineMallocArenas' | 'totalMillis'>;
+
+/** Starts, approves and checks the runs on a running engine, through its API only, with the deploy between. */
+async function drive(
+  engine: EngineProcess,
+  options: RehearsalOptions & { readonly iamEnforced: boolean; readonly v2Directory: string; readonly dataDir: string; readonly log: (line: string) => void },
+): Promise<DrivenReport> {
+  const { log } = options;
+  const runsBefore = options.runsBefore ?? 1000;
+  const runsAfter = options.runsAfter ?? Math.max(5, Math.round(runsBefore / 10));
+  const concurrency = options.concurrency ?? 25;
+  const waveSize = options.waveSize ?? 500;
+  if (options.enforceIam && !options.iamEnforced) throw new Error(`rehearsal: --enforce-iam needs the IAM policy simulator (${IAM_SIMULATOR_PACKAGE}, a devDependency)`);
+  log(options.iamEnforced ? 'IAM enforced: every Task call judged against its state machine role' : 'IAM not enforced');
+  const sfnClient = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 5 });
+  try {
+    const aliasArn = await liveAliasArn(sfnClient);
     const startRuns = (prefix: string, n: number, from = 0) =>
       pool(Array.from({ length: n }, (_, i) => from + i), concurrency, async (i) => {
         const siteId = `${prefix}-${i}`;
@@ -214,9 +302,9 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
     const { runs: before, links: beforeLinks } = await startInWaves('before', runsBefore);
     log(`${before.length} runs started on v1, all waiting on their approvals`);
 
-    const assemblyBefore = local.stack?.summary()?.assemblyId ?? '?';
+    const assemblyBefore = String((await engineRoute(`${engine.url}${STACK_ROUTE}`)).assemblyId ?? '?');
     const deployStarted = Date.now();
-    const deployed = await deployToLocalEngine(local.url, v2Directory);
+    const deployed = await deployToLocalEngine(engine.url, options.v2Directory);
     const deployMillis = Date.now() - deployStarted;
     log(`deploy --local of v2: ${deployed.changes.filter((c) => c.change !== 'unchanged').length} changes in ${deployMillis} ms`);
 
@@ -228,7 +316,7 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
     const perLambda: Record<string, number> = {};
     const problems: string[] = [];
     const firstVersion = new Map<string, string>();
-    const outbox = new OutboxEmailProvider(local.environment.AUTOSAVE_OUTBOX_DIR!);
+    const outbox = new OutboxEmailProvider(localOutboxDirectory(options.dataDir));
     const historyOf = async (executionArn: string): Promise<HistoryEvent[]> => {
       const events: HistoryEvent[] = [];
       let nextToken: string | undefined;
@@ -298,17 +386,16 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
     const runs: Run[] = [...before.map((r) => ({ ...r, era: 'before' as const })), ...after.map((r) => ({ ...r, era: 'after' as const }))];
     for (let wave = 0; wave < links.length; wave += waveSize) {
       await pool(links.slice(wave, wave + waveSize), concurrency, (url) => submitApprovalDecision(url, { approve: true, comment: 'rehearsal' }));
-      if (!local.clock) await pool(runs.slice(wave, wave + waveSize), concurrency, closeAndCheck);
+      if (!options.virtualClock) await pool(runs.slice(wave, wave + waveSize), concurrency, closeAndCheck);
     }
     log(`${links.length} approvals sent`);
 
     // On a virtual clock, engine time moves on while the runs finish: retry backoff takes no wall time.
-    const clock = local.clock;
-    if (clock) {
+    if (options.virtualClock) {
       let finishing = true;
       const ticker = (async () => {
         while (finishing) {
-          await clock.advance(minutes(1));
+          await engineRoute(`${engine.url}${CLOCK_ROUTE}/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 60 }) });
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
@@ -327,19 +414,12 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
       runsInFlightAtDeploy: before.length,
       deployMillis,
       assemblies: { before: assemblyBefore, after: deployed.assemblyId },
-      iamEnforced: local.iamEnforced,
-      oldVersionGrantsDropped: dropGrants,
       failedPerError: perError,
       finishedPerStateMachineVersion: perVersion,
       invocationsPerLambdaVersion: perLambda,
-      peakRssMiB: Math.round(peakRss / 2 ** 20),
-      totalMillis: Date.now() - started,
       problems,
     };
   } finally {
-    clearInterval(sampler);
-    client?.destroy();
-    await local?.stop();
-    if (!options.workDir) rmSync(work, { recursive: true, force: true });
+    sfnClient.destroy();
   }
 }

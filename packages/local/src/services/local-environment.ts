@@ -27,6 +27,11 @@ export async function writeEndpointsFile(dataDir: string, endpoints: LocalEndpoi
   return file;
 }
 
+/** Where the outbox email provider keeps the emails the local functions send (`AUTOSAVE_OUTBOX_DIR`). */
+export function localOutboxDirectory(dataDir: string): string {
+  return join(dataDir, 'outbox');
+}
+
 /** Options of {@link localEnvironment}. */
 export interface LocalEnvironmentOptions {
   readonly endpoints: LocalEndpoints;
@@ -61,7 +66,7 @@ export function localEnvironment(options: LocalEnvironmentOptions, base: NodeJS.
     AUTOSAVE_DLQ_URL: endpoints.dlqUrl,
     AUTOSAVE_APPROVAL_BASE_URL: endpoints.url,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    AUTOSAVE_OUTBOX_DIR: join(dataDir, 'outbox'),
+    AUTOSAVE_OUTBOX_DIR: localOutboxDirectory(dataDir),
     AUTOSAVE_ACTIONS_DIR: join(dataDir, 'actions'),
   });
   delete env.AWS_SESSION_TOKEN;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The `autosave` executable (bin/autosave.js), run with the current Node. */
@@ -23,6 +24,10 @@ export interface SpawnEngineOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Receives the child's output lines. @default dropped */
   readonly onOutput?: (line: string) => void;
+  /** Boot from a cloud assembly (`autosave local --app <dir>`, with `--enforce-iam` when asked). @default the registry path */
+  readonly stack?: { readonly assemblyDir: string; readonly enforceIam?: boolean };
+  /** How long it may take to start listening. @default {@link DEFAULT_ENGINE_START_TIMEOUT_MILLIS} */
+  readonly startTimeoutMillis?: number;
 }
 
 /** How a child process ended. */
@@ -40,6 +45,18 @@ export interface EngineProcess {
   readonly exited: Promise<ProcessExit>;
   /** Stops it with SIGTERM (a clean stop) and waits for the exit. */
   stop(): Promise<ProcessExit>;
+  /** The highest resident set size it has had so far (Linux's VmHWM), or undefined where /proc does not say (or once it has exited). */
+  peakRssBytes(): number | undefined;
+}
+
+/** The peak resident set size of a live process, from /proc/<pid>/status (Linux), in bytes; undefined elsewhere. */
+export function peakRssOfProcess(pid: number): number | undefined {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const LISTENING = /listening on (http:\/\/127\.0\.0\.1:(\d+))/;
@@ -53,6 +70,8 @@ export function spawnEngine(options: SpawnEngineOptions): Promise<EngineProcess>
   if (options.virtualClock) args.push('--virtual-clock');
   if (options.configFile) args.push('--config', options.configFile);
   if (options.functionsModule) args.push('--functions', options.functionsModule);
+  if (options.stack) args.push('--app', options.stack.assemblyDir, ...(options.stack.enforceIam ? ['--enforce-iam'] : []));
+  const startTimeout = options.startTimeoutMillis ?? DEFAULT_ENGINE_START_TIMEOUT_MILLIS;
   const child: ChildProcess = spawn(process.execPath, args, {
     ...(options.cwd ? { cwd: options.cwd } : {}),
     env: { ...process.env, ...options.env },
@@ -63,8 +82,8 @@ export function spawnEngine(options: SpawnEngineOptions): Promise<EngineProcess>
     let output = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`the engine did not start within ${DEFAULT_ENGINE_START_TIMEOUT_MILLIS / 1000}s:\n${output.slice(-2000)}`));
-    }, DEFAULT_ENGINE_START_TIMEOUT_MILLIS);
+      reject(new Error(`the engine did not start within ${startTimeout / 1000}s:\n${output.slice(-2000)}`));
+    }, startTimeout);
     const onData = (chunk: Buffer) => {
       const text = chunk.toString();
       output += text;
@@ -83,6 +102,7 @@ export function spawnEngine(options: SpawnEngineOptions): Promise<EngineProcess>
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
             return exited;
           },
+          peakRssBytes: () => (child.exitCode === null && child.signalCode === null ? peakRssOfProcess(child.pid!) : undefined),
         });
       }
     };
