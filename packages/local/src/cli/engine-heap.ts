@@ -1,4 +1,6 @@
+import { subscribe } from 'node:diagnostics_channel';
 import { setFlagsFromString } from 'node:v8';
+import type { Worker } from 'node:worker_threads';
 
 /**
  * How far V8 lets the old generation grow past what the last full collection kept alive before it collects
@@ -8,6 +10,9 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const ENGINE_HEAP_GROWING_PERCENT = 30;
 
+/** Keeps the young generation at the size it has now (V8 grows it 2x at a time when many objects survive). */
+const keepYoungGenerationSize = () => setFlagsFromString('--semi-space-growth-factor=1');
+
 /**
  * Keeps the V8 heap of a process running the engine near what it holds live: the young generation at its
  * first size (1 MB semi-spaces instead of growing to 16 MB ones under load: about 30 MB less resident at 50
@@ -15,8 +20,13 @@ export const ENGINE_HEAP_GROWING_PERCENT = 30;
  * {@link ENGINE_HEAP_GROWING_PERCENT} of its live size. V8 reads both flags at each resize, so they hold
  * though set after start (NODE_OPTIONS refuses them and `--max-semi-space-size` is read only at start).
  * The flags are the process's: the Lambda sandboxes' worker threads follow them too.
+ *
+ * Every new isolate sets the growth factor back to V8's minimum of 2 (each Lambda sandbox is a worker thread,
+ * so the first cold start let the engine's young generation grow to 32 MB again): it is set again once each
+ * worker thread is up.
  */
 export function keepEngineHeapSmall(): void {
-  setFlagsFromString('--semi-space-growth-factor=1');
+  keepYoungGenerationSize();
   setFlagsFromString(`--heap-growing-percent=${ENGINE_HEAP_GROWING_PERCENT}`);
+  subscribe('worker_threads', (message) => void (message as { worker: Worker }).worker.once('online', keepYoungGenerationSize));
 }
