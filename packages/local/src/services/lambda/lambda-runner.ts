@@ -124,6 +124,8 @@ export class InProcessLambdaRunner {
   private readonly environment: NodeJS.ProcessEnv | undefined;
   /** Every invocation's timeout, on one timer. */
   private readonly deadlines = new Deadlines();
+  /** What the contexts of a function version share, by function and qualifier (see {@link identityOf}). */
+  private readonly identities = new WeakMap<LocalFunction, Map<string, FunctionIdentity>>();
 
   constructor(options: InProcessLambdaRunnerOptions) {
     this.environment = options.environment;
@@ -153,43 +155,24 @@ export class InProcessLambdaRunner {
     if (!found) throw new LambdaFunctionNotFoundError(request.functionName);
     const { fn, executedVersion, cacheKey } = found;
     const timeoutSeconds = fn.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS;
-    const awsRequestId = randomUUID();
-    // Set once the handler is loaded: Lambda's Init phase (module load) is not part of the invocation timeout.
-    let deadline = Number.POSITIVE_INFINITY;
-    const context: LambdaContext = {
-      functionName: name,
-      functionVersion: executedVersion,
-      invokedFunctionArn: functionArn(name, this.region, this.accountId, qualifier),
-      memoryLimitInMB: String(fn.memoryMb ?? DEFAULT_FUNCTION_MEMORY_MB),
-      awsRequestId,
-      logGroupName: `/aws/lambda/${name}`,
-      logStreamName: `local/${awsRequestId}`,
-      callbackWaitsForEmptyEventLoop: true,
-      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    };
+    const context = new InvocationContext(this.identityOf(fn, name, qualifier, executedVersion), randomUUID());
     try {
       const handler = await this.handler(fn, cacheKey);
       await fn.init?.();
-      deadline = Date.now() + timeoutSeconds * 1000;
+      // Set once the handler is loaded: Lambda's Init phase (module load) is not part of the invocation timeout.
+      const deadline = context.startClock(timeoutSeconds);
       const event = request.payloadJson !== undefined ? JSON.parse(request.payloadJson) : jsonCopy(request.payload);
       const result = await new Promise<unknown>((resolve, reject) => {
-        const ended = this.deadlines.add(deadline, () => reject(new FunctionTimeoutSignal(timeoutSeconds)));
-        const answer = (value: unknown) => {
-          ended();
-          resolve(value);
-        };
-        const fail = (err: unknown) => {
-          ended();
-          reject(err);
-        };
-        const callback = (error?: unknown, value?: unknown) => (error ? fail(error) : answer(value));
+        const answer = new HandlerAnswer(resolve, reject, this.deadlines.add(deadline, () => reject(new FunctionTimeoutSignal(timeoutSeconds))));
         try {
-          const returned = handler(event, context, callback);
+          // The callbacks are inline arrows: a closure bound to a name costs a defineProperty under the
+          // TypeScript loader (keepNames), and one of each is made per invocation.
+          const returned = handler(event, context, (error?: unknown, value?: unknown) => (error ? answer.fail(error) : answer.answer(value)));
           // An async handler (or one returning a promise) answers through its promise; a callback handler
           // (three parameters, returning nothing) through the callback.
-          if (returned !== undefined || handler.length < 3) Promise.resolve(returned).then(answer, fail);
+          if (returned !== undefined || handler.length < 3) Promise.resolve(returned).then((value) => answer.answer(value), (err: unknown) => answer.fail(err));
         } catch (err) {
-          fail(err);
+          answer.fail(err);
         }
       });
       // The response's JSON text goes back with it: the engine reads it instead of serializing the copy again.
@@ -200,11 +183,30 @@ export class InProcessLambdaRunner {
         return {
           functionError: 'Unhandled',
           executedVersion,
-          payload: { errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${awsRequestId} Error: Task timed out after ${err.seconds.toFixed(2)} seconds` },
+          payload: { errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${context.awsRequestId} Error: Task timed out after ${err.seconds.toFixed(2)} seconds` },
         };
       }
       return { functionError: 'Unhandled', executedVersion, payload: errorPayload(err) };
     }
+  }
+
+  /** The context fields of a function version that every invocation of it shares (made once per version). */
+  private identityOf(fn: LocalFunction, name: string, qualifier: string | undefined, executedVersion: string): FunctionIdentity {
+    let byQualifier = this.identities.get(fn);
+    if (!byQualifier) this.identities.set(fn, (byQualifier = new Map()));
+    const key = qualifier ?? '';
+    let identity = byQualifier.get(key);
+    if (!identity || identity.functionName !== name || identity.functionVersion !== executedVersion) {
+      identity = {
+        functionName: name,
+        functionVersion: executedVersion,
+        invokedFunctionArn: functionArn(name, this.region, this.accountId, qualifier),
+        memoryLimitInMB: String(fn.memoryMb ?? DEFAULT_FUNCTION_MEMORY_MB),
+        logGroupName: `/aws/lambda/${name}`,
+      };
+      byQualifier.set(key, identity);
+    }
+    return identity;
   }
 
   private find(name: string, qualifier?: string): ResolvedFunctionVersion | undefined {
@@ -226,5 +228,68 @@ export class InProcessLambdaRunner {
       this.handlers.set(cacheKey, loaded);
     }
     return loaded;
+  }
+}
+
+/** The context fields every invocation of one function version shares. */
+interface FunctionIdentity {
+  readonly functionName: string;
+  readonly functionVersion: string;
+  readonly invokedFunctionArn: string;
+  readonly memoryLimitInMB: string;
+  readonly logGroupName: string;
+}
+
+/** The context object an invocation's handler gets, as Lambda's Node.js runtime shapes it. */
+class InvocationContext implements LambdaContext {
+  readonly functionName: string;
+  readonly functionVersion: string;
+  readonly invokedFunctionArn: string;
+  readonly memoryLimitInMB: string;
+  readonly logGroupName: string;
+  readonly logStreamName: string;
+  callbackWaitsForEmptyEventLoop = true;
+  /** Milliseconds left before the function's timeout: an own property, as Lambda's runtime makes it. */
+  readonly getRemainingTimeInMillis: () => number;
+  /** When the invocation times out (epoch ms): infinite until the handler is loaded ({@link startClock}). */
+  #deadline = Number.POSITIVE_INFINITY;
+
+  constructor(
+    identity: FunctionIdentity,
+    readonly awsRequestId: string,
+  ) {
+    this.functionName = identity.functionName;
+    this.functionVersion = identity.functionVersion;
+    this.invokedFunctionArn = identity.invokedFunctionArn;
+    this.memoryLimitInMB = identity.memoryLimitInMB;
+    this.logGroupName = identity.logGroupName;
+    this.logStreamName = `local/${awsRequestId}`;
+    // Assigned, not declared with a name: no defineProperty per invocation under the TypeScript loader (keepNames).
+    this.getRemainingTimeInMillis = () => Math.max(0, this.#deadline - Date.now());
+  }
+
+  /** Starts the invocation's timeout now; returns its deadline (epoch ms). */
+  startClock(timeoutSeconds: number): number {
+    this.#deadline = Date.now() + timeoutSeconds * 1000;
+    return this.#deadline;
+  }
+}
+
+/** Settles an invocation once, with its handler's answer or failure, and ends its timeout. */
+class HandlerAnswer {
+  constructor(
+    private readonly resolve: (value: unknown) => void,
+    private readonly reject: (err: unknown) => void,
+    private readonly ended: () => void,
+  ) {}
+
+  answer(value: unknown): void {
+    this.ended();
+    this.resolve(value);
+  }
+
+  fail(err: unknown): void {
+    this.ended();
+    this.reject(err);
   }
 }

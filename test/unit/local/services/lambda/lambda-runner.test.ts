@@ -15,6 +15,8 @@ const runner = new InProcessLambdaRunner({
     { name: 'slow-init', load: () => new Promise((resolve) => setTimeout(() => resolve(async (_e: unknown, context: LambdaContext) => ({ left: context.getRemainingTimeInMillis() })), 200)), timeoutSeconds: 0.1 },
     { name: 'callback-style', load: () => (event: { n: number }, _context: LambdaContext, callback: (e: unknown, r?: unknown) => void) => { callback(null, { doubled: event.n * 2 }); } },
     { name: 'returns-nothing', load: () => async () => undefined },
+    // The context's own fields, as a handler that copies or logs it sees them.
+    { name: 'context-fields', load: () => async (_e: unknown, context: LambdaContext) => ({ ...context, left: typeof context.getRemainingTimeInMillis, ownRemaining: Object.hasOwn(context, 'getRemainingTimeInMillis') }), memoryMb: 512 },
   ],
 });
 
@@ -75,6 +77,18 @@ describe('InProcessLambdaRunner', () => {
     expect(result.payload).toEqual({ doubled: 42 });
     expect(result.payloadJson).toBe('{"doubled":42}');
     expect((await runner.invoke({ functionName: 'returns-nothing', payload: {} })).payloadJson).toBe('null');
+  });
+
+  it("hands each invocation a context of Lambda's fields as own properties (getRemainingTimeInMillis among them), with its own request id and log stream", async () => {
+    const first = (await runner.invoke({ functionName: 'context-fields:7', payload: {} })).payload as Record<string, unknown>;
+    const second = (await runner.invoke({ functionName: 'context-fields', payload: {} })).payload as Record<string, unknown>;
+    expect(first).toMatchObject({
+      functionName: 'context-fields', functionVersion: '7', invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:context-fields:7',
+      memoryLimitInMB: '512', logGroupName: '/aws/lambda/context-fields', logStreamName: `local/${String(first.awsRequestId)}`,
+      callbackWaitsForEmptyEventLoop: true, left: 'function', ownRemaining: true,
+    });
+    expect(second).toMatchObject({ functionVersion: '$LATEST', invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:context-fields', logStreamName: `local/${String(second.awsRequestId)}` });
+    expect(second.awsRequestId).not.toBe(first.awsRequestId);
   });
 
   it('throws ResourceNotFoundException (the Lambda service error) for an unknown function', async () => {
