@@ -37,6 +37,11 @@ export interface BatchFrame {
   leftNoTimerRows?: boolean;
 }
 
+/** Appends a position and its event-id fields to `ids` (see `TransitionBatch.idsBefore`). */
+function keepEventIds(ids: unknown[], pos: BatchFrame['pos']): void {
+  ids.push(pos, pos.lastEventId, pos.sideEventId, pos.enteredEventId, pos.enteredPreviousEventId);
+}
+
 /** Thrown inside a write when the frame or execution moved on meanwhile: the batch is dropped. */
 export class StaleTransitionError extends Error {
   override readonly name = 'StaleTransitionError';
@@ -126,6 +131,12 @@ export class TransitionBatch {
 
   /** Whether what the batch holds was computed from the ids its events get (see {@link reliesOnEventIds}). */
   private idsRelied = false;
+  /**
+   * The event-id fields of the positions a write threads ids into, as they were before the batch's first
+   * write (position, lastEventId, sideEventId, enteredEventId, enteredPreviousEventId, …): a write run again
+   * after its transaction was rolled back starts from them (see `CommitOptions.rerunnable`).
+   */
+  private idsBefore?: unknown[];
 
   constructor(
     readonly executionArn: string,
@@ -209,6 +220,25 @@ export class TransitionBatch {
     return this.events.length;
   }
 
+  /** Keeps the event-id fields of every position the write changes, or puts them back as they were kept. */
+  private restoreEventIds(): void {
+    const kept = this.idsBefore;
+    if (kept) {
+      for (let i = 0; i < kept.length; i += 5) {
+        const pos = kept[i] as BatchFrame['pos'];
+        pos.lastEventId = kept[i + 1] as number | undefined;
+        pos.sideEventId = kept[i + 2] as number | undefined;
+        pos.enteredEventId = kept[i + 3] as number | undefined;
+        pos.enteredPreviousEventId = kept[i + 4] as number | undefined;
+      }
+      return;
+    }
+    const ids: unknown[] = [];
+    for (const e of this.events) if (e.frame) keepEventIds(ids, e.frame.pos);
+    for (const f of this.frames.values()) keepEventIds(ids, f.pos);
+    this.idsBefore = ids;
+  }
+
   /**
    * Applies the batch; throws {@link StaleTransitionError} (rolling it back) when it lost a race. The
    * history limit is checked here, against the count inside the transaction, so that frames committed in
@@ -218,6 +248,7 @@ export class TransitionBatch {
    * `justInserted`: the execution's row as the same write just inserted it (a start), instead of reading it back.
    */
   write(store: EngineStore, justInserted?: TransitionBase): WriteOutcome {
+    this.restoreEventIds();
     const exec = justInserted ?? store.transitionBase(this.executionArn);
     if (!exec || (!this.allowNotRunning && exec.status !== 'RUNNING')) throw new StaleTransitionError(this.executionArn);
     if (this.idsRelied && exec.event_count !== this.baseEventCount) throw new EventIdsMovedError(this.executionArn);

@@ -81,5 +81,56 @@ describe('GroupCommitter', () => {
     expect(committer.commits).toBe(1);
     expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['later', 'now']);
   });
-});
 
+  it('writes a group of rerunnable writes in one go; when one throws, the group is written again write by write, and only that one fails', async () => {
+    const committer = new GroupCommitter(db);
+    const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const runs = new Map<string, number>();
+    const counted = (k: string, write: () => unknown) => () => {
+      runs.set(k, (runs.get(k) ?? 0) + 1);
+      return write();
+    };
+    await committer.commit(() => insert.run('a'));
+    const outcomes = await Promise.allSettled([
+      committer.commit(counted('b', () => insert.run('b').changes), { rerunnable: true }),
+      committer.commit(counted('dup', () => {
+        insert.run('c');
+        insert.run('a'); // duplicate key: this write fails as a whole
+      }), { rerunnable: true }),
+      committer.commit(counted('d', () => insert.run('d').changes), { rerunnable: true }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[0] as PromiseFulfilledResult<number>).value).toBe(1);
+    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['a', 'b', 'd']);
+    // The group written whole stops at the write that throws (rolled back); then each runs in a savepoint of its own.
+    expect(Object.fromEntries(runs)).toEqual({ b: 2, dup: 2, d: 1 });
+    expect(committer.rewrites).toBe(1);
+    expect(committer.commits).toBe(2);
+    expect(db.inTransaction).toBe(false);
+  });
+
+  it('writes a group that holds a write not marked rerunnable with a savepoint each, running every write once', async () => {
+    const committer = new GroupCommitter(db);
+    const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
+    let once = 0;
+    const outcomes = await Promise.allSettled([
+      committer.commit(() => {
+        once += 1;
+        return insert.run('x').changes;
+      }),
+      committer.commit(() => insert.run('x'), { rerunnable: true }), // duplicate key
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected']);
+    expect(once).toBe(1);
+    expect(committer.rewrites).toBe(0);
+  });
+
+  it('tells onRollback when a group written whole is rolled back, and when a write in a savepoint is', async () => {
+    let rollbacks = 0;
+    const committer = new GroupCommitter(db, () => (rollbacks += 1));
+    const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
+    await Promise.allSettled([committer.commit(() => insert.run('y'), { rerunnable: true }), committer.commit(() => insert.run('y'), { rerunnable: true })]);
+    // The group rolled back whole, then the duplicate's savepoint.
+    expect(rollbacks).toBe(2);
+  });
+});

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EngineStore, type ExecutionRow, StaleTransitionError, TransitionBatch } from '../../../../packages/local/src/store';
+import { type BatchFrame, EngineStore, type ExecutionRow, StaleTransitionError, TransitionBatch } from '../../../../packages/local/src/store';
 
 const ARN = 'arn:aws:states:us-east-1:123456789012:execution:m:run';
 
@@ -108,5 +108,32 @@ describe('the transition base a run\'s next write starts from', () => {
     await store.committer.commit(() => store.insertExecution(executionRow(ARN)));
     await store.committer.commit(() => batchOf(ARN, 'ExecutionStarted').write(store));
     expect(ids()).toEqual([[1, 'ExecutionStarted', 0]]);
+  });
+
+  it("threads a frame's events as if written once when its group was rolled back whole and written again (another write in it threw)", async () => {
+    const other = `${ARN}-other`;
+    await Promise.all([start(), start(other)]);
+    // A new frame of the run, its events chained after the start: written in a group with a write that throws.
+    const frame: BatchFrame = { executionArn: ARN, id: 'r', parentId: null, itemIndex: 0, status: 'RUNNING', pos: { seq: 0, lastEventId: 1 }, baseRev: null };
+    const batch = new TransitionBatch(ARN, () => 0, 1);
+    batch.event(frame, 'PassStateEntered');
+    batch.event(frame, 'PassStateExited');
+    batch.touch(frame);
+    const stale = batchOf(other, 'PassStateEntered');
+    stale.closeExecution({ status: 'FAILED' });
+    await store.committer.commit(() => stale.write(store), { rerunnable: true });
+    const outcomes = await Promise.allSettled([
+      store.committer.commit(() => batch.write(store), { rerunnable: true }),
+      // The other run is closed: this write throws StaleTransitionError, and the group is written again.
+      store.committer.commit(() => batchOf(other, 'PassStateExited').write(store), { rerunnable: true }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected']);
+    expect(store.committer.rewrites).toBe(1);
+    expect(ids()).toEqual([
+      [1, 'ExecutionStarted', 0],
+      [2, 'PassStateEntered', 1],
+      [3, 'PassStateExited', 2],
+    ]);
+    expect(frame.pos).toMatchObject({ lastEventId: 3, enteredEventId: 2, enteredPreviousEventId: 1 });
   });
 });

@@ -160,6 +160,7 @@ export async function startExecution(
   // The run's first steps (up to its first Task, Wait or Parallel/Map) go into the same commit as its start.
   const afterCommit = await home.executor.firstTransition(row, root, batch);
   const store = home.store;
+  // Everything the start writes is in the store (its row, its mock's row, its batch): a rollback undoes it, and it may run again.
   const result = await store.committer.commit(() => {
     const existing = store.insertExecutionUnlessExists(row);
     if (existing) {
@@ -169,7 +170,7 @@ export async function startExecution(
     if (testCase) home.mocks.write(arn, testCase);
     batch.write(store, row);
     return { created: true, startMs: nowMs };
-  });
+  }, START_WRITE);
   if (result.created) {
     if (testCase) home.mocks.add(arn, testCase);
     afterCommit();
@@ -177,6 +178,9 @@ export async function startExecution(
   }
   return { executionArn: arn, startDate: epochSeconds(result.startMs) };
 }
+
+/** How a start's write is committed (see above). */
+const START_WRITE = { rerunnable: true } as const;
 
 function initialPosition(startAt: string, input: unknown, nowMs: number): FramePosition {
   return { path: [], state: startAt, input, variables: {}, phase: { kind: 'enter' }, retries: [], retryCount: 0, enteredMs: nowMs, seq: 0, spawns: 0, lastEventId: 0 };
@@ -301,7 +305,7 @@ export async function stopExecution(rt: ExecutionRuntime, input: Input): Promise
   batch.event(null, 'ExecutionAborted', { ...(error !== undefined ? { error } : {}), ...(cause !== undefined ? { cause } : {}) }, { unchained: true });
   batch.closeExecution({ status: 'ABORTED', ...(error !== undefined ? { error } : {}), ...(cause !== undefined ? { cause } : {}) });
   try {
-    await rt.store.committer.commit(() => batch.write(rt.store));
+    await rt.store.committer.commit(() => batch.write(rt.store), { rerunnable: true });
   } catch (err) {
     // It closed meanwhile: answer with its stop date like a stop of a closed run. Any other failure is not
     // answered as a stop that changed nothing.
@@ -318,7 +322,7 @@ export async function timeOutExecution(rt: ExecutionRuntime, executionArn: strin
   batch.event(null, 'ExecutionTimedOut', { error: StatesError.Timeout, cause: 'The execution timed out' });
   batch.closeExecution({ status: 'TIMED_OUT', error: StatesError.Timeout, cause: 'The execution timed out' });
   try {
-    await rt.store.committer.commit(() => batch.write(rt.store));
+    await rt.store.committer.commit(() => batch.write(rt.store), { rerunnable: true });
   } catch {
     return; // already closed
   }

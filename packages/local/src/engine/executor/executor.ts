@@ -24,7 +24,7 @@
 import { StatesError } from '@autosave/workflow/errors';
 import type { EngineStore, ExecutionHeader } from '../../store';
 import type { PreparedDefinition } from '../definition';
-import { EventIdsMovedError, StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../store';
+import { type CommitOptions, EventIdsMovedError, StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../store';
 import type { EngineContext } from '../engine-context';
 import { FrameRecord } from './frame';
 import { FrameRows } from './frame-rows';
@@ -42,6 +42,9 @@ const ACTIVITY_NOT_MOCKABLE: TaskOutcome = {
   error: StatesError.Runtime,
   cause: 'Activity state cannot be mocked. Please remove mocks mapped for all activity state in the mock config file.',
 };
+
+/** A transition's write: a batch, which writes the same when run again after a rollback (see `CommitOptions`). */
+const RERUNNABLE: CommitOptions = { rerunnable: true };
 
 /** The pseudo frame id of execution-level timers (the definition's `TimeoutSeconds`). */
 export const EXECUTION_TIMER_FRAME = '#execution';
@@ -209,7 +212,7 @@ export class Executor {
       batch.event(null, 'ExecutionFailed', { error: StatesError.Runtime, cause });
       batch.closeExecution({ status: 'FAILED', error: StatesError.Runtime, cause });
       try {
-        await this.store.committer.commit(() => batch.write(this.store));
+        await this.store.committer.commit(() => batch.write(this.store), RERUNNABLE);
         this.hooks.onClosed(executionArn);
         return;
       } catch (failed) {
@@ -262,7 +265,7 @@ export class Executor {
       if (attempt >= MAX_EVENT_ID_ATTEMPTS) batch.acceptMovedEventIds();
       let outcome: WriteOutcome;
       try {
-        outcome = await this.store.committer.commit(() => batch.write(this.store));
+        outcome = await this.store.committer.commit(() => batch.write(this.store), RERUNNABLE);
       } catch (err) {
         this.headers.forget(executionArn);
         if (err instanceof StaleTransitionError) {
