@@ -29,8 +29,10 @@ export interface CommitOptions {
 
 /**
  * Group commit: every write queued during one turn of the event loop is applied in ONE transaction, so
- * concurrent executions share one fsync. Each write runs in its own savepoint, so one write that throws
- * (a stale frame, a name taken meanwhile) rolls back alone and rejects only its own promise.
+ * concurrent executions share one fsync. One write that throws (a stale frame, a name taken meanwhile)
+ * rolls back alone and rejects only its own promise: each write runs in its own savepoint, or, in a group
+ * of writes that may run again ({@link CommitOptions.rerunnable}), the group is written without them and,
+ * should one throw, rolled back whole and written again with them.
  *
  * ```
  *  run A ──write──┐                    ┌── resolve A ── effect A (invoke Lambda, ...)
