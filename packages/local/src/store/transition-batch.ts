@@ -37,8 +37,10 @@ export interface BatchFrame {
   leftNoTimerRows?: boolean;
 }
 
-/** Appends a position and its event-id fields to `ids` (see `TransitionBatch.idsBefore`). */
+/** Appends a position and its event-id fields to `ids` (see `TransitionBatch.idsBefore`), unless it is the one appended last. */
 function keepEventIds(ids: unknown[], pos: BatchFrame['pos']): void {
+  // A transition's events are mostly its one frame's, in a row: that frame is kept once.
+  if (ids.length > 0 && ids[ids.length - 5] === pos) return;
   ids.push(pos, pos.lastEventId, pos.sideEventId, pos.enteredEventId, pos.enteredPreviousEventId);
 }
 
