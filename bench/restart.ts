@@ -17,6 +17,7 @@ import { CreateStateMachineCommand, ListExecutionsCommand, ListStateMachinesComm
 import { build } from 'esbuild';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { AUTOSAVE_BIN, spawnEngine } from '../packages/local/src/cli/demo/engine-process';
+import { STOP_WITH_PARENT_ENV } from '../packages/local/src/cli/parent-watch';
 import { STEP_FUNCTIONS_ANSWERING } from '../packages/local/src/server';
 import { KILLED_IN_FLIGHT_RUNS, runWithConcurrency, secondsSince, sevenStepDefinition } from './workload';
 
@@ -88,7 +89,7 @@ export async function measureRestart(options: { dataDir: string; functionsModule
     cwd: options.cwd,
     stdio: ['ignore', 'ignore', 'inherit'],
     // BENCH_ENGINE_NODE_OPTIONS reaches the restarted process only (e.g. a CPU profile's --import hook).
-    env: { ...process.env, BENCH_SLOW_STEP_MILLIS: '0', ...(process.env.BENCH_ENGINE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_ENGINE_NODE_OPTIONS } : {}) },
+    env: { ...process.env, BENCH_SLOW_STEP_MILLIS: '0', [STOP_WITH_PARENT_ENV]: '1', ...(process.env.BENCH_ENGINE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_ENGINE_NODE_OPTIONS } : {}) },
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const client = new SFNClient({ endpoint: `http://127.0.0.1:${port}`, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
+import { STOP_WITH_PARENT_ENV } from '../../../../packages/local/src/cli/parent-watch';
 
 const PROJECT_ROOT = resolve(fileURLToPath(new URL('./', import.meta.url)), '../../../..');
 const LISTENING = /listening on (http:\/\/127\.0\.0\.1:(\d+))/;
@@ -46,7 +47,8 @@ export async function startEngineProcess(options: EngineProcessOptions): Promise
   if (options.extraArgs) args.push(...options.extraArgs);
   const child = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...options.env },
+    // A test that times out or is killed leaves no engine behind.
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', [STOP_WITH_PARENT_ENV]: '1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT } from '@autosave/workflow/config';
 import { parseCommandArgs } from '../args';
 import { keepEngineHeapSmall } from '../engine-heap';
+import { parentGone } from '../parent-watch';
 import { commandRunner } from '../command-runner';
 import { CliUsageError } from '../errors';
 import { terminal } from '../output';
@@ -108,6 +109,12 @@ export const run = commandRunner('local', async (args) => {
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    void parentGone()?.then(() => {
+      terminal().line('autosave local: the process that started it is gone, stopping (runs in flight resume at the next start)');
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve();
+    });
   });
   await local.stop();
 });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { STOP_WITH_PARENT_ENV } from '../parent-watch';
 
 /** The `autosave` executable (bin/autosave.js), run with the current Node. */
 export const AUTOSAVE_BIN = fileURLToPath(new URL('../../../../../bin/autosave.js', import.meta.url));
@@ -74,7 +75,7 @@ export function spawnEngine(options: SpawnEngineOptions): Promise<EngineProcess>
   const startTimeout = options.startTimeoutMillis ?? DEFAULT_ENGINE_START_TIMEOUT_MILLIS;
   const child: ChildProcess = spawn(process.execPath, args, {
     ...(options.cwd ? { cwd: options.cwd } : {}),
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, [STOP_WITH_PARENT_ENV]: '1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<ProcessExit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
