@@ -13,6 +13,7 @@ export const PACKED_SEGMENT_MAX_BYTES = 4 * 1024 * 1024;
 /** An event's columns other than its details, as they count toward a segment. */
 const EVENT_OVERHEAD_BYTES = 64;
 import { HISTORY_KEYS_PER_RUN, openSchema, refuseNewerSchema, SCHEMA_VERSION } from './schema';
+import { keepRecent } from './keep-recent';
 import { walCommitsDuring, walFramesDuring } from './wal-frames';
 
 /** `PRAGMA auto_vacuum` value of INCREMENTAL. */
@@ -326,10 +327,7 @@ export class EngineStore {
     const kept = this.machines.get(arn);
     if (kept) return kept;
     const row = this.sql('SELECT * FROM state_machines WHERE arn = ?').get(arn) as StateMachineRow | undefined;
-    if (row) {
-      this.machines.set(arn, Object.freeze(row));
-      if (this.machines.size > STATE_MACHINES_KEPT) this.machines.delete(this.machines.keys().next().value as string);
-    }
+    if (row) keepRecent(this.machines, arn, Object.freeze(row), STATE_MACHINES_KEPT);
     return row;
   }
   getVersion(arn: string): VersionRow | undefined {
@@ -430,10 +428,8 @@ export class EngineStore {
    * run): its next write starts from there without reading the row (see {@link bases}).
    */
   transitionWritten(arn: string, base: TransitionBase | undefined): void {
-    this.bases.delete(arn);
-    if (base === undefined) return;
-    this.bases.set(arn, base);
-    if (this.bases.size > TRANSITION_BASES_KEPT) this.bases.delete(this.bases.keys().next().value as string);
+    if (base === undefined) this.bases.delete(arn);
+    else keepRecent(this.bases, arn, base, TRANSITION_BASES_KEPT);
   }
   /** An execution's input text. */
   getExecutionInput(arn: string): string {

@@ -7,3 +7,4 @@ export * from './data-dir-lock';
 export * from './wal-frames';
 export * from './mocked-runs-store';
 export * from './activity-store';
+export * from './keep-recent';

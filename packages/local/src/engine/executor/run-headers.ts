@@ -1,4 +1,4 @@
-import type { ExecutionHeader } from '../../store';
+import { type ExecutionHeader, keepRecent } from '../../store';
 
 /** How many running executions' headers are kept (the runs in flight; a miss only reads the row). */
 export const RUN_HEADERS_KEPT = 256;
@@ -24,9 +24,7 @@ export class RunHeaders {
 
   /** Keeps `header` (the oldest kept header goes past {@link RUN_HEADERS_KEPT}). */
   remember(header: ExecutionHeader): void {
-    this.headers.delete(header.arn);
-    this.headers.set(header.arn, header);
-    if (this.headers.size > RUN_HEADERS_KEPT) this.headers.delete(this.headers.keys().next().value as string);
+    keepRecent(this.headers, header.arn, header, RUN_HEADERS_KEPT);
   }
 
   /**
