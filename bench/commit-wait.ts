@@ -18,9 +18,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Engine, type ExecutionStatusChangeEvent } from '../packages/local/src/engine';
-import { InProcessLambdaRunner } from '../packages/local/src/services/lambda/lambda-runner';
-import { STEP_FUNCTION_NAME, STEPS, sevenStepDefinition, stepFunction, stepResult } from './workload';
+import { benchEngine, mustSucceed, ROLE } from './autosave-engine';
+import { STEPS, sevenStepDefinition, stepResult } from './workload';
 
 /** The stand-in fsync: about what one costs on the disk this was written on. */
 const WAIT_MILLIS = 0.2;
@@ -70,24 +69,12 @@ async function measure(setup: Setup): Promise<PerStep> {
       };
       stop = async () => void db.close();
     } else {
-      const closed = new Map<string, () => void>();
-      const lambdas = new InProcessLambdaRunner({ functions: [{ name: STEP_FUNCTION_NAME, load: () => stepFunction, timeoutSeconds: 30 }] });
-      const engine = new Engine({
-        dataDir: dir,
-        invokeLambda: lambdas.invoke,
-        closedStatuses: ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'],
-        onExecutionClosed: async (e: ExecutionStatusChangeEvent) => closed.get(e.detail.executionArn)?.(),
-      });
+      const { engine, run } = benchEngine(dir, []);
       await engine.start();
-      const { stateMachineArn } = (await engine.handle('CreateStateMachine', {
-        name: 'seven', definition: JSON.stringify(sevenStepDefinition()), roleArn: 'arn:aws:iam::123456789012:role/bench',
-      })) as { stateMachineArn: string };
-      runOne = async (r) => {
-        const name = `run-${r}`;
-        const done = new Promise<void>((resolve) => closed.set(`${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`, resolve));
-        await engine.handle('StartExecution', { stateMachineArn, name, input: JSON.stringify({ runId: name }) });
-        await done;
+      const { stateMachineArn } = (await engine.handle('CreateStateMachine', { name: 'seven', definition: JSON.stringify(sevenStepDefinition()), roleArn: ROLE })) as {
+        stateMachineArn: string;
       };
+      runOne = async (r) => mustSucceed(await run(stateMachineArn, `run-${r}`));
       stop = () => engine.stop();
     }
     for (let r = 0; r < WARMUP_RUNS; r += 1) await runOne(-1 - r);
