@@ -1,5 +1,6 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isValidBucketName } from './s3-bucket-names';
 
 /** A running local S3. */
 export interface LocalS3 {
@@ -41,6 +42,34 @@ export function withLocalAccessKey(headers: Readonly<Record<string, string | str
 }
 
 /**
+ * The bucket a PUT on `/<bucket>` (CreateBucket and the bucket's sub-resources) names, when S3 would refuse
+ * it, else `undefined`. Only this route reaches s3rver's backtracking name check.
+ */
+export function refusedBucketName(method: string | undefined, url: string): string | undefined {
+  if (method !== 'PUT') return undefined;
+  const path = url.split('?', 1)[0]!;
+  const segment = path.endsWith('/') ? path.slice(1, -1) : path.slice(1);
+  if (segment === '' || segment.includes('/')) return undefined;
+  let name: string;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+  return isValidBucketName(name) ? undefined : name;
+}
+
+const xmlEscape = (text: string): string => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** S3's answer to a name it refuses (Amazon S3 API Reference, "Error responses": InvalidBucketName, 400). */
+function answerInvalidBucketName(res: ServerResponse, bucket: string): void {
+  res.writeHead(400, { 'content-type': 'application/xml' });
+  res.end(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InvalidBucketName</Code><Message>The specified bucket is not valid.</Message><BucketName>${xmlEscape(bucket)}</BucketName><RequestId>local</RequestId></Error>`,
+  );
+}
+
+/**
  * A pass-through in front of s3rver that lets any credentials in, as the engine's own APIs do. s3rver
  * accepts only the access key `S3RVER` (its account registry has no public way to add keys) and does not
  * check SigV4 signatures at all, so rewriting the key a request names is all it takes; SigV2 signatures,
@@ -48,6 +77,12 @@ export function withLocalAccessKey(headers: Readonly<Record<string, string | str
  */
 function anyCredentialsProxy(upstreamPort: () => Promise<number>): Server {
   return createServer(async (req, res) => {
+    const refused = refusedBucketName(req.method, req.url ?? '/');
+    if (refused !== undefined) {
+      req.resume();
+      answerInvalidBucketName(res, refused);
+      return;
+    }
     const { headers, url } = withLocalAccessKey(req.headers, req.url ?? '/');
     let port: number;
     try {
@@ -57,6 +92,9 @@ function anyCredentialsProxy(upstreamPort: () => Promise<number>): Server {
       res.end(`local S3 did not start: ${(err as Error).message}\n`);
       return;
     }
+    // s3rver takes any Host that is not an IP or `localhost` for a bucket name (virtual-hosted style),
+    // which would reach its name check unchecked; clients of the local S3 address buckets by path.
+    headers.host = `127.0.0.1:${port}`;
     const upstream = httpRequest({ host: '127.0.0.1', port, method: req.method, path: url, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
       answer.pipe(res);
