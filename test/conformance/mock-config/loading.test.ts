@@ -7,13 +7,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MockConfig, MockConfigError, mockConfig, mockReturn, mockThrow } from '../../../packages/local/src/engine/mocks';
+import { answerOf, invocationCount, MockConfig, MockConfigError, mockConfig, mockedInvocationOutcome, mockReturn, mockThrow, type MockedStateResponses } from '../../../packages/local/src/engine/mocks';
 import { MockConfigFile } from '../../../packages/local/src/services/mock-config-file';
 import { GUIDE_MOCK_CONFIG } from './support';
 
 const FILE = '/tmp/MockConfigFile.json';
 const withResponse = (entries: object) => ({ StateMachines: { M: { TestCases: { T: { S: 'R' } } } }, MockedResponses: { R: entries } });
 const ret = { Return: {} };
+/** Every invocation's answer, in order (for the small configs of these cases). */
+const answers = (responses: MockedStateResponses | undefined) => Array.from({ length: responses ? invocationCount(responses) : 0 }, (_, n) => answerOf(responses!, n)!);
 
 function refusal(config: unknown): { key: string; message: string } {
   try {
@@ -31,7 +33,7 @@ describe('MockConfig.parse', () => {
     const config = MockConfig.parse(JSON.stringify(GUIDE_MOCK_CONFIG), FILE);
     const retry = config.testCase('LambdaSQSIntegration', 'RetryPath');
     expect(retry?.states.LambdaState.response).toBe('MockedLambdaRetry');
-    expect(retry?.states.LambdaState.invocations.map((r) => ('Throw' in r ? r.Throw.Error : 'Return'))).toEqual([
+    expect(answers(retry?.states.LambdaState).map((r) => ('Throw' in r ? r.Throw.Error : 'Return'))).toEqual([
       'Lambda.ResourceNotReadyException', 'Lambda.TimeoutException', 'Lambda.TimeoutException', 'Return',
     ]);
     expect(Object.keys(config.testCase('LambdaSQSIntegration', 'HybridPath')?.states ?? {})).toEqual(['LambdaState']);
@@ -41,8 +43,8 @@ describe('MockConfig.parse', () => {
 
   it('one response may serve several states and test cases', () => {
     const config = MockConfig.from({ StateMachines: { M: { TestCases: { A: { S1: 'R', S2: 'R' }, B: { S1: 'R' } } } }, MockedResponses: { R: { '0': ret } } });
-    expect(config.testCase('M', 'A')?.states.S2.invocations).toHaveLength(1);
-    expect(config.testCase('M', 'B')?.states.S1.invocations).toHaveLength(1);
+    expect(answers(config.testCase('M', 'A')?.states.S2)).toHaveLength(1);
+    expect(answers(config.testCase('M', 'B')?.states.S1)).toHaveLength(1);
   });
 
   it('text that is not JSON is refused with the file named', () => {
@@ -68,6 +70,30 @@ describe('MockConfig.parse', () => {
     expect(at).toBe(key);
     expect(message).toContain(`Invalid mock config ${FILE} at ${key}: `);
     expect(message).toContain(problem);
+  });
+
+  it('keeps a range as a range: "0-1000000" is one entry, and the test case a run stores stays small', () => {
+    const testCase = MockConfig.from(withResponse({ '0': { Return: 'first' }, '1-1000000': ret })).testCase('M', 'T')!;
+    expect(JSON.stringify(testCase).length).toBeLessThan(1_000);
+  });
+
+  it('answers any invocation of "0-1000000000" without allocating per invocation, and fails the one past its end', () => {
+    const before = process.memoryUsage().heapUsed;
+    const testCase = MockConfig.from(withResponse({ '0-1000000000': { Return: 'many' }, '1000000001': { Throw: { Error: 'Last', Cause: '' } } })).testCase('M', 'T')!;
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(50 * 1024 * 1024);
+    expect(mockedInvocationOutcome(testCase, 'S', 0)).toEqual({ ok: true, value: 'many' });
+    expect(mockedInvocationOutcome(testCase, 'S', 999_999_999)).toEqual({ ok: true, value: 'many' });
+    expect(mockedInvocationOutcome(testCase, 'S', 1_000_000_001)).toMatchObject({ ok: false, error: 'Last' });
+    expect(mockedInvocationOutcome(testCase, 'S', 1_000_000_002)).toMatchObject({ ok: false, cause: expect.stringContaining('defines invocations 0-1000000001') });
+  });
+
+  it.each([
+    ['an invocation number past 2^53 ("0-99999999999999999999")', '0-99999999999999999999'],
+    ['a single invocation number past 2^53', '1'.repeat(400)],
+  ])('%s is refused as unbounded, at its key', (_, key) => {
+    const { key: at, message } = refusal(withResponse({ [key]: ret }));
+    expect(at).toBe(`MockedResponses.R.${key}`);
+    expect(message).toContain('an invocation number must be at most 9007199254740991');
   });
 
   it.each([
@@ -123,7 +149,7 @@ describe('MockConfigFile (SFN_MOCK_CONFIG, autosave local --mock-config)', () =>
       `autosave local: Invalid mock config ${path} at MockedResponses.R.2: the numbering has a gap: no entry for invocation 1 (numbers start at 0 and must be consecutive). No test case is served until the file is fixed.`,
     );
     await writeFile(path, JSON.stringify(withResponse({ '0-2': ret })));
-    expect(source.testCase('M', 'T')?.states.S.invocations).toHaveLength(3);
+    expect(answers(source.testCase('M', 'T')?.states.S)).toHaveLength(3);
   });
 
   it('a load at start of a broken file says why, with the file and the key', async () => {
@@ -131,6 +157,19 @@ describe('MockConfigFile (SFN_MOCK_CONFIG, autosave local --mock-config)', () =>
     const loaded = new MockConfigFile(path, { log: () => undefined }).load();
     expect(loaded.ok).toBe(false);
     expect(!loaded.ok && loaded.error).toMatchObject({ name: 'MockConfigError', file: path, key: 'MockedResponses.R.0' });
+  });
+
+  it('warns once, naming the file, the test case and the states, of a test case mocking states its machine does not have', async () => {
+    const lines: string[] = [];
+    const path = await file(withResponse({ '0': ret }));
+    const source = new MockConfigFile(path, { log: (l) => lines.push(l) });
+    source.load();
+    const testCase = source.testCase('M', 'T')!;
+    source.mocksUnknownStates(testCase, ['S']);
+    source.mocksUnknownStates(testCase, ['S']);
+    expect(lines.slice(1)).toEqual([
+      `autosave local: warning: test case 'T' of ${path} mocks 'S', which state machine 'M' does not have: it is never called (StateMachines.M.TestCases.T)`,
+    ]);
   });
 
   it('a missing file is reported as unreadable', async () => {
@@ -153,7 +192,7 @@ describe('mockConfig(): the typed builder', () => {
     const json = builder.toJSON();
     expect(Object.keys(json.MockedResponses.MockedLambdaRetry).sort()).toEqual(['0', '1-2', '3']);
     expect(json.MockedResponses.MockedLambdaRetry).toEqual(GUIDE_MOCK_CONFIG.MockedResponses.MockedLambdaRetry);
-    expect(builder.build().testCase('LambdaSQSIntegration', 'RetryPath')?.states.LambdaState.invocations).toHaveLength(4);
+    expect(answers(builder.build().testCase('LambdaSQSIntegration', 'RetryPath')?.states.LambdaState)).toHaveLength(4);
   });
 
   it('a test case naming a response it does not define is refused by build()', () => {

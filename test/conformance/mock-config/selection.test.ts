@@ -37,6 +37,16 @@ describe('selecting a test case', () => {
     expect(described).toMatchObject({ stateMachineArn: arn, status: 'SUCCEEDED', output: '"mocked"' });
   });
 
+  it('a test case mocking a state the machine does not have is warned about when a run starts under it (the run still starts)', async () => {
+    const name = uniqueName('Typo');
+    mocks.use(oneCase(name, 'Typo', { Call: 'Ok', Cal: 'Ok', Nowhere: 'Ok' }, { Ok: { '0': { Return: { Payload: 'mocked' } } } }));
+    const arn = await engine.harness.machine(oneTask, name);
+    const { executionArn } = await engine.harness.call('StartExecution', { stateMachineArn: `${arn}#Typo`, input: '{}' });
+    await engine.harness.idle();
+    expect((await engine.harness.describe(executionArn)).status).toBe('SUCCEEDED');
+    expect(mocks.unknownStates).toContainEqual({ testCase: 'Typo', states: ['Cal', 'Nowhere'] });
+  });
+
   it('an unknown test case is InvalidName naming the case and the machine', async () => {
     const name = uniqueName('Unknown');
     mocks.use(oneCase(name, 'Happy', { Call: 'Ok' }, { Ok: { '0': { Return: {} } } }));

@@ -3,7 +3,7 @@
  * LambdaSQSIntegration and its MockConfigFile, sfn-local-test-sm-exec.html), and an engine that serves a
  * mock config that a test may replace.
  */
-import { MockConfig, type MockTestCases } from '../../../packages/local/src/engine/mocks';
+import { MockConfig, type MockTestCase, type MockTestCases } from '../../../packages/local/src/engine/mocks';
 import { recordedEngine } from '../support/recorded-run';
 import type { TestFunction } from '../../unit/local/engine/support/engine-harness';
 
@@ -61,8 +61,15 @@ export class SwitchableMockConfig implements MockTestCases {
     this.config = MockConfig.from(config);
   }
 
+  /** The warnings of starts under test cases that mock states their machine does not have. */
+  readonly unknownStates: { testCase: string; states: readonly string[] }[] = [];
+
   testCase(stateMachine: string, testCase: string) {
     return this.config?.testCase(stateMachine, testCase);
+  }
+
+  mocksUnknownStates(testCase: MockTestCase, states: readonly string[]): void {
+    this.unknownStates.push({ testCase: testCase.testCase, states });
   }
 }
 

@@ -28,6 +28,8 @@ export class MockConfigFile implements MockTestCases {
   /** What the last read saw of the file (size, mtime, inode), to tell a change. */
   private seen = '';
   private watching = false;
+  /** The unknown-state warnings given, so a test case started a thousand times warns once. */
+  private readonly warned = new Set<string>();
   private readonly log: (line: string) => void;
 
   constructor(path: string, options: MockConfigFileOptions = {}) {
@@ -74,6 +76,16 @@ export class MockConfigFile implements MockTestCases {
   testCase(stateMachine: string, testCase: string): MockTestCase | undefined {
     this.reloadIfChanged();
     return this.current?.testCase(stateMachine, testCase);
+  }
+
+  mocksUnknownStates(testCase: MockTestCase, states: readonly string[]): void {
+    const said = `${testCase.stateMachine}\0${testCase.testCase}\0${states.join('\0')}`;
+    if (this.warned.has(said)) return;
+    this.warned.add(said);
+    const names = states.map((s) => `'${s}'`).join(', ');
+    this.log(
+      `autosave local: warning: test case '${testCase.testCase}' of ${this.path} mocks ${names}, which state machine '${testCase.stateMachine}' does not have: ${states.length === 1 ? 'it is' : 'they are'} never called (StateMachines.${testCase.stateMachine}.TestCases.${testCase.testCase})`,
+    );
   }
 
   private reloadIfChanged(): void {

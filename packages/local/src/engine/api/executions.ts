@@ -115,6 +115,10 @@ export async function startExecution(
     ? (placement.expressExecutionArn ?? expressExecutionArn(rt.scope, machine.name, name, randomUUID()))
     : executionArn(rt.scope, machine.name, name);
   const definition = rt.definitions.get(definitionHash);
+  if (testCase) {
+    const unknown = Object.keys(testCase.states).filter((state) => !definition.states.has(state));
+    if (unknown.length > 0) rt.mockConfig?.mocksUnknownStates?.(testCase, unknown);
+  }
   const nowMs = rt.clock.now();
   const row: ExecutionRow = {
     arn,

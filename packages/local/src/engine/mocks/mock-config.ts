@@ -13,11 +13,39 @@
 /** One canned answer of a mocked Task invocation: the service response, or the error the call fails with. */
 export type MockedResponse = { readonly Return: unknown } | { readonly Throw: { readonly Error: string; readonly Cause: string } };
 
-/** The responses one state of a test case gets, by invocation number (0-based; ranges expanded). */
+/** The answer of invocations `first` to `last` (0-based, both included) of a mocked state. */
+export interface MockedRange {
+  readonly first: number;
+  readonly last: number;
+  readonly answer: MockedResponse;
+}
+
+/**
+ * The responses one state of a test case gets, by invocation number: the file's ranges as written, in
+ * order and consecutive from 0, never expanded (`"0-1000000000"` is one entry, not a billion).
+ */
 export interface MockedStateResponses {
   /** The name of the response in `MockedResponses`. */
   readonly response: string;
-  readonly invocations: readonly MockedResponse[];
+  readonly ranges: readonly MockedRange[];
+}
+
+/** How many invocations `responses` answers (they are numbered 0 to this minus one). */
+export const invocationCount = (responses: MockedStateResponses): number => (responses.ranges.length === 0 ? 0 : responses.ranges[responses.ranges.length - 1]!.last + 1);
+
+/** The answer of invocation `number`, or undefined past the last range (a binary search: ranges are sorted). */
+export function answerOf(responses: MockedStateResponses, number: number): MockedResponse | undefined {
+  const { ranges } = responses;
+  let low = 0;
+  let high = ranges.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const range = ranges[mid]!;
+    if (number < range.first) high = mid - 1;
+    else if (number > range.last) low = mid + 1;
+    else return range.answer;
+  }
+  return undefined;
 }
 
 /** A test case of one state machine: what each mocked state answers. Plain JSON, so a run can keep it. */
@@ -32,6 +60,11 @@ export interface MockTestCase {
 export interface MockTestCases {
   /** The test case `testCase` of the state machine named `stateMachine`, or undefined when there is none. */
   testCase(stateMachine: string, testCase: string): MockTestCase | undefined;
+  /**
+   * Told when a run starts under `testCase` and the test case mocks `states` that its machine does not have
+   * (a typo, or a state renamed since): they are never called. @default nobody is told
+   */
+  mocksUnknownStates?(testCase: MockTestCase, states: readonly string[]): void;
 }
 
 /** A mock config that is not valid: `file` and `key` (a dotted path, e.g. `MockedResponses.Retry.1-2`) say where. */
@@ -77,7 +110,7 @@ export class MockConfig implements MockTestCases {
     for (const key of Object.keys(value)) if (key !== 'StateMachines' && key !== 'MockedResponses') fail(key, 'unknown key: a mock config has only "StateMachines" and "MockedResponses"');
     if (!isObject(value.StateMachines)) return fail('StateMachines', 'must be an object of state machine names');
     if (!isObject(value.MockedResponses)) return fail('MockedResponses', 'must be an object of response names');
-    const responses = new Map<string, MockedResponse[]>();
+    const responses = new Map<string, MockedRange[]>();
     for (const [name, entries] of Object.entries(value.MockedResponses)) responses.set(name, parseResponse(`MockedResponses.${name}`, entries, fail));
     const cases = new Map<string, Map<string, MockTestCase>>();
     for (const [machine, config] of Object.entries(value.StateMachines)) {
@@ -90,9 +123,9 @@ export class MockConfig implements MockTestCases {
         const states: Record<string, MockedStateResponses> = {};
         for (const [state, response] of Object.entries(mapping)) {
           if (typeof response !== 'string') return fail(`${caseAt}.${state}`, 'must be the name of a response in MockedResponses');
-          const invocations = responses.get(response);
-          if (!invocations) return fail(`${caseAt}.${state}`, `names the response '${response}', which MockedResponses does not define`);
-          states[state] = { response, invocations };
+          const ranges = responses.get(response);
+          if (!ranges) return fail(`${caseAt}.${state}`, `names the response '${response}', which MockedResponses does not define`);
+          states[state] = { response, ranges };
         }
         byName.set(testCase, { stateMachine: machine, testCase, states });
       }
@@ -113,28 +146,29 @@ export class MockConfig implements MockTestCases {
   }
 }
 
-/** A response's numbered entries, checked to cover 0..n once each, expanded to one entry per invocation. */
-function parseResponse(at: string, entries: unknown, fail: (key: string, problem: string) => never): MockedResponse[] {
+/** A response's numbered entries, checked to cover 0..n once each, as sorted ranges (never expanded). */
+function parseResponse(at: string, entries: unknown, fail: (key: string, problem: string) => never): MockedRange[] {
   if (!isObject(entries) || Object.keys(entries).length === 0) return fail(at, 'must be an object of invocation numbers ("0", "1-2", ...) with at least one entry');
   const ranges = Object.entries(entries).map(([key, entry]) => {
     const m = RANGE.exec(key);
     if (!m) return fail(`${at}.${key}`, 'an invocation number must be "<n>" or "<first>-<last>" (0-based, e.g. "0" or "1-2")');
     const first = Number(m[1]);
     const last = m[2] === undefined ? first : Number(m[2]);
+    if (!Number.isSafeInteger(last)) return fail(`${at}.${key}`, `an invocation number must be at most ${Number.MAX_SAFE_INTEGER}`);
     if (last < first) return fail(`${at}.${key}`, `the range ends before it starts`);
-    return { key, first, last, response: parseEntry(`${at}.${key}`, entry, fail) };
+    return { key, first, last, answer: parseEntry(`${at}.${key}`, entry, fail) };
   });
   ranges.sort((a, b) => a.first - b.first);
-  const expanded: MockedResponse[] = [];
+  let next = 0;
   for (const r of ranges) {
-    if (r.first < expanded.length) return fail(`${at}.${r.key}`, `overlaps an earlier entry: invocation ${r.first} is numbered twice`);
-    if (r.first > expanded.length) {
-      const missing = expanded.length === r.first - 1 ? `${expanded.length}` : `${expanded.length}-${r.first - 1}`;
+    if (r.first < next) return fail(`${at}.${r.key}`, `overlaps an earlier entry: invocation ${r.first} is numbered twice`);
+    if (r.first > next) {
+      const missing = next === r.first - 1 ? `${next}` : `${next}-${r.first - 1}`;
       return fail(`${at}.${r.key}`, `the numbering has a gap: no entry for invocation ${missing} (numbers start at 0 and must be consecutive)`);
     }
-    for (let n = r.first; n <= r.last; n++) expanded.push(r.response);
+    next = r.last + 1;
   }
-  return expanded;
+  return ranges.map(({ first, last, answer }) => ({ first, last, answer }));
 }
 
 function parseEntry(at: string, entry: unknown, fail: (key: string, problem: string) => never): MockedResponse {

@@ -6,7 +6,7 @@
  */
 import { StatesError } from '@autosave/workflow/errors';
 import { failure, type TaskOutcome } from '../executor/task-outcome';
-import type { MockedResponse, MockTestCase } from './mock-config';
+import { answerOf, invocationCount, type MockedResponse, type MockTestCase } from './mock-config';
 
 /** A mocked response as the Task's outcome: `Return` is the service's result, `Throw` the error the call failed with. */
 export function mockedOutcome(response: MockedResponse): TaskOutcome {
@@ -22,9 +22,10 @@ export function mockedOutcome(response: MockedResponse): TaskOutcome {
  */
 export function mockedInvocationOutcome(testCase: MockTestCase, state: string, number: number, options: { functionResource?: boolean } = {}): TaskOutcome {
   const responses = testCase.states[state];
-  const response = responses?.invocations[number];
+  const response = responses && answerOf(responses, number);
   if (response) return options.functionResource ? functionResult(mockedOutcome(response)) : mockedOutcome(response);
-  const defined = responses && responses.invocations.length > 0 ? `defines invocations 0-${responses.invocations.length - 1}` : 'defines none';
+  const count = responses ? invocationCount(responses) : 0;
+  const defined = count > 0 ? `defines invocations 0-${count - 1}` : 'defines none';
   return failure(
     StatesError.Runtime,
     `No mocked response for invocation ${number} of state '${state}' in test case '${testCase.testCase}' of state machine '${testCase.stateMachine}': the response '${responses?.response ?? ''}' ${defined}.`,

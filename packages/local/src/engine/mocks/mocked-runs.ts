@@ -4,7 +4,7 @@
  */
 import { type EngineStore, insertMockedRun, mockedRuns, takeMockInvocation } from '../../store';
 import type { TaskOutcome } from '../executor/task-outcome';
-import type { MockTestCase } from './mock-config';
+import type { MockedResponse, MockedStateResponses, MockTestCase } from './mock-config';
 import { mockedInvocationOutcome } from './mocked-outcome';
 
 /** The mocked runs of one store (the durable one, or the express runs' in-memory one). */
@@ -15,7 +15,7 @@ export class MockedRuns {
 
   /** Reads back the mocked runs the store holds (at start, before any run is resumed). */
   load(): void {
-    for (const row of mockedRuns(this.store)) this.runs.set(row.execution_arn, JSON.parse(row.test_case) as MockTestCase);
+    for (const row of mockedRuns(this.store)) this.runs.set(row.execution_arn, storedTestCase(row.test_case));
   }
 
   /** Writes that `executionArn` runs under `testCase`: call inside the commit that creates the run. */
@@ -49,4 +49,17 @@ export class MockedRuns {
     const number = await this.store.committer.commit(() => takeMockInvocation(this.store, executionArn, frameId, seq, state));
     return mockedInvocationOutcome(testCase, state, number, { functionResource });
   }
+}
+
+/**
+ * A test case as a run stored it. Runs started before ranges were kept as ranges stored one answer per
+ * invocation (`invocations`), which reads back as one range each.
+ */
+function storedTestCase(text: string): MockTestCase {
+  const stored = JSON.parse(text) as { stateMachine: string; testCase: string; states: Record<string, MockedStateResponses | { response: string; invocations: MockedResponse[] }> };
+  const states: Record<string, MockedStateResponses> = {};
+  for (const [state, responses] of Object.entries(stored.states)) {
+    states[state] = 'ranges' in responses ? responses : { response: responses.response, ranges: responses.invocations.map((answer, n) => ({ first: n, last: n, answer })) };
+  }
+  return { ...stored, states };
 }
