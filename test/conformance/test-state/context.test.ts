@@ -95,3 +95,30 @@ describe('a given context', () => {
     expect((await refusal({ definition: CONTEXT_PASS, context: {} })).name).toBe('ValidationException');
   });
 });
+
+describe('a Map whose ItemsPath reads the context (recorded: test_state_map_context_object, context CONTEXT_OBJECT_FULL, TRACE)', () => {
+  const FULL = {
+    Execution: { Id: 'arn:aws:states:::execution:MyStateMachine:execution-name-12345', Input: { 'input-value': 0, message: 'test data', values: ['charizard', 'pikachu', 'bulbasaur'] }, Name: 'execution-name-12345' },
+    State: { Name: 'MyTaskState' },
+  };
+  const map = (itemsPath: string) => ({ Type: 'Map', ItemsPath: itemsPath, MaxConcurrency: 1, ItemProcessor: { StartAt: 'HandleItem', States: { HandleItem: { Type: 'Pass', End: true } } }, End: true });
+  const INPUT = ['fire', 'electricity', 'grass'];
+  const MOCKED = { result: ['CHARIZARD', 'PIKACHU', 'BULBASAUR'] };
+
+  it.each([
+    ['ALL', '$$', '$'],
+    ['EXECUTION_INPUT', '$$.Execution.Input', '$.Execution.Input'],
+  ])('[%s] %s, not an array, fails with States.Runtime: Reference path "%s" must point to array.', async (_id, itemsPath, shown) => {
+    const answer = await testState({ definition: map(itemsPath), input: INPUT, context: FULL, inspectionLevel: 'TRACE', mock: MOCKED });
+    expect(answer).toEqual({ status: 'FAILED', error: 'States.Runtime', cause: `Reference path "${shown}" must point to array.`, inspectionData: { input: INPUT, afterInputPath: INPUT } });
+  });
+
+  it('[EXECUTION_INPUT_VALUES] $$.Execution.Input.values, an array, runs the mock', async () => {
+    const answer = await testState({ definition: map('$$.Execution.Input.values'), input: INPUT, context: FULL, inspectionLevel: 'TRACE', mock: MOCKED });
+    expect(answer).toEqual({
+      status: 'SUCCEEDED',
+      output: MOCKED.result,
+      inspectionData: { input: INPUT, afterInputPath: INPUT, afterItemsPath: FULL.Execution.Input.values, afterResultSelector: MOCKED.result, afterResultPath: MOCKED.result, maxConcurrency: 1 },
+    });
+  });
+});

@@ -83,6 +83,20 @@ describe('a mocked Parallel result', () => {
   });
 });
 
+/**
+ * The model's length and value bounds, checked in STRICT and PRESENT alike (recorded:
+ * test_strict_mode_aws_sdk_kms_task / test_present_mode_aws_sdk_kms_task[wrong_blob_length_less_than_minimum],
+ * test_{strict,present}_mode_aws_sdk_lambda_get_function_task[integer_{less,more}_than_{minimum,maximum}_allowed]).
+ * The recording's too-large MemorySize was 10241, against the 10,240 MB maximum of December 2025; the Lambda model
+ * now says 32,768 (botocore 1.43.11, API_FunctionConfiguration), so the case uses the model's bound plus one.
+ */
+const BOUNDS: readonly [string, string, object, string][] = [
+  ['aws-sdk:kms:encrypt CiphertextBlob shorter than its 1-byte minimum', 'aws-sdk:kms:encrypt', { CiphertextBlob: '' }, "Field 'CiphertextBlob' is smaller than the minimum length"],
+  ['aws-sdk:lambda:getFunction MemorySize below 128', 'aws-sdk:lambda:getFunction', { Configuration: { MemorySize: 127 } }, "Field 'MemorySize' is less than the minimum value"],
+  ['aws-sdk:lambda:getFunction MemorySize above the maximum', 'aws-sdk:lambda:getFunction', { Configuration: { MemorySize: 32769 } }, "Field 'MemorySize' exceeds the maximum value"],
+  ['aws-sdk:kms:encrypt EncryptionAlgorithm not an enum value', 'aws-sdk:kms:encrypt', { CiphertextBlob: 'AQID', EncryptionAlgorithm: 'ROT13' }, "Field 'EncryptionAlgorithm' is not an expected value"],
+];
+
 describe('fieldValidationMode STRICT (the default): required members present, present members of their type', () => {
   it.each([
     [
@@ -103,6 +117,7 @@ describe('fieldValidationMode STRICT (the default): required members present, pr
     ['dynamodb:putItem CapacityUnits a string', 'dynamodb:putItem', { ConsumedCapacity: { CapacityUnits: '1.0' } }, "Field 'CapacityUnits' must be a number"],
     ['aws-sdk:s3:getObject ContentLength a string', 'aws-sdk:s3:getObject', { ContentLength: '12' }, "Field 'ContentLength' must be a number"],
     ['aws-sdk:s3:getObject StorageClass not an enum value', 'aws-sdk:s3:getObject', { StorageClass: 'NOT_A_CLASS' }, "Field 'StorageClass' is not an expected value"],
+    ...BOUNDS,
   ])('refuses %s', async (_name, resource, result, message) => {
     expect(await refusal({ definition: task(resource), mock: { result } })).toEqual(schemaError(message));
   });
@@ -113,6 +128,8 @@ describe('fieldValidationMode STRICT (the default): required members present, pr
     ['a lambda:invoke Payload of any JSON', 'lambda:invoke', { StatusCode: 200, Payload: { any: ['json'] } }],
     ['a valid events:putEvents answer', 'events:putEvents', { Entries: [{ EventId: 'a' }], FailedEntryCount: 0 }],
     ['a valid states:startExecution answer', 'states:startExecution', { ExecutionArn: 'arn:aws:states:us-east-1:111111111111:execution:m:e', StartDate: '2025-01-01T00:00:00Z' }],
+    ['values on the bounds of the model', 'aws-sdk:lambda:getFunction', { Configuration: { FunctionName: 'f', MemorySize: 128 } }],
+    ['a blob bounded in bytes, not in base64 characters', 'aws-sdk:kms:encrypt', { CiphertextBlob: 'A'.repeat(8192) }],
   ])('takes %s', async (_name, resource, result) => {
     expect(await testState({ definition: task(resource), mock: { result } })).toEqual({ status: 'SUCCEEDED', output: result });
   });
@@ -123,6 +140,10 @@ describe('fieldValidationMode PRESENT: present members only', () => {
     for (const result of [{}, { executionArn: 'a', startDate: 'b' }]) {
       expect((await testState({ definition: task('states:startExecution'), mock: { result, fieldValidationMode: 'PRESENT' } })).status).toBe('SUCCEEDED');
     }
+  });
+
+  it.each(BOUNDS)('still checks the bounds of a present member: %s', async (_name, resource, result, message) => {
+    expect(await refusal({ definition: task(resource), mock: { result, fieldValidationMode: 'PRESENT' } })).toEqual(schemaError(message));
   });
 
   it('still checks the type of a present member', async () => {

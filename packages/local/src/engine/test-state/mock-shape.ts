@@ -10,26 +10,55 @@
  * `requiredCount` members are required), `[9, ns, name, traits, input, output]` (operation); a member ref
  * is a shape or `[shape, memberTraits]`; refs may be thunks; numbers are simple types (`0` string, `1`
  * number, `2` boolean, `4`-`7` timestamps, `15` document, `21`/`42` blobs, `64|t` list of `t`, `128|t`
- * map of `t`). The JS SDK keeps no length, range or enum traits in them; enum values come from the
- * client's exported enum objects, matched by the member's name.
+ * map of `t`). The JS SDK keeps no length, range or enum traits in them: those come from
+ * `api-output-constraints.json`, generated from botocore's copy of the same models by
+ * `scripts/api-output-constraints.mjs`, keyed by structure and member name.
  */
 import { ValidationException } from '../service-errors';
+import tables from './api-output-constraints.json' with { type: 'json' };
 import type { FieldValidationMode } from './request';
 
 type Module = Readonly<Record<string, unknown>>;
 type SchemaRef = unknown;
 
-/** The clients @autosave/local depends on, by the service name a Task resource uses (optimized and `aws-sdk:` forms). */
-const CLIENTS: Readonly<Record<string, () => Promise<Module>>> = {
-  lambda: () => import('@aws-sdk/client-lambda'),
-  states: () => import('@aws-sdk/client-sfn'),
-  sfn: () => import('@aws-sdk/client-sfn'),
-  dynamodb: () => import('@aws-sdk/client-dynamodb'),
-  sqs: () => import('@aws-sdk/client-sqs'),
-  s3: () => import('@aws-sdk/client-s3'),
-  events: () => import('@aws-sdk/client-eventbridge'),
-  eventbridge: () => import('@aws-sdk/client-eventbridge'),
-  kms: () => import('@aws-sdk/client-kms'),
+/** A member's traits from the service model: bounds (a length, a count or a value, by `type`) and enum values. */
+interface Constraints {
+  readonly type: string;
+  readonly min?: number;
+  readonly max?: number;
+  readonly enum?: readonly string[];
+  /** The constraints of a list's items. */
+  readonly items?: Constraints;
+  /** The constraints of a map's values. */
+  readonly values?: Constraints;
+}
+
+/** Structure name -> member name -> constraints, for one service. */
+type ServiceConstraints = Readonly<Record<string, Readonly<Record<string, Constraints>>>>;
+
+const CONSTRAINTS = tables.services as unknown as Readonly<Record<string, ServiceConstraints>>;
+
+/** A client @autosave/local depends on, and the key of its service in the constraints table. */
+interface Service {
+  readonly load: () => Promise<Module>;
+  readonly constraints: string;
+}
+
+const lambda: Service = { load: () => import('@aws-sdk/client-lambda'), constraints: 'lambda' };
+const sfn: Service = { load: () => import('@aws-sdk/client-sfn'), constraints: 'sfn' };
+const eventbridge: Service = { load: () => import('@aws-sdk/client-eventbridge'), constraints: 'events' };
+
+/** The clients by the service name a Task resource uses (optimized and `aws-sdk:` forms). */
+const CLIENTS: Readonly<Record<string, Service>> = {
+  lambda,
+  states: sfn,
+  sfn,
+  dynamodb: { load: () => import('@aws-sdk/client-dynamodb'), constraints: 'dynamodb' },
+  sqs: { load: () => import('@aws-sdk/client-sqs'), constraints: 'sqs' },
+  s3: { load: () => import('@aws-sdk/client-s3'), constraints: 's3' },
+  events: eventbridge,
+  eventbridge,
+  kms: { load: () => import('@aws-sdk/client-kms'), constraints: 'kms' },
 };
 
 /**
@@ -70,9 +99,40 @@ const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.sli
 
 const fail = (message: string): ValidationException => new ValidationException(`Mock result schema validation error: ${message}`);
 
+/** How long a value is for its length bounds: a blob travels as base64 text and is bounded in bytes. */
+function lengthOf(type: string, value: unknown): number | undefined {
+  if (type === 'blob' && typeof value === 'string') return Buffer.from(value, 'base64').length;
+  if (typeof value === 'string' || Array.isArray(value)) return value.length;
+  if (type === 'map' && typeof value === 'object' && value !== null) return Object.keys(value).length;
+  return undefined;
+}
+
+const NUMERIC = new Set(['integer', 'long', 'float', 'double', 'bigInteger', 'bigDecimal']);
+
+/**
+ * Checks a value of the right type against its model constraints. The recorded messages are AWS's
+ * ("is smaller than the minimum length", "is less than the minimum value", "exceeds the maximum value",
+ * "is not an expected value"); no recording shows a too-long value, whose message follows the same form.
+ */
+function checkConstraints(name: string, c: Constraints, value: unknown): void {
+  if (value === null || value === undefined) return;
+  if (c.enum && typeof value === 'string' && !c.enum.includes(value)) throw fail(`Field '${name}' is not an expected value`);
+  if (NUMERIC.has(c.type)) {
+    if (typeof value !== 'number') return;
+    if (c.min !== undefined && value < c.min) throw fail(`Field '${name}' is less than the minimum value`);
+    if (c.max !== undefined && value > c.max) throw fail(`Field '${name}' exceeds the maximum value`);
+  } else {
+    const length = lengthOf(c.type, value);
+    if (length !== undefined && c.min !== undefined && length < c.min) throw fail(`Field '${name}' is smaller than the minimum length`);
+    if (length !== undefined && c.max !== undefined && length > c.max) throw fail(`Field '${name}' exceeds the maximum length`);
+  }
+  if (c.items && Array.isArray(value)) for (const item of value) checkConstraints(name, c.items, item);
+  if (c.values && typeof value === 'object' && !Array.isArray(value)) for (const item of Object.values(value)) checkConstraints(name, c.values, item);
+}
+
 class ShapeChecker {
   constructor(
-    private readonly client: Module,
+    private readonly constraints: ServiceConstraints,
     private readonly strict: boolean,
   ) {}
 
@@ -98,7 +158,7 @@ class ShapeChecker {
     switch (type) {
       case 0:
         if (typeof value !== 'string') throw fail(`Field '${name}' must be a string`);
-        return this.enumValue(name, value);
+        return;
       case 1:
       case 17:
       case 19:
@@ -117,14 +177,6 @@ class ShapeChecker {
         if (typeof value !== 'string') throw fail(`Field '${name}' must be a string`);
         return;
     }
-  }
-
-  /** A string member whose name is one of the client's enums must hold one of its values. */
-  private enumValue(name: string, value: string): void {
-    const values = this.client[name];
-    if (values === null || typeof values !== 'object' || Array.isArray(values) || Object.keys(values).length === 0) return;
-    const allowed = Object.values(values);
-    if (allowed.every((v) => typeof v === 'string') && !allowed.includes(value)) throw fail(`Field '${name}' is not an expected value`);
   }
 
   private list(name: string, member: SchemaRef, value: unknown): void {
@@ -148,6 +200,7 @@ class ShapeChecker {
     const names = schema[4] as readonly string[];
     const refs = schema[5] as readonly SchemaRef[];
     const required = typeof schema[6] === 'number' ? schema[6] : 0;
+    const constraints = this.constraints[schema[2] as string] ?? {};
     const object = value as Record<string, unknown>;
     names.forEach((memberName, i) => {
       const field = pascal(memberName);
@@ -160,6 +213,8 @@ class ShapeChecker {
       // The HTTP payload (lambda:invoke's Payload, s3 GetObject's Body) is the service's data as JSON, any value.
       if (httpPayload) return;
       this.value(field, member, object[field]);
+      const bounds = constraints[memberName];
+      if (bounds) checkConstraints(field, bounds, object[field]);
     });
   }
 }
@@ -173,10 +228,11 @@ export async function checkMockedResult(resource: string, result: unknown, mode:
   if (mode === 'NONE') return;
   const found = operationOf(resource);
   if (!found) return;
-  const client = await CLIENTS[found.service]();
+  const service = CLIENTS[found.service];
+  const client = await service.load();
   const operation = client[`${found.operation}$`];
   if (!Array.isArray(operation) || operation[0] !== 9) return;
   const output = target(resolve(operation[5]));
   if (!Array.isArray(output) || (output[0] !== 3 && output[0] !== 4)) return;
-  new ShapeChecker(client, mode === 'STRICT').structure('result', output, result);
+  new ShapeChecker(CONSTRAINTS[service.constraints] ?? {}, mode === 'STRICT').structure('result', output, result);
 }

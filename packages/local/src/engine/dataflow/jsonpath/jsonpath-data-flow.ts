@@ -153,8 +153,11 @@ export const jsonPathDataFlow: StateDataFlow = {
 
   async mapItems(state, scope) {
     const input = selectedInput(state, scope);
-    const items = state.ItemsPath === undefined ? input : readPath(state.ItemsPath as string, roots(input, scope), 'ItemsPath');
-    if (!Array.isArray(items)) throw runtimeError(`Map state input must be an array but was: ${JSON.stringify(items)}`);
+    const itemsPath = (state.ItemsPath as string | undefined) ?? '$';
+    const items = readPath(itemsPath, roots(input, scope), 'ItemsPath');
+    // AWS's words name the path from its root, the context's `$$` shown as `$` (recorded: TestState
+    // test_state_map_context_object, `$$` -> "$", `$$.Execution.Input` -> "$.Execution.Input").
+    if (!Array.isArray(items)) throw runtimeError(`Reference path "${itemsPath.startsWith('$$') ? itemsPath.slice(1) : itemsPath}" must point to array.`);
     return items;
   },
 

@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+/**
+ * Writes packages/local/src/engine/test-state/api-output-constraints.json: the constraints (length and value
+ * bounds, enum values) that the AWS service models put on the members of the API outputs a TestState mock may
+ * stand in for, so `fieldValidationMode` checks them as AWS does ("Field 'MemorySize' is less than the minimum
+ * value"). The AWS SDK for JavaScript's own schemas carry the members and their types but none of these traits,
+ * hence this table.
+ *
+ * The source is botocore's service models (Apache-2.0; `pip show botocore`), the same Smithy models the JS SDK is
+ * generated from: for each service the engine checks, every structure reachable from an operation's output, and
+ * for each of its members the traits of the member's target shape. Only data is taken, no code.
+ *
+ * Usage: node scripts/api-output-constraints.mjs [<botocore data dir>]
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+/** Step Functions' service names (as mock-shape.ts knows them) -> botocore's folder. */
+const SERVICES = { lambda: 'lambda', sfn: 'stepfunctions', dynamodb: 'dynamodb', sqs: 'sqs', s3: 's3', events: 'events', kms: 'kms' };
+
+const python = (code) => execFileSync('python3', ['-c', code], { encoding: 'utf8' }).trim();
+const dataDir = process.argv[2] ?? python('import botocore, os; print(os.path.join(os.path.dirname(botocore.__file__), "data"))');
+const version = python('import botocore; print(botocore.__version__)');
+
+function loadModel(folder) {
+  const versions = readdirSync(join(dataDir, folder)).filter((v) => /^\d{4}-\d{2}-\d{2}$/.test(v)).sort();
+  const base = join(dataDir, folder, versions[versions.length - 1], 'service-2.json');
+  return JSON.parse(existsSync(`${base}.gz`) ? gunzipSync(readFileSync(`${base}.gz`)).toString('utf8') : readFileSync(base, 'utf8'));
+}
+
+/** The constraints of one shape (and of its list items or map values), or undefined when it has none. */
+function constraintsOf(shapes, name, seen = new Set()) {
+  const shape = shapes[name];
+  if (!shape || seen.has(name)) return undefined;
+  const out = {};
+  if (typeof shape.min === 'number') out.min = shape.min;
+  if (typeof shape.max === 'number') out.max = shape.max;
+  if (Array.isArray(shape.enum)) out.enum = shape.enum;
+  if (Object.keys(out).length > 0) out.type = shape.type;
+  const next = new Set(seen).add(name);
+  if (shape.type === 'list') {
+    const items = constraintsOf(shapes, shape.member.shape, next);
+    if (items) out.items = items;
+  } else if (shape.type === 'map') {
+    const values = constraintsOf(shapes, shape.value.shape, next);
+    if (values) out.values = values;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** Every structure reachable from the operations' outputs, member -> constraints. */
+function outputConstraints(model) {
+  const { shapes } = model;
+  const result = {};
+  const visited = new Set();
+  const visit = (name) => {
+    if (visited.has(name) || !shapes[name]) return;
+    visited.add(name);
+    const shape = shapes[name];
+    if (shape.type === 'list') return visit(shape.member.shape);
+    if (shape.type === 'map') return visit(shape.value.shape);
+    if (shape.type !== 'structure' && shape.type !== 'union') return;
+    const members = {};
+    for (const [member, ref] of Object.entries(shape.members)) {
+      const found = constraintsOf(shapes, ref.shape);
+      if (found) members[member] = found;
+      visit(ref.shape);
+    }
+    if (Object.keys(members).length > 0) result[name] = members;
+  };
+  for (const operation of Object.values(model.operations)) if (operation.output) visit(operation.output.shape);
+  return Object.fromEntries(Object.entries(result).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+const out = {
+  source: `botocore ${version} service models (Apache-2.0): per service, structure -> member -> the member's min/max (length or value) and enum`,
+  services: Object.fromEntries(Object.entries(SERVICES).map(([service, folder]) => [service, outputConstraints(loadModel(folder))])),
+};
+const target = new URL('../packages/local/src/engine/test-state/api-output-constraints.json', import.meta.url);
+writeFileSync(target, `${JSON.stringify(out)}\n`);
+console.log(`${Object.values(out.services).reduce((n, s) => n + Object.keys(s).length, 0)} structures -> ${target.pathname}`);
