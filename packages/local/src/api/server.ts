@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from './idle-connections';
 import { seconds, systemClock, type Clock, type Duration } from '@autosave/workflow/config';
 import { AWS_JSON_CONTENT_TYPE, type AwsJsonService, decodeJsonObject, parseTarget, type WireError } from './aws-json-protocol';
 import { AWS_QUERY_CONTENT_TYPE, type AwsQueryService, isQueryRequestPath } from './aws-query-protocol';
@@ -260,7 +261,7 @@ export interface LocalApiServer {
 
 /** Starts the handler on 127.0.0.1 (loopback only: signatures are not verified). `port` 0 picks a free port. */
 export async function startLocalApiServer(handler: HttpRequestHandler, port: number): Promise<LocalApiServer> {
-  const server = createServer((req, res) => void handler(req, res));
+  const server = keepIdleConnections(createServer((req, res) => void handler(req, res)));
   // Long polls (ReceiveMessage WaitTimeSeconds) and slow handlers must not be cut by Node's defaults.
   server.requestTimeout = 0;
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from '../api/idle-connections';
 import type { LocalDynamoDb, LocalDynamoDbOptions } from './dynamodb';
 
 /** Options of {@link startLocalDynamoDbDoor}. */
@@ -40,7 +41,7 @@ export async function startLocalDynamoDbDoor(options: LocalDynamoDbDoorOptions):
       }
       return dynalite;
     })());
-  const door = createServer((req, res) => {
+  const door = keepIdleConnections(createServer((req, res) => {
     startUpstream().then(
       (dynalite) => dynalite.listener(req, res),
       (err: unknown) => {
@@ -49,7 +50,7 @@ export async function startLocalDynamoDbDoor(options: LocalDynamoDbDoorOptions):
         res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: `The local DynamoDB did not start: ${(err as Error)?.message ?? String(err)}` }));
       },
     );
-  });
+  }));
   await new Promise<void>((resolve, reject) => {
     door.once('error', reject);
     door.listen(options.port ?? 0, '127.0.0.1', () => resolve());

@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from '../api/idle-connections';
 import { isValidBucketName } from './s3-bucket-names';
 
 /** A running local S3. */
@@ -129,7 +130,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
       return { port: address.port, close: () => server.close() };
     })());
   const proxy = anyCredentialsProxy(async () => (await startUpstream()).port);
-  proxy.keepAliveTimeout = 1_000;
+  keepIdleConnections(proxy);
   await new Promise<void>((resolve, reject) => {
     proxy.once('error', reject);
     proxy.listen(options.port ?? 0, '127.0.0.1', () => resolve());
