@@ -62,7 +62,16 @@ let restoreEndpoint: (() => void) | undefined;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'autosave-cli-'));
-  local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, log: () => undefined });
+  // A mock config with one test case, for `start --test-case`: the model's draft is mocked, the send is real.
+  const mockConfigFile = join(dataDir, 'MockConfigFile.json');
+  await writeFile(
+    mockConfigFile,
+    JSON.stringify({
+      StateMachines: { 'contract-renewal': { TestCases: { MockedDraft: { 'draft-renewal-email': 'MockedDraft' } } } },
+      MockedResponses: { MockedDraft: { '0': { Return: { StatusCode: 200, Payload: { text: 'A mocked draft.' } } } } },
+    }),
+  );
+  local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, mockConfigFile, log: () => undefined });
   // The CLI resolves its endpoint as a user's shell gives it: AWS_ENDPOINT_URL (startLocal writes no variable).
   restoreEndpoint = pointCliAt(local.url);
   sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
@@ -129,7 +138,7 @@ describe('autosave CLI on a live engine', () => {
     expect(waiting).toMatchObject({ code: 0, stderr: '' });
     expect(waiting.stdout).toMatch(/^cli-list +clinical-trial-onboarding +RUNNING \(waiting on a human\) /m);
     expect(json<{ name: string }[]>(await autosave('runs', '--status', 'WAITING', '--json')).map((r) => r.name)).toContain('cli-list');
-    expect((await autosave('runs', '--help')).stdout).toMatch(/^ +--status WAITING +runs RUNNING and waiting on a human/m);
+    expect((await autosave('runs', '--help')).stdout).toMatch(/^ +WAITING: runs RUNNING and waiting on a human/m);
     expect((await autosave('runs', '--workflow', 'contract-renewal')).stdout).not.toContain('cli-list');
 
     const described = await autosave('describe', 'cli-list');
@@ -150,10 +159,54 @@ describe('autosave CLI on a live engine', () => {
     await vi.waitFor(async () => expect(await status('cli-approve')).toBe('SUCCEEDED'), { timeout: 45_000, interval: 100 });
     expect((await autosave('runs', '--status', 'WAITING')).stdout).not.toContain('cli-approve');
 
-    const again = await autosave('approve', approvalId);
-    expect(again.code).toBe(1);
-    expect(again.stderr.trim().split('\n')).toHaveLength(1);
-    expect(again.stderr).toContain('ApprovalNotFoundError');
+    // A second decision says who made the first and when, as the approval page does.
+    for (const ref of [approvalId, 'cli-approve']) {
+      const again = await autosave('approve', ref);
+      expect(again.code).toBe(1);
+      expect(again.stderr.trim().split('\n')).toHaveLength(1);
+      expect(again.stderr).toMatch(/ApprovalRefusedError: .*409: Already decided: This request was already approved by cli-test at \d{4}-\d\d-\d\dT[\d:.]+Z\. A link can be used once\./);
+    }
+  });
+
+  it('start --wait --endpoint prints an approve command that keeps --endpoint, so the copied command reaches the same engine', async () => {
+    const r = await autosave('start', 'clinical-trial-onboarding', '--name', 'cli-start-endpoint', '--wait', '--endpoint', local.url);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`or here: +npx autosave approve [0-9a-f]{32} \\[--reject\\] \\[--comment "..."\\] --endpoint ${local.url}$`, 'm'));
+    const described = await autosave('describe', 'cli-start-endpoint', '--endpoint', local.url);
+    expect(described.stdout).toMatch(new RegExp(`or: npx autosave approve [0-9a-f]{32} .*--endpoint ${local.url}$`, 'm'));
+    // A hint inside an error keeps it too.
+    expect((await autosave('approve', 'no-such-approval', '--endpoint', local.url)).stderr).toContain(`(see \`autosave approvals --endpoint ${local.url}\`)`);
+  });
+
+  it('start --test-case (or workflow#Case) runs under a test case of the mock config', async () => {
+    for (const [args, name] of [[['contract-renewal', '--test-case', 'MockedDraft'], 'cli-case-flag'], [['contract-renewal#MockedDraft'], 'cli-case-hash']] as const) {
+      const r = await autosave('start', ...args, '--name', name, '--input', JSON.stringify({ ...contractRenewal.exampleInput, contractId: `C-${name}` }), '--wait');
+      expect(r, r.stderr).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout).toContain(`started ${name} (contract-renewal, test case MockedDraft)`);
+      expect(r.stdout).toMatch(/^SUCCEEDED {2}output: .*"A mocked draft\."/m);
+    }
+    expect((await autosave('start', 'contract-renewal#NoSuchCase')).stderr).toMatch(/^autosave start: .*NoSuchCase/);
+    expect((await autosave('start', 'contract-renewal#A', '--test-case', 'B')).code).toBe(2);
+  });
+
+  it('start --wait on an EXPRESS workflow runs it in one synchronous call instead of failing after starting it', async () => {
+    const r = await autosave('start', 'support-triage', '--wait');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^SUCCEEDED \S+ \(support-triage, express, billed \d+00 ms\)/);
+  });
+
+  it('history --events names the state of every state event, and --type filters them', async () => {
+    await approvedRun('cli-events');
+    const r = await autosave('history', 'cli-events', '--events');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^ID +TIME +TYPE +STATE$/m);
+    expect(r.stdout).toMatch(/^\d+ +\S+ +TaskStateEntered +verify-site$/m);
+    expect(r.stdout).toMatch(/^\d+ +\S+ +TaskSucceeded +email-welcome-pack$/m);
+    expect(r.stdout).toMatch(/^1 +\S+ +ExecutionStarted +-$/m);
+    const failed = await autosave('history', 'cli-events', '--events', '--type', 'succeeded');
+    const rows = failed.stdout.slice(failed.stdout.indexOf('ID ')).trim().split('\n').slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => /Succeeded/.test(row))).toBe(true);
   });
 
   it('approve takes the id after --, where an id starting with "-" cannot be read as an option', async () => {
@@ -364,6 +417,8 @@ describe('autosave CLI on a live engine', () => {
     [['deploy', '--local', 'extra'], 2, /^autosave deploy: Unexpected argument 'extra'/],
     [['rehearse', '--runs', '0'], 2, /^autosave rehearse: --runs takes a positive whole number/],
     [['rehearse', '--endpoint', 'http://127.0.0.1:9'], 2, /^autosave rehearse: Unknown option '--endpoint'/],
+    [['runs', '--endpoint', '127.0.0.1:8083'], 2, /^autosave runs: --endpoint '127\.0\.0\.1:8083' is not an http\(s\) URL: give it with its scheme, e\.g\. http:\/\/127\.0\.0\.1:8083$/m],
+    [['describe', 'x', '--endpoint', 'localhost'], 2, /^autosave describe: --endpoint 'localhost' is not an http\(s\) URL/],
     [['runs', '--endpoint', 'http://127.0.0.1:9'], 1, /^autosave runs: cannot reach Step Functions at http:\/\/127\.0\.0\.1:9 \(--endpoint\): start the local engine with `npm start`/],
   ])('autosave %j fails with exit code %i and one line', async (args, code, message) => {
     const r = await autosave(...args);

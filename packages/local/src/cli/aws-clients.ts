@@ -1,6 +1,7 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DEFAULT_LOCAL_PORT, LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
+import { CliUsageError } from './errors';
 
 /** The local engine's address when no AWS setting says otherwise. */
 export const DEFAULT_LOCAL_ENDPOINT = `http://127.0.0.1:${DEFAULT_LOCAL_PORT}`;
@@ -14,6 +15,8 @@ export interface AwsTarget {
   readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
   /** One line saying where calls go, for messages such as "cannot reach ...". */
   readonly description: string;
+  /** Set when the calls go to AWS itself: the settings that sent them there (`AWS_REGION is set`). */
+  readonly awsBecause?: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -33,7 +36,7 @@ export function resolveAwsTarget(service: 'SFN' | 'SQS', env: Env = process.env,
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? LOCAL_REGION;
   const hasCredentials = Boolean(env.AWS_ACCESS_KEY_ID || env.AWS_PROFILE);
   const local = (url: string, why: string): AwsTarget => ({
-    endpoint: url,
+    endpoint: requireEndpointUrl(url, why),
     region,
     credentials: isLoopback(url) && !hasCredentials ? LOCAL_CREDENTIALS : undefined,
     description: `${url} (${why})`,
@@ -41,10 +44,33 @@ export function resolveAwsTarget(service: 'SFN' | 'SQS', env: Env = process.env,
   if (endpointFlag) return local(endpointFlag, '--endpoint');
   const envEndpoint = env[`AWS_ENDPOINT_URL_${service}`] ?? env.AWS_ENDPOINT_URL;
   if (envEndpoint) return local(envEndpoint, env[`AWS_ENDPOINT_URL_${service}`] ? `AWS_ENDPOINT_URL_${service}` : 'AWS_ENDPOINT_URL');
-  if (env.AWS_PROFILE || env.AWS_REGION || env.AWS_DEFAULT_REGION || env.AWS_ACCESS_KEY_ID) {
-    return { region, description: `AWS ${service} in ${region}${env.AWS_PROFILE ? ` (profile ${env.AWS_PROFILE})` : ''}` };
+  const awsSettings = (['AWS_PROFILE', 'AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID'] as const).filter((name) => env[name]);
+  if (awsSettings.length > 0) {
+    return {
+      region,
+      description: `AWS ${service} in ${region}${env.AWS_PROFILE ? ` (profile ${env.AWS_PROFILE})` : ''}`,
+      awsBecause: `${awsSettings.join(' and ')} ${awsSettings.length > 1 ? 'are' : 'is'} set`,
+    };
   }
   return local(DEFAULT_LOCAL_ENDPOINT, 'local engine default');
+}
+
+/**
+ * An endpoint as the SDK needs it: an absolute http(s) URL. Without a scheme the SDK reads `127.0.0.1:8083` as
+ * no endpoint at all and fails later on credentials, far from the cause.
+ */
+function requireEndpointUrl(url: string, source: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // reported below
+  }
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
+    const example = /^[\w.-]+:\d+$/.test(url) ? `http://${url}` : DEFAULT_LOCAL_ENDPOINT;
+    throw new CliUsageError(`${source} '${url}' is not an http(s) URL: give it with its scheme, e.g. ${example}`);
+  }
+  return url;
 }
 
 /**

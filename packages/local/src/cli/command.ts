@@ -1,7 +1,8 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Workflow } from '@autosave/workflow';
-import { createSfnClient, createSqsClient, resolveAwsTarget, type AwsTarget } from './aws-clients';
+import { createSfnClient, createSqsClient, DEFAULT_LOCAL_ENDPOINT, resolveAwsTarget, type AwsTarget } from './aws-clients';
+import { CliUsageError } from './errors';
 import { describeOperationError, engineClock, type EngineNow } from '../operations';
 import { cliProject } from './project';
 
@@ -20,9 +21,11 @@ export interface CliContext {
 }
 
 let lastTarget: AwsTarget | undefined;
+let lastEndpointFlag: string | undefined;
 
 /** Builds the context from the standard AWS settings, an optional `--endpoint` and an optional `--config`. */
 export function createCliContext(endpointFlag?: string, configFlag?: string): CliContext {
+  lastEndpointFlag = endpointFlag;
   const sfnTarget = resolveAwsTarget('SFN', process.env, endpointFlag);
   lastTarget = sfnTarget;
   let sqs: SQSClient | undefined;
@@ -39,5 +42,13 @@ export function createCliContext(endpointFlag?: string, configFlag?: string): Cl
 
 /** One line for any error a command throws; connection failures say where the CLI looked and what to do. */
 export function describeCliError(err: unknown): string {
-  return describeOperationError(err, { endpoint: lastTarget?.description, plainNames: ['CliUsageError'] });
+  let line = describeOperationError(err, { endpoint: lastTarget?.description, plainNames: ['CliUsageError'] });
+  // The commands an error suggests (`autosave approvals`) must reach the same engine when copied.
+  if (lastEndpointFlag) line = line.replace(/`autosave ([^`]*)`/g, (_all, command: string) => `\`autosave ${command} --endpoint ${lastEndpointFlag}\``);
+  // A shell with AWS settings sends the CLI to AWS, not to the local engine: say so, or the error reads as the engine's.
+  if (lastTarget?.awsBecause && !(err instanceof CliUsageError)) {
+    line += ` (this call went to ${lastTarget.description} because ${lastTarget.awsBecause}; for the local engine pass --endpoint ${DEFAULT_LOCAL_ENDPOINT})`;
+  }
+  lastTarget = lastEndpointFlag = undefined;
+  return line;
 }

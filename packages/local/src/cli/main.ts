@@ -3,13 +3,18 @@
  * Each command module exports `run(args: string[]): Promise<number>` (the exit code).
  */
 
+import type { CommandSpec } from './args';
+
 export interface CommandModule {
   /** One-line description for `autosave help`. */
   readonly summary: string;
+  /** Its flags and examples: what `autosave <command> --help` prints. */
+  readonly spec: CommandSpec;
   run(args: string[]): Promise<number>;
 }
 
-const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+/** Every command, loaded on demand (`autosave help` is the only caller that loads them all). */
+export const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   compile: () => import('./commands/compile'),
   local: () => import('./commands/local'),
   start: () => import('./commands/start'),

@@ -1,6 +1,6 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import { ApprovalNotFoundError, ApprovalRefusedError } from './errors';
-import type { PendingApproval } from './run-analysis';
+import { issuedApprovals, type PendingApproval } from './run-analysis';
 import { loadRunDetails } from './run-details';
 import { listRuns } from './runs';
 
@@ -52,6 +52,34 @@ export async function findPendingApproval(sfn: SFNClient, ref: string, registryN
   throw new ApprovalNotFoundError(`no pending approval '${ref}' (see \`autosave approvals\`)`);
 }
 
+/**
+ * The approval an id, link or run names, waiting or already answered: a second decision on an answered one goes
+ * to its link too, whose page says who decided and when (as the web page does), instead of "not found".
+ * Answered approvals are looked for in the newest runs of any status, only once no pending one matches.
+ */
+export async function findApproval(sfn: SFNClient, ref: string, registryNames: readonly string[] = []): Promise<RunApproval> {
+  try {
+    return await findPendingApproval(sfn, ref, registryNames);
+  } catch (err) {
+    if (!(err instanceof ApprovalNotFoundError) || /matches \d+ pending/.test(err.message)) throw err;
+    const runs = await listRuns(sfn, { limit: 1000 }, registryNames);
+    const named = runs.filter((r) => r.name === ref || r.executionArn === ref);
+    const candidates = named.length > 0 ? named : runs;
+    for (let i = 0; i < candidates.length; i += APPROVAL_SEARCH_BATCH) {
+      const perRun = await Promise.all(
+        candidates.slice(i, i + APPROVAL_SEARCH_BATCH).map(async (r) => {
+          const details = await loadRunDetails(sfn, r.executionArn, registryNames);
+          return issuedApprovals(details.analysis).map((a) => ({ ...a, runName: r.name, executionArn: r.executionArn, workflow: r.workflow }));
+        }),
+      );
+      // A run named: its latest link; an id or a link: that one.
+      const match = named.length > 0 ? perRun.flat().at(-1) : perRun.flat().find((a) => a.approvalId === ref || a.url === ref);
+      if (match) return match;
+    }
+    throw err;
+  }
+}
+
 /** A decision, as the approval page's form sends it. */
 export interface ApprovalDecision {
   readonly approve: boolean;
@@ -69,8 +97,18 @@ export interface ApprovalResponse {
 
 /** The text of a page's `<h1>` (else `<title>`), without tags: the approval pages say their result there. */
 export function pageHeadline(page: string): string {
-  const pick = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(page)?.[1] ?? /<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1] ?? page.slice(0, 200);
-  return pick
+  return pageText(/<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(page)?.[1] ?? /<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1] ?? page.slice(0, 200));
+}
+
+/** A page's headline and its first paragraph: a refusal says why there (who decided and when, for a used link). */
+export function pageSummary(page: string): string {
+  const headline = pageHeadline(page);
+  const paragraph = /<p[^>]*>([\s\S]*?)<\/p>/i.exec(page)?.[1];
+  return paragraph ? `${headline}: ${pageText(paragraph)}` : headline;
+}
+
+function pageText(html: string): string {
+  return html
     .replace(/<[^>]+>/g, '')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
@@ -95,6 +133,6 @@ export async function submitApprovalDecision(url: string, decision: ApprovalDeci
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
   const text = await response.text();
   const message = pageHeadline(text) || response.statusText;
-  if (response.status >= 400) throw new ApprovalRefusedError(`the approval endpoint answered ${response.status}: ${message}`);
+  if (response.status >= 400) throw new ApprovalRefusedError(`the approval endpoint answered ${response.status}: ${pageSummary(text) || response.statusText}`);
   return { status: response.status, message };
 }

@@ -108,6 +108,8 @@ export interface RunAnalysis {
   readonly closedAt?: Date;
   /** The last event of the execution itself (`ExecutionSucceeded`...), if it closed. */
   readonly closeEvent?: string;
+  /** The state each event belongs to, by event id (execution-level events are absent). */
+  readonly stateOfEvent: ReadonlyMap<number, string>;
 }
 
 const ENTERED = /^(\w+)StateEntered$/;
@@ -366,7 +368,10 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
     else status = redrives > 0 && entry.resumeIndex < redrives ? 'skipped' : 'done';
     states.set(entry.name, status);
   }
-  return { entries, states, resumes, redrives, redriveMarks, startedAt, closedAt, closeEvent };
+  const stateOfEvent = new Map<number, string>();
+  for (const [id, entry] of entryOfEvent) stateOfEvent.set(id, entry.name);
+  for (const event of events) if (event.type === 'ExecutionRedriven' && event.id !== undefined) stateOfEvent.delete(event.id);
+  return { entries, states, resumes, redrives, redriveMarks, startedAt, closedAt, closeEvent, stateOfEvent };
 }
 
 /** A run waiting on a human, with the link the approval-request function issued (docs/architecture.md §2). */
@@ -382,8 +387,16 @@ export interface PendingApproval {
 
 /** The approvals a run is waiting on now (callback tasks submitted and not yet answered). */
 export function pendingApprovals(analysis: RunAnalysis): PendingApproval[] {
-  return analysis.entries
-    .filter((e) => e.outcome === 'waiting')
+  return approvalRequests(analysis.entries.filter((e) => e.outcome === 'waiting'));
+}
+
+/** Every approval link a run has been sent, waiting or answered (callback tasks that submitted a link). */
+export function issuedApprovals(analysis: RunAnalysis): PendingApproval[] {
+  return approvalRequests(analysis.entries.filter((e) => e.submitted !== undefined)).filter((a) => a.url !== undefined);
+}
+
+function approvalRequests(entries: readonly StepEntry[]): PendingApproval[] {
+  return entries
     .map((e) => {
       const s = (e.submitted ?? {}) as { approvalId?: unknown; url?: unknown; expiresAtSeconds?: unknown };
       return {

@@ -1,11 +1,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { compileWorkflow, toAslJson, type Workflow } from '@autosave/workflow';
 import { requireProject } from '../project';
 import { CliUsageError } from '../errors';
+import { commandHelp, commandSpec, parseCommandArgs } from '../args';
 
-const USAGE = 'usage: autosave compile [<workflow>] [--out <dir>] [--config <file>]';
+export const spec = commandSpec({
+  usage: 'autosave compile [<workflow>] [--out <dir>] [--config <file>]',
+  options: { out: { type: 'string', value: '<dir>', description: 'write one <workflow>.asl.json per workflow there, instead of printing the ASL' } },
+  notes: ['<workflow>: one workflow of the project by name (default: every workflow)'],
+  examples: ['npx autosave compile clinical-trial-onboarding', 'npx autosave compile --out statemachines/asl'],
+  common: ['config', 'help'],
+});
+const USAGE = `usage: ${spec.usage}`;
 /** Exit code of a command line that could not be understood (unknown workflow or option). */
 const EXIT_USAGE = 2;
 
@@ -24,14 +31,14 @@ export function aslFileName(workflow: Workflow): string {
 export async function run(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseCommandArgs(args, spec);
   } catch (err) {
-    console.error(`autosave compile: ${(err as Error).message}\n${USAGE}`);
+    console.error(`autosave compile: ${(err as Error).message}`);
     return EXIT_USAGE;
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    console.log(USAGE);
+    console.log(commandHelp(spec));
     return 0;
   }
   if (positionals.length > 1) {

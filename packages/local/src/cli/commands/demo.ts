@@ -1,4 +1,4 @@
-import { parseCommandArgs } from '../args';
+import { commandHelp, commandSpec, parseCommandArgs } from '../args';
 import { commandRunner } from '../command-runner';
 import { DEMO_WORKFLOW, runCrashDemo } from '../demo/crash-demo';
 import { requireProject } from '../project';
@@ -6,15 +6,24 @@ import { CliUsageError } from '../errors';
 import { EXIT_FAILURE } from '../errors';
 import { printJson, terminal } from '../output';
 
-const USAGE = 'autosave demo [--keep] [--verbose] [--json] [--config <file>]';
+export const spec = commandSpec({
+  usage: 'autosave demo [--keep] [--verbose] [--json] [--config <file>]',
+  options: {
+    keep: { type: 'boolean', default: false, description: 'keep the demo\'s data directory, to look at the run in the console afterwards' },
+    verbose: { type: 'boolean', default: false, description: "print the demo engine's own output too" },
+  },
+  examples: ['npx autosave demo', 'npx autosave demo --keep'],
+  positionals: false,
+  common: ['json', 'config', 'help'],
+});
 
 /** `autosave demo`: the crash demo, end to end, on a throw-away data directory. */
 export const summary = 'the crash demo: kill the engine right after the welcome email, restart, prove it was sent once';
 
 /** Runs `autosave demo` with its arguments; resolves to the exit code. */
 export const run = commandRunner('demo', async (args) => {
-  const { values } = parseCommandArgs(args, { keep: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } }, USAGE);
-  if (values.help) return void terminal().line(`usage: ${USAGE}`);
+  const { values } = parseCommandArgs(args, spec);
+  if (values.help) return void terminal().line(commandHelp(spec));
   const project = await requireProject(values.config, 'demo');
   const workflow = project.workflows.find((w) => w.name === DEMO_WORKFLOW);
   if (!workflow) throw new CliUsageError(`autosave demo runs the example app's ${DEMO_WORKFLOW} workflow; ${project.configFile} has none`);

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { compileWorkflow, type Workflow } from '@autosave/workflow';
 import { requireProject } from '../project';
-import { parseCommandArgs } from '../args';
+import { commandHelp, commandSpec, parseCommandArgs } from '../args';
 import { createCliContext } from '../command';
 import { commandRunner } from '../command-runner';
 import { compareDefinitions, type DefinitionComparison, listDeployedWorkflows, liveAliasArn } from '../../operations';
@@ -30,9 +30,23 @@ import {
   type WorkflowDeployImpact,
 } from '../../cloud-assembly';
 
-const USAGE = 'autosave deploy-check [--to <cdk.out>] [--from <deployed cdk.out>] [--stack <name>] [--json]';
 /** Where `npm run synth` writes the assembly `--to` defaults to. */
 const DEFAULT_ASSEMBLY = 'cdk.out';
+
+export const spec = commandSpec({
+  usage: 'autosave deploy-check [--to <cdk.out>] [--from <deployed cdk.out>] [--stack <name>] [--json] [--endpoint <url>]',
+  options: {
+    to: { type: 'string', value: '<cdk.out>', description: `the assembly you are about to deploy (default: ${DEFAULT_ASSEMBLY}, as \`npm run synth\` writes it)` },
+    from: {
+      type: 'string',
+      value: '<cdk.out>',
+      description: 'compare with this deployed assembly instead of asking the endpoint what runs are in flight',
+    },
+    stack: { type: 'string', value: '<name>', description: 'the stack to check, when the assembly holds several' },
+  },
+  examples: ['npm run synth && npx autosave deploy-check', 'npx autosave deploy-check --from deployed.out --to cdk.out'],
+  positionals: false,
+});
 
 /** `autosave deploy-check`: what a deploy of the current code would change. */
 export const summary =
@@ -201,8 +215,8 @@ function printImpacts(impacts: readonly WorkflowDeployImpact[]): void {
 
 /** Runs `autosave deploy-check` with its arguments; resolves to the exit code (1: the deploy would strand runs). */
 export const run = commandRunner('deploy-check', async (args) => {
-  const { values } = parseCommandArgs(args, { to: { type: 'string' }, from: { type: 'string' }, stack: { type: 'string' } }, USAGE);
-  if (values.help) return void terminal().line(`usage: ${USAGE}`);
+  const { values } = parseCommandArgs(args, spec);
+  if (values.help) return void terminal().line(commandHelp(spec));
   const to = (values.to as string | undefined) ?? DEFAULT_ASSEMBLY;
   const stack = values.stack as string | undefined;
   if (values.from) {

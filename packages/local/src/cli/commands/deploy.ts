@@ -1,4 +1,4 @@
-import { parseCommandArgs } from '../args';
+import { commandHelp, commandSpec, parseCommandArgs } from '../args';
 import { DEFAULT_LOCAL_ENDPOINT } from '../aws-clients';
 import { commandRunner } from '../command-runner';
 import { CliUsageError } from '../errors';
@@ -9,11 +9,23 @@ export const summary = 'deploy --local: apply the current app (synthesized, or -
 
 const USAGE = `autosave deploy --local [--endpoint ${DEFAULT_LOCAL_ENDPOINT}] [--app <cdk.out>] [--stack-name <name>] [--json]`;
 
+export const spec = commandSpec({
+  usage: USAGE,
+  options: {
+    local: { type: 'boolean', default: false, description: 'deploy to a running local engine (started with `autosave local --stack`); required' },
+    app: { type: 'string', value: '<cdk.out>', description: 'a synthesized cloud assembly (default: synthesize the app here)' },
+    'stack-name': { type: 'string', value: '<name>', description: 'the stack to deploy, when the assembly holds several' },
+  },
+  notes: ['to deploy to AWS: npm run deploy'],
+  examples: ['npx autosave deploy --local', 'npx autosave deploy --local --app cdk.out --endpoint http://127.0.0.1:8083'],
+  positionals: false,
+});
+
 /** Synthesizes (or reads --app), sends the assembly to the engine, prints what changed. */
 export const run = commandRunner('deploy', async (args) => {
   const started = Date.now();
-  const { values } = parseCommandArgs(args, { local: { type: 'boolean', default: false }, app: { type: 'string' }, 'stack-name': { type: 'string' } }, USAGE, { positionals: false });
-  if (values.help) return void terminal().line(`usage: ${USAGE}\n  (to deploy to AWS: npm run deploy)`);
+  const { values } = parseCommandArgs(args, spec);
+  if (values.help) return void terminal().line(commandHelp(spec));
   if (!values.local) throw new CliUsageError(`only --local is served here; to deploy to AWS: npm run deploy (usage: ${USAGE})`);
   const { appAssembly } = await import('../stack-assembly');
   const assembly = await appAssembly(values.app);

@@ -1,20 +1,25 @@
-import { parseCommandArgs, requirePositional } from '../args';
+import { commandHelp, commandSpec, parseCommandArgs, requirePositional } from '../args';
 import { createCliContext } from '../command';
 import { commandRunner } from '../command-runner';
 import { printJson, terminal } from '../output';
 import { formatElapsed, formatTime, loadRunDetails } from '../../operations';
 import { approveCommandLine } from './approve';
 
-const USAGE = 'autosave describe <run-arn-or-name> [--json]';
+export const spec = commandSpec({
+  usage: 'autosave describe <run-arn-or-name> [--json] [--endpoint <url>]',
+  options: {},
+  notes: ['<run-arn-or-name>: the run\'s execution ARN, or its name as `autosave runs` lists it'],
+  examples: ['npx autosave describe site-4412', 'npx autosave describe site-4412 --json --endpoint http://127.0.0.1:8083'],
+});
 
 /** `autosave describe <run>`: one run's status, where it is, its approval link, input and output. */
 export const summary = "show one run: status, current step, approval link, input and output (--json)";
 
 /** Runs `autosave describe` with its arguments; resolves to the exit code. */
 export const run = commandRunner('describe', async (args) => {
-  const { values, positionals } = parseCommandArgs(args, {}, USAGE);
-  if (values.help) return void terminal().line(`usage: ${USAGE}`);
-  const ref = requirePositional(positionals, 0, 'run', USAGE);
+  const { values, positionals } = parseCommandArgs(args, spec);
+  if (values.help) return void terminal().line(commandHelp(spec));
+  const ref = requirePositional(positionals, 0, 'run', spec.usage);
   const ctx = createCliContext(values.endpoint, values.config);
   const details = await loadRunDetails(ctx.sfn, ref, await ctx.registryNames());
   const e = details.execution;
@@ -40,7 +45,7 @@ export const run = commandRunner('describe', async (args) => {
     ['steps', `${details.analysis.entries.length} entered, ${details.analysis.entries.filter((s) => s.replayed).length} from the ledger`],
     ...details.approvals.flatMap((a): [string, string][] => [
       ['approval', `${a.url ?? '(no link recorded)'}${a.expiresAt ? `  (expires ${a.expiresAt})` : ''}`],
-      ...(a.approvalId ? [['', `or: ${approveCommandLine(a.approvalId)}`] as [string, string]] : []),
+      ...(a.approvalId ? [['', `or: ${approveCommandLine(a.approvalId, values.endpoint)}`] as [string, string]] : []),
     ]),
     ['input', e.input],
     ['output', e.output],

@@ -1,4 +1,4 @@
-import { parseCommandArgs, requirePositional } from '../args';
+import { commandHelp, commandSpec, parseCommandArgs, requirePositional } from '../args';
 import { createCliContext } from '../command';
 import { commandRunner } from '../command-runner';
 import { DeadLetterNotFoundError, deadLetterMatches, readDeadLetters, redriveDeadLetters, resolveDeadLetterQueueUrl } from '../../operations';
@@ -7,16 +7,25 @@ import { printJson, printTable, terminal } from '../output';
 
 const USAGE = 'autosave dlq list [--json] | autosave dlq redrive <message-id|run|execution-arn> | autosave dlq redrive --all';
 
+export const spec = commandSpec({
+  usage: USAGE,
+  options: { all: { type: 'boolean', default: false, description: 'with redrive: every dead letter in the queue' } },
+  notes: [
+    'dlq list                  the runs that failed and were dead-lettered, with their failed state and error',
+    'dlq redrive <ref>         resume one at its failed step (<ref>: the message id, the run name or its ARN)',
+  ],
+  examples: ['npx autosave dlq list', 'npx autosave dlq redrive site-4412', 'npx autosave dlq redrive --all --endpoint http://127.0.0.1:8083'],
+});
+
 /** `autosave dlq`: the dead-letter queue of failed runs, and redriving them. */
 export const summary = 'dead-lettered runs: `dlq list` (--json), `dlq redrive <id>|--all` (resume at the failed step)';
 
-const OPTIONS = { all: { type: 'boolean', default: false } } as const;
 const SUBCOMMANDS = ['list', 'redrive'];
 
 /** `dlq list` or `dlq redrive` when the arguments name one, so errors read `autosave dlq redrive: ...` like other commands'. */
 function commandName(args: string[]): string {
   try {
-    const sub = parseCommandArgs(args, OPTIONS, USAGE).positionals[0];
+    const sub = parseCommandArgs(args, spec).positionals[0];
     return SUBCOMMANDS.includes(sub) ? `dlq ${sub}` : 'dlq';
   } catch {
     return 'dlq';
@@ -27,8 +36,8 @@ function commandName(args: string[]): string {
 export const run = (args: string[]): Promise<number> => commandRunner(commandName(args), body)(args);
 
 async function body(args: string[]): Promise<number | void> {
-  const { values, positionals } = parseCommandArgs(args, OPTIONS, USAGE);
-  if (values.help) return void terminal().line(`usage: ${USAGE}`);
+  const { values, positionals } = parseCommandArgs(args, spec);
+  if (values.help) return void terminal().line(commandHelp(spec));
   const sub = requirePositional(positionals, 0, "'list' or 'redrive'", USAGE);
   const ctx = createCliContext(values.endpoint, values.config);
   const queueUrl = await resolveDeadLetterQueueUrl(ctx.sqs());

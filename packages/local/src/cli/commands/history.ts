@@ -1,19 +1,27 @@
-import { parseCommandArgs, requirePositional } from '../args';
+import { commandHelp, commandSpec, parseCommandArgs, requirePositional } from '../args';
 import { createCliContext } from '../command';
 import { commandRunner } from '../command-runner';
 import { printJson, printTable, terminal } from '../output';
 import { formatDuration, describeStepOutcome, stepKind, loadRunDetails } from '../../operations';
 
-const USAGE = 'autosave history <run-arn-or-name> [--json] [--events]';
+export const spec = commandSpec({
+  usage: 'autosave history <run-arn-or-name> [--events [--type <event-type>]] [--json] [--endpoint <url>]',
+  options: {
+    events: { type: 'boolean', default: false, description: 'also print the event history: id, time, type and the state each event belongs to' },
+    type: { type: 'string', value: '<text>', description: 'with --events: only events whose type contains this text (case-insensitive: Failed, TaskState, Map)' },
+  },
+  notes: ['<run-arn-or-name>: the run\'s execution ARN, or its name as `autosave runs` lists it'],
+  examples: ['npx autosave history site-4412', 'npx autosave history site-4412 --events --type failed'],
+});
 
 /** `autosave history <run>`: the run as a timeline of steps. */
 export const summary = 'a run as a timeline: steps, attempts, durations, results taken from the ledger (--json, --events)';
 
 /** Runs `autosave history` with its arguments; resolves to the exit code. */
 export const run = commandRunner('history', async (args) => {
-  const { values, positionals } = parseCommandArgs(args, { events: { type: 'boolean', default: false } }, USAGE);
-  if (values.help) return void terminal().line(`usage: ${USAGE}`);
-  const ref = requirePositional(positionals, 0, 'run', USAGE);
+  const { values, positionals } = parseCommandArgs(args, spec);
+  if (values.help) return void terminal().line(commandHelp(spec));
+  const ref = requirePositional(positionals, 0, 'run', spec.usage);
   const ctx = createCliContext(values.endpoint, values.config);
   const details = await loadRunDetails(ctx.sfn, ref, await ctx.registryNames());
   const { analysis, execution } = details;
@@ -54,6 +62,11 @@ export const run = commandRunner('history', async (args) => {
   if (execution.error) t.line(`\nerror: ${execution.error}${execution.cause ? `: ${execution.cause}` : ''}`);
   if (values.events) {
     t.line();
-    for (const ev of details.events) t.line(`${String(ev.id).padStart(4)}  ${ev.timestamp?.toISOString()}  ${ev.type}`);
+    const type = values.type?.toLowerCase();
+    const events = type ? details.events.filter((ev) => ev.type?.toLowerCase().includes(type)) : details.events;
+    printTable(
+      ['ID', 'TIME', 'TYPE', 'STATE'],
+      events.map((ev) => [String(ev.id), ev.timestamp?.toISOString() ?? '', ev.type ?? '', (ev.id !== undefined && analysis.stateOfEvent.get(ev.id)) || '-']),
+    );
   }
 });

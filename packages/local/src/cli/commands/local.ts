@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT } from '@autosave/workflow/config';
-import { parseCommandArgs } from '../args';
+import { commandHelp, commandSpec, parseCommandArgs } from '../args';
 import { keepEngineHeapSmall } from '../engine-heap';
 import { parentGone } from '../parent-watch';
 import { commandRunner } from '../command-runner';
@@ -14,18 +14,38 @@ export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3,
 
 const USAGE = `autosave local [--config <file>] [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--mock-config <file>] [--integrations <file>] [--pass-through <service>[=<endpoint>],...] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
 
-const HELP = `usage: ${USAGE}
-  --config <file>  the project's config (workflows, handlers, model script)
-                   (default: the first autosave.config.ts walking up from here)
-  --mock-config <file>  a mock config (Step Functions Local's MockConfigFile format; default: $SFN_MOCK_CONFIG):
-                 StartExecution on <stateMachineArn>#<TestCase> runs under that test case; re-read when it changes
-  --stack        boot from the app's cloud assembly (synthesized here, cached by a hash of the sources)
-  --app <dir>    use this cloud assembly instead of synthesizing (implies --stack)
-  --enforce-iam  judge every Task call against the state machine role with the IAM policy simulator
-                 (a devDependency; implies --stack)
-  --integrations <file>  pass-through routes and HTTP connections (default: <data>/integrations.json)
-  --pass-through <service>[=<endpoint>],...  route these services' Tasks to AWS (or the endpoint) through
-                 their AWS SDK v3 clients: real calls, real side effects (docs/integrations.md)`;
+export const spec = commandSpec({
+  usage: USAGE,
+  options: {
+    config: { type: 'string', value: '<file>', description: "the project's config: workflows, handlers, model script\n(default: the first autosave.config.ts walking up from here)" },
+    port: { type: 'string', value: '<port>', default: String(DEFAULT_LOCAL_PORT), description: 'the port of the API, the console and the approval links (0 picks a free one)' },
+    data: { type: 'string', value: '<dir>', default: DEFAULT_LOCAL_DATA_DIR, description: 'the data directory: runs, histories, queues, tables and buckets survive a restart there' },
+    'virtual-clock': { type: 'boolean', default: false, description: 'start on a virtual clock moved by POST /_autosave/clock/advance (Waits and timeouts cost nothing)' },
+    functions: { type: 'string', value: '<module>', description: 'a module exporting the Lambda handlers the definitions call, by function name' },
+    'mock-config': {
+      type: 'string',
+      value: '<file>',
+      description: "a mock config (Step Functions Local's MockConfigFile format; default: $SFN_MOCK_CONFIG):\nStartExecution on <stateMachineArn>#<TestCase> runs under that test case; re-read when it changes",
+    },
+    stack: { type: 'boolean', default: false, description: "boot from the app's cloud assembly (synthesized here, cached by a hash of the sources)" },
+    app: { type: 'string', value: '<cdk.out>', description: 'use this cloud assembly instead of synthesizing (implies --stack)' },
+    'stack-name': { type: 'string', value: '<name>', description: 'the stack to boot, when the assembly holds several' },
+    'enforce-iam': {
+      type: 'boolean',
+      default: false,
+      description: 'judge every Task call against the state machine role with the IAM policy simulator\n(a devDependency; implies --stack)',
+    },
+    integrations: { type: 'string', value: '<file>', description: 'pass-through routes and HTTP connections (default: <data>/integrations.json)' },
+    'pass-through': {
+      type: 'string',
+      value: '<service>[=<url>],...',
+      description: "route these services' Tasks to AWS (or the endpoint) through their AWS SDK v3 clients:\nreal calls, real side effects (docs/integrations.md)",
+    },
+  },
+  examples: ['npx autosave local', 'npx autosave local --port 0 --data /tmp/autosave --virtual-clock', 'npx autosave local --stack --enforce-iam'],
+  positionals: false,
+  common: ['help'],
+});
 
 /** Reads `--pass-through glue,athena=http://127.0.0.1:4566`: each service to AWS, or to the endpoint after `=`. */
 export function parsePassThroughFlag(value: string): Record<string, { endpoint?: string }> {
@@ -44,26 +64,8 @@ export function parsePassThroughFlag(value: string): Record<string, { endpoint?:
 /** Parses the flags, starts the engine and resolves with the exit code once a signal stopped it. */
 export const run = commandRunner('local', async (args) => {
   const started = Date.now();
-  const { values } = parseCommandArgs(
-    args,
-    {
-      config: { type: 'string' },
-      port: { type: 'string', default: String(DEFAULT_LOCAL_PORT) },
-      data: { type: 'string', default: DEFAULT_LOCAL_DATA_DIR },
-      'virtual-clock': { type: 'boolean', default: false },
-      functions: { type: 'string' },
-      'mock-config': { type: 'string' },
-      stack: { type: 'boolean', default: false },
-      app: { type: 'string' },
-      'stack-name': { type: 'string' },
-      'enforce-iam': { type: 'boolean', default: false },
-      integrations: { type: 'string' },
-      'pass-through': { type: 'string' },
-    },
-    USAGE,
-    { positionals: false, common: ['help'] },
-  );
-  if (values.help) return void terminal().line(HELP);
+  const { values } = parseCommandArgs(args, spec);
+  if (values.help) return void terminal().line(commandHelp(spec));
   keepEngineHeapSmall();
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliUsageError(`--port must be a port number (0 picks a free one) (usage: ${USAGE})`);

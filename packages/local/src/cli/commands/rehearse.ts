@@ -1,4 +1,4 @@
-import { parseCommandArgs } from '../args';
+import { commandHelp, commandSpec, parseCommandArgs } from '../args';
 import { commandRunner } from '../command-runner';
 import { CliUsageError, EXIT_FAILURE } from '../errors';
 import { printJson, terminal } from '../output';
@@ -8,10 +8,22 @@ export const summary = 'rehearse a code-changing deploy on the local engine with
 
 const USAGE = 'autosave rehearse [--runs 1000] [--runs-after <n>] [--enforce-iam [--drop-old-version-grants]] [--json]';
 
-const HELP = `usage: ${USAGE}
-  --enforce-iam               judge every Task call against its state machine role (IAM policy simulator)
-  --drop-old-version-grants   deploy a v2 whose roles may invoke only the Lambda versions v2 publishes
-                              (with --enforce-iam, the runs in flight fail with AccessDenied: exit 1)`;
+export const spec = commandSpec({
+  usage: USAGE,
+  options: {
+    runs: { type: 'string', value: '<n>', default: '1000', description: 'runs started, each waiting on an approval, before the deploy' },
+    'runs-after': { type: 'string', value: '<n>', description: 'runs started after the deploy (default: a tenth of --runs)' },
+    'enforce-iam': { type: 'boolean', default: false, description: 'judge every Task call against its state machine role (IAM policy simulator)' },
+    'drop-old-version-grants': {
+      type: 'boolean',
+      default: false,
+      description: 'deploy a v2 whose roles may invoke only the Lambda versions v2 publishes\n(with --enforce-iam, the runs in flight fail with AccessDenied: exit 1)',
+    },
+  },
+  examples: ['npx autosave rehearse --runs 100', 'npx autosave rehearse --runs 1000 --enforce-iam --json'],
+  positionals: false,
+  common: ['json', 'help'],
+});
 
 /** The engine process's peak RSS goal (issue 23: 400 MB), in MiB. */
 export const ENGINE_PEAK_RSS_GOAL_MIB = Math.floor(400e6 / 2 ** 20);
@@ -24,18 +36,8 @@ function runCount(value: string, flag: string): number {
 }
 
 export const run = commandRunner('rehearse', async (args) => {
-  const { values } = parseCommandArgs(
-    args,
-    {
-      runs: { type: 'string', default: '1000' },
-      'runs-after': { type: 'string' },
-      'enforce-iam': { type: 'boolean', default: false },
-      'drop-old-version-grants': { type: 'boolean', default: false },
-    },
-    USAGE,
-    { positionals: false, common: ['json', 'help'] },
-  );
-  if (values.help) return void terminal().line(HELP);
+  const { values } = parseCommandArgs(args, spec);
+  if (values.help) return void terminal().line(commandHelp(spec));
   const runsBefore = runCount(values.runs, '--runs');
   const runsAfter = values['runs-after'] === undefined ? undefined : runCount(values['runs-after'], '--runs-after');
   const { rehearse } = await import('../rehearsal');

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { StartExecutionCommand, StartSyncExecutionCommand } from '@aws-sdk/client-sfn';
-import { parseCommandArgs, requirePositional } from '../args';
+import { commandHelp, commandSpec, parseCommandArgs, requirePositional } from '../args';
 import { createCliContext } from '../command';
 import { commandRunner } from '../command-runner';
 import { CliUsageError, EXIT_FAILURE } from '../errors';
@@ -9,9 +9,31 @@ import { followRun } from '../follow-run';
 import { printJson, terminal } from '../output';
 import { findDeployedWorkflow, liveAliasArn } from '../../operations';
 import { approveCommandLine } from './approve';
+import { cliHint } from '../hints';
 import { cliProject } from '../project';
 
-const USAGE = 'autosave start <workflow> [--input <file|json>] [--name <run-name>] [--wait | --sync] [--json] [--config <file>]';
+const USAGE = 'autosave start <workflow> [--input <file|json>] [--name <run-name>] [--test-case <case>] [--wait | --sync] [--json] [--endpoint <url>] [--config <file>]';
+
+export const spec = commandSpec({
+  usage: USAGE,
+  options: {
+    input: { type: 'string', value: '<file|json>', description: "the run's input: inline JSON or a JSON file (default: the workflow's example input)" },
+    name: { type: 'string', value: '<run-name>', description: 'the execution name (default: a generated one); starting the same name again is idempotent while it runs' },
+    'test-case': {
+      type: 'string',
+      value: '<case>',
+      description: "run under this test case of the engine's mock config (autosave local --mock-config);\n`autosave start 'workflow#Case'` says the same",
+    },
+    wait: { type: 'boolean', default: false, description: 'follow the run until it ends or waits on a human, and print how to approve it\n(an EXPRESS workflow runs in one StartSyncExecution call instead)' },
+    sync: { type: 'boolean', default: false, description: 'run an EXPRESS workflow in one StartSyncExecution call and print its outcome' },
+  },
+  notes: ['<workflow>: a deployed workflow by name (`autosave runs` and the console list them); runs start through its live alias'],
+  examples: [
+    'npx autosave start clinical-trial-onboarding --input \'{"siteId":"site-4412"}\' --wait',
+    'npx autosave start support-triage --input ticket.json --sync',
+    'npx autosave start clinical-trial-onboarding --test-case HappyPath --endpoint http://127.0.0.1:8083',
+  ],
+});
 
 /** `autosave start <workflow>`: starts a run through the workflow's `live` alias. */
 export const summary = "start a run through the workflow's live alias (--input, --name, --wait follows it, --sync runs an EXPRESS workflow in one call)";
@@ -52,22 +74,32 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; me
   }
 }
 
+/** `wf#Case` or `--test-case Case`: the workflow and the mock config's test case to run it under, if any. */
+export function splitTestCase(target: string, flag: string | undefined): { workflow: string; testCase?: string } {
+  const at = target.indexOf('#');
+  const workflow = at < 0 ? target : target.slice(0, at);
+  const named = at < 0 ? undefined : target.slice(at + 1);
+  if (named !== undefined && flag !== undefined && named !== flag) throw new CliUsageError(`'${target}' and --test-case ${flag} name two test cases; give one`);
+  const testCase = flag ?? named;
+  if (testCase === '') throw new CliUsageError(`the test case after '#' is empty (usage: ${USAGE})`);
+  return { workflow, testCase };
+}
+
 /** Runs `autosave start` with its arguments; resolves to the exit code. */
 export const run = commandRunner('start', async (args) => {
-  const { values, positionals } = parseCommandArgs(
-    args,
-    { input: { type: 'string' }, name: { type: 'string' }, wait: { type: 'boolean', default: false }, sync: { type: 'boolean', default: false } },
-    USAGE,
-  );
-  if (values.help) return void terminal().line(`usage: ${USAGE}`);
-  const workflow = requirePositional(positionals, 0, 'workflow', USAGE);
+  const { values, positionals } = parseCommandArgs(args, spec);
+  if (values.help) return void terminal().line(commandHelp(spec));
+  const { workflow, testCase } = splitTestCase(requirePositional(positionals, 0, 'workflow', USAGE), values['test-case']);
   if (values.sync && values.wait) throw new CliUsageError(`--sync and --wait do not go together (--sync already waits)\nusage: ${USAGE}`);
   const ctx = createCliContext(values.endpoint, values.config);
   const input = await readRunInput(values.input, workflow, values.config);
   const machine = await findDeployedWorkflow(ctx.sfn, workflow, await ctx.registryNames());
-  if (values.sync) {
+  // A mocked run is started as Step Functions Local starts one: `<state machine or alias ARN>#<TestCase>`.
+  const target = `${liveAliasArn(machine.stateMachineArn)}${testCase === undefined ? '' : `#${testCase}`}`;
+  // An EXPRESS run keeps no record that DescribeExecution could follow: --wait runs it in one synchronous call.
+  if (values.sync || (values.wait && machine.type === 'EXPRESS')) {
     // StartSyncExecution: the EXPRESS run's outcome in the answer (a STANDARD workflow gets StateMachineTypeNotSupported).
-    const done = await ctx.sfn.send(new StartSyncExecutionCommand({ stateMachineArn: liveAliasArn(machine.stateMachineArn), input, name: values.name }));
+    const done = await ctx.sfn.send(new StartSyncExecutionCommand({ stateMachineArn: target, input, name: values.name }));
     const syncName = done.executionArn?.split(':').at(-2) ?? '';
     if (values.json) {
       printJson({ executionArn: done.executionArn, name: syncName, status: done.status, output: done.output, error: done.error, cause: done.cause, billingDetails: done.billingDetails });
@@ -80,18 +112,18 @@ export const run = commandRunner('start', async (args) => {
     }
     return done.status === 'SUCCEEDED' ? 0 : EXIT_FAILURE;
   }
-  const started = await ctx.sfn.send(new StartExecutionCommand({ stateMachineArn: liveAliasArn(machine.stateMachineArn), input, name: values.name }));
+  const started = await ctx.sfn.send(new StartExecutionCommand({ stateMachineArn: target, input, name: values.name }));
   const arn = started.executionArn!;
   const name = arn.split(':').pop()!;
   const t = terminal();
   if (!values.wait) {
     if (values.json) return void printJson({ executionArn: arn, name, startDate: started.startDate });
-    t.line(`started ${name}`);
+    t.line(`started ${name}${testCase === undefined ? '' : ` (test case ${testCase})`}`);
     t.line(`  arn: ${arn}`);
-    t.line(`  follow it: npx autosave describe ${name}   (or start with --wait)`);
+    t.line(`  follow it: ${cliHint(`describe ${name}`, values.endpoint)}   (or start with --wait)`);
     return;
   }
-  if (!values.json) t.line(`started ${name} (${workflow})`);
+  if (!values.json) t.line(`started ${name} (${workflow}${testCase === undefined ? '' : `, test case ${testCase}`})`);
   const outcome = await followRun(ctx.sfn, arn, { engineNow: ctx.engineNow });
   const e = outcome.execution;
   if (values.json) {
@@ -100,7 +132,7 @@ export const run = commandRunner('start', async (args) => {
     for (const a of outcome.approvals) {
       t.line(`waiting on a human at ${a.step}${a.expiresAt ? ` (link expires ${a.expiresAt})` : ''}`);
       if (a.url) t.line(`  approve in a browser: ${a.url}`);
-      if (a.approvalId) t.line(`  or here:             ${approveCommandLine(a.approvalId)}`);
+      if (a.approvalId) t.line(`  or here:             ${approveCommandLine(a.approvalId, values.endpoint)}`);
     }
   } else if (e.status === 'SUCCEEDED') {
     t.line(`SUCCEEDED  output: ${e.output ?? 'null'}`);

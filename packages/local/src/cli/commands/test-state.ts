@@ -1,6 +1,6 @@
 import { TestStateCommand, type TestStateCommandOutput, type MockInput } from '@aws-sdk/client-sfn';
 import { localDefinition, LOCAL_STATE_MACHINE_ROLE_ARN } from '../../services/deploy-workflows';
-import { parseCommandArgs, requirePositional } from '../args';
+import { commandHelp, commandSpec, parseCommandArgs, requirePositional } from '../args';
 import { createCliContext } from '../command';
 import { commandRunner } from '../command-runner';
 import { CliUsageError, EXIT_FAILURE } from '../errors';
@@ -9,6 +9,23 @@ import { readRunInput } from './start';
 
 const USAGE =
   'autosave test-state <workflow> <state> [--input <file|json>] [--mock <file|json>] [--error <Error>[:<cause>]] [--retry-count <n>] [--level info|debug|trace] [--role-arn <arn>] [--json]';
+
+export const spec = commandSpec({
+  usage: USAGE,
+  options: {
+    input: { type: 'string', value: '<file|json>', description: "the state's input: inline JSON or a JSON file (default: the workflow's example input)" },
+    mock: { type: 'string', value: '<file|json>', description: 'the Task\'s mocked result, or a TestState mock ({"result": ..., "fieldValidationMode": "STRICT"})' },
+    error: { type: 'string', value: '<Error>[:<cause>]', description: "a mocked error instead of a result: which retrier or catcher takes it" },
+    'retry-count': { type: 'string', value: '<n>', description: 'the attempts already made, for the retrier\'s backoff' },
+    level: { type: 'string', value: 'info|debug|trace', default: 'debug', description: 'how much of the data flow TestState shows (inspectionLevel)' },
+    'role-arn': { type: 'string', value: '<arn>', description: 'the role TestState runs the state with (default: the local state machine role)' },
+  },
+  notes: ['<workflow> <state>: a deployed workflow and one of its states, by name'],
+  examples: [
+    'npx autosave test-state clinical-trial-onboarding verify-site --input \'{"siteId":"site-4412"}\'',
+    'npx autosave test-state clinical-trial-onboarding email-welcome-pack --error States.Timeout --retry-count 1',
+  ],
+});
 
 /** `autosave test-state`: one state of a workflow run alone with TestState, its data flow step by step. */
 export const summary = "run one state of a workflow with TestState (--input, a mocked --mock result or --error, --retry-count) and show its data flow";
@@ -99,12 +116,8 @@ const LEVELS = { info: 'INFO', debug: 'DEBUG', trace: 'TRACE' } as const;
 
 /** Runs `autosave test-state` with its arguments; resolves to the exit code (1 when the state FAILED or would retry). */
 export const run = commandRunner('test-state', async (args) => {
-  const { values, positionals } = parseCommandArgs(
-    args,
-    { input: { type: 'string' }, mock: { type: 'string' }, error: { type: 'string' }, 'retry-count': { type: 'string' }, level: { type: 'string', default: 'debug' }, 'role-arn': { type: 'string' } },
-    USAGE,
-  );
-  if (values.help) return void terminal().line(`usage: ${USAGE}`);
+  const { values, positionals } = parseCommandArgs(args, spec);
+  if (values.help) return void terminal().line(commandHelp(spec));
   const workflowName = requirePositional(positionals, 0, 'workflow', USAGE);
   const stateName = requirePositional(positionals, 1, 'state', USAGE);
   const ctx = createCliContext(values.endpoint, values.config);
