@@ -46,6 +46,12 @@ export function parseStateMachineArn(arn: unknown): StateMachineTarget {
   return { kind: 'alias', name, stateMachineArn: base, alias: qualifier };
 }
 
+/** The parts of an execution ARN (any account and region), or undefined when it is not one (an express run's included). */
+export function parseExecutionArn(arn: string): { readonly region: string; readonly account: string; readonly machineName: string; readonly name: string } | undefined {
+  const m = EXECUTION_ARN.exec(arn);
+  return m ? { region: m[1], account: m[2], machineName: m[3], name: m[4] } : undefined;
+}
+
 /**
  * Checks an execution ARN's shape; throws `InvalidArn` otherwise. An express execution's ARN is refused
  * with the service's words: Describe, history, stop and redrive do not apply to express runs (their

@@ -2,7 +2,8 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { CLOSED_EXECUTION_RETENTION_DAYS, type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '@autosave/workflow/config';
-import { definitionHash, EngineStore, type ExecutionRow, mockedRunTestCase, mockInvocations, type TimerRow } from '../store';
+import { definitionHash, EngineStore, type ExecutionRow, type ImportedRunRow, importedRunOf, mockedRunTestCase, mockInvocations, type TimerRow } from '../store';
+import { importRun, type RunImportAnswer, type RunImportHeader, type RunImportOptions, type WireHistoryEvent } from './imports';
 import { StatesError } from '@autosave/workflow/errors';
 import * as executions from './api/executions';
 import type { ExecutionRuntime } from './api/executions';
@@ -247,6 +248,8 @@ export class Engine {
       express: express.runtime,
       mockConfig: this.options.mockConfig,
     };
+    // What an import cut off by a crash staged is dropped (before any import of this start stages anything).
+    void store.committer.commit(() => store.dropStagedImport()).catch((err: unknown) => console.error('autosave engine: dropping staged imports failed', err));
     executor.resumeRunning('recover');
     for (const arn of store.closeNotifications()) this.executionClosed(arn);
     this.timers.arm();
@@ -337,6 +340,19 @@ export class Engine {
     for (const [state, mocked] of Object.entries(testCase.states)) states[state] = { response: mocked.response, invocations: [] };
     for (const row of mockInvocations(store, executionArn)) states[row.state]?.invocations.push(row.number);
     return { stateMachine: testCase.stateMachine, testCase: testCase.testCase, states };
+  }
+
+  /**
+   * Takes in a closed run read from another Step Functions endpoint (`autosave pull`; not a Step Functions
+   * API: the service has no such operation): see engine/imports/run-import.ts.
+   */
+  importRun(header: RunImportHeader, events: AsyncIterable<WireHistoryEvent>, options: RunImportOptions = {}): Promise<RunImportAnswer> {
+    return importRun(this.rt(), header, events, options);
+  }
+
+  /** Where a pulled run came from (the console's and `autosave describe`'s view); undefined for a run started here. */
+  importedRun(executionArn: string): ImportedRunRow | undefined {
+    return importedRunOf(this.rt().store, executionArn);
   }
 
   /** Resolves once no transition, commit or Task attempt is in flight (tests and the virtual clock). */

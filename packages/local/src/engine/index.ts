@@ -16,3 +16,4 @@ export type { ConnectionAuth, HttpConnections, ModelInvocation, ModelInvoker, Pa
 export { EMULATED_API_ACTIONS, type EmulatedService } from './executor/emulated-apis';
 export { callTestState, testStateRequest, testStateResult, SYNTHESIZED_STATE_NAME } from './test-state';
 export type { TestStateHandler, TestStateMockOption, TestStateOptions, TestStateResult } from './test-state';
+export { ImportRefusedError, type RunImportAnswer, type RunImportHeader, type RunImportOptions, type WireHistoryEvent } from './imports';

@@ -50,6 +50,25 @@ const EVENT_COUNT_SQL_WITH_OLDER_EVENTS: EventCountSql = {
   transitionBase: TRANSITION_BASE_SQL(EVENT_COUNT_WITH_OLDER_EVENTS),
 };
 
+/**
+ * Events (in id order) as history segments: a segment per {@link PACKED_SEGMENT_MAX_EVENTS} events or
+ * {@link PACKED_SEGMENT_MAX_BYTES} of details, whichever comes first, so no segment is one giant string.
+ */
+function* historySegments(events: readonly EventToPack[], deflate: boolean): Generator<{ firstId: number; lastId: number; body: Buffer }> {
+  const entries = events.map(encodeEvent);
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i <= entries.length; i += 1) {
+    const full = i === entries.length || (i > start && (i - start >= PACKED_SEGMENT_MAX_EVENTS || bytes + entries[i].length > PACKED_SEGMENT_MAX_BYTES));
+    if (full && i > start) {
+      yield { firstId: events[start].id, lastId: events[i - 1].id, body: packEncoded(entries.slice(start, i), deflate) };
+      start = i;
+      bytes = 0;
+    }
+    if (i < entries.length) bytes += entries[i].length;
+  }
+}
+
 /** The first and last `history` key of the execution numbered `seq` (see {@link HISTORY_KEYS_PER_RUN}). */
 const historyKeys = (seq: number): [number, number] => [seq * HISTORY_KEYS_PER_RUN, seq * HISTORY_KEYS_PER_RUN + HISTORY_KEYS_PER_RUN - 1];
 
@@ -522,18 +541,26 @@ export class EngineStore {
   insertHistorySegment(executionSeq: number, events: readonly EventToPack[]): void {
     const insert = this.sql('INSERT INTO history (key, last_id, body) VALUES (?, ?, ?)');
     const [low] = historyKeys(executionSeq);
-    const entries = events.map(encodeEvent);
-    let start = 0;
-    let bytes = 0;
-    for (let i = 0; i <= entries.length; i += 1) {
-      const full = i === entries.length || (i > start && (i - start >= PACKED_SEGMENT_MAX_EVENTS || bytes + entries[i].length > PACKED_SEGMENT_MAX_BYTES));
-      if (full && i > start) {
-        insert.run(low + events[start].id, events[i - 1].id, packEncoded(entries.slice(start, i), !this.inMemory));
-        start = i;
-        bytes = 0;
-      }
-      if (i < entries.length) bytes += entries[i].length;
-    }
+    for (const s of historySegments(events, !this.inMemory)) insert.run(low + s.firstId, s.lastId, s.body);
+  }
+  /**
+   * Moves the segments an import staged ({@link stageImportedSegments}) into the history of the execution
+   * numbered `executionSeq`, and drops them from the staging table: inside the import's one commit.
+   */
+  adoptStagedHistory(importId: string, executionSeq: number): void {
+    const [low] = historyKeys(executionSeq);
+    this.sql('INSERT INTO history (key, last_id, body) SELECT ? + first_id, last_id, body FROM import_staging WHERE import_id = ?').run(low, importId);
+    this.sql('DELETE FROM import_staging WHERE import_id = ?').run(importId);
+  }
+  /** Writes a page of an import's events (in id order) as staged history segments, seen by no reader until adopted. */
+  stageImportedSegments(importId: string, events: readonly EventToPack[]): void {
+    const insert = this.sql('INSERT INTO import_staging (import_id, first_id, last_id, body) VALUES (?, ?, ?, ?)');
+    for (const s of historySegments(events, !this.inMemory)) insert.run(importId, s.firstId, s.lastId, s.body);
+  }
+  /** Drops what an import staged (it failed, or a crash cut it off: `importId` undefined drops every import's). */
+  dropStagedImport(importId?: string): void {
+    if (importId === undefined) this.sql('DELETE FROM import_staging').run();
+    else this.sql('DELETE FROM import_staging WHERE import_id = ?').run(importId);
   }
   /**
    * Packs the events a closing execution holds in rows (written by a version before store schema 2, or
@@ -645,7 +672,7 @@ export class EngineStore {
     this.bases.delete(arn);
     const seq = (this.sql('SELECT seq FROM executions WHERE arn = ?').get(arn) as { seq: number } | undefined)?.seq;
     if (seq !== undefined) this.sql('DELETE FROM history WHERE key BETWEEN ? AND ?').run(...historyKeys(seq));
-    for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'mocked_runs', 'mock_invocations', 'activity_tasks']) {
+    for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'mocked_runs', 'mock_invocations', 'activity_tasks', 'imported_runs']) {
       this.sql(`DELETE FROM ${table} WHERE execution_arn = ?`).run(arn);
     }
     this.sql('DELETE FROM executions WHERE arn = ?').run(arn);

@@ -8,3 +8,4 @@ export * from './wal-frames';
 export * from './mocked-runs-store';
 export * from './activity-store';
 export * from './keep-recent';
+export * from './imported-runs-store';

@@ -288,6 +288,22 @@ CREATE TABLE IF NOT EXISTS activity_tasks (
 );
 CREATE INDEX IF NOT EXISTS activity_tasks_by_activity ON activity_tasks (activity_arn, id);
 CREATE INDEX IF NOT EXISTS activity_tasks_by_execution ON activity_tasks (execution_arn);
+CREATE TABLE IF NOT EXISTS imported_runs (
+  execution_arn TEXT PRIMARY KEY,
+  source_arn TEXT NOT NULL,
+  account TEXT NOT NULL,
+  region TEXT NOT NULL,
+  source_endpoint TEXT,
+  imported_ms INTEGER NOT NULL,
+  last_imported_id INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS import_staging (
+  import_id TEXT NOT NULL,
+  first_id INTEGER NOT NULL,
+  last_id INTEGER NOT NULL,
+  body BLOB NOT NULL,
+  PRIMARY KEY (import_id, first_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL

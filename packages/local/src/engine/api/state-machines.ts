@@ -84,6 +84,33 @@ function readDefinition(ctx: EngineContext, input: Input, type: StateMachineType
   return definition;
 }
 
+/** A new state machine's row (its first revision, no version published). */
+export function newStateMachineRow(m: {
+  arn: string;
+  name: string;
+  type: string;
+  roleArn: string;
+  definitionHash: string;
+  nowMs: number;
+  logging?: unknown;
+  tracing?: unknown;
+}): StateMachineRow {
+  return {
+    arn: m.arn,
+    name: m.name,
+    type: m.type,
+    role_arn: m.roleArn,
+    definition_hash: m.definitionHash,
+    revision_id: randomUUID(),
+    description: null,
+    logging: m.logging ? JSON.stringify(m.logging) : null,
+    tracing: m.tracing ? JSON.stringify(m.tracing) : null,
+    created_ms: m.nowMs,
+    updated_ms: null,
+    last_version: 0,
+  };
+}
+
 /** CreateStateMachine: idempotent when the same name comes with the same definition and role. */
 export function createStateMachine(ctx: EngineContext, input: Input): Promise<object> {
   const name = assertValidName(requireString(input, 'name'), 'Name');
@@ -111,20 +138,7 @@ export function createStateMachine(ctx: EngineContext, input: Input): Promise<ob
         ...(published ? { stateMachineVersionArn: published.arn } : {}),
       };
     }
-    const row: StateMachineRow = {
-      arn,
-      name,
-      type,
-      role_arn: roleArn,
-      definition_hash: hash,
-      revision_id: randomUUID(),
-      description: null,
-      logging: input.loggingConfiguration ? JSON.stringify(input.loggingConfiguration) : null,
-      tracing: input.tracingConfiguration ? JSON.stringify(input.tracingConfiguration) : null,
-      created_ms: nowMs,
-      updated_ms: null,
-      last_version: 0,
-    };
+    const row = newStateMachineRow({ arn, name, type, roleArn, definitionHash: hash, nowMs, logging: input.loggingConfiguration, tracing: input.tracingConfiguration });
     ctx.store.insertStateMachine(row);
     const published = input.publish === true ? publishVersion(ctx, row, versionDescription, nowMs) : undefined;
     return { stateMachineArn: arn, creationDate: epochSeconds(nowMs), ...(published ? { stateMachineVersionArn: published.arn } : {}) };

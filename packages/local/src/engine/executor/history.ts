@@ -11,6 +11,24 @@ export function detailsKey(type: string): string {
   return `${type[0].toLowerCase()}${type.slice(1)}EventDetails`;
 }
 
+/**
+ * The details key holding the members an event pulled from another endpoint carried beside its details
+ * (engine/imports/wire-events; no service field starts with `$`).
+ */
+export const OTHER_MEMBERS = '$members';
+
+/**
+ * Puts an imported event's other members back on its wire shape (`event` holds its details under `key`):
+ * they leave the details, and a details member the source did not send goes.
+ */
+function restoreOtherMembers(event: Record<string, unknown>, key: string): void {
+  const details = event[key] as Record<string, unknown>;
+  const kept = details[OTHER_MEMBERS] as { members: Record<string, unknown>; bare?: true };
+  delete details[OTHER_MEMBERS];
+  if (kept.bare) delete event[key];
+  Object.assign(event, kept.members);
+}
+
 /** A stored event in the GetExecutionHistory wire shape. */
 export function toWireEvent(row: HistoryEventRow, includeExecutionData: boolean): Record<string, unknown> {
   const event: Record<string, unknown> = {
@@ -23,7 +41,10 @@ export function toWireEvent(row: HistoryEventRow, includeExecutionData: boolean)
     // A copy either way: the data fields may be dropped below.
     const details = typeof row.details === 'string' ? (JSON.parse(row.details) as Record<string, unknown>) : { ...row.details };
     if (!includeExecutionData) for (const f of DATA_FIELDS) delete details[f];
-    event[detailsKey(row.type)] = details;
+    const key = detailsKey(row.type);
+    event[key] = details;
+    // An event pulled from another endpoint may carry members beside its details (engine/imports/wire-events).
+    if (details[OTHER_MEMBERS] !== undefined) restoreOtherMembers(event, key);
   }
   return event;
 }
