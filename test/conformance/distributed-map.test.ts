@@ -28,7 +28,9 @@ describe('distributed Map', () => {
       ['MapRunStarted', 4, 3],
       ['MapRunSucceeded', 5, 4],
       ['MapStateSucceeded', 6, 5],
-      ['MapStateExited', 7, 5],
+      // Chained after MapRunStarted in every recording since Nov 2024 (test_map_state_config_distributed_items_path_from_previous,
+      // test_map_state_nested_config_distributed, local_mocking test_map_state_lambda, ...); after MapRunSucceeded until Aug 2024.
+      ['MapStateExited', 7, 4],
       ['SucceedStateEntered', 8, 7],
       ['SucceedStateExited', 9, 8],
       ['ExecutionSucceeded', 10, 9],

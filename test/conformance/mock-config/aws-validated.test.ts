@@ -33,6 +33,8 @@ interface RecordedCase {
   readonly output: unknown;
   /** AWS records concurrent branches' events interleaved as they happen: compare them as a multiset. */
   readonly unordered?: boolean;
+  /** Each event's `previousEventId`, in order, as recorded (absent where the snapshot normalised the ids). */
+  readonly previousEventIds?: readonly number[];
 }
 
 const CASES: Record<string, RecordedCase> = {
@@ -41,6 +43,7 @@ const CASES: Record<string, RecordedCase> = {
     responses: { step1: { '0': { Return: STRING_BODY } } },
     input: { body: 'string body' },
     types: ['ExecutionStarted', 'TaskStateEntered', 'LambdaFunctionScheduled', 'LambdaFunctionStarted', 'LambdaFunctionSucceeded', 'TaskStateExited', 'ExecutionSucceeded'],
+    previousEventIds: [0,  0,  2,  3,  4,  5,  6],
     output: { body: 'string body' },
   },
   test_lambda_service_invoke: {
@@ -54,6 +57,7 @@ const CASES: Record<string, RecordedCase> = {
     responses: { Start: { '0': { Return: STRING_BODY } } },
     input: { FunctionName: 'sfn_lambda', Payload: { body: 'string body' } },
     types: ['ExecutionStarted', ...task, 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded'],
+    previousEventIds: [0,  0,  2,  3,  4,  5,  6,  7,  8],
     output: { Payload: { body: 'string body' }, StatusCode: 200, final: { Payload: { body: 'string body' }, StatusCode: 200 } },
   },
   test_sqs_send_message: {
@@ -61,6 +65,7 @@ const CASES: Record<string, RecordedCase> = {
     responses: { SendSQS: { '0': { Return: { MD5OfMessageBody: '3bcb6e8e-7h85-4375-b0bc-1a59812c6e51', MessageId: '11112222-3333-4444-5555-666677778888' } } } },
     input: { QueueUrl: 'sqs-queue-url', MessageBody: 'string-literal' },
     types: ['ExecutionStarted', ...task, 'ExecutionSucceeded'],
+    previousEventIds: [0,  0,  2,  3,  4,  5,  6],
     output: { MD5OfMessageBody: expect.any(String), MessageId: expect.any(String) },
   },
   test_sns_publish_base: {
@@ -68,6 +73,7 @@ const CASES: Record<string, RecordedCase> = {
     responses: { Publish: { '0': { Return: { MessageId: '11112222-3333-4444-5555-666677778888' } } } },
     input: { TopicArn: 'topic-arn', Message: 'string-literal' },
     types: ['ExecutionStarted', ...task, 'ExecutionSucceeded'],
+    previousEventIds: [0,  0,  2,  3,  4,  5,  6],
     output: { MessageId: expect.any(String) },
   },
   test_events_put_events: {
@@ -75,6 +81,7 @@ const CASES: Record<string, RecordedCase> = {
     responses: { PutEvents: { '0': { Return: { FailedEntryCount: 0, Entries: [{ EventId: '11111111-2222-3333-4444-555555555555' }] } } } },
     input: { Entries: [{ Detail: '{"Message":"HelloWorld"}', DetailType: 'TestDetail', Source: 'test.source' }] },
     types: ['ExecutionStarted', ...task, 'ExecutionSucceeded'],
+    previousEventIds: [0,  0,  2,  3,  4,  5,  6],
     output: { Entries: [{ EventId: expect.any(String) }], FailedEntryCount: 0 },
   },
   test_dynamodb_put_get_item: {
@@ -88,6 +95,7 @@ const CASES: Record<string, RecordedCase> = {
     responses: { PutItem: { '0': { Return: {} } }, GetItem: { '0': { Return: { Item: { data: { S: 'string-literal' }, id: { S: 'id1' } } } } } },
     input: { TableName: 'table-name', Item: { data: { S: 'string-literal' }, id: { S: 'id1' } }, Key: { id: { S: 'id1' } } },
     types: ['ExecutionStarted', ...task, ...task, 'ExecutionSucceeded'],
+    previousEventIds: [0,  0,  2,  3,  4,  5,  6,  7,  8,  9,  10,  11],
     output: {
       TableName: 'table-name',
       Item: { data: { S: 'string-literal' }, id: { S: 'id1' } },
@@ -123,6 +131,7 @@ const CASES: Record<string, RecordedCase> = {
       'PassStateEntered', 'PassStateExited', 'MapStateEntered', 'MapStateStarted', 'MapRunStarted', 'MapRunSucceeded', 'MapStateSucceeded', 'MapStateExited', 'ChoiceStateEntered', 'ChoiceStateExited',
       'SucceedStateEntered', 'SucceedStateExited', 'ExecutionSucceeded',
     ],
+    previousEventIds: [0,  0,  2,  3,  4,  5,  6,  7,  8,  9,  8,  11,  12,  13,  14,  15,  16,  17,  18,  19,  18,  21,  22,  23,  24,  25],
     output: { Values: [{ body: 'string body' }], Iterations: 0 },
   },
   test_parallel_state_lambda: {
@@ -166,12 +175,13 @@ const CASES: Record<string, RecordedCase> = {
     responses: { LambdaState: { '0': { Return: { StatusCode: 200, Payload: { status: 'running' } } }, '1': { Return: { StatusCode: 200, Payload: { status: 'completed' } } } } },
     input: {},
     types: ['ExecutionStarted', ...task, 'ChoiceStateEntered', 'ChoiceStateExited', ...task, 'ChoiceStateEntered', 'ChoiceStateExited', 'SucceedStateEntered', 'SucceedStateExited', 'ExecutionSucceeded'],
+    previousEventIds: [0,  0,  2,  3,  4,  5,  6,  7,  8,  9,  10,  11,  12,  13,  14,  15,  16,  17],
     output: { Payload: { status: 'completed' }, StatusCode: 200 },
   },
 };
 
 describe('documented mock-config cases against the histories AWS recorded for their real runs', () => {
-  it.each(Object.entries(CASES))('%s: status, output and event types match', async (_, c) => {
+  it.each(Object.entries(CASES))('%s: status, output, event types and their previousEventIds match', async (_, c) => {
     const name = uniqueName('Recorded');
     const states = Object.fromEntries(Object.keys(c.responses).map((s) => [s, s]));
     mocks.use({ StateMachines: { [name]: { TestCases: { TestCaseName: states } } }, MockedResponses: c.responses });
@@ -180,5 +190,6 @@ describe('documented mock-config cases against the histories AWS recorded for th
     expect(withoutMetadata((run.outcome as { output: unknown }).output)).toEqual(c.output);
     if (c.unordered) expect([...run.types].sort()).toEqual([...c.types].sort());
     else expect(run.types).toEqual(c.types);
+    if (c.previousEventIds) expect(run.events.map((e) => e.previousEventId)).toEqual(c.previousEventIds);
   });
 });

@@ -65,6 +65,7 @@ interface PendingEvent {
   readonly tsMs: number;
   readonly advance: boolean;
   readonly besideEntered: boolean;
+  readonly afterSide: boolean;
   readonly unchained: boolean;
 }
 
@@ -84,6 +85,12 @@ export interface EventOptions {
    * @default false
    */
   readonly besideEntered?: boolean;
+  /**
+   * Whether the event follows its frame's latest side event (`sideEventId`) rather than its latest: AWS's
+   * MapStateSucceeded follows a distributed Map's MapRunSucceeded, which the Map's exit skips.
+   * @default false
+   */
+  readonly afterSide?: boolean;
   /**
    * Whether the event follows no event (`previousEventId` 0): AWS records ExecutionAborted so.
    * @default false
@@ -155,7 +162,7 @@ export class TransitionBatch {
   event(frame: BatchFrame | null, type: string, details?: Record<string, unknown>, options: EventOptions = {}): number {
     // A quiet frame's events are not part of this run's history (see the frame's `pos.quiet`).
     if (frame?.pos.quiet) return this.baseEventCount + this.events.length;
-    this.events.push({ frame, type, details, tsMs: this.nowMs(), advance: options.advance ?? true, besideEntered: options.besideEntered ?? false, unchained: options.unchained ?? false });
+    this.events.push({ frame, type, details, tsMs: this.nowMs(), advance: options.advance ?? true, besideEntered: options.besideEntered ?? false, afterSide: options.afterSide ?? false, unchained: options.unchained ?? false });
     return this.baseEventCount + this.events.length;
   }
 
@@ -273,6 +280,7 @@ export class TransitionBatch {
       const id = nextId++;
       let previous = e.frame ? (e.frame.pos.lastEventId ?? e.frame.parent?.pos.lastEventId ?? lastId) : lastId;
       if (e.besideEntered && e.frame?.pos.enteredPreviousEventId !== undefined) previous = e.frame.pos.enteredPreviousEventId;
+      if (e.afterSide && e.frame?.pos.sideEventId !== undefined) previous = e.frame.pos.sideEventId;
       if (e.unchained) previous = 0;
       written.push({ id, type: e.type, ts_ms: e.tsMs, previous_id: previous, details: e.details });
       if (e.frame) {

@@ -121,9 +121,11 @@ export async function onChildren(step: Step, childLastEventId?: number): Promise
       return;
     }
   }
-  if (step.state.distributed) step.event('MapRunSucceeded');
+  // AWS chains a distributed Map's exit after MapRunStarted: MapRunSucceeded and MapStateSucceeded stay beside
+  // the chain, the second after the first (recorded since Nov 2024; MapRunSucceeded before, until Aug 2024).
+  if (step.state.distributed) step.event('MapRunSucceeded', undefined, { advance: false });
   else if (children.length > 0) frame.pos.lastEventId = Math.max(...children.map((c) => latestEventOf(c.pos)));
-  step.event(`${phase.type}StateSucceeded`, undefined, { advance: false });
+  step.event(`${phase.type}StateSucceeded`, undefined, { advance: false, afterSide: step.state.distributed === true });
   await step.guard(() => step.exit(result));
   await step.drive();
 }
