@@ -51,7 +51,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const engine = recordedEngine({}, { engine: { integrations: { httpConnections: new FileConnections(file) } } });
+// The test server is on loopback, which a definition may reach only when the target is allowed.
+const engine = recordedEngine({}, { engine: { integrations: { httpConnections: new FileConnections(file), http: { allowedTargets: ['127.0.0.1'] } } } });
 
 const call = (args: Record<string, unknown>) => jsonata({ Call: { Type: 'Task', Resource: 'arn:aws:states:::http:invoke', Arguments: args, End: true } });
 

@@ -79,6 +79,12 @@ export interface StartLocalOptions {
   readonly integrationsFile?: string;
   /** Services routed to a real endpoint, beside the file's (`--pass-through`). @default none */
   readonly passThrough?: Readonly<Record<string, PassThroughRoute>>;
+  /**
+   * Local targets a definition's `http:invoke` may call (`host` or `host:port`), beside the integrations
+   * file's `outbound.allow` (`--allow-outbound`). @default none: loopback, link-local and private addresses,
+   * and the engine's own ports, are refused
+   */
+  readonly allowOutbound?: readonly string[];
   /** Serve the console pages. @default true */
   readonly console?: boolean;
   /** Where progress lines go. @default console.log */
@@ -334,7 +340,10 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const mockConfig = options.mockConfig ?? mockConfigFile;
     const later = <K extends keyof ServicePorts>(key: K) => (...args: unknown[]) =>
       services.then((s) => (s.ports[key] as unknown as Record<string, (...a: unknown[]) => unknown>)[key === 'models' ? 'invokeModel' : key === 'httpConnections' ? 'resolve' : 'call'](...args));
+    // Known once the integrations file is read and the servers listen; read at each http:invoke call.
+    const outbound = { allowed: [...(options.allowOutbound ?? [])], ownPorts: [] as number[] };
     const ports = {
+      http: { get allowedTargets() { return outbound.allowed; }, ownPorts: () => outbound.ownPorts },
       sns: { call: later('sns') },
       eventbridge: { call: later('eventbridge') },
       cloudwatch: { call: later('cloudwatch') },
@@ -415,6 +424,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       startLocalS3({ directory: join(dataDir, DATA_LAYOUT.s3), buckets: registryPath ? [bucket] : [] }),
     ]);
     stops.push(() => dynamodb.close(), () => s3.close());
+    outbound.ownPorts = [api.port, ...[dynamodb.endpoint, s3.endpoint].map((endpoint) => Number(new URL(endpoint).port))];
 
     const endpoints = localEndpoints({ url: api.url, dynamodb: dynamodb.endpoint, s3: s3.endpoint, dlqUrl: sqs.queueUrl(DEFAULT_DLQ_NAME) });
     // What every in-process handler reads its configuration from, as a Lambda function reads its variables.
@@ -482,6 +492,8 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       ...(options.passThrough ? { passThrough: options.passThrough } : {}),
     });
     stops.push(() => integrations.settled());
+    outbound.allowed = [...outbound.allowed, ...integrations.allowOutbound];
+    if (outbound.allowed.length > 0) log(`http:invoke may call these local targets: ${outbound.allowed.join(', ')}`);
     const routed = integrations.passThrough.describe();
     if (routed.length > 0) log(`Pass-through (real calls, real side effects): ${routed.map((r) => `${r.service} -> ${r.to}`).join(', ')}`);
     if (stack) stack.bind({ sfn: engine, sqs, sns: integrations.sns, eventbridge: integrations.eventbridge, dynamodb: await dynamodbClientOf(), invoke: lambdas.invoke });

@@ -5,9 +5,11 @@
  * Configured by `<data>/integrations.json` (or `--integrations <file>`):
  *
  *     { "passThrough": { "glue": {}, "athena": { "endpoint": "http://127.0.0.1:4566", "region": "us-east-1" } },
- *       "connections": { "<connection ARN or name>": { "AuthorizationType": "API_KEY", "AuthParameters": { ... } } } }
+ *       "connections": { "<connection ARN or name>": { "AuthorizationType": "API_KEY", "AuthParameters": { ... } } },
+ *       "outbound": { "allow": ["127.0.0.1:8080"] } }
  *
- * and `--pass-through <service>[=<endpoint>],...`, which adds to the file's routes (docs/integrations.md).
+ * and `--pass-through <service>[=<endpoint>],...`, which adds to the file's routes, and `--allow-outbound
+ * <host>[:<port>],...`, which adds to the local targets `http:invoke` may call (docs/integrations.md).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,13 +48,18 @@ export interface LocalIntegrations {
   readonly eventbridge: LocalEventBridge;
   readonly cloudwatch: LocalCloudWatch;
   readonly passThrough: SdkPassThrough;
+  /** The file's `outbound.allow`: local targets `http:invoke` may call (`host` or `host:port`). */
+  readonly allowOutbound: readonly string[];
   /** Waits for the deliveries under way. */
   settled(): Promise<void>;
 }
 
+/** How long a model call through Bedrock may wait for its answer. */
+const MODEL_CALL_TIMEOUT_MILLIS = 300_000;
+
 export function localIntegrations(options: LocalIntegrationsOptions): LocalIntegrations {
   const file = options.file ?? join(options.dataDir, 'integrations.json');
-  let config: { passThrough?: Record<string, PassThroughRoute> } = {};
+  let config: { passThrough?: Record<string, PassThroughRoute>; outbound?: { allow?: unknown } } = {};
   try {
     config = JSON.parse(readFileSync(file, 'utf8')) as typeof config;
   } catch (err) {
@@ -73,13 +80,25 @@ export function localIntegrations(options: LocalIntegrationsOptions): LocalInteg
   });
   const cloudwatch = new LocalCloudWatch({ file: join(options.dataDir, 'metrics.jsonl'), clock: options.clock });
   const passThrough = new SdkPassThrough({ routes: { ...(config.passThrough ?? {}), ...(options.passThrough ?? {}) } });
-  const models = options.modelProvider === 'bedrock' ? new LocalModels({ provider: 'bedrock', passThrough: new SdkPassThrough({ routes: { bedrockruntime: {} } }) }) : new LocalModels({ provider: 'scripted', ...(options.modelScript ? { scriptFile: options.modelScript } : {}) });
+  // A model answers in one piece once it has written it all, which may take minutes: its own, longer bound.
+  const models = options.modelProvider === 'bedrock' ? new LocalModels({ provider: 'bedrock', passThrough: new SdkPassThrough({ routes: { bedrockruntime: { timeoutMillis: MODEL_CALL_TIMEOUT_MILLIS } } }) }) : new LocalModels({ provider: 'scripted', ...(options.modelScript ? { scriptFile: options.modelScript } : {}) });
   return {
     ports: { sns, eventbridge, cloudwatch, models, httpConnections: new FileConnections(file), passThrough },
     sns,
     eventbridge,
     cloudwatch,
     passThrough,
+    allowOutbound: outboundAllowOf(config.outbound, file),
     settled: () => targets.settled(),
   };
+}
+
+/** The file's `outbound.allow`, checked: a list of `host` or `host:port` strings. */
+function outboundAllowOf(outbound: { allow?: unknown } | undefined, file: string): string[] {
+  const allow = outbound?.allow;
+  if (allow === undefined) return [];
+  if (!Array.isArray(allow) || !allow.every((t) => typeof t === 'string' && t.length > 0)) {
+    throw new Error(`autosave local: ${file}: outbound.allow must be a list of local targets, "host" or "host:port" (e.g. ["127.0.0.1:8080"])`);
+  }
+  return allow as string[];
 }

@@ -12,7 +12,7 @@ import { CONFIG_FILE_NAMES, findConfigFile, projectOptions } from '../../project
 /** `autosave local`: runs the embedded engine with every workflow deployed, until SIGINT/SIGTERM. */
 export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed; --stack runs the synthesized CDK stack';
 
-const USAGE = `autosave local [--config <file>] [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--mock-config <file>] [--integrations <file>] [--pass-through <service>[=<endpoint>],...] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
+const USAGE = `autosave local [--config <file>] [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--mock-config <file>] [--integrations <file>] [--pass-through <service>[=<endpoint>],...] [--allow-outbound <host>[:<port>],...] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
 
 export const spec = commandSpec({
   usage: USAGE,
@@ -41,11 +41,19 @@ export const spec = commandSpec({
       value: '<service>[=<url>],...',
       description: "route these services' Tasks to AWS (or the endpoint) through their AWS SDK v3 clients:\nreal calls, real side effects (docs/integrations.md)",
     },
+    'allow-outbound': {
+      type: 'string',
+      value: '<host>[:<port>],...',
+      description: "local targets a definition's http:invoke may call (by default it may not reach loopback,\nlink-local or private addresses, nor the engine's own ports; docs/integrations.md)",
+    },
   },
   examples: ['npx autosave local', 'npx autosave local --port 0 --data /tmp/autosave --virtual-clock', 'npx autosave local --stack --enforce-iam'],
   positionals: false,
   common: ['help'],
 });
+
+/** Reads `--allow-outbound 127.0.0.1:8080,localhost`: the local targets a definition's http:invoke may call. */
+export const parseAllowOutboundFlag = (value: string): string[] => value.split(',').map((part) => part.trim()).filter(Boolean);
 
 /** Reads `--pass-through glue,athena=http://127.0.0.1:4566`: each service to AWS, or to the endpoint after `=`. */
 export function parsePassThroughFlag(value: string): Record<string, { endpoint?: string }> {
@@ -100,6 +108,7 @@ export const run = commandRunner('local', async (args) => {
     ...(values['mock-config'] ? { mockConfigFile: values['mock-config'] } : {}),
     ...(values.integrations ? { integrationsFile: values.integrations } : {}),
     ...(values['pass-through'] ? { passThrough: parsePassThroughFlag(values['pass-through']) } : {}),
+    ...(values['allow-outbound'] ? { allowOutbound: parseAllowOutboundFlag(values['allow-outbound']) } : {}),
   });
   terminal().line(`Ready in ${Date.now() - started} ms`);
   await new Promise<void>((resolve) => {

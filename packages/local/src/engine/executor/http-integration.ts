@@ -5,9 +5,11 @@
  * connection `Authentication.ConnectionArn` names — resolved from a local file, as the engine has no
  * EventBridge connections of its own. The result is `{Headers, ResponseBody, StatusCode, StatusText}`
  * (headers as lists of values, a JSON body parsed); a status outside 2xx fails with
- * `States.Http.StatusCode.<code>`, a call that gets no answer with `States.Http.Socket`.
+ * `States.Http.StatusCode.<code>`, a call that gets no answer with `States.Http.Socket`. Where a call may go,
+ * how long it may take and how much of its answer is read: outbound-http.ts.
  */
 import { argsObject, notServed, optimizedFault, type ServedIntegration } from './served-integration';
+import { OutboundRequestError, outboundHttp, type OutboundResponse } from './outbound-http';
 import { failure } from './task-outcome';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD']);
@@ -55,41 +57,36 @@ export const httpIntegration: ServedIntegration = {
     }
     for (const [k, v] of Object.entries(argsObject(input.QueryParameters))) url.searchParams.append(k, String(v));
     for (const [k, v] of Object.entries(auth.query ?? {})) url.searchParams.append(k, v);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(argsObject(input.Headers))) headers.set(k, String(v));
-    for (const [k, v] of Object.entries(auth.headers ?? {})) headers.set(k, v);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(argsObject(input.Headers))) headers[k.toLowerCase()] = String(v);
+    for (const [k, v] of Object.entries(auth.headers ?? {})) headers[k.toLowerCase()] = v;
     let body: string | undefined;
     if (input.RequestBody !== undefined && method !== 'GET' && method !== 'HEAD') {
       const transform = argsObject(input.Transform);
       if (transform.RequestBodyEncoding === 'URL_ENCODED') {
         body = urlEncoded(input.RequestBody, String(argsObject(transform.RequestEncodingOptions).ArrayFormat ?? 'INDICES'));
-        headers.set('content-type', 'application/x-www-form-urlencoded');
+        headers['content-type'] = 'application/x-www-form-urlencoded';
       } else {
         body = typeof input.RequestBody === 'string' ? input.RequestBody : JSON.stringify(input.RequestBody);
-        if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=UTF-8');
+        headers['content-type'] ??= 'application/json; charset=UTF-8';
       }
     }
-    let response: Response;
+    let response: OutboundResponse;
     try {
-      response = await (ports.fetch ?? fetch)(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+      response = await outboundHttp(ports.http)({ url, method, headers, ...(body !== undefined ? { body } : {}) });
     } catch (err) {
-      const reason = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-      return failure('States.Http.Socket', `The HTTP request to ${url.origin} got no answer: ${reason}`);
+      if (err instanceof OutboundRequestError) return failure(err.error, err.message);
+      throw err;
     }
-    const text = await response.text();
-    const responseHeaders: Record<string, string[]> = {};
-    response.headers.forEach((value, name) => {
-      responseHeaders[name] = [value];
-    });
-    let responseBody: unknown = text;
-    if (/json/i.test(response.headers.get('content-type') ?? '')) {
+    let responseBody: unknown = response.body;
+    if (/json/i.test(response.headers['content-type']?.[0] ?? '')) {
       try {
-        responseBody = JSON.parse(text);
+        responseBody = JSON.parse(response.body);
       } catch {
-        responseBody = text;
+        responseBody = response.body;
       }
     }
-    const result = { Headers: responseHeaders, ResponseBody: responseBody, StatusCode: response.status, StatusText: response.statusText };
+    const result = { Headers: response.headers, ResponseBody: responseBody, StatusCode: response.status, StatusText: response.statusText };
     if (response.status < 200 || response.status > 299) return failure(`States.Http.StatusCode.${response.status}`, JSON.stringify(result));
     return { ok: true, value: result };
   },

@@ -4,6 +4,7 @@
  * `EngineOptions.integrations`. The engine shapes requests, results, errors and history as Step Functions
  * does; the ports only do what the service does.
  */
+import type { OutboundHttpOptions } from './outbound-http';
 
 /**
  * A service's error answer, in the service's words: `code` is its error code (`NotFound`,
@@ -83,7 +84,7 @@ export interface ServicePorts {
   readonly cloudwatch?: ServiceApi;
   readonly models?: ModelInvoker;
   readonly httpConnections?: HttpConnections;
-  /** Runs `http:invoke` requests. @default the global fetch */
-  readonly fetch?: typeof fetch;
+  /** Where `http:invoke` may go, how long a call may take, how much of its answer is read. @default outboundHttp's defaults: no local targets, 60 s, 256 KB */
+  readonly http?: OutboundHttpOptions;
   readonly passThrough?: PassThrough;
 }

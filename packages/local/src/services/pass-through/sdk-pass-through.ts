@@ -15,7 +15,16 @@ export interface PassThroughRoute {
   readonly region?: string;
   /** The npm package of the service's client. @default `@aws-sdk/client-<name>` from the service's name */
   readonly package?: string;
+  /**
+   * How long a call may take (to connect, and in all) before it fails
+   * with the SDK's TimeoutError: a silent endpoint must not hold a Task, and the engine, forever.
+   * @default PASS_THROUGH_TIMEOUT_MILLIS (60 s)
+   */
+  readonly timeoutMillis?: number;
 }
+
+/** A pass-through call's bound when its route sets none: the HTTP Task's 60 s (Step Functions service quotas). */
+export const PASS_THROUGH_TIMEOUT_MILLIS = 60_000;
 
 /** Options of {@link SdkPassThrough}. */
 export interface SdkPassThroughOptions {
@@ -104,7 +113,14 @@ export class SdkPassThrough implements PassThrough {
       | (new (config: object) => SdkClient)
       | undefined;
     if (!Client) throw new PassThroughClientMissingError(service, pkg);
-    return { client: new Client({ ...(route.endpoint ? { endpoint: route.endpoint } : {}), ...(route.region ? { region: route.region } : {}) }), module };
+    const timeout = route.timeoutMillis ?? PASS_THROUGH_TIMEOUT_MILLIS;
+    const config = {
+      ...(route.endpoint ? { endpoint: route.endpoint } : {}),
+      ...(route.region ? { region: route.region } : {}),
+      // requestTimeout only warns unless throwOnRequestTimeout is set (@smithy/node-http-handler 4).
+      requestHandler: { connectionTimeout: timeout, requestTimeout: timeout, throwOnRequestTimeout: true },
+    };
+    return { client: new Client(config), module };
   }
 }
 
