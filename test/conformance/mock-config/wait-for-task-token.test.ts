@@ -5,6 +5,7 @@
  * AWS-validated local_mocking/test_base_callbacks: test_sqs_wait_for_task_token, _task_failure,
  * test_sfn_start_execution_sync[SFN_SYNC, SFN_SYNC2]), TaskSubmitted included.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { jsonpath } from '../../unit/local/engine/support/engine-harness';
 import { mockedEngine, oneCase, SwitchableMockConfig, uniqueName } from './support';
@@ -27,6 +28,14 @@ describe('.waitForTaskToken', () => {
     const run = await engine.run(jsonpath({ SendMessageWithWait: sendWithWait({ End: true }) }), INPUT, { machineName: name, testCase: 'TestCaseName' });
     expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded', 'TaskStateExited', 'ExecutionSucceeded']);
     expect(run.events[5].taskSucceededEventDetails).toEqual({ resourceType: 'sqs', resource: 'sendMessage.waitForTaskToken', output: 'string-literal', outputDetails: { truncated: false } });
+    // TaskSubmitted carries SendMessage's own response, as recorded (less the HTTP metadata a mock does not invent).
+    const body = JSON.stringify((run.events[2].taskScheduledEventDetails as { parameters: { MessageBody: object } }).parameters.MessageBody);
+    expect(run.events[4].taskSubmittedEventDetails).toEqual({
+      resourceType: 'sqs',
+      resource: 'sendMessage.waitForTaskToken',
+      output: { MD5OfMessageBody: createHash('md5').update(body).digest('hex'), MessageId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+      outputDetails: { truncated: false },
+    });
     expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: 'string-literal' });
     // The token is made up and handed to the request as for a real call.
     const scheduled = run.events[2].taskScheduledEventDetails as { parameters: { MessageBody: { TaskToken: string } } };
@@ -49,6 +58,7 @@ describe('.waitForTaskToken', () => {
       'ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskFailed', 'TaskStateExited', 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded',
     ]);
     expect(run.events[5].taskFailedEventDetails).toEqual({ resourceType: 'sqs', resource: 'sendMessage.waitForTaskToken', error: 'Failure error', cause: 'Failure cause' });
+    expect(Object.keys((run.events[4].taskSubmittedEventDetails as { output: object }).output).sort()).toEqual(['MD5OfMessageBody', 'MessageId']);
     expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: { ...INPUT, states_all_error: { Error: 'Failure error', Cause: 'Failure cause' } } });
   });
 });
@@ -76,6 +86,8 @@ describe('.sync', () => {
       const run = await engine.run(def, { StateMachineArn: 'arn:aws:states:us-east-1:111111111111:stateMachine:target', Input: null, Name: 'TestStartTarget' }, { machineName: name, testCase: 'TestCaseName' });
       expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded', 'TaskStateExited', 'ExecutionSucceeded']);
       expect(run.events[3].taskStartedEventDetails).toEqual({ resourceType: 'states', resource });
+      // TaskSubmitted carries StartExecution's own response, as recorded (less the HTTP metadata).
+      expect(run.events[4].taskSubmittedEventDetails).toEqual({ resourceType: 'states', resource, output: { ExecutionArn: describeOutput.ExecutionArn, StartDate: describeOutput.StartDate }, outputDetails: { truncated: false } });
       expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: describeOutput });
     },
   );

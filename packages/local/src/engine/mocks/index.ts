@@ -9,3 +9,4 @@ export { MockedRuns } from './mocked-runs';
 export { mockConfig, MockConfigBuilder, mockReturn, mockThrow } from './mock-config-builder';
 export type { MockConfigJson, MockStep } from './mock-config-builder';
 export { splitTestCase, requireTestCase } from './test-case-selection';
+export { mockedSubmission } from './mocked-submission';

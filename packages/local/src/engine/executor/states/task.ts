@@ -13,6 +13,7 @@ import type { TaskOutcome, TaskTarget } from '../task-integrations';
 import { newTaskToken } from '../task-token';
 import { getActivity } from '../../../store';
 import { StatesRuntimeError } from '../../dataflow';
+import { mockedSubmission } from '../../mocks';
 import { ENTER } from '../transition';
 
 type TaskPhase = Extract<Phase, { kind: 'task' }>;
@@ -122,9 +123,9 @@ export const taskState: StateModule = {
     step.batch.touch(step.frame);
     if (mocked && target.pattern !== 'request') {
       // A mocked `.waitForTaskToken`/`.sync` answers with its final result at once. AWS's run of the real
-      // call records TaskSubmitted (with the submitting call's response, which a mock has none of: it carries
-      // the mocked result, as LocalStack writes it, or {} for a mocked error) before the outcome.
-      step.event('TaskSubmitted', { ...resourceOf(target), ...payloadDetails('output', outcome.ok ? outcome.value : {}) });
+      // call records TaskSubmitted, with the submitting call's response, before the outcome.
+      const submitted = mockedSubmission(target.resourceType, target.resource, phase.args, outcome, step.now());
+      step.event('TaskSubmitted', { ...resourceOf(target), ...payloadDetails('output', submitted) });
       step.frame.pos.phase = phase = { ...phase, submitted: true };
     }
     if (source !== 'invoke' && target.pattern !== 'request' && !phase.submitted) {
