@@ -15,7 +15,7 @@ import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REG
 import { DEFAULT_DLQ_NAME } from '@autosave/runtime/endpoints';
 import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
 import { stepFunctionsService } from './api/step-functions-service';
-import { Engine, type MockTestCases, type ServicePorts, VirtualClock } from './engine';
+import { Engine, type MockTestCases, type RunImportHeader, type ServicePorts, VirtualClock, type WireHistoryEvent } from './engine';
 import type { WorkflowDeployment } from './services/deploy-workflows';
 import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lambda-runner';
 import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
@@ -511,6 +511,12 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const ready = createLocalApiHandler({
       services: [stepFunctionsService(engine), sqsService(sqs), ...(stack ? stack.services() : [])],
       mockedRun: (executionArn) => engine.mockedRun(executionArn),
+      // autosave pull: a run read from AWS (or another engine), whose remaining Tasks name functions these are checked against.
+      importRun: async (header, lines) => {
+        const events = (await import('./services/pulled-payloads')).withPayloadsStored(lines, () => Promise.resolve(s3Client));
+        return engine.importRun(header as unknown as RunImportHeader, events as AsyncIterable<WireHistoryEvent>, { hasFunction: (name) => lambdas.has(name) });
+      },
+      importedRun: (executionArn) => engine.importedRun(executionArn),
       queryService: (await import('./services/sqs/sqs-query-service')).sqsQueryService(sqs),
       virtualClock,
       clock,

@@ -5,6 +5,7 @@ import { seconds, systemClock, type Clock, type Duration } from '@autosave/workf
 import { AWS_JSON_CONTENT_TYPE, type AwsJsonService, decodeJsonObject, parseTarget, type WireError } from './aws-json-protocol';
 import { AWS_QUERY_CONTENT_TYPE, type AwsQueryService, isQueryRequestPath } from './aws-query-protocol';
 import { type FunctionUrlEvent, fromFunctionUrlResult, toFunctionUrlEvent } from './function-url-event';
+import { NdjsonLineError, ndjsonValues } from './ndjson-lines';
 
 /**
  * Largest request body accepted: a 1 MB definition or a 256 KiB execution input fits with room for JSON
@@ -18,6 +19,13 @@ export const CLOCK_ROUTE = '/_autosave/clock';
 export const STACK_ROUTE = '/_autosave/stack';
 /** Path of the mocked-run route: `GET /_autosave/mocked-run?executionArn=<arn>` (what the console marks as mocked). */
 export const MOCKED_RUN_ROUTE = '/_autosave/mocked-run';
+/**
+ * Path of the import route: `POST /_autosave/import`, a newline-delimited JSON body (the run's header, then
+ * one history event a line) that `autosave pull` streams; `GET /_autosave/imported-run?executionArn=` says
+ * where a pulled run came from.
+ */
+export const IMPORT_ROUTE = '/_autosave/import';
+export const IMPORTED_RUN_ROUTE = '/_autosave/imported-run';
 /** Path prefix of the approval pages (served by the `approval-endpoint` function). */
 export const APPROVALS_ROUTE = '/approvals/';
 
@@ -60,6 +68,13 @@ export interface LocalApiOptions {
   readonly clock?: Clock;
   /** Serves `GET /_autosave/mocked-run?executionArn=`: the run's mock test case, or undefined (404). @default 404 */
   readonly mockedRun?: (executionArn: string) => unknown;
+  /**
+   * Serves `POST /_autosave/import`: the body's first line and the lines after it (see {@link IMPORT_ROUTE});
+   * a refusal is thrown as an error whose `name` the answer carries (400). @default 404
+   */
+  readonly importRun?: (header: Record<string, unknown>, events: AsyncIterable<Record<string, unknown>>) => Promise<unknown>;
+  /** Serves `GET /_autosave/imported-run?executionArn=`: where the run was pulled from, or undefined (404). @default 404 */
+  readonly importedRun?: (executionArn: string) => unknown;
   /** Request bodies larger than this are refused with 413. @default {@link DEFAULT_MAX_REQUEST_BYTES} */
   readonly maxRequestBytes?: number;
 }
@@ -193,6 +208,29 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
     sendJson(res, 405, { message: `${req.method} ${path} is not a stack route` });
   }
 
+  async function serveImport(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const importRun = options.importRun;
+    if (!importRun || req.method !== 'POST') {
+      req.resume();
+      return sendJson(res, importRun ? 405 : 404, { message: 'POST a run to import (autosave pull) to a local engine' });
+    }
+    const lines = ndjsonValues(req, limit);
+    try {
+      const first = await lines.next();
+      if (first.done || first.value === null || typeof first.value !== 'object') throw new NdjsonLineError('the first line must be the run\'s header');
+      const events = (async function* () {
+        for await (const value of lines) yield value as Record<string, unknown>;
+      })();
+      return sendJson(res, 200, await importRun(first.value as Record<string, unknown>, events));
+    } catch (err) {
+      req.resume();
+      const e = err as Error;
+      const known = e instanceof NdjsonLineError || (typeof e?.name === 'string' && e.name !== 'Error' && !(e instanceof TypeError));
+      if (!known) console.error('autosave local: import failed:', err);
+      return sendJson(res, known ? 400 : 500, { __type: known ? e.name : 'InternalFailure', message: e?.message ?? String(err) });
+    }
+  }
+
   async function serveApproval(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!options.approvals) return send(res, 404, 'text/plain', 'Approvals are not served here\n');
     const event = toFunctionUrlEvent(req, await readBody(req, limit), new Date((options.clock ?? systemClock).now()));
@@ -232,6 +270,12 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
         const arn = new URL(req.url ?? '/', 'http://localhost').searchParams.get('executionArn') ?? '';
         const view = options.mockedRun?.(arn);
         return view === undefined ? sendJson(res, 404, { message: 'Not a mocked run (started without #<TestCase>), or no such run' }) : sendJson(res, 200, view);
+      }
+      if (path === IMPORT_ROUTE) return await serveImport(req, res);
+      if (path === IMPORTED_RUN_ROUTE && req.method === 'GET') {
+        const arn = new URL(req.url ?? '/', 'http://localhost').searchParams.get('executionArn') ?? '';
+        const origin = options.importedRun?.(arn);
+        return origin === undefined ? sendJson(res, 404, { message: 'Not a pulled run, or no such run' }) : sendJson(res, 200, origin);
       }
       if (options.console) return await options.console(req, res);
       if (req.method === 'GET' && path === '/') {

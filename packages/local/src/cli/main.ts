@@ -24,6 +24,8 @@ export const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = 
   approvals: () => import('./commands/approvals'),
   approve: () => import('./commands/approve'),
   dlq: () => import('./commands/dlq'),
+  pull: () => import('./commands/pull'),
+  redrive: () => import('./commands/redrive'),
   'deploy-check': () => import('./commands/deploy-check'),
   deploy: () => import('./commands/deploy'),
   rehearse: () => import('./commands/rehearse'),

@@ -16,3 +16,4 @@ export * from './definition-diff';
 export * from './approvals';
 export * from './dead-letter-queue';
 export * from './mocked-run';
+export * from './pull';
