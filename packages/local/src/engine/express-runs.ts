@@ -46,7 +46,7 @@ export interface ExpressRunsOptions {
 export class ExpressRuns {
   /** The runtime StartExecution puts express runs in (`ExecutionRuntime.express`). */
   readonly runtime: ExecutionRuntime;
-  private readonly store = new EngineStore(IN_MEMORY_STORE);
+  private readonly store = new EngineStore(IN_MEMORY_STORE, { historyEventLimit: Number.POSITIVE_INFINITY });
   private readonly executor: Executor;
   private readonly timers: TimerService;
   private readonly waiters = new Map<string, { resolve: (row: ExecutionRow) => void; reject: (err: unknown) => void }>();

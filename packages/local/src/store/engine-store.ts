@@ -3,6 +3,7 @@ import type { Database as Db, Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { HISTORY_EVENT_LIMIT } from '@autosave/workflow/config';
 import { GroupCommitter } from './group-committer';
 import { encodeEvent, packEncoded, packEventRows, unpackEventValues, type EventToPack } from './history-codec';
 
@@ -274,7 +275,16 @@ export class EngineStore {
    */
   private readonly machines = new Map<string, StateMachineRow>();
 
-  constructor(dataDir: string) {
+  /**
+   * How many events a run's history may hold: Standard's 25,000. The store of EXPRESS runs has none (their
+   * history is not kept by the service, so the quota does not apply: Step Functions guide, "Standard and
+   * Express"); their five minutes bound them.
+   */
+  readonly historyEventLimit: number;
+
+  /** @param options.historyEventLimit @default HISTORY_EVENT_LIMIT (25,000) */
+  constructor(dataDir: string, options: { historyEventLimit?: number } = {}) {
+    this.historyEventLimit = options.historyEventLimit ?? HISTORY_EVENT_LIMIT;
     this.inMemory = dataDir === IN_MEMORY_STORE;
     if (this.inMemory) {
       this.db = new Database(IN_MEMORY_STORE);

@@ -261,7 +261,7 @@ export class TransitionBatch {
     const exec = justInserted ?? store.transitionBase(this.executionArn);
     if (!exec || (!this.allowNotRunning && exec.status !== 'RUNNING')) throw new StaleTransitionError(this.executionArn);
     if (this.idsRelied && exec.event_count !== this.baseEventCount) throw new EventIdsMovedError(this.executionArn);
-    const room = HISTORY_EVENT_LIMIT - exec.event_count;
+    const room = store.historyEventLimit - exec.event_count;
     const fits = this.events.length < room || (this.events.length === room && this.events[room - 1].type === 'ExecutionSucceeded');
     if (!fits && !this.endsAtLimit) {
       const failed = new TransitionBatch(this.executionArn, this.nowMs);

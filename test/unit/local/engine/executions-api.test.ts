@@ -108,6 +108,20 @@ describe('execution operations', () => {
     await expect(h.call('SendTaskSuccess', { taskToken: approvalToken, output: '{}' })).rejects.toMatchObject({ name: 'TaskTimedOut' });
   });
 
+  it.each([
+    ['error', 257, 256],
+    ['cause', 32_769, 32_768],
+  ])("refuses a StopExecution %s of %i characters with ValidationException (the API reference's bound, %i), leaving the run running", async (field, length, max) => {
+    const arn = await h.run(machine, {});
+    await expect(h.call('StopExecution', { executionArn: arn, [field]: 'x'.repeat(length) })).rejects.toMatchObject({
+      name: 'ValidationException',
+      message: `1 validation error detected: Value at '${field}' failed to satisfy constraint: Member must have length less than or equal to ${max}`,
+    });
+    expect((await h.describe(arn)).status).toBe('RUNNING');
+    await h.call('StopExecution', { executionArn: arn, [field]: 'x'.repeat(max) });
+    expect(await h.describe(arn)).toMatchObject({ status: 'ABORTED', [field]: 'x'.repeat(max) });
+  });
+
   it('pages history forwards and backwards, with or without execution data', async () => {
     const arn = await h.run(machine, { secret: 1 });
     const events = await h.history(arn);

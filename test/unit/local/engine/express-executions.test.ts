@@ -150,4 +150,17 @@ describe('EXPRESS workflows through @aws-sdk/client-sfn', () => {
     expect(out.status).toBe('TIMED_OUT');
     expect(out.error).toBe('States.Timeout');
   });
+
+  it('an express run is not held to the 25,000-event quota of Standard histories (a 7,000-item inline Map, ~28,000 events)', async () => {
+    // Step Functions guide, "Standard and Express": Express histories are not kept by the service, so the
+    // history quota does not apply to them (FACTS.md).
+    const machine = await create(
+      'wide-map',
+      jsonpath({ Each: { Type: 'Map', ItemsPath: '$.items', ItemProcessor: { StartAt: 'Item', States: { Item: { Type: 'Pass', End: true } } }, End: true } }),
+    );
+    const items = Array.from({ length: 7_000 }, (_, i) => i);
+    const out = await sfn.send(new StartSyncExecutionCommand({ stateMachineArn: machine, input: JSON.stringify({ items }) }));
+    expect({ status: out.status, cause: out.cause }).toEqual({ status: 'SUCCEEDED', cause: undefined });
+    expect(JSON.parse(out.output!)).toHaveLength(7_000);
+  }, 120_000);
 });

@@ -22,7 +22,7 @@ import {
   ValidationException,
 } from '../service-errors';
 import { requireStateMachine, routeAlias } from './state-machines';
-import { byteLength, epochSeconds, nestsDeeperThan, optionalString, pageRequest, pageToken, requireString } from './wire';
+import { byteLength, epochSeconds, nestsDeeperThan, optionalString, optionalStringOfAtMost, pageRequest, pageToken, requireString } from './wire';
 
 type Input = Record<string, unknown>;
 
@@ -298,11 +298,17 @@ export function getExecutionHistory(rt: ExecutionRuntime, input: Input): object 
   };
 }
 
+/** The longest `error` StopExecution takes (Step Functions API reference, StopExecution). */
+export const STOP_ERROR_MAX_LENGTH = 256;
+/** The longest `cause` StopExecution takes (Step Functions API reference, StopExecution). */
+export const STOP_CAUSE_MAX_LENGTH = 32_768;
+
 /** StopExecution: the run is aborted with the given error and cause. */
 export async function stopExecution(rt: ExecutionRuntime, input: Input): Promise<object> {
+  // The API reference's bounds of StopExecution's fields, checked before the run is looked for, as the service does.
+  const error = optionalStringOfAtMost(input, 'error', STOP_ERROR_MAX_LENGTH);
+  const cause = optionalStringOfAtMost(input, 'cause', STOP_CAUSE_MAX_LENGTH);
   const row = requireExecution(rt.store, requireString(input, 'executionArn'));
-  const error = optionalString(input, 'error');
-  const cause = optionalString(input, 'cause');
   if (row.status !== 'RUNNING') return { stopDate: epochSeconds(row.stop_ms ?? rt.clock.now()) };
   const batch = new TransitionBatch(row.arn, () => rt.clock.now());
   // AWS chains ExecutionAborted to no event (previousEventId 0).

@@ -21,6 +21,18 @@ export function optionalString(input: Record<string, unknown>, field: string): s
   return v;
 }
 
+/**
+ * An optional string of at most `max` characters; a longer one is the service's length constraint
+ * (`ValidationException`, "Member must have length less than or equal to <max>").
+ */
+export function optionalStringOfAtMost(input: Record<string, unknown>, field: string, max: number): string | undefined {
+  const v = optionalString(input, field);
+  if (v !== undefined && v.length > max) {
+    throw new ValidationException(`1 validation error detected: Value at '${field}' failed to satisfy constraint: Member must have length less than or equal to ${max}`);
+  }
+  return v;
+}
+
 /** Page size when the caller gives none (or 0), as the service. */
 export const DEFAULT_PAGE_SIZE = 100;
 
