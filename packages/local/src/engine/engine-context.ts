@@ -3,6 +3,7 @@ import type { EngineStore } from '../store';
 import type { ArnScope } from './arns';
 import type { DefinitionCache } from './definition';
 import type { MockedRuns } from './mocks';
+import type { ExpressionLimits } from './dataflow';
 
 /** What every operation and the executor share. */
 export interface EngineContext {
@@ -15,4 +16,6 @@ export interface EngineContext {
   readonly definitions: DefinitionCache;
   /** The runs of this store started under a mock test case (`<arn>#<TestCase>`). */
   readonly mocks: MockedRuns;
+  /** The budget of each JSONata evaluation. @default DEFAULT_EXPRESSION_LIMITS */
+  readonly expressionLimits?: ExpressionLimits;
 }

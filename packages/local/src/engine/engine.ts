@@ -24,6 +24,7 @@ import { MockedRuns, type MockTestCase, type MockTestCases } from './mocks';
 import { testState } from './test-state';
 import type { LambdaInvoker } from './lambda-invoker';
 import { UnknownOperationException, ValidationException } from './service-errors';
+import { DEFAULT_EXPRESSION_LIMITS, type ExpressionLimits } from './dataflow';
 
 /** The EventBridge event the engine hands to {@link EngineOptions.onExecutionClosed}. */
 export type ExecutionStatusChangeEvent = Record<string, unknown> & {
@@ -120,6 +121,13 @@ export interface EngineOptions {
    * @default ACTIVITY_POLL_MILLIS (60 seconds, as the service)
    */
   readonly activityPollMillis?: number;
+  /**
+   * The budget of each JSONata evaluation (time, depth, size of what one step builds), in runs and in
+   * TestState: an expression past it fails its state with States.QueryEvaluationError naming the budget.
+   * Fields left out keep their default.
+   * @default DEFAULT_EXPRESSION_LIMITS
+   */
+  readonly expressionLimits?: Partial<ExpressionLimits>;
 }
 
 /** A WARNING diagnostic of a stored definition (ValidateStateMachineDefinition's shape). */
@@ -145,6 +153,7 @@ export class Engine {
   readonly clock: Clock;
   readonly scope: ArnScope;
   private readonly options: EngineOptions;
+  private readonly expressionLimits: ExpressionLimits;
   private store?: EngineStore;
   private executor?: Executor;
   private timers?: TimerService;
@@ -160,6 +169,7 @@ export class Engine {
 
   constructor(options: EngineOptions) {
     this.options = options;
+    this.expressionLimits = { ...DEFAULT_EXPRESSION_LIMITS, ...options.expressionLimits };
     this.clock = options.clock ?? systemClock;
     this.scope = { region: options.region ?? LOCAL_REGION, accountId: options.accountId ?? LOCAL_ACCOUNT_ID };
     const rt = () => this.rt();
@@ -212,7 +222,7 @@ export class Engine {
     const definitions = new DefinitionCache(store);
     const mocks = new MockedRuns(store);
     mocks.load();
-    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random, definitions, mocks };
+    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random, definitions, mocks, expressionLimits: this.expressionLimits };
     const services: IntegrationServices = {
       invokeLambda: this.options.invokeLambda,
       sqs: this.options.integrations?.sqs,
@@ -238,7 +248,7 @@ export class Engine {
     );
     this.executor = executor;
     this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => this.whenIdle());
-    const express = new ExpressRuns({ clock: this.clock, scope: this.scope, random: ctx.random, definitions, services, notifyParent: (row) => this.notifyParentTask(row) });
+    const express = new ExpressRuns({ clock: this.clock, scope: this.scope, random: ctx.random, definitions, services, expressionLimits: this.expressionLimits, notifyParent: (row) => this.notifyParentTask(row) });
     this.express = express;
     this.runtime = {
       ...ctx,
@@ -392,7 +402,7 @@ export class Engine {
   /** What a TestState call uses: the started engine's integrations, scope and clock. */
   private testStateServices() {
     this.rt();
-    return { scope: this.scope, clock: this.clock, integrations: this.integrations as IntegrationServices };
+    return { scope: this.scope, clock: this.clock, integrations: this.integrations as IntegrationServices, expressionLimits: this.expressionLimits };
   }
 
   private rt(): ExecutionRuntime {

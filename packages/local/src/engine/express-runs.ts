@@ -12,6 +12,7 @@ import type { ExecutionRuntime } from './api/executions';
 import { requireStateMachine } from './api/state-machines';
 import { epochSeconds, requireString } from './api/wire';
 import { expressExecutionArn, parseStateMachineArn, type ArnScope } from './arns';
+import type { ExpressionLimits } from './dataflow';
 import type { DefinitionCache } from './definition';
 import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
 import type { TimerKind } from './executor/frame';
@@ -40,6 +41,8 @@ export interface ExpressRunsOptions {
   readonly services: IntegrationServices;
   /** A closed express run started as a `.sync` child: tell its parent (the row is gone right after). */
   readonly notifyParent: (row: ExecutionRow) => Promise<void>;
+  /** The budget of each JSONata evaluation. @default DEFAULT_EXPRESSION_LIMITS */
+  readonly expressionLimits?: ExpressionLimits;
 }
 
 /** The in-memory home of express runs. */
@@ -52,7 +55,7 @@ export class ExpressRuns {
   private readonly waiters = new Map<string, { resolve: (row: ExecutionRow) => void; reject: (err: unknown) => void }>();
 
   constructor(private readonly options: ExpressRunsOptions) {
-    const ctx = { store: this.store, clock: options.clock, scope: options.scope, random: options.random, definitions: options.definitions, mocks: new MockedRuns(this.store) };
+    const ctx = { store: this.store, clock: options.clock, scope: options.scope, random: options.random, definitions: options.definitions, mocks: new MockedRuns(this.store), expressionLimits: options.expressionLimits };
     this.executor = new Executor(ctx, options.services, {
       onClosed: (arn) => this.closed(arn),
       onTimersChanged: () => this.timers.arm(),

@@ -8,6 +8,8 @@
 /** The parsed ASL of one state, as written in the definition (fields stay as ASL names). */
 export type StateDefinition = Readonly<Record<string, unknown>> & { readonly Type: string };
 
+import type { ExpressionLimits } from './jsonata/evaluation-budget';
+
 export type QueryLanguage = 'JSONata' | 'JSONPath';
 
 /** What a state's expressions can see. */
@@ -27,6 +29,8 @@ export interface EvaluationScope {
    * a virtual clock see virtual time. Unset: the wall clock.
    */
   readonly nowMillis?: number;
+  /** The budget of each JSONata evaluation. @default DEFAULT_EXPRESSION_LIMITS */
+  readonly expressionLimits?: ExpressionLimits;
 }
 
 /** A failure raised while evaluating a state's data flow; `name` is the ASL error name. */

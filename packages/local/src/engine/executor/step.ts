@@ -9,7 +9,7 @@ import type { EngineStore } from '../../store';
 import type { EventOptions, ExecutionClose, TransitionBatch } from '../../store';
 import { dataFlowFor } from '../dataflow';
 import { DataLimitExceededError, NoChoiceMatchedError, QueryEvaluationError, StatesDataFlowError } from '../dataflow';
-import type { EvaluationScope, StateDataFlow } from '../dataflow';
+import type { EvaluationScope, ExpressionLimits, StateDataFlow } from '../dataflow';
 import type { PreparedState } from '../definition';
 import { type FramePosition, FrameRecord, type Phase, ROOT_FRAME_ID, type TimerSpec } from './frame';
 import { assignedDetails, payloadDetails, payloadTextDetails } from './history';
@@ -35,6 +35,8 @@ export interface StepServices {
    * (StartSyncExecution), which can never be redriven. @default every run's context has it
    */
   readonly withoutRedriveCount?: (executionArn: string) => boolean;
+  /** The budget of each JSONata evaluation. @default DEFAULT_EXPRESSION_LIMITS */
+  readonly expressionLimits?: ExpressionLimits;
 }
 
 /**
@@ -171,6 +173,7 @@ export class Step {
         return context();
       },
       nowMillis: this.now(),
+      expressionLimits: this.services.expressionLimits,
       ...rest,
     };
   }

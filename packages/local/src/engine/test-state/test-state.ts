@@ -12,7 +12,7 @@ import { StatesError } from '@autosave/workflow/errors';
 import type { Clock } from '@autosave/workflow/config';
 import { parseExecutionInput } from '../api/executions';
 import type { ArnScope } from '../arns';
-import { dataFlowFor, type EvaluationScope, type StateDataFlow, type StateDefinition } from '../dataflow';
+import { dataFlowFor, type EvaluationScope, type ExpressionLimits, type StateDataFlow, type StateDefinition } from '../dataflow';
 import { type PreparedState, validateDefinition } from '../definition';
 import { errorMatches, findRetrier, retrierAllows, retryDelayMillis } from '../executor/retry-policy';
 import { type IntegrationServices, resolveTaskTarget, runTaskIntegration } from '../executor/task-integrations';
@@ -31,6 +31,8 @@ export interface TestStateServices {
   readonly clock: Clock;
   /** Where an un-mocked Task's call goes: the engine's own integrations. */
   readonly integrations: IntegrationServices;
+  /** The budget of each JSONata evaluation. @default DEFAULT_EXPRESSION_LIMITS */
+  readonly expressionLimits?: ExpressionLimits;
 }
 
 /** `status` of a TestState answer. */
@@ -429,6 +431,7 @@ export async function testState(services: TestStateServices, input: Json): Promi
       // Task, Map and Parallel are the states with Retry fields (and the ones a mock is for).
       synthesizedContext({ scope: services.scope, input: value, roleArn: req.roleArn, nowMillis, recoverable: MOCKABLE.has(state.type), ...(tokenTask ? { token: newTaskToken() } : {}) }),
     nowMillis,
+    expressionLimits: services.expressionLimits,
   };
   const texts = new Texts();
   texts.remember(value, req.input);

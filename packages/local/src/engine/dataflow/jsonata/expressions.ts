@@ -8,8 +8,74 @@ import type { EvaluationScope } from '../types';
 import { QueryEvaluationError } from '../errors';
 import { hash, parseJson, partition, random, range, uuid } from '../shared/functions';
 import { BoundedCache, DEFAULT_EXPRESSION_CACHE_SIZE } from '../shared/bounded-cache';
+import { DEFAULT_EXPRESSION_LIMITS, EvaluationBudget, ExpressionBudgetError, type ExpressionLimits } from './evaluation-budget';
+import { LinearRegExp } from './linear-regexp';
 
 type Expression = ReturnType<typeof jsonata>;
+
+/** What JSONata's evaluation frames hold that the budget reads: the evaluation's root frame and its depth. */
+interface JsonataFrame {
+  readonly base: JsonataFrame & { depth: number; [BUDGET]?: EvaluationBudget };
+  lookup(name: string): unknown;
+}
+
+/** Where an evaluation's budget is kept, on its root frame (one per `evaluate` call). */
+const BUDGET = Symbol('autosave.expressionBudget');
+/**
+ * The binding that carries an evaluation's {@link ExpressionLimits}. A name no expression can write
+ * (`$` names stop at `:`), so a workflow can neither read nor replace it.
+ */
+const LIMITS_BINDING = 'autosave:expressionLimits';
+
+/** The evaluation's budget, made on its first step from the limits it was bound with. */
+function budgetOf(frame: JsonataFrame): EvaluationBudget {
+  const base = frame.base;
+  return (base[BUDGET] ??= new EvaluationBudget((base.lookup(LIMITS_BINDING) as ExpressionLimits | undefined) ?? DEFAULT_EXPRESSION_LIMITS));
+}
+
+/** JSONata's hooks around every step it evaluates (see evaluation-budget.ts). */
+const ENTRY_HOOK = Symbol.for('jsonata.__evaluate_entry');
+const EXIT_HOOK = Symbol.for('jsonata.__evaluate_exit');
+const onEntry = (_expr: unknown, _input: unknown, frame: JsonataFrame) => budgetOf(frame).enter(frame.base.depth);
+const onExit = (_expr: unknown, _input: unknown, frame: JsonataFrame, result: unknown) => budgetOf(frame).exit(result);
+
+/** A JSONata function value, as evaluating `$pad` yields it. */
+interface JsonataFunction {
+  readonly implementation: (...args: unknown[]) => unknown;
+}
+
+/** JSONata's own implementation of one of its functions. */
+const builtin = (name: string): Promise<JsonataFunction> => jsonata(`$${name}`).evaluate(undefined) as Promise<JsonataFunction>;
+
+const lengthOf = (value: unknown): number => (typeof value === 'string' ? value.length : 0);
+
+/**
+ * JSONata's functions that build, in one step, a string as long as their arguments ask: their size is
+ * checked against the budget before they run (`$pad("", 50000000)` took 3-13 s). Their signatures are
+ * JSONata's own (a unit test compares them), so arguments are checked and defaulted as before.
+ */
+const SIZED_BUILTINS: ReadonlyArray<{ readonly name: string; readonly signature: string; readonly size: (args: unknown[]) => number }> = [
+  // The padding is built whole from the pad string before it is cut to width.
+  { name: 'pad', signature: '<s-ns?:s>', size: ([, width, pad]) => Math.abs(Math.trunc(Number(width))) * Math.max(1, lengthOf(pad)) },
+  {
+    name: 'join',
+    signature: '<a<s>s?:s>',
+    size: ([strings, separator]) => {
+      const items = Array.isArray(strings) ? (strings as unknown[]) : [strings];
+      return items.reduce<number>((sum, item) => sum + lengthOf(item), 0) + Math.max(0, items.length - 1) * lengthOf(separator);
+    },
+  },
+];
+
+/** Each sized function, checked first and then run by JSONata's own implementation. */
+const GUARDED_BUILTINS = SIZED_BUILTINS.map(({ name, signature, size }) => {
+  const original = builtin(name);
+  const implementation = async function (this: { environment: object }, ...args: unknown[]) {
+    budgetOf(this.environment as JsonataFrame).checkString(size(args));
+    return (await original).implementation.apply(this, args);
+  };
+  return { name, signature, implementation };
+});
 
 const EXPRESSION_START = '{%';
 const EXPRESSION_END = '%}';
@@ -67,10 +133,13 @@ export function compileJsonata(source: string, field = 'expression'): Expression
     const body = source.slice(EXPRESSION_START.length, -EXPRESSION_END.length);
     let expression: Expression;
     try {
-      expression = jsonata(body);
+      expression = jsonata(body, { RegexEngine: LinearRegExp as unknown as RegExpConstructor });
     } catch (err) {
       throw new QueryEvaluationError(`The JSONata expression '${body.trim()}' specified for the field '${field}' is invalid: ${describe(err)}`, { cause: err, location: field });
     }
+    expression.assign(ENTRY_HOOK as unknown as string, onEntry);
+    expression.assign(EXIT_HOOK as unknown as string, onExit);
+    for (const { name, signature, implementation } of GUARDED_BUILTINS) expression.registerFunction(name, implementation, signature);
     for (const [name, fn] of AWS_FUNCTIONS) {
       expression.registerFunction(name, (...args: unknown[]) => {
         try {
@@ -87,11 +156,12 @@ export function compileJsonata(source: string, field = 'expression'): Expression
 /** `$fromMillis` with a picture, for `$now(picture, timezone)` on the virtual clock. */
 const FORMAT_MILLIS = '{% $fromMillis($ms, $picture, $timezone) %}';
 
-/** The JSONata bindings of a scope: `$states` and every workflow variable. */
+/** The JSONata bindings of a scope: `$states`, every workflow variable, and the evaluation's limits. */
 export function bindingsOf(scope: EvaluationScope): Record<string, unknown> {
   const bindings: Record<string, unknown> = {
     ...scope.variables,
     states: { input: scope.input, result: scope.result, errorOutput: scope.errorOutput, context: scope.context },
+    [LIMITS_BINDING]: scope.expressionLimits ?? DEFAULT_EXPRESSION_LIMITS,
   };
   const nowMillis = scope.nowMillis;
   if (nowMillis !== undefined) {
@@ -147,6 +217,9 @@ export async function evaluateJsonata(source: string, bindings: Record<string, u
     value = await expression.evaluate(undefined, bindings);
   } catch (err) {
     if (err instanceof QueryEvaluationError) throw err;
+    if (err instanceof ExpressionBudgetError) {
+      throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' was stopped: ${err.message}.`, { cause: err, location: field });
+    }
     throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' threw an error during evaluation. ${describe(err)}`, {
       cause: err,
       location: field,
