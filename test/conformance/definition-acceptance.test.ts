@@ -194,6 +194,17 @@ describe('Task resources refused in AWS words', () => {
     expect(await express.create(def)).toEqual(refusal("SCHEMA_VALIDATION_FAILED: Express state machine does not support '.waitForTaskToken' service integration  at /States/Publish/Resource"));
   });
 
+  it.each([
+    ['states:startExecution.sync:2', "'.sync' service integration"],
+    ['sqs:sendMessage.waitForTaskToken', "'.waitForTaskToken' service integration "],
+  ])('%s in the EXPRESS child workflows of a distributed Map of a STANDARD machine, refused as in an EXPRESS machine (the recorded words)', async (resource, what) => {
+    const map = { Type: 'Map', End: true, ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'EXPRESS' }, StartAt: 'Child', States: { Child: { Type: 'Task', Resource: `arn:aws:states:::${resource}`, End: true } } } };
+    expect(await engine.create(jsonpath({ Fanout: map }))).toEqual(refusal(`SCHEMA_VALIDATION_FAILED: Express state machine does not support ${what} at /States/Fanout/ItemProcessor/States/Child/Resource`));
+    // STANDARD children may wait.
+    const standard = { ...map, ItemProcessor: { ...map.ItemProcessor, ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' } } };
+    expect(await engine.create(jsonpath({ Fanout: standard }))).toBe('created');
+  });
+
   it('an Activity in an EXPRESS machine (recorded on AWS: test_sfn_api_express.snapshot.json::test_illegal_activity_task)', async () => {
     const def = jsonpath({ ActivityTask: { Type: 'Task', Resource: 'arn:aws:states:us-east-1:111111111111:activity:activity-x', End: true } });
     expect(await express.create(def)).toEqual(refusal('SCHEMA_VALIDATION_FAILED: Express state machine does not support Activity ARN at /States/ActivityTask/Resource'));

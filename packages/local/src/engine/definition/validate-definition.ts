@@ -79,6 +79,8 @@ function dynamicProblem(value: unknown): string | undefined {
 class DefinitionChecker {
   readonly problems: DefinitionProblem[] = [];
   private readonly seen = new Set<string>();
+  /** How many distributed Maps with `ExecutionType: EXPRESS` enclose the states being checked: their children are Express runs. */
+  private expressChildren = 0;
 
   constructor(
     private readonly topLanguage: QueryLanguage,
@@ -365,7 +367,7 @@ class DefinitionChecker {
     }
     // An express run lasts five minutes at most and keeps no history to wait in: no activity, job or callback,
     // whichever the service (AWS's words; its '.waitForTaskToken' message ends in a space).
-    if (this.type === 'EXPRESS') {
+    if (this.type === 'EXPRESS' || this.expressChildren > 0) {
       if (target.resourceType === 'activity') return this.problem('SCHEMA_VALIDATION_FAILED', 'Express state machine does not support Activity ARN', `${at}/Resource`);
       if (target.pattern !== 'request') {
         return this.problem('SCHEMA_VALIDATION_FAILED', `Express state machine does not support '.${target.pattern}' service integration${target.pattern === 'waitForTaskToken' ? ' ' : ''}`, `${at}/Resource`);
@@ -417,7 +419,14 @@ class DefinitionChecker {
       if (field in state && mode !== 'DISTRIBUTED') this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' field ${field} is only supported in DISTRIBUTED mode (ItemProcessor.ProcessorConfig.Mode)`, `${at}/${field}`);
     }
     this.mapItemSources(name, state, at);
-    return this.list(processor, [...list.path, name, MAP_ITEMS], `${at}/${processorField}`);
+    // A distributed Map's EXPRESS child workflows are Express runs: what an EXPRESS machine may not do, they may not either.
+    const expressChildren = mode === 'DISTRIBUTED' && isObject(processor.ProcessorConfig) && processor.ProcessorConfig.ExecutionType === 'EXPRESS';
+    if (expressChildren) this.expressChildren += 1;
+    try {
+      return this.list(processor, [...list.path, name, MAP_ITEMS], `${at}/${processorField}`);
+    } finally {
+      if (expressChildren) this.expressChildren -= 1;
+    }
   }
 
   /** A distributed Map's ItemReader and ResultWriter name what the engine reads and writes. */
