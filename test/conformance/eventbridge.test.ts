@@ -131,3 +131,17 @@ describe('aws-sdk:eventbridge', () => {
     expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: { Entries: [{ ErrorCode: 'MalformedDetail', ErrorMessage: 'Detail is malformed.' }], FailedEntryCount: 1 } });
   });
 });
+
+describe('EventBridge limits', () => {
+  // EventBridge API reference, PutEvents: the entries of a request hold at most 256 KB together, counted as
+  // the user guide's "Calculating PutEvents event entry size" says.
+  it('refuses entries over 256 KB together with ValidationException, and takes them at the limit', async () => {
+    const entry = (detailBytes: number) => ({ Source: 's', DetailType: 't', Detail: JSON.stringify({ d: 'x'.repeat(detailBytes - 8) }) });
+    await expect(services.eventbridge.call('PutEvents', { Entries: [entry(300 * 1024)] })).rejects.toMatchObject({
+      code: 'ValidationException',
+      message: 'Total size of the entries in the request is over the limit.',
+    });
+    await expect(services.eventbridge.call('PutEvents', { Entries: [entry(150 * 1024), entry(150 * 1024)] })).rejects.toMatchObject({ code: 'ValidationException' });
+    await expect(services.eventbridge.call('PutEvents', { Entries: [entry(262_144 - 2)] })).resolves.toMatchObject({ FailedEntryCount: 0 });
+  });
+});

@@ -176,3 +176,14 @@ describe('aws-sdk:sns', () => {
     expect(created).not.toBe('created');
   });
 });
+
+describe('SNS limits', () => {
+  // SNS API reference, Publish: a message of at most 256 KB (262,144 bytes), its attributes included.
+  it('refuses a message over 256 KB with InvalidParameter, "Message too long", and takes one of exactly 256 KB', async () => {
+    const arn = await topic('limits');
+    await expect(services.sns.call('Publish', { TopicArn: arn, Message: 'x'.repeat(300 * 1024) })).rejects.toMatchObject({ code: 'InvalidParameter', message: 'Invalid parameter: Message too long' });
+    await expect(services.sns.call('Publish', { TopicArn: arn, Message: 'x'.repeat(262_144) })).resolves.toHaveProperty('MessageId');
+    const attributes = { note: { DataType: 'String', StringValue: 'y'.repeat(100) } };
+    await expect(services.sns.call('Publish', { TopicArn: arn, Message: 'x'.repeat(262_144 - 50), MessageAttributes: attributes })).rejects.toMatchObject({ code: 'InvalidParameter' });
+  });
+});

@@ -54,6 +54,17 @@ describe('SUCCEEDED', () => {
 });
 
 describe('FAILED', () => {
+  it.each([
+    ['300 KB', 300 * 1024],
+    ['1 MB', 1024 * 1024],
+  ])('fails a state whose output is %s with States.DataLimitExceeded, as the same Pass fails in a run', async (_what, size) => {
+    const pass = { QueryLanguage: 'JSONata', Type: 'Pass', Output: `{% $pad("", ${size}, "x") %}`, End: true };
+    const answer = await testState({ definition: pass });
+    expect(answer).toMatchObject({ status: 'FAILED', error: 'States.DataLimitExceeded' });
+    expect(answer.cause).toMatch(/returned a result with a size exceeding the maximum number of bytes service limit\.$/);
+    expect(answer.output).toBeUndefined();
+  });
+
   it('answers a Fail state with its error and cause and no output (recorded: BASE_FAIL_STATE)', async () => {
     const fail = { Type: 'Fail', Error: 'SomeFailure', Cause: "This state machines raises a 'SomeFailure' failure." };
     expect(await testState({ definition: fail, input: { Value: 'HelloWorld' } })).toEqual({ status: 'FAILED', error: 'SomeFailure', cause: "This state machines raises a 'SomeFailure' failure." });

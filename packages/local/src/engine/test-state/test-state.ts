@@ -9,7 +9,7 @@
  * flow of both query languages, the Retry/Catch rules and the Task integrations.
  */
 import { StatesError } from '@autosave/workflow/errors';
-import type { Clock } from '@autosave/workflow/config';
+import { STATES_PAYLOAD_LIMIT_BYTES, type Clock } from '@autosave/workflow/config';
 import { parseExecutionInput } from '../api/executions';
 import type { ArnScope } from '../arns';
 import { dataFlowFor, type EvaluationScope, type ExpressionLimits, type StateDataFlow, type StateDefinition } from '../dataflow';
@@ -392,9 +392,15 @@ class TestRun {
 
   private answer(status: TestStateStatus, parts: { output?: unknown; nextState?: string; error?: string; cause?: string }): Json {
     const failed = status === 'FAILED' || status === 'RETRIABLE';
+    const output = !failed && 'output' in parts ? this.texts.of(parts.output) : undefined;
+    // The payload limit a run holds the same state's output to (step.ts exit): over it, the state fails.
+    if (output !== undefined && Buffer.byteLength(output) > STATES_PAYLOAD_LIMIT_BYTES) {
+      const cause = `The state/task '${this.state.name}' returned a result with a size exceeding the maximum number of bytes service limit.`;
+      return this.answer('FAILED', { error: StatesError.DataLimitExceeded, cause });
+    }
     return {
       status,
-      ...(!failed && 'output' in parts ? { output: this.texts.of(parts.output) } : {}),
+      ...(output !== undefined ? { output } : {}),
       ...(parts.error !== undefined ? { error: parts.error } : {}),
       ...(parts.cause !== undefined ? { cause: parts.cause } : {}),
       ...(!failed && parts.nextState !== undefined ? { nextState: parts.nextState } : {}),

@@ -237,6 +237,9 @@ export class LocalEventBridge implements ServiceApi {
   private putEvents(input: Input, context?: TaskCallContext): Record<string, unknown> {
     const entries = Array.isArray(input.Entries) ? (input.Entries as Input[]) : [];
     if (entries.length === 0 || entries.length > 10) throw new ServiceFault('ValidationException', `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and 10`, 400);
+    if (entries.reduce((total, entry) => total + entryBytes(entry), 0) > PUT_EVENTS_LIMIT_BYTES) {
+      throw new ServiceFault('ValidationException', 'Total size of the entries in the request is over the limit.', 400);
+    }
     const results = entries.map((entry) => this.putEntry(entry, context));
     return { Entries: results, FailedEntryCount: results.filter((r) => 'ErrorCode' in r).length };
   }
@@ -318,4 +321,18 @@ function selectPath(event: unknown, path: string): unknown {
     value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
   }
   return value ?? null;
+}
+
+/** The most a PutEvents request's entries may hold together (EventBridge API reference, PutEvents: 256 KB). */
+export const PUT_EVENTS_LIMIT_BYTES = 262_144;
+
+/**
+ * An entry's size as EventBridge counts it (user guide, "Calculating PutEvents event entry size"): 14 bytes
+ * for a Time, and the UTF-8 bytes of Source, DetailType, Detail and each of Resources.
+ */
+function entryBytes(entry: Record<string, unknown>): number {
+  let bytes = entry.Time !== undefined ? 14 : 0;
+  for (const field of [entry.Source, entry.DetailType, entry.Detail]) if (typeof field === 'string') bytes += Buffer.byteLength(field);
+  if (Array.isArray(entry.Resources)) for (const r of entry.Resources) if (typeof r === 'string') bytes += Buffer.byteLength(r);
+  return bytes;
 }

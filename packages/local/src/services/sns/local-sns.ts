@@ -67,6 +67,25 @@ const PROTOCOLS = new Set(['sqs', 'lambda', 'email', 'email-json', 'http', 'http
 const TOPIC_NAME = /^[A-Za-z0-9_-]{1,256}$/;
 
 const invalid = (message: string) => new ServiceFault('InvalidParameter', `Invalid parameter: ${message}`, 400);
+
+/** The most a message may hold, its attributes included (SNS API reference, Publish: 256 KB). */
+export const SNS_MESSAGE_LIMIT_BYTES = 262_144;
+
+/** A message's size as SNS counts it: the text, and each attribute's name, type and value. */
+function publishedBytes(message: string, attributes: unknown): number {
+  let bytes = Buffer.byteLength(message);
+  if (attributes !== null && typeof attributes === 'object') {
+    for (const [name, attribute] of Object.entries(attributes as Record<string, Record<string, unknown>>)) {
+      bytes += Buffer.byteLength(name);
+      for (const part of ['DataType', 'StringValue', 'BinaryValue'] as const) {
+        const value = attribute?.[part];
+        if (typeof value === 'string') bytes += Buffer.byteLength(value);
+        else if (value instanceof Uint8Array) bytes += value.byteLength;
+      }
+    }
+  }
+  return bytes;
+}
 const notFound = (message: string) => new ServiceFault('NotFound', message, 404);
 
 export class LocalSns implements ServiceApi {
@@ -228,6 +247,7 @@ export class LocalSns implements ServiceApi {
     const topic = this.topic(target);
     const message = input.Message;
     if (typeof message !== 'string' || message === '') throw invalid('Empty message');
+    if (publishedBytes(message, input.MessageAttributes) > SNS_MESSAGE_LIMIT_BYTES) throw invalid('Message too long');
     const fifo = topic.attributes.FifoTopic === 'true';
     if (fifo && input.MessageGroupId === undefined) throw invalid('The MessageGroupId parameter is required for FIFO topics');
     if (fifo && input.MessageDeduplicationId === undefined && topic.attributes.ContentBasedDeduplication !== 'true') {
