@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   DescribeExecutionCommand,
+  RedriveExecutionCommand,
   SFNClient,
   StartExecutionCommand,
   type DescribeExecutionCommandOutput,
@@ -20,7 +21,8 @@ import { AutosaveError } from '@autosave/workflow/errors';
 import { OutboxEmailProvider, type OutboxEmail } from '@autosave/runtime/tools';
 import type { ModelScript } from '@autosave/runtime/models';
 import type { Workflow } from '@autosave/workflow';
-import { analyzeHistory, getFullHistory, pendingApprovals, submitApprovalDecision, type PendingApproval } from '../operations';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { analyzeHistory, getFullHistory, pendingApprovals, pullRun, submitApprovalDecision, type PendingApproval, type PulledRun } from '../operations';
 import { invokedName, type AutosaveFunctions } from '../project';
 import { callTestState, MockConfigBuilder, type MockTestCases, type TestStateOptions, type TestStateResult } from '../engine';
 import { localDefinition, LOCAL_STATE_MACHINE_ROLE_ARN } from '../services/deploy-workflows';
@@ -218,6 +220,30 @@ export class AutosaveTestEnvironment {
     const port = this.local.port;
     await this.local.stop();
     this.local = await this.boot(port);
+  }
+
+  /**
+   * Pulls a closed run from where it ran (`client`: an SFNClient for AWS, or any Step Functions endpoint)
+   * into this engine, as `autosave pull` does: same state machine name (its definition as the run used it),
+   * same run name, input and history, FAILED (or TIMED_OUT, ABORTED) where it stopped. `s3`, when given,
+   * is the source's S3: the payloads the run names by `s3://` reference are copied into the local S3.
+   * Then {@link redrive} resumes it with your current handlers: a regression test pins a real failure.
+   *
+   * ```ts
+   * const run = await env.pull('arn:aws:states:eu-west-1:111122223333:execution:research-agent:run-42', { client: new SFNClient({ region: 'eu-west-1' }) });
+   * await env.redrive(run);
+   * await env.waitFor(run, 'SUCCEEDED');
+   * ```
+   */
+  async pull(executionArn: string, options: { readonly client: SFNClient; readonly s3?: S3Client }): Promise<TestRun & { readonly pulled: PulledRun }> {
+    const pulled = await pullRun(options.client, this.local.url, executionArn, options.s3 ? { payloads: options.s3 } : {});
+    const [, , , , , , workflow, name] = pulled.executionArn.split(':');
+    return { executionArn: pulled.executionArn, name, workflow, pulled };
+  }
+
+  /** RedriveExecution of a failed, timed-out or aborted run (a pulled one too): it resumes at the state it stopped in. */
+  async redrive(run: TestRun): Promise<void> {
+    await this.sfn.send(new RedriveExecutionCommand({ executionArn: run.executionArn }));
   }
 
   /** The run's whole history (every page), as GetExecutionHistory answers. */
