@@ -72,6 +72,14 @@ describe('http:invoke', () => {
     expect(request.headers['x-api-key']).toBe('secret-1');
   });
 
+  it('takes the connection from InvocationConfig.ConnectionArn, the private-API form (AWS docs, "Call HTTPS APIs": HTTP Task fields; as the public sample stepfunctions-eventbridge-onpremise-tf deploys it)', async () => {
+    const run = await engine.run(call({ ApiEndpoint: `${base}/hello`, Method: 'GET', InvocationConfig: { ConnectionArn: CONNECTION } }));
+    expect(run.outcome).toMatchObject({ status: 'SUCCEEDED', output: { StatusCode: 200, ResponseBody: { ok: true, id: 'o-1' } } });
+    const request = requests.at(-1)!;
+    expect(request).toMatchObject({ method: 'GET' });
+    expect(request.headers['x-api-key']).toBe('secret-1');
+  });
+
   it('form-encodes the body with Transform URL_ENCODED and the BRACKETS array format; BASIC auth from a connection named by its name', async () => {
     await engine.run(
       call({

@@ -2,7 +2,7 @@
  * `arn:aws:states:::http:invoke`: a real HTTP call, as the HTTP Task makes it (AWS docs, "Call HTTPS APIs in
  * Step Functions workflows"): `ApiEndpoint` with `QueryParameters`, `Method`, `Headers`, `RequestBody`
  * (JSON, or form-encoded with `Transform.RequestBodyEncoding: URL_ENCODED`), authorized by the EventBridge
- * connection `Authentication.ConnectionArn` names — resolved from a local file, as the engine has no
+ * connection `Authentication.ConnectionArn` (or, for a private API, `InvocationConfig.ConnectionArn`) names — resolved from a local file, as the engine has no
  * EventBridge connections of its own. The result is `{Headers, ResponseBody, StatusCode, StatusText}`
  * (headers as lists of values, a JSON body parsed); a status outside 2xx fails with
  * `States.Http.StatusCode.<code>`, a call that gets no answer with `States.Http.Socket`. Where a call may go,
@@ -40,8 +40,10 @@ export const httpIntegration: ServedIntegration = {
     if (typeof input.ApiEndpoint !== 'string' || !METHODS.has(method)) {
       return failure('States.Runtime', 'An http:invoke Task needs an ApiEndpoint string and a Method (GET, POST, PUT, DELETE, PATCH, OPTIONS or HEAD)');
     }
-    const connectionArn = argsObject(input.Authentication).ConnectionArn;
-    if (typeof connectionArn !== 'string') return failure('States.Runtime', 'An http:invoke Task needs Authentication.ConnectionArn');
+    // A public API's connection is named in Authentication, a private API's (through the connection's VPC
+    // resource configuration) in InvocationConfig (AWS docs, "Call HTTPS APIs": HTTP Task fields).
+    const connectionArn = argsObject(input.Authentication).ConnectionArn ?? argsObject(input.InvocationConfig).ConnectionArn;
+    if (typeof connectionArn !== 'string') return failure('States.Runtime', 'An http:invoke Task needs Authentication.ConnectionArn (or InvocationConfig.ConnectionArn for a private API)');
     if (!ports.httpConnections) return notServed('EventBridge connections', 'describe them in the connections file of autosave local (docs/integrations.md), or pass integrations.httpConnections to the Engine');
     let auth;
     try {
