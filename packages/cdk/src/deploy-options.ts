@@ -77,6 +77,11 @@ export interface DeployOptions {
   readonly alarmEmail?: string;
   /** `autosave:logRetentionDays`. @default {@link DEFAULT_LOG_RETENTION_DAYS} */
   readonly logRetentionDays?: number;
+  /**
+   * `autosave:tracing`: AWS X-Ray tracing of every state machine and function, so a run and the Lambda calls
+   * its steps make are one trace. @default true
+   */
+  readonly tracing?: boolean;
 }
 
 /** Options without a default value. */
@@ -146,6 +151,7 @@ export function resolveDeployOptions(options: DeployOptions = {}): ResolvedDeplo
     approvalConcurrency: options.approvalConcurrency,
     prefixStateMachineNames: options.prefixStateMachineNames ?? false,
     localstack: localstackRollout(options),
+    tracing: options.tracing ?? true,
   };
 }
 
@@ -175,7 +181,9 @@ export function deployOptionsFromContext(get: (key: string) => unknown): DeployO
   }
   const prefix = str('prefixStateMachineNames');
   const localstack = str('localstack');
+  const tracing = str('tracing');
   return {
+    tracing: tracing === undefined ? undefined : tracing === 'true',
     localstack: localstack === undefined ? undefined : localstack === 'true',
     stateMachineLogLevel: logLevel as StateMachineLogLevel | undefined,
     approvalConcurrency: num('approvalConcurrency'),

@@ -43,3 +43,6 @@ export function nagResource(scope: IConstruct, value: string): string {
   };
   return visit(Stack.of(scope).resolve(value));
 }
+
+/** Why a stack deployed with `autosave:tracing=false` has no X-Ray tracing: its owner turned it off. */
+export const TRACING_OFF_REASON = 'Tracing was turned off for this deployment (-c autosave:tracing=false); it is on by default.';

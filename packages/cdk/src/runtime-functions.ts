@@ -11,7 +11,7 @@ import { REQUIRED_TOOLS_ENV } from '@autosave/runtime/tools';
 import type { ResolvedDeployOptions } from './deploy-options';
 import { requireFunctionUrlRegion } from './function-url-regions';
 import { BUNDLE_FILE, builtInFunctionCode, FUNCTION_BUNDLING } from './function-code';
-import { acknowledgeNag, nagArn, nagResource } from './nag';
+import { acknowledgeNag, nagArn, nagResource, TRACING_OFF_REASON } from './nag';
 import type { SharedResources } from './shared-resources';
 import { FunctionNames, type FunctionNeed, type FunctionSpec } from './stack-inputs';
 
@@ -157,7 +157,7 @@ export class RuntimeFunctions extends Construct {
       runtime: FUNCTION_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
       // Step Functions traces every run; the functions join its traces.
-      tracing: lambda.Tracing.ACTIVE,
+      tracing: props.options.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       timeout: Duration.seconds(spec.timeoutSeconds),
       memorySize: spec.memoryMb,
       role,
@@ -181,6 +181,7 @@ export class RuntimeFunctions extends Construct {
     for (const need of spec.needs) this.grantNeed(fn, role, spec.name, need, props);
     acknowledgeNag(role, 'AwsSolutions-IAM5[Resource::*]', 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; CDK adds them for active tracing.');
     acknowledgeNag(fn, 'Serverless-LambdaDLQ', LAMBDA_DLQ_REASONS[spec.name] ?? DEFAULT_LAMBDA_DLQ_REASON);
+    if (!props.options.tracing) acknowledgeNag(fn, 'Serverless-LambdaTracing', TRACING_OFF_REASON);
     return fn;
   }
 

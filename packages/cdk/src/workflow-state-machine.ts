@@ -9,7 +9,7 @@ import { LIVE_ALIAS_NAME } from '@autosave/workflow/config';
 import type { ResolvedDeployOptions } from './deploy-options';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { definitionWithArnsInPlace, LocalstackLiveVersion } from './localstack';
-import { acknowledgeNag, nagArnOf } from './nag';
+import { acknowledgeNag, nagArnOf, TRACING_OFF_REASON } from './nag';
 import type { RuntimeFunctions } from './runtime-functions';
 import { placeholdersIn } from '@autosave/workflow';
 import { functionForPlaceholder, type WorkflowSpec } from './stack-inputs';
@@ -133,7 +133,7 @@ export class WorkflowStateMachine extends Construct {
       // Execution data carries task tokens and user payloads: log the events, not the data; errors only
       // by default (ALL logs every transition, billed per event).
       logs: { destination: logGroup, level: sfn.LogLevel[options.stateMachineLogLevel], includeExecutionData: false },
-      tracingEnabled: true,
+      tracingEnabled: options.tracing,
       removalPolicy: RemovalPolicy.RETAIN,
     });
     if (options.stateMachineLogLevel !== 'ALL') {
@@ -142,6 +142,9 @@ export class WorkflowStateMachine extends Construct {
         'AwsSolutions-SF1',
         'Errors are logged by default: every run is in the execution history (90 days) and the failed ones reach the DLQ; ALL logs every transition at a per-event cost (-c autosave:stateMachineLogLevel=ALL).',
       );
+    }
+    if (!options.tracing) {
+      for (const rule of ['AwsSolutions-SF2', 'Serverless-StepFunctionStateMachineXray']) acknowledgeNag(this.stateMachine, rule, TRACING_OFF_REASON);
     }
     acknowledgeNag(
       role,

@@ -15,7 +15,8 @@ import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REG
 import { DEFAULT_DLQ_NAME } from '@autosave/runtime/endpoints';
 import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
 import { stepFunctionsService } from './api/step-functions-service';
-import { Engine, type MockTestCases, type RunImportHeader, type ServicePorts, VirtualClock, type WireHistoryEvent } from './engine';
+import { DEFAULT_CLOSED_STATUSES, Engine, type MockTestCases, type RunImportHeader, type ServicePorts, VirtualClock, type WireHistoryEvent } from './engine';
+import type { OtlpTracesOptions, StepFunctionsApi } from './tracing';
 import type { WorkflowDeployment } from './services/deploy-workflows';
 import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lambda-runner';
 import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
@@ -126,6 +127,23 @@ export interface StartLocalOptions {
    * @default the file of {@link mockConfigFile}
    */
   readonly mockConfig?: MockTestCases;
+  /**
+   * Export every run that closes as an OpenTelemetry trace to this OTLP/HTTP receiver (`autosave local` takes it
+   * from `OTEL_EXPORTER_OTLP_ENDPOINT`). @default no traces
+   */
+  readonly traces?: OtlpTracesOptions;
+}
+
+/**
+ * What exports a closed run's trace: the OpenTelemetry SDK loads only when traces are asked for. A failed export
+ * is logged and dropped: a receiver that is down must not hold the run's other close hooks back.
+ */
+async function tracedRuns(options: OtlpTracesOptions, api: StepFunctionsApi, log: (line: string) => void): Promise<(executionArn: string) => Promise<void>> {
+  const { OtlpRunExporter, exportRunTrace } = await import('./tracing');
+  const exporter = new OtlpRunExporter(options);
+  log(`  traces: every run that closes, to ${options.url}${options.captureContent ? ' (with model prompts and answers)' : ''}`);
+  return (executionArn) =>
+    exportRunTrace(api, exporter, executionArn).catch((err: unknown) => log(`autosave local: the trace of ${executionArn} was not exported: ${(err as Error).message}`));
 }
 
 /** A running local engine. */
@@ -350,7 +368,10 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       models: { invokeModel: later('models') },
       httpConnections: { resolve: later('httpConnections') },
     } as ServicePorts;
-    const engine = new Engine({
+    const runTraces: ((executionArn: string) => Promise<void>) | undefined = options.traces
+      ? await tracedRuns(options.traces, (operation, input) => engine.handle(operation, input), log)
+      : undefined;
+    const engine: Engine = new Engine({
       dataDir: join(dataDir, DATA_LAYOUT.engine),
       ...(mockConfig ? { mockConfig } : {}),
       clock,
@@ -368,10 +389,13 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       },
       // The EventBridge rule on AWS (docs/architecture.md §4): closed runs go to run-monitor; in stack
       // mode, to whatever the stack's rules match.
-      ...(registryPath ? {} : { closedStatuses: ALL_CLOSED_STATUSES }),
+      // Traced runs are traced whatever their status: the hook then sees every close, and run-monitor its own.
+      ...(registryPath && !runTraces ? {} : { closedStatuses: ALL_CLOSED_STATUSES }),
       onExecutionClosed: async (event) => {
         const s = await services;
+        if (runTraces) await runTraces(event.detail.executionArn);
         if (s.stack) return s.stack.onExecutionClosed(event);
+        if (registryPath && !DEFAULT_CLOSED_STATUSES.includes(event.detail.status)) return;
         if (!s.lambdas.has(RUN_MONITOR_FUNCTION)) return;
         const result = await s.lambdas.invoke({ functionName: RUN_MONITOR_FUNCTION, payload: event });
         if (result.functionError) console.error(`autosave local: ${RUN_MONITOR_FUNCTION} failed:`, result.payload);

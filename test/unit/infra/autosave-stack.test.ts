@@ -372,6 +372,16 @@ describe('AutosaveStack: cdk-nag, AwsSolutions and Serverless packs', () => {
     expect(findings(options)).toEqual([]);
   });
 
+  it('traces every state machine and function with X-Ray by default, and turns both off with autosave:tracing=false, acknowledged', () => {
+    for (const [, fn] of ofType('AWS::Lambda::Function')) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+    const untraced = synthApp({ context: { 'autosave:tracing': 'false' } });
+    const untracedResources = untraced.template.toJSON().Resources as Record<string, Resource>;
+    const all = (type: string) => Object.values(untracedResources).filter((r) => r.Type === type);
+    for (const sm of all('AWS::StepFunctions::StateMachine')) expect(sm.Properties.TracingConfiguration?.Enabled ?? false).toBe(false);
+    for (const fn of all('AWS::Lambda::Function')) expect(fn.Properties.TracingConfig?.Mode ?? 'PassThrough').toBe('PassThrough');
+    expect(findings(untraced)).toEqual([]);
+  });
+
   it('fails on a finding nobody acknowledged: a function added without a reason for each pack', () => {
     const planted = createAutosaveApp({ workflows: registeredWorkflowSpecs(), functions: registeredFunctionSpecs(), app: { context: { 'aws:cdk:bundling-stacks': [] } } });
     new lambda.Function(planted.stack, 'Unreviewed', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => 1') });

@@ -109,6 +109,10 @@ export const run = commandRunner('local', async (args) => {
     ...(values.integrations ? { integrationsFile: values.integrations } : {}),
     ...(values['pass-through'] ? { passThrough: parsePassThroughFlag(values['pass-through']) } : {}),
     ...(values['allow-outbound'] ? { allowOutbound: parseAllowOutboundFlag(values['allow-outbound']) } : {}),
+    // OpenTelemetry's own settings; the exporter's modules load only when one is set.
+    ...(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+      ? { traces: (await import('../../tracing')).otlpTracesFromEnvironment(process.env) }
+      : {}),
   });
   terminal().line(`Ready in ${Date.now() - started} ms`);
   await new Promise<void>((resolve) => {
