@@ -60,6 +60,21 @@ describe('engine API under hostile input', () => {
       const validated = await h.call('ValidateStateMachineDefinition', { definition: deep });
       expect(validated).toMatchObject({ result: 'FAIL', diagnostics: [expect.objectContaining({ code: 'SCHEMA_VALIDATION_FAILED' })] });
     });
+    it('TestState refuses a definition nested 10,000 deep as CreateStateMachine does (it answered 500, Maximum call stack size exceeded)', async () => {
+      const deep = `{"Type":"Pass","Result":${nested(10_000)},"End":true}`;
+      await rejects('CreateStateMachine', { name: 'deep-10k', definition: `{"StartAt":"P","States":{"P":${deep}}}`, roleArn: role }, 'InvalidDefinition');
+      await rejects('TestState', { definition: deep }, 'InvalidDefinition');
+      await rejects('TestState', { definition: `{"StartAt":"P","States":{"P":${deep}}}`, stateName: 'P' }, 'InvalidDefinition');
+    });
+    it.each([
+      ['input', { input: nested(10_000) }, 'InvalidExecutionInput'],
+      ['variables', { variables: `{"v":${nested(10_000)}}` }, 'ValidationException'],
+      ['context', { context: `{"v":${nested(10_000)}}`, mock: { result: '{}' } }, 'ValidationException'],
+      ['a mocked result', { mock: { result: `{"Payload":${nested(10_000)}}` } }, 'ValidationException'],
+    ])('TestState refuses %s nested 10,000 deep, never with a 500', async (_what, fields, name) => {
+      const definition = JSON.stringify({ Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Arguments: { FunctionName: 'f' }, End: true, QueryLanguage: 'JSONata' });
+      await rejects('TestState', { definition, roleArn: role, ...fields }, name);
+    });
     it('a task output nested 5,000 deep is InvalidOutput', () => rejects('SendTaskSuccess', { taskToken: `AAAA${'x'.repeat(128)}`, output: nested(5000) }, 'InvalidOutput'));
     it(`an input nested exactly ${MAX_JSON_NESTING_DEPTH} deep runs through JSONata and JSONPath states`, async () => {
       const arn = await h.machine({

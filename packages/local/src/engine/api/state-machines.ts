@@ -69,12 +69,20 @@ function boundedDefinition(input: Input): string {
       `1 validation error detected: Value at 'definition' failed to satisfy constraint: Member must have length less than or equal to ${DEFINITION_LIMIT_BYTES}`,
     );
   }
+  refuseDeepDefinition(definition);
+  return definition;
+}
+
+/**
+ * Refuses a definition nested deeper than {@link MAX_JSON_NESTING_DEPTH} with `InvalidDefinition`, before
+ * anything parses or walks it (CreateStateMachine, UpdateStateMachine, TestState).
+ */
+export function refuseDeepDefinition(definition: string): void {
   if (nestsDeeperThan(definition, MAX_JSON_NESTING_DEPTH)) {
     throw new InvalidDefinitionError([
       { code: 'SCHEMA_VALIDATION_FAILED', message: `the definition nests deeper than ${MAX_JSON_NESTING_DEPTH} levels`, location: '' },
     ]);
   }
-  return definition;
 }
 
 /** Validates and prepares the request's definition once (for a machine of `type`), and remembers the prepared form for the executor. */

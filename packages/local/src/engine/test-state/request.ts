@@ -3,6 +3,9 @@
  * `stepfunctions/2016-11-23/service-2.json`: TestStateInput, MockInput, MockErrorOutput,
  * TestStateConfiguration) before anything runs.
  */
+import { MAX_JSON_NESTING_DEPTH } from '@autosave/workflow/config';
+import { refuseDeepDefinition } from '../api/state-machines';
+import { nestsDeeperThan } from '../api/wire';
 import { ValidationException } from '../service-errors';
 
 /** How much of the data flow the answer shows (`INFO`: none). */
@@ -109,6 +112,7 @@ function readMock(input: Fields, revealSecrets: boolean): TestStateMock | undefi
     return { kind: 'error', error, cause, fieldValidationMode };
   }
   if (result === undefined) return undefined;
+  if (nestsDeeperThan(result, MAX_JSON_NESTING_DEPTH)) throw new ValidationException(`Mocked result must be valid JSON nested no deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
   try {
     JSON.parse(result);
   } catch {
@@ -121,6 +125,8 @@ function readMock(input: Fields, revealSecrets: boolean): TestStateMock | undefi
 /** Reads a TestState request, refusing what the API model refuses with `ValidationException`. */
 export function readTestStateRequest(input: Fields): TestStateRequest {
   const definition = stringField(input, 'definition', 'definition', { min: 1, max: MAX_DEFINITION_LENGTH, required: true }) as string;
+  // As CreateStateMachine refuses it: 10,000 levels answered 500 (Maximum call stack size exceeded).
+  refuseDeepDefinition(definition);
   const revealSecrets = input.revealSecrets === true;
   if (input.revealSecrets !== undefined && input.revealSecrets !== null && typeof input.revealSecrets !== 'boolean') {
     throw new ValidationException("Value at 'revealSecrets' must be a boolean");

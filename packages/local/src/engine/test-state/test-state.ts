@@ -9,8 +9,9 @@
  * flow of both query languages, the Retry/Catch rules and the Task integrations.
  */
 import { StatesError } from '@autosave/workflow/errors';
-import { STATES_PAYLOAD_LIMIT_BYTES, type Clock } from '@autosave/workflow/config';
+import { MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES, type Clock } from '@autosave/workflow/config';
 import { parseExecutionInput } from '../api/executions';
+import { nestsDeeperThan } from '../api/wire';
 import type { ArnScope } from '../arns';
 import { dataFlowFor, type EvaluationScope, type ExpressionLimits, type StateDataFlow, type StateDefinition } from '../dataflow';
 import { type PreparedState, validateDefinition } from '../definition';
@@ -447,6 +448,7 @@ export async function testState(services: TestStateServices, input: Json): Promi
 
 /** `variables`: a JSON object of variable values. */
 function parseVariables(text: string): Json {
+  if (nestsDeeperThan(text, MAX_JSON_NESTING_DEPTH)) throw new ValidationException(`Variables must be a valid JSON object nested no deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
