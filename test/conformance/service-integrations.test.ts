@@ -32,6 +32,27 @@ describe('lambda:invoke results', () => {
     expect(result.SdkResponseMetadata.RequestId).toBe(HttpHeaders['x-amzn-RequestId']);
   });
 
+  it('with LogType Tail carry LogResult, the base64 log tail, and its X-Amz-Log-Result header first (recorded: test_lambda_task_service test_invoke_unsupported_param)', async () => {
+    const def = jsonpath({ Invoke: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'echo', Payload: null, LogType: 'Tail' }, End: true } });
+    const result = taskResult(await engine.run(def, {}));
+    expect(Object.keys(result)).toEqual(['ExecutedVersion', 'LogResult', 'Payload', 'SdkHttpMetadata', 'SdkResponseMetadata', 'StatusCode']);
+    const { AllHttpHeaders, HttpHeaders } = result.SdkHttpMetadata;
+    expect(Object.keys(AllHttpHeaders)).toEqual(['X-Amz-Log-Result', 'X-Amz-Executed-Version', 'x-amzn-Remapped-Content-Length', 'Connection', 'x-amzn-RequestId', 'Content-Length', 'Date', 'X-Amzn-Trace-Id', 'Content-Type']);
+    expect(Object.keys(HttpHeaders)).toEqual([
+      'Connection', 'Content-Length', 'Content-Type', 'Date', 'X-Amz-Executed-Version', 'X-Amz-Log-Result', 'x-amzn-Remapped-Content-Length', 'x-amzn-RequestId', 'X-Amzn-Trace-Id',
+    ]);
+    expect(HttpHeaders['X-Amz-Log-Result']).toBe(result.LogResult);
+    // The platform's lines of the invocation, under the response's request id.
+    const log = Buffer.from(result.LogResult, 'base64').toString('utf8');
+    const id = HttpHeaders['x-amzn-RequestId'];
+    expect(log).toMatch(new RegExp(`^START RequestId: ${id} Version: \\$LATEST\nEND RequestId: ${id}\nREPORT RequestId: ${id}\tDuration: [0-9.]+ ms\tBilled Duration: \\d+ ms\t\n$`));
+  });
+
+  it('without LogType Tail carry no LogResult', async () => {
+    const def = jsonpath({ Invoke: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'echo', Payload: {}, LogType: 'None' }, End: true } });
+    expect(taskResult(await engine.run(def, {}))).not.toHaveProperty('LogResult');
+  });
+
   it('an unknown function fails with Lambda.ResourceNotFoundException in the Java SDK\'s words', async () => {
     const def = jsonpath({ Invoke: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'arn:aws:lambda:us-east-1:111111111111:function:no_such_fn' }, End: true } });
     const { outcome } = await engine.run(def, {});

@@ -17,6 +17,8 @@ export interface LambdaInvocation {
    * to be timed out by the Task's `TimeoutSeconds`) calls this to let the clock move on without it.
    */
   readonly releaseClock?: () => void;
+  /** Lambda's `LogType`: `Tail` asks for the invocation's log in the result ({@link LambdaInvocationResult.logTail}). @default none */
+  readonly logType?: 'Tail';
 }
 
 /** What an invocation returned, as Lambda's Invoke API does. */
@@ -40,6 +42,11 @@ export interface LambdaInvocationResult {
    * @default none
    */
   readonly payloadJson?: string;
+  /**
+   * The invocation's log, its last 4 KB as Lambda's `LogType: Tail` returns it, when the runner captures it.
+   * @default the platform's START, END and REPORT lines, which every invocation's log has
+   */
+  readonly logTail?: string;
 }
 
 /**

@@ -17,6 +17,8 @@ export interface ResponseFacts {
   readonly nowMs: number;
   /** Lambda's `X-Amz-Executed-Version`. */
   readonly executedVersion?: string;
+  /** Lambda's `X-Amz-Log-Result` (the base64 log tail of an invocation asked for with `LogType: Tail`). */
+  readonly logResult?: string;
 }
 
 /**
@@ -31,6 +33,8 @@ export function responseMetadata(facts: ResponseFacts): Record<string, unknown> 
   switch (facts.kind) {
     case 'lambda':
       headers = {
+        // First when present (recorded: test_lambda_task_service test_invoke_unsupported_param, LogType Tail).
+        ...(facts.logResult !== undefined ? { 'X-Amz-Log-Result': facts.logResult } : {}),
         'X-Amz-Executed-Version': facts.executedVersion ?? '$LATEST',
         'x-amzn-Remapped-Content-Length': '0',
         Connection: 'keep-alive',

@@ -186,12 +186,19 @@ function unreachableQueueHost(queueUrl: unknown): string | undefined {
   return host.includes('.') || host === 'localhost' ? undefined : host;
 }
 
+/** The lines Lambda's platform writes to every invocation's log, which is all a runner that captures no log can tell. */
+function platformLog(requestId: string, version: string, durationMs: number): string {
+  const duration = durationMs.toFixed(2);
+  return `START RequestId: ${requestId} Version: ${version}\nEND RequestId: ${requestId}\nREPORT RequestId: ${requestId}\tDuration: ${duration} ms\tBilled Duration: ${Math.max(1, Math.ceil(durationMs))} ms\t\n`;
+}
+
 async function invokeLambda(services: IntegrationServices, target: TaskTarget, args: unknown, options: AttemptOptions): Promise<TaskOutcome> {
   const { releaseClock } = options;
   let functionName: string;
   let qualifier: string | undefined;
   let payload: unknown;
   let payloadJson: string | undefined;
+  let tail = false;
   if (target.service === 'lambda-function') {
     ({ name: functionName, qualifier } = parseFunctionName(target.resource));
     payload = args;
@@ -202,8 +209,10 @@ async function invokeLambda(services: IntegrationServices, target: TaskTarget, a
     ({ name: functionName, qualifier } = parseFunctionName(a.FunctionName));
     if (typeof a.Qualifier === 'string') qualifier = a.Qualifier;
     payload = typeof a.Payload === 'string' ? safeParse(a.Payload) : (a.Payload ?? {});
+    tail = a.LogType === 'Tail';
   }
   let result;
+  const startedMs = performance.now();
   try {
     result = await services.invokeLambda({
       functionName,
@@ -211,6 +220,7 @@ async function invokeLambda(services: IntegrationServices, target: TaskTarget, a
       payload,
       ...(payloadJson !== undefined ? { payloadJson } : {}),
       ...(releaseClock ? { releaseClock } : {}),
+      ...(tail ? { logType: 'Tail' as const } : {}),
     });
   } catch (err) {
     const e = err as { name?: string; message?: string };
@@ -233,8 +243,11 @@ async function invokeLambda(services: IntegrationServices, target: TaskTarget, a
   }
   // The payload's JSON text travels with it: its event and its size check read it.
   if (target.service === 'lambda-function') return { ok: true, value: result.payload ?? null, ...(json !== undefined ? { text: json } : {}) };
-  const metadata = responseMetadata({ kind: 'lambda', requestId: randomUUID(), body, nowMs: nowOf(services), executedVersion: result.executedVersion });
-  return { ok: true, value: { ExecutedVersion: result.executedVersion, Payload: result.payload ?? null, ...metadata, StatusCode: 200 } };
+  const requestId = randomUUID();
+  // LogType Tail: the log's last 4 KB, base64, in LogResult and its header (recorded: test_invoke_unsupported_param).
+  const logResult = tail ? Buffer.from(result.logTail ?? platformLog(requestId, result.executedVersion, performance.now() - startedMs)).toString('base64') : undefined;
+  const metadata = responseMetadata({ kind: 'lambda', requestId, body, nowMs: nowOf(services), executedVersion: result.executedVersion, ...(logResult !== undefined ? { logResult } : {}) });
+  return { ok: true, value: { ExecutedVersion: result.executedVersion, ...(logResult !== undefined ? { LogResult: logResult } : {}), Payload: result.payload ?? null, ...metadata, StatusCode: 200 } };
 }
 
 /** The unqualified ARN of a function named in a definition (its own ARN's region and account, else the engine's). */
