@@ -11,6 +11,10 @@ import type { RunImportHeader, WireHistoryEvent } from '../../../../packages/loc
 
 let fixed = false;
 const functions = {
+  item: (n: number) => {
+    if (n === 2 && !fixed) throw namedError('Defect', 'planted defect');
+    return n * 10;
+  },
   ok: (p: Record<string, unknown>) => ({ ...p, ok: true }),
   flaky: (p: Record<string, unknown>) => {
     if (!fixed) throw namedError('Defect', 'planted defect');
@@ -35,8 +39,8 @@ afterAll(async () => {
 });
 
 /** Runs the machine at the source until it closes (retries wait on the virtual clock). */
-async function failAtSource(name: string): Promise<{ machineArn: string; executionArn: string }> {
-  const machineArn = await source.machine(definition, 'importing');
+async function failAtSource(name: string, machine: object = definition, machineName = 'importing'): Promise<{ machineArn: string; executionArn: string }> {
+  const machineArn = await source.machine(machine, machineName);
   const executionArn = await source.run(machineArn, { n: 7 }, name);
   for (let i = 0; i < 10 && (await source.describe(executionArn)).status === 'RUNNING'; i++) {
     await source.clock.advance(60_000);
@@ -134,6 +138,77 @@ describe('importing a failed run', () => {
     expect(await local.engine.importRun(header, streamOf(events))).toMatchObject({ alreadyPulled: true, status: 'FAILED' });
     const other = { ...header, execution: { ...header.execution, executionArn: executionArn.replace('123456789012', '210987654321') } };
     await expect(local.engine.importRun(other, streamOf(events))).rejects.toMatchObject({ name: 'ExecutionAlreadyExists' });
+  });
+});
+
+/** Items 1..3 through a Map whose iteration of 2 fails, then a Parallel whose second branch fails the same way. */
+const nested = (maxConcurrency: number, items = [1, 2, 3]) =>
+  jsonata({
+    A: { Type: 'Pass', Output: { items }, Assign: { outer: 'kept' }, Next: 'M' },
+    M: { Type: 'Map', Items: '{% $states.input.items %}', MaxConcurrency: maxConcurrency, ItemProcessor: { StartAt: 'I', States: { I: { ...invokeTask('item'), Output: '{% $states.result.Payload %}', End: true } } }, Next: 'P' },
+    P: {
+      Type: 'Parallel',
+      Arguments: '{% $states.input %}',
+      Branches: [
+        { StartAt: 'B1', States: { B1: { Type: 'Pass', Output: '{% $outer %}', End: true } } },
+        { StartAt: 'B2', States: { B2: { ...invokeTask('item'), Arguments: { FunctionName: 'arn:aws:lambda:us-east-1:123456789012:function:item', Payload: 2 }, Output: '{% $states.result.Payload %}', End: true } } },
+      ],
+      End: true,
+    },
+  });
+
+describe('a run that failed inside a Map or a Parallel', () => {
+  it.each([
+    ['every iteration started (MaxConcurrency 0): the frames are the source\'s, and the redrive re-runs only the failed iteration', 0],
+    ['some iterations never started (MaxConcurrency 1)', 1],
+  ])('%s', async (_title, maxConcurrency) => {
+    fixed = false;
+    const name = `nested-${maxConcurrency}`;
+    const { executionArn } = await failAtSource(name, nested(maxConcurrency), `nested${maxConcurrency}`);
+    const { header, events } = await readAtSource(executionArn);
+    const answer = await local.engine.importRun(header, streamOf(events));
+    expect(answer).toMatchObject({ status: 'FAILED', failedState: 'M' });
+    const ids = (h: EngineHarness) => framesOf(h, executionArn).map((f) => `${f.frame_id}:${f.status}`).sort();
+    if (maxConcurrency === 0) {
+      expect(ids(local)).toEqual(ids(source));
+      const byId = (h: EngineHarness) => Object.fromEntries(framesOf(h, executionArn).map((f) => [f.frame_id, f.position as Record<string, unknown>]));
+      const mine = byId(local);
+      for (const [id, theirs] of Object.entries(byId(source))) {
+        for (const field of ['path', 'state', 'input', 'variables', 'phase', 'output', 'error', 'lastEventId', 'enteredEventId']) expect(mine[id][field], `${id}.${field}`).toEqual(theirs[field]);
+      }
+    } else {
+      expect(answer.warnings).toEqual([expect.stringContaining("Map 'M': 1 of its 3 iterations never started")]);
+    }
+    fixed = true;
+    const before = local.count('item');
+    await local.call('RedriveExecution', { executionArn });
+    await local.idle();
+    expect(await local.describe(executionArn)).toMatchObject({ status: 'SUCCEEDED', output: JSON.stringify(['kept', 20]) });
+    // Only the failed iteration (MaxConcurrency 0) or the iterations without a record (1), then the Parallel's branch.
+    expect(local.count('item') - before).toBe(maxConcurrency === 0 ? 2 : 4);
+    if (maxConcurrency === 0) {
+      await source.call('RedriveExecution', { executionArn });
+      await source.idle();
+      expect(comparable(await local.history(executionArn))).toEqual(comparable(await source.history(executionArn)));
+    }
+  });
+  it('a failed Parallel branch: the redrive runs that branch only', async () => {
+    fixed = false;
+    const { executionArn } = await failAtSource('parallel', nested(0, [1, 3]), 'parallel');
+    const { header, events } = await readAtSource(executionArn);
+    expect(await local.engine.importRun(header, streamOf(events))).toMatchObject({ status: 'FAILED', failedState: 'P', warnings: [] });
+    // The frames a redrive reads: the run's and the Parallel's branches (the source keeps the finished Map's too, which nothing reads again).
+    const read = (h: EngineHarness) => framesOf(h, executionArn).map((f) => `${f.frame_id}:${f.status}`).filter((id) => !id.startsWith('r.0.')).sort();
+    expect(read(local)).toEqual(read(source));
+    fixed = true;
+    const before = local.count('item');
+    await local.call('RedriveExecution', { executionArn });
+    await local.idle();
+    expect(await local.describe(executionArn)).toMatchObject({ status: 'SUCCEEDED', output: JSON.stringify(['kept', 20]) });
+    expect(local.count('item') - before).toBe(1);
+    await source.call('RedriveExecution', { executionArn });
+    await source.idle();
+    expect(comparable(await local.history(executionArn))).toEqual(comparable(await source.history(executionArn)));
   });
 });
 

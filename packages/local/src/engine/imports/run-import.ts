@@ -79,10 +79,10 @@ export async function importRun(rt: ExecutionRuntime, header: RunImportHeader, e
   const existing = rt.store.getExecution(arn);
   if (existing) return alreadyHere(rt, arn, header, existing);
   const importId = randomUUID();
-  const replay = new HistoryReplay();
+  const replay = new HistoryReplay(prepared);
   try {
     await stageEvents(rt, importId, events, replay);
-    const frames = replay.frames(arn);
+    const frames = replay.framesOf(arn);
     const outcome = replay.result;
     if (outcome.status !== header.execution.status) {
       throw new ImportRefusedError(`the history ends the run ${outcome.status}, DescribeExecution says ${header.execution.status}: pull it again`);
@@ -140,7 +140,7 @@ export async function importRun(rt: ExecutionRuntime, header: RunImportHeader, e
       ...(outcome.state !== undefined && outcome.status !== 'SUCCEEDED' ? { failedState: outcome.state } : {}),
       events: replay.count,
       alreadyPulled: false,
-      warnings: outcome.state === undefined || outcome.status === 'SUCCEEDED' ? [] : warningsFor(prepared, outcome.state, options),
+      warnings: outcome.state === undefined || outcome.status === 'SUCCEEDED' ? [] : [...replay.caveats, ...warningsFor(prepared, outcome.state, options)],
     };
   } catch (err) {
     await rt.store.committer.commit(() => rt.store.dropStagedImport(importId)).catch(() => undefined);
