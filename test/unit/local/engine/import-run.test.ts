@@ -171,7 +171,7 @@ describe('a run that failed inside a Map or a Parallel', () => {
     const ids = (h: EngineHarness) => framesOf(h, executionArn).map((f) => `${f.frame_id}:${f.status}`).sort();
     if (maxConcurrency === 0) {
       expect(ids(local)).toEqual(ids(source));
-      const byId = (h: EngineHarness) => Object.fromEntries(framesOf(h, executionArn).map((f) => [f.frame_id, f.position as Record<string, unknown>]));
+      const byId = (h: EngineHarness): Record<string, Record<string, unknown>> => Object.fromEntries(framesOf(h, executionArn).map((f) => [f.frame_id, f.position as Record<string, unknown>]));
       const mine = byId(local);
       for (const [id, theirs] of Object.entries(byId(source))) {
         for (const field of ['path', 'state', 'input', 'variables', 'phase', 'output', 'error', 'lastEventId', 'enteredEventId']) expect(mine[id][field], `${id}.${field}`).toEqual(theirs[field]);
