@@ -16,7 +16,7 @@ export class LocalDeployError extends Error {
 
 /** POSTs the assembly directory to `<endpoint>/_autosave/stack/deploy` and waits for the update to finish. */
 export async function deployToLocalEngine(endpoint: string, assemblyDir: string, stackName?: string): Promise<LocalDeployAnswer> {
-  const base = endpoint.replace(/\/+$/, '');
+  const base = endpoint.replace(/(?<!\/)\/+$/, '');
   let response: Response;
   try {
     response = await fetch(`${base}/_autosave/stack/deploy`, {

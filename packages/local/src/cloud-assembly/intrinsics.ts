@@ -241,7 +241,7 @@ export class TemplateResolver {
  * escaping rule of `Fn::Sub` and of Step Functions `DefinitionSubstitutions`).
  */
 export function substitute(text: string, lookup: (name: string) => string): string {
-  return text.replace(/\$\{([^}]*)\}/g, (_, name: string) => (name.startsWith('!') ? '${' + name.slice(1) + '}' : lookup(name.trim())));
+  return text.replace(/\$\{([^{}]*)\}/g, (_, name: string) => (name.startsWith('!') ? '${' + name.slice(1) + '}' : lookup(name.trim())));
 }
 
 function splitOnce(text: string, separator: string): [string, string] {

@@ -12,6 +12,7 @@ export * from './service-errors';
 export { MockConfig, MockConfigError, mockedOutcome, mockConfig, MockConfigBuilder, mockReturn, mockThrow } from './mocks';
 export type { MockedResponse, MockTestCase, MockTestCases, MockConfigJson, MockStep } from './mocks';
 export { ServiceFault } from './executor/service-ports';
+export { wildcardMatcher, type WildcardMatcher } from './dataflow/shared/wildcard';
 export type { ConnectionAuth, HttpConnections, ModelInvocation, ModelInvoker, PassThrough, ServiceApi, ServicePorts, TaskCallContext } from './executor/service-ports';
 export { EMULATED_API_ACTIONS, type EmulatedService } from './executor/emulated-apis';
 export { callTestState, testStateRequest, testStateResult, SYNTHESIZED_STATE_NAME } from './test-state';

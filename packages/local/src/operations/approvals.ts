@@ -95,13 +95,21 @@ export interface ApprovalResponse {
   readonly message: string;
 }
 
+/**
+ * How much of a page its headline and first paragraph are looked for in: the tag patterns below backtrack
+ * quadratically on a page of unclosed tags, so they read a bounded head of it (test/unit/redos.test.ts).
+ */
+const PAGE_READ_LIMIT = 8_192;
+
 /** The text of a page's `<h1>` (else `<title>`), without tags: the approval pages say their result there. */
-export function pageHeadline(page: string): string {
+export function pageHeadline(whole: string): string {
+  const page = whole.slice(0, PAGE_READ_LIMIT);
   return pageText(/<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(page)?.[1] ?? /<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1] ?? page.slice(0, 200));
 }
 
 /** A page's headline and its first paragraph: a refusal says why there (who decided and when, for a used link). */
-export function pageSummary(page: string): string {
+export function pageSummary(whole: string): string {
+  const page = whole.slice(0, PAGE_READ_LIMIT);
   const headline = pageHeadline(page);
   const paragraph = /<p[^>]*>([\s\S]*?)<\/p>/i.exec(page)?.[1];
   return paragraph ? `${headline}: ${pageText(paragraph)}` : headline;

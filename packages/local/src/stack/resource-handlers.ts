@@ -161,7 +161,7 @@ export function referencedLogicalIds(value: unknown, out = new Set<string>()): S
       else if (k === 'Fn::GetAtt') out.add(Array.isArray(v) ? String(v[0]) : String(v).split('.')[0]);
       else if (k === 'Fn::Sub') {
         const text = Array.isArray(v) ? v[0] : v;
-        if (typeof text === 'string') for (const m of text.matchAll(/\$\{([^!}][^}]*)\}/g)) if (!m[1].startsWith('AWS::')) out.add(m[1].split('.')[0]);
+        if (typeof text === 'string') for (const m of text.matchAll(/\$\{([^!{}][^{}]*)\}/g)) if (!m[1].startsWith('AWS::')) out.add(m[1].split('.')[0]);
         if (Array.isArray(v)) referencedLogicalIds(v[1], out);
       } else referencedLogicalIds(v, out);
     }

@@ -31,7 +31,7 @@ export interface OtlpTracesOptions {
 /** The OTLP traces settings of an environment, or undefined when it sets no OTLP endpoint (or turns traces off). */
 export function otlpTracesFromEnvironment(env: Readonly<Record<string, string | undefined>>): OtlpTracesOptions | undefined {
   if (env.OTEL_TRACES_EXPORTER === 'none' || env.OTEL_SDK_DISABLED === 'true') return undefined;
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/(?<!\/)\/+$/, '');
   const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (base ? `${base}/v1/traces` : undefined);
   if (!url) return undefined;
   const headers = Object.fromEntries(

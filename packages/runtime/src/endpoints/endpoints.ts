@@ -84,7 +84,7 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv = runtimeEnvironment())
   };
 }
 
-const withoutTrailingSlash = (url: string): string => url.replace(/\/+$/, '');
+const withoutTrailingSlash = (url: string): string => url.replace(/(?<!\/)\/+$/, '');
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (!value) return fallback;

@@ -81,7 +81,7 @@ export async function writeMapRunResults(s3: S3Client | undefined, spec: MapResu
   if (typeof bucket !== 'string') throw new ResultWriterFailedError('The ResultWriter needs a Bucket');
   if (!s3) throw new ResultWriterFailedError('No S3 client is configured on the local engine');
   const { PutObjectCommand } = await import('@aws-sdk/client-s3');
-  const prefix = typeof spec.args.Prefix === 'string' && spec.args.Prefix !== '' ? `${spec.args.Prefix.replace(/\/+$/, '')}/` : '';
+  const prefix = typeof spec.args.Prefix === 'string' && spec.args.Prefix !== '' ? `${spec.args.Prefix.replace(/(?<!\/)\/+$/, '')}/` : '';
   const folder = `${prefix}${run.mapRunArn.split(':').pop()}/`;
   const put = async (Key: string, Body: string) => {
     try {

@@ -9,6 +9,7 @@
  * Hand-written: no maintained npm package implements them. SNS filter policies use the same rules.
  */
 import { BlockList, isIP } from 'node:net';
+import { wildcardMatcher, type WildcardMatcher } from '../../engine';
 
 export type EventPattern = { readonly [key: string]: unknown };
 
@@ -23,10 +24,14 @@ const NUMERIC_OPERATORS: Readonly<Record<string, (a: number, b: number) => boole
   '>=': (a, b) => a >= b,
 };
 
-/** A `wildcard` rule as a regular expression: `*` is any run of characters, `\*` a literal star. */
-function wildcardRegExp(pattern: string): RegExp {
-  const parts = pattern.split(/(\\\*|\*)/).map((part) => (part === '*' ? '.*' : part === '\\*' ? '\\*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')));
-  return new RegExp(`^${parts.join('')}$`, 's');
+/** A `wildcard` rule's matcher: `*` is any run of characters, `\*` a literal star (no regex: wildcard.ts says why). */
+function wildcardRule(pattern: string): WildcardMatcher {
+  const pieces = [''];
+  for (const part of pattern.split(/(\\\*|\*)/)) {
+    if (part === '*') pieces.push('');
+    else pieces[pieces.length - 1] += part === '\\*' ? '*' : part;
+  }
+  return wildcardMatcher(pieces);
 }
 
 function matchesCidr(cidr: string, value: unknown): boolean {
@@ -62,7 +67,7 @@ function matchesValue(rule: unknown, value: unknown): boolean {
     const texts = Array.isArray(rule['equals-ignore-case']) ? rule['equals-ignore-case'] : [rule['equals-ignore-case']];
     return typeof value === 'string' && texts.some((t) => typeof t === 'string' && t.toLowerCase() === value.toLowerCase());
   }
-  if ('wildcard' in rule) return typeof value === 'string' && typeof rule.wildcard === 'string' && wildcardRegExp(rule.wildcard).test(value);
+  if ('wildcard' in rule) return typeof value === 'string' && typeof rule.wildcard === 'string' && wildcardRule(rule.wildcard)(value);
   if ('anything-but' in rule) {
     const but = rule['anything-but'];
     if (Array.isArray(but)) return !but.includes(value);

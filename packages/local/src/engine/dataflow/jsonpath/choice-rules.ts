@@ -7,6 +7,7 @@
 import { parseTimestamp } from '../shared/values';
 import { pathExists, readPath, type PathRoots } from './paths';
 import { BoundedCache, DEFAULT_EXPRESSION_CACHE_SIZE } from '../shared/bounded-cache';
+import { wildcardMatcher, type WildcardMatcher } from '../shared/wildcard';
 
 /** One Choice rule as written. */
 export type ChoiceRule = Readonly<Record<string, unknown>>;
@@ -61,23 +62,22 @@ export const TYPE_TESTS: Readonly<Record<string, (value: unknown) => boolean>> =
 /** Every operator a rule may use besides `And`/`Or`/`Not`. */
 export const CHOICE_OPERATORS: readonly string[] = [...COMPARISON_OPERATORS.keys(), ...Object.keys(TYPE_TESTS), 'IsPresent', 'StringMatches'];
 
-const wildcardPatterns = new BoundedCache<RegExp>(DEFAULT_EXPRESSION_CACHE_SIZE);
+const wildcardPatterns = new BoundedCache<WildcardMatcher>(DEFAULT_EXPRESSION_CACHE_SIZE);
 
 /** `StringMatches`: `*` matches any run of characters; `\*` is a literal star and `\\` a backslash. */
-export function wildcardToRegExp(pattern: string): RegExp {
+export function stringMatcher(pattern: string): WildcardMatcher {
   return wildcardPatterns.getOrCreate(pattern, () => {
-    let source = '';
+    const pieces = [''];
     for (let i = 0; i < pattern.length; i++) {
       const ch = pattern[i];
-      if (ch === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i]);
-      else if (ch === '*') source += '[\\s\\S]*';
-      else source += escapeRegExp(ch);
+      if (ch === '\\' && i + 1 < pattern.length) pieces[pieces.length - 1] += pattern[++i];
+      else if (ch === '*') pieces.push('');
+      else pieces[pieces.length - 1] += ch;
     }
-    return new RegExp(`^${source}$`);
+    return wildcardMatcher(pieces);
   });
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The operator a data-test rule uses (the one key that is not Variable/Next/Assign/Comment). */
 export function operatorOf(rule: ChoiceRule): string | undefined {
@@ -98,7 +98,7 @@ export function ruleMatches(rule: ChoiceRule, roots: PathRoots, field: string): 
   const value = readPath(variable, roots, `${field}/Variable`);
   const typeTest = TYPE_TESTS[operator];
   if (typeTest) return typeTest(value) === operand;
-  if (operator === 'StringMatches') return typeof value === 'string' && wildcardToRegExp(operand as string).test(value);
+  if (operator === 'StringMatches') return typeof value === 'string' && stringMatcher(operand as string)(value);
 
   const comparison = COMPARISON_OPERATORS.get(operator);
   if (!comparison) return false; // refused at validation; unreachable for a validated definition

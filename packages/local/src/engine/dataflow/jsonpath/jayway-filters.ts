@@ -78,8 +78,13 @@ function splitTerms(body: string): string[] {
 
 const present = (operand: string) => `${operand} !== undefined && ${operand} !== null`;
 
+/** The longest filter term whose Jayway operators are rewritten (test/unit/redos.test.ts). */
+const MAX_REWRITTEN_TERM_LENGTH = 2_048;
+
 /** One comparison, rewritten when it uses an operator JavaScript lacks. */
 function rewriteTerm(term: string): string {
+  // The patterns below backtrack quadratically on a long run of blanks: a longer term is left as written.
+  if (term.length > MAX_REWRITTEN_TERM_LENGTH) return term;
   let m: RegExpExecArray | null;
   if ((m = /^(\s*)(\S.*?)\s+=~\s+(\/(?:[^/\\]|\\.)*\/[a-z]*)(\s*)$/s.exec(term))) return `${m[1]}(${present(m[2])} && ${m[3]}.test(${m[2]}))${m[4]}`;
   if ((m = /^(\s*)(\S.*?)\s+(nin|in)\s+(\[.*\])(\s*)$/s.exec(term))) return `${m[1]}(${present(m[2])} && ${m[3] === 'nin' ? '!' : ''}${m[4]}.includes(${m[2]}))${m[5]}`;
