@@ -4,7 +4,6 @@
  * DescribeStateMachineForExecution, then every page of GetExecutionHistory, one event a line, as the pages
  * come. Neither side holds the whole history: a page at a time here, a segment at a time in the engine.
  */
-import { Readable } from 'node:stream';
 import {
   DescribeExecutionCommand,
   DescribeStateMachineForExecutionCommand,
@@ -115,7 +114,7 @@ export async function pullRun(source: SFNClient, engineEndpoint: string, executi
   const res = await fetch(new URL(IMPORT_PATH, engineEndpoint), {
     method: 'POST',
     headers: { 'content-type': 'application/x-ndjson' },
-    body: Readable.toWeb(Readable.from(lines())) as ReadableStream,
+    body: pulledStream(lines()),
     duplex: 'half',
   } as RequestInit);
   const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
@@ -125,6 +124,27 @@ export async function pullRun(source: SFNClient, engineEndpoint: string, executi
     throw Object.assign(new PullRefusedError(`the local engine refused the run: ${type}: ${String(body.message ?? '')}`), { engineError: type });
   }
   return { ...(body as unknown as RunImportAnswer), payloads };
+}
+
+/**
+ * The lines as a request body that asks for the next line only when the connection has taken the last
+ * (Readable.toWeb reads its source ahead without bound: the whole history would wait in memory).
+ */
+function pulledStream(lines: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await lines.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await lines.return(undefined);
+      },
+    },
+    { highWaterMark: 1 },
+  );
 }
 
 /** A payload's bytes from the source's S3, or why not (the reference then stays a reference). */
