@@ -19,10 +19,11 @@ describe('numbering', () => {
     const run = await engine.run(LAMBDA_SQS_INTEGRATION, {}, { machineName: 'LambdaSQSIntegration', testCase: 'RetryPath' });
     expect(run.outcome.status).toBe('SUCCEEDED');
     const failed = run.events.filter((e) => e.type === 'TaskFailed').map((e) => e.taskFailedEventDetails);
+    // A mocked failure is its error and cause alone, as Step Functions Local writes it (step-functions-local.test.ts).
     expect(failed).toEqual([
-      { resourceType: 'lambda', resource: 'invoke', error: 'Lambda.ResourceNotReadyException', cause: 'Lambda resource is not ready.' },
-      { resourceType: 'lambda', resource: 'invoke', error: 'Lambda.TimeoutException', cause: 'Lambda timed out.' },
-      { resourceType: 'lambda', resource: 'invoke', error: 'Lambda.TimeoutException', cause: 'Lambda timed out.' },
+      { error: 'Lambda.ResourceNotReadyException', cause: 'Lambda resource is not ready.' },
+      { error: 'Lambda.TimeoutException', cause: 'Lambda timed out.' },
+      { error: 'Lambda.TimeoutException', cause: 'Lambda timed out.' },
     ]);
     // The same event positions LocalStack's test of the guide's case checks (events 4, 7, 10 and 13).
     expect([4, 7, 10, 13].map((i) => run.types[i])).toEqual(['TaskFailed', 'TaskFailed', 'TaskFailed', 'TaskSucceeded']);

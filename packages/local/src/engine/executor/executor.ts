@@ -114,6 +114,7 @@ export class Executor {
       moduleOf: (state) => STATE_MODULES[state.type],
       recordedTaskOutcome: hooks.recordedTaskOutcome,
       withoutRedriveCount: hooks.withoutRedriveCount,
+      mocked: (executionArn, state) => ctx.mocks.mockedState(executionArn, state) !== undefined,
       expressionLimits: ctx.expressionLimits,
     };
   }

@@ -35,6 +35,8 @@ export interface StepServices {
    * (StartSyncExecution), which can never be redriven. @default every run's context has it
    */
   readonly withoutRedriveCount?: (executionArn: string) => boolean;
+  /** Whether the run's mock-config test case mocks a state (its name). @default no run is mocked */
+  readonly mocked?: (executionArn: string, state: string) => boolean;
   /** The budget of each JSONata evaluation. @default DEFAULT_EXPRESSION_LIMITS */
   readonly expressionLimits?: ExpressionLimits;
 }

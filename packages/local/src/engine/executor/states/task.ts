@@ -28,6 +28,19 @@ const resourceOf = (target: TaskTarget): Record<string, unknown> =>
 
 const targetOf = (step: Step): TaskTarget => step.state.task as TaskTarget;
 
+/**
+ * A Task's `resourceType`/`resource` in its events. Step Functions Local, whose feature mock configs are,
+ * names a mocked `aws-sdk` Task `aws-sdk` and `<service>:<action>` (its recorded history in the README of
+ * aws-samples/aws-stepfunctions-examples sam/app-local-testing-mock-config: `comprehend:detectSentiment`),
+ * where AWS's real runs name it `aws-sdk:<service>` and `<action>`.
+ */
+function resourceOfStep(step: Step, target: TaskTarget): Record<string, unknown> {
+  if (target.resourceType.startsWith('aws-sdk:') && step.services.mocked?.(step.run.exec.arn, step.frame.pos.state)) {
+    return { resourceType: 'aws-sdk', resource: `${target.resourceType.slice('aws-sdk:'.length)}:${target.resource}` };
+  }
+  return resourceOf(target);
+}
+
 /** Schedules a new attempt: its arguments, timeouts, token and events; the kernel launches it after the commit. */
 async function scheduleAttempt(step: Step): Promise<void> {
   const target = targetOf(step);
@@ -61,14 +74,13 @@ async function scheduleAttempt(step: Step): Promise<void> {
     step.event('LambdaFunctionStarted');
   } else {
     step.event('TaskScheduled', {
-      resourceType: target.resourceType,
-      resource: target.resource,
+      ...resourceOfStep(step, target),
       region: step.services.region,
       parameters: argsJson,
       ...(timeoutSeconds !== undefined ? { timeoutInSeconds: timeoutSeconds } : {}),
       ...(heartbeatSeconds !== undefined ? { heartbeatInSeconds: heartbeatSeconds } : {}),
     });
-    step.event('TaskStarted', resourceOf(target));
+    step.event('TaskStarted', resourceOfStep(step, target));
   }
   step.fx.launches.push({ frame, seq: frame.pos.seq, target, args, argsJson });
 }
@@ -113,7 +125,7 @@ export const taskState: StateModule = {
     const target = targetOf(step);
     const phase = step.frame.pos.phase as TaskPhase;
     step.batch.touch(step.frame);
-    step.event(eventType(target, 'Started'), target.service === 'lambda-function' ? undefined : resourceOf(target));
+    step.event(eventType(target, 'Started'), target.service === 'lambda-function' ? undefined : resourceOfStep(step, target));
     step.fx.launches.push({ frame: step.frame, seq: step.frame.pos.seq, target, args: phase.args, replay: true });
   },
 
@@ -125,7 +137,7 @@ export const taskState: StateModule = {
       // A mocked `.waitForTaskToken`/`.sync` answers with its final result at once. AWS's run of the real
       // call records TaskSubmitted, with the submitting call's response, before the outcome.
       const submitted = mockedSubmission(target.resourceType, target.resource, phase.args, outcome, step.now());
-      step.event('TaskSubmitted', { ...resourceOf(target), ...payloadDetails('output', submitted) });
+      step.event('TaskSubmitted', { ...resourceOfStep(step, target), ...payloadDetails('output', submitted) });
       step.frame.pos.phase = phase = { ...phase, submitted: true };
     }
     if (source !== 'invoke' && target.pattern !== 'request' && !phase.submitted) {
@@ -136,7 +148,7 @@ export const taskState: StateModule = {
     }
     if (source === 'invoke' && target.pattern !== 'request' && outcome.ok && !mocked) {
       // The callback/child run is on its way; the task now waits for its token (or child) at no cost.
-      step.event('TaskSubmitted', { ...resourceOf(target), ...payloadDetails('output', outcome.value) });
+      step.event('TaskSubmitted', { ...resourceOfStep(step, target), ...payloadDetails('output', outcome.value) });
       const { early, ...waiting } = phase;
       step.frame.pos.phase = phase = { ...waiting, submitted: true };
       if (!early) return;
@@ -149,13 +161,16 @@ export const taskState: StateModule = {
       // The service fails the Task itself (not the state's output), naming the service or the function.
       const what = target.service === 'lambda-function' ? target.resource : target.resourceType;
       const cause = `The state/task '${what}' returned a result with a size exceeding the maximum number of bytes service limit.`;
-      step.event(eventType(target, 'Failed'), { ...resourceOf(target), error: StatesError.DataLimitExceeded, cause });
+      step.event(eventType(target, 'Failed'), { ...resourceOfStep(step, target), error: StatesError.DataLimitExceeded, cause });
       await step.recover({ error: StatesError.DataLimitExceeded, cause, catchableByAll: true }, ENTER);
     } else if (!outcome.ok) {
-      step.event(eventType(target, 'Failed'), { ...resourceOf(target), error: outcome.error, cause: outcome.cause });
+      // Step Functions Local writes a mocked request-response failure as its error and cause alone (the same
+      // README's TaskFailed events); a mocked callback's failure keeps the keys AWS records for the real one.
+      const where = mocked && target.pattern === 'request' ? {} : resourceOfStep(step, target);
+      step.event(eventType(target, 'Failed'), { ...where, error: outcome.error, cause: outcome.cause });
       await step.recover({ error: outcome.error, cause: outcome.cause }, ENTER);
     } else {
-      step.event(eventType(target, 'Succeeded'), { ...resourceOf(target), ...payloadTextDetails('output', resultJson as string) });
+      step.event(eventType(target, 'Succeeded'), { ...resourceOfStep(step, target), ...payloadTextDetails('output', resultJson as string) });
       await step.guard(() => step.exit(outcome.value));
     }
     await step.drive();
@@ -193,7 +208,7 @@ export const taskState: StateModule = {
     const error = StatesError.Timeout;
     if (phase.token) step.batch.closeToken(phase.token);
     step.batch.touch(step.frame);
-    step.event(eventType(target, 'TimedOut'), { ...resourceOf(target), error });
+    step.event(eventType(target, 'TimedOut'), { ...resourceOfStep(step, target), error });
     await step.recover({ error, cause: '', causeUnrecorded: true, ...(timer === 'heartbeat' ? { matchedAs: StatesError.HeartbeatTimeout } : {}) }, ENTER);
     await step.drive();
     return true;
