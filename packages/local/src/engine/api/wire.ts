@@ -7,6 +7,8 @@ export const epochSeconds = (ms: number): number => ms / 1000;
 /** Reads a required string field or throws `ValidationException` as the service does. */
 export function requireString(input: Record<string, unknown>, field: string): string {
   const v = input[field];
+  // A number or an object where a string belongs is not "null": say what it is.
+  if (v !== undefined && v !== null && typeof v !== 'string') throw new ValidationException(`Value at '${field}' must be a string, not ${Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `the ${typeof v} ${JSON.stringify(v)}`}`);
   if (typeof v !== 'string' || v.length === 0) {
     throw new ValidationException(`1 validation error detected: Value null at '${field}' failed to satisfy constraint: Member must not be null`);
   }

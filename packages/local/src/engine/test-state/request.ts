@@ -6,7 +6,7 @@
 import { MAX_JSON_NESTING_DEPTH } from '@autosave/workflow/config';
 import { refuseDeepDefinition } from '../api/state-machines';
 import { nestsDeeperThan } from '../api/wire';
-import { ValidationException } from '../service-errors';
+import { InvalidArn, ValidationException } from '../service-errors';
 
 /** How much of the data flow the answer shows (`INFO`: none). */
 export type InspectionLevel = 'INFO' | 'DEBUG' | 'TRACE';
@@ -107,9 +107,11 @@ function readMock(input: Fields, revealSecrets: boolean): TestStateMock | undefi
   }
   if (revealSecrets) throw new ValidationException('TestState does not support RevealSecrets when a mock is specified.');
   if (errorOutput) {
-    const error = stringField(errorOutput, 'error', 'mock.errorOutput.error', { max: 256 }) ?? '';
-    const cause = stringField(errorOutput, 'cause', 'mock.errorOutput.cause', { max: 32_768 }) ?? '';
-    return { kind: 'error', error, cause, fieldValidationMode };
+    const error = stringField(errorOutput, 'error', 'mock.errorOutput.error', { max: 256 });
+    const cause = stringField(errorOutput, 'cause', 'mock.errorOutput.cause', { max: 32_768 });
+    // An error output that says nothing raises nothing a Retry or Catch could match.
+    if (error === undefined && cause === undefined) throw new ValidationException('A test mock errorOutput should have at least one of the following fields: [error, cause].');
+    return { kind: 'error', error: error ?? '', cause: cause ?? '', fieldValidationMode };
   }
   if (result === undefined) return undefined;
   if (nestsDeeperThan(result, MAX_JSON_NESTING_DEPTH)) throw new ValidationException(`Mocked result must be valid JSON nested no deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
@@ -120,6 +122,16 @@ function readMock(input: Fields, revealSecrets: boolean): TestStateMock | undefi
     throw new ValidationException('Mocked result must be valid JSON');
   }
   return { kind: 'result', text: result, fieldValidationMode };
+}
+
+/** An IAM role ARN's shape (`arn:<partition>:iam::<account>:role/<path and name>`). */
+const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/;
+
+/** `roleArn`: at most 256 characters, and a role's ARN (`InvalidArn` otherwise, as CreateStateMachine words it). */
+function roleArnField(input: Fields): string | undefined {
+  const roleArn = stringField(input, 'roleArn', 'roleArn', { min: 1, max: 256 });
+  if (roleArn !== undefined && !ROLE_ARN.test(roleArn)) throw new InvalidArn(`Invalid Role Arn: '${roleArn}'`);
+  return roleArn;
 }
 
 /** Reads a TestState request, refusing what the API model refuses with `ValidationException`. */
@@ -140,7 +152,7 @@ export function readTestStateRequest(input: Fields): TestStateRequest {
   };
   return {
     definition,
-    roleArn: stringField(input, 'roleArn', 'roleArn', { min: 1, max: 256 }),
+    roleArn: roleArnField(input),
     input: stringField(input, 'input', 'input', { max: MAX_DATA_LENGTH }) ?? DEFAULT_TEST_STATE_INPUT,
     inspectionLevel: enumField(input, 'inspectionLevel', 'inspectionLevel', INSPECTION_LEVELS, 'INFO'),
     revealSecrets,

@@ -168,6 +168,25 @@ function checkRequestAgainstState(req: TestStateRequest, state: PreparedState): 
     // AWS documents `context` as allowed only together with a mock (API_TestState).
     throw new ValidationException('TestState does not support a Context object when a mock is not specified.');
   }
+  // errorCausedByState names the state inside the Map or Parallel where a mocked error originated.
+  const causedBy = config.errorCausedByState;
+  if (causedBy !== undefined && !nestedStateNames(state.definition).has(causedBy)) {
+    throw new ValidationException(`The errorCausedByState '${causedBy}' names no state inside the tested ${state.type} state.`);
+  }
+}
+
+/** The names of the states inside a Parallel's branches or a Map's item processor, at any depth. */
+function nestedStateNames(definition: Readonly<Record<string, unknown>>): Set<string> {
+  const names = new Set<string>();
+  const lists = [...(Array.isArray(definition.Branches) ? definition.Branches : []), definition.ItemProcessor ?? definition.Iterator];
+  for (const list of lists) {
+    if (!isObject(list) || !isObject(list.States)) continue;
+    for (const [name, nested] of Object.entries(list.States)) {
+      names.add(name);
+      if (isObject(nested)) for (const inner of nestedStateNames(nested)) names.add(inner);
+    }
+  }
+  return names;
 }
 
 /** A mocked Map's or Parallel's result must have the shape of the state's own result. */
