@@ -3,7 +3,9 @@
  * each file naming where it was recorded and what was filled in) pull and display without loss: the pulled
  * run's history is the recorded one, event for event and field for field (LambdaFunction* events, which
  * the engine itself never writes, included), `autosave history --events` lists every event, and the pull
- * warns that the function the failed state calls is not one this engine has.
+ * warns that the function the failed state calls is not one this engine has. The console's run page and
+ * `autosave history` say where the run came from; the page's Redrive is refused for a run closed more than 14
+ * days ago, as RedriveExecution refuses it.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { DescribeExecutionCommand, DescribeStateMachineForExecutionCommand, GetExecutionHistoryCommand, SFNClient, type HistoryEvent } from '@aws-sdk/client-sfn';
@@ -48,7 +50,7 @@ class RecordedSource extends SFNClient {
 
 let laptop: CountedEngine;
 beforeAll(async () => {
-  laptop = await startCountedEngine();
+  laptop = await startCountedEngine(undefined, { console: true });
 });
 afterAll(async () => {
   await laptop?.close();
@@ -75,5 +77,16 @@ describe.each(recorded)('%s', (_file, run) => {
     expect(out.stderr).toBe('');
     expect(code).toBe(0);
     for (const e of events) expect(out.stdout).toMatch(new RegExp(`\\b${e.id}\\b.*${e.type}`));
+    expect(out.stdout).toContain(`pulled from ${run.execution.executionArn} (account 111111111111, region us-east-1): events 1 to ${events.length} are its history there`);
+
+    const page = await (await fetch(`${laptop.local.url}/runs/${encodeURIComponent(localArn)}`)).text();
+    expect(page).toContain(`data-pulled-from="${run.execution.executionArn}"`);
+    expect(page).toContain('account 111111111111, region us-east-1');
+    if (run.execution.status !== 'FAILED') return;
+    // The page's Redrive asks RedriveExecution, which refuses a run that closed more than 14 days ago (this one, in 2023), as AWS does.
+    expect(page).toContain(`action="/runs/${encodeURIComponent(localArn)}/redrive"`);
+    const redriven = await fetch(`${laptop.local.url}/runs/${encodeURIComponent(localArn)}/redrive`, { method: 'POST', redirect: 'manual', headers: { origin: laptop.local.url } });
+    expect(redriven.status).toBe(409);
+    expect(await redriven.text()).toContain('ExecutionNotRedrivable: Execution cannot be redriven: Execution closed more than 14 days ago');
   });
 });

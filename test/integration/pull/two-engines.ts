@@ -45,7 +45,10 @@ type Handler = (event: StepEvent, context?: unknown) => Promise<unknown>;
  * Starts an engine whose tool-step and model-step are counted; `defect(event, fn)` says when the planted
  * defect fails an invocation (before the real handler runs).
  */
-export async function startCountedEngine(defect: (event: StepEvent, fn: 'tool-step' | 'model-step') => boolean = () => false): Promise<CountedEngine> {
+export async function startCountedEngine(
+  defect: (event: StepEvent, fn: 'tool-step' | 'model-step') => boolean = () => false,
+  options: { readonly console?: boolean } = {},
+): Promise<CountedEngine> {
   const dir = await mkdtemp(join(tmpdir(), 'autosave-pull-'));
   const app = await exampleApp();
   const invocations = new Map<string, number>();
@@ -64,7 +67,7 @@ export async function startCountedEngine(defect: (event: StepEvent, fn: 'tool-st
     port: 0,
     dataDir: join(dir, 'data'),
     virtualClock: true,
-    console: false,
+    console: options.console ?? false,
     log: () => {},
   });
   const sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, disableHostPrefix: true });

@@ -3,7 +3,8 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_REGION, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { loadRuntimeConfig } from '@autosave/runtime/endpoints';
-import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError, mockedRunOf } from '../operations';
+import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError, mockedRunOf, runOrigin } from '../operations';
+import { RedriveExecutionCommand } from '@aws-sdk/client-sfn';
 import { html } from './html';
 import { renderPage } from './layout';
 import { approvalsPage } from './pages/approvals-page';
@@ -157,13 +158,29 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
         res.end();
         return true;
       }
+      if (method === 'POST' && path.startsWith('/runs/') && path.endsWith('/redrive')) {
+        if (!isSameOrigin(req)) return send(res, 403, errorPage(403, 'Refused', 'A redrive must come from the console itself.')), true;
+        req.resume();
+        const arn = decodeSegment(path.slice('/runs/'.length, -'/redrive'.length));
+        try {
+          await sfn.send(new RedriveExecutionCommand({ executionArn: arn }));
+        } catch (err) {
+          // The service's refusal (not redrivable: succeeded, running, closed more than 14 days ago) is the page's answer.
+          const e = err as Error;
+          if (e.name === 'ExecutionNotRedrivable' || e.name === 'ExecutionDoesNotExist') return send(res, 409, errorPage(409, 'Not redriven', `${e.name}: ${e.message}`)), true;
+          throw err;
+        }
+        res.writeHead(303, { location: `/runs/${encodeURIComponent(arn)}`, 'content-length': 0 });
+        res.end();
+        return true;
+      }
       if (method !== 'GET' && method !== 'HEAD') {
         send(res, 405, errorPage(405, 'Method not allowed', `${method} ${path}`), { ...HTML_HEADERS, allow: 'GET' });
         return true;
       }
       let page: string;
       if (path === '/' || path === '/runs') page = await runsPage(sfn, url.searchParams, await engineNow());
-      else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeSegment(path.slice('/runs/'.length)), await engineNow(), (arn) => mockedRunOf(endpoint(), arn));
+      else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeSegment(path.slice('/runs/'.length)), await engineNow(), (arn) => mockedRunOf(endpoint(), arn), (arn) => runOrigin(endpoint(), arn));
       else if (path === '/state-machines') page = await stateMachinesPage(sfn);
       else if (path.startsWith('/state-machines/')) page = await stateMachinePage(sfn, decodeSegment(path.slice('/state-machines/'.length)));
       else if (path === '/services') page = servicesPage(options.services ?? {});

@@ -2,7 +2,7 @@ import { commandHelp, commandSpec, parseCommandArgs, requirePositional } from '.
 import { createCliContext } from '../command';
 import { commandRunner } from '../command-runner';
 import { printJson, printTable, terminal } from '../output';
-import { formatDuration, describeStepOutcome, stepKind, loadRunDetails } from '../../operations';
+import { formatDuration, describeStepOutcome, stepKind, loadRunDetails, runOrigin } from '../../operations';
 
 export const spec = commandSpec({
   usage: 'autosave history <run-arn-or-name> [--events [--type <event-type>]] [--json] [--endpoint <url>]',
@@ -43,6 +43,8 @@ export const run = commandRunner('history', async (args) => {
       (analysis.redrives ? `, redriven ${analysis.redrives}x` : '') +
       (analysis.resumes > analysis.redrives ? `, resumed after ${analysis.resumes - analysis.redrives} engine restart(s)` : ''),
   );
+  const pulled = await runOrigin(ctx.sfnTarget.endpoint, execution.executionArn as string);
+  if (pulled) t.line(`pulled from ${pulled.source_arn} (account ${pulled.account}, region ${pulled.region}): events 1 to ${pulled.last_imported_id} are its history there`);
   t.line();
   const rows = analysis.entries.map((e, i) => [
       String(i + 1),

@@ -1,5 +1,5 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { definitionOfRun, formatDuration, formatTime, describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus, loadRunDetails, type MockedRunInfo, type PendingActivity, workerLabel } from '../../operations';
+import { definitionOfRun, formatDuration, formatTime, describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus, loadRunDetails, type MockedRunInfo, type PendingActivity, type RunOrigin, workerLabel } from '../../operations';
 import { html, linkable } from '../html';
 import { renderPage } from '../layout';
 import { renderStateGraph } from '../state-graph';
@@ -36,9 +36,17 @@ function activityCallout(a: PendingActivity) {
  * `GET /runs/<arn>`: the state machine as a graph coloured by what happened, beside the run's timeline. A run
  * started under a mock test case (`mocked`, asked of the engine by ARN) says so, and marks its mocked steps.
  */
-export async function runPage(sfn: SFNClient, executionArn: string, now?: number, mockedRun?: (executionArn: string) => Promise<MockedRunInfo | undefined>): Promise<string> {
+export async function runPage(
+  sfn: SFNClient,
+  executionArn: string,
+  now?: number,
+  mockedRun?: (executionArn: string) => Promise<MockedRunInfo | undefined>,
+  originOf?: (executionArn: string) => Promise<RunOrigin | undefined>,
+): Promise<string> {
   const details = await loadRunDetails(sfn, executionArn);
   const mocked = mockedRun ? await mockedRun(details.execution.executionArn ?? executionArn) : undefined;
+  const pulled = originOf ? await originOf(details.execution.executionArn ?? executionArn) : undefined;
+  const redrivable = details.execution.status === 'FAILED' || details.execution.status === 'TIMED_OUT' || details.execution.status === 'ABORTED';
   const mockedStep = (name: string) => mocked !== undefined && Object.hasOwn(mocked.states, name);
   const { execution: e, analysis } = details;
   const definition = await definitionOfRun(sfn, e);
@@ -59,9 +67,11 @@ ${linkable(a.url) ? html`<a class="approval-link" href="${linkable(a.url)}">Open
 ${approvals}
 ${details.activities.map(activityCallout)}
 ${e.error ? html`<div class="callout error"><strong>${e.error}</strong>${e.cause ? html`: ${e.cause}` : ''}</div>` : ''}
+${redrivable ? html`<form method="post" action="/runs/${encodeURIComponent(e.executionArn ?? executionArn)}/redrive"><button type="submit" class="redrive">Redrive</button> <span class="muted">resumes the run at its failed step with the functions this engine runs now; the steps before keep their results</span></form>` : ''}
 <table class="facts panel"><tbody>
 <tr><td>workflow</td><td>${e.stateMachineArn ? html`<a href="${stateMachineHref(e.stateMachineArn)}">${details.workflow}</a>` : details.workflow}${e.stateMachineVersionArn ? html` <span class="muted">version ${e.stateMachineVersionArn.split(':').pop()}</span>` : ''}</td></tr>
 <tr><td>execution</td><td><code>${e.executionArn}</code></td></tr>
+${pulled ? html`<tr data-pulled-from="${pulled.source_arn}"><td>pulled from</td><td><code>${pulled.source_arn}</code> (account ${pulled.account}, region ${pulled.region}${pulled.source_endpoint ? html`, endpoint ${pulled.source_endpoint}` : ''}); events 1 to ${pulled.last_imported_id} are its history there</td></tr>` : ''}
 ${mocked ? html`<tr data-mock-test-case="${mocked.testCase}"><td>mocked</td><td>test case <code>${mocked.testCase}</code>: ${Object.entries(mocked.states).map(([state, s], i) => html`${i > 0 ? ', ' : ''}<code>${state}</code> answered by <code>${s.response}</code>${s.invocations.length ? ` (invocations ${s.invocations.join(', ')})` : ''}`)}</td></tr>` : ''}
 <tr><td>started</td><td>${formatTime(e.startDate)}${e.stopDate ? html` · stopped ${formatTime(e.stopDate)}` : ''}${elapsed === undefined ? '' : ` · ${formatDuration(elapsed)}`}</td></tr>
 ${analysis.resumes ? html`<tr><td>resumed</td><td>${analysis.redrives ? `${analysis.redrives} redrive(s)` : ''}${analysis.resumes > analysis.redrives ? ` ${analysis.resumes - analysis.redrives} engine restart(s)` : ''}</td></tr>` : ''}
