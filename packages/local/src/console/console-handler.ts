@@ -10,7 +10,9 @@ import { renderPage } from './layout';
 import { approvalsPage } from './pages/approvals-page';
 import { deadLettersPage } from './pages/dead-letters-page';
 import { outboxPage } from './pages/outbox-page';
+import { eventsPage } from './pages/events-page';
 import { runPage } from './pages/run-page';
+import { stepPage } from './pages/step-page';
 import { runsPage } from './pages/runs-page';
 import { stateMachinePage, stateMachinesPage } from './pages/state-machines-page';
 import { type ConsoleServices, servicesPage } from './pages/services-page';
@@ -180,7 +182,18 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
       }
       let page: string;
       if (path === '/' || path === '/runs') page = await runsPage(sfn, url.searchParams, await engineNow());
-      else if (path.startsWith('/runs/')) page = await runPage(sfn, decodeSegment(path.slice('/runs/'.length)), await engineNow(), (arn) => mockedRunOf(endpoint(), arn), (arn) => runOrigin(endpoint(), arn));
+      else if (path.startsWith('/runs/')) {
+        // /runs/<arn>, /runs/<arn>/steps/<n>, /runs/<arn>/events (an encoded ARN holds no '/').
+        const [encodedArn, view, n] = path.slice('/runs/'.length).split('/');
+        const arn = decodeSegment(encodedArn);
+        if (view === undefined) page = await runPage(sfn, arn, await engineNow(), (a) => mockedRunOf(endpoint(), a), (a) => runOrigin(endpoint(), a));
+        else if (view === 'events' && n === undefined) page = await eventsPage(sfn, arn, url.searchParams.get('type') ?? undefined);
+        else if (view === 'steps' && /^[1-9]\d{0,6}$/.test(n ?? '')) {
+          const step = await stepPage(sfn, arn, Number(n));
+          if (step === undefined) return send(res, 404, errorPage(404, 'No such step', `The run has no step ${n}.`)), true;
+          page = step;
+        } else return send(res, 404, errorPage(404, 'Not found', `Nothing at ${path}.`)), true;
+      }
       else if (path === '/state-machines') page = await stateMachinesPage(sfn);
       else if (path.startsWith('/state-machines/')) page = await stateMachinePage(sfn, decodeSegment(path.slice('/state-machines/'.length)));
       else if (path === '/services') page = servicesPage(options.services ?? {});

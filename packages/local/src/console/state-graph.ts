@@ -226,7 +226,7 @@ const truncate = (text: string, max: number) => (text.length > max ? `${text.sli
  * The graph as an `<svg>` element. Each state is a `<g class="state status-<status>" data-state="<name>"
  * data-status="<status>">` (tests and the page's CSS read these), with its type and status in a tooltip.
  */
-export function renderStateGraph(definition: AslDefinition, statuses: ReadonlyMap<string, StateStatus> = new Map()): SafeHtml {
+export function renderStateGraph(definition: AslDefinition, statuses: ReadonlyMap<string, StateStatus> = new Map(), hrefOf: (state: string) => string | undefined = () => undefined): SafeHtml {
   const { nodes, edges, width, height } = layoutStateGraph(definition);
   const edgeMarkup = edges.map((e) => html`<path class="edge edge-${e.kind}${e.back ? ' edge-back' : ''}" d="${e.d}" marker-end="url(#arrow)"/>`);
   const nodeMarkup = nodes.map((n) => {
@@ -242,7 +242,10 @@ export function renderStateGraph(definition: AslDefinition, statuses: ReadonlyMa
     const endMarker = n.end
       ? html`<g class="end-marker"><title>the run ends after ${n.id}</title><line x1="${cx}" y1="${bottom(n)}" x2="${cx}" y2="${markerY - END_MARKER_RADIUS}"/><circle cx="${cx}" cy="${markerY}" r="${END_MARKER_RADIUS}" class="ring"/><circle cx="${cx}" cy="${markerY}" r="${END_MARKER_RADIUS - 2.5}"/><text x="${cx + END_MARKER_RADIUS + 4}" y="${markerY + 4}">end</text></g>`
       : '';
-    return html`<g class="state status-${status}" data-state="${n.id}" data-status="${status}"${n.end ? html` data-end="true"` : ''}><title>${n.id} (${n.type}): ${status}</title><rect x="${n.x}" y="${n.y}" width="${GRAPH_NODE_WIDTH}" height="${GRAPH_NODE_HEIGHT}" rx="6"/><text x="${cx}" y="${n.y + 15}" class="name">${truncate(n.id, 25)}</text><text x="${cx}" y="${n.y + 28}" class="type">${n.type}</text>${endMarker}</g>`;
+    const node = html`<g class="state status-${status}" data-state="${n.id}" data-status="${status}"${n.end ? html` data-end="true"` : ''}><title>${n.id} (${n.type}): ${status}</title><rect x="${n.x}" y="${n.y}" width="${GRAPH_NODE_WIDTH}" height="${GRAPH_NODE_HEIGHT}" rx="6"/><text x="${cx}" y="${n.y + 15}" class="name">${truncate(n.id, 25)}</text><text x="${cx}" y="${n.y + 28}" class="type">${n.type}</text>${endMarker}</g>`;
+    // A state the run entered opens its latest entry.
+    const href = hrefOf(n.id);
+    return href ? html`<a href="${href}" class="state-link">${node}</a>` : node;
   });
   return html`<svg class="state-graph" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="state machine graph"><defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>${edgeMarkup}${nodeMarkup}</svg>`;
 }

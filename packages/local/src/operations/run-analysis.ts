@@ -21,10 +21,36 @@ export const STATE_STATUS_LABELS: Readonly<Record<StateStatus, string>> = {
   'not-run': 'not reached',
 };
 
+/** One attempt of a Task entry: one invocation of its resource, as its history recorded it. */
+export interface StepAttempt {
+  /** The id of the event that scheduled it (`TaskScheduled`...), or of the restart's second `*Started`. */
+  readonly eventId?: number;
+  readonly startedAt: Date;
+  endedAt?: Date;
+  outcome: 'succeeded' | 'failed' | 'running';
+  /** What it was called with: a Lambda's Payload, else the task's parameters (parsed). */
+  readonly input?: unknown;
+  /** What it answered: a Lambda's Payload, else the task's output (parsed). */
+  output?: unknown;
+  error?: string;
+  cause?: string;
+  /** LOCAL ENGINE ONLY: invoked again after an engine restart cut the attempt off. */
+  readonly reinvocation?: boolean;
+}
+
 /** One entry into one state (a state entered twice, e.g. an agent loop's turns, has two). */
 export interface StepEntry {
   /** The state's name. */
   readonly name: string;
+  /** The id of its `*StateEntered` event. */
+  readonly eventId?: number;
+  /** The Map or Parallel entry it runs inside (absent at the top level). */
+  readonly parent?: StepEntry;
+  /** The state's input and output as recorded (JSON text; absent while it has not exited). */
+  readonly input?: string;
+  output?: string;
+  /** Every attempt of a Task's resource, in order. */
+  readonly attemptLog: StepAttempt[];
   /** The state type from the event (`Task`, `Choice`, `Pass`...). */
   readonly type: string;
   readonly enteredAt: Date;
@@ -151,6 +177,12 @@ function parseJson(text: string | undefined): unknown {
   }
 }
 
+/** What a Task attempt was called with: a Lambda's Payload, else the task's parameters (parsed). */
+function scheduledInput(event: HistoryEvent): unknown {
+  const parameters = parseJson(event.taskScheduledEventDetails?.parameters ?? event.lambdaFunctionScheduledEventDetails?.input ?? event.activityScheduledEventDetails?.input);
+  return parameters && typeof parameters === 'object' && 'Payload' in parameters ? (parameters as { Payload: unknown }).Payload : parameters;
+}
+
 /** A `lambda:invoke` task result is `{Payload, StatusCode, ...}`; the step's own result is the Payload. */
 export function unwrapTaskResult(output: unknown): unknown {
   if (output && typeof output === 'object' && 'Payload' in output && 'StatusCode' in output) {
@@ -222,13 +254,24 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
   // Entries reopened by a redrive that have seen no event since: closed again (failed) if re-entered.
   const reopened = new Map<StepEntry, { exitedAt?: Date }>();
 
+  const eventTypes = new Map<number, string>();
   for (const event of events) {
     const type = event.type ?? '';
     const at = event.timestamp ?? new Date(0);
+    if (event.id !== undefined) eventTypes.set(event.id, type);
     const entered = ENTERED.exec(type);
     if (entered) {
+      // After a sibling's exit (or the run's start) a state is that sibling's peer; after an event of a Map or
+      // Parallel state (an iteration or a branch starting) it runs inside that state.
+      const previous = event.previousEventId !== undefined ? eventTypes.get(event.previousEventId) : undefined;
+      const previousEntry = event.previousEventId !== undefined ? entryOfEvent.get(event.previousEventId) : undefined;
+      const sibling = previous === undefined || EXITED.test(previous) || previous.startsWith('Execution');
       const entry: StepEntry = {
         name: event.stateEnteredEventDetails?.name ?? '?',
+        eventId: event.id,
+        parent: sibling ? previousEntry?.parent : previousEntry,
+        input: event.stateEnteredEventDetails?.input,
+        attemptLog: [],
         type: entered[1],
         enteredAt: at,
         attempts: 0,
@@ -296,11 +339,13 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
 
     if (EXITED.test(type)) {
       entry.exitedAt = at;
+      entry.output = event.stateExitedEventDetails?.output;
       if (entry.outcome !== 'failed') entry.outcome = 'succeeded';
       open.splice(open.indexOf(entry), 1);
     } else if (ATTEMPT_STARTS.has(type)) {
       entry.attempts += 1;
       attemptOpen.delete(entry);
+      entry.attemptLog.push({ eventId: event.id, startedAt: at, outcome: 'running', input: scheduledInput(event) });
       const params = parseJson(event.taskScheduledEventDetails?.parameters) as
         | { FunctionName?: unknown; Payload?: { idempotencyKey?: unknown; calls?: { idempotencyKey?: unknown }[] } }
         | undefined;
@@ -324,6 +369,9 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
         entry.attempts += 1;
         entry.reinvocations += 1;
         resumes += 1;
+        const cut = entry.attemptLog.at(-1);
+        if (cut?.outcome === 'running') Object.assign(cut, { endedAt: at, outcome: 'failed', error: 'the engine restarted during this attempt' });
+        entry.attemptLog.push({ eventId: event.id, startedAt: at, outcome: 'running', input: cut?.input, reinvocation: true });
       }
       attemptOpen.add(entry);
     } else if (type === 'TaskSubmitted') {
@@ -338,6 +386,8 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
         event.lambdaFunctionSucceededEventDetails?.output ??
         event.activitySucceededEventDetails?.output;
       const payload = unwrapTaskResult(parseJson(output));
+      const attempt = entry.attemptLog.at(-1);
+      if (attempt?.outcome === 'running') Object.assign(attempt, { endedAt: at, outcome: 'succeeded', output: payload });
       entry.replayed = isReplayedResult(payload);
       const tool = stepKind(entry) === 'tool' ? toolResultSources(payload) : {};
       entry.source = tool.source;
@@ -350,6 +400,8 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       attemptOpen.delete(entry);
       entry.activityWait = undefined;
       const { error, cause } = failureOf(event);
+      const attempt = entry.attemptLog.at(-1);
+      if (attempt?.outcome === 'running') Object.assign(attempt, { endedAt: at, outcome: 'failed', error: error ?? type, cause });
       entry.attemptErrors.push(error ?? type);
       entry.error = error ?? type;
       entry.cause = cause;

@@ -5,6 +5,8 @@ import { renderPage } from '../layout';
 import { renderStateGraph } from '../state-graph';
 import { statusBadge } from './runs-page';
 import { stateMachineHref } from './state-machines-page';
+import { eventsHref } from './events-page';
+import { errorBlock, stepHref } from './step-page';
 
 /** How often a moving run's page reloads itself. */
 export const RUN_PAGE_REFRESH_SECONDS = 2;
@@ -49,6 +51,9 @@ export async function runPage(
   const redrivable = details.execution.status === 'FAILED' || details.execution.status === 'TIMED_OUT' || details.execution.status === 'ABORTED';
   const mockedStep = (name: string) => mocked !== undefined && Object.hasOwn(mocked.states, name);
   const { execution: e, analysis } = details;
+  const arn = e.executionArn ?? executionArn;
+  // A graph node opens the state's latest entry (an agent loop enters a state once per turn).
+  const latestEntry = new Map(analysis.entries.map((entry, i) => [entry.name, i + 1]));
   const definition = await definitionOfRun(sfn, e);
   const origin = analysis.startedAt?.getTime() ?? e.startDate?.getTime() ?? 0;
   const waiting = details.approvals.length > 0;
@@ -66,7 +71,7 @@ ${linkable(a.url) ? html`<a class="approval-link" href="${linkable(a.url)}">Open
   const body = html`<h1>${e.name} ${statusBadge(e.status ?? '', waiting || (details.activities.length > 0 && 'worker'))}</h1>
 ${approvals}
 ${details.activities.map(activityCallout)}
-${e.error ? html`<div class="callout error"><strong>${e.error}</strong>${e.cause ? html`: ${e.cause}` : ''}</div>` : ''}
+${errorBlock(e.error, e.cause)}
 ${redrivable ? html`<form method="post" action="/runs/${encodeURIComponent(e.executionArn ?? executionArn)}/redrive"><button type="submit" class="redrive">Redrive</button> <span class="muted">resumes the run at its failed step with the functions this engine runs now; the steps before keep their results</span></form>` : ''}
 <table class="facts panel"><tbody>
 <tr><td>workflow</td><td>${e.stateMachineArn ? html`<a href="${stateMachineHref(e.stateMachineArn)}">${details.workflow}</a>` : details.workflow}${e.stateMachineVersionArn ? html` <span class="muted">version ${e.stateMachineVersionArn.split(':').pop()}</span>` : ''}</td></tr>
@@ -77,13 +82,13 @@ ${mocked ? html`<tr data-mock-test-case="${mocked.testCase}"><td>mocked</td><td>
 ${analysis.resumes ? html`<tr><td>resumed</td><td>${analysis.redrives ? `${analysis.redrives} redrive(s)` : ''}${analysis.resumes > analysis.redrives ? ` ${analysis.resumes - analysis.redrives} engine restart(s)` : ''}</td></tr>` : ''}
 </tbody></table>
 <div class="run-layout">
-<section class="panel"><h2>State machine</h2>${renderStateGraph(definition, analysis.states)}<ul class="legend">${legend}</ul></section>
-<section class="panel"><h2>Timeline</h2>
+<section class="panel"><h2>State machine</h2>${renderStateGraph(definition, analysis.states, (state) => (latestEntry.has(state) ? stepHref(arn, latestEntry.get(state)!) : undefined))}<ul class="legend">${legend}</ul></section>
+<section class="panel"><h2>Timeline <a class="events-link" href="${eventsHref(arn)}">event history (${String(details.events.length)} events)</a></h2>
 <table class="timeline"><thead><tr><th>#</th><th>Step</th><th>Kind</th><th>Idempotency key</th><th>Attempts</th><th>At</th><th>Took</th><th>Outcome</th></tr></thead><tbody>
 ${analysis.entries.map(
   (s, i) => html`${analysis.redriveMarks
     .filter((m) => m.afterEntries === i)
-    .map((m) => html`<tr class="redrive-mark"><td colspan="8">Redrive ${m.redriveCount} at +${formatDuration(m.at.getTime() - origin)}: the run resumes at its failed step; the steps before keep their results</td></tr>`)}<tr data-step="${s.name}"${mockedStep(s.name) ? html` data-mocked="true"` : ''}><td>${i + 1}</td><td>${s.name}${mockedStep(s.name) ? html` <span class="badge mocked" title="answered by the mock config, no call made">mocked</span>` : ''}</td><td>${stepKind(s)}</td><td>${s.idempotencyKey ? html`<code>${s.idempotencyKey}</code>` : ''}</td><td>${s.attempts || ''}</td><td>+${formatDuration(s.enteredAt.getTime() - origin)}</td><td>${s.exitedAt ? formatDuration(s.exitedAt.getTime() - s.enteredAt.getTime()) : '…'}</td><td>${describeStepOutcome(s)}</td></tr>`,
+    .map((m) => html`<tr class="redrive-mark"><td colspan="8">Redrive ${m.redriveCount} at +${formatDuration(m.at.getTime() - origin)}: the run resumes at its failed step; the steps before keep their results</td></tr>`)}<tr data-step="${s.name}"${mockedStep(s.name) ? html` data-mocked="true"` : ''}><td>${i + 1}</td><td><a href="${stepHref(arn, i + 1)}">${s.name}</a>${mockedStep(s.name) ? html` <span class="badge mocked" title="answered by the mock config, no call made">mocked</span>` : ''}</td><td>${stepKind(s)}</td><td>${s.idempotencyKey ? html`<code>${s.idempotencyKey}</code>` : ''}</td><td>${s.attempts || ''}</td><td>+${formatDuration(s.enteredAt.getTime() - origin)}</td><td>${s.exitedAt ? formatDuration(s.exitedAt.getTime() - s.enteredAt.getTime()) : '…'}</td><td>${describeStepOutcome(s)}</td></tr>`,
 )}
 </tbody></table>
 <h2>Input</h2><pre>${pretty(e.input)}</pre>
