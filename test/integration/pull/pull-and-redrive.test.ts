@@ -132,6 +132,23 @@ describe.each(CASES)('$workflow.name: fails on "AWS" at $state, is pulled, fixed
   });
 });
 
+describe('pull --state-machine --status FAILED --since', () => {
+  it('pulls every failed run of the machine and prints them grouped by state and error', async () => {
+    const broken = await start(aws, contractRenewal.name, 'broken-bulk-1', contractRenewal.exampleInput);
+    expect(await runToEnd(aws, broken)).toBe('FAILED');
+    const machineArn = (await aws.sfn.send(new DescribeExecutionCommand({ executionArn: broken }))).stateMachineArn as string;
+    // The engines' virtual clocks stand at 1 Jan 2026; --since counts back from the wall clock.
+    const out = await autosave('pull', '--state-machine', machineArn, '--status', 'FAILED', '--since', '400d', '--from-endpoint', aws.local.url, '--endpoint', laptop.local.url, '--json');
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    const answer = JSON.parse(out.stdout) as { pulled: { executionArn: string }[]; groups: { state: string; error: string; runs: number }[]; resumable: number };
+    expect(answer.pulled.map((p) => p.executionArn)).toContain(broken);
+    expect(answer.groups).toContainEqual(expect.objectContaining({ state: 'send-renewal-email', error: 'PlantedDefect' }));
+    expect(answer.resumable).toBeGreaterThanOrEqual(1);
+    expect((await laptop.sfn.send(new DescribeExecutionCommand({ executionArn: broken }))).status).toBe('FAILED');
+  });
+});
+
 describe('an EXPRESS run', () => {
   it('is refused in plain words: the service keeps no history of it', async () => {
     const alias = aws.local.deployments.find((d) => d.workflow === supportTriage.name)?.aliasArn as string;
