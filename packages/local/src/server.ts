@@ -15,7 +15,7 @@ import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REG
 import { DEFAULT_DLQ_NAME } from '@autosave/runtime/endpoints';
 import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
 import { stepFunctionsService } from './api/step-functions-service';
-import { DEFAULT_CLOSED_STATUSES, Engine, type MockTestCases, type RunImportHeader, type ServicePorts, VirtualClock, type WireHistoryEvent } from './engine';
+import { DEFAULT_CLOSED_STATUSES, Engine, type EngineOptions, type MockTestCases, type RunImportHeader, type ServicePorts, VirtualClock, type WireHistoryEvent } from './engine';
 import type { OtlpTracesOptions, StepFunctionsApi } from './tracing';
 import type { WorkflowDeployment } from './services/deploy-workflows';
 import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lambda-runner';
@@ -86,6 +86,8 @@ export interface StartLocalOptions {
    * and the engine's own ports, are refused
    */
   readonly allowOutbound?: readonly string[];
+  /** The budget of each JSONata evaluation (`--expression-timeout`). @default DEFAULT_EXPRESSION_LIMITS */
+  readonly expressionLimits?: EngineOptions['expressionLimits'];
   /** Serve the console pages. @default true */
   readonly console?: boolean;
   /** Where progress lines go. @default console.log */
@@ -374,6 +376,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const engine: Engine = new Engine({
       dataDir: join(dataDir, DATA_LAYOUT.engine),
       ...(mockConfig ? { mockConfig } : {}),
+      ...(options.expressionLimits ? { expressionLimits: options.expressionLimits } : {}),
       clock,
       invokeLambda: async (invocation) => (await services).lambdas.invoke(invocation),
       integrations: {

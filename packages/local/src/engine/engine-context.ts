@@ -4,6 +4,7 @@ import type { ArnScope } from './arns';
 import type { DefinitionCache } from './definition';
 import type { MockedRuns } from './mocks';
 import type { ExpressionLimits } from './dataflow';
+import type { LongEvaluations } from './executor/long-evaluations';
 
 /** What every operation and the executor share. */
 export interface EngineContext {
@@ -18,4 +19,6 @@ export interface EngineContext {
   readonly mocks: MockedRuns;
   /** The budget of each JSONata evaluation. @default DEFAULT_EXPRESSION_LIMITS */
   readonly expressionLimits?: ExpressionLimits;
+  /** Where long evaluations are written down. @default nowhere (an in-memory store) */
+  readonly longEvaluations?: LongEvaluations;
 }

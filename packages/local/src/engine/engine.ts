@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -25,6 +26,10 @@ import { testState } from './test-state';
 import type { LambdaInvoker } from './lambda-invoker';
 import { UnknownOperationException, ValidationException } from './service-errors';
 import { DEFAULT_EXPRESSION_LIMITS, type ExpressionLimits } from './dataflow';
+import { LongEvaluations } from './executor/long-evaluations';
+
+/** The directory of the data directory where long evaluations are written down (executor/long-evaluations.ts). */
+const LONG_EVALUATIONS_DIR = 'long-evaluations';
 
 /** The EventBridge event the engine hands to {@link EngineOptions.onExecutionClosed}. */
 export type ExecutionStatusChangeEvent = Record<string, unknown> & {
@@ -128,6 +133,12 @@ export interface EngineOptions {
    * @default DEFAULT_EXPRESSION_LIMITS
    */
   readonly expressionLimits?: Partial<ExpressionLimits>;
+  /**
+   * How long a state's evaluation runs before it is written down in the data directory and named in the
+   * log: if the engine stops before it ends, the next start fails that state instead of evaluating it again.
+   * @default DEFAULT_LONG_EVALUATION_MILLIS (1 second)
+   */
+  readonly longEvaluationMillis?: number;
 }
 
 /** A WARNING diagnostic of a stored definition (ValidateStateMachineDefinition's shape). */
@@ -222,7 +233,9 @@ export class Engine {
     const definitions = new DefinitionCache(store);
     const mocks = new MockedRuns(store);
     mocks.load();
-    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random, definitions, mocks, expressionLimits: this.expressionLimits };
+    const longEvaluations = new LongEvaluations(join(this.options.dataDir, LONG_EVALUATIONS_DIR), (line) => console.error(line), this.options.longEvaluationMillis);
+    longEvaluations.recover();
+    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random, definitions, mocks, expressionLimits: this.expressionLimits, longEvaluations };
     const services: IntegrationServices = {
       invokeLambda: this.options.invokeLambda,
       sqs: this.options.integrations?.sqs,

@@ -12,7 +12,7 @@ import { CONFIG_FILE_NAMES, findConfigFile, projectOptions } from '../../project
 /** `autosave local`: runs the embedded engine with every workflow deployed, until SIGINT/SIGTERM. */
 export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed; --stack runs the synthesized CDK stack';
 
-const USAGE = `autosave local [--config <file>] [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--mock-config <file>] [--integrations <file>] [--pass-through <service>[=<endpoint>],...] [--allow-outbound <host>[:<port>],...] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
+const USAGE = `autosave local [--config <file>] [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--mock-config <file>] [--integrations <file>] [--pass-through <service>[=<endpoint>],...] [--allow-outbound <host>[:<port>],...] [--expression-timeout <ms>] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
 
 export const spec = commandSpec({
   usage: USAGE,
@@ -46,6 +46,11 @@ export const spec = commandSpec({
       value: '<host>[:<port>],...',
       description: "local targets a definition's http:invoke may call (by default it may not reach loopback,\nlink-local or private addresses, nor the engine's own ports; docs/integrations.md)",
     },
+    'expression-timeout': {
+      type: 'string',
+      value: '<ms>',
+      description: `longest a state's JSONata may evaluate before the state fails with States.QueryEvaluationError\n(default 10000; docs/local-engine.md)`,
+    },
   },
   examples: ['npx autosave local', 'npx autosave local --port 0 --data /tmp/autosave --virtual-clock', 'npx autosave local --stack --enforce-iam'],
   positionals: false,
@@ -75,6 +80,10 @@ export const run = commandRunner('local', async (args) => {
   const { values } = parseCommandArgs(args, spec);
   if (values.help) return void terminal().line(commandHelp(spec));
   keepEngineHeapSmall();
+  const expressionTimeout = values['expression-timeout'] === undefined ? undefined : Number(values['expression-timeout']);
+  if (expressionTimeout !== undefined && !(Number.isInteger(expressionTimeout) && expressionTimeout > 0)) {
+    throw new CliUsageError(`--expression-timeout must be a whole number of milliseconds above 0 (usage: ${USAGE})`);
+  }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliUsageError(`--port must be a port number (0 picks a free one) (usage: ${USAGE})`);
   let stack: { assemblyDir: string; stackName?: string; origin: string; enforceIam: boolean } | undefined;
@@ -109,6 +118,7 @@ export const run = commandRunner('local', async (args) => {
     ...(values.integrations ? { integrationsFile: values.integrations } : {}),
     ...(values['pass-through'] ? { passThrough: parsePassThroughFlag(values['pass-through']) } : {}),
     ...(values['allow-outbound'] ? { allowOutbound: parseAllowOutboundFlag(values['allow-outbound']) } : {}),
+    ...(expressionTimeout !== undefined ? { expressionLimits: { timeoutMillis: expressionTimeout } } : {}),
     // OpenTelemetry's own settings; the exporter's modules load only when one is set.
     ...(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
       ? { traces: (await import('../../tracing')).otlpTracesFromEnvironment(process.env) }

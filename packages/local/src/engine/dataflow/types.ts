@@ -8,7 +8,7 @@
 /** The parsed ASL of one state, as written in the definition (fields stay as ASL names). */
 export type StateDefinition = Readonly<Record<string, unknown>> & { readonly Type: string };
 
-import type { ExpressionLimits } from './jsonata/evaluation-budget';
+import type { EvaluationWatch, ExpressionLimits } from './jsonata/evaluation-budget';
 
 export type QueryLanguage = 'JSONata' | 'JSONPath';
 
@@ -31,7 +31,10 @@ export interface EvaluationScope {
   readonly nowMillis?: number;
   /** The budget of each JSONata evaluation. @default DEFAULT_EXPRESSION_LIMITS */
   readonly expressionLimits?: ExpressionLimits;
+  /** Who is told of an evaluation that runs long, and may forbid one. @default nobody (TestState, Express runs) */
+  readonly evaluationWatch?: EvaluationWatch;
 }
+
 
 /** A failure raised while evaluating a state's data flow; `name` is the ASL error name. */
 export interface StatesErrorLike extends Error {

@@ -116,6 +116,7 @@ export class Executor {
       withoutRedriveCount: hooks.withoutRedriveCount,
       mocked: (executionArn, state) => ctx.mocks.mockedState(executionArn, state) !== undefined,
       expressionLimits: ctx.expressionLimits,
+      longEvaluations: ctx.longEvaluations,
     };
   }
 

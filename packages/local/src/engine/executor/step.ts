@@ -10,6 +10,7 @@ import type { EventOptions, ExecutionClose, TransitionBatch } from '../../store'
 import { dataFlowFor } from '../dataflow';
 import { DataLimitExceededError, NoChoiceMatchedError, QueryEvaluationError, StatesDataFlowError } from '../dataflow';
 import type { EvaluationScope, ExpressionLimits, StateDataFlow } from '../dataflow';
+import type { LongEvaluations } from './long-evaluations';
 import type { PreparedState } from '../definition';
 import { type FramePosition, FrameRecord, type Phase, ROOT_FRAME_ID, type TimerSpec } from './frame';
 import { assignedDetails, payloadDetails, payloadTextDetails } from './history';
@@ -39,6 +40,8 @@ export interface StepServices {
   readonly mocked?: (executionArn: string, state: string) => boolean;
   /** The budget of each JSONata evaluation. @default DEFAULT_EXPRESSION_LIMITS */
   readonly expressionLimits?: ExpressionLimits;
+  /** Where long evaluations are written down. @default nowhere */
+  readonly longEvaluations?: LongEvaluations;
 }
 
 /**
@@ -176,6 +179,7 @@ export class Step {
       },
       nowMillis: this.now(),
       expressionLimits: this.services.expressionLimits,
+      evaluationWatch: this.services.longEvaluations?.watch(this.run.exec.arn, this.frame.pos.state),
       ...rest,
     };
   }

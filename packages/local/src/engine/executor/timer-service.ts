@@ -61,7 +61,11 @@ export class TimerService implements TimeDriven {
     this.handle = setTimeout(() => {
       this.handle = undefined;
       this.armedFor = undefined;
-      void this.fireDue().then(() => this.arm());
+      // Armed again at once for the timers not being delivered: one long delivery (a state whose
+      // expression evaluates up to its budget) must not hold every other run's timers until it ends.
+      const firing = this.fireDue();
+      this.arm();
+      void firing.then(() => this.arm());
     }, delay);
     this.handle.unref();
   }

@@ -10,11 +10,10 @@
  * meets them, from the limits it does document: 256 KiB for a state's input and output (Step Functions
  * quotas), so a real expression works on at most that much data.
  */
-
-/** The bounds of one JSONata evaluation (one `{% %}` string). */
+/** The bounds of the evaluation of one field: its `{% %}` strings, evaluated one after the other. */
 export interface ExpressionLimits {
   /**
-   * Longest an evaluation may run, in wall-clock milliseconds (time it yields to other work included).
+   * Longest a field's evaluation may run, in wall-clock milliseconds (time it yields to other work included).
    * An expression over a 256 KiB payload takes milliseconds; 100,000 items mapped through a function
    * about 1.6 s on a loaded 2-core box.
    * @default 10_000
@@ -40,6 +39,20 @@ export interface ExpressionLimits {
    * @default 1_000_000
    */
   readonly maxArrayLength: number;
+}
+
+/**
+ * The engine's side of a state's long evaluations: an evaluation that has run {@link longAfterMillis} is
+ * remembered durably until it ends, so that if the engine dies meanwhile (killed because it seemed
+ * frozen), the next start fails that state instead of evaluating it again.
+ */
+export interface EvaluationWatch {
+  /** How long an evaluation runs before it counts as long. */
+  readonly longAfterMillis: number;
+  /** An evaluation has run long: remember it; call what this returns when it ends. */
+  long(): () => void;
+  /** Why this state must not be evaluated again (the engine stopped during a long evaluation of it), or undefined. */
+  interrupted(): string | undefined;
 }
 
 /** The limits an engine uses when it is given none (see each field of {@link ExpressionLimits}). */
@@ -85,15 +98,44 @@ export class ExpressionBudgetError extends Error {
   }
 }
 
-/** The running account of one evaluation against its {@link ExpressionLimits}. */
+/** A state the engine stopped in during a long evaluation is not evaluated again (see {@link EvaluationWatch}). */
+export class EvaluationInterruptedError extends Error {
+  override readonly name = 'EvaluationInterruptedError';
+}
+
+/**
+ * The running account of the evaluations of one field (its expressions, one after the other) against
+ * its {@link ExpressionLimits}, told to its {@link EvaluationWatch} when they run long.
+ */
 export class EvaluationBudget {
   private steps = 0;
   private readonly startMillis: number;
   private readonly deadlineMillis: number;
+  /** Set while a long evaluation is remembered: forgets it. */
+  private forgetLong?: () => void;
 
-  constructor(private readonly limits: ExpressionLimits) {
+  constructor(
+    private readonly limits: ExpressionLimits,
+    private readonly watch?: EvaluationWatch,
+  ) {
     this.startMillis = Date.now();
     this.deadlineMillis = this.startMillis + limits.timeoutMillis;
+  }
+
+  /**
+   * Before an evaluation: throws when the state must not be evaluated again, or when the expression
+   * holds a range of `rangeItems` (its literal bounds say so) past the array budget.
+   */
+  begin(rangeItems = 0): void {
+    const why = this.watch?.interrupted();
+    if (why !== undefined) throw new EvaluationInterruptedError(why);
+    this.checkArray(rangeItems);
+  }
+
+  /** After an evaluation, however it ended: a long one is forgotten. */
+  end(): void {
+    this.forgetLong?.();
+    this.forgetLong = undefined;
   }
 
   /**
@@ -109,14 +151,20 @@ export class EvaluationBudget {
     if (now > this.deadlineMillis) {
       throw new ExpressionBudgetError('timeoutMillis', `it ran for more than ${this.limits.timeoutMillis} ms`);
     }
+    if (this.watch && this.forgetLong === undefined && now - this.startMillis >= this.watch.longAfterMillis) this.forgetLong = this.watch.long();
     return now - Math.max(lastTurnMillis, this.startMillis) >= EVALUATION_SLICE_MILLIS ? nextTurn() : undefined;
   }
 
   /** On exit from a step with its `result`: throws when the step built a string or array past its budget. */
   exit(result: unknown): void {
     if (typeof result === 'string') this.checkString(result.length);
-    else if (Array.isArray(result) && result.length > this.limits.maxArrayLength) {
-      throw new ExpressionBudgetError('maxArrayLength', `it built an array of ${result.length} items, more than ${this.limits.maxArrayLength}`);
+    else if (Array.isArray(result)) this.checkArray(result.length);
+  }
+
+  /** Throws when an array of `length` items passes the budget. */
+  private checkArray(length: number): void {
+    if (length > this.limits.maxArrayLength) {
+      throw new ExpressionBudgetError('maxArrayLength', `it built or asked for an array of ${length} items, more than ${this.limits.maxArrayLength}`);
     }
   }
 

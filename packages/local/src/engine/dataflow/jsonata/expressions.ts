@@ -8,7 +8,7 @@ import type { EvaluationScope } from '../types';
 import { QueryEvaluationError } from '../errors';
 import { hash, parseJson, partition, random, range, uuid } from '../shared/functions';
 import { BoundedCache, DEFAULT_EXPRESSION_CACHE_SIZE } from '../shared/bounded-cache';
-import { DEFAULT_EXPRESSION_LIMITS, EvaluationBudget, ExpressionBudgetError, type ExpressionLimits } from './evaluation-budget';
+import { DEFAULT_EXPRESSION_LIMITS, EvaluationBudget, EvaluationInterruptedError, ExpressionBudgetError } from './evaluation-budget';
 import { LinearRegExp } from './linear-regexp';
 
 type Expression = ReturnType<typeof jsonata>;
@@ -19,18 +19,18 @@ interface JsonataFrame {
   lookup(name: string): unknown;
 }
 
-/** Where an evaluation's budget is kept, on its root frame (one per `evaluate` call). */
+/** Where an evaluation's budget is kept once found, on its root frame (one per `evaluate` call). */
 const BUDGET = Symbol('autosave.expressionBudget');
 /**
- * The binding that carries an evaluation's {@link ExpressionLimits}. A name no expression can write
- * (`$` names stop at `:`), so a workflow can neither read nor replace it.
+ * The binding that carries a field's {@link EvaluationBudget} (see {@link bindingsOf}). A name no
+ * expression can write (`$` names stop at `:`), so a workflow can neither read nor replace it.
  */
-const LIMITS_BINDING = 'autosave:expressionLimits';
+const BUDGET_BINDING = 'autosave:budget';
 
-/** The evaluation's budget, made on its first step from the limits it was bound with. */
+/** The evaluation's budget: the one it was bound with, or (an evaluation of the engine's own) a default one. */
 function budgetOf(frame: JsonataFrame): EvaluationBudget {
   const base = frame.base;
-  return (base[BUDGET] ??= new EvaluationBudget((base.lookup(LIMITS_BINDING) as ExpressionLimits | undefined) ?? DEFAULT_EXPRESSION_LIMITS));
+  return (base[BUDGET] ??= (base.lookup(BUDGET_BINDING) as EvaluationBudget | undefined) ?? new EvaluationBudget(DEFAULT_EXPRESSION_LIMITS));
 }
 
 /** JSONata's hooks around every step it evaluates (see evaluation-budget.ts). */
@@ -115,6 +115,26 @@ const AWS_FUNCTIONS: ReadonlyArray<readonly [string, (...args: any[]) => unknown
 
 const compiled = new BoundedCache<Expression>(DEFAULT_EXPRESSION_CACHE_SIZE);
 
+/**
+ * The most items a range with literal bounds (`[1..10000000]`) in an expression builds. JSONata builds a
+ * range in one step (up to 10,000,000 items, ~1 s on a loaded box, on the engine's thread), so a range
+ * past the array budget is refused before it is built. (A range with computed bounds is stopped when
+ * the step ends.)
+ */
+const literalRangeItems = new WeakMap<Expression, number>();
+
+/** The largest range with number literals as bounds anywhere in a JSONata syntax tree. */
+function largestLiteralRange(node: unknown): number {
+  if (node === null || typeof node !== 'object') return 0;
+  let largest = 0;
+  const { type, value, lhs, rhs } = node as { type?: unknown; value?: unknown; lhs?: { type?: unknown; value?: unknown }; rhs?: { type?: unknown; value?: unknown } };
+  if (type === 'binary' && value === '..' && lhs?.type === 'number' && rhs?.type === 'number') {
+    largest = Math.max(0, Number(rhs.value) - Number(lhs.value) + 1);
+  }
+  for (const child of Object.values(node)) largest = Math.max(largest, largestLiteralRange(child));
+  return largest;
+}
+
 /** The message of whatever JSONata threw (plain objects with `message` and `code`), as AWS prints it: `T1006: message`. */
 function describe(err: unknown): string {
   if (err && typeof err === 'object' && 'message' in err) {
@@ -137,6 +157,8 @@ export function compileJsonata(source: string, field = 'expression'): Expression
     } catch (err) {
       throw new QueryEvaluationError(`The JSONata expression '${body.trim()}' specified for the field '${field}' is invalid: ${describe(err)}`, { cause: err, location: field });
     }
+    const rangeItems = largestLiteralRange(expression.ast());
+    if (rangeItems > 0) literalRangeItems.set(expression, rangeItems);
     expression.assign(ENTRY_HOOK as unknown as string, onEntry);
     expression.assign(EXIT_HOOK as unknown as string, onExit);
     for (const { name, signature, implementation } of GUARDED_BUILTINS) expression.registerFunction(name, implementation, signature);
@@ -156,12 +178,15 @@ export function compileJsonata(source: string, field = 'expression'): Expression
 /** `$fromMillis` with a picture, for `$now(picture, timezone)` on the virtual clock. */
 const FORMAT_MILLIS = '{% $fromMillis($ms, $picture, $timezone) %}';
 
-/** The JSONata bindings of a scope: `$states`, every workflow variable, and the evaluation's limits. */
+/**
+ * The JSONata bindings of a scope, for the evaluation of one field: `$states`, every workflow variable,
+ * and the field's budget (its expressions share it, one after the other).
+ */
 export function bindingsOf(scope: EvaluationScope): Record<string, unknown> {
   const bindings: Record<string, unknown> = {
     ...scope.variables,
     states: { input: scope.input, result: scope.result, errorOutput: scope.errorOutput, context: scope.context },
-    [LIMITS_BINDING]: scope.expressionLimits ?? DEFAULT_EXPRESSION_LIMITS,
+    [BUDGET_BINDING]: new EvaluationBudget(scope.expressionLimits ?? DEFAULT_EXPRESSION_LIMITS, scope.evaluationWatch),
   };
   const nowMillis = scope.nowMillis;
   if (nowMillis !== undefined) {
@@ -212,11 +237,16 @@ function containsFunction(value: unknown): boolean {
 /** Evaluates one `{% ... %}` string. Undefined results and failures are {@link QueryEvaluationError}s naming `field`. */
 export async function evaluateJsonata(source: string, bindings: Record<string, unknown>, field: string): Promise<unknown> {
   const expression = compileJsonata(source, field);
+  const budget = bindings[BUDGET_BINDING] as EvaluationBudget | undefined;
   let value: unknown;
   try {
+    budget?.begin(literalRangeItems.get(expression));
     value = await expression.evaluate(undefined, bindings);
   } catch (err) {
     if (err instanceof QueryEvaluationError) throw err;
+    if (err instanceof EvaluationInterruptedError) {
+      throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' was not evaluated again: ${err.message}`, { cause: err, location: field });
+    }
     if (err instanceof ExpressionBudgetError) {
       throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' was stopped: ${err.message}.`, { cause: err, location: field });
     }
@@ -224,6 +254,8 @@ export async function evaluateJsonata(source: string, bindings: Record<string, u
       cause: err,
       location: field,
     });
+  } finally {
+    budget?.end();
   }
   const text = () => source.slice(2, -2).trim();
   if (containsFunction(value)) {
