@@ -20,7 +20,7 @@ import { FileConnections } from './connections';
 import { DeliveryTargets, localQueueSender } from './delivery';
 import { LocalEventBridge } from './eventbridge';
 import { LocalModels } from './models';
-import { SdkPassThrough, type PassThroughRoute } from './pass-through';
+import { checkPassThroughRoutes, SdkPassThrough, type PassThroughRoute } from './pass-through';
 import { LocalSns } from './sns';
 import type { LocalSqs } from './sqs/local-sqs';
 
@@ -79,6 +79,8 @@ export function localIntegrations(options: LocalIntegrationsOptions): LocalInteg
     publishToTopic: async (TopicArn, Message) => void (await sns.call('Publish', { TopicArn, Message })),
   });
   const cloudwatch = new LocalCloudWatch({ file: join(options.dataDir, 'metrics.jsonl'), clock: options.clock });
+  checkPassThroughRoutes(config.passThrough ?? {}, file);
+  checkPassThroughRoutes(options.passThrough ?? {}, '--pass-through');
   const passThrough = new SdkPassThrough({ routes: { ...(config.passThrough ?? {}), ...(options.passThrough ?? {}) } });
   // A model answers in one piece once it has written it all, which may take minutes: its own, longer bound.
   const models = options.modelProvider === 'bedrock' ? new LocalModels({ provider: 'bedrock', passThrough: new SdkPassThrough({ routes: { bedrockruntime: { timeoutMillis: MODEL_CALL_TIMEOUT_MILLIS } } }) }) : new LocalModels({ provider: 'scripted', ...(options.modelScript ? { scriptFile: options.modelScript } : {}) });

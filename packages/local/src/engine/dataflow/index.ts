@@ -22,6 +22,7 @@ export { definiteSteps } from './jsonpath/paths';
 export { forEachDynamic } from './jsonpath/payload-template';
 export { CHOICE_OPERATORS, operatorOf } from './jsonpath/choice-rules';
 export { parseTimestamp } from './shared/values';
+export { wildcardMatcher, type WildcardMatcher } from './shared/wildcard';
 
 /** The data flow of a state whose effective query language is `language`. */
 export function dataFlowFor(language: QueryLanguage): StateDataFlow {

@@ -129,6 +129,11 @@ export function isAwsSdkAction(service: string, action: string): boolean {
   return actions !== undefined && actions.has(action.charAt(0).toUpperCase() + action.slice(1));
 }
 
+/** Whether a pass-through route may name `service`: an optimized integration's (`sns`, `events`) or an SDK integration's (`athena`). */
+export function isRoutableService(service: string): boolean {
+  return Object.hasOwn(OPTIMIZED_SERVICES, service) || awsSdkActions().has(service);
+}
+
 /** The services AWS has an SDK integration for, as the ARN names them. */
 export function awsSdkServices(): readonly string[] {
   return [...awsSdkActions().keys()];

@@ -321,6 +321,9 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
     case 'aws-sdk':
       return runAwsSdkIntegration({ ...services, ports: services.ports ?? {}, ...(options.releaseClock ? { releaseClock: options.releaseClock } : {}) }, target, args, context);
     case 'served':
+      // A routed service goes to its endpoint even where the engine emulates it (a missing client fails the
+      // Task naming the package: it is never served locally instead).
+      if (await services.ports?.passThrough?.routes(target.resourceType)) return callPassThrough({ ports: services.ports ?? {} }, target.resourceType, target.action, args);
       return SERVED_INTEGRATIONS[target.resourceType].run({ ports: services.ports ?? {}, nowMs: nowOf(services), context }, target.action, args);
     case 'lambda-invoke':
     case 'lambda-function':

@@ -1,1 +1,2 @@
+export { checkPassThroughRoutes, PassThroughRouteError } from './route-check';
 export { clientPackage, PassThroughClientMissingError, SdkPassThrough, type PassThroughRoute, type SdkPassThroughOptions } from './sdk-pass-through';

@@ -5,6 +5,7 @@
  * on first use. This is what Step Functions Local does with its service endpoints. The calls are real:
  * they cost what they cost on AWS and change what they change (docs/integrations.md).
  */
+import { LOCAL_REGION } from '@autosave/workflow/config';
 import { ServiceFault, type PassThrough } from '../../engine';
 
 /** Where one service's calls go. */
@@ -116,12 +117,33 @@ export class SdkPassThrough implements PassThrough {
     const timeout = route.timeoutMillis ?? PASS_THROUGH_TIMEOUT_MILLIS;
     const config = {
       ...(route.endpoint ? { endpoint: route.endpoint } : {}),
-      ...(route.region ? { region: route.region } : {}),
+      ...emulatorDefaults(route),
       // requestTimeout only warns unless throwOnRequestTimeout is set (@smithy/node-http-handler 4).
       requestHandler: { connectionTimeout: timeout, requestTimeout: timeout, throwOnRequestTimeout: true },
     };
     return { client: new Client(config), module };
   }
+}
+
+/**
+ * What a route to another emulator on this machine needs and AWS's default chain may not give: a region
+ * (none set: the engine's own, us-east-1) and credentials (none in the environment: test/test, which
+ * emulators take). A route to AWS, or one that says its region, keeps the SDK's defaults.
+ */
+export function emulatorDefaults(route: PassThroughRoute, env: NodeJS.ProcessEnv = process.env): { region?: string; credentials?: { accessKeyId: string; secretAccessKey: string } } {
+  if (route.region) return { region: route.region };
+  if (!route.endpoint) return {};
+  let host = '';
+  try {
+    host = new URL(route.endpoint).hostname;
+  } catch {
+    return {};
+  }
+  if (host !== 'localhost' && host !== '127.0.0.1' && host !== '[::1]') return {};
+  return {
+    ...(env.AWS_REGION || env.AWS_DEFAULT_REGION ? {} : { region: LOCAL_REGION }),
+    ...(env.AWS_ACCESS_KEY_ID || env.AWS_PROFILE ? {} : { credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
+  };
 }
 
 /** A routed service whose SDK client is not installed: the message names the package to install. */
