@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_REGION, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { loadRuntimeConfig } from '@autosave/runtime/endpoints';
 import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError, mockedRunOf, runOrigin } from '../operations';
-import { RedriveExecutionCommand } from '@aws-sdk/client-sfn';
+import { RedriveExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { html } from './html';
 import { renderPage } from './layout';
 import { approvalsPage } from './pages/approvals-page';
@@ -160,16 +160,19 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
         res.end();
         return true;
       }
-      if (method === 'POST' && path.startsWith('/runs/') && path.endsWith('/redrive')) {
-        if (!isSameOrigin(req)) return send(res, 403, errorPage(403, 'Refused', 'A redrive must come from the console itself.')), true;
+      const runAction = method === 'POST' ? /^\/runs\/([^/]+)\/(redrive|stop)$/.exec(path) : null;
+      if (runAction) {
+        const [, encodedArn, action] = runAction;
+        if (!isSameOrigin(req)) return send(res, 403, errorPage(403, 'Refused', `A ${action} must come from the console itself.`)), true;
         req.resume();
-        const arn = decodeSegment(path.slice('/runs/'.length, -'/redrive'.length));
+        const arn = decodeSegment(encodedArn);
         try {
-          await sfn.send(new RedriveExecutionCommand({ executionArn: arn }));
+          if (action === 'redrive') await sfn.send(new RedriveExecutionCommand({ executionArn: arn }));
+          else await sfn.send(new StopExecutionCommand({ executionArn: arn, error: 'Stopped', cause: 'Stopped from the local console' }));
         } catch (err) {
-          // The service's refusal (not redrivable: succeeded, running, closed more than 14 days ago) is the page's answer.
-          const e = err as Error;
-          if (e.name === 'ExecutionNotRedrivable' || e.name === 'ExecutionDoesNotExist') return send(res, 409, errorPage(409, 'Not redriven', `${e.name}: ${e.message}`)), true;
+          // The service's refusal (not redrivable: succeeded, running, closed more than 14 days ago; already closed) is the page's answer.
+          const e = err as Error & { $metadata?: { httpStatusCode?: number } };
+          if ((e.$metadata?.httpStatusCode ?? 500) < 500) return send(res, 409, errorPage(409, action === 'stop' ? 'Not stopped' : 'Not redriven', `${e.name}: ${e.message}`)), true;
           throw err;
         }
         res.writeHead(303, { location: `/runs/${encodeURIComponent(arn)}`, 'content-length': 0 });

@@ -63,6 +63,8 @@ td code.payload { white-space: pre-wrap; overflow-wrap: anywhere; }
 tr.redrive-mark td { background: var(--skip-bg); color: var(--skip); font-weight: 600; }
 button { font: inherit; padding: 4px 12px; border-radius: 4px; border: 1px solid #1f5fbf; background: #1f5fbf; color: #fff; cursor: pointer; }
 .muted { color: #5b6474; }
+form.inline { display: inline; margin: 0 4px 0 0; }
+button.approve { color: var(--done); } button.reject, button.stop { color: var(--fail); }
 @media (max-width: 700px) { header { flex-wrap: wrap; gap: 6px 14px; } main { padding: 12px 10px; }
   td code, .facts td, .timeline td { white-space: normal; overflow-wrap: anywhere; } .facts td:first-child { width: auto; }
   /* A wide table scrolls inside itself: the page never scrolls sideways. */

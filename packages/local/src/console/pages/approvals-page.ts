@@ -1,6 +1,7 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import { listPendingApprovals, formatElapsed } from '../../operations';
-import { html, linkable } from '../html';
+import { html } from '../html';
+import { approvalActions } from './approval-actions';
 import { renderPage } from '../layout';
 import { runHref } from './runs-page';
 
@@ -14,7 +15,7 @@ export async function approvalsPage(sfn: SFNClient, now?: number): Promise<strin
 <table class="approvals"><thead><tr><th>Run</th><th>Workflow</th><th>Step</th><th>Waiting</th><th>Expires</th><th></th></tr></thead><tbody>
 ${approvals.length === 0 ? html`<tr><td colspan="6" class="muted">Nobody is being waited on.</td></tr>` : ''}
 ${approvals.map(
-  (a) => html`<tr data-approval="${a.approvalId ?? ''}"><td><a href="${runHref(a.executionArn)}">${a.runName}</a></td><td>${a.workflow}</td><td>${a.step}</td><td>${formatElapsed(a.since, now, '')}</td><td>${a.expiresAt ?? ''}</td><td>${linkable(a.url) ? html`<a class="approval-link" href="${linkable(a.url)}">Open the approval page</a>` : html`<span class="muted">no link recorded</span>`}</td></tr>`,
+  (a) => html`<tr data-approval="${a.approvalId ?? ''}"><td><a href="${runHref(a.executionArn)}">${a.runName}</a></td><td>${a.workflow}</td><td>${a.step}</td><td>${formatElapsed(a.since, now, '')}</td><td>${a.expiresAt ?? ''}</td><td>${approvalActions(a.url)}</td></tr>`,
 )}
 </tbody></table>`;
   return renderPage({ title: 'Approvals', active: '/approvals' }, body);

@@ -1,12 +1,13 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import { definitionOfRun, formatDuration, formatTime, describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus, loadRunDetails, type MockedRunInfo, type PendingActivity, type RunOrigin, workerLabel } from '../../operations';
-import { html, linkable } from '../html';
+import { html } from '../html';
 import { renderPage } from '../layout';
 import { renderStateGraph } from '../state-graph';
 import { statusBadge } from './runs-page';
 import { stateMachineHref } from './state-machines-page';
 import { eventsHref } from './events-page';
 import { errorBlock, stepHref } from './step-page';
+import { approvalActions } from './approval-actions';
 
 /** How often a moving run's page reloads itself. */
 export const RUN_PAGE_REFRESH_SECONDS = 2;
@@ -66,12 +67,13 @@ export async function runPage(
   const approvals = details.approvals.map(
     (a) =>
       html`<div class="callout" data-approval="${a.approvalId ?? ''}"><strong>Waiting on a human</strong> at <code>${a.step}</code> since ${formatTime(a.since)}${a.expiresAt ? html` (the link expires ${a.expiresAt})` : ''}.
-${linkable(a.url) ? html`<a class="approval-link" href="${linkable(a.url)}">Open the approval page</a>` : html`<span class="muted">No approval link was recorded.</span>`}</div>`,
+${approvalActions(a.url)}</div>`,
   );
   const body = html`<h1>${e.name} ${statusBadge(e.status ?? '', waiting || (details.activities.length > 0 && 'worker'))}</h1>
 ${approvals}
 ${details.activities.map(activityCallout)}
 ${errorBlock(e.error, e.cause)}
+${e.status === 'RUNNING' ? html`<form method="post" action="/runs/${encodeURIComponent(arn)}/stop" class="inline"><button type="submit" class="stop">Stop</button> <span class="muted">StopExecution: the run ends ABORTED; a stopped run can be redriven</span></form>` : ''}
 ${redrivable ? html`<form method="post" action="/runs/${encodeURIComponent(e.executionArn ?? executionArn)}/redrive"><button type="submit" class="redrive">Redrive</button> <span class="muted">resumes the run at its failed step with the functions this engine runs now; the steps before keep their results</span></form>` : ''}
 <table class="facts panel"><tbody>
 <tr><td>workflow</td><td>${e.stateMachineArn ? html`<a href="${stateMachineHref(e.stateMachineArn)}">${details.workflow}</a>` : details.workflow}${e.stateMachineVersionArn ? html` <span class="muted">version ${e.stateMachineVersionArn.split(':').pop()}</span>` : ''}</td></tr>
