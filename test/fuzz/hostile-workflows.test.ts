@@ -69,32 +69,37 @@ class Watchdog {
   readonly latencies: number[] = [];
   private timer?: NodeJS.Timeout;
   private inFlight = false;
+  /** Bumped by every pause: a probe still under way when its engine was killed on purpose reports nothing. */
+  private generation = 0;
 
   watch(engine: EngineProcess): void {
     this.pause();
-    this.timer = setInterval(() => void this.probe(engine), 100);
+    const generation = this.generation;
+    this.timer = setInterval(() => void this.probe(engine, generation), 100);
   }
 
   pause(): void {
     clearInterval(this.timer);
+    this.generation += 1;
   }
 
-  private async probe(engine: EngineProcess): Promise<void> {
+  private async probe(engine: EngineProcess, generation: number): Promise<void> {
     if (this.inFlight) return;
     this.inFlight = true;
     const started = performance.now();
+    const problem = (text: string) => void (generation === this.generation && this.problems.push(text));
     try {
       if (engine.child.exitCode !== null || engine.child.signalCode !== null) {
-        this.problems.push(`the engine process died (${engine.child.exitCode ?? engine.child.signalCode})`);
+        problem(`the engine process died (${engine.child.exitCode ?? engine.child.signalCode})`);
         return;
       }
       const answer = await call(engine.url, 'ListStateMachines', { maxResults: 1 }, ANSWER_BOUND_MILLIS * 5);
       const millis = performance.now() - started;
       this.latencies.push(millis);
-      if (answer.status !== 200) this.problems.push(`ListStateMachines answered ${answer.status}`);
-      else if (millis >= ANSWER_BOUND_MILLIS) this.problems.push(`ListStateMachines took ${Math.round(millis)} ms`);
+      if (answer.status !== 200) problem(`ListStateMachines answered ${answer.status}`);
+      else if (millis >= ANSWER_BOUND_MILLIS) problem(`ListStateMachines took ${Math.round(millis)} ms`);
     } catch (err) {
-      this.problems.push(`ListStateMachines failed after ${Math.round(performance.now() - started)} ms: ${(err as Error).message}`);
+      problem(`ListStateMachines failed after ${Math.round(performance.now() - started)} ms: ${(err as Error).message}`);
     } finally {
       this.inFlight = false;
     }

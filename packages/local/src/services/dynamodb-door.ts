@@ -41,9 +41,17 @@ export async function startLocalDynamoDbDoor(options: LocalDynamoDbDoorOptions):
       }
       return dynalite;
     })());
+  // Set once the door starts closing: a request let in just before is handed over a tick later, and dynalite
+  // turns an operation that reaches its closed database into an unhandled rejection ('Database is closed').
+  let closing = false;
   const door = keepIdleConnections(createServer((req, res) => {
     startUpstream().then(
-      (dynalite) => dynalite.listener(req, res),
+      (dynalite) => {
+        if (!closing) return dynalite.listener(req, res);
+        req.resume();
+        res.writeHead(503, { 'content-type': 'application/x-amz-json-1.0' });
+        res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ServiceUnavailableException', message: 'The local DynamoDB is stopping' }));
+      },
       (err: unknown) => {
         req.resume();
         res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
@@ -60,6 +68,7 @@ export async function startLocalDynamoDbDoor(options: LocalDynamoDbDoorOptions):
     endpoint: `http://127.0.0.1:${port}`,
     open: async () => void (await startUpstream()),
     close: async () => {
+      closing = true;
       await new Promise<void>((resolve) => {
         door.close(() => resolve());
         door.closeAllConnections();
