@@ -3,7 +3,7 @@
  * test/unit/house/import-rules.test.ts on every `npm test` and by `npm run lint:imports`.
  *
  * A module is a folder with an index.ts; the list is read from the tree, so a new module (say
- * lib/cloud-assembly/) is held to the rules the moment it has its index.ts.
+ * packages/local/src/cloud-assembly/) is held to the rules the moment it has its index.ts.
  */
 const { readdirSync, existsSync } = require('node:fs');
 const { join } = require('node:path');
@@ -12,7 +12,7 @@ const { join } = require('node:path');
  * The source folders the rules govern (tests and benchmarks may reach into a module to test it): the four
  * packages' sources, then the example app at the repository root.
  */
-const SOURCE_ROOTS = ['packages/workflow/src', 'packages/runtime/src', 'packages/cdk/src', 'packages/local/src', 'lib', 'lambdas', 'infra', 'statemachines'];
+const SOURCE_ROOTS = ['packages/workflow/src', 'packages/runtime/src', 'packages/cdk/src', 'packages/local/src', 'tools', 'lambdas', 'infra', 'statemachines'];
 
 /** Every folder under `roots` (relative to `baseDir`) that has an index.ts, parents before children. */
 function moduleFolders(baseDir, roots = SOURCE_ROOTS) {
@@ -30,7 +30,7 @@ function moduleFolders(baseDir, roots = SOURCE_ROOTS) {
 
 const escape = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The example app's source folders at the repository root: a user app of the packages. */
-const EXAMPLE_APP = ['statemachines', 'infra', 'lib', 'lambdas'];
+const EXAMPLE_APP = ['statemachines', 'infra', 'tools', 'lambdas'];
 const NPM_OR_NODE = { dependencyTypesNot: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'] };
 
 /** The dependency-cruiser rule set for the tree at `baseDir`. */
@@ -75,7 +75,7 @@ function importRules(baseDir) {
     },
     {
       name: 'example-app-imports-packages-by-name',
-      comment: 'The example app (statemachines/, infra/, lib/, lambdas/) consumes the packages as a user app does: by name.',
+      comment: 'The example app (statemachines/, infra/, tools/, lambdas/) consumes the packages as a user app does: by name.',
       severity: 'error',
       from: { path: `^(${EXAMPLE_APP.join('|')})/` },
       to: { path: '^packages/', dependencyTypesNot: ['aliased-tsconfig-paths'] },

@@ -8,7 +8,7 @@ import { workflows } from './statemachines';
 
 export default defineConfig({
   workflows,
-  // The example's own tool-step (its tools, lib/tools) in place of the built-in one, as infra/ deploys it.
+  // The example's own tool-step (its tools, tools/) in place of the built-in one, as infra/ deploys it.
   functions: { 'tool-step': toolStep },
   model: { script: './test/fixtures/model-script.json' },
 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EXAMPLE_TOOL_NAMES } from '../lib/tools';
+import { EXAMPLE_TOOL_NAMES } from '../tools';
 import type { Workflow } from '@autosave/workflow';
 import { workflows as registeredWorkflows } from '../statemachines';
 import { builtInFunctionSpecs, toWorkflowSpec, type FunctionSpec, type ToolStepProps, type WorkflowSpec } from '@autosave/cdk';
@@ -22,7 +22,7 @@ const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * The example's tool-step, as the construct's `toolStep` prop: its entry (lambdas/tool-step.ts), the names
- * of its tools (lib/tools), and this app's own root, so the CLI may synthesize it from any directory.
+ * of its tools (tools/), and this app's own root, so the CLI may synthesize it from any directory.
  */
 export function exampleToolStep(): ToolStepProps {
   return { entry: join(APP_ROOT, 'lambdas', 'tool-step.ts'), tools: EXAMPLE_TOOL_NAMES, projectRoot: APP_ROOT, depsLockFilePath: join(APP_ROOT, 'package-lock.json') };

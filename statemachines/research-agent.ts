@@ -1,4 +1,4 @@
-import { researchTools } from '../lib/tools';
+import { researchTools } from '../tools';
 import { agentLoop, defineWorkflow } from '@autosave/workflow';
 
 /**

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYLOAD_INLINE_LIMIT_BYTES } from '@autosave/workflow/config';
 import { exampleProject } from '../../fixtures/example-app';
 import type { ModelScript, ScriptedResponse } from '@autosave/runtime/models';
-import { researchTools } from '../../../lib/tools';
+import { researchTools } from '../../../tools';
 import { agentLoop, defineWorkflow } from '@autosave/workflow';
 import { researchAgent } from '../../../statemachines';
 import { faultLog, setFaultPlan } from './fixtures/fault-functions';

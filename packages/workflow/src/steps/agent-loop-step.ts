@@ -28,9 +28,9 @@ function requireInline(result: string, field: string, message: string, expressio
   return `$exists(${result}.${field}) ? ${expression} : $error(${JSON.stringify(`${message} (a whole-result $ref?)`)})`;
 }
 
-/** A tool the model may call, as the model-step Lambda passes it to the model (a lib/tools `Tool` fits). */
+/** A tool the model may call, as the model-step Lambda passes it to the model (a runtime `Tool` fits). */
 export interface AgentTool {
-  /** Tool name in the lib/tools registry, e.g. `search-web`. */
+  /** Tool name in the tool registry, e.g. `search-web`. */
   readonly name: string;
   /** What the tool does, for the model. */
   readonly description: string;
@@ -150,7 +150,7 @@ export class AgentLoopStep extends WorkflowStep<AgentLoopStepOptions> {
       prompt: renderString(o.task),
       ...(o.system === undefined ? {} : { system: renderString(o.system) }),
       ...(o.modelId === undefined ? {} : { modelId: o.modelId }),
-      // Only what the model needs: a lib/tools Tool object can be passed as an AgentTool as it is.
+      // Only what the model needs: a runtime Tool object can be passed as an AgentTool as it is.
       tools: o.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Json })),
       conversation: jsonata(orInitial('conversation', 'null')),
       toolResults: jsonata(orInitial('toolResults', '[]')),

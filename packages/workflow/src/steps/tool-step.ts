@@ -14,7 +14,7 @@ import { WorkflowStep, type CompiledStep, type StepCompileContext, type TaskStep
 
 /** Options of a {@link tool} step. */
 export interface ToolStepOptions extends TaskStepOptions {
-  /** Tool name in the lib/tools registry, e.g. `send-email`. */
+  /** Tool name in the tool registry, e.g. `send-email`. */
   readonly tool: string;
   /**
    * Idempotency key template, mandatory: `{siteId}:welcome`, `renewal:{contractId}:{version}`. It is

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEmailProvider, ToolRegistry } from '@autosave/runtime/tools';
-import { EXAMPLE_TOOL_NAMES, calculatorTool, exampleTools, onboardingTools, readDocumentTool, searchWebTool } from '../../../../lib/tools';
+import { EXAMPLE_TOOL_NAMES, calculatorTool, exampleTools, onboardingTools, readDocumentTool, searchWebTool } from '../../../../tools';
 
 let dir: string;
 beforeAll(async () => {

@@ -15,7 +15,7 @@ import {
   type ToolCallResult,
   type ToolStepDeps,
 } from '@autosave/runtime/tools';
-import { exampleTools, readDocumentTool } from '../../../../lib/tools';
+import { exampleTools, readDocumentTool } from '../../../../tools';
 import { startLocalAws, type LocalAws } from '../../../fixtures/runtime/local-aws';
 
 let aws: LocalAws;
