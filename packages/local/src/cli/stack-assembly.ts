@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 /**
  * What an assembly is synthesized from, those of them a project has (a `cdk init` app's bin/ and lib/, the
- * example app's statemachines/, infra/, lambdas/ and packages/): a change in any of these is a new assembly.
+ * example app's statemachines/, infra/, tools/, lambdas/ and packages/): a change in any of these is a new assembly.
  */
-export const ASSEMBLY_SOURCES = ['bin', 'lib', 'src', 'lambdas', 'workflows', 'statemachines', 'packages', 'infra', 'package-lock.json', 'cdk.json', 'tsconfig.json'] as const;
+export const ASSEMBLY_SOURCES = ['bin', 'lib', 'src', 'tools', 'lambdas', 'workflows', 'statemachines', 'packages', 'infra', 'package-lock.json', 'cdk.json', 'tsconfig.json'] as const;
 
 /** The CDK app the current directory is in: the nearest folder with a cdk.json, walking up. */
 export function findCdkApp(from: string = process.cwd()): string {
