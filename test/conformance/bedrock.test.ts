@@ -25,6 +25,7 @@ writeFileSync(
   }),
 );
 const engine = recordedEngine({}, { engine: { integrations: { models: new LocalModels({ provider: 'scripted', scriptFile }) } } });
+const unscripted = recordedEngine({}, { engine: { integrations: { models: new LocalModels({ provider: 'scripted' }) } } });
 
 describe('bedrock:invokeModel', () => {
   it('answers {Body, ContentType} in the Anthropic Messages format for an anthropic model, the script\'s text in content[0]', async () => {
@@ -69,7 +70,24 @@ describe('bedrock:invokeModel', () => {
     });
     const run = await engine.run(def, {});
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Bedrock.ValidationException' });
-    expect((run.outcome as { cause: string }).cause).toMatch(/^The model script has no response for .*\/Other turn 0 \(Service: AmazonBedrockRuntime; Status Code: 400; Error Code: ValidationException; Request ID: /);
+    expect((run.outcome as { cause: string }).cause).toMatch(/^The model script has no response for .*\/Other turn 0: .* \(Service: AmazonBedrockRuntime; Status Code: 400; Error Code: ValidationException; Request ID: /);
+    // ...and says which file it read and the entry that would answer this step.
+    expect((run.outcome as { cause: string }).cause).toContain(`${scriptFile} has no entry for it: add { "workflow": "`);
+    expect((run.outcome as { cause: string }).cause).toContain(`", "step": "Other", "text": "..." }`);
+  });
+
+  it('with no model script, the failure says where a script comes from and how to call Bedrock itself', async () => {
+    const def = jsonata({
+      Ask: { Type: 'Task', Resource: 'arn:aws:states:::bedrock:invokeModel', Arguments: { ModelId: 'amazon.nova-lite-v1:0', Body: { messages: [{ role: 'user', content: [{ text: 'hi' }] }] } }, End: true },
+    });
+    const run = await unscripted.run(def, {});
+    expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Bedrock.ValidationException' });
+    const cause = (run.outcome as { cause: string }).cause;
+    expect(cause).toMatch(/^No model script is configured: the local engine answers bedrock:invokeModel from a script file: /);
+    expect(cause).toContain('set `model.script` in autosave.config.ts (or AUTOSAVE_MODEL_SCRIPT) to a JSON file { "responses": [{ "workflow": "');
+    expect(cause).toContain('", "step": "Ask", "text": "..." }] }');
+    expect(cause).toContain('AUTOSAVE_MODEL_PROVIDER=bedrock');
+    expect(cause).not.toContain('model-step function');
   });
 });
 

@@ -44,6 +44,20 @@ const missingClient = new SdkPassThrough({
 });
 const engine = recordedEngine(functions, { engine: { ...services.engineOptions, integrations: { ...services.engineOptions.integrations, passThrough: missingClient } } });
 
+describe('routed clients at start', () => {
+  it('names each routed service whose client cannot be loaded, and loads the ones that can', async () => {
+    const passThrough = new SdkPassThrough({
+      routes: { sns: {}, athena: { endpoint: 'http://127.0.0.1:4566' } },
+      load: async (name) => {
+        if (name === '@aws-sdk/client-sns') throw new Error('Cannot find package');
+        return { AthenaClient: class { send() { return Promise.resolve({}); } } };
+      },
+    });
+    const missing = await passThrough.missingClients();
+    expect(missing.map((m) => [m.name, m.service, m.packageName])).toEqual([['PassThroughClientMissingError', 'sns', '@aws-sdk/client-sns']]);
+  });
+});
+
 describe('a routed service the engine emulates', () => {
   it('is not served locally when its client is missing: sns:publish fails naming the package', async () => {
     const topicArn = (await services.sns.call('CreateTopic', { Name: 'routed' })).TopicArn as string;

@@ -523,6 +523,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     if (outbound.allowed.length > 0) log(`http:invoke may call these local targets: ${outbound.allowed.join(', ')}`);
     const routed = integrations.passThrough.describe();
     if (routed.length > 0) log(`Pass-through (real calls, real side effects): ${routed.map((r) => `${r.service} -> ${r.to}`).join(', ')}`);
+    for (const missing of await integrations.passThrough.missingClients()) log(`  warning: ${missing.message} (its Tasks fail with Local.IntegrationNotServed until then)`);
     if (stack) stack.bind({ sfn: engine, sqs, sns: integrations.sns, eventbridge: integrations.eventbridge, dynamodb: await dynamodbClientOf(), invoke: lambdas.invoke });
     const approvalFunction = (): string | undefined => (stack ? stack.functionUrlTarget() : lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? APPROVAL_ENDPOINT_FUNCTION : undefined);
 

@@ -229,3 +229,24 @@ describe('startLocal with --virtual-clock', () => {
     }
   });
 });
+
+describe('startLocal with a routed service whose client is not installed', () => {
+  it('warns at start, naming the package, not only when a run first calls it', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'autosave-local-routes-'));
+    const lines: string[] = [];
+    try {
+      const local = await startLocal({
+        ...(await exampleApp()),
+        port: 0,
+        dataDir,
+        deployWorkflows: false,
+        passThrough: { athena: { endpoint: 'http://127.0.0.1:4566', package: '@aws-sdk/client-not-installed-here' } },
+        log: (line) => lines.push(line),
+      });
+      await local.stop();
+      expect(lines).toContainEqual(expect.stringMatching(/^ {2}warning: Routing 'athena' to a real endpoint needs its AWS SDK v3 client: npm install @aws-sdk\/client-not-installed-here \(its Tasks fail with Local\.IntegrationNotServed until then\)$/));
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { AutosaveError } from '@autosave/workflow/errors';
 import { functions as runtimeFunctions, localFunctionName } from '@autosave/runtime/handlers';
 import { importModule, loadUserFunctionTable, moduleDefault } from '../services/lambda/user-functions';
 import type { AutosaveConfig } from './config';
+import { configKeysProblem, functionsTableProblem } from './config-shape';
 import type { Workflow } from '@autosave/workflow';
 import type { UserFunctionExport } from '../services/lambda/user-functions';
 
@@ -57,17 +58,62 @@ export async function resolveConfig(config: AutosaveConfig, configFile: string):
     if (seen.has(w.name)) throw problem(`two workflows are named '${w.name}'`);
     seen.add(w.name);
   }
-  const table = typeof config.functions === 'string' ? await loadUserFunctionTable(isAbsolute(config.functions) ? config.functions : join(baseDir, config.functions)) : (config.functions ?? {});
+  const keysProblem = configKeysProblem(config, baseDir);
+  if (keysProblem) throw problem(keysProblem);
+  const table = typeof config.functions === 'string' ? await loadFunctionsModule(isAbsolute(config.functions) ? config.functions : join(baseDir, config.functions), problem) : (config.functions ?? {});
   const functions = Object.fromEntries(Object.entries(table).map(([key, fn]) => [invokedName(key), fn as UserFunctionExport]));
   const environment: Record<string, string> = { ...config.environment };
   if (config.model?.script !== undefined) environment.AUTOSAVE_MODEL_SCRIPT = resolve(baseDir, config.model.script);
   return { configFile, workflows: config.workflows, functions, environment };
 }
 
+/** The `functions` module a config names, its table checked like the config's own. */
+async function loadFunctionsModule(file: string, problem: (what: string) => AutosaveConfigError): Promise<Record<string, unknown>> {
+  let table: Record<string, unknown>;
+  try {
+    table = await loadUserFunctionTable(file);
+  } catch (err) {
+    throw problem(`\`functions\` names ${file}, which could not be loaded: ${(err as Error).message}`);
+  }
+  const tableProblem = functionsTableProblem(table, 'functions');
+  if (tableProblem) throw problem(`${tableProblem} (in ${file})`);
+  return table;
+}
+
+/**
+ * How long a config file (and the functions module it names) may take to load: a top-level `await` that
+ * never settles would otherwise hang the CLI with no output. Loading TypeScript on a busy machine takes a
+ * few seconds at most.
+ */
+export const CONFIG_LOAD_TIMEOUT_MILLIS = 30_000;
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /** How long loading may take before it fails naming the file. @default CONFIG_LOAD_TIMEOUT_MILLIS (30 s) */
+  readonly timeoutMillis?: number;
+}
+
 /** Loads and resolves a config file (TypeScript or JavaScript, in a CommonJS or an ESM project). */
-export async function loadConfig(configFile: string): Promise<LocalProject> {
+export async function loadConfig(configFile: string, options: LoadConfigOptions = {}): Promise<LocalProject> {
   const file = resolve(configFile);
   if (!existsSync(file)) throw new AutosaveConfigError(`${file}: no such config file`);
+  const timeoutMillis = options.timeoutMillis ?? CONFIG_LOAD_TIMEOUT_MILLIS;
+  let timer: NodeJS.Timeout | undefined;
+  // The timer is kept referenced: a pending import holds no handle, so without it Node could exit silently.
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new AutosaveConfigError(`${file} did not finish loading in ${timeoutMillis / 1000} s: does a top-level await in it (or in a module it imports) never settle?`)),
+      timeoutMillis,
+    );
+  });
+  try {
+    return await Promise.race([load(file), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function load(file: string): Promise<LocalProject> {
   let mod: Record<string, unknown>;
   try {
     mod = await importModule(pathToFileURL(file).href);

@@ -27,6 +27,8 @@ async function project(name: string, type: 'commonjs' | 'module', config: string
     `export const hello = { name: 'hello-${type}', version: '1', type: 'STANDARD', steps: [] as const };\n` +
       `export const greet = async () => ({ greeting: 'hi' });\n`,
   );
+  await mkdir(join(dir, 'fixtures'), { recursive: true });
+  await writeFile(join(dir, 'fixtures', 'script.json'), JSON.stringify({ responses: [] }));
   await writeFile(join(dir, 'autosave.config.ts'), config);
   return dir;
 }
@@ -75,12 +77,29 @@ describe('loadConfig', () => {
     ['a workflow that is not one', 'export default { workflows: [42] };', /workflows\[0\] is not a workflow/],
     ['two workflows of one name', `import { hello } from './workflows';\nexport default { workflows: [hello, hello] };`, /two workflows are named 'hello-module'/],
     ['a syntax error', 'export default {', /could not be loaded/],
+    ['functions: 42', `import { hello } from './workflows';\nexport default { workflows: [hello], functions: 42 };`, /`functions` must be a table of handlers .* or the path of a module exporting one; it is 42/],
+    ['a function that is not a handler', `import { hello } from './workflows';\nexport default { workflows: [hello], functions: { 'my-function': 'greet' } };`, /`functions\['my-function'\]` is not a Lambda handler/],
+    ['a model script that does not exist', `import { hello } from './workflows';\nexport default { workflows: [hello], model: { script: './no-such-script.json' } };`, /`model.script` names .*no-such-script.json, which does not exist/],
+    ['a model script that is not a path', `import { hello } from './workflows';\nexport default { workflows: [hello], model: { script: 7 } };`, /`model.script` must be the path of a JSON file/],
+    ['environment values that are not strings', `import { hello } from './workflows';\nexport default { workflows: [hello], environment: { PORT: 8080 } };`, /`environment.PORT` must be a string/],
   ])('refuses %s with an error naming the file', async (label, config, message) => {
     const dir = await project(`bad-${label.replaceAll(' ', '-')}`, 'module', config);
     const error = await loadConfig(join(dir, 'autosave.config.ts')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AutosaveConfigError);
     expect((error as Error).message).toContain(join(dir, 'autosave.config.ts'));
     expect((error as Error).message).toMatch(message);
+  });
+});
+
+describe('a config that never finishes loading', () => {
+  it('times out naming the file, instead of hanging with no output', async () => {
+    const dir = await project('never-settles', 'module', `await new Promise(() => undefined);\nexport default { workflows: [] };\n`);
+    const started = Date.now();
+    const error = await loadConfig(join(dir, 'autosave.config.ts'), { timeoutMillis: 1500 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AutosaveConfigError);
+    expect((error as Error).name).toBe('AutosaveConfigError');
+    expect((error as Error).message).toMatch(new RegExp(`^${join(dir, 'autosave.config.ts').replace(/[.]/g, '\\.')} did not finish loading in 1.5 s`));
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 

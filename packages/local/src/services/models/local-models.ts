@@ -6,18 +6,18 @@
  * state's name) and turn 0, and written in the body format of the model's family (model-families.ts); a
  * model id of no family the engine knows is refused with ValidationException, naming the families it knows.
  */
-import { ScriptedModelProvider, type ModelProvider, type ModelResponse } from '@autosave/runtime/models';
+import { ScriptedModelProvider, type ModelResponse } from '@autosave/runtime/models';
 import { ServiceFault, type ModelInvocation, type ModelInvoker, type PassThrough, type TaskCallContext } from '../../engine';
 import { KNOWN_MODEL_PREFIXES, modelFamily, type Body } from './model-families';
 
 /** Options of {@link LocalModels}. */
 export type LocalModelsOptions =
-  /** `scriptFile` absent: the runtime's unconfigured script, which answers no step (each call fails, saying so). */
+  /** `scriptFile` absent: no step is answered; each call fails saying where a script is set. */
   | { readonly provider: 'scripted'; readonly scriptFile?: string }
   | { readonly provider: 'bedrock'; readonly passThrough: PassThrough };
 
 export class LocalModels implements ModelInvoker {
-  private scripted?: ModelProvider;
+  private scripted?: ScriptedModelProvider;
 
   constructor(private readonly options: LocalModelsOptions) {}
 
@@ -39,13 +39,25 @@ export class LocalModels implements ModelInvoker {
       throw new ServiceFault('ValidationException', `The local model provider does not know the request and response format of model '${request.modelId}'; it knows the model ids starting ${KNOWN_MODEL_PREFIXES.join(', ')}`, 400);
     }
     if (family.kind === 'synthetic') return { body: family.answer(request.modelId, body), contentType: 'application/json' };
-    this.scripted ??= this.options.scriptFile ? ScriptedModelProvider.fromFile(this.options.scriptFile) : ScriptedModelProvider.unconfigured();
     const workflow = context.stateMachineArn.slice(context.stateMachineArn.lastIndexOf(':') + 1);
+    // The entry that would answer this step, in the words a user pastes into the script.
+    const entry = `{ "workflow": ${JSON.stringify(workflow)}, "step": ${JSON.stringify(context.state)}, "text": "..." }`;
+    const { scriptFile } = this.options;
+    if (!scriptFile) {
+      throw new ServiceFault(
+        'ValidationException',
+        `No model script is configured: the local engine answers bedrock:invokeModel from a script file: ` +
+          `set \`model.script\` in autosave.config.ts (or AUTOSAVE_MODEL_SCRIPT) to a JSON file { "responses": [${entry}] }, ` +
+          `or start the engine with AUTOSAVE_MODEL_PROVIDER=bedrock to call Amazon Bedrock itself (real calls, real cost)`,
+        400,
+      );
+    }
+    this.scripted ??= ScriptedModelProvider.fromFile(scriptFile);
     let response: ModelResponse;
     try {
       response = await this.scripted.converse(family.request(request.modelId, body), { workflow, executionArn: context.executionArn, step: context.state, turn: 0 });
     } catch (err) {
-      throw new ServiceFault('ValidationException', (err as Error).message, 400);
+      throw new ServiceFault('ValidationException', `${(err as Error).message}: ${scriptFile} has no entry for it: add ${entry}`, 400);
     }
     return { body: family.answer(request.modelId, body, response), contentType: 'application/json' };
   }

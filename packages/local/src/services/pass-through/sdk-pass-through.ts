@@ -81,6 +81,15 @@ export class SdkPassThrough implements PassThrough {
     return Object.entries(this.options.routes).map(([service, r]) => ({ service, to: r.endpoint ?? 'AWS (default credential chain)', package: clientPackage(service, r) }));
   }
 
+  /**
+   * The routed services whose client cannot be loaded, checked once at start so the user hears it then and
+   * not at a run's first call. The clients that load are kept for the calls.
+   */
+  async missingClients(): Promise<PassThroughClientMissingError[]> {
+    const results = await Promise.all(Object.keys(this.options.routes).map((service) => this.client(service).then(() => undefined, (err: unknown) => err)));
+    return results.filter((err): err is PassThroughClientMissingError => err instanceof PassThroughClientMissingError);
+  }
+
   async call(service: string, action: string, input: Record<string, unknown>): Promise<Record<string, unknown>> {
     const { client, module } = await this.client(service);
     const Command = module[`${action}Command`] as (new (input: unknown) => unknown) | undefined;
