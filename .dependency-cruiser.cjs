@@ -9,10 +9,10 @@ const { readdirSync, existsSync } = require('node:fs');
 const { join } = require('node:path');
 
 /**
- * The source folders the rules govern (tests and benchmarks may reach into a module to test it): the four
+ * The source folders the rules govern (tests and benchmarks may reach into a module to test it): the five
  * packages' sources, then the example app at the repository root.
  */
-const SOURCE_ROOTS = ['packages/workflow/src', 'packages/runtime/src', 'packages/cdk/src', 'packages/local/src', 'tools', 'lambdas', 'infra', 'statemachines'];
+const SOURCE_ROOTS = ['packages/workflow/src', 'packages/engine/src', 'packages/runtime/src', 'packages/cdk/src', 'packages/local/src', 'tools', 'lambdas', 'infra', 'statemachines'];
 
 /** Every folder under `roots` (relative to `baseDir`) that has an index.ts, parents before children. */
 function moduleFolders(baseDir, roots = SOURCE_ROOTS) {
@@ -52,16 +52,16 @@ function importRules(baseDir) {
     },
     {
       name: 'cdk-never-imports-local',
-      comment: '@autosave/cdk describes what ships to AWS; the local engine is not part of it.',
+      comment: '@autosave/cdk describes what ships to AWS; the local engine and cloud are not part of it.',
       severity: 'error',
       from: { path: '^packages/cdk/' },
-      to: { path: '^packages/local/' },
+      to: { path: '^packages/(local|engine)/' },
     },
     {
       name: 'local-never-imports-cdk',
       comment: 'The engine reads a cloud assembly (a file format), never construct code; the CLI (packages/local/src/cli) is where they meet.',
       severity: 'error',
-      from: { path: '^packages/local/', pathNot: '^packages/local/src/cli/' },
+      from: { path: '^packages/(local|engine)/', pathNot: '^packages/local/src/cli/' },
       to: { path: '^packages/cdk/' },
     },
     {
@@ -92,11 +92,12 @@ function importRules(baseDir) {
     {
       name: 'engine-imports-config-errors-store',
       comment:
-        'The engine knows ASL, not our workflows: besides its own files it imports only the config and errors modules ' +
-        'and the store (packages aside). Anything else (Lambda runner, IAM evaluator, services) is injected through EngineOptions.',
+        'The engine (@autosave/engine, its store included) knows ASL, not our workflows: besides its own files it imports only ' +
+        'the config and errors modules of @autosave/workflow (npm packages aside). Anything else (Lambda runner, IAM evaluator, ' +
+        'services) is injected through EngineOptions.',
       severity: 'error',
-      from: { path: '^packages/local/src/engine/' },
-      to: { pathNot: ['^packages/local/src/engine/', '^packages/workflow/src/config/', '^packages/workflow/src/errors/', '^packages/local/src/store/'], ...NPM_OR_NODE },
+      from: { path: '^packages/engine/' },
+      to: { pathNot: ['^packages/engine/', '^packages/workflow/src/config/', '^packages/workflow/src/errors/'], ...NPM_OR_NODE },
     },
     ...moduleFolders(baseDir).map((folder) => ({
       name: 'module-entered-through-index',

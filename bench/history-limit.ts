@@ -12,8 +12,8 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../packages/local/src/engine';
-import { ENGINE_DB_FILE } from '../packages/local/src/store';
+import { Engine } from '../packages/engine/src';
+import { ENGINE_DB_FILE } from '../packages/engine/src/store';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Writes packages/local/src/engine/test-state/api-output-constraints.json: the constraints (length and value
+ * Writes packages/engine/src/test-state/api-output-constraints.json: the constraints (length and value
  * bounds, enum values) that the AWS service models put on the members of the API outputs a TestState mock may
  * stand in for, so `fieldValidationMode` checks them as AWS does ("Field 'MemorySize' is less than the minimum
  * value"). The AWS SDK for JavaScript's own schemas carry the members and their types but none of these traits,
@@ -78,6 +78,6 @@ const out = {
   source: `botocore ${version} service models (Apache-2.0): per service, structure -> member -> the member's min/max (length or value) and enum`,
   services: Object.fromEntries(Object.entries(SERVICES).map(([service, folder]) => [service, outputConstraints(loadModel(folder))])),
 };
-const target = new URL('../packages/local/src/engine/test-state/api-output-constraints.json', import.meta.url);
+const target = new URL('../packages/engine/src/test-state/api-output-constraints.json', import.meta.url);
 writeFileSync(target, `${JSON.stringify(out)}\n`);
 console.log(`${Object.values(out.services).reduce((n, s) => n + Object.keys(s).length, 0)} structures -> ${target.pathname}`);

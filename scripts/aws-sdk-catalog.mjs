@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Writes packages/local/src/engine/executor/aws-sdk-catalog.json: every AWS service an
+ * Writes packages/engine/src/executor/aws-sdk-catalog.json: every AWS service an
  * `arn:aws:states:::aws-sdk:<service>:<action>` Task may name, with its API actions, so the engine
  * accepts exactly the SDK integrations AWS knows (and runs the ones it serves).
  *
@@ -37,6 +37,6 @@ const out = {
   source: `botocore ${version} service models (Apache-2.0): serviceId lower-cased without spaces -> its operations`,
   services: Object.fromEntries(Object.entries(services).sort(([a], [b]) => (a < b ? -1 : 1))),
 };
-const target = new URL('../packages/local/src/engine/executor/aws-sdk-catalog.json', import.meta.url);
+const target = new URL('../packages/engine/src/executor/aws-sdk-catalog.json', import.meta.url);
 writeFileSync(target, `${JSON.stringify(out, null, 0).replace(/","/g, '",\n"')}\n`);
 console.log(`${Object.keys(services).length} services, ${Object.values(services).reduce((n, ops) => n + ops.split(' ').length, 0)} actions -> ${target.pathname}`);

@@ -1,4 +1,4 @@
-// `npm run build`: builds the four packages into packages/<name>/dist. Per entry of a package's exports map:
+// `npm run build`: builds the five packages into packages/<name>/dist. Per entry of a package's exports map:
 // ESM (.js) and CommonJS (.cjs) JavaScript with their declarations (.d.ts, .d.cts), code shared between entries split into chunks so that every entry
 // of one format sees the same module instances. Other packages (ours included) stay external: an installing
 // app resolves them from its own node_modules. @autosave/local also gets its bin, and @autosave/cdk

@@ -17,7 +17,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/workflow/src/con
 import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from '../../packages/local/src/api/server';
 import { stepFunctionsService } from '../../packages/local/src/api/step-functions-service';
 import { EngineHarness } from '../unit/local/engine/support/engine-harness';
-import { MockConfig } from '../../packages/local/src/engine/mocks';
+import { MockConfig } from '../../packages/engine/src/mocks';
 import { oneCase } from './mock-config/support';
 
 /** How long an empty poll is held here (AWS: 60 s; the engine option makes a test's empty poll short). */

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isLocalAddress, outboundHttp, OutboundRequestError } from '../../packages/local/src/engine/executor/outbound-http';
+import { isLocalAddress, outboundHttp, OutboundRequestError } from '../../packages/engine/src/executor/outbound-http';
 import { FileConnections } from '../../packages/local/src/services/connections';
 import { jsonata } from '../unit/local/engine/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
@@ -111,7 +111,7 @@ describe('http:invoke with a local target allowed', () => {
 
 describe('outboundHttp', () => {
   it('is bounded at 60 seconds by default, as the HTTP Task', async () => {
-    const { HTTP_TASK_TIMEOUT_MILLIS } = await import('../../packages/local/src/engine/executor/outbound-http');
+    const { HTTP_TASK_TIMEOUT_MILLIS } = await import('../../packages/engine/src/executor/outbound-http');
     expect(HTTP_TASK_TIMEOUT_MILLIS).toBe(60_000);
     await expect(outboundHttp()({ url: new URL('gopher://x'), method: 'GET', headers: {} })).rejects.toBeInstanceOf(OutboundRequestError);
   });

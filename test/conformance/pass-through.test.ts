@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineOptions } from '../../packages/local/src/engine';
+import type { EngineOptions } from '../../packages/engine/src';
 import { SdkPassThrough } from '../../packages/local/src/services/pass-through';
 import { jsonata } from '../unit/local/engine/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';

@@ -53,25 +53,25 @@ describe('import rules', () => {
       'packages/runtime/src/handlers/index.ts': "import { table } from '../records';\nexport const handlers = table;",
       'packages/local/src/cloud-assembly/index.ts': "export * from './assembly';",
       'packages/local/src/cloud-assembly/assembly.ts': "import { table } from '@autosave/runtime/records';\nexport const assembly = table;",
-      'packages/local/src/store/index.ts': "import { LIMIT } from '@autosave/workflow/config';\nexport const store = LIMIT;",
-      'packages/local/src/engine/index.ts': "export * from './engine';",
-      'packages/local/src/engine/engine.ts':
-        "import { LIMIT } from '@autosave/workflow/config';\nimport { errorLimit } from '@autosave/workflow/errors';\nimport { store } from '../store';\n" +
+      'packages/engine/src/store/index.ts': "import { LIMIT } from '@autosave/workflow/config';\nexport const store = LIMIT;",
+      'packages/engine/src/index.ts': "export * from './engine';",
+      'packages/engine/src/engine.ts':
+        "import { LIMIT } from '@autosave/workflow/config';\nimport { errorLimit } from '@autosave/workflow/errors';\nimport { store } from './store';\n" +
         "import { shape } from './dataflow';\nexport const engine = LIMIT + errorLimit + store + shape;\n" +
         '/** Injected by the services, so the engine never imports the simulator or the cloud assembly reader. */\n' +
         'export interface IamEvaluator { allowed(action: string): boolean }',
-      'packages/local/src/engine/dataflow/index.ts': "export * from './types';",
-      'packages/local/src/engine/dataflow/types.ts': 'export const shape = 1;',
+      'packages/engine/src/dataflow/index.ts': "export * from './types';",
+      'packages/engine/src/dataflow/types.ts': 'export const shape = 1;',
       'packages/local/src/services/iam.ts':
-        "import type { IamEvaluator } from '../engine';\nimport { assembly } from '../cloud-assembly';\n" +
+        "import type { IamEvaluator } from '@autosave/engine';\nimport { assembly } from '../cloud-assembly';\n" +
         'export const evaluator: IamEvaluator = { allowed: () => assembly > 0 };',
       'packages/cdk/src/stack.ts': "import { handlers } from '@autosave/runtime/handlers';\nimport { compile } from '@autosave/workflow';\nexport const stack = handlers + compile;",
       'packages/cdk/src/index.ts': "export * from './stack';",
-      'packages/local/src/index.ts': "export * from './store';\nexport type { IamEvaluator } from './engine';",
+      'packages/local/src/index.ts': "export { store } from '@autosave/engine/store';\nexport type { IamEvaluator } from '@autosave/engine';",
       'statemachines/index.ts': "import { compile } from '@autosave/workflow';\nexport const workflows = compile;",
       'infra/app.ts': "import { stack } from '@autosave/cdk';\nimport { workflows } from '../statemachines';\nexport const app = stack + workflows;",
       // The CLI is where the engine and the construct meet.
-      'packages/local/src/cli/main.ts': "import { stack } from '@autosave/cdk';\nimport { engine } from '../engine';\nexport const main = stack + engine;",
+      'packages/local/src/cli/main.ts': "import { stack } from '@autosave/cdk';\nimport { engine } from '@autosave/engine';\nexport const main = stack + engine;",
     };
     /** One file per rule, each breaking exactly that rule: [file, source, the violations it must cause]. */
     const planted: [string, string, string[]][] = [
@@ -79,12 +79,16 @@ describe('import rules', () => {
       ['packages/runtime/src/records/uses-local.ts', "import { store } from '@autosave/local';\nexport const x = store;", ['runtime-imports-workflow: packages/runtime/src/records/uses-local.ts -> packages/local/src/index.ts']],
       ['packages/local/src/services/deploy.ts', "import { stack } from '@autosave/cdk';\nexport const x = stack;", ['local-never-imports-cdk: packages/local/src/services/deploy.ts -> packages/cdk/src/index.ts']],
       ['packages/cdk/src/local-bridge.ts', "import type { IamEvaluator } from '@autosave/local';\nexport type X = IamEvaluator;", ['cdk-never-imports-local: packages/cdk/src/local-bridge.ts -> packages/local/src/index.ts']],
-      ['packages/local/src/engine/reads-records.ts', "import { table } from '@autosave/runtime/records';\nexport const x = table;", ['engine-imports-config-errors-store: packages/local/src/engine/reads-records.ts -> packages/runtime/src/records/index.ts']],
+      ['packages/engine/src/reads-records.ts', "import { table } from '@autosave/runtime/records';\nexport const x = table;", ['engine-imports-config-errors-store: packages/engine/src/reads-records.ts -> packages/runtime/src/records/index.ts']],
+      // The engine is below the local cloud: it never reaches the services, the console or the CLI.
+      ['packages/engine/src/uses-local.ts', "import { store } from '@autosave/local';\nexport const x = store;", ['engine-imports-config-errors-store: packages/engine/src/uses-local.ts -> packages/local/src/index.ts']],
+      ['packages/cdk/src/engine-bridge.ts', "import type { IamEvaluator } from '@autosave/engine';\nexport type X = IamEvaluator;", ['cdk-never-imports-local: packages/cdk/src/engine-bridge.ts -> packages/engine/src/index.ts']],
+      ['packages/local/src/services/engine-by-path.ts', "import { engine } from '../../../engine/src';\nexport const x = engine;", ['packages-import-each-other-by-name: packages/local/src/services/engine-by-path.ts -> packages/engine/src/index.ts']],
       ['packages/local/src/services/deep.ts', "import { LIMIT } from '../../../workflow/src/config/constants';\nexport const x = LIMIT;", [
         'module-entered-through-index: packages/local/src/services/deep.ts -> packages/workflow/src/config/constants.ts',
         'packages-import-each-other-by-name: packages/local/src/services/deep.ts -> packages/workflow/src/config/constants.ts',
       ]],
-      ['packages/local/src/engine/executor.ts', "import { shape } from './dataflow/types';\nexport const x = shape;", ['module-entered-through-index: packages/local/src/engine/executor.ts -> packages/local/src/engine/dataflow/types.ts']],
+      ['packages/engine/src/executor.ts', "import { shape } from './dataflow/types';\nexport const x = shape;", ['module-entered-through-index: packages/engine/src/executor.ts -> packages/engine/src/dataflow/types.ts']],
       // A package reached by a relative path instead of its name; the example app doing the same; a package reading the example app.
       ['packages/cdk/src/relative.ts', "import { compile } from '../../workflow/src';\nexport const x = compile;", ['packages-import-each-other-by-name: packages/cdk/src/relative.ts -> packages/workflow/src/index.ts']],
       ['infra/relative.ts', "import { stack } from '../packages/cdk/src/stack';\nexport const x = stack;", ['example-app-imports-packages-by-name: infra/relative.ts -> packages/cdk/src/stack.ts']],
@@ -112,6 +116,8 @@ describe('import rules', () => {
         '@autosave/runtime/handlers': ['./packages/runtime/src/handlers/index.ts'],
         '@autosave/cdk': ['./packages/cdk/src/index.ts'],
         '@autosave/local': ['./packages/local/src/index.ts'],
+        '@autosave/engine': ['./packages/engine/src/index.ts'],
+        '@autosave/engine/store': ['./packages/engine/src/store/index.ts'],
       };
       await writeFile(join(tree, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'bundler', strict: true, paths } }));
       // The project's rules, built for this tree (module folders are read from the tree).

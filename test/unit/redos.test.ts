@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { check } from 'recheck';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { stringMatcher } from '../../packages/local/src/engine/dataflow/jsonpath/choice-rules';
+import { stringMatcher } from '../../packages/engine/src/dataflow/jsonpath/choice-rules';
 import { matchesEventPattern } from '../../packages/local/src/services/eventbridge/event-pattern';
 
 interface RegexSite {
@@ -30,13 +30,13 @@ const BOUNDED: Readonly<Record<string, string>> = {
   'packages/local/src/services/s3.ts (Credential=)[^/,\\s]+\\/': 'the Authorization header, at most 16 KB',
   'packages/local/src/services/s3.ts ([?&]X-Amz-Credential=)[^&/%]+(%2F|\\/)': 'the request URL, at most 16 KB',
   // A filter term of a definition's path, at most MAX_REWRITTEN_TERM_LENGTH (2,048) characters.
-  'packages/local/src/engine/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+=~\\s+(\\/(?:[^/\\\\]|\\\\.)*\\/[a-z]*)(\\s*)$': 'a filter term, 2,048 characters',
-  'packages/local/src/engine/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+(nin|in)\\s+(\\[.*\\])(\\s*)$': 'a filter term, 2,048 characters',
-  'packages/local/src/engine/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+size\\s+(\\d+)(\\s*)$': 'a filter term, 2,048 characters',
-  'packages/local/src/engine/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+(subsetof|anyof|noneof)\\s+(\\[.*\\]|[@$][^\\s]*)(\\s*)$': 'a filter term, 2,048 characters',
-  'packages/local/src/engine/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+empty\\s+(true|false)(\\s*)$': 'a filter term, 2,048 characters',
+  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+=~\\s+(\\/(?:[^/\\\\]|\\\\.)*\\/[a-z]*)(\\s*)$': 'a filter term, 2,048 characters',
+  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+(nin|in)\\s+(\\[.*\\])(\\s*)$': 'a filter term, 2,048 characters',
+  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+size\\s+(\\d+)(\\s*)$': 'a filter term, 2,048 characters',
+  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+(subsetof|anyof|noneof)\\s+(\\[.*\\]|[@$][^\\s]*)(\\s*)$': 'a filter term, 2,048 characters',
+  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+empty\\s+(true|false)(\\s*)$': 'a filter term, 2,048 characters',
   // Its input matched NAME_UNION_LEAF first, so every quote in it is closed (the attack needs an open one).
-  'packages/local/src/engine/dataflow/jsonpath/paths.ts \'((?:[^\'\\\\]|\\\\.)*)\'|"((?:[^"\\\\]|\\\\.)*)"': 'quoted names already matched whole',
+  'packages/engine/src/dataflow/jsonpath/paths.ts \'((?:[^\'\\\\]|\\\\.)*)\'|"((?:[^"\\\\]|\\\\.)*)"': 'quoted names already matched whole',
   // The head of an approval page, PAGE_READ_LIMIT (8 KB).
   'packages/local/src/operations/approvals.ts <h1[^>]*>([\\s\\S]*?)<\\/h1>': 'the first 8 KB of a page',
   'packages/local/src/operations/approvals.ts <title[^>]*>([\\s\\S]*?)<\\/title>': 'the first 8 KB of a page',
@@ -46,8 +46,8 @@ const BOUNDED: Readonly<Record<string, string>> = {
 
 /** `new RegExp` sites whose source is not a literal, and how it is made (checked below where it can be). */
 const BUILT: Readonly<Record<string, string>> = {
-  'packages/local/src/engine/dataflow/jsonpath/jayway-functions.ts': 'from the fixed names of the Jayway functions; checked below',
-  'packages/local/src/engine/dataflow/jsonpath/path-syntax.ts': 'from fixed pieces (INTEGER and the like); checked below',
+  'packages/engine/src/dataflow/jsonpath/jayway-functions.ts': 'from the fixed names of the Jayway functions; checked below',
+  'packages/engine/src/dataflow/jsonpath/path-syntax.ts': 'from fixed pieces (INTEGER and the like); checked below',
   'packages/local/src/operations/definition-diff.ts': "the project's own compiled definition, escaped, with [^\"]* for each placeholder (which ends at a quote); checked below",
 };
 

@@ -15,14 +15,14 @@ import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REG
 import { DEFAULT_DLQ_NAME } from '@autosave/runtime/endpoints';
 import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
 import { stepFunctionsService } from './api/step-functions-service';
-import { DEFAULT_CLOSED_STATUSES, Engine, type EngineOptions, type MockTestCases, type RunImportHeader, type ServicePorts, VirtualClock, type WireHistoryEvent } from './engine';
+import { DEFAULT_CLOSED_STATUSES, Engine, type EngineOptions, type MockTestCases, type RunImportHeader, type ServicePorts, VirtualClock, type WireHistoryEvent } from '@autosave/engine';
 import type { OtlpTracesOptions, StepFunctionsApi } from './tracing';
 import type { WorkflowDeployment } from './services/deploy-workflows';
 import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lambda-runner';
 import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
 import { loadUserFunctions, userFunctions, type UserFunctionExport } from './services/lambda/user-functions';
 import { localEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
-import { lockDataDirectory } from './store';
+import { lockDataDirectory } from '@autosave/engine/store';
 import type { RecordedDecisions } from './services/recorded-decisions';
 import { lazyClient } from './services/lazy-client';
 import { LocalSqs } from './services/sqs/local-sqs';

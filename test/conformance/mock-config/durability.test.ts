@@ -4,8 +4,8 @@
  * the next number of the test case it started with.
  */
 import { describe, expect, it } from 'vitest';
-import { MockConfig } from '../../../packages/local/src/engine/mocks';
-import { VirtualClock } from '../../../packages/local/src/engine';
+import { MockConfig } from '../../../packages/engine/src/mocks';
+import { VirtualClock } from '../../../packages/engine/src';
 import { EngineHarness, jsonpath } from '../../unit/local/engine/support/engine-harness';
 import { oneCase } from './support';
 

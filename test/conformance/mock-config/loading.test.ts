@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { answerOf, invocationCount, MockConfig, MockConfigError, mockConfig, mockedInvocationOutcome, mockReturn, mockThrow, type MockedStateResponses } from '../../../packages/local/src/engine/mocks';
+import { answerOf, invocationCount, MockConfig, MockConfigError, mockConfig, mockedInvocationOutcome, mockReturn, mockThrow, type MockedStateResponses } from '../../../packages/engine/src/mocks';
 import { MockConfigFile } from '../../../packages/local/src/services/mock-config-file';
 import { GUIDE_MOCK_CONFIG } from './support';
 

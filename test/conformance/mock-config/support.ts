@@ -3,7 +3,7 @@
  * LambdaSQSIntegration and its MockConfigFile, sfn-local-test-sm-exec.html), and an engine that serves a
  * mock config that a test may replace.
  */
-import { MockConfig, type MockTestCase, type MockTestCases } from '../../../packages/local/src/engine/mocks';
+import { MockConfig, type MockTestCase, type MockTestCases } from '../../../packages/engine/src/mocks';
 import { recordedEngine } from '../support/recorded-run';
 import type { TestFunction } from '../../unit/local/engine/support/engine-harness';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll } from 'vitest';
-import type { EngineOptions } from '../../../packages/local/src/engine';
+import type { EngineOptions } from '../../../packages/engine/src';
 import { startLocalS3, type LocalS3 } from '../../../packages/local/src/services/s3';
 
 /** Starts a local S3 with `buckets` for the test file; call before `recordedEngine`. */

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import type { EngineOptions } from '../../../packages/local/src/engine';
+import type { EngineOptions } from '../../../packages/engine/src';
 import { DeliveryTargets, localQueueSender } from '../../../packages/local/src/services/delivery';
 import { parseFunctionName } from '../../../packages/local/src/services/lambda/function-name';
 import { LocalEventBridge } from '../../../packages/local/src/services/eventbridge';

@@ -3,7 +3,7 @@
  * execution recorded on AWS shows — its outcome and its history without what differs per run
  * (timestamps; the ARNs' ids are compared only where a case says so).
  */
-import type { EngineOptions } from '../../../packages/local/src/engine';
+import type { EngineOptions } from '../../../packages/engine/src';
 import { engineForTestFile, type TestFunction } from '../../unit/local/engine/support/engine-harness';
 
 /** How a run ended, as DescribeExecution and the last history event say it. */

@@ -3,8 +3,8 @@
  * as a client would (definition, input, variables, context and the mock's result as JSON text) and reads
  * the answer as LocalStack's AWS-validated snapshots record it (output and inspection steps parsed).
  */
-import { type EngineOptions } from '../../../packages/local/src/engine';
-import { testStateResult } from '../../../packages/local/src/engine/test-state';
+import { type EngineOptions } from '../../../packages/engine/src';
+import { testStateResult } from '../../../packages/engine/src/test-state';
 import { engineForTestFile, type TestFunction } from '../../unit/local/engine/support/engine-harness';
 
 /** A role ARN as the recorded requests give one. */

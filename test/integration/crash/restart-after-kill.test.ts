@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DATA_DIR_OWNER_FILE } from '../../../packages/local/src/store/data-dir-lock';
+import { DATA_DIR_OWNER_FILE } from '../../../packages/engine/src/store/data-dir-lock';
 import { eventually } from '../../fixtures/wait';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');

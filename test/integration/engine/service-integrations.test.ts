@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_REGION } from '../../../packages/workflow/src/config/constants';
 import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from '../../../packages/local/src/api/server';
-import type { ExecutionStatusChangeEvent } from '../../../packages/local/src/engine';
+import type { ExecutionStatusChangeEvent } from '../../../packages/engine/src';
 import { type LocalDynamoDb, startLocalDynamoDb } from '../../../packages/local/src/services/dynamodb';
 import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { LocalSqs } from '../../../packages/local/src/services/sqs/local-sqs';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ListStateMachinesCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
-import { Engine } from '../../../packages/local/src/engine';
+import { Engine } from '../../../packages/engine/src';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { exampleApp } from '../../fixtures/example-app';
 

@@ -12,7 +12,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../packages/workflow/src/
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { run as localCommand } from '../../../packages/local/src/cli/commands/local';
 import { eventually } from '../../fixtures/wait';
-import { mockConfig, mockReturn } from '../../../packages/local/src/engine';
+import { mockConfig, mockReturn } from '../../../packages/engine/src';
 
 const CONFIG = {
   StateMachines: { Mocked: { TestCases: { Happy: { Call: 'Answer' } } } },

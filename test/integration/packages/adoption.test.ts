@@ -1,5 +1,5 @@
 /**
- * The adoption tier (issue 19, Deliver 1 and 6): the four packages packed once and installed from their
+ * The adoption tier (issue 19, Deliver 1 and 6): the five packages packed once and installed from their
  * tarballs into two fresh apps outside the repository, used the way the README says:
  * - a `cdk init app --language typescript`-shaped app: CommonJS, NodeNext, strict, noImplicitReturns, jest + ts-jest;
  * - an ESM app (NodeNext, verbatimModuleSyntax) with vitest.

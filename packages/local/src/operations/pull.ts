@@ -15,8 +15,8 @@ import {
 } from '@aws-sdk/client-sfn';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { AutosaveError } from '@autosave/workflow/errors';
-import type { RunImportAnswer } from '../engine';
-import type { ImportedRunRow } from '../store';
+import type { RunImportAnswer } from '@autosave/engine';
+import type { ImportedRunRow } from '@autosave/engine/store';
 
 /** The local engine's import route (local/api/server.ts `IMPORT_ROUTE`; operations does not import the server). */
 const IMPORT_PATH = '/_autosave/import';

@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '@autosave/workflow/config';
-import type { LambdaInvoker, ServicePorts } from '../engine';
+import type { LambdaInvoker, ServicePorts } from '@autosave/engine';
 import { LocalCloudWatch } from './cloudwatch';
 import { FileConnections } from './connections';
 import { DeliveryTargets, localQueueSender } from './delivery';

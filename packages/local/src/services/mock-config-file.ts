@@ -7,7 +7,7 @@
  */
 import { readFileSync, statSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
-import { MockConfig, MockConfigError, type MockTestCase, type MockTestCases } from '../engine';
+import { MockConfig, MockConfigError, type MockTestCase, type MockTestCases } from '@autosave/engine';
 
 /** How often the file is polled for changes. */
 export const MOCK_CONFIG_POLL_MILLIS = 1_000;

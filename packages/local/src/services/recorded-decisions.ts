@@ -4,7 +4,7 @@ import { ApprovalLinkSigner, ApprovalService } from '@autosave/runtime/approvals
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { loadApprovalSecrets, loadRuntimeConfig } from '@autosave/runtime/endpoints';
 import { RecordTable } from '@autosave/runtime/records';
-import type { RecordedTaskOutcome } from '../engine';
+import type { RecordedTaskOutcome } from '@autosave/engine';
 import { lazyClient } from './lazy-client';
 
 /** The approvals' recorded decisions, as the engine needs them: handed over at a timeout, swept at boot. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { assetOfResource, readCloudAssembly, stackOf, TemplateResolver, type CfnTemplate, type StackArtifact } from '../cloud-assembly';
-import type { StackResourceRow } from '../store';
+import type { StackResourceRow } from '@autosave/engine/store';
 import { LocalResolutionContext, type AppliedAttributes } from './local-resolution-context';
 import { referencedLogicalIds, resourceHandlers, type ResourceHandler, type StackTarget } from './resource-handlers';
 

@@ -15,8 +15,8 @@ import {
   type NamedPolicy,
 } from '../cloud-assembly';
 import { StatesError } from '@autosave/workflow/errors';
-import type { TaskCall, TaskCallAuthorizer, TaskCallDenial } from '../engine';
-import type { StackStore } from '../store';
+import type { TaskCall, TaskCallAuthorizer, TaskCallDenial } from '@autosave/engine';
+import type { StackStore } from '@autosave/engine/store';
 import { LocalResolutionContext, type AppliedAttributes } from './local-resolution-context';
 
 /** The resource types a role's identity policies come from (managed policies are not emulated). */

@@ -1,7 +1,7 @@
 import { CreateTableCommand, DeleteTableCommand, ResourceInUseException, ResourceNotFoundException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { substitute, type FileAsset, type TemplateResolver } from '../cloud-assembly';
-import type { StackResourceRow, StackStore } from '../store';
+import type { StackResourceRow, StackStore } from '@autosave/engine/store';
 import type { AppliedAttributes, LocalResolutionContext } from './local-resolution-context';
 import { generateSecretString, type GenerateSecretStringOptions, type LocalSecrets } from './local-secrets';
 import { ENGINE_URL_TOKEN, type StackFunctionConfig, type StackFunctions } from './stack-functions';

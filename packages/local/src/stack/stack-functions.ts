@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BundleWorker } from '../services/lambda/bundle-worker';
 import type { FunctionSource, ResolvedFunctionVersion } from '../services/lambda/lambda-runner';
-import type { LambdaCodeRow, StackStore } from '../store';
+import type { LambdaCodeRow, StackStore } from '@autosave/engine/store';
 
 /** Where the stack mode keeps each bundle it deployed, by asset hash: `<data>/lambda-code/<hash>/`. */
 export const LAMBDA_CODE_DIR = 'lambda-code';

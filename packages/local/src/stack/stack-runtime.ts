@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { LambdaInvoker } from '../engine';
-import type { StackStore } from '../store';
+import type { LambdaInvoker } from '@autosave/engine';
+import type { StackStore } from '@autosave/engine/store';
 import { invokeAsynchronously } from '../services/delivery';
 import { matchesEventPattern, type EventPattern } from '../services/eventbridge';
 import { rolloutRoutes, type RolloutState, type StepFunctionsApi } from './resource-handlers';

@@ -24,7 +24,7 @@ import type { Workflow } from '@autosave/workflow';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { analyzeHistory, getFullHistory, pendingApprovals, pullRun, submitApprovalDecision, type PendingApproval, type PulledRun } from '../operations';
 import { invokedName, type AutosaveFunctions } from '../project';
-import { callTestState, MockConfigBuilder, type MockTestCases, type TestStateOptions, type TestStateResult } from '../engine';
+import { callTestState, MockConfigBuilder, type MockTestCases, type TestStateOptions, type TestStateResult } from '@autosave/engine';
 import { localDefinition, LOCAL_STATE_MACHINE_ROLE_ARN } from '../services/deploy-workflows';
 import { startLocal, type LocalEngine } from '../server';
 

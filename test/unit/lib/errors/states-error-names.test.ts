@@ -20,7 +20,7 @@ describe('the States.* error names', () => {
       .flatMap((folder) => sourceFiles(join(ROOT, folder)))
       .map((file) => relative(ROOT, file))
       // The engine's own literals are being replaced with its kernel rewrite; it joins this check after.
-      .filter((file) => file !== DEFINED_IN && !file.startsWith('packages/local/src/engine/'))
+      .filter((file) => file !== DEFINED_IN && !file.startsWith('packages/engine/src/'))
       .flatMap((file) =>
         readFileSync(join(ROOT, file), 'utf8')
           .split('\n')

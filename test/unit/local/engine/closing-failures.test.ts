@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HISTORY_EVENT_LIMIT } from '../../../../packages/workflow/src/config/constants';
-import { EngineStore, HISTORY_LIMIT_FAILURE, TransitionBatch } from '../../../../packages/local/src/store';
+import { EngineStore, HISTORY_LIMIT_FAILURE, TransitionBatch } from '../../../../packages/engine/src/store';
 import { EngineHarness, invokeTask, jsonata, jsonpath } from './support/engine-harness';
 
 const waitForever = jsonpath({ W: { Type: 'Wait', Seconds: 86_400, Next: 'P' }, P: { Type: 'Pass', End: true } });

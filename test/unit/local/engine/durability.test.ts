@@ -116,7 +116,7 @@ describe('child starts replayed after a restart', () => {
       const child = await h.machine(jsonata({ P: { Type: 'Pass', End: true } }), 'child');
       const first = await h.call('StartExecution', { stateMachineArn: child, name: 'gen-1', input: '{"a":1}' });
       await h.idle();
-      const { startExecution } = await import('../../../../packages/local/src/engine/api/executions');
+      const { startExecution } = await import('../../../../packages/engine/src/api/executions');
       const rt = (h.engine as unknown as { runtime: Parameters<typeof startExecution>[0] }).runtime;
       const input = { stateMachineArn: child, name: 'gen-1', input: '{"a":1}' };
       await expect(startExecution(rt, input, { replay: true })).resolves.toEqual(first);

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seconds } from '../../../../packages/workflow/src/config/duration';
 import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../../packages/local/src/api/server';
 import { stepFunctionsService } from '../../../../packages/local/src/api/step-functions-service';
-import { ENGINE_DB_FILE } from '../../../../packages/local/src/store';
+import { ENGINE_DB_FILE } from '../../../../packages/engine/src/store';
 import { EngineHarness, jsonpath } from './support/engine-harness';
 
 const ROLE = 'arn:aws:iam::123456789012:role/test';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { EngineHarness, invokeTask, jsonata, namedError } from './support/engine-harness';
-import type { RunImportHeader, WireHistoryEvent } from '../../../../packages/local/src/engine';
+import type { RunImportHeader, WireHistoryEvent } from '../../../../packages/engine/src';
 
 let fixed = false;
 const functions = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseStateMachineArn } from '../../../../packages/local/src/engine/arns';
-import { isValidResourceName } from '../../../../packages/local/src/engine/names';
+import { parseStateMachineArn } from '../../../../packages/engine/src/arns';
+import { isValidResourceName } from '../../../../packages/engine/src/names';
 
 describe('resource names', () => {
   it.each(['run-1', 'Run_2.x', 'a'.repeat(80), 'ünïcode'])('accepts %j', (name) => expect(isValidResourceName(name)).toBe(true));

@@ -4,7 +4,7 @@
  * error and cause it returns, before the service is called; Retry and Catch see it like any Task error.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TaskCall } from '../../../../packages/local/src/engine';
+import type { TaskCall } from '../../../../packages/engine/src';
 import { EngineHarness, invokeTask, jsonata } from './support/engine-harness';
 
 const ROLE = 'arn:aws:iam::123456789012:role/test';

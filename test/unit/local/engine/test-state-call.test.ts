@@ -3,7 +3,7 @@
  * it — the request's JSON fields written as text, the answer's read back as values.
  */
 import { describe, expect, it } from 'vitest';
-import { callTestState, testStateRequest } from '../../../../packages/local/src/engine';
+import { callTestState, testStateRequest } from '../../../../packages/engine/src';
 
 describe('testStateRequest', () => {
   it('writes the JSON fields as text and defaults the level to DEBUG', () => {

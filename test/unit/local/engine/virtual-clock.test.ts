@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { days } from '../../../../packages/workflow/src/config/duration';
-import { type TimeDriven, VirtualClock } from '../../../../packages/local/src/engine/virtual-clock';
+import { type TimeDriven, VirtualClock } from '../../../../packages/engine/src/virtual-clock';
 
 /** A timer owner firing each due timer at the clock's time, recording when. */
 class Timers implements TimeDriven {

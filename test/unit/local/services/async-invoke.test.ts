@@ -5,7 +5,7 @@
  * (https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-error-handling.html).
  */
 import { describe, expect, it } from 'vitest';
-import type { LambdaInvoker } from '../../../../packages/local/src/engine';
+import type { LambdaInvoker } from '../../../../packages/engine/src';
 import { invokeAsynchronously } from '../../../../packages/local/src/services/delivery';
 
 const ARN = 'arn:aws:lambda:us-east-1:123456789012:function:subscriber';

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createIamEvaluator, type IamEvaluator } from '../../../../packages/local/src/cloud-assembly';
-import type { TaskCall } from '../../../../packages/local/src/engine';
+import type { TaskCall } from '../../../../packages/engine/src';
 import { denialOf, StackIamEnforcement } from '../../../../packages/local/src/stack';
-import { StackStore, type StackResourceRow } from '../../../../packages/local/src/store';
+import { StackStore, type StackResourceRow } from '../../../../packages/engine/src/store';
 
 const env = { partition: 'aws', region: 'us-east-1', account: '123456789012' };
 const roleArn = 'arn:aws:iam::123456789012:role/Flow-Role-ABC';

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { days } from '../../../../packages/workflow/src/config/duration';
-import { ENGINE_DB_FILE } from '../../../../packages/local/src/store';
-import { packEventRows, packEvents, unpackEvents } from '../../../../packages/local/src/store/history-codec';
+import { ENGINE_DB_FILE } from '../../../../packages/engine/src/store';
+import { packEventRows, packEvents, unpackEvents } from '../../../../packages/engine/src/store/history-codec';
 import { EngineHarness, jsonpath } from '../engine/support/engine-harness';
 
 const fn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:${name}`;

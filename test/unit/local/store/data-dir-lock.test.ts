@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DATA_DIR_OWNER_FILE, DataDirectoryInUseError, lockDataDirectory } from '../../../../packages/local/src/store/data-dir-lock';
+import { DATA_DIR_OWNER_FILE, DataDirectoryInUseError, lockDataDirectory } from '../../../../packages/engine/src/store/data-dir-lock';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
 const HOLDER = 'test/fixtures/runtime/hold-data-dir.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GroupCommitter } from '../../../../packages/local/src/store/group-committer';
+import { GroupCommitter } from '../../../../packages/engine/src/store/group-committer';
 
 describe('GroupCommitter', () => {
   let dir: string;

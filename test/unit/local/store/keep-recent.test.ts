@@ -1,6 +1,6 @@
 /** The bounded caches' one rule: a re-kept key becomes the newest, and past the limit the oldest goes. */
 import { describe, expect, it } from 'vitest';
-import { keepRecent } from '../../../../packages/local/src/store';
+import { keepRecent } from '../../../../packages/engine/src/store';
 
 describe('keepRecent', () => {
   it('drops the entry kept longest ago once the map holds more than the limit', () => {

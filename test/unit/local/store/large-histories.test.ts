@@ -7,9 +7,9 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENGINE_DB_FILE } from '../../../../packages/local/src/store';
-import { PACKED_SEGMENT_MAX_BYTES, PACKED_SEGMENT_MAX_EVENTS } from '../../../../packages/local/src/store/engine-store';
-import { unpackEvents } from '../../../../packages/local/src/store/history-codec';
+import { ENGINE_DB_FILE } from '../../../../packages/engine/src/store';
+import { PACKED_SEGMENT_MAX_BYTES, PACKED_SEGMENT_MAX_EVENTS } from '../../../../packages/engine/src/store/engine-store';
+import { unpackEvents } from '../../../../packages/engine/src/store/history-codec';
 import { EngineHarness, jsonpath } from '../engine/support/engine-harness';
 
 /** A loop of `turns` Pass + Choice turns carrying `$.blob` in every state's input and output: 4 events per turn. */

@@ -4,9 +4,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../../packages/local/src/engine';
-import { ENGINE_DB_FILE } from '../../../../packages/local/src/store';
-import { SCHEMA_VERSION } from '../../../../packages/local/src/store/schema';
+import { VirtualClock } from '../../../../packages/engine/src';
+import { ENGINE_DB_FILE } from '../../../../packages/engine/src/store';
+import { SCHEMA_VERSION } from '../../../../packages/engine/src/store/schema';
 import { EngineHarness } from '../engine/support/engine-harness';
 
 /** A store written by the engine at an older store schema (see each file's header), and the histories it answered then. */

@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ENGINE_DB_FILE, EngineStore } from '../../../../packages/local/src/store';
-import { SCHEMA_VERSION, StoreSchemaTooNewError } from '../../../../packages/local/src/store/schema';
+import { ENGINE_DB_FILE, EngineStore } from '../../../../packages/engine/src/store';
+import { SCHEMA_VERSION, StoreSchemaTooNewError } from '../../../../packages/engine/src/store/schema';
 
 /** The layout the engine wrote before store versions were recorded (user_version 0). */
 const V0_SCHEMA = readFileSync(new URL('../../../fixtures/store/schema-v0.sql', import.meta.url), 'utf8');

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { SegmentDeflater } from '../../../../packages/local/src/store/segment-deflater';
+import { SegmentDeflater } from '../../../../packages/engine/src/store/segment-deflater';
 
 const dictionary = Buffer.from('"TaskStateEntered","TaskScheduled","TaskSucceeded","arn:aws:states:us-east-1:123456789012:execution:');
 const options = { dictionary, level: 6 };

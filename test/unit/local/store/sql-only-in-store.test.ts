@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 /**
- * Folders of code that could reach a SQLite database; packages/local/src/store is the one place SQL may live. (The
+ * Folders of code that could reach a SQLite database; packages/engine/src/store is the one place SQL may live. (The
  * construct holds CloudWatch Metrics Insights queries, which are not a database's SQL.)
  */
-const SOURCE_FOLDERS = ['packages/workflow/src', 'packages/runtime/src', 'packages/local/src'];
-const STORE = join('packages', 'local', 'src', 'store');
+const SOURCE_FOLDERS = ['packages/workflow/src', 'packages/engine/src', 'packages/runtime/src', 'packages/local/src'];
+const STORE = join('packages', 'engine', 'src', 'store');
 
 /** What marks a line as SQL or as reaching the database directly. */
 const SQL_MARKERS = [
@@ -27,7 +27,7 @@ function tsFiles(dir: string): string[] {
 }
 
 describe('the store owns the SQL', () => {
-  it('finds SQL and database access only under local/store', () => {
+  it('finds SQL and database access only under engine/src/store', () => {
     const offending: string[] = [];
     for (const folder of SOURCE_FOLDERS) {
       for (const file of tsFiles(join(ROOT, folder))) {

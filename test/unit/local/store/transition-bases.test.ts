@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BatchFrame, EngineStore, type ExecutionRow, StaleTransitionError, TransitionBatch } from '../../../../packages/local/src/store';
+import { type BatchFrame, EngineStore, type ExecutionRow, StaleTransitionError, TransitionBatch } from '../../../../packages/engine/src/store';
 
 const ARN = 'arn:aws:states:us-east-1:123456789012:execution:m:run';
 

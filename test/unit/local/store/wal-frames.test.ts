@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PAGE_LABELS, walCommitPageNumbers, walCommitsDuring, walFramesDuring } from '../../../../packages/local/src/store/wal-frames';
+import { PAGE_LABELS, walCommitPageNumbers, walCommitsDuring, walFramesDuring } from '../../../../packages/engine/src/store/wal-frames';
 
 /** A database file in WAL mode with `synchronous=FULL` and the tables `schema` makes, for each test; closed and removed after. */
 function walDatabase(schema: string, pragmas: string[] = []): () => Database.Database {

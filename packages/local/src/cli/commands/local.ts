@@ -99,7 +99,7 @@ export const run = commandRunner('local', async (args) => {
   if (!configFile && !stack) terminal().line(`No ${CONFIG_FILE_NAMES[0]} in ${process.cwd()} or its parents: no workflow deployed (--config <file> names one)`);
   // The data directory first, before the engine's modules load: a second engine is refused at once.
   await mkdir(values.data, { recursive: true });
-  const { lockDataDirectory } = await import('../../store');
+  const { lockDataDirectory } = await import('@autosave/engine/store');
   const dataDirLock = await lockDataDirectory(values.data);
   // Loaded here, not at the top: `autosave help` should not pay for the engine's dependencies.
   const { startLocal } = await import('../../server');

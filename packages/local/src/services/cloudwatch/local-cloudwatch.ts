@@ -6,7 +6,7 @@
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { systemClock, type Clock } from '@autosave/workflow/config';
-import { EMULATED_API_ACTIONS, ServiceFault, type ServiceApi, type TaskCallContext } from '../../engine';
+import { EMULATED_API_ACTIONS, ServiceFault, type ServiceApi, type TaskCallContext } from '@autosave/engine';
 
 /** One recorded datum. */
 export interface MetricDatum {

@@ -12,7 +12,7 @@
  * The file is read at each call, so an edit needs no restart.
  */
 import { readFile } from 'node:fs/promises';
-import { ServiceFault, type ConnectionAuth, type HttpConnections } from '../../engine';
+import { ServiceFault, type ConnectionAuth, type HttpConnections } from '@autosave/engine';
 
 type KeyValue = { readonly Key?: string; readonly Value?: string };
 

@@ -1,4 +1,4 @@
-import type { LambdaInvoker } from '../../engine';
+import type { LambdaInvoker } from '@autosave/engine';
 
 /** Retries of an asynchronous Lambda invocation whose function fails (AWS: two, then the event is dropped). */
 export const ASYNC_LAMBDA_RETRIES = 2;

@@ -5,7 +5,7 @@
  * ARN (an address or URL for email and HTTP), as subscriptions and rule targets name them.
  */
 import { OutboxEmailProvider } from '@autosave/runtime/tools';
-import type { LambdaInvoker } from '../../engine';
+import type { LambdaInvoker } from '@autosave/engine';
 import type { LocalSqs } from '../sqs/local-sqs';
 import { invokeAsynchronously } from './async-invoke';
 

@@ -9,7 +9,7 @@
  * Hand-written: no maintained npm package implements them. SNS filter policies use the same rules.
  */
 import { BlockList, isIP } from 'node:net';
-import { wildcardMatcher, type WildcardMatcher } from '../../engine';
+import { wildcardMatcher, type WildcardMatcher } from '@autosave/engine';
 
 export type EventPattern = { readonly [key: string]: unknown };
 

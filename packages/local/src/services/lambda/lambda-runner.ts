@@ -4,7 +4,7 @@ import { AutosaveError } from '@autosave/workflow/errors';
 import { withRuntimeEnvironment } from '@autosave/runtime/endpoints';
 import { Deadlines } from './deadlines';
 import { functionArn, parseFunctionName } from './function-name';
-import type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine';
+import type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '@autosave/engine';
 
 /** Lambda's own default timeout; user functions get {@link DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS} instead. */
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 3;
@@ -50,7 +50,7 @@ export interface LocalFunction {
 }
 
 // The seam the engine invokes functions through is the engine's own type (docs/architecture.md §5).
-export type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '../../engine';
+export type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '@autosave/engine';
 
 /** No function of that name: the Lambda service's error, which the engine surfaces as `Lambda.ResourceNotFoundException`, as on AWS. */
 export class LambdaFunctionNotFoundError extends AutosaveError {

@@ -7,7 +7,7 @@
  * model id of no family the engine knows is refused with ValidationException, naming the families it knows.
  */
 import { ScriptedModelProvider, type ModelResponse } from '@autosave/runtime/models';
-import { ServiceFault, type ModelInvocation, type ModelInvoker, type PassThrough, type TaskCallContext } from '../../engine';
+import { ServiceFault, type ModelInvocation, type ModelInvoker, type PassThrough, type TaskCallContext } from '@autosave/engine';
 import { KNOWN_MODEL_PREFIXES, modelFamily, type Body } from './model-families';
 
 /** Options of {@link LocalModels}. */

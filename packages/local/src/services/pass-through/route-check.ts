@@ -3,7 +3,7 @@
  * Functions knows, an endpoint that is an http(s) URL. `--pass-through =`, `sns=notaurl`, `sns=ftp://x` and
  * unknown services were accepted and failed only at run time.
  */
-import { isRoutableService } from '../../engine';
+import { isRoutableService } from '@autosave/engine';
 import type { PassThroughRoute } from './sdk-pass-through';
 
 /** A route that cannot work: `where` says which (the flag or the file), `service` which route. */

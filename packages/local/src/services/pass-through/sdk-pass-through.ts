@@ -6,7 +6,7 @@
  * they cost what they cost on AWS and change what they change (docs/integrations.md).
  */
 import { LOCAL_REGION } from '@autosave/workflow/config';
-import { ServiceFault, type PassThrough } from '../../engine';
+import { ServiceFault, type PassThrough } from '@autosave/engine';
 
 /** Where one service's calls go. */
 export interface PassThroughRoute {

@@ -8,7 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock } from '@autosave/workflow/config';
-import { EMULATED_API_ACTIONS, ServiceFault, type ServiceApi, type TaskCallContext } from '../../engine';
+import { EMULATED_API_ACTIONS, ServiceFault, type ServiceApi, type TaskCallContext } from '@autosave/engine';
 import type { DeliveryTargets } from '../delivery';
 import { JsonStateFile } from '../json-state-file';
 import { matchesEventPattern, type EventPattern } from '../eventbridge';

@@ -11,7 +11,7 @@ import {
   SqsUnsupportedOperationError,
 } from './sqs-errors';
 import { md5Hex, md5OfMessageAttributes, type MessageAttributeValue } from './message-attributes-md5';
-import { type MessageRow, type QueueRow, QueueStore } from '../../store';
+import { type MessageRow, type QueueRow, QueueStore } from '@autosave/engine/store';
 
 /** Longest long poll SQS allows (`WaitTimeSeconds`). */
 export const SQS_MAX_WAIT_SECONDS = 20;

@@ -3,7 +3,7 @@ import {
   CHOICE_OPERATORS,
   ruleMatches,
   stringMatcher,
-} from '../../../../../packages/local/src/engine/dataflow/jsonpath/choice-rules';
+} from '../../../../../packages/engine/src/dataflow/jsonpath/choice-rules';
 
 const data = {
   s: 'banana', n: 10, f: 2.5, t: true, z: null, ts: '2026-01-01T00:00:00Z', ts2: '2026-06-01T00:00:00.123+02:00',

@@ -6,7 +6,7 @@
  */
 import jsonata from 'jsonata';
 import { describe, expect, it } from 'vitest';
-import { dataFlowFor, DEFAULT_EXPRESSION_LIMITS, type EvaluationScope, type ExpressionLimits } from '../../../../../packages/local/src/engine/dataflow';
+import { dataFlowFor, DEFAULT_EXPRESSION_LIMITS, type EvaluationScope, type ExpressionLimits } from '../../../../../packages/engine/src/dataflow';
 
 const flow = dataFlowFor('JSONata');
 /** Small enough that a runaway case ends quickly, as an engine's options would set it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileIntrinsic, INTRINSIC_FUNCTIONS } from '../../../../../packages/local/src/engine/dataflow';
-import { evaluateIntrinsic } from '../../../../../packages/local/src/engine/dataflow/jsonpath/intrinsics/intrinsic-functions';
+import { compileIntrinsic, INTRINSIC_FUNCTIONS } from '../../../../../packages/engine/src/dataflow';
+import { evaluateIntrinsic } from '../../../../../packages/engine/src/dataflow/jsonpath/intrinsics/intrinsic-functions';
 
 const data = {
   name: 'ada',

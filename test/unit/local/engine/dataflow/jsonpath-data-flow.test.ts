@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataFlowFor, type EvaluationScope, type StateDefinition } from '../../../../../packages/local/src/engine/dataflow';
+import { dataFlowFor, type EvaluationScope, type StateDefinition } from '../../../../../packages/engine/src/dataflow';
 
 const flow = dataFlowFor('JSONPath');
 

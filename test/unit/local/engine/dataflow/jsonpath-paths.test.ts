@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPath, setReferencePath } from '../../../../../packages/local/src/engine/dataflow';
+import { readPath, setReferencePath } from '../../../../../packages/engine/src/dataflow';
 
 const data = { a: { b: [10, 20, { c: 'deep' }] }, 'odd key': 1, 'dots.in.key': 2, list: [{ id: 1, ok: true }, { id: 2, ok: false }], zero: 0, nil: null };
 const roots = { data, context: { Execution: { Name: 'run-1' }, Map: { Item: { Index: 2 } } }, variables: { user: { name: 'ada', tags: ['x'] }, count: 3 } };

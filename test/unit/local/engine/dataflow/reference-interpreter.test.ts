@@ -4,7 +4,7 @@
  * through the reference must give the same output.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dataFlowFor, type StateDefinition } from '../../../../../packages/local/src/engine/dataflow';
+import { dataFlowFor, type StateDefinition } from '../../../../../packages/engine/src/dataflow';
 
 type Json = Record<string, unknown>;
 type Handler = (input: unknown) => unknown;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidDefinitionError, validateDefinition } from '../../../../../packages/local/src/engine/definition';
+import { InvalidDefinitionError, validateDefinition } from '../../../../../packages/engine/src/definition';
 import { workflows } from '../../../../../statemachines';
 import { compileWorkflow } from '@autosave/workflow';
 import { localPlaceholderValues, substitutePlaceholders } from '../../../../../packages/workflow/src/placeholders';

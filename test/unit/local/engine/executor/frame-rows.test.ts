@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FRAME_ROW_MAX_CHARS, FRAME_ROWS_KEPT, FrameRows } from '../../../../../packages/local/src/engine/executor/frame-rows';
-import { FrameRecord, type FramePosition } from '../../../../../packages/local/src/engine/executor/frame';
+import { FRAME_ROW_MAX_CHARS, FRAME_ROWS_KEPT, FrameRows } from '../../../../../packages/engine/src/executor/frame-rows';
+import { FrameRecord, type FramePosition } from '../../../../../packages/engine/src/executor/frame';
 
 const written = (arn: string, id: string, baseRev: number | null, status: 'RUNNING' | 'SUCCEEDED' = 'RUNNING', position = '{"state":"S"}'): FrameRecord => {
   const frame = new FrameRecord(arn, id, null, 0, status, {} as FramePosition, baseRev);

@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENGINE_DB_FILE } from '../../../../../packages/local/src/store';
+import { ENGINE_DB_FILE } from '../../../../../packages/engine/src/store';
 import { EngineHarness, jsonata } from '../support/engine-harness';
 
 const waitForToken = jsonata({

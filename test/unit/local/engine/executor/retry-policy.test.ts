@@ -4,7 +4,7 @@ import {
   findCatcher,
   findRetrier,
   retryDelayMillis,
-} from '../../../../../packages/local/src/engine/executor/retry-policy';
+} from '../../../../../packages/engine/src/executor/retry-policy';
 
 describe('errorMatches', () => {
   it.each([

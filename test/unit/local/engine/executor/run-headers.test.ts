@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ExecutionHeader } from '../../../../../packages/local/src/store';
-import { RUN_HEADERS_KEPT, RunHeaders } from '../../../../../packages/local/src/engine/executor/run-headers';
+import type { ExecutionHeader } from '../../../../../packages/engine/src/store';
+import { RUN_HEADERS_KEPT, RunHeaders } from '../../../../../packages/engine/src/executor/run-headers';
 
 const header = (arn: string, event_count = 0): ExecutionHeader => ({
   arn, seq: 1, machine_arn: 'm', machine_name: 'm', name: arn, version_arn: null, alias_arn: null, role_arn: 'r',

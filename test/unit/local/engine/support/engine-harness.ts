@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { Engine, type EngineOptions, type LambdaInvoker, VirtualClock } from '../../../../../packages/local/src/engine';
+import { Engine, type EngineOptions, type LambdaInvoker, VirtualClock } from '../../../../../packages/engine/src';
 
 /**
  * A test Lambda: a plain async function of the payload. Throwing makes a function error. A function that

@@ -22,9 +22,9 @@
  * on the outside world on purpose lets go explicitly (`LambdaInvocation.releaseClock`).
  */
 import { StatesError } from '@autosave/workflow/errors';
-import type { EngineStore, ExecutionHeader } from '../../store';
+import type { EngineStore, ExecutionHeader } from '../store';
 import type { PreparedDefinition } from '../definition';
-import { type CommitOptions, EventIdsMovedError, StaleTransitionError, TransitionBatch, type WriteOutcome } from '../../store';
+import { type CommitOptions, EventIdsMovedError, StaleTransitionError, TransitionBatch, type WriteOutcome } from '../store';
 import type { EngineContext } from '../engine-context';
 import { FrameRecord } from './frame';
 import { FrameRows } from './frame-rows';

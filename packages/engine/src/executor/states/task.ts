@@ -11,7 +11,7 @@ import { payloadDetails, payloadTextDetails } from '../history';
 import { RECORDED_OUTCOME_RETRY_MILLIS, type StateModule, type Step } from '../step';
 import type { TaskOutcome, TaskTarget } from '../task-integrations';
 import { newTaskToken } from '../task-token';
-import { getActivity } from '../../../store';
+import { getActivity } from '../../store';
 import { StatesRuntimeError } from '../../dataflow';
 import { mockedSubmission } from '../../mocks';
 import { ENTER } from '../transition';

@@ -1,7 +1,7 @@
 import { MAX_JSON_NESTING_DEPTH, MAX_TASK_TOKEN_LENGTH, STATES_PAYLOAD_LIMIT_BYTES } from '@autosave/workflow/config';
 import { TASK_TOKEN_PATTERN } from '../executor/task-token';
 import type { FramePosition } from '../executor/frame';
-import type { TaskTokenRow } from '../../store';
+import type { TaskTokenRow } from '../store';
 import { InvalidOutput, InvalidToken, ServiceUnavailable, TaskDoesNotExist, TaskTimedOut } from '../service-errors';
 import type { ExecutionRuntime } from './executions';
 import { byteLength, nestsDeeperThan, optionalString, requireString } from './wire';

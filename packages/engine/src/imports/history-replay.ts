@@ -10,7 +10,7 @@
  * iteration's follows its MapIterationStarted, a Map or Parallel's own closing event follows a child's
  * event. Memory: one record per frame and one entry per event id (at most 25,000), never the events.
  */
-import type { ExecutionStatus, FrameRow, FrameStatus } from '../../store';
+import type { ExecutionStatus, FrameRow, FrameStatus } from '../store';
 import { MAP_ITEMS, type PreparedDefinition, type StateListPath } from '../definition';
 import { type ChildrenPhase, type FramePosition, ROOT_FRAME_ID } from '../executor/frame';
 import { ImportRefusedError } from './import-errors';

@@ -3,7 +3,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { CLOSED_EXECUTION_RETENTION_DAYS, type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '@autosave/workflow/config';
-import { definitionHash, EngineStore, type ExecutionRow, type ImportedRunRow, importedRunOf, mockedRunTestCase, mockInvocations, type TimerRow } from '../store';
+import { definitionHash, EngineStore, type ExecutionRow, type ImportedRunRow, importedRunOf, mockedRunTestCase, mockInvocations, type TimerRow } from './store';
 import { importRun, type RunImportAnswer, type RunImportHeader, type RunImportOptions, type WireHistoryEvent } from './imports';
 import { StatesError } from '@autosave/workflow/errors';
 import * as executions from './api/executions';

@@ -2,7 +2,7 @@
  * Which runs of one store are mocked, and with what. Kept in memory (read back from the store at start),
  * so a run started without a test case costs one map lookup per Task attempt and nothing else.
  */
-import { type EngineStore, insertMockedRun, mockedRuns, takeMockInvocation } from '../../store';
+import { type EngineStore, insertMockedRun, mockedRuns, takeMockInvocation } from '../store';
 import type { TaskOutcome } from '../executor/task-outcome';
 import type { MockedResponse, MockedStateResponses, MockTestCase } from './mock-config';
 import { mockedInvocationOutcome } from './mocked-outcome';

@@ -10,7 +10,7 @@ import { MAX_NAME_LENGTH } from '@autosave/workflow/config';
 import {
   type ActivityRow, countActivities, deleteActivity as deleteActivityRow, dequeueActivityTask, dropClosedActivityTasks, getActivity, insertActivity,
   listActivities as listActivityRows, waitingActivityTasks,
-} from '../../store';
+} from '../store';
 import type { ActivityWorkers, PollAnswer } from '../activity-workers';
 import { activityArn, assertActivityArn } from '../arns';
 import type { EngineContext } from '../engine-context';

@@ -12,8 +12,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { HISTORY_EVENT_LIMIT } from '@autosave/workflow/config';
-import type { ExecutionRow } from '../../store';
-import { insertImportedRun, importedRunOf, PACKED_SEGMENT_MAX_BYTES, PACKED_SEGMENT_MAX_EVENTS } from '../../store';
+import type { ExecutionRow } from '../store';
+import { insertImportedRun, importedRunOf, PACKED_SEGMENT_MAX_BYTES, PACKED_SEGMENT_MAX_EVENTS } from '../store';
 import type { ExecutionRuntime } from '../api/executions';
 import { newStateMachineRow } from '../api/state-machines';
 import { executionArn, parseExecutionArn, stateMachineArn } from '../arns';

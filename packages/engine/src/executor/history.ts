@@ -1,4 +1,4 @@
-import type { HistoryEventRow } from '../../store';
+import type { HistoryEventRow } from '../store';
 import { epochSeconds } from '../api/wire';
 
 /** The fields of event details that carry execution data (dropped when `includeExecutionData` is false). */

@@ -6,7 +6,7 @@
  * and are removed as soon as they close.
  */
 import type { Clock } from '@autosave/workflow/config';
-import { EngineStore, type ExecutionRow, IN_MEMORY_STORE, type TimerRow } from '../store';
+import { EngineStore, type ExecutionRow, IN_MEMORY_STORE, type TimerRow } from './store';
 import * as executions from './api/executions';
 import type { ExecutionRuntime } from './api/executions';
 import { requireStateMachine } from './api/state-machines';

@@ -1,4 +1,4 @@
-import type { FrameRow } from '../../store';
+import type { FrameRow } from '../store';
 import type { FrameRecord } from './frame';
 
 /** How many frames' rows are kept (the frames in flight; a miss only reads the row). */

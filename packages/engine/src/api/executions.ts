@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { StatesError } from '@autosave/workflow/errors';
 import { EXPRESS_MAX_DURATION_SECONDS, HISTORY_EVENT_LIMIT, MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '@autosave/workflow/config';
-import type { EngineStore, ExecutionRow, FrameRow } from '../../store';
+import type { EngineStore, ExecutionRow, FrameRow } from '../store';
 import { assertExecutionArn, executionArn, expressExecutionArn, parseStateMachineArn, versionArn } from '../arns';
 import type { EngineContext } from '../engine-context';
 import { EXECUTION_TIMER_FRAME, type Executor } from '../executor/executor';
 import { type FramePosition, FrameRecord, ROOT_FRAME_ID } from '../executor/frame';
 import { payloadTextDetails, toWireEvent } from '../executor/history';
 import type { ChildStartOptions } from '../executor/task-integrations';
-import { TransitionBatch } from '../../store';
+import { TransitionBatch } from '../store';
 import { type MockTestCases, requireTestCase, splitTestCase } from '../mocks';
 import { assertValidName } from '../names';
 import {

@@ -1,5 +1,5 @@
 /** The vocabulary of one transition, shared by the kernel, the step and the state modules. */
-import type { ExecutionHeader } from '../../store';
+import type { ExecutionHeader } from '../store';
 import { StatesError } from '@autosave/workflow/errors';
 import type { PreparedDefinition } from '../definition';
 import type { ChildrenPhase, FrameRecord, TimerKind } from './frame';

@@ -5,8 +5,8 @@
  */
 import { STATES_PAYLOAD_LIMIT_BYTES } from '@autosave/workflow/config';
 import type { Clock } from '@autosave/workflow/config';
-import type { EngineStore } from '../../store';
-import type { EventOptions, ExecutionClose, TransitionBatch } from '../../store';
+import type { EngineStore } from '../store';
+import type { EventOptions, ExecutionClose, TransitionBatch } from '../store';
 import { dataFlowFor } from '../dataflow';
 import { DataLimitExceededError, NoChoiceMatchedError, QueryEvaluationError, StatesDataFlowError } from '../dataflow';
 import type { EvaluationScope, ExpressionLimits, StateDataFlow } from '../dataflow';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AliasRow, StateMachineRow, VersionRow } from '../../store';
+import type { AliasRow, StateMachineRow, VersionRow } from '../store';
 import { aliasArn, parseStateMachineArn, stateMachineArn, versionArn } from '../arns';
 import { DEFINITION_LIMIT_BYTES, MAX_ALIASES_PER_STATE_MACHINE, MAX_JSON_NESTING_DEPTH, MAX_VERSIONS_PER_STATE_MACHINE } from '@autosave/workflow/config';
 import { InvalidDefinitionError, type StateMachineType, type UnservedTask, validateDefinition } from '../definition';

@@ -1,4 +1,4 @@
-import type { FrameRow, FrameStatus } from '../../store';
+import type { FrameRow, FrameStatus } from '../store';
 import type { MapResultWriterSpec } from '../dataflow';
 import type { StateListPath } from '../definition';
 import type { TaskOutcome } from './task-integrations';

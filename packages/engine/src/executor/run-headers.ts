@@ -1,4 +1,4 @@
-import { type ExecutionHeader, keepRecent } from '../../store';
+import { type ExecutionHeader, keepRecent } from '../store';
 
 /** How many running executions' headers are kept (the runs in flight; a miss only reads the row). */
 export const RUN_HEADERS_KEPT = 256;

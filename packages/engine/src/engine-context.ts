@@ -1,5 +1,5 @@
 import type { Clock } from '@autosave/workflow/config';
-import type { EngineStore } from '../store';
+import type { EngineStore } from './store';
 import type { ArnScope } from './arns';
 import type { DefinitionCache } from './definition';
 import type { MockedRuns } from './mocks';

@@ -1,4 +1,4 @@
-import { definitionHash, type EngineStore } from '../../store';
+import { definitionHash, type EngineStore } from '../store';
 import { type PreparedDefinition, prepareDefinition } from './prepared-definition';
 
 /** Most prepared definitions kept in memory at once. */

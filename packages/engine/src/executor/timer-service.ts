@@ -1,5 +1,5 @@
 import type { Clock } from '@autosave/workflow/config';
-import type { EngineStore, TimerRow } from '../../store';
+import type { EngineStore, TimerRow } from '../store';
 import { type TimeDriven, VirtualClock } from '../virtual-clock';
 
 /** Longest single setTimeout Node accepts (~24.8 days); longer waits re-arm. */

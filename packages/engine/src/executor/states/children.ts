@@ -12,7 +12,7 @@
  * MapRunSucceeded/MapRunFailed around them.
  */
 import { StatesError } from '@autosave/workflow/errors';
-import type { FrameRow } from '../../../store';
+import type { FrameRow } from '../../store';
 import { type ChildrenPhase, FrameRecord, type FramePosition } from '../frame';
 import { ResultWriterFailedError, writeMapRunResults } from '../map-result-writer';
 import type { Step } from '../step';
