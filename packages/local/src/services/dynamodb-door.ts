@@ -44,13 +44,17 @@ export async function startLocalDynamoDbDoor(options: LocalDynamoDbDoorOptions):
   // Set once the door starts closing: a request let in just before is handed over a tick later, and dynalite
   // turns an operation that reaches its closed database into an unhandled rejection ('Database is closed').
   let closing = false;
+  // The requests dynalite is working on: closing waits for their answers, so that no operation of theirs runs
+  // while dynalite's database closes.
+  const working = new Set<Promise<void>>();
   const door = keepIdleConnections(createServer((req, res) => {
     startUpstream().then(
       (dynalite) => {
-        if (!closing) return dynalite.listener(req, res);
-        req.resume();
-        res.writeHead(503, { 'content-type': 'application/x-amz-json-1.0' });
-        res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ServiceUnavailableException', message: 'The local DynamoDB is stopping' }));
+        if (closing) return answerStopping(req, res);
+        const answered = dynaliteAnswer(req, res);
+        working.add(answered);
+        void answered.then(() => working.delete(answered));
+        dynalite.listener(req, res);
       },
       (err: unknown) => {
         req.resume();
@@ -69,11 +73,41 @@ export async function startLocalDynamoDbDoor(options: LocalDynamoDbDoorOptions):
     open: async () => void (await startUpstream()),
     close: async () => {
       closing = true;
-      await new Promise<void>((resolve) => {
-        door.close(() => resolve());
-        door.closeAllConnections();
-      });
+      const closed = new Promise<void>((resolve) => door.close(() => resolve()));
+      door.closeIdleConnections();
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(working), new Promise((resolve) => (waited = setTimeout(resolve, CLOSE_WAIT_MILLIS)))]);
+      clearTimeout(waited);
+      door.closeAllConnections();
+      await closed;
       if (upstream) await (await upstream.catch(() => undefined))?.close();
     },
   };
+}
+
+/** How long closing waits for the answers dynalite is working on; a stop is never held longer. */
+const CLOSE_WAIT_MILLIS = 5_000;
+
+/** Answers a request that arrived while the door closes, in DynamoDB's words (the SDK retries it elsewhere or reports it). */
+function answerStopping(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  res.writeHead(503, { 'content-type': 'application/x-amz-json-1.0' });
+  res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ServiceUnavailableException', message: 'The local DynamoDB is stopping' }));
+}
+
+/**
+ * Settles once dynalite has answered `res` (it ends the response after its last database operation), or once the
+ * request closed before its body was whole (dynalite then never starts an operation).
+ */
+function dynaliteAnswer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.end = ((...args: unknown[]) => {
+      resolve();
+      return end(...args);
+    }) as ServerResponse['end'];
+    req.once('close', () => {
+      if (!req.complete) resolve();
+    });
+  });
 }

@@ -6,6 +6,7 @@
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
@@ -61,4 +62,46 @@ describe('startLocalDynamoDbDoor', () => {
       await door.close();
     }
   });
+
+  // A request let in just before close() used to reach dynalite after its database had begun to close, and dynalite
+  // turns such an operation into an unhandled rejection ('Database is closed') that fails the whole test run
+  // (CI, approval-on-engine.test.ts); closing also cut off the requests dynalite was working on. close() now lets
+  // every request let in finish before dynalite closes.
+  it('lets the requests already in finish before dynalite closes: none is cut off, no operation reaches a closed database', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      for (let round = 0; round < 6; round += 1) {
+        const dir = await mkdtemp(join(tmpdir(), 'autosave-door-'));
+        dirs.push(dir);
+        const door = await startLocalDynamoDbDoor({ directory: dir, tables: ['records'] });
+        await door.open();
+        // One connection per write, all opened at once.
+        const c = new DynamoDBClient({ endpoint: door.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1, requestHandler: { httpAgent: new Agent({ keepAlive: false, maxSockets: 200 }) } });
+        const writes = Array.from({ length: 120 }, (_, i) =>
+          c.send(new PutItemCommand({ TableName: 'records', Item: { id: { S: `k${i % 7}` }, n: { N: String(i) } }, ConditionExpression: 'attribute_not_exists(done)' })).then(
+            () => 'answered',
+            (err: Error) => `${err.name}: ${err.message}`,
+          ),
+        );
+        // Close as soon as dynalite answers the first: the others are in, or still connecting.
+        await Promise.race(writes);
+        await door.close();
+        const outcomes = await Promise.all(writes);
+        c.destroy();
+        // A write is answered by DynamoDB (done, or refused in DynamoDB's words while stopping), or it never got in
+        // (its connection refused or reset before its request was read, as the door stopped listening): never cut
+        // off once let in ('socket hang up').
+        const cutOff = outcomes.filter((o) => o !== 'answered' && !o.startsWith('ServiceUnavailableException') && !/\b(ECONNREFUSED|ECONNRESET)\b/.test(o));
+        expect(cutOff).toEqual([]);
+        expect(outcomes.filter((o) => o === 'answered').length).toBeGreaterThan(1);
+        // Give a late operation of dynalite's the turns it would need to reject.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+    expect(unhandled.map(String)).toEqual([]);
+  }, 60_000);
 });
