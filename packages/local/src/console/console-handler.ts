@@ -3,7 +3,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_REGION, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { loadRuntimeConfig } from '@autosave/runtime/endpoints';
-import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError, mockedRunOf, runOrigin } from '../operations';
+import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError, InvalidRunInputError, mockedRunOf, runOrigin, startRun, startTargetOf } from '../operations';
 import { RedriveExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { html } from './html';
 import { renderPage } from './layout';
@@ -14,7 +14,7 @@ import { eventsPage } from './pages/events-page';
 import { runPage } from './pages/run-page';
 import { stepPage } from './pages/step-page';
 import { runsPage } from './pages/runs-page';
-import { stateMachinePage, stateMachinesPage } from './pages/state-machines-page';
+import { expressResultPage, stateMachinePage, stateMachinesPage } from './pages/state-machines-page';
 import { type ConsoleServices, servicesPage } from './pages/services-page';
 
 /** Options of {@link createConsoleHandler}. */
@@ -105,6 +105,12 @@ function isSameOrigin(req: IncomingMessage): boolean {
   return URL.canParse(origin) && new URL(origin).host === req.headers.host;
 }
 
+/** The service refused a request for what it asked (a name already used, a bad name): the user's to fix, a 400. */
+function isServiceRefusal(err: unknown): boolean {
+  const e = err as { $fault?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.$fault === 'client' && (e.$metadata?.httpStatusCode ?? 500) < 500;
+}
+
 const errorPage = (status: number, title: string, message: string) =>
   renderPage({ title, active: '' }, html`<h1>${title}</h1><p class="callout error">${message}</p><p><a href="/">Back to the runs</a></p>`);
 
@@ -122,7 +128,8 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
   const outboxDir = () => options.outboxDir ?? loadRuntimeConfig().outboxDir;
   const getClients = () =>
     (clients ??= {
-      sfn: new SFNClient({ endpoint: endpoint(), region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+      // Start on an EXPRESS machine is StartSyncExecution, whose `sync-` host prefix a local endpoint does not answer.
+      sfn: new SFNClient({ endpoint: endpoint(), region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, disableHostPrefix: true }),
       sqs: new SQSClient({ endpoint: endpoint(), region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
     });
   let dlqUrl: Promise<string> | undefined;
@@ -179,6 +186,17 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
         res.end();
         return true;
       }
+      const start = method === 'POST' ? /^\/state-machines\/([^/]+)\/start$/.exec(path) : null;
+      if (start) {
+        if (!isSameOrigin(req)) return send(res, 403, errorPage(403, 'Refused', 'A start must come from the console itself.')), true;
+        const form = await readForm(req);
+        const machineArn = decodeSegment(start[1]);
+        const started = await startRun(sfn, await startTargetOf(sfn, machineArn), form.get('input') ?? '{}', form.get('name')?.trim() || undefined);
+        if (started.kind === 'express') return send(res, 200, withEngineLabel(expressResultPage(machineArn, started.result))), true;
+        res.writeHead(303, { location: `/runs/${encodeURIComponent(started.executionArn)}`, 'content-length': 0 });
+        res.end();
+        return true;
+      }
       if (method !== 'GET' && method !== 'HEAD') {
         send(res, 405, errorPage(405, 'Method not allowed', `${method} ${path}`), { ...HTML_HEADERS, allow: 'GET' });
         return true;
@@ -215,7 +233,7 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
         ? 404
         : err instanceof FormTooLargeError
           ? 413
-          : err instanceof InvalidRunFilterError || err instanceof BadConsoleRequestError
+          : err instanceof InvalidRunFilterError || err instanceof InvalidRunInputError || err instanceof BadConsoleRequestError || isServiceRefusal(err)
             ? 400
             : 500;
       if (status === 500) console.error(`autosave console: ${method} ${path} failed:`, err);

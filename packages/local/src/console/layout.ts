@@ -51,6 +51,9 @@ td code.payload { white-space: pre-wrap; overflow-wrap: anywhere; }
 .state-graph rect { stroke-width: 2; }
 .state-graph text { font: 12px system-ui, sans-serif; text-anchor: middle; fill: #1d2330; }
 .state-graph text.type { font-size: 10px; fill: #5b6474; }
+.state-graph .edge-label text { font-size: 10px; fill: #5b6474; paint-order: stroke; stroke: #f6f7f9; stroke-width: 3px; stroke-linejoin: round; }
+.state-graph .edge-label-default text { font-style: italic; }
+form.start textarea { display: block; width: 100%; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .state-graph .terminal circle { fill: #1d2330; } .state-graph .terminal text { text-anchor: start; font-size: 11px; fill: #5b6474; }
 .state-graph .end-marker line { stroke: #98a1b2; stroke-width: 1.5; } .state-graph .end-marker circle { fill: #1d2330; } .state-graph .end-marker circle.ring { fill: #fff; stroke: #1d2330; stroke-width: 1.5; }
 .state-graph .end-marker text { text-anchor: start; font-size: 11px; fill: #5b6474; }

@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from './html';
+import { choiceRuleText, shortChoiceLabel } from './choice-labels';
 import type { AslGraphDefinition, StateStatus } from '../operations';
 
 /**
@@ -33,6 +34,8 @@ export interface GraphEdge {
   readonly to: string;
   readonly kind: 'next' | 'choice' | 'default' | 'catch';
   readonly back: boolean;
+  /** What takes a Choice this way: each rule's whole text, `Default` for its default (empty for other edges). */
+  readonly rules: readonly string[];
 }
 
 /** A point of the drawing, in SVG units. */
@@ -62,14 +65,23 @@ const END_MARKER_ROOM = END_MARKER_STUB + END_MARKER_RADIUS * 2 + 4;
 const CURVE_SAMPLES = 16;
 const START = '(start)';
 
-function edgesOf(name: string, state: AslState): { to: string; kind: GraphEdge['kind'] }[] {
-  const out: { to: string; kind: GraphEdge['kind'] }[] = [];
-  if (state.Next) out.push({ to: state.Next, kind: 'next' });
-  for (const choice of state.Choices ?? []) if (choice.Next) out.push({ to: choice.Next, kind: 'choice' });
-  if (state.Default) out.push({ to: state.Default, kind: 'default' });
-  for (const c of state.Catch ?? []) if (c.Next) out.push({ to: c.Next, kind: 'catch' });
-  // Several edges to the same target (two Choices to one state) are drawn once.
-  return out.filter((e, i) => out.findIndex((o) => o.to === e.to) === i && e.to !== name);
+function edgesOf(name: string, state: AslState): { to: string; kind: GraphEdge['kind']; rules: string[] }[] {
+  const out: { to: string; kind: GraphEdge['kind']; rules: string[] }[] = [];
+  const add = (to: string, kind: GraphEdge['kind'], rule?: string) => {
+    if (to === name) return;
+    // Several edges to the same target (two Choices to one state) are drawn once, with every rule.
+    const drawn = out.find((e) => e.to === to);
+    if (drawn) {
+      if (rule !== undefined) drawn.rules.push(rule);
+      return;
+    }
+    out.push({ to, kind, rules: rule === undefined ? [] : [rule] });
+  };
+  if (state.Next) add(state.Next, 'next');
+  for (const choice of state.Choices ?? []) if (choice.Next) add(choice.Next, 'choice', choiceRuleText(choice));
+  if (state.Default) add(state.Default, 'default', 'Default');
+  for (const c of state.Catch ?? []) if (c.Next) add(c.Next, 'catch');
+  return out;
 }
 
 const endsRun = (state: AslState | undefined) => Boolean(state && (state.End || state.Type === 'Succeed' || state.Type === 'Fail'));
@@ -78,8 +90,8 @@ const endsRun = (state: AslState | undefined) => Boolean(state && (state.End || 
 export function layoutStateGraph(definition: AslDefinition): { nodes: GraphNode[]; edges: RoutedGraphEdge[]; width: number; height: number } {
   const states = definition.States;
   const names = [START, ...Object.keys(states)];
-  const successors = new Map<string, { to: string; kind: GraphEdge['kind'] }[]>();
-  successors.set(START, [{ to: definition.StartAt, kind: 'next' }]);
+  const successors = new Map<string, { to: string; kind: GraphEdge['kind']; rules: string[] }[]>();
+  successors.set(START, [{ to: definition.StartAt, kind: 'next', rules: [] }]);
   for (const [name, state] of Object.entries(states)) {
     successors.set(name, edgesOf(name, state).filter((e) => e.to in states));
   }
@@ -93,7 +105,7 @@ export function layoutStateGraph(definition: AslDefinition): { nodes: GraphNode[
     order.push(name);
     for (const e of successors.get(name) ?? []) {
       const seen = visitState.get(e.to);
-      edges.push({ from: name, to: e.to, kind: e.kind, back: seen === 'active' });
+      edges.push({ from: name, to: e.to, kind: e.kind, back: seen === 'active', rules: e.rules });
       if (!seen) visit(e.to);
     }
     visitState.set(name, 'done');
@@ -229,6 +241,12 @@ const truncate = (text: string, max: number) => (text.length > max ? `${text.sli
 export function renderStateGraph(definition: AslDefinition, statuses: ReadonlyMap<string, StateStatus> = new Map(), hrefOf: (state: string) => string | undefined = () => undefined): SafeHtml {
   const { nodes, edges, width, height } = layoutStateGraph(definition);
   const edgeMarkup = edges.map((e) => html`<path class="edge edge-${e.kind}${e.back ? ' edge-back' : ''}" d="${e.d}" marker-end="url(#arrow)"/>`);
+  // A Choice's edges say which rule takes them: short on the edge, whole in its tooltip. Drawn after the states, on top.
+  const labelMarkup = edges.filter((e) => e.rules.length > 0).map((e) => {
+    const [x, y] = e.points[Math.floor(e.points.length / 2)];
+    const label = shortChoiceLabel(e.rules.map(shortChoiceLabel).join(' or '));
+    return html`<g class="edge-label edge-label-${e.kind}" data-from="${e.from}" data-to="${e.to}"><title>${e.rules.join('\n')}</title><text x="${x}" y="${y + 4}">${label}</text></g>`;
+  });
   const nodeMarkup = nodes.map((n) => {
     if (n.type === 'Terminal') {
       const cx = n.x + GRAPH_NODE_WIDTH / 2;
@@ -247,5 +265,5 @@ export function renderStateGraph(definition: AslDefinition, statuses: ReadonlyMa
     const href = hrefOf(n.id);
     return href ? html`<a href="${href}" class="state-link">${node}</a>` : node;
   });
-  return html`<svg class="state-graph" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="state machine graph"><defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>${edgeMarkup}${nodeMarkup}</svg>`;
+  return html`<svg class="state-graph" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="state machine graph"><defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>${edgeMarkup}${nodeMarkup}${labelMarkup}</svg>`;
 }

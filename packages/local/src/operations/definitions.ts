@@ -11,11 +11,18 @@ export interface AslGraphDefinition {
         readonly Next?: string;
         readonly End?: boolean;
         readonly Default?: string;
-        readonly Choices?: readonly { readonly Next?: string }[];
+        /** A Choice's rules: JSONata `Condition`, or JSONPath `Variable` and a comparison (or `And`/`Or`/`Not`). */
+        readonly Choices?: readonly ChoiceRule[];
         readonly Catch?: readonly { readonly Next?: string }[];
       }
     >
   >;
+}
+
+/** One rule of a Choice state, as the definition holds it (only `Next` is read for transitions). */
+export interface ChoiceRule {
+  readonly Next?: string;
+  readonly [field: string]: unknown;
 }
 
 /** The definition a run executes: its pinned version's when it started through a version or alias. */

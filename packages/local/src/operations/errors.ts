@@ -39,3 +39,8 @@ export class DeadLetterQueueNotFoundError extends AutosaveError {
 export class DeadLetterNotFoundError extends AutosaveError {
   override readonly name = 'DeadLetterNotFoundError';
 }
+
+/** The input given for a new run is not JSON. */
+export class InvalidRunInputError extends AutosaveError {
+  override readonly name = 'InvalidRunInputError';
+}

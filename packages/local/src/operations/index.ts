@@ -17,3 +17,5 @@ export * from './approvals';
 export * from './dead-letter-queue';
 export * from './mocked-run';
 export * from './pull';
+export * from './state-machine-detail';
+export * from './start-run';
