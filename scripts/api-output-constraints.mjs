@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 /**
  * Writes packages/engine/src/test-state/api-output-constraints.json: the constraints (length and value
- * bounds, enum values) that the AWS service models put on the members of the API outputs a TestState mock may
- * stand in for, so `fieldValidationMode` checks them as AWS does ("Field 'MemorySize' is less than the minimum
- * value"). The AWS SDK for JavaScript's own schemas carry the members and their types but none of these traits,
- * hence this table.
+ * bounds, enum values, patterns) that the AWS service models put on the members of the API outputs a TestState
+ * mock may stand in for, so `fieldValidationMode` checks them as AWS does ("Field 'MemorySize' is less than the
+ * minimum value"). The AWS SDK for JavaScript's own schemas carry the members and their types but none of these
+ * traits, hence this table.
+ *
+ * Patterns are written for RE2 (re2js, the engine's linear-time regex engine: a mocked value is the user's and
+ * must not meet a backtracking matcher). The models' patterns are Java's: the few Java-only forms are rewritten
+ * (`\p{ASCII}`, `\p{Print}`, `\uXXXX`); the ones RE2 cannot express (lookahead) are left unchecked and listed
+ * in the table's `uncheckedPatterns`.
  *
  * The source is botocore's service models (Apache-2.0; `pip show botocore`), the same Smithy models the JS SDK is
  * generated from: for each service the engine checks, every structure reachable from an operation's output, and
@@ -14,11 +19,44 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
+const { RE2JS } = createRequire(new URL('../packages/engine/package.json', import.meta.url))('re2js');
+
 /** Step Functions' service names (as mock-shape.ts knows them) -> botocore's folder. */
 const SERVICES = { lambda: 'lambda', sfn: 'stepfunctions', dynamodb: 'dynamodb', sqs: 'sqs', s3: 's3', events: 'events', kms: 'kms' };
+
+/**
+ * Bounds where a recording shows the service checking against another value than the botocore model's, by
+ * service and shape name. Lambda's MemorySize: TestState refused 10241 on 2025-12-03 ('exceeds the maximum
+ * value', LocalStack's AWS-validated test_field_validation_mode[integer_more_than_maximum_allowed]) when the
+ * public model had said 32,768 since 2025-12-01 (botocore c18b100b8): the service's copy keeps 10,240.
+ */
+const RECORDED_BOUNDS = { lambda: { MemorySize: { max: 10240 } } };
+
+/** Java regex forms RE2 writes otherwise (java.util.regex.Pattern: POSIX classes, \\u escapes). */
+const JAVA_TO_RE2 = [
+  [/\\p\{ASCII\}/g, '[\\x00-\\x7F]'],
+  [/\\p\{Print\}/g, '[\\x20-\\x7E]'],
+  [/\\u([0-9A-Fa-f]{4})/g, '\\x{$1}'],
+];
+
+/** Patterns RE2 cannot compile, with why: reported in the table, never checked. */
+const unchecked = new Map();
+
+/** A model pattern as RE2 reads it, or undefined when RE2 cannot express it. */
+function re2Pattern(pattern) {
+  const rewritten = JAVA_TO_RE2.reduce((p, [from, to]) => p.replace(from, to), pattern);
+  try {
+    RE2JS.compile(rewritten);
+    return rewritten;
+  } catch (err) {
+    unchecked.set(pattern, err.message);
+    return undefined;
+  }
+}
 
 const python = (code) => execFileSync('python3', ['-c', code], { encoding: 'utf8' }).trim();
 const dataDir = process.argv[2] ?? python('import botocore, os; print(os.path.join(os.path.dirname(botocore.__file__), "data"))');
@@ -31,27 +69,30 @@ function loadModel(folder) {
 }
 
 /** The constraints of one shape (and of its list items or map values), or undefined when it has none. */
-function constraintsOf(shapes, name, seen = new Set()) {
+function constraintsOf(shapes, recorded, name, seen = new Set()) {
   const shape = shapes[name];
   if (!shape || seen.has(name)) return undefined;
   const out = {};
   if (typeof shape.min === 'number') out.min = shape.min;
   if (typeof shape.max === 'number') out.max = shape.max;
+  Object.assign(out, recorded[name]);
   if (Array.isArray(shape.enum)) out.enum = shape.enum;
+  const pattern = typeof shape.pattern === 'string' ? re2Pattern(shape.pattern) : undefined;
+  if (pattern !== undefined) out.pattern = pattern;
   if (Object.keys(out).length > 0) out.type = shape.type;
   const next = new Set(seen).add(name);
   if (shape.type === 'list') {
-    const items = constraintsOf(shapes, shape.member.shape, next);
+    const items = constraintsOf(shapes, recorded, shape.member.shape, next);
     if (items) out.items = items;
   } else if (shape.type === 'map') {
-    const values = constraintsOf(shapes, shape.value.shape, next);
+    const values = constraintsOf(shapes, recorded, shape.value.shape, next);
     if (values) out.values = values;
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Every structure reachable from the operations' outputs, member -> constraints. */
-function outputConstraints(model) {
+function outputConstraints(model, recorded) {
   const { shapes } = model;
   const result = {};
   const visited = new Set();
@@ -64,7 +105,7 @@ function outputConstraints(model) {
     if (shape.type !== 'structure' && shape.type !== 'union') return;
     const members = {};
     for (const [member, ref] of Object.entries(shape.members)) {
-      const found = constraintsOf(shapes, ref.shape);
+      const found = constraintsOf(shapes, recorded, ref.shape);
       if (found) members[member] = found;
       visit(ref.shape);
     }
@@ -74,9 +115,11 @@ function outputConstraints(model) {
   return Object.fromEntries(Object.entries(result).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
+const services = Object.fromEntries(Object.entries(SERVICES).map(([service, folder]) => [service, outputConstraints(loadModel(folder), RECORDED_BOUNDS[service] ?? {})]));
 const out = {
-  source: `botocore ${version} service models (Apache-2.0): per service, structure -> member -> the member's min/max (length or value) and enum`,
-  services: Object.fromEntries(Object.entries(SERVICES).map(([service, folder]) => [service, outputConstraints(loadModel(folder))])),
+  source: `botocore ${version} service models (Apache-2.0): per service, structure -> member -> the member's min/max (length or value), enum and pattern (for RE2); bounds a recording corrects: ${JSON.stringify(RECORDED_BOUNDS)}`,
+  uncheckedPatterns: Object.fromEntries(unchecked),
+  services,
 };
 const target = new URL('../packages/engine/src/test-state/api-output-constraints.json', import.meta.url);
 writeFileSync(target, `${JSON.stringify(out)}\n`);

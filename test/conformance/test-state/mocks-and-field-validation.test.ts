@@ -87,14 +87,23 @@ describe('a mocked Parallel result', () => {
  * The model's length and value bounds, checked in STRICT and PRESENT alike (recorded:
  * test_strict_mode_aws_sdk_kms_task / test_present_mode_aws_sdk_kms_task[wrong_blob_length_less_than_minimum],
  * test_{strict,present}_mode_aws_sdk_lambda_get_function_task[integer_{less,more}_than_{minimum,maximum}_allowed]).
- * The recording's too-large MemorySize was 10241, against the 10,240 MB maximum of December 2025; the Lambda model
- * now says 32,768 (botocore 1.43.11, API_FunctionConfiguration), so the case uses the model's bound plus one.
+ * The recording's too-large MemorySize was 10241 (recorded 2025-12-03), refused although the public Lambda model
+ * had said 32,768 since 2025-12-01 (botocore c18b100b8): the service checks against its own copy, whose bound is
+ * the recorded 10,240 (scripts/api-output-constraints.mjs RECORDED_BOUNDS).
+ *
+ * The model's `pattern` traits are checked as AWS services apply them, against the whole value (a Lambda function
+ * name with a space is refused by its pattern `...([a-zA-Z0-9-_]+)...`, which a part of it would match). No
+ * recording shows TestState's words for a value off its pattern: the message is ours, in the form of the others.
  */
 const BOUNDS: readonly [string, string, object, string][] = [
   ['aws-sdk:kms:encrypt CiphertextBlob shorter than its 1-byte minimum', 'aws-sdk:kms:encrypt', { CiphertextBlob: '' }, "Field 'CiphertextBlob' is smaller than the minimum length"],
   ['aws-sdk:lambda:getFunction MemorySize below 128', 'aws-sdk:lambda:getFunction', { Configuration: { MemorySize: 127 } }, "Field 'MemorySize' is less than the minimum value"],
-  ['aws-sdk:lambda:getFunction MemorySize above the maximum', 'aws-sdk:lambda:getFunction', { Configuration: { MemorySize: 32769 } }, "Field 'MemorySize' exceeds the maximum value"],
+  ['aws-sdk:lambda:getFunction MemorySize 10241, above the recorded maximum', 'aws-sdk:lambda:getFunction', { Configuration: { MemorySize: 10241 } }, "Field 'MemorySize' exceeds the maximum value"],
   ['aws-sdk:kms:encrypt EncryptionAlgorithm not an enum value', 'aws-sdk:kms:encrypt', { CiphertextBlob: 'AQID', EncryptionAlgorithm: 'ROT13' }, "Field 'EncryptionAlgorithm' is not an expected value"],
+  ['aws-sdk:lambda:getFunction FunctionArn off its pattern', 'aws-sdk:lambda:getFunction', { Configuration: { FunctionArn: 'not-an-arn' } }, "Field 'FunctionArn' does not match the expected pattern"],
+  ['aws-sdk:lambda:getFunction Handler matching its pattern in part only', 'aws-sdk:lambda:getFunction', { Configuration: { Handler: 'index.handler extra' } }, "Field 'Handler' does not match the expected pattern"],
+  ['aws-sdk:kms:decrypt KeyMaterialId of the right length off its pattern', 'aws-sdk:kms:decrypt', { KeyMaterialId: 'g'.repeat(64) }, "Field 'KeyMaterialId' does not match the expected pattern"],
+  ['aws-sdk:lambda:listFunctions: a pattern checked in the 2nd list item', 'aws-sdk:lambda:listFunctions', { Functions: [{ Role: 'arn:aws:iam::111111111111:role/r' }, { Role: 'r' }] }, "Field 'Role' does not match the expected pattern"],
 ];
 
 describe('fieldValidationMode STRICT (the default): required members present, present members of their type', () => {
@@ -129,6 +138,12 @@ describe('fieldValidationMode STRICT (the default): required members present, pr
     ['a valid events:putEvents answer', 'events:putEvents', { Entries: [{ EventId: 'a' }], FailedEntryCount: 0 }],
     ['a valid states:startExecution answer', 'states:startExecution', { ExecutionArn: 'arn:aws:states:us-east-1:111111111111:execution:m:e', StartDate: '2025-01-01T00:00:00Z' }],
     ['values on the bounds of the model', 'aws-sdk:lambda:getFunction', { Configuration: { FunctionName: 'f', MemorySize: 128 } }],
+    ['MemorySize 10240, the recorded maximum', 'aws-sdk:lambda:getFunction', { Configuration: { MemorySize: 10240 } }],
+    [
+      'values matching their patterns',
+      'aws-sdk:lambda:getFunction',
+      { Configuration: { FunctionArn: 'arn:aws:lambda:us-east-1:111111111111:function:f', Handler: 'index.handler', Role: 'arn:aws:iam::111111111111:role/r', Version: '$LATEST' } },
+    ],
     ['a blob bounded in bytes, not in base64 characters', 'aws-sdk:kms:encrypt', { CiphertextBlob: 'A'.repeat(8192) }],
   ])('takes %s', async (_name, resource, result) => {
     expect(await testState({ definition: task(resource), mock: { result } })).toEqual({ status: 'SUCCEEDED', output: result });

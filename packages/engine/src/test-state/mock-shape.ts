@@ -10,10 +10,11 @@
  * `requiredCount` members are required), `[9, ns, name, traits, input, output]` (operation); a member ref
  * is a shape or `[shape, memberTraits]`; refs may be thunks; numbers are simple types (`0` string, `1`
  * number, `2` boolean, `4`-`7` timestamps, `15` document, `21`/`42` blobs, `64|t` list of `t`, `128|t`
- * map of `t`). The JS SDK keeps no length, range or enum traits in them: those come from
+ * map of `t`). The JS SDK keeps no length, range, enum or pattern traits in them: those come from
  * `api-output-constraints.json`, generated from botocore's copy of the same models by
  * `scripts/api-output-constraints.mjs`, keyed by structure and member name.
  */
+import { RE2JS } from 're2js';
 import { ValidationException } from '../service-errors';
 import tables from './api-output-constraints.json' with { type: 'json' };
 import type { FieldValidationMode } from './request';
@@ -27,6 +28,8 @@ interface Constraints {
   readonly min?: number;
   readonly max?: number;
   readonly enum?: readonly string[];
+  /** The model's regular expression, written for RE2, that the whole value must match. */
+  readonly pattern?: string;
   /** The constraints of a list's items. */
   readonly items?: Constraints;
   /** The constraints of a map's values. */
@@ -109,10 +112,24 @@ function lengthOf(type: string, value: unknown): number | undefined {
 
 const NUMERIC = new Set(['integer', 'long', 'float', 'double', 'bigInteger', 'bigDecimal']);
 
+/** The models' patterns compiled once each (a few dozen in all): RE2 matches in time linear in the mocked value. */
+const PATTERNS = new Map<string, RE2JS>();
+
+/**
+ * Whether a string matches its member's pattern as AWS services apply one: the whole value (Lambda refuses a
+ * function name with a space under `...([a-zA-Z0-9-_]+)...`, which part of the name would match).
+ */
+function matchesPattern(pattern: string, value: string): boolean {
+  let compiled = PATTERNS.get(pattern);
+  if (!compiled) PATTERNS.set(pattern, (compiled = RE2JS.compile(pattern)));
+  return compiled.matches(value);
+}
+
 /**
  * Checks a value of the right type against its model constraints. The recorded messages are AWS's
  * ("is smaller than the minimum length", "is less than the minimum value", "exceeds the maximum value",
- * "is not an expected value"); no recording shows a too-long value, whose message follows the same form.
+ * "is not an expected value"); no recording shows a too-long value or one off its pattern, whose messages
+ * follow the same form.
  */
 function checkConstraints(name: string, c: Constraints, value: unknown): void {
   if (value === null || value === undefined) return;
@@ -125,6 +142,7 @@ function checkConstraints(name: string, c: Constraints, value: unknown): void {
     const length = lengthOf(c.type, value);
     if (length !== undefined && c.min !== undefined && length < c.min) throw fail(`Field '${name}' is smaller than the minimum length`);
     if (length !== undefined && c.max !== undefined && length > c.max) throw fail(`Field '${name}' exceeds the maximum length`);
+    if (c.pattern !== undefined && typeof value === 'string' && !matchesPattern(c.pattern, value)) throw fail(`Field '${name}' does not match the expected pattern`);
   }
   if (c.items && Array.isArray(value)) for (const item of value) checkConstraints(name, c.items, item);
   if (c.values && typeof value === 'object' && !Array.isArray(value)) for (const item of Object.values(value)) checkConstraints(name, c.values, item);
@@ -221,7 +239,7 @@ class ShapeChecker {
 
 /**
  * Checks a mocked Task result against the output shape of the API its `Resource` calls. `STRICT`
- * requires the required members and checks the types (and enum values) of the present ones, `PRESENT`
+ * requires the required members and checks the types (and bounds, enum values and patterns) of the present ones, `PRESENT`
  * only checks present members, `NONE` nothing. Throws `ValidationException` in AWS's words.
  */
 export async function checkMockedResult(resource: string, result: unknown, mode: FieldValidationMode): Promise<void> {
