@@ -67,6 +67,11 @@ tr.redrive-mark td { background: var(--skip-bg); color: var(--skip); font-weight
 button { font: inherit; padding: 4px 12px; border-radius: 4px; border: 1px solid #1f5fbf; background: #1f5fbf; color: #fff; cursor: pointer; }
 .muted { color: #5b6474; }
 form.inline { display: inline; margin: 0 4px 0 0; }
+form.search { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: end; margin-bottom: 8px; }
+form.search label { display: flex; flex-direction: column; font-size: 12px; color: #5b6474; }
+form.search input { font: inherit; padding: 3px 6px; min-width: 0; max-width: 100%; }
+.list-bar { display: flex; flex-wrap: wrap; gap: 4px 18px; align-items: baseline; } .list-bar p { margin: 6px 0; }
+.list-bar .count { font-weight: 600; } .pages a { margin-right: 10px; }
 button.approve { color: var(--done); } button.reject, button.stop { color: var(--fail); }
 @media (max-width: 700px) { header { flex-wrap: wrap; gap: 6px 14px; } main { padding: 12px 10px; }
   td code, .facts td, .timeline td { white-space: normal; overflow-wrap: anywhere; } .facts td:first-child { width: auto; }
@@ -86,6 +91,8 @@ export interface PageOptions {
   readonly active: string;
   /** Reload the page every this many seconds (a run still moving). @default no reload */
   readonly refreshSeconds?: number;
+  /** Where the reload goes. @default the page's own address */
+  readonly refreshUrl?: string;
 }
 
 /** A whole console page: head, navigation, body. */
@@ -93,7 +100,7 @@ export function renderPage(options: PageOptions, body: SafeHtml): string {
   const nav = CONSOLE_NAV.map((n) => html`<a href="${n.href}" class="${n.href === options.active ? 'active' : ''}">${n.label}</a>`);
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
+${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}${options.refreshUrl ? `; url=${options.refreshUrl}` : ''}">` : ''}
 <title>${options.title} · Autosave console</title><style>${STYLE}</style></head>
 <body><header><span class="brand">Autosave</span>${nav}</header><main>${body}</main></body></html>`.toString();
 }

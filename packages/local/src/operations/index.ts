@@ -19,3 +19,4 @@ export * from './mocked-run';
 export * from './pull';
 export * from './state-machine-detail';
 export * from './start-run';
+export * from './run-search';
