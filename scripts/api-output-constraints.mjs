@@ -8,8 +8,10 @@
  *
  * Patterns are written for RE2 (re2js, the engine's linear-time regex engine: a mocked value is the user's and
  * must not meet a backtracking matcher). The models' patterns are Java's: the few Java-only forms are rewritten
- * (`\p{ASCII}`, `\p{Print}`, `\uXXXX`); the ones RE2 cannot express (lookahead) are left unchecked and listed
- * in the table's `uncheckedPatterns`.
+ * (`\p{ASCII}`, `\p{Print}`, `\uXXXX`), and a pattern that opens with a negative lookahead, which RE2 lacks,
+ * becomes the rest of the pattern plus a `forbiddenPrefix` (`(?!^[0-9]+$)([a-zA-Z0-9-_]+)`: the value matches
+ * `([a-zA-Z0-9-_]+)` and does not start with a match of `^[0-9]+$`). Any other pattern RE2 cannot compile is left
+ * unchecked and listed in the table's `uncheckedPatterns`.
  *
  * The source is botocore's service models (Apache-2.0; `pip show botocore`), the same Smithy models the JS SDK is
  * generated from: for each service the engine checks, every structure reachable from an operation's output, and
@@ -46,16 +48,54 @@ const JAVA_TO_RE2 = [
 /** Patterns RE2 cannot compile, with why: reported in the table, never checked. */
 const unchecked = new Map();
 
-/** A model pattern as RE2 reads it, or undefined when RE2 cannot express it. */
+/** The index of the `)` closing the group opened at `open`, skipping escapes and character classes. */
+function groupEnd(pattern, open) {
+  let depth = 0;
+  let inClass = false;
+  for (let i = open; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * A pattern opening with a negative lookahead, `(?!X)Y`, `^(?!X)Y` or `(^(?!X))Y`, as `{ forbidden: X, rest: Y }`:
+ * matched from the value's start, the lookahead says the value does not start with a match of X.
+ */
+function leadingLookahead(pattern) {
+  const wrapped = pattern.startsWith('(^(?!');
+  const start = wrapped ? 2 : pattern.startsWith('^(?!') ? 1 : pattern.startsWith('(?!') ? 0 : -1;
+  if (start < 0) return undefined;
+  const end = groupEnd(pattern, start);
+  if (end < 0 || (wrapped && pattern[end + 1] !== ')')) return undefined;
+  return { forbidden: pattern.slice(start + 3, end), rest: pattern.slice(wrapped ? end + 2 : end + 1) };
+}
+
+/** Whether RE2 compiles a pattern; records why not otherwise. */
+function compiles(pattern, original) {
+  try {
+    RE2JS.compile(pattern);
+    return true;
+  } catch (err) {
+    unchecked.set(original, err.message);
+    return false;
+  }
+}
+
+/** A model pattern as RE2 reads it (`pattern`, and `forbiddenPrefix` for a leading lookahead), or {} when RE2 cannot express it. */
 function re2Pattern(pattern) {
   const rewritten = JAVA_TO_RE2.reduce((p, [from, to]) => p.replace(from, to), pattern);
-  try {
-    RE2JS.compile(rewritten);
-    return rewritten;
-  } catch (err) {
-    unchecked.set(pattern, err.message);
-    return undefined;
+  const lookahead = leadingLookahead(rewritten);
+  if (lookahead) {
+    const forbiddenPrefix = `^(?:${lookahead.forbidden})`;
+    return compiles(lookahead.rest, pattern) && compiles(forbiddenPrefix, pattern) ? { pattern: lookahead.rest, forbiddenPrefix } : {};
   }
+  return compiles(rewritten, pattern) ? { pattern: rewritten } : {};
 }
 
 const python = (code) => execFileSync('python3', ['-c', code], { encoding: 'utf8' }).trim();
@@ -77,8 +117,7 @@ function constraintsOf(shapes, recorded, name, seen = new Set()) {
   if (typeof shape.max === 'number') out.max = shape.max;
   Object.assign(out, recorded[name]);
   if (Array.isArray(shape.enum)) out.enum = shape.enum;
-  const pattern = typeof shape.pattern === 'string' ? re2Pattern(shape.pattern) : undefined;
-  if (pattern !== undefined) out.pattern = pattern;
+  if (typeof shape.pattern === 'string') Object.assign(out, re2Pattern(shape.pattern));
   if (Object.keys(out).length > 0) out.type = shape.type;
   const next = new Set(seen).add(name);
   if (shape.type === 'list') {

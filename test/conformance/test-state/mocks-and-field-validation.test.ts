@@ -104,6 +104,13 @@ const BOUNDS: readonly [string, string, object, string][] = [
   ['aws-sdk:lambda:getFunction Handler matching its pattern in part only', 'aws-sdk:lambda:getFunction', { Configuration: { Handler: 'index.handler extra' } }, "Field 'Handler' does not match the expected pattern"],
   ['aws-sdk:kms:decrypt KeyMaterialId of the right length off its pattern', 'aws-sdk:kms:decrypt', { KeyMaterialId: 'g'.repeat(64) }, "Field 'KeyMaterialId' does not match the expected pattern"],
   ['aws-sdk:lambda:listFunctions: a pattern checked in the 2nd list item', 'aws-sdk:lambda:listFunctions', { Functions: [{ Role: 'arn:aws:iam::111111111111:role/r' }, { Role: 'r' }] }, "Field 'Role' does not match the expected pattern"],
+  ['aws-sdk:lambda:getAlias Name all digits, which its pattern\'s lookahead forbids', 'aws-sdk:lambda:getAlias', { Name: '123' }, "Field 'Name' does not match the expected pattern"],
+  [
+    'aws-sdk:eventbridge:listTargetsByRule a blank PathParameterValues item, which its pattern\'s lookahead forbids',
+    'aws-sdk:eventbridge:listTargetsByRule',
+    { Targets: [{ Id: 't', Arn: 'arn:aws:events:us-east-1:111111111111:api-destination/d/1', HttpParameters: { PathParameterValues: ['  '] } }] },
+    "Field 'PathParameterValues' does not match the expected pattern",
+  ],
 ];
 
 describe('fieldValidationMode STRICT (the default): required members present, present members of their type', () => {
@@ -139,6 +146,7 @@ describe('fieldValidationMode STRICT (the default): required members present, pr
     ['a valid states:startExecution answer', 'states:startExecution', { ExecutionArn: 'arn:aws:states:us-east-1:111111111111:execution:m:e', StartDate: '2025-01-01T00:00:00Z' }],
     ['values on the bounds of the model', 'aws-sdk:lambda:getFunction', { Configuration: { FunctionName: 'f', MemorySize: 128 } }],
     ['MemorySize 10240, the recorded maximum', 'aws-sdk:lambda:getFunction', { Configuration: { MemorySize: 10240 } }],
+    ['an alias Name with a letter, past its pattern\'s lookahead', 'aws-sdk:lambda:getAlias', { Name: '1live' }],
     [
       'values matching their patterns',
       'aws-sdk:lambda:getFunction',

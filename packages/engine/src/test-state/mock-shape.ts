@@ -30,6 +30,8 @@ interface Constraints {
   readonly enum?: readonly string[];
   /** The model's regular expression, written for RE2, that the whole value must match. */
   readonly pattern?: string;
+  /** What the value must not start with: the model pattern's leading negative lookahead, which RE2 lacks. */
+  readonly forbiddenPrefix?: string;
   /** The constraints of a list's items. */
   readonly items?: Constraints;
   /** The constraints of a map's values. */
@@ -115,14 +117,20 @@ const NUMERIC = new Set(['integer', 'long', 'float', 'double', 'bigInteger', 'bi
 /** The models' patterns compiled once each (a few dozen in all): RE2 matches in time linear in the mocked value. */
 const PATTERNS = new Map<string, RE2JS>();
 
+function compiled(pattern: string): RE2JS {
+  let re = PATTERNS.get(pattern);
+  if (!re) PATTERNS.set(pattern, (re = RE2JS.compile(pattern)));
+  return re;
+}
+
 /**
  * Whether a string matches its member's pattern as AWS services apply one: the whole value (Lambda refuses a
- * function name with a space under `...([a-zA-Z0-9-_]+)...`, which part of the name would match).
+ * function name with a space under `...([a-zA-Z0-9-_]+)...`, which part of the name would match), and not
+ * starting with what the pattern's leading lookahead forbids.
  */
-function matchesPattern(pattern: string, value: string): boolean {
-  let compiled = PATTERNS.get(pattern);
-  if (!compiled) PATTERNS.set(pattern, (compiled = RE2JS.compile(pattern)));
-  return compiled.matches(value);
+function matchesPattern(c: Constraints, value: string): boolean {
+  if (c.forbiddenPrefix !== undefined && compiled(c.forbiddenPrefix).matcher(value).lookingAt()) return false;
+  return c.pattern === undefined || compiled(c.pattern).matches(value);
 }
 
 /**
@@ -142,7 +150,7 @@ function checkConstraints(name: string, c: Constraints, value: unknown): void {
     const length = lengthOf(c.type, value);
     if (length !== undefined && c.min !== undefined && length < c.min) throw fail(`Field '${name}' is smaller than the minimum length`);
     if (length !== undefined && c.max !== undefined && length > c.max) throw fail(`Field '${name}' exceeds the maximum length`);
-    if (c.pattern !== undefined && typeof value === 'string' && !matchesPattern(c.pattern, value)) throw fail(`Field '${name}' does not match the expected pattern`);
+    if (typeof value === 'string' && !matchesPattern(c, value)) throw fail(`Field '${name}' does not match the expected pattern`);
   }
   if (c.items && Array.isArray(value)) for (const item of value) checkConstraints(name, c.items, item);
   if (c.values && typeof value === 'object' && !Array.isArray(value)) for (const item of Object.values(value)) checkConstraints(name, c.values, item);
