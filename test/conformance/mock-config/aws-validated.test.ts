@@ -1,18 +1,21 @@
 /**
  * The documented mock-config cases whose real runs AWS recorded (LocalStack's AWS-validated
  * local_mocking/test_base_scenarios: each case's history on AWS with the real services, against which the
- * same definition under a mock config must match), reproduced here from those recordings: the run's status,
- * its output (less the metadata AWS adds to a real response, which a mock does not invent: SdkHttpMetadata,
- * SdkResponseMetadata, ExecutedVersion) and its event types, in order. The callback cases are in
- * wait-for-task-token.test.ts, the developer guide's in numbering.test.ts and hybrid.test.ts.
+ * same definition under a mock config must match), reproduced here from those recordings with the recorded
+ * inputs: the run's status, its output (less the metadata AWS adds to a real response, which a mock does not
+ * invent: SdkHttpMetadata, SdkResponseMetadata, ExecutedVersion), its event types in order, and each event in
+ * full against the recorded history (test/fixtures/history/aws-snapshots/local-mocking-base-scenarios.json),
+ * under the recording's own masks. The callback cases are in wait-for-task-token.test.ts, the developer
+ * guide's in numbering.test.ts and hybrid.test.ts.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mockedEngine, SwitchableMockConfig, uniqueName } from './support';
 
 const mocks = new SwitchableMockConfig();
 const engine = mockedEngine(mocks);
 
-const FUNCTION_ARN = 'arn:aws:lambda:us-east-1:111111111111:function:sfn_lambda';
+const FUNCTION_ARN = 'arn:aws:lambda:us-east-1:111111111111:function:lambda_function_name';
 const STRING_BODY = { StatusCode: 200, Payload: { body: 'string body' } };
 const task = ['TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSucceeded', 'TaskStateExited'];
 
@@ -55,7 +58,7 @@ const CASES: Record<string, RecordedCase> = {
       },
     },
     responses: { Start: { '0': { Return: STRING_BODY } } },
-    input: { FunctionName: 'sfn_lambda', Payload: { body: 'string body' } },
+    input: { FunctionName: 'lambda_function_name', Payload: { body: 'string body' } },
     types: ['ExecutionStarted', ...task, 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded'],
     previousEventIds: [0,  0,  2,  3,  4,  5,  6,  7,  8],
     output: { Payload: { body: 'string body' }, StatusCode: 200, final: { Payload: { body: 'string body' }, StatusCode: 200 } },
@@ -63,7 +66,7 @@ const CASES: Record<string, RecordedCase> = {
   test_sqs_send_message: {
     definition: { StartAt: 'SendSQS', States: { SendSQS: { Type: 'Task', Resource: 'arn:aws:states:::sqs:sendMessage', Parameters: { 'QueueUrl.$': '$.QueueUrl', 'MessageBody.$': '$.MessageBody' }, End: true } } },
     responses: { SendSQS: { '0': { Return: { MD5OfMessageBody: '3bcb6e8e-7h85-4375-b0bc-1a59812c6e51', MessageId: '11112222-3333-4444-5555-666677778888' } } } },
-    input: { QueueUrl: 'sqs-queue-url', MessageBody: 'string-literal' },
+    input: { QueueUrl: 'sqs-queue-url', MessageBody: 'test_message_body' },
     types: ['ExecutionStarted', ...task, 'ExecutionSucceeded'],
     previousEventIds: [0,  0,  2,  3,  4,  5,  6],
     output: { MD5OfMessageBody: expect.any(String), MessageId: expect.any(String) },
@@ -71,7 +74,7 @@ const CASES: Record<string, RecordedCase> = {
   test_sns_publish_base: {
     definition: { StartAt: 'Publish', States: { Publish: { Type: 'Task', Resource: 'arn:aws:states:::sns:publish', Parameters: { 'TopicArn.$': '$.TopicArn', 'Message.$': '$.Message' }, End: true } } },
     responses: { Publish: { '0': { Return: { MessageId: '11112222-3333-4444-5555-666677778888' } } } },
-    input: { TopicArn: 'topic-arn', Message: 'string-literal' },
+    input: { TopicArn: 'topic-arn', Message: { message: 'string-literal' } },
     types: ['ExecutionStarted', ...task, 'ExecutionSucceeded'],
     previousEventIds: [0,  0,  2,  3,  4,  5,  6],
     output: { MessageId: expect.any(String) },
@@ -79,7 +82,7 @@ const CASES: Record<string, RecordedCase> = {
   test_events_put_events: {
     definition: { StartAt: 'PutEvents', States: { PutEvents: { Type: 'Task', Resource: 'arn:aws:states:::events:putEvents', Parameters: { 'Entries.$': '$.Entries' }, End: true } } },
     responses: { PutEvents: { '0': { Return: { FailedEntryCount: 0, Entries: [{ EventId: '11111111-2222-3333-4444-555555555555' }] } } } },
-    input: { Entries: [{ Detail: '{"Message":"HelloWorld"}', DetailType: 'TestDetail', Source: 'test.source' }] },
+    input: { Entries: [{ Detail: '{"Message": "string-literal"}', DetailType: 'detail-type', Source: 'some.source' }] },
     types: ['ExecutionStarted', ...task, 'ExecutionSucceeded'],
     previousEventIds: [0,  0,  2,  3,  4,  5,  6],
     output: { Entries: [{ EventId: expect.any(String) }], FailedEntryCount: 0 },
@@ -191,5 +194,36 @@ describe('documented mock-config cases against the histories AWS recorded for th
     if (c.unordered) expect([...run.types].sort()).toEqual([...c.types].sort());
     else expect(run.types).toEqual(c.types);
     if (c.previousEventIds) expect(run.events.map((e) => e.previousEventId)).toEqual(c.previousEventIds);
+  });
+});
+
+/** The recorded histories, each event as GetExecutionHistory gave it (JSON text fields parsed, per-run values masked). */
+const RECORDED = JSON.parse(readFileSync(new URL('../../fixtures/history/aws-snapshots/local-mocking-base-scenarios.json', import.meta.url), 'utf8')).histories as Record<string, Record<string, unknown>[]>;
+
+/** The recording's masks (LocalStack's snapshot transformers), applied to a run here: region and partition, map run ARNs, the ids and MD5 a service makes up. */
+const MASKED_KEYS: Record<string, string> = { mapRunArn: 'map_run_arn', MessageId: '<uuid:1>', EventId: '<uuid:1>', MD5OfMessageBody: '<m-d5-of-message-body:1>' };
+function masked(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('arn:aws:', 'arn:<partition>:').replaceAll('us-east-1', '<region>');
+  if (Array.isArray(value)) return value.map(masked);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !METADATA.has(k)).map(([k, v]) => [k, k in MASKED_KEYS ? MASKED_KEYS[k] : masked(v)]));
+}
+
+/** An event without its timestamp, nor the role that started the run (each recording masks it its own way). */
+function comparable(event: Record<string, unknown>): unknown {
+  const { timestamp: _, ...rest } = event;
+  const started = rest.executionStartedEventDetails as Record<string, unknown> | undefined;
+  if (started) rest.executionStartedEventDetails = { ...started, roleArn: 'role' };
+  return masked(rest);
+}
+
+describe('documented mock-config cases, event by event against the recorded histories', () => {
+  it.each(Object.keys(RECORDED))('%s: every event and its details as recorded', async (key) => {
+    const c = CASES[key];
+    const name = uniqueName('Recorded');
+    const states = Object.fromEntries(Object.keys(c.responses).map((s) => [s, s]));
+    mocks.use({ StateMachines: { [name]: { TestCases: { TestCaseName: states } } }, MockedResponses: c.responses });
+    const run = await engine.run(c.definition, c.input, { machineName: name, testCase: 'TestCaseName' });
+    expect(run.events.map((e) => comparable(e as Record<string, unknown>))).toEqual(RECORDED[key].map(comparable));
   });
 });
