@@ -4,12 +4,12 @@
  * same definition under a mock config must match), reproduced here from those recordings with the recorded
  * inputs: the run's status, its output (less the metadata AWS adds to a real response, which a mock does not
  * invent: SdkHttpMetadata, SdkResponseMetadata, ExecutedVersion), its event types in order, and each event in
- * full against the recorded history (test/fixtures/history/aws-snapshots/local-mocking-base-scenarios.json),
- * under the recording's own masks. The callback cases are in wait-for-task-token.test.ts, the developer
+ * full against the recorded history (test/fixtures/history/aws-snapshots/local-mocking-base-scenarios.json,
+ * compared as recorded-histories.ts says). The callback cases are in wait-for-task-token.test.ts, the developer
  * guide's in numbering.test.ts and hybrid.test.ts.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { comparable, recordedHistories, withoutUnmocked } from './recorded-histories';
 import { mockedEngine, SwitchableMockConfig, uniqueName } from './support';
 
 const mocks = new SwitchableMockConfig();
@@ -18,14 +18,6 @@ const engine = mockedEngine(mocks);
 const FUNCTION_ARN = 'arn:aws:lambda:us-east-1:111111111111:function:lambda_function_name';
 const STRING_BODY = { StatusCode: 200, Payload: { body: 'string body' } };
 const task = ['TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSucceeded', 'TaskStateExited'];
-
-/** What AWS adds to a real service response; a mocked Return stands for the rest of it. */
-const METADATA = new Set(['SdkHttpMetadata', 'SdkResponseMetadata', 'ExecutedVersion']);
-function withoutMetadata(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutMetadata);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([k]) => !METADATA.has(k)).map(([k, v]) => [k, withoutMetadata(v)]));
-  return value;
-}
 
 interface RecordedCase {
   readonly definition: object;
@@ -190,32 +182,14 @@ describe('documented mock-config cases against the histories AWS recorded for th
     mocks.use({ StateMachines: { [name]: { TestCases: { TestCaseName: states } } }, MockedResponses: c.responses });
     const run = await engine.run(c.definition, c.input, { machineName: name, testCase: 'TestCaseName' });
     expect(run.outcome.status).toBe('SUCCEEDED');
-    expect(withoutMetadata((run.outcome as { output: unknown }).output)).toEqual(c.output);
+    expect(withoutUnmocked((run.outcome as { output: unknown }).output)).toEqual(c.output);
     if (c.unordered) expect([...run.types].sort()).toEqual([...c.types].sort());
     else expect(run.types).toEqual(c.types);
     if (c.previousEventIds) expect(run.events.map((e) => e.previousEventId)).toEqual(c.previousEventIds);
   });
 });
 
-/** The recorded histories, each event as GetExecutionHistory gave it (JSON text fields parsed, per-run values masked). */
-const RECORDED = JSON.parse(readFileSync(new URL('../../fixtures/history/aws-snapshots/local-mocking-base-scenarios.json', import.meta.url), 'utf8')).histories as Record<string, Record<string, unknown>[]>;
-
-/** The recording's masks (LocalStack's snapshot transformers), applied to a run here: region and partition, map run ARNs, the ids and MD5 a service makes up. */
-const MASKED_KEYS: Record<string, string> = { mapRunArn: 'map_run_arn', MessageId: '<uuid:1>', EventId: '<uuid:1>', MD5OfMessageBody: '<m-d5-of-message-body:1>' };
-function masked(value: unknown): unknown {
-  if (typeof value === 'string') return value.replaceAll('arn:aws:', 'arn:<partition>:').replaceAll('us-east-1', '<region>');
-  if (Array.isArray(value)) return value.map(masked);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !METADATA.has(k)).map(([k, v]) => [k, k in MASKED_KEYS ? MASKED_KEYS[k] : masked(v)]));
-}
-
-/** An event without its timestamp, nor the role that started the run (each recording masks it its own way). */
-function comparable(event: Record<string, unknown>): unknown {
-  const { timestamp: _, ...rest } = event;
-  const started = rest.executionStartedEventDetails as Record<string, unknown> | undefined;
-  if (started) rest.executionStartedEventDetails = { ...started, roleArn: 'role' };
-  return masked(rest);
-}
+const RECORDED = recordedHistories('local-mocking-base-scenarios.json');
 
 describe('documented mock-config cases, event by event against the recorded histories', () => {
   it.each(Object.keys(RECORDED))('%s: every event and its details as recorded', async (key) => {
@@ -224,6 +198,6 @@ describe('documented mock-config cases, event by event against the recorded hist
     const states = Object.fromEntries(Object.keys(c.responses).map((s) => [s, s]));
     mocks.use({ StateMachines: { [name]: { TestCases: { TestCaseName: states } } }, MockedResponses: c.responses });
     const run = await engine.run(c.definition, c.input, { machineName: name, testCase: 'TestCaseName' });
-    expect(run.events.map((e) => comparable(e as Record<string, unknown>))).toEqual(RECORDED[key].map(comparable));
+    expect(run.events.map((e) => comparable(e as Record<string, unknown>))).toEqual(RECORDED[key].map((e) => comparable(e, true)));
   });
 });

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { jsonpath } from '../../unit/local/engine/support/engine-harness';
+import { comparable, recordedHistories } from './recorded-histories';
 import { mockedEngine, oneCase, SwitchableMockConfig, uniqueName } from './support';
 
 const mocks = new SwitchableMockConfig();
@@ -91,4 +92,69 @@ describe('.sync', () => {
       expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: describeOutput });
     },
   );
+});
+
+/**
+ * The four recorded callback runs, event by event (test/fixtures/history/aws-snapshots/local-mocking-base-callbacks.json,
+ * compared as recorded-histories.ts says), each with its recorded input and LocalStack's mocked response for it.
+ */
+describe('.waitForTaskToken and .sync, event by event against the recorded histories', () => {
+  const RECORDED = recordedHistories('local-mocking-base-callbacks.json');
+  const SQS_INPUT = { QueueUrl: 'sqs_queue_url', Message: 'string-literal' };
+  const SYNC_INPUT = { StateMachineArn: 'arn:aws:states:us-east-1:111111111111:stateMachine:Part', Input: null, Name: 'TestStartTarget' };
+  const startExecution = (resource: string) =>
+    jsonpath({ StartExecution: { Type: 'Task', Resource: `arn:aws:states:::states:${resource}`, Parameters: { 'StateMachineArn.$': '$.StateMachineArn', 'Input.$': '$.Input', 'Name.$': '$.Name' }, End: true } });
+  const describeExecution = (input: unknown, output: unknown) => ({
+    ExecutionArn: 'arn:aws:states:us-east-1:111111111111:execution:Part:TestStartTarget',
+    Input: input,
+    InputDetails: { Included: true },
+    Name: 'TestStartTarget',
+    Output: output,
+    OutputDetails: { Included: true },
+    StateMachineArn: 'arn:aws:states:us-east-1:111111111111:stateMachine:Part',
+    StartDate: '1745486528077',
+    StopDate: '1745486528078',
+    Status: 'SUCCEEDED',
+  });
+  const CALLBACK_CASES: Record<string, { state: string; definition: object; input: object; response: object }> = {
+    'test_sfn_start_execution_sync[SFN_SYNC]': {
+      state: 'StartExecution',
+      definition: startExecution('startExecution.sync'),
+      input: SYNC_INPUT,
+      response: { '0': { Return: describeExecution('{}', '{"Arg1":"argument1"}') } },
+    },
+    'test_sfn_start_execution_sync[SFN_SYNC2]': {
+      state: 'StartExecution',
+      definition: startExecution('startExecution.sync:2'),
+      input: SYNC_INPUT,
+      response: { '0': { Return: describeExecution({}, { Arg1: 'argument1' }) } },
+    },
+    test_sqs_wait_for_task_token: {
+      state: 'SendMessageWithWait',
+      definition: jsonpath({ SendMessageWithWait: sendWithWait({ End: true }) }),
+      input: SQS_INPUT,
+      response: { '0': { Return: 'string-literal' } },
+    },
+    test_sqs_wait_for_task_token_task_failure: {
+      state: 'SendMessageWithWait',
+      definition: jsonpath({
+        SendMessageWithWait: sendWithWait({
+          Parameters: { 'QueueUrl.$': '$.QueueUrl', MessageBody: { 'Context.$': '$', 'TaskToken.$': '$$.Task.Token' } },
+          Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.states_all_error', Next: 'CaughtStatesALL' }],
+          End: true,
+        }),
+        CaughtStatesALL: { Type: 'Pass', End: true },
+      }),
+      input: SQS_INPUT,
+      response: { '0': { Throw: { Error: 'Failure error', Cause: 'Failure cause' } } },
+    },
+  };
+
+  it.each(Object.keys(RECORDED))('%s: every event and its details as recorded', async (key) => {
+    const c = CALLBACK_CASES[key];
+    const name = uniqueName('RecordedCallback');
+    mocks.use(oneCase(name, 'TestCaseName', { [c.state]: 'mocked_response' }, { mocked_response: c.response }));
+    const run = await engine.run(c.definition, c.input, { machineName: name, testCase: 'TestCaseName' });
+    expect(run.events.map((e) => comparable(e as Record<string, unknown>))).toEqual(RECORDED[key].map((e) => comparable(e, true)));
+  });
 });
