@@ -20,7 +20,7 @@ import type { TimerKind } from './executor/frame';
 import type { IntegrationServices, ParentTaskLink, TaskCallAuthorizer, TaskOutcome } from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
 import type { ServicePorts } from './executor/service-ports';
-import { ExpressRuns } from './express-runs';
+import { ExpressRuns, type ClosedExpressRun } from './express-runs';
 import { MockedRuns, type MockTestCase, type MockTestCases } from './mocks';
 import { testState } from './test-state';
 import type { LambdaInvoker } from './lambda-invoker';
@@ -120,6 +120,12 @@ export interface EngineOptions {
    * @default nobody is told
    */
   readonly onDefinitionWarnings?: (stateMachineArn: string, warnings: readonly DefinitionWarning[]) => void;
+  /**
+   * Told of each EXPRESS run as it closes, with its description and whole history, before the engine forgets it
+   * (the service keeps no express run: on AWS they are read back from CloudWatch Logs). `autosave local`'s
+   * console lists them. @default nobody is told
+   */
+  readonly onExpressRunClosed?: (run: ClosedExpressRun) => void;
   /**
    * How long GetActivityTask holds a poll that finds no task before it answers without one (wall-clock
    * time: it is how long an HTTP request stays open, whatever the engine clock).
@@ -261,7 +267,7 @@ export class Engine {
     );
     this.executor = executor;
     this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => this.whenIdle());
-    const express = new ExpressRuns({ clock: this.clock, scope: this.scope, random: ctx.random, definitions, services, expressionLimits: this.expressionLimits, notifyParent: (row) => this.notifyParentTask(row) });
+    const express = new ExpressRuns({ clock: this.clock, scope: this.scope, random: ctx.random, definitions, services, expressionLimits: this.expressionLimits, notifyParent: (row) => this.notifyParentTask(row), ...(this.options.onExpressRunClosed ? { onRunClosed: this.options.onExpressRunClosed } : {}) });
     this.express = express;
     this.runtime = {
       ...ctx,

@@ -15,6 +15,7 @@ import { expressExecutionArn, parseStateMachineArn, type ArnScope } from './arns
 import type { ExpressionLimits } from './dataflow';
 import type { DefinitionCache } from './definition';
 import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
+import { toWireEvent } from './executor/history';
 import type { TimerKind } from './executor/frame';
 import type { IntegrationServices } from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
@@ -31,6 +32,16 @@ export const EXPRESS_BILLED_MEMORY_MB = 64;
 /** Express runs are billed by duration in 100 ms increments (rounded up). */
 export const EXPRESS_BILLING_INCREMENT_MILLIS = 100;
 
+/**
+ * An EXPRESS run as it closed, in the API's wire shapes (DescribeExecution's, GetExecutionHistory's events with
+ * their data): what the service sends to a machine's CloudWatch Logs at level ALL with execution data, the only
+ * place an express run can be read back on AWS.
+ */
+export interface ClosedExpressRun {
+  readonly description: Readonly<Record<string, unknown>>;
+  readonly events: readonly Readonly<Record<string, unknown>>[];
+}
+
 /** What {@link ExpressRuns} needs of the engine. */
 export interface ExpressRunsOptions {
   readonly clock: Clock;
@@ -43,6 +54,8 @@ export interface ExpressRunsOptions {
   readonly notifyParent: (row: ExecutionRow) => Promise<void>;
   /** The budget of each JSONata evaluation. @default DEFAULT_EXPRESSION_LIMITS */
   readonly expressionLimits?: ExpressionLimits;
+  /** Told of each express run as it closes, before it is forgotten (see {@link ClosedExpressRun}). @default nobody */
+  readonly onRunClosed?: (run: ClosedExpressRun) => void;
 }
 
 /** The in-memory home of express runs. */
@@ -108,6 +121,14 @@ export class ExpressRuns {
     if (!row || row.status === 'RUNNING') return;
     this.waiters.get(arn)?.resolve(row);
     this.waiters.delete(arn);
+    if (this.options.onRunClosed) {
+      try {
+        const events = this.store.historyPage(arn, 'ASC', 0, Number.MAX_SAFE_INTEGER).map((e) => toWireEvent(e, true));
+        this.options.onRunClosed({ description: executions.describeExecutionRow(row, this.options.clock.now()), events });
+      } catch (err) {
+        console.error(`autosave engine: the record of express run ${arn} could not be handed on`, err);
+      }
+    }
     const parentTold = row.parent_task ? this.options.notifyParent(row) : Promise.resolve();
     void parentTold
       .catch((err: unknown) => console.error(`autosave engine: the parent of express run ${arn} could not take its outcome`, err))

@@ -29,6 +29,7 @@ import { LocalSqs } from './services/sqs/local-sqs';
 import type { PassThroughRoute } from './services/pass-through';
 import { sqsService } from './services/sqs/sqs-service';
 import { loadConsoleHandler } from './api/console-mount';
+import { ExpressRunLog } from './services/express-run-log';
 import type { StackMode, StackDeployment, StackIamEnforcement } from './stack';
 import type { Workflow } from '@autosave/workflow';
 
@@ -373,8 +374,11 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const runTraces: ((executionArn: string) => Promise<void>) | undefined = options.traces
       ? await tracedRuns(options.traces, (operation, input) => engine.handle(operation, input), log)
       : undefined;
+    // The console's stand-in for express machines' CloudWatch Logs: each EXPRESS run as it closed.
+    const expressRuns = new ExpressRunLog();
     const engine: Engine = new Engine({
       dataDir: join(dataDir, DATA_LAYOUT.engine),
+      onExpressRunClosed: (run) => expressRuns.record(run),
       ...(mockConfig ? { mockConfig } : {}),
       ...(options.expressionLimits ? { expressionLimits: options.expressionLimits } : {}),
       clock,
@@ -533,7 +537,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         : loadConsoleHandler({
             sfnEndpoint: api.url,
             outboxDir: environment.AUTOSAVE_OUTBOX_DIR,
-            services: { sns: integrations.sns, eventbridge: integrations.eventbridge, cloudwatch: integrations.cloudwatch },
+            services: { sns: integrations.sns, eventbridge: integrations.eventbridge, cloudwatch: integrations.cloudwatch, expressRuns },
             ...(stack ? { dlqUrl: () => stack.output(STACK_DLQ_OUTPUT) ?? sqs.queueUrl(DEFAULT_DLQ_NAME), engineLabel: () => stackLabel(stack, options.stack?.origin) } : { engineLabel: () => label ?? 'in-process functions' }),
           });
     const ready = createLocalApiHandler({

@@ -3,7 +3,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_REGION, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { loadRuntimeConfig } from '@autosave/runtime/endpoints';
-import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError, InvalidRunInputError, mockedRunOf, runOrigin, startRun, startTargetOf } from '../operations';
+import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError, InvalidRunInputError, mockedRunOf, runOrigin, startRun, startTargetOf, expressRunSummary, loadRunDetails, runDetailsOf } from '../operations';
 import { RedriveExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { html } from './html';
 import { renderPage } from './layout';
@@ -202,18 +202,23 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
         return true;
       }
       let page: string;
-      if (path === '/' || path === '/runs') page = await runsPage(sfn, url.searchParams, await engineNow());
+      if (path === '/' || path === '/runs') page = await runsPage(sfn, url.searchParams, await engineNow(), (options.services?.expressRuns?.list() ?? []).map((r) => expressRunSummary(r)));
       else if (path.startsWith('/runs/')) {
         // /runs/<arn>, /runs/<arn>/steps/<n>, /runs/<arn>/events (an encoded ARN holds no '/').
         const [encodedArn, view, n] = path.slice('/runs/'.length).split('/');
         const arn = decodeSegment(encodedArn);
-        if (view === undefined) page = await runPage(sfn, arn, await engineNow(), (a) => mockedRunOf(endpoint(), a), (a) => runOrigin(endpoint(), a));
-        else if (view === 'events' && n === undefined) page = await eventsPage(sfn, arn, url.searchParams.get('type') ?? undefined);
-        else if (view === 'steps' && /^[1-9]\d{0,6}$/.test(n ?? '')) {
-          const step = await stepPage(sfn, arn, Number(n));
+        const known = view === undefined || (view === 'events' && n === undefined) || (view === 'steps' && /^[1-9]\d{0,6}$/.test(n ?? ''));
+        if (!known) return send(res, 404, errorPage(404, 'Not found', `Nothing at ${path}.`)), true;
+        // An EXPRESS run is read from what the console kept of it as it closed (the service keeps none).
+        const express = options.services?.expressRuns?.get(arn);
+        const details = express ? runDetailsOf(express.execution, express.events) : await loadRunDetails(sfn, arn);
+        if (view === undefined) page = await runPage(sfn, details, arn, await engineNow(), (a) => mockedRunOf(endpoint(), a), (a) => runOrigin(endpoint(), a));
+        else if (view === 'events') page = eventsPage(details, arn, url.searchParams.get('type') ?? undefined);
+        else {
+          const step = stepPage(details, arn, Number(n));
           if (step === undefined) return send(res, 404, errorPage(404, 'No such step', `The run has no step ${n}.`)), true;
           page = step;
-        } else return send(res, 404, errorPage(404, 'Not found', `Nothing at ${path}.`)), true;
+        }
       }
       else if (path === '/state-machines') page = await stateMachinesPage(sfn);
       else if (path.startsWith('/state-machines/')) page = await stateMachinePage(sfn, decodeSegment(path.slice('/state-machines/'.length)));

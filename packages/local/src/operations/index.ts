@@ -20,3 +20,4 @@ export * from './pull';
 export * from './state-machine-detail';
 export * from './start-run';
 export * from './run-search';
+export * from './express-runs';

@@ -19,7 +19,11 @@ export interface RunDetails {
 /** Loads a run by ARN or name, with its whole history. */
 export async function loadRunDetails(sfn: SFNClient, ref: string, registryNames: readonly string[] = []): Promise<RunDetails> {
   const execution = await resolveRun(sfn, ref, registryNames);
-  const events = await getFullHistory(sfn, execution.executionArn!);
+  return runDetailsOf(execution, await getFullHistory(sfn, execution.executionArn!), registryNames);
+}
+
+/** A run's details from its description and whole history, however they were read (an express run's are kept by the console). */
+export function runDetailsOf(execution: DescribeExecutionCommandOutput, events: readonly HistoryEvent[], registryNames: readonly string[] = []): RunDetails {
   const analysis = analyzeHistory(events);
   const machineName = (execution.stateMachineArn ?? '').split(':')[6] ?? '';
   return {

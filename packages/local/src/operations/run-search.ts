@@ -43,10 +43,24 @@ export function parseRunDate(field: string, value: string | undefined, endOfDay 
   return day && endOfDay ? new Date(date.getTime() + 86_400_000) : date;
 }
 
-/** The runs that match `search`, newest first, and the page `page` of them (`pageSize` a page). */
-export async function searchRuns(sfn: SFNClient, search: RunSearch, page: number, pageSize: number, registryNames: readonly string[] = []): Promise<RunPage> {
+/**
+ * The runs that match `search`, newest first, and the page `page` of them (`pageSize` a page). `express`: closed
+ * EXPRESS runs kept elsewhere (the service lists none), searched with the rest.
+ */
+export async function searchRuns(
+  sfn: SFNClient,
+  search: RunSearch,
+  page: number,
+  pageSize: number,
+  registryNames: readonly string[] = [],
+  express: readonly RunSummary[] = [],
+): Promise<RunPage> {
   const waitingOnly = search.status === WAITING_RUN_FILTER;
-  const listed = await listRuns(sfn, { workflow: search.workflow, status: waitingOnly ? 'RUNNING' : search.status, limit: RUN_SEARCH_LIMIT }, registryNames);
+  const status = waitingOnly ? 'RUNNING' : search.status;
+  const listed = [
+    ...(await listRuns(sfn, { workflow: search.workflow, status, limit: RUN_SEARCH_LIMIT }, registryNames)),
+    ...express.filter((r) => (!search.workflow || r.workflow === search.workflow) && (!status || r.status === status)),
+  ].sort((a, b) => (b.startDate?.getTime() ?? 0) - (a.startDate?.getTime() ?? 0));
   const name = search.name?.toLowerCase();
   let runs = listed.filter(
     (r) =>
@@ -71,7 +85,7 @@ async function withInputContaining(sfn: SFNClient, runs: readonly RunSummary[], 
   const reader = async () => {
     while (next < runs.length) {
       const i = next++;
-      const { input } = await sfn.send(new DescribeExecutionCommand({ executionArn: runs[i].executionArn }));
+      const input = runs[i].input ?? (await sfn.send(new DescribeExecutionCommand({ executionArn: runs[i].executionArn }))).input;
       keep[i] = (input ?? '').toLowerCase().includes(needle);
     }
   };

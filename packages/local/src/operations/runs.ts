@@ -23,6 +23,10 @@ export interface RunSummary {
   readonly startDate?: Date;
   readonly stopDate?: Date;
   readonly redriveCount?: number;
+  /** An EXPRESS run (kept by the console as it closed; the service lists none). @default false */
+  readonly express?: boolean;
+  /** The run's input when it is at hand without a DescribeExecution (an express run's). */
+  readonly input?: string;
 }
 
 /** The run-list filter that is no Step Functions status: runs RUNNING and waiting on a human (an approval). */

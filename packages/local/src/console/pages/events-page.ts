@@ -1,5 +1,4 @@
-import type { SFNClient } from '@aws-sdk/client-sfn';
-import { formatTime, loadRunDetails } from '../../operations';
+import { formatTime, type RunDetails } from '../../operations';
 import { html } from '../html';
 import { renderPage } from '../layout';
 import { runHref } from './runs-page';
@@ -18,8 +17,7 @@ function detailsOf(event: Record<string, unknown>): unknown {
  * `GET /runs/<arn>/events[?type=Failed]`: the run's event history as Step Functions records it, each event with the
  * state it belongs to and its details one click away; filtered by a text its type contains (case-insensitive).
  */
-export async function eventsPage(sfn: SFNClient, executionArn: string, type: string | undefined): Promise<string> {
-  const details = await loadRunDetails(sfn, executionArn);
+export function eventsPage(details: RunDetails, executionArn: string, type: string | undefined): string {
   const arn = details.execution.executionArn ?? executionArn;
   const wanted = type?.trim().toLowerCase();
   const events = wanted ? details.events.filter((e) => e.type?.toLowerCase().includes(wanted)) : details.events;

@@ -1,5 +1,5 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { definitionOfRun, formatDuration, formatTime, describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus, loadRunDetails, type MockedRunInfo, type PendingActivity, type RunOrigin, workerLabel } from '../../operations';
+import { definitionOfRun, formatDuration, formatTime, describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus, type RunDetails, type MockedRunInfo, type PendingActivity, type RunOrigin, workerLabel } from '../../operations';
 import { html } from '../html';
 import { renderPage } from '../layout';
 import { renderStateGraph } from '../state-graph';
@@ -41,15 +41,17 @@ function activityCallout(a: PendingActivity) {
  */
 export async function runPage(
   sfn: SFNClient,
+  details: RunDetails,
   executionArn: string,
   now?: number,
   mockedRun?: (executionArn: string) => Promise<MockedRunInfo | undefined>,
   originOf?: (executionArn: string) => Promise<RunOrigin | undefined>,
 ): Promise<string> {
-  const details = await loadRunDetails(sfn, executionArn);
   const mocked = mockedRun ? await mockedRun(details.execution.executionArn ?? executionArn) : undefined;
   const pulled = originOf ? await originOf(details.execution.executionArn ?? executionArn) : undefined;
-  const redrivable = details.execution.status === 'FAILED' || details.execution.status === 'TIMED_OUT' || details.execution.status === 'ABORTED';
+  // The service redrives no EXPRESS run (RedriveExecution: Standard workflows only).
+  const express = (details.execution.executionArn ?? executionArn).includes(':express:');
+  const redrivable = !express && (details.execution.status === 'FAILED' || details.execution.status === 'TIMED_OUT' || details.execution.status === 'ABORTED');
   const mockedStep = (name: string) => mocked !== undefined && Object.hasOwn(mocked.states, name);
   const { execution: e, analysis } = details;
   const arn = e.executionArn ?? executionArn;

@@ -1,5 +1,5 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { DEFAULT_RUN_LIST_LIMIT, parseRunDate, parseRunStatus, RUN_STATUS_FILTERS, WAITING_RUN_FILTER, runWaits, formatElapsed, formatTime, listDeployedWorkflows, searchRuns, type RunSearch } from '../../operations';
+import { DEFAULT_RUN_LIST_LIMIT, parseRunDate, parseRunStatus, RUN_STATUS_FILTERS, WAITING_RUN_FILTER, runWaits, formatElapsed, formatTime, listDeployedWorkflows, searchRuns, type RunSearch, type RunSummary } from '../../operations';
 import { html } from '../html';
 import { renderPage } from '../layout';
 
@@ -38,9 +38,9 @@ const runsHref = (query: RunsQuery): string => {
  * `GET /?status=&workflow=&name=&input=&from=&to=&page=&per=&refresh=`: runs, newest first, a page at a time
  * with the total, searched by status (or WAITING), workflow, part of the name, part of the input and the day
  * (or time) range they started in. `refresh` reloads the page every {@link RUNS_REFRESH_SECONDS} seconds, to
- * the same address: the filters stay. `now` is the engine's (durations of open runs are left blank without it).
+ * the same address: the filters stay. `express`: the closed EXPRESS runs the console kept, listed with the rest. `now` is the engine's (durations of open runs are left blank without it).
  */
-export async function runsPage(sfn: SFNClient, params: URLSearchParams, now?: number): Promise<string> {
+export async function runsPage(sfn: SFNClient, params: URLSearchParams, now?: number, express: readonly RunSummary[] = []): Promise<string> {
   const query: RunsQuery = Object.fromEntries(QUERY_FIELDS.map((f) => [f, params.get(f)?.trim() || undefined]));
   const status = parseRunStatus(query.status);
   const search: RunSearch = {
@@ -52,7 +52,7 @@ export async function runsPage(sfn: SFNClient, params: URLSearchParams, now?: nu
     startedBefore: parseRunDate('to', query.to, true),
   };
   const per = Math.min(MAX_RUNS_PER_PAGE, Math.max(1, Number.parseInt(query.per ?? '', 10) || RUNS_PER_PAGE));
-  const [found, machines] = await Promise.all([searchRuns(sfn, search, Number.parseInt(query.page ?? '1', 10) || 1, per), listDeployedWorkflows(sfn)]);
+  const [found, machines] = await Promise.all([searchRuns(sfn, search, Number.parseInt(query.page ?? '1', 10) || 1, per, [], express), listDeployedWorkflows(sfn)]);
   const runs = found.runs;
   // Running runs: say which wait on a human or an activity's worker (their history tells; the WAITING filter already asked).
   const waiting = status === WAITING_FILTER ? new Map(runs.map((r) => [r.executionArn, 'human' as const])) : await runWaits(sfn, runs);
@@ -85,7 +85,7 @@ ${hidden}<button type="submit">Search</button>${query.name || query.input || que
 <table class="runs"><thead><tr><th>Run</th><th>Workflow</th><th>Status</th><th>Started</th><th>Duration</th></tr></thead><tbody>
 ${runs.length === 0 ? html`<tr><td colspan="5" class="muted">No runs${status ? html` with status ${status}` : ''}${query.name || query.input || query.from || query.to || query.workflow ? ' that match' : ''}. Start one: <code>npx autosave start clinical-trial-onboarding</code></td></tr>` : ''}
 ${runs.map(
-  (r) => html`<tr data-run="${r.name}"><td class="run-name"><a href="${runHref(r.executionArn)}">${r.name}</a></td><td>${r.workflow}</td><td>${statusBadge(r.status, waitBadge(waiting.get(r.executionArn)))}${r.redriveCount ? html` <span class="muted">redriven ${r.redriveCount}×</span>` : ''}</td><td class="at">${formatTime(r.startDate)}</td><td>${formatElapsed(r.startDate, r.stopDate ?? now, '')}</td></tr>`,
+  (r) => html`<tr data-run="${r.name}"><td class="run-name"><a href="${runHref(r.executionArn)}">${r.name}</a></td><td>${r.workflow}${r.express ? html` <span class="muted" title="an EXPRESS run, kept by the console as it closed">EXPRESS</span>` : ''}</td><td>${statusBadge(r.status, waitBadge(waiting.get(r.executionArn)))}${r.redriveCount ? html` <span class="muted">redriven ${r.redriveCount}×</span>` : ''}</td><td class="at">${formatTime(r.startDate)}</td><td>${formatElapsed(r.startDate, r.stopDate ?? now, '')}</td></tr>`,
 )}
 </tbody></table>`;
   const refresh = query.refresh ? { seconds: RUNS_REFRESH_SECONDS, url: runsHref(query) } : undefined;

@@ -1,4 +1,4 @@
-import { formatTime } from '../../operations';
+import { formatTime, type ExpressRunReader } from '../../operations';
 import { html } from '../html';
 import { renderPage } from '../layout';
 
@@ -35,6 +35,8 @@ export interface ConsoleServices {
       readonly executionArn?: string;
     }[];
   };
+  /** The EXPRESS runs kept as they closed (operations' ExpressRunLog): the runs list and run pages show them. */
+  readonly expressRuns?: ExpressRunReader;
 }
 
 /** Rows each list shows (the services keep a few hundred). */

@@ -1,5 +1,4 @@
-import type { SFNClient } from '@aws-sdk/client-sfn';
-import { describeStepOutcome, formatDuration, formatTime, loadRunDetails, stepKind, type StepAttempt, type StepEntry } from '../../operations';
+import { describeStepOutcome, formatDuration, formatTime, stepKind, type RunDetails, type StepAttempt, type StepEntry } from '../../operations';
 import { html, type SafeHtml } from '../html';
 import { renderPage } from '../layout';
 import { runHref } from './runs-page';
@@ -86,8 +85,7 @@ function toolCalls(entry: StepEntry): SafeHtml {
  * attempt with its time and outcome, a model step's turn (prompt, text, tool calls, tokens, replayed or not), a
  * tool step's idempotency key and whether the ledger answered.
  */
-export async function stepPage(sfn: SFNClient, executionArn: string, entryNumber: number): Promise<string | undefined> {
-  const details = await loadRunDetails(sfn, executionArn);
+export function stepPage(details: RunDetails, executionArn: string, entryNumber: number): string | undefined {
   const { execution: e, analysis } = details;
   const entry = analysis.entries[entryNumber - 1];
   if (!entry) return undefined;
