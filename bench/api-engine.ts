@@ -9,10 +9,12 @@ import {
   CreateStateMachineCommand, DescribeExecutionCommand, ListExecutionsCommand, ListStateMachinesCommand, SFNClient, StartExecutionCommand, StartSyncExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnEngine, type EngineProcess } from '../packages/local/src/cli/demo/engine-process';
+import { CPU_ACCOUNTING_ENV, CPU_ACCOUNTING_ROUTE, type CpuAccountingReport } from '../packages/local/src/api/cpu-accounting';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { describeHeap, heapBreakdown, heapSnapshotOf, processRss, rssBreakdown } from './heap-snapshot';
 import { javascriptFunctionsModule, waitForLines } from './restart';
@@ -41,6 +43,43 @@ const ownCpuSeconds = () => {
 const DESCRIBE_COST_CALLS = 2_000;
 
 
+/** Waits between the DescribeExecution polls of one run, by poll number (0 for the first wait). */
+export type PollDelay = (poll: number) => number;
+
+/** The user-driven part's polling: 1 ms, doubling up to 20 ms (the outside harness's, issue 34). */
+export const backoffPollDelay: PollDelay = (poll) => Math.min(20, 2 ** poll);
+
+/**
+ * Runs of the seven-step machine through the SDK, as a user's code runs them: StartExecution, then
+ * DescribeExecution until the run has closed, waiting `delay(poll)` between polls. Counts runs and polls,
+ * and how long each run was closed (its stopDate) before a poll saw it.
+ */
+export function apiRunDriver(sfn: SFNClient, stateMachineArn: string, delay: PollDelay) {
+  const driver = {
+    runs: 0,
+    polls: 0,
+    /** Sum over runs of (when a poll saw the run closed) - (its stopDate), milliseconds. */
+    closedUnseenMillis: 0,
+    lastArn: '',
+    runToEnd: async (r: number): Promise<void> => {
+      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: `run-${r}`, input: JSON.stringify({ runId: `run-${r}` }) }));
+      driver.runs += 1;
+      driver.lastArn = executionArn!;
+      for (let poll = 0; ; poll += 1) {
+        driver.polls += 1;
+        const { status, stopDate } = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+        if (status === 'SUCCEEDED') {
+          driver.closedUnseenMillis += Date.now() - stopDate!.getTime();
+          return;
+        }
+        if (status !== 'RUNNING') throw new Error(`a benchmark run ended ${status}`);
+        await sleep(delay(poll));
+      }
+    },
+  };
+  return driver;
+}
+
 /** Options of {@link measureApi}. */
 export interface ApiOptions {
   /** Only the memory figures: {@link CONCURRENT_RUNS} runs {@link IN_FLIGHT} in flight, then the paused runs. @default false */
@@ -66,21 +105,8 @@ export async function measureApi(options: ApiOptions = {}): Promise<WorkloadFigu
     const seven = await create('bench-seven', sevenStepDefinition(fnArn('bench-step')));
     const paused = await create('bench-paused', pausedDefinition());
 
-    let runs = 0;
-    let polls = 0;
-    let lastArn = '';
-    const runToEnd = async (r: number) => {
-      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: seven, name: `run-${r}`, input: JSON.stringify({ runId: `run-${r}` }) }));
-      runs += 1;
-      lastArn = executionArn!;
-      for (;;) {
-        polls += 1;
-        const { status } = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-        if (status === 'SUCCEEDED') return;
-        if (status !== 'RUNNING') throw new Error(`a benchmark run ended ${status}`);
-        await sleep(POLL_INTERVAL_MILLIS);
-      }
-    };
+    const driver = apiRunDriver(sfn, seven, () => POLL_INTERVAL_MILLIS);
+    const runToEnd = driver.runToEnd;
     const once = async () => {
       const t = performance.now();
       await runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, runToEnd);
@@ -89,10 +115,10 @@ export async function measureApi(options: ApiOptions = {}): Promise<WorkloadFigu
     const [engineCpu, driverCpu] = [processCpuSeconds(engine.pid), ownCpuSeconds()];
     const figures = options.memoryOnly ? await once() : await measureWorkload(runToEnd);
     const underLoad = processRss(engine.pid).peak;
-    const perRunMs = (cpuSeconds: number) => (cpuSeconds * 1000) / runs;
-    const costs = { engineCpuPerRunMs: perRunMs(processCpuSeconds(engine.pid) - engineCpu), driverCpuPerRunMs: perRunMs(ownCpuSeconds() - driverCpu), pollsPerRun: polls / runs };
+    const perRunMs = (cpuSeconds: number) => (cpuSeconds * 1000) / driver.runs;
+    const costs = { engineCpuPerRunMs: perRunMs(processCpuSeconds(engine.pid) - engineCpu), driverCpuPerRunMs: perRunMs(ownCpuSeconds() - driverCpu), pollsPerRun: driver.polls / driver.runs };
     const describeFrom = processCpuSeconds(engine.pid);
-    for (let i = 0; i < DESCRIBE_COST_CALLS; i += 1) await sfn.send(new DescribeExecutionCommand({ executionArn: lastArn }));
+    for (let i = 0; i < DESCRIBE_COST_CALLS; i += 1) await sfn.send(new DescribeExecutionCommand({ executionArn: driver.lastArn }));
     const apiCosts = { ...costs, describeCpuMs: ((processCpuSeconds(engine.pid) - describeFrom) * 1000) / DESCRIBE_COST_CALLS };
 
     let expressSync: WorkloadFigures['expressSync'];
@@ -119,6 +145,69 @@ export async function measureApi(options: ApiOptions = {}): Promise<WorkloadFigu
       paused: { runs: PAUSED_RUNS, rssBytes: pausedRss.rss },
       heap,
       notes: ['engine started as `autosave local --functions <bench functions as JavaScript>` in a directory without a project config', `driver process peak RSS ${(peakRssBytes() / 2 ** 20).toFixed(0)} MiB (not counted)`],
+    };
+  } finally {
+    if (engine) await engine.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The example app's folder: where `npm start` runs `autosave local` (its autosave.config.ts). */
+const EXAMPLE_APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+/** What the engine's CPU accounting answers (packages/local/src/api/cpu-accounting.ts). */
+async function engineCpu(url: string): Promise<CpuAccountingReport> {
+  return (await fetch(`${url}${CPU_ACCOUNTING_ROUTE}`)).json() as Promise<CpuAccountingReport>;
+}
+
+/** CPU milliseconds per alone call of an operation between two reports. */
+function perCallMs(before: CpuAccountingReport, after: CpuAccountingReport, operation: string): number {
+  const a = after.operations[operation];
+  const b = before.operations[operation] ?? { aloneCalls: 0, cpuMicros: 0 };
+  return a ? (a.cpuMicros - b.cpuMicros) / 1000 / (a.aloneCalls - b.aloneCalls) : Number.NaN;
+}
+
+/**
+ * The API path as users drive it (issue 34): `autosave local` started in the example app's folder as
+ * `npm start` starts it (its autosave.config.ts found from there, its workflows, functions and model
+ * script loaded; `--functions` adds the bench's step, `--data` a directory of the bench's own), driven by
+ * `@aws-sdk/client-sfn` with DescribeExecution polled 1 ms doubling to 20 ms. Engine CPU comes from the
+ * engine itself (AUTOSAVE_CPU_ACCOUNTING=1: process.cpuUsage, every thread, read at GET /_autosave/cpu):
+ * per run over every measured run, per operation over the calls alone in flight (one at a time), and one
+ * DescribeExecution of a closed run from 2,000 calls in a row.
+ */
+export async function measureUserApi(): Promise<WorkloadFigures> {
+  const dir = await mkdtemp(join(tmpdir(), 'autosave-bench-api-user-'));
+  let engine: EngineProcess | undefined;
+  try {
+    engine = await spawnEngine({ dataDir: join(dir, 'data'), functionsModule: await javascriptFunctionsModule(dir), cwd: EXAMPLE_APP_DIR, env: { [CPU_ACCOUNTING_ENV]: '1' } });
+    const sfn = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'bench-seven', definition: JSON.stringify(sevenStepDefinition(fnArn('bench-step'))), roleArn: ROLE }));
+    const driver = apiRunDriver(sfn, stateMachineArn!, backoffPollDelay);
+    const [before, driverCpu] = [await engineCpu(engine.url), ownCpuSeconds()];
+    const figures = await measureWorkload(driver.runToEnd);
+    const after = await engineCpu(engine.url);
+    const commitsPerRun = (after.commits!.commits - before.commits!.commits) / driver.runs;
+    const msPerCommit = (after.commits!.flushMillis - before.commits!.flushMillis) / (after.commits!.commits - before.commits!.commits);
+    const driverCpuPerRunMs = ((ownCpuSeconds() - driverCpu) * 1000) / driver.runs;
+    for (let i = 0; i < DESCRIBE_COST_CALLS; i += 1) await sfn.send(new DescribeExecutionCommand({ executionArn: driver.lastArn }));
+    const afterDescribes = await engineCpu(engine.url);
+    sfn.destroy();
+    return {
+      ...figures,
+      peakRssBytes: engine.peakRssBytes() ?? 0,
+      apiCosts: {
+        engineCpuPerRunMs: (after.processCpuMicros - before.processCpuMicros) / 1000 / driver.runs,
+        driverCpuPerRunMs,
+        pollsPerRun: driver.polls / driver.runs,
+        describeCpuMs: perCallMs(after, afterDescribes, 'DescribeExecution'),
+        startCpuMs: perCallMs(before, after, 'StartExecution'),
+        describeRunningCpuMs: perCallMs(before, after, 'DescribeExecution'),
+        closedUnseenMs: driver.closedUnseenMillis / driver.runs,
+        commitsPerRun,
+        msPerCommit,
+      },
+      notes: ['engine started as `npm start` starts it, in the example app\'s folder (its autosave.config.ts), with --functions <bench functions> and --data <a directory of its own>; DescribeExecution polled 1 ms doubling to 20 ms'],
     };
   } finally {
     if (engine) await engine.stop();

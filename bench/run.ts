@@ -17,6 +17,7 @@ const { CONCURRENT_RUNS, IN_FLIGHT, KILLED_IN_FLIGHT_RUNS, PAGE_SAMPLE_RUNS, PAU
 const PARTS = {
   autosave: async () => (await import('./autosave-engine')).measureAutosave(),
   api: async () => (await import('./api-engine')).measureApi(),
+  'api-user': async () => (await import('./api-engine')).measureUserApi(),
   langgraph: async () => (await import('./langgraph')).measureLangGraph('parity'),
   'langgraph-default': async () => (await import('./langgraph')).measureLangGraph('default'),
   floor: async () => (await import('./floor-sqlite')).measureFloor(),
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
   const floorBefore = await runPart('floor');
   const autosave = await runPart('autosave');
   const api = await runPart('api');
+  const apiUser = await runPart('api-user');
   const langgraph = await runPart('langgraph');
   const langgraphDefault = await runPart('langgraph-default');
   const floorAfter = await runPart('floor');
@@ -93,6 +95,7 @@ async function main(): Promise<void> {
   const columns: [string, WorkloadFigures, string][] = [
     ['autosave, in process', autosave, 'yes'],
     ['autosave, own process via SFN API', api, 'yes'],
+    ['autosave via SFN API as users drive it', apiUser, 'yes'],
     ['LangGraph.js 1.7 + SqliteSaver, default', langgraphDefault, 'no (async, NORMAL)'],
     ['LangGraph.js 1.7 + SqliteSaver, parity', langgraph, 'yes (sync, FULL)'],
     ['floor: SQLite insert per step', floor, 'yes'],
@@ -112,6 +115,8 @@ async function main(): Promise<void> {
   const seq = (f: WorkloadFigures) => runsPerSecond(f.sequential);
   const con = (f: WorkloadFigures) => runsPerSecond(f.concurrent);
   const p = api.paused!;
+  const u = apiUser.apiCosts!;
+  const msFigure = (n: number) => `${n.toFixed(2)} ms`;
   const closedRuns = (scale.rows.at(-1)?.runs ?? 0).toLocaleString('en');
   const seconds = (n: number) => `${n.toFixed(2)} s`;
   console.log(table([
@@ -120,6 +125,10 @@ async function main(): Promise<void> {
     target(`in process, ${IN_FLIGHT} in flight / floor`, ratio(con(autosave), con(floor)), 1.5, times),
     target('API, sequential / LangGraph at its default', ratio(seq(api), seq(langgraphDefault)), 1.2, times),
     target(`API, ${IN_FLIGHT} in flight / LangGraph at its default`, ratio(con(api), con(langgraphDefault)), 3, times),
+    target('API as users drive it, sequential / LangGraph at its default', ratio(seq(apiUser), seq(langgraphDefault)), 1.2, times),
+    target(`API as users drive it, ${IN_FLIGHT} in flight / LangGraph at its default`, ratio(con(apiUser), con(langgraphDefault)), 2, times),
+    target('API as users drive it: engine CPU per run', u.engineCpuPerRunMs, 1.48, msFigure, true),
+    target('API as users drive it: engine CPU per DescribeExecution', u.describeCpuMs, 0.1, msFigure, true),
     target('engine process peak RSS under load', api.peakRssBytes, 150e6, mb, true),
     target(`engine process RSS, ${PAUSED_RUNS.toLocaleString('en')} runs paused`, p.rssBytes, 150e6, mb, true),
     target(`restart after SIGKILL (${closedRuns} closed runs): API answers`, scale.restart.apiSeconds, 0.3, seconds, true),
@@ -137,6 +146,11 @@ async function main(): Promise<void> {
   const c = api.apiCosts!;
   console.log(`API costs, as CPU (/proc) over the API part's runs: a run ${c.engineCpuPerRunMs.toFixed(2)} ms in the engine process and ${c.driverCpuPerRunMs.toFixed(2)} ms in the driver's SDK client ` +
     `(both on the same ${cpus().length} cores), ${c.pollsPerRun.toFixed(1)} DescribeExecution polls per run; one DescribeExecution ${c.describeCpuMs.toFixed(3)} ms of engine CPU.`);
+  console.log(`\nAPI as users drive it (the example app's folder and config, the SDK polling 1 ms doubling to 20 ms; engine CPU from the engine's own process.cpuUsage, ` +
+    `AUTOSAVE_CPU_ACCOUNTING=1): a run ${u.engineCpuPerRunMs.toFixed(2)} ms of engine CPU (${u.driverCpuPerRunMs.toFixed(2)} ms in the driver), ${u.pollsPerRun.toFixed(1)} DescribeExecution polls per run; ` +
+    `alone in flight, a StartExecution ${u.startCpuMs!.toFixed(3)} ms, a DescribeExecution ${u.describeRunningCpuMs!.toFixed(3)} ms while its run steps, ${u.describeCpuMs.toFixed(3)} ms of a closed run (2,000 in a row).`);
+  console.log(`Where one-at-a-time time goes: ${u.commitsPerRun!.toFixed(1)} fsync'd commits per run, each ${u.msPerCommit!.toFixed(2)} ms of the engine's thread (in series: ` +
+    `${(u.commitsPerRun! * u.msPerCommit!).toFixed(1)} ms of a ${(1000 / seq(apiUser)).toFixed(1)} ms run), and a run closed ${u.closedUnseenMs!.toFixed(1)} ms on average before a poll saw it.`);
   console.log(`\nClosed ${scale.run} runs in the store (real runs, durable), in process; this part took ${scale.seconds.toFixed(0)} s, most of it growing the store:\n${table([
     ['closed runs', 'bytes/run', 'boot ms', 'List page 1 ms', 'List page 10 ms', 'Describe ms', 'History ms'],
     ...scale.rows.map((r) => [r.runs.toLocaleString('en'), r.bytesPerRun.toFixed(0), r.bootMs.toFixed(1), r.listFirstPageMs.toFixed(2), r.listTenthPageMs.toFixed(2), r.describeMs.toFixed(3), r.historyMs.toFixed(2)]),

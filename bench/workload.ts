@@ -138,7 +138,19 @@ export interface WorkloadFigures {
    * What the API part's calls cost, as CPU of the engine process (/proc) and of the driver (the SDK client),
    * over every run of the part; and one DescribeExecution's engine CPU (API part only).
    */
-  readonly apiCosts?: { describeCpuMs: number; engineCpuPerRunMs: number; driverCpuPerRunMs: number; pollsPerRun: number };
+  readonly apiCosts?: {
+    describeCpuMs: number; engineCpuPerRunMs: number; driverCpuPerRunMs: number; pollsPerRun: number;
+    /** Engine CPU of a StartExecution alone in flight, ms (user-driven part). */
+    startCpuMs?: number;
+    /** Engine CPU of a DescribeExecution alone in flight while its run steps, ms (user-driven part). */
+    describeRunningCpuMs?: number;
+    /** How long a run had been closed (its stopDate) before a poll saw it, mean ms (user-driven part). */
+    closedUnseenMs?: number;
+    /** Transactions committed per run, over every measured run (user-driven part). */
+    commitsPerRun?: number;
+    /** Wall-clock ms the engine's thread spent on each commit, statements and fsync (user-driven part). */
+    msPerCommit?: number;
+  };
   readonly notes?: string[];
 }
 

@@ -393,9 +393,9 @@ export class Engine {
   }
 
   /** Commit statistics: transactions and the writes they carried (group commit shares one per many). */
-  get commitStats(): { commits: number; writes: number } {
+  get commitStats(): { commits: number; writes: number; flushMillis: number } {
     const c = this.rt().store.committer;
-    return { commits: c.commits, writes: c.writes };
+    return { commits: c.commits, writes: c.writes, flushMillis: c.flushMillis };
   }
 
   /** Whether the store holds a state machine: a restart's, not a first start's (`autosave local` answers sooner then). */

@@ -15,6 +15,7 @@ import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REG
 import { DEFAULT_DLQ_NAME } from '@autosave/runtime/endpoints';
 import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
 import { stepFunctionsService } from './api/step-functions-service';
+import { CPU_ACCOUNTING_ENV, withCpuAccounting } from './api/cpu-accounting';
 import { DEFAULT_CLOSED_STATUSES, Engine, type EngineOptions, type MockTestCases, type RunImportHeader, type ServicePorts, VirtualClock, type WireHistoryEvent } from '@autosave/engine';
 import type { OtlpTracesOptions, StepFunctionsApi } from './tracing';
 import type { WorkflowDeployment } from './services/deploy-workflows';
@@ -345,7 +346,9 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const sqs = new LocalSqs({ file: join(dataDir, DATA_LAYOUT.sqs), clock });
     stops.push(() => sqs.close());
     const late = lateBoundHandler();
-    const api = await startLocalApiServer(late.handler, options.port ?? DEFAULT_LOCAL_PORT);
+    // The benchmark's CPU figures per API call (bench/api-engine.ts): off unless asked for.
+    const handler = process.env[CPU_ACCOUNTING_ENV] === '1' ? withCpuAccounting(late.handler, () => engine.commitStats) : late.handler;
+    const api = await startLocalApiServer(handler, options.port ?? DEFAULT_LOCAL_PORT);
     stops.push(() => api.close());
     sqs.setBaseUrl(api.url);
     await sqs.handle('CreateQueue', { QueueName: DEFAULT_DLQ_NAME });
