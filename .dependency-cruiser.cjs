@@ -1,6 +1,6 @@
 /**
  * The house's import rules (docs/architecture.md, "Import rules"), checked by
- * test/unit/house/import-rules.test.ts on every `npm test` and by `npm run lint:imports`.
+ * test/unit/import-rules.test.ts on every `npm test` and by `npm run lint:imports`.
  *
  * A module is a folder with an index.ts; the list is read from the tree, so a new module (say
  * packages/local/src/cloud-assembly/) is held to the rules the moment it has its index.ts.

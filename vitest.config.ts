@@ -6,10 +6,10 @@ import { defineConfig } from 'vitest/config';
  * (`ReturnValuesOnConditionCheckFailure`).
  */
 const CONDITIONAL_WRITE_SUITES = [
-  'test/unit/**/idempotency-ledger.test.ts',
-  'test/unit/**/approval-service.test.ts',
-  'test/unit/**/tool-step.test.ts',
-  'test/unit/**/model-step.test.ts',
+  'packages/runtime/test/**/idempotency-ledger.test.ts',
+  'packages/runtime/test/**/approval-service.test.ts',
+  'packages/runtime/test/**/tool-step.test.ts',
+  'packages/runtime/test/**/model-step.test.ts',
 ];
 
 export default defineConfig({
@@ -24,7 +24,7 @@ export default defineConfig({
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
       // The global setup finds (or, as root, installs) Debian's chromium for the browser tests.
-      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], globalSetup: ['test/setup/global-setup.ts'] } },
+      { extends: true, test: { name: 'default', include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'], globalSetup: ['test/setup/global-setup.ts'] } },
       {
         extends: true,
         // A JVM start under load can outlast the default hook timeout.

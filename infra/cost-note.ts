@@ -1,7 +1,7 @@
 /**
  * The README's cost note, computed from the compiled definitions that `cdk deploy` ships (so it cannot
  * drift from them): state transitions per run and per agent turn, and the Step Functions price per
- * 1,000 runs. Run `npx tsx infra/cost-note.ts` to print it; test/unit/infra/cost-note.test.ts checks
+ * 1,000 runs. Run `npx tsx infra/cost-note.ts` to print it; packages/cdk/test/cost-note.test.ts checks
  * that README.md carries the same figures.
  */
 import { fileURLToPath } from 'node:url';

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/workflow/src/config';
 import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from '../../packages/local/src/api/server';
 import { stepFunctionsService } from '../../packages/local/src/api/step-functions-service';
-import { EngineHarness } from '../unit/local/engine/support/engine-harness';
+import { EngineHarness } from '../../packages/engine/test/support/engine-harness';
 import { MockConfig } from '../../packages/engine/src/mocks';
 import { oneCase } from './mock-config/support';
 

@@ -17,7 +17,7 @@ import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from 
 import { type LocalDynamoDb, startLocalDynamoDb } from '../../packages/local/src/services/dynamodb';
 import { LocalSqs } from '../../packages/local/src/services/sqs/local-sqs';
 import { sqsService } from '../../packages/local/src/services/sqs/sqs-service';
-import { jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { type RecordedRun, recordedEngine } from './support/recorded-run';
 
 const integrations: { sqs?: SQSClient; dynamodb?: DynamoDBClient } = {};

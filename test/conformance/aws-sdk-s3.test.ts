@@ -5,7 +5,7 @@
  * S3 (s3rver). Each case puts the objects the recorded test put.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonata, jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonata, jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { localS3ForTests } from './support/local-s3';
 import { recordedEngine } from './support/recorded-run';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LocalCloudWatch } from '../../packages/local/src/services/cloudwatch';
-import { jsonata } from '../unit/local/engine/support/engine-harness';
+import { jsonata } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const cloudwatch = new LocalCloudWatch();

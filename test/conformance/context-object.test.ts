@@ -6,7 +6,7 @@
  * ARNs, times and names differ per run: each case checks the field names, and the values that do not.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const seen: unknown[] = [];

@@ -7,7 +7,7 @@
  */
 import { CreateBucketCommand, DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { EngineHarness, jsonata, jsonpath } from '../unit/local/engine/support/engine-harness';
+import { EngineHarness, jsonata, jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { localS3ForTests } from './support/local-s3';
 import { recordedEngine, runtimeCause } from './support/recorded-run';
 

@@ -6,7 +6,7 @@
  * and MapRunSucceeded, and none of the iterations' events.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const engine = recordedEngine();

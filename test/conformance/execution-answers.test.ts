@@ -4,7 +4,7 @@
  * way a run ends.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const { harness } = recordedEngine();

@@ -5,7 +5,7 @@
  * what the states produce is written as compact JSON.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const { harness } = recordedEngine();

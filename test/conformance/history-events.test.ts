@@ -6,7 +6,7 @@
  * input `{}`), written here as `id<previousEventId Type`.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath, neverReturns } from '../unit/local/engine/support/engine-harness';
+import { jsonpath, neverReturns } from '../../packages/engine/test/support/engine-harness';
 import { type RecordedRun, recordedEngine } from './support/recorded-run';
 
 const order: string[] = [];

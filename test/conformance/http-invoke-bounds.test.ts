@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLocalAddress, outboundHttp, OutboundRequestError } from '../../packages/engine/src/executor/outbound-http';
 import { FileConnections } from '../../packages/local/src/services/connections';
-import { jsonata } from '../unit/local/engine/support/engine-harness';
+import { jsonata } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const file = join(mkdtempSync(join(tmpdir(), 'autosave-http-bounds-')), 'connections.json');

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileConnections } from '../../packages/local/src/services/connections';
-import { jsonata, jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonata, jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const CONNECTION = 'arn:aws:events:us-east-1:123456789012:connection/Shop/81210c42-8af1-456b-9c4a-6ff02fc664ac';

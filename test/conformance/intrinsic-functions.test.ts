@@ -4,7 +4,7 @@
  * `{"FunctionResult.$": <call>}` run on the engine against the recorded output.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const engine = recordedEngine();

@@ -7,7 +7,7 @@
  * names, `Iterator`, `Branches` and `States` included.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonata, jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonata, jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const engine = recordedEngine({ echo: (payload: unknown) => payload });

@@ -3,7 +3,7 @@
  * intrinsic_functions/test_array_jsonata, scenarios/test_base_scenarios, base/test_base).
  */
 import { describe, expect, it } from 'vitest';
-import { jsonata, jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonata, jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine, runtimeCause } from './support/recorded-run';
 
 const engine = recordedEngine();

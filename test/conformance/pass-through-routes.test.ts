@@ -4,7 +4,7 @@
  * service is never served by the local emulator instead: with its client missing, the Task fails naming it.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { SdkPassThrough } from '../../packages/local/src/services/pass-through';
 import { checkPassThroughRoutes, PassThroughRouteError } from '../../packages/local/src/services/pass-through/route-check';
 import { emulatorDefaults } from '../../packages/local/src/services/pass-through/sdk-pass-through';

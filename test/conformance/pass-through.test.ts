@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineOptions } from '../../packages/engine/src';
 import { SdkPassThrough } from '../../packages/local/src/services/pass-through';
-import { jsonata } from '../unit/local/engine/support/engine-harness';
+import { jsonata } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 /** Another emulator: answers SQS's JSON protocol, recording the targets it was asked for. */

@@ -6,7 +6,7 @@
  * the execution; States.ALL catches neither States.Runtime nor the terminal States.DataLimitExceeded).
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { type RecordedRun, recordedEngine, runtimeCause } from './support/recorded-run';
 
 const engine = recordedEngine({

@@ -4,7 +4,7 @@
  * (entered at the event id #<N>). ` and goes on in AWS's words.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonata, jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonata, jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine, runtimeCause } from './support/recorded-run';
 
 const engine = recordedEngine();

@@ -4,7 +4,7 @@
  * error_handling/test_task_service_sqs). `$states.result` taken whole must have AWS's keys.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineHarness, jsonpath } from '../unit/local/engine/support/engine-harness';
+import { EngineHarness, jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const engine = recordedEngine({ echo: (payload) => payload });

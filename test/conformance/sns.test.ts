@@ -5,7 +5,7 @@
  * emulated SNS delivering to a local SQS queue, Lambda functions and the email outbox.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonata, jsonpath } from '../unit/local/engine/support/engine-harness';
+import { jsonata, jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { localServicesForTests } from './support/local-services';
 import { recordedEngine } from './support/recorded-run';
 

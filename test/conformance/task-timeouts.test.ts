@@ -9,7 +9,7 @@
  * Catch and Retry fields").
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath, neverReturns } from '../unit/local/engine/support/engine-harness';
+import { jsonpath, neverReturns } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const engine = recordedEngine({ sleeper: (_payload, { releaseClock }) => neverReturns(releaseClock), accept: () => ({}) });

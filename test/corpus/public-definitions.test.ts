@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineHarness, type TestFunction } from '../unit/local/engine/support/engine-harness';
+import { EngineHarness, type TestFunction } from '../../packages/engine/test/support/engine-harness';
 
 interface Entry {
   readonly file: string;

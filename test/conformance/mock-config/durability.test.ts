@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MockConfig } from '../../../packages/engine/src/mocks';
 import { VirtualClock } from '../../../packages/engine/src';
-import { EngineHarness, jsonpath } from '../../unit/local/engine/support/engine-harness';
+import { EngineHarness, jsonpath } from '../../../packages/engine/test/support/engine-harness';
 import { oneCase } from './support';
 
 describe('mocked runs across an engine restart', () => {

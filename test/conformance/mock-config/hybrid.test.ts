@@ -4,7 +4,7 @@
  * config altogether.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../../packages/engine/test/support/engine-harness';
 import { mockedEngine, oneCase, SwitchableMockConfig, uniqueName } from './support';
 
 const mocks = new SwitchableMockConfig();

@@ -4,7 +4,7 @@
  * `MaxConcurrency: 1` in a Map for a predictable order; LocalStack keeps one counter per state name per run).
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../../packages/engine/test/support/engine-harness';
 import { mockedEngine, oneCase, SwitchableMockConfig, uniqueName } from './support';
 
 const mocks = new SwitchableMockConfig();

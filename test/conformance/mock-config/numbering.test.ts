@@ -5,7 +5,7 @@
  * again in the same run; a number the response does not define fails the run.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../../packages/engine/test/support/engine-harness';
 import { GUIDE_MOCK_CONFIG, LAMBDA_SQS_INTEGRATION, mockedEngine, oneCase, SwitchableMockConfig, uniqueName } from './support';
 
 const mocks = new SwitchableMockConfig();

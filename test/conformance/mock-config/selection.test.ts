@@ -4,7 +4,7 @@
  * An unknown test case is InvalidName in LocalStack's words (TESTING-APIS.md B3).
  */
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../../packages/engine/test/support/engine-harness';
 import { mockedEngine, oneCase, SwitchableMockConfig, uniqueName } from './support';
 import { recordedEngine } from '../support/recorded-run';
 

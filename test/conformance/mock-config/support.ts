@@ -5,7 +5,7 @@
  */
 import { MockConfig, type MockTestCase, type MockTestCases } from '../../../packages/engine/src/mocks';
 import { recordedEngine } from '../support/recorded-run';
-import type { TestFunction } from '../../unit/local/engine/support/engine-harness';
+import type { TestFunction } from '../../../packages/engine/test/support/engine-harness';
 
 /** The guide's machine: a Lambda Task retried on States.ALL (MaxAttempts 3), then an SQS Task. */
 export const LAMBDA_SQS_INTEGRATION = {

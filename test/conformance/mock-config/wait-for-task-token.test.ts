@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { jsonpath } from '../../unit/local/engine/support/engine-harness';
+import { jsonpath } from '../../../packages/engine/test/support/engine-harness';
 import { comparable, recordedHistories } from './recorded-histories';
 import { mockedEngine, oneCase, SwitchableMockConfig, uniqueName } from './support';
 

@@ -14,7 +14,7 @@ import { LocalEventBridge } from '../../../packages/local/src/services/eventbrid
 import { LocalSns } from '../../../packages/local/src/services/sns';
 import { LocalSqs } from '../../../packages/local/src/services/sqs/local-sqs';
 import { OutboxEmailProvider } from '../../../packages/runtime/src/tools';
-import { testInvoker, type TestFunction } from '../../unit/local/engine/support/engine-harness';
+import { testInvoker, type TestFunction } from '../../../packages/engine/test/support/engine-harness';
 
 /** Starts the services with `functions` as the Lambdas subscribers name (by name or ARN). */
 export function localServicesForTests(functions: Record<string, TestFunction>, extra: { startExecution?: (arn: string, input: string) => Promise<void> } = {}) {

@@ -4,7 +4,7 @@
  * (timestamps; the ARNs' ids are compared only where a case says so).
  */
 import type { EngineOptions } from '../../../packages/engine/src';
-import { engineForTestFile, type TestFunction } from '../../unit/local/engine/support/engine-harness';
+import { engineForTestFile, type TestFunction } from '../../../packages/engine/test/support/engine-harness';
 
 /** How a run ended, as DescribeExecution and the last history event say it. */
 export type Outcome =

@@ -6,7 +6,7 @@
  * catcher's output and Next. An un-mocked Task makes the real call on the local services.
  */
 import { describe, expect, it } from 'vitest';
-import { namedError } from '../../unit/local/engine/support/engine-harness';
+import { namedError } from '../../../packages/engine/test/support/engine-harness';
 import { ROLE_ARN, testStateEngine } from './support';
 
 const { testState, harness } = testStateEngine({

@@ -5,7 +5,7 @@
  */
 import { type EngineOptions } from '../../../packages/engine/src';
 import { testStateResult } from '../../../packages/engine/src/test-state';
-import { engineForTestFile, type TestFunction } from '../../unit/local/engine/support/engine-harness';
+import { engineForTestFile, type TestFunction } from '../../../packages/engine/test/support/engine-harness';
 
 /** A role ARN as the recorded requests give one. */
 export const ROLE_ARN = 'arn:aws:iam::111111111111:role/TestStateRole';

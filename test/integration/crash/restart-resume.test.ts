@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { minutes } from '../../../packages/workflow/src/config/duration';
-import { EngineHarness, invokeTask, jsonata, namedError, neverReturns } from '../../unit/local/engine/support/engine-harness';
+import { EngineHarness, invokeTask, jsonata, namedError, neverReturns } from '../../../packages/engine/test/support/engine-harness';
 
 /**
  * An engine is dropped (no stop: as after a crash, nothing flushed on the way out) or stopped, and a new

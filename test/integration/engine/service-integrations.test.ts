@@ -11,7 +11,7 @@ import { type LocalDynamoDb, startLocalDynamoDb } from '../../../packages/local/
 import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { LocalSqs } from '../../../packages/local/src/services/sqs/local-sqs';
 import { sqsService } from '../../../packages/local/src/services/sqs/sqs-service';
-import { EngineHarness, invokeTask, jsonata, jsonpath, namedError } from '../../unit/local/engine/support/engine-harness';
+import { EngineHarness, invokeTask, jsonata, jsonpath, namedError } from '../../../packages/engine/test/support/engine-harness';
 
 /** Task integrations against real local services: dynalite and the engine's SQS over HTTP. */
 describe('service integrations', () => {

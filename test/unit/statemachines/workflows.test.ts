@@ -11,8 +11,8 @@ import {
   researchAgent,
   workflows,
 } from '../../../statemachines';
-import { stateOf, taskStates, validateAsl } from '../lib/workflow/asl-test-helpers';
-import { SimulatedTaskError, walkDefinition, type TaskHandler } from '../lib/workflow/walk-definition';
+import { stateOf, taskStates, validateAsl } from '../../../packages/workflow/test/asl-test-helpers';
+import { SimulatedTaskError, walkDefinition, type TaskHandler } from '../../../packages/workflow/test/walk-definition';
 
 const compiled = new Map<string, AslDefinition>(workflows.map((w) => [w.name, compileWorkflow(w)]));
 const aslOf = (name: string) => compiled.get(name)!;
