@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Writes packages/engine/src/test-state/api-output-constraints.json: the constraints (length and value
+ * Writes packages/engine/src/test-state/api-output-constraints.json (and api-output-shapes.json, see SHAPES_ONLY): the constraints (length and value
  * bounds, enum values, patterns) that the AWS service models put on the members of the API outputs a TestState
  * mock may stand in for, so `fieldValidationMode` checks them as AWS does ("Field 'MemorySize' is less than the
  * minimum value"). The AWS SDK for JavaScript's own schemas carry the members and their types but none of these
@@ -28,7 +28,14 @@ import { gunzipSync } from 'node:zlib';
 const { RE2JS } = createRequire(new URL('../packages/engine/package.json', import.meta.url))('re2js');
 
 /** Step Functions' service names (as mock-shape.ts knows them) -> botocore's folder. */
-const SERVICES = { lambda: 'lambda', sfn: 'stepfunctions', dynamodb: 'dynamodb', sqs: 'sqs', s3: 's3', events: 'events', kms: 'kms' };
+const SERVICES = { lambda: 'lambda', sfn: 'stepfunctions', dynamodb: 'dynamodb', sqs: 'sqs', s3: 's3', events: 'events', kms: 'kms', sns: 'sns' };
+
+/**
+ * Services whose AWS SDK for JavaScript client the engine does not carry: their output shapes themselves (types,
+ * required members, list and map members, the HTTP payload) are written too, to api-output-shapes.json, which
+ * mock-shape.ts reads as the Smithy schemas a client would have given.
+ */
+const SHAPES_ONLY = ['sns'];
 
 /**
  * Bounds where a recording shows the service checking against another value than the botocore model's, by
@@ -154,6 +161,42 @@ function outputConstraints(model, recorded) {
   return Object.fromEntries(Object.entries(result).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
+/**
+ * The shapes reachable from the operations' outputs, as far as a type check needs them: operation -> output
+ * shape, and per shape its type, a structure's members (name -> shape), required members and HTTP payload, a
+ * list's member, a map's key and value.
+ */
+function outputShapes(model) {
+  const shapes = {};
+  const visit = (name) => {
+    const shape = model.shapes[name];
+    if (shapes[name] || !shape) return;
+    const out = { type: shape.type };
+    shapes[name] = out;
+    if (shape.type === 'structure' || shape.type === 'union') {
+      out.members = Object.fromEntries(Object.entries(shape.members).map(([member, ref]) => [member, ref.shape]));
+      if (shape.required?.length) out.required = shape.required;
+      if (shape.payload) out.payload = shape.payload;
+      for (const ref of Object.values(shape.members)) visit(ref.shape);
+    } else if (shape.type === 'list') {
+      out.member = shape.member.shape;
+      visit(shape.member.shape);
+    } else if (shape.type === 'map') {
+      out.key = shape.key.shape;
+      out.value = shape.value.shape;
+      visit(shape.key.shape);
+      visit(shape.value.shape);
+    }
+  };
+  const operations = {};
+  for (const [name, operation] of Object.entries(model.operations)) {
+    if (!operation.output) continue;
+    operations[name] = operation.output.shape;
+    visit(operation.output.shape);
+  }
+  return { operations, shapes };
+}
+
 const services = Object.fromEntries(Object.entries(SERVICES).map(([service, folder]) => [service, outputConstraints(loadModel(folder), RECORDED_BOUNDS[service] ?? {})]));
 const out = {
   source: `botocore ${version} service models (Apache-2.0): per service, structure -> member -> the member's min/max (length or value), enum and pattern (for RE2); bounds a recording corrects: ${JSON.stringify(RECORDED_BOUNDS)}`,
@@ -163,3 +206,11 @@ const out = {
 const target = new URL('../packages/engine/src/test-state/api-output-constraints.json', import.meta.url);
 writeFileSync(target, `${JSON.stringify(out)}\n`);
 console.log(`${Object.values(out.services).reduce((n, s) => n + Object.keys(s).length, 0)} structures -> ${target.pathname}`);
+
+const shapesOut = {
+  source: `botocore ${version} service models (Apache-2.0): per service without a JS SDK client in the engine, operation -> output shape and the shapes reachable from it`,
+  services: Object.fromEntries(SHAPES_ONLY.map((service) => [service, outputShapes(loadModel(SERVICES[service]))])),
+};
+const shapesTarget = new URL('../packages/engine/src/test-state/api-output-shapes.json', import.meta.url);
+writeFileSync(shapesTarget, `${JSON.stringify(shapesOut)}\n`);
+console.log(`${Object.values(shapesOut.services).reduce((n, s) => n + Object.keys(s.shapes).length, 0)} shapes -> ${shapesTarget.pathname}`);

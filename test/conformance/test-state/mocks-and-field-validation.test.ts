@@ -133,6 +133,10 @@ describe('fieldValidationMode STRICT (the default): required members present, pr
     ['dynamodb:putItem CapacityUnits a string', 'dynamodb:putItem', { ConsumedCapacity: { CapacityUnits: '1.0' } }, "Field 'CapacityUnits' must be a number"],
     ['aws-sdk:s3:getObject ContentLength a string', 'aws-sdk:s3:getObject', { ContentLength: '12' }, "Field 'ContentLength' must be a number"],
     ['aws-sdk:s3:getObject StorageClass not an enum value', 'aws-sdk:s3:getObject', { StorageClass: 'NOT_A_CLASS' }, "Field 'StorageClass' is not an expected value"],
+    // SNS: no JS SDK client in the engine, its output shapes come from botocore's model (api-output-shapes.json).
+    ['sns:publish MessageId a number', 'sns:publish', { MessageId: 1 }, "Field 'MessageId' must be a string"],
+    ['aws-sdk:sns:listTopics Topics not an array', 'aws-sdk:sns:listTopics', { Topics: 'x' }, "Field 'Topics' must be an array"],
+    ['aws-sdk:sns:listTopics TopicArn of the 2nd item a number', 'aws-sdk:sns:listTopics', { Topics: [{ TopicArn: 'a' }, { TopicArn: 2 }] }, "Field 'TopicArn' must be a string"],
     ...BOUNDS,
   ])('refuses %s', async (_name, resource, result, message) => {
     expect(await refusal({ definition: task(resource), mock: { result } })).toEqual(schemaError(message));
@@ -143,6 +147,7 @@ describe('fieldValidationMode STRICT (the default): required members present, pr
     ['an empty object when nothing is required', 'lambda:invoke', {}],
     ['a lambda:invoke Payload of any JSON', 'lambda:invoke', { StatusCode: 200, Payload: { any: ['json'] } }],
     ['a valid events:putEvents answer', 'events:putEvents', { Entries: [{ EventId: 'a' }], FailedEntryCount: 0 }],
+    ['a valid sns:publish answer', 'sns:publish', { MessageId: '11112222-3333-4444-5555-666677778888', SequenceNumber: '1' }],
     ['a valid states:startExecution answer', 'states:startExecution', { ExecutionArn: 'arn:aws:states:us-east-1:111111111111:execution:m:e', StartDate: '2025-01-01T00:00:00Z' }],
     ['values on the bounds of the model', 'aws-sdk:lambda:getFunction', { Configuration: { FunctionName: 'f', MemorySize: 128 } }],
     ['MemorySize 10240, the recorded maximum', 'aws-sdk:lambda:getFunction', { Configuration: { MemorySize: 10240 } }],

@@ -2,7 +2,8 @@
  * A mocked Task result checked against the integration's API output shape, as TestState's
  * `fieldValidationMode` asks. The shapes are the AWS SDK's own service models: every `@aws-sdk/client-*`
  * package embeds its Smithy schemas and exports them as `<Shape>$` / `<Operation>$` values, which this
- * module walks. Nothing here is a hand-written table of shapes.
+ * module walks; for a service whose client the engine does not carry (SNS), botocore-schemas.ts gives the same
+ * schemas from botocore's copy of the model. Nothing here is a hand-written table of shapes.
  *
  * A Smithy static schema is an array: `[0, ns, name, traits, ref]` (a named simple shape),
  * `[1, ns, name, traits, member]` (list), `[2, ns, name, traits, key, value]` (map),
@@ -17,6 +18,7 @@
 import { RE2JS } from 're2js';
 import { ValidationException } from '../service-errors';
 import tables from './api-output-constraints.json' with { type: 'json' };
+import { botocoreSchemaModule } from './botocore-schemas';
 import type { FieldValidationMode } from './request';
 
 type Module = Readonly<Record<string, unknown>>;
@@ -43,7 +45,7 @@ type ServiceConstraints = Readonly<Record<string, Readonly<Record<string, Constr
 
 const CONSTRAINTS = tables.services as unknown as Readonly<Record<string, ServiceConstraints>>;
 
-/** A client @autosave/local depends on, and the key of its service in the constraints table. */
+/** Where a service's schemas come from (a client the engine depends on, or botocore's table), and the key of its service in the constraints table. */
 interface Service {
   readonly load: () => Promise<Module>;
   readonly constraints: string;
@@ -64,6 +66,8 @@ const CLIENTS: Readonly<Record<string, Service>> = {
   events: eventbridge,
   eventbridge,
   kms: { load: () => import('@aws-sdk/client-kms'), constraints: 'kms' },
+  // No client in the engine: its schemas come from botocore's model, in the form a client gives them.
+  sns: { load: async () => botocoreSchemaModule('sns'), constraints: 'sns' },
 };
 
 /**
