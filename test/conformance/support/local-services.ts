@@ -56,7 +56,7 @@ export function localServicesForTests(functions: Record<string, TestFunction>, e
     fixture.eventbridge = new LocalEventBridge({
       targets: fixture.targets,
       file: join(fixture.dir, 'eventbridge.json'),
-      publishToTopic: async (TopicArn, Message) => void (await fixture.sns.call('Publish', { TopicArn, Message })),
+      publishToTopic: async (topicArn, message, delivery) => void fixture.sns.publishFromRule(topicArn, message, delivery),
     });
     Object.assign(engineOptions, { integrations: { sns: fixture.sns, eventbridge: fixture.eventbridge } });
   });

@@ -225,7 +225,7 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
       else if (path === '/services') page = servicesPage(options.services ?? {});
       else if (path === '/approvals') page = await approvalsPage(sfn, await engineNow());
       else if (path === '/dlq') page = await deadLettersPage(sqs, await queueUrl(), url.searchParams.get('notice') ?? undefined);
-      else if (path === '/outbox') page = await outboxPage(outboxDir());
+      else if (path === '/outbox') page = await outboxPage(sfn, outboxDir());
       else {
         send(res, 404, errorPage(404, 'Not found', `Nothing at ${path}.`));
         return true;

@@ -82,6 +82,8 @@ button.approve { color: var(--done); } button.reject, button.stop { color: var(-
 .timeline td code, .tool-calls td code { white-space: normal; overflow-wrap: anywhere; }
 .model-turn pre { max-height: 400px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .callout details pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+pre.email-body { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 160px; margin-top: 4px; }
+table.outbox td.body { min-width: 16em; }
 `);
 
 /** Options of {@link renderPage}. */

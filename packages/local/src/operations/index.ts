@@ -21,3 +21,4 @@ export * from './state-machine-detail';
 export * from './start-run';
 export * from './run-search';
 export * from './express-runs';
+export * from './runs-of-keys';

@@ -90,6 +90,8 @@ export interface StepEntry {
    * agent-loop tool batch, the first call's key followed by `(+n)` for the others.
    */
   idempotencyKey?: string;
+  /** Every idempotency key the step's attempts were called with (a tool batch's calls each have one). */
+  idempotencyKeys: string[];
   /** What a callback task's resource returned when it was submitted (the approval link, for approvals). */
   submitted?: unknown;
   /** The activity task this entry waits on now: scheduled, not yet answered (gone once a worker answers or it times out). */
@@ -272,6 +274,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
         parent: sibling ? previousEntry?.parent : previousEntry,
         input: event.stateEnteredEventDetails?.input,
         attemptLog: [],
+        idempotencyKeys: [],
         type: entered[1],
         enteredAt: at,
         attempts: 0,
@@ -353,6 +356,7 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       const keys = [params?.Payload?.idempotencyKey, ...(Array.isArray(params?.Payload?.calls) ? params.Payload.calls.map((c) => c?.idempotencyKey) : [])].filter(
         (k): k is string => typeof k === 'string',
       );
+      for (const key of keys) if (!entry.idempotencyKeys.includes(key)) entry.idempotencyKeys.push(key);
       if (keys.length > 0) entry.idempotencyKey = keys.length === 1 ? keys[0] : `${keys[0]} (+${keys.length - 1})`;
       else if (event.lambdaFunctionScheduledEventDetails?.resource) entry.functionName = event.lambdaFunctionScheduledEventDetails.resource;
       if (entry.outcome === 'waiting') entry.outcome = 'running';

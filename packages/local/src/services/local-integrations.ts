@@ -76,7 +76,7 @@ export function localIntegrations(options: LocalIntegrationsOptions): LocalInteg
     targets,
     file: join(options.dataDir, 'eventbridge.json'),
     clock: options.clock,
-    publishToTopic: async (TopicArn, Message) => void (await sns.call('Publish', { TopicArn, Message })),
+    publishToTopic: async (topicArn, message, delivery) => void sns.publishFromRule(topicArn, message, delivery),
   });
   const cloudwatch = new LocalCloudWatch({ file: join(options.dataDir, 'metrics.jsonl'), clock: options.clock });
   checkPassThroughRoutes(config.passThrough ?? {}, file);

@@ -13,7 +13,7 @@ export interface ConsoleServices {
       readonly topic: { readonly arn: string; readonly name: string };
       readonly subscriptions: readonly { readonly arn: string; readonly protocol: string; readonly endpoint: string; readonly attributes: Readonly<Record<string, string>> }[];
     }[];
-    recentMessages(): readonly { readonly messageId: string; readonly topicArn: string; readonly subject?: string; readonly message: string; readonly timestamp: string; readonly deliveries: number; readonly executionArn?: string }[];
+    recentMessages(): readonly { readonly messageId: string; readonly topicArn: string; readonly subject?: string; readonly message: string; readonly timestamp: string; readonly deliveries: number; readonly executionArn?: string; readonly viaRule?: { readonly rule: string; readonly bus: string } }[];
   };
   readonly eventbridge?: {
     list(): readonly {
@@ -45,6 +45,11 @@ export const SERVICES_PAGE_ROWS = 100;
 const none = (columns: number, what: string) => html`<tr><td colspan="${columns}" class="muted">${what}</td></tr>`;
 const runLink = (executionArn: string | undefined) =>
   executionArn ? html`<a href="/runs/${encodeURIComponent(executionArn)}">${executionArn.split(':').pop()}</a>` : html`<span class="muted">not from a run</span>`;
+/** Where an SNS message came from: its run, or the EventBridge rule that delivered it and the run that put the event. */
+const messageOrigin = (m: { readonly executionArn?: string; readonly viaRule?: { readonly rule: string; readonly bus: string } }) =>
+  m.viaRule
+    ? html`delivered by rule <code>${m.viaRule.rule}</code>${m.viaRule.bus === 'default' ? '' : html` on bus <code>${m.viaRule.bus}</code>`} ${m.executionArn ? html`from the event of run ${runLink(m.executionArn)}` : html`<span class="muted">from an event put outside a run</span>`}`
+    : runLink(m.executionArn);
 // The console's one time format (the runs' pages use it), whatever ISO-8601 form the service recorded.
 const at = (time: unknown) => {
   const date = typeof time === 'string' ? new Date(time) : undefined;
@@ -78,7 +83,7 @@ ${topics.map(
 <table class="sns-messages"><thead><tr><th>At</th><th>Topic</th><th>Subject</th><th>Message</th><th>Delivered to</th><th>Run</th></tr></thead><tbody>
 ${messages.length === 0 ? none(6, 'No message published yet.') : ''}
 ${messages.map(
-  (m) => html`<tr data-message="${m.messageId}">${at(m.timestamp)}<td>${m.topicArn.split(':').pop()}</td><td>${m.subject ?? ''}</td><td><code class="payload">${m.message}</code></td><td class="deliveries">${m.deliveries === 0 ? html`<span class="muted">no subscription</span>` : plural(m.deliveries, 'subscription')}</td><td class="run">${runLink(m.executionArn)}</td></tr>`,
+  (m) => html`<tr data-message="${m.messageId}">${at(m.timestamp)}<td>${m.topicArn.split(':').pop()}</td><td>${m.subject ?? ''}</td><td><code class="payload">${m.message}</code></td><td class="deliveries">${m.deliveries === 0 ? html`<span class="muted">no subscription</span>` : plural(m.deliveries, 'subscription')}</td><td class="run">${messageOrigin(m)}</td></tr>`,
 )}
 </tbody></table></section>
 <section class="panel" id="eventbridge"><h2>EventBridge buses and rules</h2>

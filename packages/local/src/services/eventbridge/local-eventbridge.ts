@@ -17,8 +17,11 @@ import { eventPatternProblem, matchesEventPattern, type EventPattern } from './e
 /** Options of {@link LocalEventBridge}. */
 export interface LocalEventBridgeOptions {
   readonly targets: DeliveryTargets;
-  /** Publishes to an SNS topic (a rule target that is a topic). @default topics are not delivered to */
-  readonly publishToTopic?: (topicArn: string, message: string) => Promise<void>;
+  /**
+   * Publishes to an SNS topic (a rule target that is a topic), saying which rule on which bus delivers it and the
+   * run that put the event (absent when it came from outside a run). @default topics are not delivered to
+   */
+  readonly publishToTopic?: (topicArn: string, message: string, delivery: { readonly rule: string; readonly bus: string; readonly executionArn?: string }) => Promise<void>;
   /** The JSON file buses and rules persist in. @default in memory only */
   readonly file?: string;
   /** @default systemClock */
@@ -281,7 +284,7 @@ export class LocalEventBridge implements ServiceApi {
     for (const rule of this.rules.values()) {
       if (rule.bus !== bus || rule.state !== 'ENABLED' || rule.pattern === undefined || !matchesEventPattern(JSON.parse(rule.pattern) as EventPattern, event)) continue;
       matched.push(rule.name);
-      for (const target of rule.targets) this.deliver(target, event);
+      for (const target of rule.targets) this.deliver(target, event, { rule: rule.name, bus, ...(context ? { executionArn: context.executionArn } : {}) });
     }
     this.events.push({ bus, event, rules: matched, ...(context ? { executionArn: context.executionArn } : {}) });
     if (this.events.length > (this.options.keepEvents ?? 200)) this.events.shift();
@@ -289,7 +292,7 @@ export class LocalEventBridge implements ServiceApi {
   }
 
   /** Sends the event (or the target's `Input`, or the part `InputPath` selects) to one target. */
-  private deliver(target: RuleTarget, event: Record<string, unknown>): void {
+  private deliver(target: RuleTarget, event: Record<string, unknown>, delivery: { readonly rule: string; readonly bus: string; readonly executionArn?: string }): void {
     const payload: unknown = target.Input !== undefined ? JSON.parse(target.Input) : target.InputPath !== undefined ? selectPath(event, target.InputPath) : event;
     const text = JSON.stringify(payload);
     const targets = this.options.targets;
@@ -301,7 +304,7 @@ export class LocalEventBridge implements ServiceApi {
       case 'states':
         return targets.deliver({ kind: 'states', arn: target.Arn, input: text });
       case 'sns':
-        if (this.options.publishToTopic) void this.options.publishToTopic(target.Arn, text).catch((err: unknown) => console.error(`autosave local: EventBridge target ${target.Arn}:`, err));
+        if (this.options.publishToTopic) void this.options.publishToTopic(target.Arn, text, delivery).catch((err: unknown) => console.error(`autosave local: EventBridge target ${target.Arn}:`, err));
         return;
       default:
         console.error(`autosave local: EventBridge target ${target.Arn} is not a Lambda function, queue, state machine or topic; the local EventBridge does not deliver to it`);

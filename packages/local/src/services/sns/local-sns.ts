@@ -56,7 +56,16 @@ export interface PublishedMessage {
   readonly timestamp: string;
   /** How many subscriptions it went to. */
   readonly deliveries: number;
-  /** The run whose Task published it (absent for a publish from outside a run). */
+  /** The run whose Task published it, or whose event the rule delivered (absent for a publish from outside a run). */
+  readonly executionArn?: string;
+  /** The EventBridge rule that delivered it (its topic a target of the rule), absent for a direct publish. */
+  readonly viaRule?: RuleDelivery;
+}
+
+/** Which EventBridge rule delivered a message, and the run (if any) that put the event it matched. */
+export interface RuleDelivery {
+  readonly rule: string;
+  readonly bus: string;
   readonly executionArn?: string;
 }
 
@@ -240,7 +249,12 @@ export class LocalSns implements ServiceApi {
 
   // --- publishing ----------------------------------------------------------------------------------
 
-  private publish(input: Input, context?: TaskCallContext): Record<string, unknown> {
+  /** Publishes what an EventBridge rule delivers to a topic target, recording the rule and the event's run. */
+  publishFromRule(topicArn: string, message: string, delivery: RuleDelivery): Record<string, unknown> {
+    return this.publish({ TopicArn: topicArn, Message: message }, undefined, delivery);
+  }
+
+  private publish(input: Input, context?: TaskCallContext, delivery?: RuleDelivery): Record<string, unknown> {
     const target = input.TopicArn ?? input.TargetArn;
     if (target === undefined && input.PhoneNumber !== undefined) throw invalid('PhoneNumber Reason: SMS is not delivered by the local engine');
     if (target === undefined) throw invalid('TopicArn or TargetArn Reason: no value for required parameter');
@@ -275,7 +289,7 @@ export class LocalSns implements ServiceApi {
       this.deliver(subscription, { messageId, sequenceNumber, topic, text, subject: input.Subject as string | undefined, attributes, timestamp, input });
       deliveries++;
     }
-    this.messages.push({ messageId, topicArn: topic.arn, ...(typeof input.Subject === 'string' ? { subject: input.Subject } : {}), message, timestamp, deliveries, ...(context ? { executionArn: context.executionArn } : {}) });
+    this.messages.push({ messageId, topicArn: topic.arn, ...(typeof input.Subject === 'string' ? { subject: input.Subject } : {}), message, timestamp, deliveries, ...(context ? { executionArn: context.executionArn } : {}), ...(delivery ? { viaRule: delivery, ...(delivery.executionArn ? { executionArn: delivery.executionArn } : {}) } : {}) });
     if (this.messages.length > (this.options.keepMessages ?? 200)) this.messages.shift();
     return { MessageId: messageId, ...(sequenceNumber !== undefined ? { SequenceNumber: sequenceNumber } : {}) };
   }
