@@ -21,6 +21,8 @@
  * reads the execution input, `{steps.<step>.path}` the result of a step that runs on every path before.
  */
 export * from './asl-types';
+// The durations a step takes (an approval's timeout, a wait), beside the builder that takes them; also in ./config.
+export { days, hours, minutes, seconds, toMillis, type Duration } from './config';
 export * from './workflow';
 export * from './workflow-definition-error';
 export * from './compile-workflow';
