@@ -5,11 +5,11 @@
  * inputs: the run's status, its output (less the metadata AWS adds to a real response, which a mock does not
  * invent: SdkHttpMetadata, SdkResponseMetadata, ExecutedVersion), its event types in order, and each event in
  * full against the recorded history (test/fixtures/history/aws-snapshots/local-mocking-base-scenarios.json,
- * compared as recorded-histories.ts says). The callback cases are in wait-for-task-token.test.ts, the developer
- * guide's in numbering.test.ts and hybrid.test.ts.
+ * compared as support/recorded-histories.ts says). The callback cases are in wait-for-task-token.test.ts, the
+ * developer guide's in numbering.test.ts and hybrid.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { comparable, recordedHistories, withoutUnmocked } from './recorded-histories';
+import { comparable, recordedHistories, withoutUnmocked } from '../support/recorded-histories';
 import { mockedEngine, SwitchableMockConfig, uniqueName } from './support';
 
 const mocks = new SwitchableMockConfig();

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { jsonpath } from '../../../packages/engine/test/support/engine-harness';
-import { comparable, recordedHistories } from './recorded-histories';
+import { comparable, recordedHistories } from '../support/recorded-histories';
 import { mockedEngine, oneCase, SwitchableMockConfig, uniqueName } from './support';
 
 const mocks = new SwitchableMockConfig();
@@ -95,8 +95,9 @@ describe('.sync', () => {
 });
 
 /**
- * The four recorded callback runs, event by event (test/fixtures/history/aws-snapshots/local-mocking-base-callbacks.json,
- * compared as recorded-histories.ts says), each with its recorded input and LocalStack's mocked response for it.
+ * The four recorded callback runs, event by event
+ * (test/fixtures/history/aws-snapshots/local-mocking-base-callbacks.json, compared as
+ * support/recorded-histories.ts says), each with its recorded input and LocalStack's mocked response for it.
  */
 describe('.waitForTaskToken and .sync, event by event against the recorded histories', () => {
   const RECORDED = recordedHistories('local-mocking-base-callbacks.json');

@@ -1,14 +1,18 @@
 /**
- * Histories AWS recorded for the real runs of the documented mock-config cases (LocalStack's AWS-validated
- * local_mocking snapshots, kept verbatim in test/fixtures/history/aws-snapshots), and the comparison of a
- * mocked run's events with them: each event with its details, under the recording's own masks.
+ * Histories AWS recorded (LocalStack's AWS-validated snapshots, kept verbatim in
+ * test/fixtures/history/aws-snapshots), and the comparison of a run's events with them: each event with its
+ * details, under the recording's own masks.
  */
 import { readFileSync } from 'node:fs';
 
+/** A fixture of test/fixtures/history/aws-snapshots, parsed. */
+export function snapshotFixture<T>(file: string): T {
+  return JSON.parse(readFileSync(new URL(`../../fixtures/history/aws-snapshots/${file}`, import.meta.url), 'utf8')) as T;
+}
+
 /** One snapshot file's histories by test name, each event as GetExecutionHistory gave it (masked by the snapshot). */
 export function recordedHistories(file: string): Record<string, Record<string, unknown>[]> {
-  const url = new URL(`../../fixtures/history/aws-snapshots/${file}`, import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8')).histories;
+  return snapshotFixture<{ histories: Record<string, Record<string, unknown>[]> }>(file).histories;
 }
 
 /**
