@@ -28,7 +28,7 @@ function moduleFolders(baseDir, roots = SOURCE_ROOTS) {
   return found;
 }
 
-const escape = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegex = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The example app's source folders at the repository root: a user app of the packages. */
 const EXAMPLE_APP = ['statemachines', 'infra', 'tools', 'lambdas'];
 const NPM_OR_NODE = { dependencyTypesNot: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'] };
@@ -103,8 +103,8 @@ function importRules(baseDir) {
       name: 'module-entered-through-index',
       comment: `${folder}/ is a module: code outside it imports ${folder}/index.ts, never its files.`,
       severity: 'error',
-      from: { path: `^(${SOURCE_ROOTS.map(escape).join('|')})/`, pathNot: `^${escape(folder)}/` },
-      to: { path: `^${escape(folder)}/`, pathNot: `^${escape(folder)}/index\\.ts$` },
+      from: { path: `^(${SOURCE_ROOTS.map(escapeRegex).join('|')})/`, pathNot: `^${escapeRegex(folder)}/` },
+      to: { path: `^${escapeRegex(folder)}/`, pathNot: `^${escapeRegex(folder)}/index\\.ts$` },
     })),
     {
       name: 'no-cycles',

@@ -6,7 +6,7 @@
  * engine runs in a directory of its own, without a project config: its functions are the bench's.
  */
 import {
-  CreateStateMachineCommand, DescribeExecutionCommand, ListExecutionsCommand, ListStateMachinesCommand, SFNClient, StartExecutionCommand, StartSyncExecutionCommand,
+  CreateStateMachineCommand, DescribeExecutionCommand, SFNClient, StartExecutionCommand, StartSyncExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -61,7 +61,6 @@ export async function runOnboardingChaos(options: OnboardingChaosOptions): Promi
   let postsSent = 0;
   let postsCut = 0;
   let killsMidPost = 0;
-  let done = false;
 
   try {
     const arnOf = (name: string) => `arn:aws:states:us-east-1:123456789012:execution:${clinicalTrialOnboarding.name}:${name}`;
@@ -130,7 +129,6 @@ export async function runOnboardingChaos(options: OnboardingChaosOptions): Promi
 
     await killer;
     await Promise.all(workers);
-    done = true;
     await supervisor.ready();
 
     // Every run to its end.
@@ -177,7 +175,6 @@ export async function runOnboardingChaos(options: OnboardingChaosOptions): Promi
       seconds: (Date.now() - began) / 1000,
     };
   } finally {
-    done = true;
     sfn.destroy();
     await supervisor.stop();
     await rm(dataDir, { recursive: true, force: true });

@@ -33,8 +33,9 @@ export function nagResource(scope: IConstruct, value: string): string {
   const visit = (node: unknown): string => {
     if (node === undefined) return '';
     if (typeof node === 'string') return node.replace(/\$\{/g, '<').replace(/\}/g, '>');
-    const o = node as Record<string, any>;
-    if (o['Fn::Join']) return (o['Fn::Join'][1] as unknown[]).map(visit).join(o['Fn::Join'][0]);
+    // An intrinsic's arguments, as CloudFormation spells them.
+    const o = node as Record<string, [unknown, unknown] & string>;
+    if (o['Fn::Join']) return (o['Fn::Join'][1] as unknown[]).map(visit).join(o['Fn::Join'][0] as string);
     if (o['Fn::Sub']) return visit(o['Fn::Sub']);
     if (o['Fn::GetAtt']) return `<${visit(o['Fn::GetAtt'][0])}.${visit(o['Fn::GetAtt'][1])}>`;
     if (o['Fn::ImportValue']) return visit(o['Fn::ImportValue']);

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DescribeExecutionCommand, SendTaskSuccessCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { SendTaskSuccessCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { deployDefinition } from '../../../packages/local/src/services/deploy-workflows';
 import { eventually } from '../../fixtures/wait';

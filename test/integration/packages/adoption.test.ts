@@ -15,6 +15,7 @@
 import { spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, npmInstall, PACKAGE_NAMES, packedPackages, ROOT, sh, tarballDependencies, type PackageName } from '../../fixtures/packages/packed-packages';
 
@@ -355,7 +356,7 @@ describe.each(APPS)('$label, installed from the tarballs', (kind) => {
 
   it(`passes its own tests under ${kind.runner}, through the test environment, with no transform configuration of ours`, async () => {
     // jest prints its summary on stderr.
-    const out = (await sh('sh', ['-c', 'npm test 2>&1'], appDir, { CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' })).replace(/\x1b\[[0-9;]*m/g, '');
+    const out = stripVTControlCharacters(await sh('sh', ['-c', 'npm test 2>&1'], appDir, { CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' }));
     expect(out).toMatch(kind.runner === 'jest' ? /Tests:\s+3 passed, 3 total/ : /Tests\s+3 passed \(3\)/);
   }, 300_000);
 

@@ -14,7 +14,6 @@ import type { DeadLetterMessage } from '@autosave/runtime/dead-letters';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { eventually } from '../../fixtures/wait';
-import { exampleApp } from '../../fixtures/example-app';
 
 let dir: string;
 let local: LocalEngine;

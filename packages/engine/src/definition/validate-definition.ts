@@ -51,6 +51,7 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The longest Distributed Map `Label` AWS takes. */
 const MAX_MAP_LABEL_LENGTH = 40;
 /** Characters AWS refuses in a Map `Label`: whitespace, ? *, brackets, : ; , \ | ^ ~ $ # % & ` " and control characters. */
+// eslint-disable-next-line no-control-regex -- AWS refuses control characters in a name; this is the check
 const INVALID_LABEL_CHARACTER = /[\s?*<>{}[\]:;,\\|^~$#%&`"\u0000-\u001f\u007f-\u009f]/;
 const RESERVED_VARIABLES = new Set(['states']);
 

@@ -9,7 +9,7 @@ import type { LambdaInvoker } from '../lambda-invoker';
 import { awsSdkCall, callPassThrough, runAwsSdkIntegration } from './aws-sdk-integration';
 import { dynamoDbSdk, sqsSdk } from './sdk-modules';
 import { IntegrationNotServedError, knownResource, type IntegrationPattern } from './integration-catalog';
-import { exceptionName, failure, type TaskOutcome } from './task-outcome';
+import { failure, type TaskOutcome } from './task-outcome';
 import { responseMetadata, sdkCause, type ResponderKind } from './service-responses';
 import { servedIntegration, SERVED_INTEGRATIONS } from './served-integrations';
 import type { ServicePorts, TaskCallContext } from './service-ports';
@@ -40,7 +40,6 @@ export class UnsupportedResourceError extends Error {
 }
 
 const FUNCTION_ARN = /^arn:aws[a-z-]*:lambda:[a-z0-9-]+:\d{12}:function:([A-Za-z0-9_-]+)(?::([A-Za-z0-9$_-]+))?$/;
-const DYNAMODB_ACTIONS = ['getItem', 'putItem', 'updateItem', 'deleteItem'] as const;
 
 /**
  * Resolves a Task's `Resource`: the integration the engine runs it with; `unserved` for one AWS knows

@@ -8,6 +8,7 @@ import { basename, join } from 'node:path';
 import { readCloudAssembly, stackOf, type CfnTemplate } from '../cloud-assembly';
 
 /** A template as an edit sees it: resources of any shape. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an edit reaches into any resource's properties by name
 export type EditableTemplate = CfnTemplate & { Resources: Record<string, any> };
 
 /** Rewrites the stack template of an assembly directory in place. */
@@ -41,7 +42,8 @@ export function dropOldVersionGrants(template: EditableTemplate): void {
     if (r.Type !== 'AWS::IAM::Policy') continue;
     for (const st of r.Properties.PolicyDocument.Statement) {
       if (st.Action !== 'lambda:InvokeFunction') continue;
-      st.Resource = [st.Resource].flat().map((res: any) => {
+      // A Resource is a string or an intrinsic of any shape.
+      st.Resource = [st.Resource].flat().map((res: EditableTemplate['Resources'][string]) => {
         const fnId = res?.['Fn::Join']?.[1]?.[0]?.['Fn::GetAtt']?.[0];
         const version = fnId && versionOf(fnId);
         return version ? { Ref: version } : res;

@@ -16,6 +16,7 @@ export interface WorkflowDeployment {
   readonly change: 'created' | 'updated' | 'unchanged';
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an SDK answer read field by field
 type Wire = Record<string, any>;
 
 /** Compiles a workflow to the definition the local engine runs: its placeholders filled with local ARNs. */

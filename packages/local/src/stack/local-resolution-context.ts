@@ -37,7 +37,7 @@ export class LocalResolutionContext implements ResolutionContext {
     return this.aws.physicalName(logicalId, resolver);
   }
 
-  pseudo(name: PseudoParameter, resolver: TemplateResolver): unknown {
+  pseudo(name: PseudoParameter, _resolver: TemplateResolver): unknown {
     return this.aws.pseudo(name);
   }
 

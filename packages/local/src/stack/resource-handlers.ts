@@ -6,6 +6,7 @@ import type { AppliedAttributes, LocalResolutionContext } from './local-resoluti
 import { generateSecretString, type GenerateSecretStringOptions, type LocalSecrets } from './local-secrets';
 import { ENGINE_URL_TOKEN, type StackFunctionConfig, type StackFunctions } from './stack-functions';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- CloudFormation properties of every resource type, read by name
 type Props = Record<string, any>;
 
 /** The Step Functions API of the engine (its `handle`). */
@@ -180,7 +181,7 @@ const table: ResourceHandler = {
           KeySchema: props.KeySchema,
           AttributeDefinitions: props.AttributeDefinitions,
           BillingMode: 'PAY_PER_REQUEST',
-          ...(props.GlobalSecondaryIndexes ? { GlobalSecondaryIndexes: props.GlobalSecondaryIndexes.map(({ ProvisionedThroughput, ...gsi }: Props) => gsi) } : {}),
+          ...(props.GlobalSecondaryIndexes ? { GlobalSecondaryIndexes: props.GlobalSecondaryIndexes.map(({ ProvisionedThroughput: _provisioned, ...gsi }: Props) => gsi) } : {}),
         }),
       );
     } catch (err) {

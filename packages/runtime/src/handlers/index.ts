@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 export type FunctionNeed = 'table' | 'bucket' | 'dlq' | 'sfn' | 'bedrock' | 'ses' | 'secret';
 
 /** A Lambda handler (event, optional context). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler declares its own event and context types
 export type RegisteredHandler = (event: any, context?: any) => Promise<unknown>;
 
 /** One function of the runtime. */

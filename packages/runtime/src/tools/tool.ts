@@ -7,6 +7,7 @@ export type JsonSchema = Record<string, unknown>;
  * A side-effecting action a workflow step or an agent can take. Every implementation passes
  * `idempotencyKey` to its provider, so the provider itself can refuse a second action under one key.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds tools of every input type
 export interface Tool<I = any, O = unknown> {
   /** The registry name (docs/architecture.md §6), e.g. `send-email`. */
   readonly name: string;

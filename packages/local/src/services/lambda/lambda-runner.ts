@@ -27,6 +27,7 @@ export interface LambdaContext {
 
 /** A Lambda handler: async, or the older callback form. */
 export type LambdaHandler = (
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a user's handler declares its own event type; `unknown` would refuse it
   event: any,
   context: LambdaContext,
   callback: (error?: unknown, result?: unknown) => void,
