@@ -22,3 +22,4 @@ export * from './start-run';
 export * from './run-search';
 export * from './express-runs';
 export * from './runs-of-keys';
+export * from './describe-failure';

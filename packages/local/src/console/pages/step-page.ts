@@ -1,4 +1,4 @@
-import { describeStepOutcome, formatDuration, formatTime, stepKind, type RunDetails, type StepAttempt, type StepEntry } from '../../operations';
+import { describeFailure, describeStepOutcome, formatDuration, formatTime, stepKind, type RunDetails, type StepAttempt, type StepEntry } from '../../operations';
 import { html, type SafeHtml } from '../html';
 import { renderPage } from '../layout';
 import { runHref } from './runs-page';
@@ -26,12 +26,13 @@ const isPayloadRef = (value: unknown): value is { $ref: string } =>
 const block = (title: string, value: unknown): SafeHtml =>
   value === undefined ? html`` : html`<h2>${title}</h2><pre>${prettyJson(value)}</pre>`;
 
-/** An error for people first: its name and cause in words, the raw cause one click away when it is long. */
+/** An error for people first: what went wrong in the user's words (operations' describeFailure), the raw cause one click away. */
 export function errorBlock(error: string | undefined, cause: string | undefined): SafeHtml {
   if (!error && !cause) return html``;
-  const firstLine = (cause ?? '').split('\n')[0].slice(0, 200);
-  const raw = cause && (cause.length > 200 || cause.includes('\n'));
-  return html`<div class="callout error"><strong>${error ?? 'Failed'}</strong>${firstLine ? html`: ${firstLine}${raw ? '…' : ''}` : ''}${raw ? html`<details><summary>Full cause</summary><pre>${prettyJson(cause)}</pre></details>` : ''}</div>`;
+  const { headline } = describeFailure(error, cause);
+  return html`<div class="callout error" data-error="${error ?? ''}"><strong class="headline">${headline}</strong>${
+    cause ? html`<details><summary>${error ?? 'Error'} · raw cause</summary><pre>${prettyJson(cause)}</pre></details>` : ''
+  }</div>`;
 }
 
 interface ModelInput {
