@@ -14,6 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnEngine, type EngineProcess } from '../packages/local/src/cli/demo/engine-process';
+import { waitForRunToClose } from '../packages/local/src/api/wait-for-run';
 import { CPU_ACCOUNTING_ENV, CPU_ACCOUNTING_ROUTE, type CpuAccountingReport } from '../packages/local/src/api/cpu-accounting';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { describeHeap, heapBreakdown, heapSnapshotOf, processRss, rssBreakdown } from './heap-snapshot';
@@ -192,6 +193,15 @@ export async function measureUserApi(): Promise<WorkloadFigures> {
     const driverCpuPerRunMs = ((ownCpuSeconds() - driverCpu) * 1000) / driver.runs;
     for (let i = 0; i < DESCRIBE_COST_CALLS; i += 1) await sfn.send(new DescribeExecutionCommand({ executionArn: driver.lastArn }));
     const afterDescribes = await engineCpu(engine.url);
+    // The same runs waited for with the engine's wait (GET /_autosave/wait) instead of polling.
+    let waitedRuns = 0;
+    const waited = await measureWorkload(async (r) => {
+      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: `w-${r}`, input: JSON.stringify({ runId: `w-${r}` }) }));
+      waitedRuns += 1;
+      const status = await waitForRunToClose(engine!.url, executionArn!, 60_000);
+      if (status !== 'SUCCEEDED') throw new Error(`a benchmark run ended ${status}`);
+    });
+    const afterWaited = await engineCpu(engine.url);
     sfn.destroy();
     return {
       ...figures,
@@ -207,6 +217,7 @@ export async function measureUserApi(): Promise<WorkloadFigures> {
         commitsPerRun,
         msPerCommit,
       },
+      waited: { ...waited, engineCpuPerRunMs: (afterWaited.processCpuMicros - afterDescribes.processCpuMicros) / 1000 / waitedRuns },
       notes: ['engine started as `npm start` starts it, in the example app\'s folder (its autosave.config.ts), with --functions <bench functions> and --data <a directory of its own>; DescribeExecution polled 1 ms doubling to 20 ms'],
     };
   } finally {

@@ -151,6 +151,9 @@ async function main(): Promise<void> {
     `alone in flight, a StartExecution ${u.startCpuMs!.toFixed(3)} ms, a DescribeExecution ${u.describeRunningCpuMs!.toFixed(3)} ms while its run steps, ${u.describeCpuMs.toFixed(3)} ms of a closed run (2,000 in a row).`);
   console.log(`Where one-at-a-time time goes: ${u.commitsPerRun!.toFixed(1)} fsync'd commits per run, each ${u.msPerCommit!.toFixed(2)} ms of the engine's thread (in series: ` +
     `${(u.commitsPerRun! * u.msPerCommit!).toFixed(1)} ms of a ${(1000 / seq(apiUser)).toFixed(1)} ms run), and a run closed ${u.closedUnseenMs!.toFixed(1)} ms on average before a poll saw it.`);
+  const w = apiUser.waited!;
+  console.log(`Waited for with the engine's wait (one GET /_autosave/wait per run, answered at its close) instead of polling: ${runsPerSecond(w.sequential).toFixed(0)} runs/s one at a time, ` +
+    `${runsPerSecond(w.concurrent).toFixed(0)} runs/s ${IN_FLIGHT} in flight (polling: ${seq(apiUser).toFixed(0)} and ${con(apiUser).toFixed(0)}), engine CPU ${w.engineCpuPerRunMs.toFixed(2)} ms per run (polling: ${u.engineCpuPerRunMs.toFixed(2)}).`);
   console.log(`\nClosed ${scale.run} runs in the store (real runs, durable), in process; this part took ${scale.seconds.toFixed(0)} s, most of it growing the store:\n${table([
     ['closed runs', 'bytes/run', 'boot ms', 'List page 1 ms', 'List page 10 ms', 'Describe ms', 'History ms'],
     ...scale.rows.map((r) => [r.runs.toLocaleString('en'), r.bytesPerRun.toFixed(0), r.bootMs.toFixed(1), r.listFirstPageMs.toFixed(2), r.listTenthPageMs.toFixed(2), r.describeMs.toFixed(3), r.historyMs.toFixed(2)]),

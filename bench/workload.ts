@@ -151,6 +151,8 @@ export interface WorkloadFigures {
     /** Wall-clock ms the engine's thread spent on each commit, statements and fsync (user-driven part). */
     msPerCommit?: number;
   };
+  /** The same runs waited for with the engine's wait (GET /_autosave/wait) instead of polling (user-driven part). */
+  readonly waited?: Pick<WorkloadFigures, 'sequential' | 'concurrent'> & { engineCpuPerRunMs: number };
   readonly notes?: string[];
 }
 

@@ -12,6 +12,7 @@ import * as machines from './api/state-machines';
 import * as tokens from './api/task-tokens';
 import * as activities from './api/activities';
 import { ACTIVITY_POLL_MILLIS, ActivityWorkers } from './activity-workers';
+import { CloseWaiters } from './close-waiters';
 import type { ArnScope } from './arns';
 import { DefinitionCache } from './definition';
 import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
@@ -183,6 +184,8 @@ export class Engine {
   private readonly handlers: Record<string, Handler>;
   /** The workers waiting in GetActivityTask (made anew at every start: a stop ends them). */
   private workers = new ActivityWorkers();
+  /** Callers of {@link describeWhenClosed} waiting for their run's close. */
+  private readonly closeWaiters = new CloseWaiters();
 
   constructor(options: EngineOptions) {
     this.options = options;
@@ -312,7 +315,27 @@ export class Engine {
   }
 
   /** Stops taking work, lets in-flight transitions commit, and closes the store (a second call waits for the first). */
+  /**
+   * DescribeExecution of the run once it has closed, answered the moment its close is committed; still
+   * RUNNING when `waitMillis` passed first (or the engine stopped). The cheapest correct way to wait for a
+   * run: one call, where polling DescribeExecution costs one per poll and sees the close a poll late.
+   * Throws what DescribeExecution throws (ExecutionDoesNotExist, InvalidArn).
+   */
+  async describeWhenClosed(executionArn: string, waitMillis: number): Promise<object> {
+    // Waiting before the first look: a close committed between the look and the wait is not missed.
+    const waiter = this.closeWaiters.wait(executionArn, waitMillis);
+    try {
+      const now = (await this.handle('DescribeExecution', { executionArn })) as { status?: string };
+      if (now.status !== 'RUNNING') return now;
+      await waiter.done;
+    } finally {
+      waiter.cancel();
+    }
+    return this.handle('DescribeExecution', { executionArn });
+  }
+
   stop(): Promise<void> {
+    this.closeWaiters.stopAll();
     this.stopping ??= this.stopNow().finally(() => (this.stopping = undefined));
     return this.stopping;
   }
@@ -443,6 +466,7 @@ export class Engine {
     if (!store) return;
     const row = store.getExecution(executionArn);
     if (!row || row.status === 'RUNNING') return;
+    this.closeWaiters.closed(executionArn);
     const statuses = this.options.closedStatuses ?? DEFAULT_CLOSED_STATUSES;
     const callback = this.options.onExecutionClosed;
     // The row goes only once a `.sync` parent has taken the outcome: a crash before that replays it.

@@ -424,7 +424,8 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     // A restart (the store has a state machine; the registry path, whose deploy changes nothing a running
     // run uses) answers the Step Functions API now; SQS calls wait for the rest, everything else answers
     // 503 (retryable) until ready. A first start answers once its workflows are deployed.
-    const stepFunctionsOnly = createLocalApiHandler({ services: [stepFunctionsService(engine)], mockedRun: (arn) => engine.mockedRun(arn), virtualClock, clock });
+    const waitForExecution = (executionArn: string, waitMillis: number) => engine.describeWhenClosed(executionArn, waitMillis);
+    const stepFunctionsOnly = createLocalApiHandler({ services: [stepFunctionsService(engine)], mockedRun: (arn) => engine.mockedRun(arn), waitForExecution, virtualClock, clock });
     if (registryPath && engine.hasStateMachines()) {
       late.bind((req, res) => (isStepFunctionsCall(req) ? stepFunctionsOnly(req, res) : isSqsCall(req) ? late.hold(req, res) : late.unavailable(req, res)));
       log(`${STEP_FUNCTIONS_ANSWERING} ${api.url} (runs resume once the functions and services are up)`);
@@ -546,6 +547,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const ready = createLocalApiHandler({
       services: [stepFunctionsService(engine), sqsService(sqs), ...(stack ? stack.services() : [])],
       mockedRun: (executionArn) => engine.mockedRun(executionArn),
+      waitForExecution,
       // autosave pull: a run read from AWS (or another engine), whose remaining Tasks name functions these are checked against.
       importRun: async (header, lines) => {
         const events = (await import('./services/pulled-payloads')).withPayloadsStored(lines, () => Promise.resolve(s3Client));

@@ -22,7 +22,7 @@ import { main } from '../../../packages/local/src/cli/main';
 import { captureTerminal } from '../../../packages/local/src/cli/output';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { clinicalTrialOnboarding, contractRenewal } from '../../../statemachines/index';
-import { loadRunDetails } from '../../../packages/local/src/operations';
+import { loadRunDetails, submitApprovalDecision } from '../../../packages/local/src/operations';
 import { exampleApp } from '../../fixtures/example-app';
 import { pointCliAt } from '../../fixtures/cli-endpoint';
 
@@ -239,6 +239,16 @@ describe('autosave CLI on a live engine', () => {
       ['email-welcome-pack', 1, 'succeeded'],
       ['schedule-kickoff', 1, 'succeeded'],
     ]);
+  });
+
+  it('describe --wait waits for the run to close (the engine\'s wait: answered at the close), then describes it', async () => {
+    const { url } = await waitingRun('cli-describe-wait');
+    const described = autosave('describe', 'cli-describe-wait', '--wait', '--json');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await submitApprovalDecision(url, { approve: true, by: 'cli-test', comment: 'while describe waits' });
+    const d = json<{ status: string; output: string }>(await described);
+    expect(d.status).toBe('SUCCEEDED');
+    expect(JSON.parse(d.output).steps['coordinator-approval']).toMatchObject({ approved: true, comment: 'while describe waits' });
   });
 
   it('describe --json gives the execution with its output', async () => {

@@ -26,6 +26,17 @@ export const MOCKED_RUN_ROUTE = '/_autosave/mocked-run';
  */
 export const IMPORT_ROUTE = '/_autosave/import';
 export const IMPORTED_RUN_ROUTE = '/_autosave/imported-run';
+/**
+ * Path of the wait for a run: `GET /_autosave/wait?executionArn=<arn>[&waitSeconds=<0..60>]` answers
+ * DescribeExecution's shape the moment the run's close is committed, or after `waitSeconds` (default
+ * {@link DEFAULT_WAIT_SECONDS}) with the run still RUNNING; a service error as DescribeExecution's.
+ */
+export const WAIT_ROUTE = '/_autosave/wait';
+/** How long one wait holds when the caller does not say: SQS's longest long poll. */
+export const DEFAULT_WAIT_SECONDS = 20;
+/** The longest one wait holds: below the idle timeouts of common HTTP clients and proxies. */
+export const MAX_WAIT_SECONDS = 60;
+
 /** Path prefix of the approval pages (served by the `approval-endpoint` function). */
 export const APPROVALS_ROUTE = '/approvals/';
 
@@ -75,6 +86,11 @@ export interface LocalApiOptions {
   readonly importRun?: (header: Record<string, unknown>, events: AsyncIterable<Record<string, unknown>>) => Promise<unknown>;
   /** Serves `GET /_autosave/imported-run?executionArn=`: where the run was pulled from, or undefined (404). @default 404 */
   readonly importedRun?: (executionArn: string) => unknown;
+  /**
+   * Serves `GET /_autosave/wait` ({@link WAIT_ROUTE}): DescribeExecution of the run once closed, or after
+   * `waitMillis`; errors are the Step Functions service's. @default 404
+   */
+  readonly waitForExecution?: (executionArn: string, waitMillis: number) => Promise<unknown>;
   /** Request bodies larger than this are refused with 413. @default {@link DEFAULT_MAX_REQUEST_BYTES} */
   readonly maxRequestBytes?: number;
 }
@@ -231,6 +247,25 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
     }
   }
 
+  async function serveWait(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    req.resume();
+    const wait = options.waitForExecution;
+    if (!wait || req.method !== 'GET') return sendJson(res, wait ? 405 : 404, { message: `GET ${WAIT_ROUTE}?executionArn=<arn>&waitSeconds=<0..${MAX_WAIT_SECONDS}> waits for a run` });
+    const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+    const waitSeconds = query.has('waitSeconds') ? Number(query.get('waitSeconds')) : DEFAULT_WAIT_SECONDS;
+    if (!Number.isFinite(waitSeconds) || waitSeconds < 0 || waitSeconds > MAX_WAIT_SECONDS) {
+      return sendWireError(res, { type: 'ValidationException', message: `waitSeconds must be a number from 0 to ${MAX_WAIT_SECONDS}` });
+    }
+    const stepFunctions = services.get('AWSStepFunctions');
+    try {
+      send(res, 200, AWS_JSON_CONTENT_TYPE, JSON.stringify(await wait(query.get('executionArn') ?? '', waitSeconds * 1000)));
+    } catch (err) {
+      const wire = stepFunctions?.describeError(err);
+      if (!wire) console.error('autosave local: wait failed:', err);
+      sendWireError(res, wire ?? { type: 'InternalFailure', message: (err as Error)?.message ?? String(err), statusCode: 500 });
+    }
+  }
+
   async function serveApproval(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!options.approvals) return send(res, 404, 'text/plain', 'Approvals are not served here\n');
     const event = toFunctionUrlEvent(req, await readBody(req, limit), new Date((options.clock ?? systemClock).now()));
@@ -271,6 +306,7 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
         const view = options.mockedRun?.(arn);
         return view === undefined ? sendJson(res, 404, { message: 'Not a mocked run (started without #<TestCase>), or no such run' }) : sendJson(res, 200, view);
       }
+      if (path === WAIT_ROUTE) return await serveWait(req, res);
       if (path === IMPORT_ROUTE) return await serveImport(req, res);
       if (path === IMPORTED_RUN_ROUTE && req.method === 'GET') {
         const arn = new URL(req.url ?? '/', 'http://localhost').searchParams.get('executionArn') ?? '';

@@ -27,6 +27,7 @@ import { invokedName, type AutosaveFunctions } from '../project';
 import { callTestState, MockConfigBuilder, type MockTestCases, type TestStateOptions, type TestStateResult } from '@autosave/engine';
 import { localDefinition, LOCAL_STATE_MACHINE_ROLE_ARN } from '../services/deploy-workflows';
 import { startLocal, type LocalEngine } from '../server';
+import { waitForRunToClose } from '../api/wait-for-run';
 
 /** How long {@link AutosaveTestEnvironment.waitFor} waits before it fails. @default 30 s */
 export const DEFAULT_WAIT_TIMEOUT_MILLIS = 30_000;
@@ -166,11 +167,18 @@ export class AutosaveTestEnvironment {
   }
 
   /**
-   * Waits until the run has the status (or is waiting on an approval) and answers DescribeExecution then.
+   * Waits until the run has the status (or is waiting on an approval) and answers DescribeExecution then:
+   * for a closed status by the engine's wait ({@link waitForRunToClose}), answered when the run closes.
    * A run that closes with another status fails the wait at once, with its error and cause.
    */
   async waitFor(run: TestRun, condition: TestRunCondition, options: { readonly timeoutMillis?: number } = {}): Promise<DescribeExecutionCommandOutput> {
     const deadline = Date.now() + (options.timeoutMillis ?? DEFAULT_WAIT_TIMEOUT_MILLIS);
+    // A closed status: the engine answers the moment the run closes (one request, no polls); then the
+    // checks below describe it once. Any failure of the wait (no such run, the engine restarting) is left
+    // to those checks, which say it as DescribeExecution does.
+    if (condition !== 'RUNNING' && condition !== 'PENDING_REDRIVE' && condition !== 'WAITING_FOR_APPROVAL') {
+      await waitForRunToClose(this.url, run.executionArn, Math.max(0, deadline - Date.now())).catch(() => undefined);
+    }
     for (;;) {
       const described = await this.describe(run);
       if (condition === 'WAITING_FOR_APPROVAL' ? (await this.approvals(run)).length > 0 : described.status === condition) return described;

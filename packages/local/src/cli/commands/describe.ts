@@ -1,3 +1,5 @@
+import { DescribeExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import { waitForRunToClose } from '../../api/wait-for-run';
 import { commandHelp, commandSpec, parseCommandArgs, requirePositional } from '../args';
 import { createCliContext } from '../command';
 import { commandRunner } from '../command-runner';
@@ -5,9 +7,24 @@ import { printJson, terminal } from '../output';
 import { formatElapsed, formatTime, loadRunDetails } from '../../operations';
 import { approveCommandLine } from './approve';
 
+/** Between two DescribeExecution calls of `--wait` where the engine's wait is not served (AWS). */
+const WAIT_POLL_MILLIS = 1_000;
+
+/** Waits for the run's close: the engine's wait where served, else DescribeExecution polled. */
+async function waitUntilClosed(sfn: SFNClient, endpoint: string | undefined, executionArn: string): Promise<void> {
+  if (endpoint && (await waitForRunToClose(endpoint, executionArn)) !== undefined) return;
+  while ((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status === 'RUNNING') await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MILLIS));
+}
+
 export const spec = commandSpec({
-  usage: 'autosave describe <run-arn-or-name> [--json] [--endpoint <url>]',
-  options: {},
+  usage: 'autosave describe <run-arn-or-name> [--wait] [--json] [--endpoint <url>]',
+  options: {
+    wait: {
+      type: 'boolean',
+      default: false,
+      description: 'first wait until the run closes: on the local engine one request answered at its close\n(GET /_autosave/wait), elsewhere DescribeExecution every second',
+    },
+  },
   notes: ['<run-arn-or-name>: the run\'s execution ARN, or its name as `autosave runs` lists it'],
   examples: ['npx autosave describe site-4412', 'npx autosave describe site-4412 --json --endpoint http://127.0.0.1:8083'],
 });
@@ -21,7 +38,11 @@ export const run = commandRunner('describe', async (args) => {
   if (values.help) return void terminal().line(commandHelp(spec));
   const ref = requirePositional(positionals, 0, 'run', spec.usage);
   const ctx = createCliContext(values.endpoint, values.config);
-  const details = await loadRunDetails(ctx.sfn, ref, await ctx.registryNames());
+  let details = await loadRunDetails(ctx.sfn, ref, await ctx.registryNames());
+  if (values.wait && details.execution.status === 'RUNNING') {
+    await waitUntilClosed(ctx.sfn, ctx.sfnTarget.endpoint, details.execution.executionArn!);
+    details = await loadRunDetails(ctx.sfn, details.execution.executionArn!, await ctx.registryNames());
+  }
   const e = details.execution;
   if (values.json) {
     const { $metadata: _ignored, ...execution } = e;
