@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnEngine, type EngineProcess } from '../packages/local/src/cli/demo/engine-process';
+import { spawnEngine, type EngineProcess } from '../scripts/engine-process';
 import { waitForRunToClose } from '../packages/local/src/api/wait-for-run';
 import { CPU_ACCOUNTING_ENV, CPU_ACCOUNTING_ROUTE, type CpuAccountingReport } from '../packages/local/src/api/cpu-accounting';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { CreateStateMachineCommand, ListExecutionsCommand, ListStateMachinesCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { build } from 'esbuild';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
-import { AUTOSAVE_BIN, spawnEngine } from '../packages/local/src/cli/demo/engine-process';
+import { AUTOSAVE_BIN, spawnEngine } from '../scripts/engine-process';
 import { STOP_WITH_PARENT_ENV } from '../packages/local/src/cli/parent-watch';
 import { STEP_FUNCTIONS_ANSWERING } from '../packages/local/src/server';
 import { KILLED_IN_FLIGHT_RUNS, runWithConcurrency, secondsSince, sevenStepDefinition } from './workload';

@@ -1,15 +1,18 @@
 /**
- * The crash demo as a user runs it (`npx autosave demo`, a process of its own that starts and SIGKILLs
+ * The crash demo as it is run from this repository (`npm run demo`, a process of its own that starts and SIGKILLs
  * engine processes): it must exit 0 and print the proof — steps 1-5 not re-run, step 6 retried with key
  * `site-4412:welcome`, one welcome email in the outbox, the run SUCCEEDED.
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { AUTOSAVE_BIN } from '../../../packages/local/src/cli/demo/engine-process';
+import { join } from 'node:path';
+import { REPOSITORY_ROOT } from '../../../scripts/repository-root';
 
 function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [AUTOSAVE_BIN, 'demo'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // What `npm run demo` runs, without npm's own lines around it.
+    const tsx = join(REPOSITORY_ROOT, 'node_modules', '.bin', 'tsx');
+    const child = spawn(tsx, ['scripts/run-command.ts', 'demo'], { cwd: REPOSITORY_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -18,7 +21,7 @@ function runDemo(): Promise<{ code: number | null; stdout: string; stderr: strin
   });
 }
 
-describe('npx autosave demo', () => {
+describe('npm run demo', () => {
   it('kills the engine after the welcome email, restarts it, and proves the email went out once', { timeout: 240_000 }, async () => {
     const { code, stdout, stderr } = await runDemo();
     expect(stderr).toBe('');

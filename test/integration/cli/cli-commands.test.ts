@@ -405,7 +405,7 @@ describe('autosave CLI on a live engine', () => {
     } finally {
       console.log = log;
     }
-    for (const command of ['start', 'runs', 'describe', 'history', 'approvals', 'approve', 'dlq', 'deploy-check', 'demo']) {
+    for (const command of ['start', 'runs', 'describe', 'history', 'approvals', 'approve', 'dlq', 'deploy-check']) {
       expect(lines.join('\n')).toMatch(new RegExp(`^  ${command} +\\S.+$`, 'm'));
     }
   });
@@ -425,8 +425,6 @@ describe('autosave CLI on a live engine', () => {
     [['local', '--endpoint', 'http://127.0.0.1:9'], 2, /^autosave local: Unknown option '--endpoint'/],
     [['deploy'], 2, /^autosave deploy: only --local is served here; to deploy to AWS: npm run deploy/],
     [['deploy', '--local', 'extra'], 2, /^autosave deploy: Unexpected argument 'extra'/],
-    [['rehearse', '--runs', '0'], 2, /^autosave rehearse: --runs takes a positive whole number/],
-    [['rehearse', '--endpoint', 'http://127.0.0.1:9'], 2, /^autosave rehearse: Unknown option '--endpoint'/],
     [['runs', '--endpoint', '127.0.0.1:8083'], 2, /^autosave runs: --endpoint '127\.0\.0\.1:8083' is not an http\(s\) URL: give it with its scheme, e\.g\. http:\/\/127\.0\.0\.1:8083$/m],
     [['describe', 'x', '--endpoint', 'localhost'], 2, /^autosave describe: --endpoint 'localhost' is not an http\(s\) URL/],
     [['runs', '--endpoint', 'http://127.0.0.1:9'], 1, /^autosave runs: cannot reach Step Functions at http:\/\/127\.0\.0\.1:9 \(--endpoint\): start the local engine with `npm start`/],

@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropOldVersionGrants } from '../../../packages/local/src/cli/assembly-edits';
+import { dropOldVersionGrants } from '../../../scripts/rehearsal/assembly-edits';
 import { run } from '../../../packages/local/src/cli/commands/deploy-check';
 import { captureTerminal } from '../../../packages/local/src/cli/output';
 import { loadRunDetails } from '../../../packages/local/src/operations';

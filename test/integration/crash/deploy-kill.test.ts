@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { V1_SUBJECT_PREFIX, V2_FOOTER, V2_SUBJECT_PREFIX } from '../../../packages/local/src/cli/rehearsal';
+import { V1_SUBJECT_PREFIX, V2_FOOTER, V2_SUBJECT_PREFIX } from '../../../scripts/rehearsal/rehearsal';
 import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { loadRunDetails, submitApprovalDecision } from '../../../packages/local/src/operations';
 import { OutboxEmailProvider } from '@autosave/runtime/tools';

@@ -6,7 +6,7 @@
  * old subject and no v2 footer — and every run started after on the new ones.
  */
 import { describe, expect, it } from 'vitest';
-import { rehearse } from '../../../packages/local/src/cli/rehearsal';
+import { rehearse } from '../../../scripts/rehearsal/rehearsal';
 import { appAssemblies, SYNTH_TIMEOUT_MILLIS } from './support/assemblies';
 
 describe('the deploy rehearsal', () => {

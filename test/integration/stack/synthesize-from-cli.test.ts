@@ -9,7 +9,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ASSEMBLY_CACHE_ENV, PROJECT_ROOT } from '../../../packages/local/src/cli/stack-assembly';
+import { ASSEMBLY_CACHE_ENV } from '../../../packages/local/src/cli/stack-assembly';
+import { REPOSITORY_ROOT as PROJECT_ROOT } from '../../../scripts/repository-root';
 import { SYNTH_TIMEOUT_MILLIS } from './support/assemblies';
 
 let cache: string | undefined;

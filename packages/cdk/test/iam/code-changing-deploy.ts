@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssetStaging } from 'aws-cdk-lib';
-import { dropOldVersionGrants as dropOldVersionTemplateGrants, editTemplateInPlace } from '../../../local/src/cli/assembly-edits';
+import { dropOldVersionGrants as dropOldVersionTemplateGrants, editTemplateInPlace } from '../../../../scripts/rehearsal/assembly-edits';
 import { createAutosaveApp } from '../../../../infra/create-app';
 import { registeredFunctionSpecs, registeredWorkflowSpecs } from '../../../../infra/registries';
 import type { FunctionSpec, WorkflowSpec } from '../../src/stack-inputs';

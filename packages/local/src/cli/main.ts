@@ -28,8 +28,6 @@ export const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = 
   redrive: () => import('./commands/redrive'),
   'deploy-check': () => import('./commands/deploy-check'),
   deploy: () => import('./commands/deploy'),
-  rehearse: () => import('./commands/rehearse'),
-  demo: () => import('./commands/demo'),
   'test-state': () => import('./commands/test-state'),
 };
 

@@ -6,10 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 
-/** This repository's root: the example app (its rehearsal and tests synthesize it). */
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 /**
  * What an assembly is synthesized from, those of them a project has (a `cdk init` app's bin/ and lib/, the
  * example app's statemachines/, infra/, tools/, lambdas/ and packages/): a change in any of these is a new assembly.

@@ -6,9 +6,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { editedAssemblyCopy, type EditableTemplate } from '../../../../packages/local/src/cli/assembly-edits';
-import { changedAppCopy } from '../../../../packages/local/src/cli/rehearsal';
-import { PROJECT_ROOT, synthesizeAssembly } from '../../../../packages/local/src/cli/stack-assembly';
+import { editedAssemblyCopy, type EditableTemplate } from '../../../../scripts/rehearsal/assembly-edits';
+import { changedAppCopy } from '../../../../scripts/rehearsal/rehearsal';
+import { synthesizeAssembly } from '../../../../packages/local/src/cli/stack-assembly';
+import { REPOSITORY_ROOT as PROJECT_ROOT } from '../../../../scripts/repository-root';
 
 /** Long enough to synthesize both apps on a loaded machine (bundling included). */
 export const SYNTH_TIMEOUT_MILLIS = 240_000;

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { STOP_WITH_PARENT_ENV } from '../parent-watch';
+import { STOP_WITH_PARENT_ENV } from '../packages/local/src/cli/parent-watch';
 
 /** The `autosave` executable (bin/autosave.js), run with the current Node. */
-export const AUTOSAVE_BIN = fileURLToPath(new URL('../../../../../bin/autosave.js', import.meta.url));
+export const AUTOSAVE_BIN = fileURLToPath(new URL('../bin/autosave.js', import.meta.url));
 
 /** How long an engine may take to start listening. @default 60 s */
 export const DEFAULT_ENGINE_START_TIMEOUT_MILLIS = 60_000;

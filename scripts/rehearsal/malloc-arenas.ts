@@ -1,5 +1,5 @@
 /**
- * glibc malloc arenas the engine process of `autosave rehearse` runs with. Every Lambda sandbox is a worker
+ * glibc malloc arenas the engine process of `npm run rehearse` runs with. Every Lambda sandbox is a worker
  * thread and glibc gives each thread an arena of its own (up to 8 per core), each keeping what it freed.
  * npm run rehearse (2 Dec 2026, engine and driver then in one process): --runs 10000 peak RSS 445 MiB
  * uncapped -> 415 MiB at two arenas; --runs 2000 387 MiB at two -> 360 MiB at one, CPU the same (183 and

@@ -20,16 +20,17 @@ import {
   type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { LIVE_ALIAS_NAME, LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
-import { loadRunDetails, submitApprovalDecision } from '../operations';
+import { loadRunDetails, submitApprovalDecision } from '../../packages/local/src/operations';
 import { OutboxEmailProvider } from '@autosave/runtime/tools';
-import { IAM_SIMULATOR_PACKAGE } from '../cloud-assembly';
-import { CLOCK_ROUTE, STACK_ROUTE } from '../api/server';
-import { localOutboxDirectory } from '../services/local-environment';
+import { IAM_SIMULATOR_PACKAGE } from '../../packages/local/src/cloud-assembly';
+import { CLOCK_ROUTE, STACK_ROUTE } from '../../packages/local/src/api/server';
+import { localOutboxDirectory } from '../../packages/local/src/services/local-environment';
 import { dropOldVersionGrants, editedAssemblyCopy } from './assembly-edits';
-import { spawnEngine, type EngineProcess } from './demo/engine-process';
-import { deployToLocalEngine } from './local-deploy';
+import { spawnEngine, type EngineProcess } from '../engine-process';
+import { deployToLocalEngine } from '../../packages/local/src/cli/local-deploy';
 import { mallocArenaCap } from './malloc-arenas';
-import { ASSEMBLY_SOURCES, PROJECT_ROOT, synthesizeAssembly } from './stack-assembly';
+import { REPOSITORY_ROOT } from '../repository-root';
+import { ASSEMBLY_SOURCES, synthesizeAssembly } from '../../packages/local/src/cli/stack-assembly';
 
 /** The workflow the rehearsal starts. */
 export const REHEARSAL_WORKFLOW = 'clinical-trial-onboarding';
@@ -143,10 +144,10 @@ async function pool<T, R>(items: readonly T[], limit: number, task: (item: T, i:
 /** Copies the app's sources into `dir` (node_modules linked) and applies {@link REHEARSAL_EDITS}. */
 export function changedAppCopy(dir: string): string {
   for (const source of [...ASSEMBLY_SOURCES, 'package.json']) {
-    const from = join(PROJECT_ROOT, source);
+    const from = join(REPOSITORY_ROOT, source);
     if (existsSync(from)) cpSync(from, join(dir, source), { recursive: true });
   }
-  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  symlinkSync(join(REPOSITORY_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   for (const edit of REHEARSAL_EDITS) {
     const file = join(dir, edit.file);
     const text = readFileSync(file, 'utf8');
@@ -201,9 +202,9 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
   let engine: EngineProcess | undefined;
   let stopping = false;
   try {
-    const v1 = await synthesizeAssembly();
+    const v1 = await synthesizeAssembly({ projectRoot: REPOSITORY_ROOT });
     log(`assembly v1 ${v1.sourceHash} (${v1.cached ? 'cached' : `synthesized in ${v1.millis} ms`})`);
-    const v2 = await synthesizeAssembly({ projectRoot: changedAppCopy(mkdtempSync(join(work, 'app-v2-'))), cacheDir: join(PROJECT_ROOT, 'node_modules', '.cache', 'autosave-assemblies') });
+    const v2 = await synthesizeAssembly({ projectRoot: changedAppCopy(mkdtempSync(join(work, 'app-v2-'))), cacheDir: join(REPOSITORY_ROOT, 'node_modules', '.cache', 'autosave-assemblies') });
     log(`assembly v2 ${v2.sourceHash} (${v2.cached ? 'cached' : `synthesized in ${v2.millis} ms`}): ${REHEARSAL_EDITS.map((e) => e.file).join(', ')} changed`);
     const dropGrants = options.dropOldVersionGrants ?? false;
     // The cached v2 is never edited: the role that drops old versions is a copy of it.

@@ -5,7 +5,7 @@
  * set in the environment the engine process is started with.
  */
 import { describe, expect, it } from 'vitest';
-import { MALLOC_ARENAS, mallocArenaCap } from '../../src/cli/malloc-arenas';
+import { MALLOC_ARENAS, mallocArenaCap } from '../../../scripts/rehearsal/malloc-arenas';
 
 describe('the malloc arena cap of the rehearsal\'s engine process', () => {
   it('sets MALLOC_ARENA_MAX to one arena when the environment leaves it unset (Linux)', () => {

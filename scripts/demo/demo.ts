@@ -1,32 +1,35 @@
-import { commandHelp, commandSpec, parseCommandArgs } from '../args';
-import { commandRunner } from '../command-runner';
-import { DEMO_WORKFLOW, runCrashDemo } from '../demo/crash-demo';
-import { requireProject } from '../project';
-import { CliUsageError } from '../errors';
-import { EXIT_FAILURE } from '../errors';
-import { printJson, terminal } from '../output';
+import { commandHelp, commandSpec, parseCommandArgs } from '../../packages/local/src/cli/args';
+import { commandRunner } from '../../packages/local/src/cli/command-runner';
+import { DEMO_WORKFLOW, runCrashDemo } from './crash-demo';
+import { requireProject } from '../../packages/local/src/cli/project';
+import { CliUsageError } from '../../packages/local/src/cli/errors';
+import { EXIT_FAILURE } from '../../packages/local/src/cli/errors';
+import { printJson, terminal } from '../../packages/local/src/cli/output';
 
 export const spec = commandSpec({
-  usage: 'autosave demo [--keep] [--verbose] [--json] [--config <file>]',
+  usage: 'npm run demo -- [--keep] [--verbose] [--json] [--config <file>]',
   options: {
     keep: { type: 'boolean', default: false, description: 'keep the demo\'s data directory, to look at the run in the console afterwards' },
     verbose: { type: 'boolean', default: false, description: "print the demo engine's own output too" },
   },
-  examples: ['npx autosave demo', 'npx autosave demo --keep'],
+  examples: ['npm run demo', 'npm run demo -- --keep'],
   positionals: false,
   common: ['json', 'config', 'help'],
 });
 
-/** `autosave demo`: the crash demo, end to end, on a throw-away data directory. */
+/**
+ * `npm run demo`: the crash demo, end to end, on a throw-away data directory. A tool of this repository (it starts
+ * the repository's bin/ on the example app's workflow), so not a command of the published CLI.
+ */
 export const summary = 'the crash demo: kill the engine right after the welcome email, restart, prove it was sent once';
 
-/** Runs `autosave demo` with its arguments; resolves to the exit code. */
+/** Runs the demo with its arguments; resolves to the exit code. */
 export const run = commandRunner('demo', async (args) => {
   const { values } = parseCommandArgs(args, spec);
   if (values.help) return void terminal().line(commandHelp(spec));
   const project = await requireProject(values.config, 'demo');
   const workflow = project.workflows.find((w) => w.name === DEMO_WORKFLOW);
-  if (!workflow) throw new CliUsageError(`autosave demo runs the example app's ${DEMO_WORKFLOW} workflow; ${project.configFile} has none`);
+  if (!workflow) throw new CliUsageError(`npm run demo runs the example app's ${DEMO_WORKFLOW} workflow; ${project.configFile} has none`);
   const t = terminal();
   const say = values.json ? () => undefined : (line: string) => t.line(line);
   const proof = await runCrashDemo({

@@ -1,12 +1,15 @@
-import { commandHelp, commandSpec, parseCommandArgs } from '../args';
-import { commandRunner } from '../command-runner';
-import { CliUsageError, EXIT_FAILURE } from '../errors';
-import { printJson, terminal } from '../output';
+import { commandHelp, commandSpec, parseCommandArgs } from '../../packages/local/src/cli/args';
+import { commandRunner } from '../../packages/local/src/cli/command-runner';
+import { CliUsageError, EXIT_FAILURE } from '../../packages/local/src/cli/errors';
+import { printJson, terminal } from '../../packages/local/src/cli/output';
 
-/** `autosave rehearse`: the deploy rehearsal with runs in flight (see cli/rehearsal.ts). */
+/**
+ * `npm run rehearse`: the deploy rehearsal with runs in flight (see rehearsal.ts), a tool of this repository (it
+ * text-edits the example app's sources), so not a command of the published CLI.
+ */
 export const summary = 'rehearse a code-changing deploy on the local engine with runs waiting on approvals, and print what happened to them';
 
-const USAGE = 'autosave rehearse [--runs 1000] [--runs-after <n>] [--enforce-iam [--drop-old-version-grants]] [--json]';
+const USAGE = 'npm run rehearse -- [--runs 1000] [--runs-after <n>] [--enforce-iam [--drop-old-version-grants]] [--json]';
 
 export const spec = commandSpec({
   usage: USAGE,
@@ -20,7 +23,7 @@ export const spec = commandSpec({
       description: 'deploy a v2 whose roles may invoke only the Lambda versions v2 publishes\n(with --enforce-iam, the runs in flight fail with AccessDenied: exit 1)',
     },
   },
-  examples: ['npx autosave rehearse --runs 100', 'npx autosave rehearse --runs 1000 --enforce-iam --json'],
+  examples: ['npm run rehearse -- --runs 100', 'npm run rehearse -- --runs 1000 --enforce-iam --json'],
   positionals: false,
   common: ['json', 'help'],
 });
@@ -35,6 +38,7 @@ function runCount(value: string, flag: string): number {
   return n;
 }
 
+/** Runs the rehearsal with its arguments; resolves to the exit code. */
 export const run = commandRunner('rehearse', async (args) => {
   const { values } = parseCommandArgs(args, spec);
   if (values.help) return void terminal().line(commandHelp(spec));

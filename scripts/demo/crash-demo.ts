@@ -14,8 +14,8 @@ import {
   type RunAnalysis,
   getFullHistory,
   liveAliasArn,
-} from '../../operations';
-import { spawnEngine, type EngineProcess } from './engine-process';
+} from '../../packages/local/src/operations';
+import { spawnEngine, type EngineProcess } from '../engine-process';
 
 /** The example app's workflow the demo runs (from the project's config). */
 export const DEMO_WORKFLOW = 'clinical-trial-onboarding';

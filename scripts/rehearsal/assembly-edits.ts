@@ -5,7 +5,7 @@
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { readCloudAssembly, stackOf, type CfnTemplate } from '../cloud-assembly';
+import { readCloudAssembly, stackOf, type CfnTemplate } from '../../packages/local/src/cloud-assembly';
 
 /** A template as an edit sees it: resources of any shape. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an edit reaches into any resource's properties by name
