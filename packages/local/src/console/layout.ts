@@ -26,7 +26,7 @@ th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid #e4e7ec; v
 th { font-weight: 600; background: #eef0f4; }
 code, pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 pre { background: #fff; border: 1px solid #e4e7ec; padding: 8px; overflow: auto; max-height: 260px; margin: 0; }
-.filters a { margin-right: 10px; } .filters a.active { font-weight: 700; text-decoration: none; color: #1d2330; }
+.filters a { margin-right: 10px; display: inline-block; } .filters a.active { font-weight: 700; text-decoration: none; color: #1d2330; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; }
 .badge.SUCCEEDED { background: var(--done-bg); color: var(--done); } .badge.RUNNING { background: var(--run-bg); color: var(--run); }
 .badge.WAITING { background: var(--wait-bg); color: var(--wait); }
@@ -83,7 +83,7 @@ button.approve { color: var(--done); } button.reject, button.stop { color: var(-
 .model-turn pre { max-height: 400px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .callout details pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 pre.email-body { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 160px; margin-top: 4px; }
-table.outbox td.body { min-width: 16em; }
+table.outbox td.body { min-width: 16em; } table.outbox td code { white-space: normal; overflow-wrap: anywhere; }
 `);
 
 /** Options of {@link renderPage}. */
