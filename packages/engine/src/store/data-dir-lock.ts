@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AutosaveError } from '@autosave/workflow/errors';
+import { ignoreInGit } from './data-dir-gitignore';
 
 /** The lock file in the data directory: an SQLite database held in exclusive locking mode. */
 export const DATA_DIR_LOCK_FILE = 'engine.lock';
@@ -28,7 +29,7 @@ export class DataDirectoryInUseError extends AutosaveError {
 /**
  * Takes the data directory for this process. Two engines on one directory would corrupt each other's
  * stores (dynalite's LevelDB fails with an obscure "Database is closed"), so the second one is refused
- * with a clear error. Resolves to the release function.
+ * with a clear error. Resolves to the release function. The directory is kept out of git (see {@link ignoreInGit}).
  *
  * The lock is a kernel lock, never a PID probe: a PID file probed with `kill(pid, 0)` is "alive" while the
  * killed engine is a zombie (which, started through `npx` or in a container without an init, may be for
@@ -50,6 +51,8 @@ export async function lockDataDirectory(dataDir: string): Promise<() => Promise<
     throw err;
   }
   writeFileSync(ownerFile, String(process.pid));
+  // Every engine takes its data directory here (autosave local, startLocal, the test environment).
+  ignoreInGit(dataDir);
   let released = false;
   return async () => {
     if (released) return;
