@@ -632,6 +632,11 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     for (const d of deployments) log(`  workflow ${d.workflow} (${d.change}) -> ${d.aliasArn}`);
     log(`Autosave local engine listening on ${api.url}${virtualClock ? ' (virtual clock)' : ''}`);
     log(`  Step Functions + SQS API  ${api.url}   (AWS_ENDPOINT_URL=${api.url})`);
+    // SDK clients and the AWS CLI refuse to send a call without credentials in the shell; the engine checks none.
+    log(
+      '  credentials               any: the engine checks none, but an SDK client or the AWS CLI needs some, ' +
+        'e.g. AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local',
+    );
     log(`  console                   ${api.url}/`);
     log(`  DynamoDB                  ${dynamodb.endpoint}`);
     log(`  S3                        ${s3.endpoint}`);
