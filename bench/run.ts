@@ -149,8 +149,8 @@ async function main(): Promise<void> {
   console.log(`\nAPI as users drive it (the example app's folder and config, the SDK polling 1 ms doubling to 20 ms; engine CPU from the engine's own process.cpuUsage, ` +
     `AUTOSAVE_CPU_ACCOUNTING=1): a run ${u.engineCpuPerRunMs.toFixed(2)} ms of engine CPU (${u.driverCpuPerRunMs.toFixed(2)} ms in the driver), ${u.pollsPerRun.toFixed(1)} DescribeExecution polls per run; ` +
     `alone in flight, a StartExecution ${u.startCpuMs!.toFixed(3)} ms, a DescribeExecution ${u.describeRunningCpuMs!.toFixed(3)} ms while its run steps, ${u.describeCpuMs.toFixed(3)} ms of a closed run (2,000 in a row).`);
-  console.log(`Where one-at-a-time time goes: ${u.commitsPerRun!.toFixed(1)} fsync'd commits per run, each ${u.msPerCommit!.toFixed(2)} ms of the engine's thread (in series: ` +
-    `${(u.commitsPerRun! * u.msPerCommit!).toFixed(1)} ms of a ${(1000 / seq(apiUser)).toFixed(1)} ms run), and a run closed ${u.closedUnseenMs!.toFixed(1)} ms on average before a poll saw it.`);
+  console.log(`Where a run's time goes one at a time (50 more runs alone): ${u.commitsPerRun!.toFixed(1)} fsync'd commits per run, each ${u.msPerCommit!.toFixed(2)} ms of the engine's thread (in series: ` +
+    `${(u.commitsPerRun! * u.msPerCommit!).toFixed(1)} ms of a ${(1000 / seq(apiUser)).toFixed(1)} ms run), and the run closed ${u.closedUnseenMs!.toFixed(1)} ms on average before a poll saw it.`);
   const w = apiUser.waited!;
   console.log(`Waited for with the engine's wait (one GET /_autosave/wait per run, answered at its close) instead of polling: ${runsPerSecond(w.sequential).toFixed(0)} runs/s one at a time, ` +
     `${runsPerSecond(w.concurrent).toFixed(0)} runs/s ${IN_FLIGHT} in flight (polling: ${seq(apiUser).toFixed(0)} and ${con(apiUser).toFixed(0)}), engine CPU ${w.engineCpuPerRunMs.toFixed(2)} ms per run (polling: ${u.engineCpuPerRunMs.toFixed(2)}).`);

@@ -144,11 +144,11 @@ export interface WorkloadFigures {
     startCpuMs?: number;
     /** Engine CPU of a DescribeExecution alone in flight while its run steps, ms (user-driven part). */
     describeRunningCpuMs?: number;
-    /** How long a run had been closed (its stopDate) before a poll saw it, mean ms (user-driven part). */
+    /** How long a run alone in flight had been closed (its stopDate) before a poll saw it, mean ms (user-driven part). */
     closedUnseenMs?: number;
-    /** Transactions committed per run, over every measured run (user-driven part). */
+    /** Transactions committed per run, runs one at a time (user-driven part). */
     commitsPerRun?: number;
-    /** Wall-clock ms the engine's thread spent on each commit, statements and fsync (user-driven part). */
+    /** Wall-clock ms the engine's thread spent on each commit, statements and fsync, runs one at a time (user-driven part). */
     msPerCommit?: number;
   };
   /** The same runs waited for with the engine's wait (GET /_autosave/wait) instead of polling (user-driven part). */
