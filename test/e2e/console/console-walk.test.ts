@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, StartSyncExecutionCommand } from '@aws-sdk/client-sfn';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
@@ -26,6 +26,8 @@ let local: LocalEngine;
 let dataDir: string;
 let browser: BrowserContext;
 let sfn: SFNClient;
+/** An EXPRESS run, kept by the console as it closed. */
+let expressArn: string;
 const jsErrors: string[] = [];
 
 async function start(workflow: string, name: string, input: unknown): Promise<string> {
@@ -46,7 +48,9 @@ beforeAll(async () => {
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  // StartSyncExecution's `sync-` host prefix is for AWS's endpoint, not a local one.
+  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, disableHostPrefix: true });
+  expressArn = (await sfn.send(new StartSyncExecutionCommand({ stateMachineArn: `${machine('support-triage')}:live`, name: 'triage-1', input: JSON.stringify(supportTriage.exampleInput) }))).executionArn!;
   const agent = await start('research-agent', 'agent-1', researchAgent.exampleInput);
   const renewal = await start('contract-renewal', 'renewal-1', contractRenewal.exampleInput);
   const failed = await start('contract-renewal', 'renewal-broken', {});
@@ -97,7 +101,7 @@ async function lastColumnInView(page: Page, table: string): Promise<void> {
 
 describe('the console walked in Chromium at 1280 and 390 px', () => {
   it.each(WIDTHS)('at %i px: every page of every run shows its fields, fits the width and logs no error', async (width) => {
-    const runs = [execution('research-agent', 'agent-1'), execution('contract-renewal', 'renewal-1'), execution('contract-renewal', 'renewal-broken'), execution('clinical-trial-onboarding', 'onboarding-1')];
+    const runs = [expressArn, execution('research-agent', 'agent-1'), execution('contract-renewal', 'renewal-1'), execution('contract-renewal', 'renewal-broken'), execution('clinical-trial-onboarding', 'onboarding-1')];
     const pages: [string, string[]][] = [
       ['/', ['form.search input[name="name"]', 'form.search input[name="input"]', 'input[name="from"]', 'p.count', 'a[rel="refresh"]', 'tr[data-run="agent-1"]']],
       ['/?name=renewal&per=1', ['a[rel="next"]', 'tr[data-run]']],
