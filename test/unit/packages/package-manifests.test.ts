@@ -40,6 +40,7 @@ const DECLARED_WITHOUT_IMPORT: Record<string, Record<string, string>> = {
     '@types/aws-lambda': "the declarations of Powertools Metrics (EmfMetrics exposes its Metrics) import it; without it an app's tsc fails on them",
   },
   engine: {
+    '@types/better-sqlite3': "the declarations of ./store (EngineStore, QueueStore and the rest take a Database) import better-sqlite3, which ships no types; without it an app's tsc fails on them",
     '@aws-sdk/client-lambda': "TestState reads the service's embedded schema to check a mocked result (issue 20)",
     '@aws-sdk/client-eventbridge': "TestState reads the service's embedded schema to check a mocked result (issue 20)",
     '@aws-sdk/client-kms': "TestState reads the service's embedded schema to check a mocked result (issue 20)",
