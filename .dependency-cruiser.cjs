@@ -9,10 +9,10 @@ const { readdirSync, existsSync } = require('node:fs');
 const { join } = require('node:path');
 
 /**
- * The source folders the rules govern (tests and benchmarks may reach into a module to test it): the five
- * packages' sources, then the example app at the repository root.
+ * The source folders the rules govern (tests may reach into a module to test it): the five packages' sources,
+ * the example app at the repository root, and the benchmarks.
  */
-const SOURCE_ROOTS = ['packages/workflow/src', 'packages/engine/src', 'packages/runtime/src', 'packages/cdk/src', 'packages/local/src', 'tools', 'lambdas', 'infra', 'statemachines'];
+const SOURCE_ROOTS = ['packages/workflow/src', 'packages/engine/src', 'packages/runtime/src', 'packages/cdk/src', 'packages/local/src', 'tools', 'lambdas', 'infra', 'statemachines', 'bench'];
 
 /** Every folder under `roots` (relative to `baseDir`) that has an index.ts, parents before children. */
 function moduleFolders(baseDir, roots = SOURCE_ROOTS) {
@@ -31,6 +31,15 @@ function moduleFolders(baseDir, roots = SOURCE_ROOTS) {
 const escapeRegex = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The example app's source folders at the repository root: a user app of the packages. */
 const EXAMPLE_APP = ['statemachines', 'infra', 'tools', 'lambdas'];
+/**
+ * The internals the benchmarks may import by path: each is what a benchmark measures or drives, and no app needs it.
+ */
+const BENCH_SEAMS = [
+  'packages/local/src/services/lambda/lambda-runner.ts',
+  'packages/local/src/api/cpu-accounting.ts',
+  'packages/local/src/api/wait-for-run.ts',
+  'packages/local/src/cli/parent-watch.ts',
+];
 const NPM_OR_NODE = { dependencyTypesNot: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'] };
 
 /** The dependency-cruiser rule set for the tree at `baseDir`. */
@@ -79,6 +88,15 @@ function importRules(baseDir) {
       severity: 'error',
       from: { path: `^(${EXAMPLE_APP.join('|')})/` },
       to: { path: '^packages/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'bench-imports-packages-by-name',
+      comment:
+        'The benchmarks drive the packages as an app does, by name; they may reach only the measuring seams listed in ' +
+        'BENCH_SEAMS (the in-process Lambda runner, the CPU accounting, the run waiter, the parent watch), never other internals.',
+      severity: 'error',
+      from: { path: '^bench/' },
+      to: { path: '^packages/', pathNot: BENCH_SEAMS.map((seam) => `^${escapeRegex(seam)}$`), dependencyTypesNot: ['aliased-tsconfig-paths'] },
     },
     {
       name: 'packages-never-import-the-example-app',

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, type ExecutionStatusChangeEvent } from '../packages/engine/src';
+import { Engine, type ExecutionStatusChangeEvent } from '@autosave/engine';
 import { InProcessLambdaRunner } from '../packages/local/src/services/lambda/lambda-runner';
 import {
   CONCURRENT_RUNS, IN_FLIGHT, measureWorkload, PAGE_SAMPLE_RUNS, PAUSED_RUNS, STEP_FUNCTION_NAME, STEPS, pausedDefinition, peakRssBytes,

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { walFramesDuring } from '../packages/engine/src/store';
+import { walFramesDuring } from '@autosave/engine/store';
 import { measureWorkload, PAGE_SAMPLE_RUNS, peakRssBytes, STEPS, stepResult, type WorkloadFigures } from './workload';
 
 export async function measureFloor(): Promise<WorkloadFigures> {

@@ -12,8 +12,8 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../packages/engine/src';
-import { ENGINE_DB_FILE } from '../packages/engine/src/store';
+import { Engine } from '@autosave/engine';
+import { ENGINE_DB_FILE } from '@autosave/engine/store';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

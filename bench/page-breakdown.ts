@@ -5,7 +5,7 @@
  * time, every commit is one transition, so a run's commits are its transitions in order; with runs in
  * flight, commits carry several, and only totals per step are given.
  */
-import type { Engine } from '../packages/engine/src';
+import type { Engine } from '@autosave/engine';
 import { runWithConcurrency, STEPS } from './workload';
 
 /** Commits of one run one at a time: the start, then each Task's outcome (the last closes the run). */

@@ -10,7 +10,7 @@ import { Session } from 'node:inspector/promises';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, type ExecutionStatusChangeEvent } from '../packages/engine/src';
+import { Engine, type ExecutionStatusChangeEvent } from '@autosave/engine';
 import { InProcessLambdaRunner } from '../packages/local/src/services/lambda/lambda-runner';
 import { pageBreakdown } from './page-breakdown';
 import { IN_FLIGHT, PAGE_SAMPLE_RUNS, SEQUENTIAL_RUNS, STEP_FUNCTION_NAME, STEPS, sevenStepDefinition, stepFunction } from './workload';

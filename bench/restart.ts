@@ -18,7 +18,7 @@ import { build } from 'esbuild';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { AUTOSAVE_BIN, spawnEngine } from '../scripts/engine-process';
 import { STOP_WITH_PARENT_ENV } from '../packages/local/src/cli/parent-watch';
-import { STEP_FUNCTIONS_ANSWERING } from '../packages/local/src/server';
+import { STEP_FUNCTIONS_ANSWERING } from '@autosave/local';
 import { KILLED_IN_FLIGHT_RUNS, runWithConcurrency, secondsSince, sevenStepDefinition } from './workload';
 
 const FUNCTIONS_SOURCE = fileURLToPath(new URL('./bench-functions.ts', import.meta.url));

@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Engine } from '../packages/engine/src';
+import type { Engine } from '@autosave/engine';
 import { benchEngine, mustSucceed, ROLE } from './autosave-engine';
 import { javascriptFunctionsModule, measureRestart, type RestartFigures } from './restart';
 import { median, QUICK, runWithConcurrency, secondsSince, sevenStepDefinition } from './workload';

@@ -92,6 +92,9 @@ describe('import rules', () => {
       // A package reached by a relative path instead of its name; the example app doing the same; a package reading the example app.
       ['packages/cdk/src/relative.ts', "import { compile } from '../../workflow/src';\nexport const x = compile;", ['packages-import-each-other-by-name: packages/cdk/src/relative.ts -> packages/workflow/src/index.ts']],
       ['infra/relative.ts', "import { stack } from '../packages/cdk/src/stack';\nexport const x = stack;", ['example-app-imports-packages-by-name: infra/relative.ts -> packages/cdk/src/stack.ts']],
+      // A benchmark drives the engine by name, as an app does, not by a path into its sources.
+      ['bench/by-path.ts', "import { engine } from '../packages/engine/src/engine';\nexport const x = engine;", ['bench-imports-packages-by-name: bench/by-path.ts -> packages/engine/src/engine.ts']],
+      ['bench/by-name.ts', "import { engine } from '@autosave/engine';\nexport const x = engine;", []],
       ['packages/cdk/src/reads-app.ts', "import { workflows } from '../../../statemachines';\nexport const x = workflows;", ['packages-never-import-the-example-app: packages/cdk/src/reads-app.ts -> statemachines/index.ts']],
       // The CLI finds the user's workflows through autosave.config.ts: reading the example app's registry is no longer allowed.
       ['packages/local/src/cli/command.ts', "import { workflows } from '../../../../statemachines';\nexport const command = workflows;", ['packages-never-import-the-example-app: packages/local/src/cli/command.ts -> statemachines/index.ts']],
