@@ -12,7 +12,18 @@ const { join } = require('node:path');
  * The source folders the rules govern (tests may reach into a module to test it): the five packages' sources,
  * the example app at the repository root, and the benchmarks.
  */
-const SOURCE_ROOTS = ['packages/workflow/src', 'packages/engine/src', 'packages/runtime/src', 'packages/cdk/src', 'packages/local/src', 'tools', 'lambdas', 'infra', 'statemachines', 'bench'];
+const SOURCE_ROOTS = [
+  'packages/workflow/src',
+  'packages/engine/src',
+  'packages/runtime/src',
+  'packages/cdk/src',
+  'packages/local/src',
+  'tools',
+  'lambdas',
+  'infra',
+  'statemachines',
+  'bench',
+];
 
 /** Every folder under `roots` (relative to `baseDir`) that has an index.ts, parents before children. */
 function moduleFolders(baseDir, roots = SOURCE_ROOTS) {
@@ -40,14 +51,17 @@ const BENCH_SEAMS = [
   'packages/local/src/api/wait-for-run.ts',
   'packages/local/src/cli/parent-watch.ts',
 ];
-const NPM_OR_NODE = { dependencyTypesNot: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'] };
+const NPM_OR_NODE = {
+  dependencyTypesNot: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+};
 
 /** The dependency-cruiser rule set for the tree at `baseDir`. */
 function importRules(baseDir) {
   return [
     {
       name: 'workflow-imports-only-workflow',
-      comment: '@autosave/workflow (the builder and compiler) is the bottom layer: it imports nothing outside its package (npm packages aside).',
+      comment:
+        '@autosave/workflow (the builder and compiler) is the bottom layer: it imports nothing outside its package (npm packages aside).',
       severity: 'error',
       from: { path: '^packages/workflow/' },
       to: { pathNot: '^packages/workflow/', ...NPM_OR_NODE },
@@ -68,7 +82,8 @@ function importRules(baseDir) {
     },
     {
       name: 'local-never-imports-cdk',
-      comment: 'The engine reads a cloud assembly (a file format), never construct code; the CLI (packages/local/src/cli) is where they meet.',
+      comment:
+        'The engine reads a cloud assembly (a file format), never construct code; the CLI (packages/local/src/cli) is where they meet.',
       severity: 'error',
       from: { path: '^packages/(local|engine)/', pathNot: '^packages/local/src/cli/' },
       to: { path: '^packages/cdk/' },
@@ -84,7 +99,8 @@ function importRules(baseDir) {
     },
     {
       name: 'example-app-imports-packages-by-name',
-      comment: 'The example app (statemachines/, infra/, tools/, lambdas/) consumes the packages as a user app does: by name.',
+      comment:
+        'The example app (statemachines/, infra/, tools/, lambdas/) consumes the packages as a user app does: by name.',
       severity: 'error',
       from: { path: `^(${EXAMPLE_APP.join('|')})/` },
       to: { path: '^packages/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
@@ -96,7 +112,11 @@ function importRules(baseDir) {
         'BENCH_SEAMS (the in-process Lambda runner, the CPU accounting, the run waiter, the parent watch), never other internals.',
       severity: 'error',
       from: { path: '^bench/' },
-      to: { path: '^packages/', pathNot: BENCH_SEAMS.map((seam) => `^${escapeRegex(seam)}$`), dependencyTypesNot: ['aliased-tsconfig-paths'] },
+      to: {
+        path: '^packages/',
+        pathNot: BENCH_SEAMS.map((seam) => `^${escapeRegex(seam)}$`),
+        dependencyTypesNot: ['aliased-tsconfig-paths'],
+      },
     },
     {
       name: 'packages-never-import-the-example-app',
@@ -115,7 +135,10 @@ function importRules(baseDir) {
         'services) is injected through EngineOptions.',
       severity: 'error',
       from: { path: '^packages/engine/' },
-      to: { pathNot: ['^packages/engine/', '^packages/workflow/src/config/', '^packages/workflow/src/errors/'], ...NPM_OR_NODE },
+      to: {
+        pathNot: ['^packages/engine/', '^packages/workflow/src/config/', '^packages/workflow/src/errors/'],
+        ...NPM_OR_NODE,
+      },
     },
     ...moduleFolders(baseDir).map((folder) => ({
       name: 'module-entered-through-index',
@@ -141,7 +164,10 @@ const options = {
   tsPreCompilationDeps: true,
   tsConfig: { fileName: 'tsconfig.json' },
   // Resolve packages the way Node and TypeScript do (package.json "exports", type-only entry points too).
-  enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['types', 'import', 'require', 'node', 'default'] },
+  enhancedResolveOptions: {
+    exportsFields: ['exports'],
+    conditionNames: ['types', 'import', 'require', 'node', 'default'],
+  },
 };
 
 module.exports = { forbidden: importRules(__dirname), options };

@@ -24,11 +24,23 @@ export default defineConfig({
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
       // The global setup finds (or, as root, installs) Debian's chromium for the browser tests.
-      { extends: true, test: { name: 'default', include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'], globalSetup: ['test/setup/global-setup.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'default',
+          include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+          globalSetup: ['test/setup/global-setup.ts'],
+        },
+      },
       {
         extends: true,
         // A JVM start under load can outlast the default hook timeout.
-        test: { name: 'dynamodb-local', include: CONDITIONAL_WRITE_SUITES, hookTimeout: 150_000, env: { AUTOSAVE_TEST_DYNAMODB: 'dynamodb-local' } },
+        test: {
+          name: 'dynamodb-local',
+          include: CONDITIONAL_WRITE_SUITES,
+          hookTimeout: 150_000,
+          env: { AUTOSAVE_TEST_DYNAMODB: 'dynamodb-local' },
+        },
       },
     ],
   },

@@ -6,7 +6,11 @@
  * engine runs in a directory of its own, without a project config: its functions are the bench's.
  */
 import {
-  CreateStateMachineCommand, DescribeExecutionCommand, SFNClient, StartExecutionCommand, StartSyncExecutionCommand,
+  CreateStateMachineCommand,
+  DescribeExecutionCommand,
+  SFNClient,
+  StartExecutionCommand,
+  StartSyncExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,11 +19,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnEngine, type EngineProcess } from '../scripts/engine-process';
 import { waitForRunToClose } from '../packages/local/src/api/wait-for-run';
-import { CPU_ACCOUNTING_ENV, CPU_ACCOUNTING_ROUTE, type CpuAccountingReport } from '../packages/local/src/api/cpu-accounting';
+import {
+  CPU_ACCOUNTING_ENV,
+  CPU_ACCOUNTING_ROUTE,
+  type CpuAccountingReport,
+} from '../packages/local/src/api/cpu-accounting';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { describeHeap, heapBreakdown, heapSnapshotOf, processRss, rssBreakdown } from './heap-snapshot';
 import { javascriptFunctionsModule, waitForLines } from './restart';
-import { CONCURRENT_RUNS, IN_FLIGHT, measureWorkload, PAUSED_RUNS, pausedDefinition, peakRssBytes, runWithConcurrency, secondsSince, sevenStepDefinition, type WorkloadFigures } from './workload';
+import {
+  CONCURRENT_RUNS,
+  IN_FLIGHT,
+  measureWorkload,
+  PAUSED_RUNS,
+  pausedDefinition,
+  peakRssBytes,
+  runWithConcurrency,
+  secondsSince,
+  sevenStepDefinition,
+  type WorkloadFigures,
+} from './workload';
 
 const ROLE = 'arn:aws:iam::123456789012:role/bench';
 const fnArn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:${name}`;
@@ -43,7 +62,6 @@ const ownCpuSeconds = () => {
 /** DescribeExecution calls of one closed run whose engine CPU is averaged. */
 const DESCRIBE_COST_CALLS = 2_000;
 
-
 /** Waits between the DescribeExecution polls of one run, by poll number (0 for the first wait). */
 export type PollDelay = (poll: number) => number;
 
@@ -63,7 +81,9 @@ export function apiRunDriver(sfn: SFNClient, stateMachineArn: string, delay: Pol
     closedUnseenMillis: 0,
     lastArn: '',
     runToEnd: async (r: number): Promise<void> => {
-      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: `run-${r}`, input: JSON.stringify({ runId: `run-${r}` }) }));
+      const { executionArn } = await sfn.send(
+        new StartExecutionCommand({ stateMachineArn, name: `run-${r}`, input: JSON.stringify({ runId: `run-${r}` }) }),
+      );
       driver.runs += 1;
       driver.lastArn = executionArn!;
       for (let poll = 0; ; poll += 1) {
@@ -97,12 +117,24 @@ export async function measureApi(options: ApiOptions = {}): Promise<WorkloadFigu
       dataDir: join(dir, 'data'),
       functionsModule,
       cwd: dir,
-      env: { BENCH_SIGNAL_FILE: signalFile, NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 ${process.env.BENCH_ENGINE_NODE_OPTIONS ?? ''}` },
+      env: {
+        BENCH_SIGNAL_FILE: signalFile,
+        NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 ${process.env.BENCH_ENGINE_NODE_OPTIONS ?? ''}`,
+      },
     });
     // disableHostPrefix: the SDK sends StartSyncExecution to `sync-<host>` otherwise.
-    const sfn = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, disableHostPrefix: true });
+    const sfn = new SFNClient({
+      endpoint: engine.url,
+      region: LOCAL_REGION,
+      credentials: LOCAL_CREDENTIALS,
+      disableHostPrefix: true,
+    });
     const create = async (name: string, definition: object, type: 'STANDARD' | 'EXPRESS' = 'STANDARD') =>
-      (await sfn.send(new CreateStateMachineCommand({ name, definition: JSON.stringify(definition), roleArn: ROLE, type }))).stateMachineArn!;
+      (
+        await sfn.send(
+          new CreateStateMachineCommand({ name, definition: JSON.stringify(definition), roleArn: ROLE, type }),
+        )
+      ).stateMachineArn!;
     const seven = await create('bench-seven', sevenStepDefinition(fnArn('bench-step')));
     const paused = await create('bench-paused', pausedDefinition());
 
@@ -111,27 +143,46 @@ export async function measureApi(options: ApiOptions = {}): Promise<WorkloadFigu
     const once = async () => {
       const t = performance.now();
       await runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, runToEnd);
-      return { sequential: { runs: 0, seconds: Number.NaN }, concurrent: { runs: CONCURRENT_RUNS, inFlight: IN_FLIGHT, seconds: secondsSince(t) } };
+      return {
+        sequential: { runs: 0, seconds: Number.NaN },
+        concurrent: { runs: CONCURRENT_RUNS, inFlight: IN_FLIGHT, seconds: secondsSince(t) },
+      };
     };
     const [engineCpu, driverCpu] = [processCpuSeconds(engine.pid), ownCpuSeconds()];
     const figures = options.memoryOnly ? await once() : await measureWorkload(runToEnd);
     const underLoad = processRss(engine.pid).peak;
     const perRunMs = (cpuSeconds: number) => (cpuSeconds * 1000) / driver.runs;
-    const costs = { engineCpuPerRunMs: perRunMs(processCpuSeconds(engine.pid) - engineCpu), driverCpuPerRunMs: perRunMs(ownCpuSeconds() - driverCpu), pollsPerRun: driver.polls / driver.runs };
+    const costs = {
+      engineCpuPerRunMs: perRunMs(processCpuSeconds(engine.pid) - engineCpu),
+      driverCpuPerRunMs: perRunMs(ownCpuSeconds() - driverCpu),
+      pollsPerRun: driver.polls / driver.runs,
+    };
     const describeFrom = processCpuSeconds(engine.pid);
-    for (let i = 0; i < DESCRIBE_COST_CALLS; i += 1) await sfn.send(new DescribeExecutionCommand({ executionArn: driver.lastArn }));
-    const apiCosts = { ...costs, describeCpuMs: ((processCpuSeconds(engine.pid) - describeFrom) * 1000) / DESCRIBE_COST_CALLS };
+    for (let i = 0; i < DESCRIBE_COST_CALLS; i += 1)
+      await sfn.send(new DescribeExecutionCommand({ executionArn: driver.lastArn }));
+    const apiCosts = {
+      ...costs,
+      describeCpuMs: ((processCpuSeconds(engine.pid) - describeFrom) * 1000) / DESCRIBE_COST_CALLS,
+    };
 
     let expressSync: WorkloadFigures['expressSync'];
     if (!options.memoryOnly) {
       const express = await create('bench-seven-express', sevenStepDefinition(fnArn('bench-step')), 'EXPRESS');
       expressSync = await measureWorkload(async (r) => {
-        const { status } = await sfn.send(new StartSyncExecutionCommand({ stateMachineArn: express, name: `x-${r}`, input: JSON.stringify({ runId: `x-${r}` }) }));
+        const { status } = await sfn.send(
+          new StartSyncExecutionCommand({
+            stateMachineArn: express,
+            name: `x-${r}`,
+            input: JSON.stringify({ runId: `x-${r}` }),
+          }),
+        );
         if (status !== 'SUCCEEDED') throw new Error(`an express benchmark run ended ${status}`);
       });
     }
 
-    await runWithConcurrency(PAUSED_RUNS, IN_FLIGHT, (r) => sfn.send(new StartExecutionCommand({ stateMachineArn: paused, name: `p-${r}`, input: '{}' })));
+    await runWithConcurrency(PAUSED_RUNS, IN_FLIGHT, (r) =>
+      sfn.send(new StartExecutionCommand({ stateMachineArn: paused, name: `p-${r}`, input: '{}' })),
+    );
     await waitForLines(signalFile, PAUSED_RUNS);
     await sleep(500); // let the last commits land and the heap settle
     const pausedRss = processRss(engine.pid);
@@ -145,7 +196,10 @@ export async function measureApi(options: ApiOptions = {}): Promise<WorkloadFigu
       apiCosts,
       paused: { runs: PAUSED_RUNS, rssBytes: pausedRss.rss },
       heap,
-      notes: ['engine started as `autosave local --functions <bench functions as JavaScript>` in a directory without a project config', `driver process peak RSS ${(peakRssBytes() / 2 ** 20).toFixed(0)} MiB (not counted)`],
+      notes: [
+        'engine started as `autosave local --functions <bench functions as JavaScript>` in a directory without a project config',
+        `driver process peak RSS ${(peakRssBytes() / 2 ** 20).toFixed(0)} MiB (not counted)`,
+      ],
     };
   } finally {
     if (engine) await engine.stop();
@@ -184,27 +238,48 @@ export async function measureUserApi(): Promise<WorkloadFigures> {
   const dir = await mkdtemp(join(tmpdir(), 'autosave-bench-api-user-'));
   let engine: EngineProcess | undefined;
   try {
-    engine = await spawnEngine({ dataDir: join(dir, 'data'), functionsModule: await javascriptFunctionsModule(dir), cwd: EXAMPLE_APP_DIR, env: { [CPU_ACCOUNTING_ENV]: '1' } });
+    engine = await spawnEngine({
+      dataDir: join(dir, 'data'),
+      functionsModule: await javascriptFunctionsModule(dir),
+      cwd: EXAMPLE_APP_DIR,
+      env: { [CPU_ACCOUNTING_ENV]: '1' },
+    });
     const sfn = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'bench-seven', definition: JSON.stringify(sevenStepDefinition(fnArn('bench-step'))), roleArn: ROLE }));
+    const { stateMachineArn } = await sfn.send(
+      new CreateStateMachineCommand({
+        name: 'bench-seven',
+        definition: JSON.stringify(sevenStepDefinition(fnArn('bench-step'))),
+        roleArn: ROLE,
+      }),
+    );
     const driver = apiRunDriver(sfn, stateMachineArn!, backoffPollDelay);
     const [before, driverCpu] = [await engineCpu(engine.url), ownCpuSeconds()];
     const figures = await measureWorkload(driver.runToEnd);
     const after = await engineCpu(engine.url);
     const driverCpuPerRunMs = ((ownCpuSeconds() - driverCpu) * 1000) / driver.runs;
     // Where one run's time goes when it is alone: its commits in series and the wait for the poll that sees it closed.
-    const [alone, unseenBefore, runsBefore, pollsBefore] = [after, driver.closedUnseenMillis, driver.runs, driver.polls];
+    const [alone, unseenBefore, runsBefore, pollsBefore] = [
+      after,
+      driver.closedUnseenMillis,
+      driver.runs,
+      driver.polls,
+    ];
     for (let i = 0; i < ONE_AT_A_TIME_SAMPLE_RUNS; i += 1) await driver.runToEnd(1_000_000 + i);
     const aloneAfter = await engineCpu(engine.url);
     const commitsPerRun = (aloneAfter.commits!.commits - alone.commits!.commits) / ONE_AT_A_TIME_SAMPLE_RUNS;
-    const msPerCommit = (aloneAfter.commits!.flushMillis - alone.commits!.flushMillis) / (aloneAfter.commits!.commits - alone.commits!.commits);
+    const msPerCommit =
+      (aloneAfter.commits!.flushMillis - alone.commits!.flushMillis) /
+      (aloneAfter.commits!.commits - alone.commits!.commits);
     const closedUnseenMs = (driver.closedUnseenMillis - unseenBefore) / (driver.runs - runsBefore);
-    for (let i = 0; i < DESCRIBE_COST_CALLS; i += 1) await sfn.send(new DescribeExecutionCommand({ executionArn: driver.lastArn }));
+    for (let i = 0; i < DESCRIBE_COST_CALLS; i += 1)
+      await sfn.send(new DescribeExecutionCommand({ executionArn: driver.lastArn }));
     const afterDescribes = await engineCpu(engine.url);
     // The same runs waited for with the engine's wait (GET /_autosave/wait) instead of polling.
     let waitedRuns = 0;
     const waited = await measureWorkload(async (r) => {
-      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: `w-${r}`, input: JSON.stringify({ runId: `w-${r}` }) }));
+      const { executionArn } = await sfn.send(
+        new StartExecutionCommand({ stateMachineArn, name: `w-${r}`, input: JSON.stringify({ runId: `w-${r}` }) }),
+      );
       waitedRuns += 1;
       const status = await waitForRunToClose(engine!.url, executionArn!, 60_000);
       if (status !== 'SUCCEEDED') throw new Error(`a benchmark run ended ${status}`);
@@ -225,8 +300,13 @@ export async function measureUserApi(): Promise<WorkloadFigures> {
         commitsPerRun,
         msPerCommit,
       },
-      waited: { ...waited, engineCpuPerRunMs: (afterWaited.processCpuMicros - afterDescribes.processCpuMicros) / 1000 / waitedRuns },
-      notes: ['engine started as `npm start` starts it, in the example app\'s folder (its autosave.config.ts), with --functions <bench functions> and --data <a directory of its own>; DescribeExecution polled 1 ms doubling to 20 ms'],
+      waited: {
+        ...waited,
+        engineCpuPerRunMs: (afterWaited.processCpuMicros - afterDescribes.processCpuMicros) / 1000 / waitedRuns,
+      },
+      notes: [
+        "engine started as `npm start` starts it, in the example app's folder (its autosave.config.ts), with --functions <bench functions> and --data <a directory of its own>; DescribeExecution polled 1 ms doubling to 20 ms",
+      ],
     };
   } finally {
     if (engine) await engine.stop();

@@ -9,8 +9,20 @@ import { join } from 'node:path';
 import { Engine, type ExecutionStatusChangeEvent } from '@autosave/engine';
 import { InProcessLambdaRunner } from '../packages/local/src/services/lambda/lambda-runner';
 import {
-  CONCURRENT_RUNS, IN_FLIGHT, measureWorkload, PAGE_SAMPLE_RUNS, PAUSED_RUNS, STEP_FUNCTION_NAME, STEPS, pausedDefinition, peakRssBytes,
-  runWithConcurrency, secondsSince, sevenStepDefinition, stepFunction, type WorkloadFigures,
+  CONCURRENT_RUNS,
+  IN_FLIGHT,
+  measureWorkload,
+  PAGE_SAMPLE_RUNS,
+  PAUSED_RUNS,
+  STEP_FUNCTION_NAME,
+  STEPS,
+  pausedDefinition,
+  peakRssBytes,
+  runWithConcurrency,
+  secondsSince,
+  sevenStepDefinition,
+  stepFunction,
+  type WorkloadFigures,
 } from './workload';
 
 /** The role every benchmark state machine names. */
@@ -21,14 +33,16 @@ const CLOSED = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'];
 export function benchEngine(dataDir: string, tokens: string[]) {
   const waiting = new Map<string, (status: string) => void>();
   const lambdas = new InProcessLambdaRunner({
-    functions: [{
-      name: STEP_FUNCTION_NAME,
-      load: () => async (event: { token?: string; step?: number }) => {
-        if (event.token) tokens.push(event.token);
-        return stepFunction(event);
+    functions: [
+      {
+        name: STEP_FUNCTION_NAME,
+        load: () => async (event: { token?: string; step?: number }) => {
+          if (event.token) tokens.push(event.token);
+          return stepFunction(event);
+        },
+        timeoutSeconds: 30,
       },
-      timeoutSeconds: 30,
-    }],
+    ],
   });
   const engine = new Engine({
     dataDir,
@@ -62,23 +76,38 @@ export async function measureAutosave(): Promise<WorkloadFigures> {
   try {
     let b = benchEngine(dir, tokens);
     await b.engine.start();
-    const { stateMachineArn } = (await b.engine.handle('CreateStateMachine', { name: 'seven', definition: JSON.stringify(sevenStepDefinition()), roleArn: ROLE })) as { stateMachineArn: string };
+    const { stateMachineArn } = (await b.engine.handle('CreateStateMachine', {
+      name: 'seven',
+      definition: JSON.stringify(sevenStepDefinition()),
+      roleArn: ROLE,
+    })) as { stateMachineArn: string };
 
-    const { sequential, concurrent } = await measureWorkload(async (r) => mustSucceed(await b.run(stateMachineArn, `run-${r}`)));
+    const { sequential, concurrent } = await measureWorkload(async (r) =>
+      mustSucceed(await b.run(stateMachineArn, `run-${r}`)),
+    );
     const sequentialPages = await b.engine.walFramesDuring(async () => {
       for (let r = 0; r < PAGE_SAMPLE_RUNS; r += 1) mustSucceed(await b.run(stateMachineArn, `paged-${r}`));
     });
     const commitsBefore = b.engine.commitStats;
     const concurrentPages = await b.engine.walFramesDuring(() =>
-      runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, async (r) => mustSucceed(await b.run(stateMachineArn, `counted-${r}`))));
+      runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, async (r) =>
+        mustSucceed(await b.run(stateMachineArn, `counted-${r}`)),
+      ),
+    );
     const commitsAfter = b.engine.commitStats;
     const commits = commitsAfter.commits - commitsBefore.commits;
     const writes = commitsAfter.writes - commitsBefore.writes;
     const peakAfterWorkload = peakRssBytes();
 
     // 10,000 runs paused on task tokens (the shape of runs waiting on approvals).
-    const { stateMachineArn: pausedArn } = (await b.engine.handle('CreateStateMachine', { name: 'paused', definition: JSON.stringify(pausedDefinition()), roleArn: ROLE })) as { stateMachineArn: string };
-    await runWithConcurrency(PAUSED_RUNS, IN_FLIGHT, (r) => b.engine.handle('StartExecution', { stateMachineArn: pausedArn, name: `p-${r}`, input: '{}' }));
+    const { stateMachineArn: pausedArn } = (await b.engine.handle('CreateStateMachine', {
+      name: 'paused',
+      definition: JSON.stringify(pausedDefinition()),
+      roleArn: ROLE,
+    })) as { stateMachineArn: string };
+    await runWithConcurrency(PAUSED_RUNS, IN_FLIGHT, (r) =>
+      b.engine.handle('StartExecution', { stateMachineArn: pausedArn, name: `p-${r}`, input: '{}' }),
+    );
     while (tokens.length < PAUSED_RUNS) await new Promise((r) => setTimeout(r, 20));
     await b.engine.whenIdle();
     (globalThis as { gc?: () => void }).gc?.();
@@ -102,7 +131,10 @@ export async function measureAutosave(): Promise<WorkloadFigures> {
       sequential,
       concurrent,
       peakRssBytes: peakAfterWorkload,
-      pagesPerStep: { sequential: sequentialPages / (PAGE_SAMPLE_RUNS * STEPS), concurrent: concurrentPages / (CONCURRENT_RUNS * STEPS) },
+      pagesPerStep: {
+        sequential: sequentialPages / (PAGE_SAMPLE_RUNS * STEPS),
+        concurrent: concurrentPages / (CONCURRENT_RUNS * STEPS),
+      },
       paused: { runs: PAUSED_RUNS, rssBytes: pausedRss, restartSeconds, resumeAllSeconds },
       notes: [
         `${(writes / Math.max(1, commits)).toFixed(1)} transitions per fsync'd commit with ${IN_FLIGHT} in flight (group commit); ` +

@@ -22,11 +22,19 @@ try {
   await supervisor.start();
   const sfn = restartProofSfn(supervisor.url);
   const definition = { StartAt: 'Pause', States: { Pause: { Type: 'Wait', Seconds: 86_400, End: true } } };
-  const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'paused', definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/bench' }));
+  const { stateMachineArn } = await sfn.send(
+    new CreateStateMachineCommand({
+      name: 'paused',
+      definition: JSON.stringify(definition),
+      roleArn: 'arn:aws:iam::123456789012:role/bench',
+    }),
+  );
   const began = Date.now();
   for (let i = 0; i < RUNS; i += IN_FLIGHT) {
     await Promise.all(
-      Array.from({ length: Math.min(IN_FLIGHT, RUNS - i) }, (_, j) => sfn.send(new StartExecutionCommand({ stateMachineArn, name: `paused-${i + j}`, input: '{}' }))),
+      Array.from({ length: Math.min(IN_FLIGHT, RUNS - i) }, (_, j) =>
+        sfn.send(new StartExecutionCommand({ stateMachineArn, name: `paused-${i + j}`, input: '{}' })),
+      ),
     );
   }
   console.log(`boot: ${RUNS} runs paused in a Wait in ${((Date.now() - began) / 1000).toFixed(1)} s`);
@@ -38,11 +46,15 @@ try {
   let running = 0;
   let nextToken: string | undefined;
   do {
-    const page = await sfn.send(new ListExecutionsCommand({ stateMachineArn, statusFilter: 'RUNNING', maxResults: 1000, nextToken }));
+    const page = await sfn.send(
+      new ListExecutionsCommand({ stateMachineArn, statusFilter: 'RUNNING', maxResults: 1000, nextToken }),
+    );
     running += page.executions?.length ?? 0;
     nextToken = page.nextToken;
   } while (nextToken);
-  console.log(`boot: start to first answered request: ${emptyBoot} ms on an empty store (first start), ${supervisor.bootMillis[1]} ms after kill -9 with ${RUNS} runs in the store (${running} still RUNNING after it)`);
+  console.log(
+    `boot: start to first answered request: ${emptyBoot} ms on an empty store (first start), ${supervisor.bootMillis[1]} ms after kill -9 with ${RUNS} runs in the store (${running} still RUNNING after it)`,
+  );
   sfn.destroy();
 } finally {
   await supervisor.stop();

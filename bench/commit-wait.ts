@@ -25,21 +25,34 @@ import { STEPS, sevenStepDefinition, stepResult } from './workload';
 const WAIT_MILLIS = 0.2;
 const RUNS = Number(process.env.BENCH_COMMIT_WAIT_RUNS ?? 300);
 const WARMUP_RUNS = 100;
-const SETUPS = ['engine, synchronous=FULL', 'engine, synchronous=OFF', `engine, synchronous=OFF + ${WAIT_MILLIS} ms wait per COMMIT`, 'floor, synchronous=FULL'] as const;
+const SETUPS = [
+  'engine, synchronous=FULL',
+  'engine, synchronous=OFF',
+  `engine, synchronous=OFF + ${WAIT_MILLIS} ms wait per COMMIT`,
+  'floor, synchronous=FULL',
+] as const;
 type Setup = (typeof SETUPS)[number];
 
-interface PerStep { wallMs: number; userMs: number; systemMs: number }
+interface PerStep {
+  wallMs: number;
+  userMs: number;
+  systemMs: number;
+}
 
 /** Switches every connection this process opens to `synchronous=OFF`, and optionally waits after each COMMIT. */
 function patchSqlite(waitMillis: number | undefined): void {
-  const database = Object.getPrototypeOf(new Database(':memory:')) as { pragma: (source: string, options?: unknown) => unknown };
+  const database = Object.getPrototypeOf(new Database(':memory:')) as {
+    pragma: (source: string, options?: unknown) => unknown;
+  };
   const pragma = database.pragma;
   database.pragma = function pragmaWithSyncOff(this: unknown, source: string, options?: unknown) {
     return pragma.call(this, source.replace(/synchronous\s*=\s*FULL/i, 'synchronous = OFF'), options);
   };
   if (waitMillis === undefined) return;
   const cell = new Int32Array(new SharedArrayBuffer(4));
-  const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as { run: (...args: unknown[]) => unknown };
+  const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as {
+    run: (...args: unknown[]) => unknown;
+  };
   const run = statement.run;
   statement.run = function runThenWait(this: { source: string }, ...args: unknown[]) {
     const result = run.apply(this, args);
@@ -71,7 +84,11 @@ async function measure(setup: Setup): Promise<PerStep> {
     } else {
       const { engine, run } = benchEngine(dir, []);
       await engine.start();
-      const { stateMachineArn } = (await engine.handle('CreateStateMachine', { name: 'seven', definition: JSON.stringify(sevenStepDefinition()), roleArn: ROLE })) as {
+      const { stateMachineArn } = (await engine.handle('CreateStateMachine', {
+        name: 'seven',
+        definition: JSON.stringify(sevenStepDefinition()),
+        roleArn: ROLE,
+      })) as {
         stateMachineArn: string;
       };
       runOne = async (r) => mustSucceed(await run(stateMachineArn, `run-${r}`));
@@ -97,10 +114,14 @@ if (only !== undefined) {
 } else {
   console.log(`${RUNS} runs of ${STEPS} steps one at a time, after ${WARMUP_RUNS} warm-up runs; per step:`);
   for (const [index, setup] of SETUPS.entries()) {
-    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(index)], { encoding: 'utf8' });
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(index)], {
+      encoding: 'utf8',
+    });
     const line = child.stdout.split('\n').find((l) => l.startsWith('COMMIT_WAIT_RESULT '));
     if (!line) throw new Error(`${setup} printed no result:\n${child.stdout}\n${child.stderr}`);
     const r = JSON.parse(line.slice('COMMIT_WAIT_RESULT '.length)) as PerStep;
-    console.log(`  ${setup.padEnd(52)} wall ${r.wallMs.toFixed(3)} ms   CPU user ${r.userMs.toFixed(3)} ms, system ${r.systemMs.toFixed(3)} ms`);
+    console.log(
+      `  ${setup.padEnd(52)} wall ${r.wallMs.toFixed(3)} ms   CPU user ${r.userMs.toFixed(3)} ms, system ${r.systemMs.toFixed(3)} ms`,
+    );
   }
 }

@@ -23,13 +23,21 @@ export function rssBreakdown(pid: number, top = 6): { what: string; bytes: numbe
     const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (mapping) {
       const name = mapping[1].trim();
-      current = name === '' ? 'anonymous (V8 heap, malloc arenas)' : name.startsWith('/') ? name.replace(/^.*\/node_modules\//, '') : name;
+      current =
+        name === ''
+          ? 'anonymous (V8 heap, malloc arenas)'
+          : name.startsWith('/')
+            ? name.replace(/^.*\/node_modules\//, '')
+            : name;
       continue;
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
     if (rss) sums.set(current, (sums.get(current) ?? 0) + Number(rss[1]) * 1024);
   }
-  return [...sums].map(([what, bytes]) => ({ what, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, top);
+  return [...sums]
+    .map(([what, bytes]) => ({ what, bytes }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, top);
 }
 
 /** One line of the heap breakdown. */
@@ -66,7 +74,10 @@ export function heapBreakdown(file: string, top = 12): { total: number; shares: 
     s.count += 1;
     sums.set(key, s);
   }
-  const shares = [...sums].map(([what, s]) => ({ what, ...s })).sort((a, b) => b.bytes - a.bytes).slice(0, top);
+  const shares = [...sums]
+    .map(([what, s]) => ({ what, ...s }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, top);
   return { total, shares };
 }
 
@@ -83,12 +94,16 @@ export async function heapSnapshotOf(pid: number, dir: string): Promise<string> 
 }
 
 /** The breakdown as lines for the bench's output. */
-export function describeHeap(breakdown: { total: number; shares: HeapShare[] }, rss: { what: string; bytes: number }[] = []): string {
+export function describeHeap(
+  breakdown: { total: number; shares: HeapShare[] },
+  rss: { what: string; bytes: number }[] = [],
+): string {
   const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
   return [
-    ...(rss.length > 0 ? ['resident set by mapping:', ...rss.map((r) => `  ${mb(r.bytes).padStart(9)}  ${r.what}`)] : []),
+    ...(rss.length > 0
+      ? ['resident set by mapping:', ...rss.map((r) => `  ${mb(r.bytes).padStart(9)}  ${r.what}`)]
+      : []),
     `JS heap in the snapshot (live objects, after a full GC): ${mb(breakdown.total)}; the largest shares (self size, count):`,
     ...breakdown.shares.map((s) => `  ${mb(s.bytes).padStart(9)}  ${String(s.count).padStart(8)}  ${s.what}`),
   ].join('\n');
 }
-

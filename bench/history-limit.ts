@@ -40,7 +40,11 @@ const retained: { events: number; heap: number }[] = [];
 let executionArn: string | undefined;
 const retainedSampler = setInterval(async () => {
   if (!gc || !executionArn) return;
-  const [latest] = ((await engine.handle('GetExecutionHistory', { executionArn, reverseOrder: true, maxResults: 1 })) as { events: { id: number }[] }).events;
+  const [latest] = (
+    (await engine.handle('GetExecutionHistory', { executionArn, reverseOrder: true, maxResults: 1 })) as {
+      events: { id: number }[];
+    }
+  ).events;
   gc();
   retained.push({ events: latest?.id ?? 0, heap: process.memoryUsage().heapUsed });
 }, 2_000);
@@ -51,13 +55,26 @@ const definition = {
   StartAt: 'Turn',
   States: {
     Turn: { Type: 'Pass', Parameters: { 'i.$': 'States.MathAdd($.i, 1)', 'blob.$': '$.blob' }, Next: 'More' },
-    More: { Type: 'Choice', Choices: [{ Variable: '$.i', NumericGreaterThanEquals: 0, Next: 'Turn' }], Default: 'Done' },
+    More: {
+      Type: 'Choice',
+      Choices: [{ Variable: '$.i', NumericGreaterThanEquals: 0, Next: 'Turn' }],
+      Default: 'Done',
+    },
     Done: { Type: 'Succeed' },
   },
 };
 const started = Date.now();
-const { stateMachineArn } = (await engine.handle('CreateStateMachine', { name: 'history-limit', definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/x' })) as { stateMachineArn: string };
-executionArn = ((await engine.handle('StartExecution', { stateMachineArn, input: JSON.stringify({ i: 0, blob: 'x'.repeat(kb * 1000) }) })) as { executionArn: string }).executionArn;
+const { stateMachineArn } = (await engine.handle('CreateStateMachine', {
+  name: 'history-limit',
+  definition: JSON.stringify(definition),
+  roleArn: 'arn:aws:iam::123456789012:role/x',
+})) as { stateMachineArn: string };
+executionArn = (
+  (await engine.handle('StartExecution', {
+    stateMachineArn,
+    input: JSON.stringify({ i: 0, blob: 'x'.repeat(kb * 1000) }),
+  })) as { executionArn: string }
+).executionArn;
 let described: { status: string; error?: string; cause?: string };
 do {
   await engine.whenIdle();
@@ -75,7 +92,12 @@ let events = 0;
 let nextToken: string | undefined;
 const pagingStarted = Date.now();
 do {
-  const page = (await engine.handle('GetExecutionHistory', { executionArn, maxResults: pageSize, reverseOrder, ...(nextToken ? { nextToken } : {}) })) as { events: unknown[]; nextToken?: string };
+  const page = (await engine.handle('GetExecutionHistory', {
+    executionArn,
+    maxResults: pageSize,
+    reverseOrder,
+    ...(nextToken ? { nextToken } : {}),
+  })) as { events: unknown[]; nextToken?: string };
   events += page.events.length;
   nextToken = page.nextToken;
   sample();
@@ -83,17 +105,26 @@ do {
 const pagingSeconds = (Date.now() - pagingStarted) / 1000;
 clearInterval(sampler);
 sample();
-const fileBytes = (await stat(join(dataDir, 'engine', ENGINE_DB_FILE)).catch(() => stat(join(dataDir, ENGINE_DB_FILE)))).size;
+const fileBytes = (await stat(join(dataDir, 'engine', ENGINE_DB_FILE)).catch(() => stat(join(dataDir, ENGINE_DB_FILE))))
+  .size;
 await engine.stop();
 await rm(dataDir, { recursive: true, force: true });
 
 const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
 console.log(`state ${kb} KB; status ${described.status} (${described.error ?? ''}: ${described.cause ?? ''})`);
-console.log(`events paged: ${events}; to close: ${closedSeconds.toFixed(1)} s; paging all: ${pagingSeconds.toFixed(1)} s`);
-console.log(`running to the limit: peak RSS ${mb(runPeak.rss)}, peak heap ${mb(runPeak.heap)}; paging ${pageSize} at a time${reverseOrder ? ' (reverse order)' : ''}: peak RSS ${mb(peakRss)}, peak heap ${mb(peakHeap)}; file ${mb(fileBytes)}`);
+console.log(
+  `events paged: ${events}; to close: ${closedSeconds.toFixed(1)} s; paging all: ${pagingSeconds.toFixed(1)} s`,
+);
+console.log(
+  `running to the limit: peak RSS ${mb(runPeak.rss)}, peak heap ${mb(runPeak.heap)}; paging ${pageSize} at a time${reverseOrder ? ' (reverse order)' : ''}: peak RSS ${mb(peakRss)}, peak heap ${mb(peakHeap)}; file ${mb(fileBytes)}`,
+);
 if (retained.length > 0) {
-  const marks = [5_000, 10_000, 15_000, 20_000, 24_000].map((n) => retained.find((r) => r.events >= n)).filter((r) => r !== undefined);
-  console.log(`heap retained after a full GC, by history length: ${marks.map((r) => `${r.events} events ${mb(r.heap)}`).join(', ')}`);
+  const marks = [5_000, 10_000, 15_000, 20_000, 24_000]
+    .map((n) => retained.find((r) => r.events >= n))
+    .filter((r) => r !== undefined);
+  console.log(
+    `heap retained after a full GC, by history length: ${marks.map((r) => `${r.events} events ${mb(r.heap)}`).join(', ')}`,
+  );
 } else if (!gc) {
   console.log('(run with node --expose-gc for the heap retained as the history grows)');
 }

@@ -32,10 +32,13 @@ export async function measureLangGraph(durability: LangGraphDurability): Promise
     for (let s = 1; s < STEPS; s += 1) graph = graph.addEdge(`Step${s}`, `Step${s + 1}`);
     graph = graph.addEdge(`Step${STEPS}`, END);
     const saver = SqliteSaver.fromConnString(join(dir, 'langgraph.sqlite'));
-    if (durability === 'parity') (saver as unknown as { db: { pragma(p: string): unknown } }).db.pragma('synchronous = FULL');
+    if (durability === 'parity')
+      (saver as unknown as { db: { pragma(p: string): unknown } }).db.pragma('synchronous = FULL');
     const app = graph.compile({ checkpointer: saver });
     const mode = durability === 'parity' ? 'sync' : 'async';
-    const figures = await measureWorkload((r) => app.invoke({ runId: `run-${r}` }, { configurable: { thread_id: `run-${r}` }, durability: mode }));
+    const figures = await measureWorkload((r) =>
+      app.invoke({ runId: `run-${r}` }, { configurable: { thread_id: `run-${r}` }, durability: mode }),
+    );
     return {
       ...figures,
       peakRssBytes: peakRssBytes(),

@@ -13,8 +13,12 @@ if (values.snapshot) {
   console.log(describeHeap(heapBreakdown(values.snapshot)));
 } else {
   const f = await measureApi({ memoryOnly: true });
-  console.log(`${f.concurrent.runs} runs ${f.concurrent.inFlight} in flight through the API: ${(f.concurrent.runs / f.concurrent.seconds).toFixed(0)} runs/s`);
-  console.log(`engine process: peak RSS under load ${(f.peakRssBytes / 1e6).toFixed(0)} MB, with ${f.paused!.runs} runs paused ${(f.paused!.rssBytes / 1e6).toFixed(0)} MB`);
+  console.log(
+    `${f.concurrent.runs} runs ${f.concurrent.inFlight} in flight through the API: ${(f.concurrent.runs / f.concurrent.seconds).toFixed(0)} runs/s`,
+  );
+  console.log(
+    `engine process: peak RSS under load ${(f.peakRssBytes / 1e6).toFixed(0)} MB, with ${f.paused!.runs} runs paused ${(f.paused!.rssBytes / 1e6).toFixed(0)} MB`,
+  );
   console.log(f.heap);
   for (const note of f.notes ?? []) console.log(note);
 }

@@ -18,7 +18,9 @@ function average(commits: readonly string[][]): { total: number; byLabel: [strin
   const n = Math.max(1, commits.length);
   return {
     total: commits.reduce((sum, pages) => sum + pages.length, 0) / n,
-    byLabel: [...byLabel.entries()].map(([label, count]) => [label, count / n] as [string, number]).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
+    byLabel: [...byLabel.entries()]
+      .map(([label, count]) => [label, count / n] as [string, number])
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
   };
 }
 
@@ -29,11 +31,19 @@ const line = (name: string, figures: { total: number; byLabel: [string, number][
  * Runs `runs` runs one at a time and `concurrentRuns` with `inFlight` at a time, and returns the
  * breakdown as printable lines. `run(name)` starts a run and resolves once it closed.
  */
-export async function pageBreakdown(engine: Engine, run: (name: string) => Promise<unknown>, runs: number, concurrentRuns: number, inFlight: number): Promise<string[]> {
+export async function pageBreakdown(
+  engine: Engine,
+  run: (name: string) => Promise<unknown>,
+  runs: number,
+  concurrentRuns: number,
+  inFlight: number,
+): Promise<string[]> {
   const sequential = await engine.walCommitsDuring(async () => {
     for (let r = 0; r < runs; r += 1) await run(`pages-${r}`);
   });
-  const concurrent = await engine.walCommitsDuring(() => runWithConcurrency(concurrentRuns, inFlight, (r) => run(`pages-c-${r}`)));
+  const concurrent = await engine.walCommitsDuring(() =>
+    runWithConcurrency(concurrentRuns, inFlight, (r) => run(`pages-c-${r}`)),
+  );
   const out: string[] = [];
   out.push(`Pages (WAL frames) per transition, one run at a time (${runs} runs, ${sequential.length} commits):`);
   // The last run's deferred bookkeeping (its close notification's removal) rides along with the next
@@ -53,7 +63,9 @@ export async function pageBreakdown(engine: Engine, run: (name: string) => Promi
     return { total: a.total * scale, byLabel: a.byLabel.map(([label, v]) => [label, v * scale] as [string, number]) };
   };
   out.push(line('per step', perStep(sequential, runs)));
-  out.push(`${inFlight} in flight (${concurrentRuns} runs, ${concurrent.length} commits, ${(concurrent.length / (concurrentRuns * STEPS)).toFixed(2)} per step):`);
+  out.push(
+    `${inFlight} in flight (${concurrentRuns} runs, ${concurrent.length} commits, ${(concurrent.length / (concurrentRuns * STEPS)).toFixed(2)} per step):`,
+  );
   out.push(line('per step', perStep(concurrent, concurrentRuns)));
   return out;
 }

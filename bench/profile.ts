@@ -13,16 +13,33 @@ import { join } from 'node:path';
 import { Engine, type ExecutionStatusChangeEvent } from '@autosave/engine';
 import { InProcessLambdaRunner } from '../packages/local/src/services/lambda/lambda-runner';
 import { pageBreakdown } from './page-breakdown';
-import { IN_FLIGHT, PAGE_SAMPLE_RUNS, SEQUENTIAL_RUNS, STEP_FUNCTION_NAME, STEPS, sevenStepDefinition, stepFunction } from './workload';
+import {
+  IN_FLIGHT,
+  PAGE_SAMPLE_RUNS,
+  SEQUENTIAL_RUNS,
+  STEP_FUNCTION_NAME,
+  STEPS,
+  sevenStepDefinition,
+  stepFunction,
+} from './workload';
 
 /** Transitions of one run of the workload: the start, then each Task's outcome. */
 const TRANSITIONS_PER_RUN = STEPS + 1;
 
-interface Counts { sql: number; parse: number; parseBytes: number; stringify: number; stringifyBytes: number }
+interface Counts {
+  sql: number;
+  parse: number;
+  parseBytes: number;
+  stringify: number;
+  stringifyBytes: number;
+}
 
 function instrument(): { counts: Counts; reset(): void } {
   const counts: Counts = { sql: 0, parse: 0, parseBytes: 0, stringify: 0, stringifyBytes: 0 };
-  const statement = Object.getPrototypeOf((new Database(':memory:')).prepare('SELECT 1')) as Record<string, (...a: unknown[]) => unknown>;
+  const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Record<
+    string,
+    (...a: unknown[]) => unknown
+  >;
   for (const method of ['run', 'get', 'all', 'iterate']) {
     const original = statement[method];
     statement[method] = function counted(this: unknown, ...args: unknown[]) {
@@ -42,13 +59,23 @@ function instrument(): { counts: Counts; reset(): void } {
     counts.stringifyBytes += out?.length ?? 0;
     return out;
   }) as typeof JSON.stringify;
-  return { counts, reset: () => Object.assign(counts, { sql: 0, parse: 0, parseBytes: 0, stringify: 0, stringifyBytes: 0 }) };
+  return {
+    counts,
+    reset: () => Object.assign(counts, { sql: 0, parse: 0, parseBytes: 0, stringify: 0, stringifyBytes: 0 }),
+  };
 }
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount: number }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+}
 
 /** Self time per function (by name and file:line), largest first. */
-function topFunctions(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }, count: number): { name: string; share: number }[] {
+function topFunctions(
+  profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] },
+  count: number,
+): { name: string; share: number }[] {
   const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
   let total = 0;
@@ -61,14 +88,19 @@ function topFunctions(profile: { nodes: ProfileNode[]; samples: number[]; timeDe
     self.set(key, (self.get(key) ?? 0) + dt);
     total += dt;
   });
-  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, t]) => ({ name, share: t / total }));
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, t]) => ({ name, share: t / total }));
 }
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'autosave-bench-profile-'));
   const { counts, reset } = instrument();
   const waiting = new Map<string, () => void>();
-  const lambdas = new InProcessLambdaRunner({ functions: [{ name: STEP_FUNCTION_NAME, load: () => stepFunction, timeoutSeconds: 30 }] });
+  const lambdas = new InProcessLambdaRunner({
+    functions: [{ name: STEP_FUNCTION_NAME, load: () => stepFunction, timeoutSeconds: 30 }],
+  });
   const engine = new Engine({
     dataDir: dir,
     invokeLambda: lambdas.invoke,
@@ -76,7 +108,11 @@ async function main(): Promise<void> {
     onExecutionClosed: async (e: ExecutionStatusChangeEvent) => waiting.get(e.detail.executionArn)?.(),
   });
   await engine.start();
-  const { stateMachineArn } = (await engine.handle('CreateStateMachine', { name: 'seven', definition: JSON.stringify(sevenStepDefinition()), roleArn: 'arn:aws:iam::123456789012:role/bench' })) as { stateMachineArn: string };
+  const { stateMachineArn } = (await engine.handle('CreateStateMachine', {
+    name: 'seven',
+    definition: JSON.stringify(sevenStepDefinition()),
+    roleArn: 'arn:aws:iam::123456789012:role/bench',
+  })) as { stateMachineArn: string };
   const run = async (name: string) => {
     const arn = `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
     const closed = new Promise<void>((resolve) => waiting.set(arn, resolve));
@@ -105,12 +141,17 @@ async function main(): Promise<void> {
 
   const transitions = SEQUENTIAL_RUNS * TRANSITIONS_PER_RUN;
   const per = (n: number) => (n / transitions).toFixed(1);
-  console.log(`${SEQUENTIAL_RUNS} sequential runs in ${ms.toFixed(0)} ms: ${(ms / (SEQUENTIAL_RUNS * STEPS)).toFixed(3)} ms per step (profiler on).`);
-  console.log(`Per transition (${TRANSITIONS_PER_RUN} per run): ${per(snapshot.sql)} SQL statements, ${per(snapshot.parse)} JSON.parse (${per(snapshot.parseBytes)} chars), ` +
-    `${per(snapshot.stringify)} JSON.stringify (${per(snapshot.stringifyBytes)} chars), ${per(commits)} fsync'd commits.`);
+  console.log(
+    `${SEQUENTIAL_RUNS} sequential runs in ${ms.toFixed(0)} ms: ${(ms / (SEQUENTIAL_RUNS * STEPS)).toFixed(3)} ms per step (profiler on).`,
+  );
+  console.log(
+    `Per transition (${TRANSITIONS_PER_RUN} per run): ${per(snapshot.sql)} SQL statements, ${per(snapshot.parse)} JSON.parse (${per(snapshot.parseBytes)} chars), ` +
+      `${per(snapshot.stringify)} JSON.stringify (${per(snapshot.stringifyBytes)} chars), ${per(commits)} fsync'd commits.`,
+  );
   for (const l of pages) console.log(l);
   console.log('Top self time (CPU profile of the sequential path):');
-  for (const f of topFunctions(profile as never, 25)) console.log(`  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.name}`);
+  for (const f of topFunctions(profile as never, 25))
+    console.log(`  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.name}`);
 }
 
 await main();

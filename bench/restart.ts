@@ -13,7 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CreateStateMachineCommand, ListExecutionsCommand, ListStateMachinesCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  CreateStateMachineCommand,
+  ListExecutionsCommand,
+  ListStateMachinesCommand,
+  SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import { build } from 'esbuild';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { AUTOSAVE_BIN, spawnEngine } from '../scripts/engine-process';
@@ -34,7 +40,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function javascriptFunctionsModule(dir: string): Promise<string> {
   const outfile = join(dir, 'bench-functions.mjs');
-  await build({ entryPoints: [FUNCTIONS_SOURCE], bundle: true, format: 'esm', platform: 'node', packages: 'external', outfile, logLevel: 'error' });
+  await build({
+    entryPoints: [FUNCTIONS_SOURCE],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    outfile,
+    logLevel: 'error',
+  });
   return outfile;
 }
 
@@ -66,7 +80,11 @@ function modulesBefore(trace: string): number {
  * {@link KILLED_IN_FLIGHT_RUNS} runs held at step 4, SIGKILLs it and measures the restart. The engine runs in
  * `cwd` (a directory without autosave.config.ts: the bench's functions only).
  */
-export async function measureRestart(options: { dataDir: string; functionsModule: string; cwd: string }): Promise<RestartFigures> {
+export async function measureRestart(options: {
+  dataDir: string;
+  functionsModule: string;
+  cwd: string;
+}): Promise<RestartFigures> {
   const signalFile = join(options.cwd, 'restart-signals.txt');
   const engine = await spawnEngine({
     dataDir: options.dataDir,
@@ -75,9 +93,18 @@ export async function measureRestart(options: { dataDir: string; functionsModule
     env: { BENCH_SIGNAL_FILE: signalFile, BENCH_SLOW_STEP_MILLIS: '60000' },
   });
   const sfn = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-  const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'bench-restart', definition: JSON.stringify(sevenStepDefinition(fnArn('bench-slow-step'))), roleArn: ROLE }));
+  const { stateMachineArn } = await sfn.send(
+    new CreateStateMachineCommand({
+      name: 'bench-restart',
+      definition: JSON.stringify(sevenStepDefinition(fnArn('bench-slow-step'))),
+      roleArn: ROLE,
+    }),
+  );
   await runWithConcurrency(KILLED_IN_FLIGHT_RUNS, KILLED_IN_FLIGHT_RUNS, (r) =>
-    sfn.send(new StartExecutionCommand({ stateMachineArn, name: `k-${r}`, input: JSON.stringify({ runId: `k-${r}` }) })));
+    sfn.send(
+      new StartExecutionCommand({ stateMachineArn, name: `k-${r}`, input: JSON.stringify({ runId: `k-${r}` }) }),
+    ),
+  );
   await waitForLines(signalFile, KILLED_IN_FLIGHT_RUNS);
   sfn.destroy();
   const port = engine.port;
@@ -85,14 +112,28 @@ export async function measureRestart(options: { dataDir: string; functionsModule
   await engine.exited;
 
   const t = performance.now();
-  const child = spawn(process.execPath, [AUTOSAVE_BIN, 'local', '--port', String(port), '--data', options.dataDir, '--functions', options.functionsModule], {
-    cwd: options.cwd,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    // BENCH_ENGINE_NODE_OPTIONS reaches the restarted process only (e.g. a CPU profile's --import hook).
-    env: { ...process.env, BENCH_SLOW_STEP_MILLIS: '0', [STOP_WITH_PARENT_ENV]: '1', ...(process.env.BENCH_ENGINE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_ENGINE_NODE_OPTIONS } : {}) },
-  });
+  const child = spawn(
+    process.execPath,
+    [AUTOSAVE_BIN, 'local', '--port', String(port), '--data', options.dataDir, '--functions', options.functionsModule],
+    {
+      cwd: options.cwd,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      // BENCH_ENGINE_NODE_OPTIONS reaches the restarted process only (e.g. a CPU profile's --import hook).
+      env: {
+        ...process.env,
+        BENCH_SLOW_STEP_MILLIS: '0',
+        [STOP_WITH_PARENT_ENV]: '1',
+        ...(process.env.BENCH_ENGINE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_ENGINE_NODE_OPTIONS } : {}),
+      },
+    },
+  );
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const client = new SFNClient({ endpoint: `http://127.0.0.1:${port}`, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+  const client = new SFNClient({
+    endpoint: `http://127.0.0.1:${port}`,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+    maxAttempts: 1,
+  });
   try {
     for (;;) {
       try {
@@ -104,17 +145,27 @@ export async function measureRestart(options: { dataDir: string; functionsModule
     }
     const apiSeconds = secondsSince(t);
     for (;;) {
-      const open = await client.send(new ListExecutionsCommand({ stateMachineArn, statusFilter: 'RUNNING', maxResults: 1 }));
+      const open = await client.send(
+        new ListExecutionsCommand({ stateMachineArn, statusFilter: 'RUNNING', maxResults: 1 }),
+      );
       if ((open.executions ?? []).length === 0) break;
       await sleep(2);
     }
     const doneSeconds = secondsSince(t);
-    const done = await client.send(new ListExecutionsCommand({ stateMachineArn, statusFilter: 'SUCCEEDED', maxResults: 1000 }));
-    if ((done.executions ?? []).length !== KILLED_IN_FLIGHT_RUNS) throw new Error(`after the restart ${done.executions?.length} of ${KILLED_IN_FLIGHT_RUNS} runs succeeded`);
+    const done = await client.send(
+      new ListExecutionsCommand({ stateMachineArn, statusFilter: 'SUCCEEDED', maxResults: 1000 }),
+    );
+    if ((done.executions ?? []).length !== KILLED_IN_FLIGHT_RUNS)
+      throw new Error(`after the restart ${done.executions?.length} of ${KILLED_IN_FLIGHT_RUNS} runs succeeded`);
     client.destroy();
     child.kill('SIGTERM');
     await exited;
-    return { apiSeconds, doneSeconds, modulesBeforeAnswer: await modulesLoadedBeforeAnswer(options), runsCaught: KILLED_IN_FLIGHT_RUNS };
+    return {
+      apiSeconds,
+      doneSeconds,
+      modulesBeforeAnswer: await modulesLoadedBeforeAnswer(options),
+      runsCaught: KILLED_IN_FLIGHT_RUNS,
+    };
   } finally {
     client.destroy();
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -126,9 +177,18 @@ export async function measureRestart(options: { dataDir: string; functionsModule
  * One more (untimed) restart on the same store with the module-trace hook (`node --import`, which slows
  * every module load, so not in the timed one): the modules loaded before the Step Functions API answered.
  */
-async function modulesLoadedBeforeAnswer(options: { dataDir: string; functionsModule: string; cwd: string }): Promise<number> {
+async function modulesLoadedBeforeAnswer(options: {
+  dataDir: string;
+  functionsModule: string;
+  cwd: string;
+}): Promise<number> {
   const trace = join(options.cwd, 'restart-modules.txt');
-  const engine = await spawnEngine({ dataDir: options.dataDir, functionsModule: options.functionsModule, cwd: options.cwd, env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace } });
+  const engine = await spawnEngine({
+    dataDir: options.dataDir,
+    functionsModule: options.functionsModule,
+    cwd: options.cwd,
+    env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace },
+  });
   await engine.stop();
   return modulesBefore(trace);
 }
@@ -142,7 +202,9 @@ async function main(): Promise<void> {
       const dataDir = join(dir, 'data');
       if (values.data) await cp(values.data, dataDir, { recursive: true });
       const f = await measureRestart({ dataDir, functionsModule: await javascriptFunctionsModule(dir), cwd: dir });
-      console.log(`restart ${i + 1}: API answers ${f.apiSeconds.toFixed(3)} s, ${f.runsCaught} runs caught in flight done ${f.doneSeconds.toFixed(3)} s, ${f.modulesBeforeAnswer} modules loaded before the answer`);
+      console.log(
+        `restart ${i + 1}: API answers ${f.apiSeconds.toFixed(3)} s, ${f.runsCaught} runs caught in flight done ${f.doneSeconds.toFixed(3)} s, ${f.modulesBeforeAnswer} modules loaded before the answer`,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -12,7 +12,18 @@ import type { WorkloadFigures } from './workload';
 
 // Before the workload's sizes are read (here and in every part's process): `--quick` runs fewer of them.
 if (process.argv.includes('--quick')) process.env.BENCH_QUICK = '1';
-const { CONCURRENT_RUNS, IN_FLIGHT, KILLED_IN_FLIGHT_RUNS, PAGE_SAMPLE_RUNS, PAUSED_RUNS, QUICK, REPEATS, SEQUENTIAL_RUNS, STEPS, WARMUP_RUNS } = await import('./workload');
+const {
+  CONCURRENT_RUNS,
+  IN_FLIGHT,
+  KILLED_IN_FLIGHT_RUNS,
+  PAGE_SAMPLE_RUNS,
+  PAUSED_RUNS,
+  QUICK,
+  REPEATS,
+  SEQUENTIAL_RUNS,
+  STEPS,
+  WARMUP_RUNS,
+} = await import('./workload');
 
 const PARTS = {
   autosave: async () => (await import('./autosave-engine')).measureAutosave(),
@@ -32,10 +43,18 @@ type Figures<P extends Part> = Awaited<ReturnType<(typeof PARTS)[P]>>;
 /** Runs one part in a child process (with --expose-gc) and reads its figures. */
 function runPart<P extends Part>(part: P): Promise<Figures<P>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--part', part], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...(QUICK ? { BENCH_QUICK: '1' } : {}) },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--part', part],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: {
+          ...process.env,
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          ...(QUICK ? { BENCH_QUICK: '1' } : {}),
+        },
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => {
@@ -55,10 +74,12 @@ const verdict = (met: boolean) => (met ? 'met' : 'NOT MET');
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r, i) => {
-    const line = r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('   ');
-    return i === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('   ')}` : line;
-  }).join('\n');
+  return rows
+    .map((r, i) => {
+      const line = r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('   ');
+      return i === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('   ')}` : line;
+    })
+    .join('\n');
 }
 
 async function main(): Promise<void> {
@@ -70,9 +91,13 @@ async function main(): Promise<void> {
     return;
   }
   const started = performance.now();
-  console.log(`Machine: ${cpus().length} vCPU (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}.`);
-  console.log(`Workload: ${STEPS} sequential Tasks, each returning ~200 bytes; ${SEQUENTIAL_RUNS} runs one after another; ${CONCURRENT_RUNS} runs, ${IN_FLIGHT} in flight. ` +
-    `Medians of ${REPEATS} after ${WARMUP_RUNS} warm-up runs${QUICK ? ' (--quick)' : ''}.`);
+  console.log(
+    `Machine: ${cpus().length} vCPU (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}.`,
+  );
+  console.log(
+    `Workload: ${STEPS} sequential Tasks, each returning ~200 bytes; ${SEQUENTIAL_RUNS} runs one after another; ${CONCURRENT_RUNS} runs, ${IN_FLIGHT} in flight. ` +
+      `Medians of ${REPEATS} after ${WARMUP_RUNS} warm-up runs${QUICK ? ' (--quick)' : ''}.`,
+  );
   // The floor runs before and after the others and keeps the faster figures: the disk is shared, and a
   // floor measured in a slow moment would flatter us.
   const floorBefore = await runPart('floor');
@@ -101,17 +126,37 @@ async function main(): Promise<void> {
     ['floor: SQLite insert per step', floor, 'yes'],
     ['aws-local-stepfunctions', reference, 'no (memory)'],
   ];
-  console.log(`\n${table([
-    ['', 'seq runs/s', `${IN_FLIGHT} in flight runs/s`, 'seq ms/step', 'pages/step seq', `pages/step ${IN_FLIGHT}`, 'peak RSS', "fsync'd"],
-    ...columns.map(([name, f, fsync]) => [
-      name, runsPerSecond(f.sequential).toFixed(0), runsPerSecond(f.concurrent).toFixed(0),
-      ((f.sequential.seconds * 1000) / (f.sequential.runs * STEPS)).toFixed(3),
-      f.pagesPerStep?.sequential.toFixed(2) ?? '', f.pagesPerStep?.concurrent.toFixed(2) ?? '', mb(f.peakRssBytes), fsync,
-    ]),
-  ])}\n`);
+  console.log(
+    `\n${table([
+      [
+        '',
+        'seq runs/s',
+        `${IN_FLIGHT} in flight runs/s`,
+        'seq ms/step',
+        'pages/step seq',
+        `pages/step ${IN_FLIGHT}`,
+        'peak RSS',
+        "fsync'd",
+      ],
+      ...columns.map(([name, f, fsync]) => [
+        name,
+        runsPerSecond(f.sequential).toFixed(0),
+        runsPerSecond(f.concurrent).toFixed(0),
+        ((f.sequential.seconds * 1000) / (f.sequential.runs * STEPS)).toFixed(3),
+        f.pagesPerStep?.sequential.toFixed(2) ?? '',
+        f.pagesPerStep?.concurrent.toFixed(2) ?? '',
+        mb(f.peakRssBytes),
+        fsync,
+      ]),
+    ])}\n`,
+  );
 
-  const target = (label: string, value: number, goal: number, show: (n: number) => string, atMost = false) =>
-    [label, show(value), `${atMost ? '<=' : '>='} ${show(goal)}`, verdict(atMost ? value <= goal : value >= goal)];
+  const target = (label: string, value: number, goal: number, show: (n: number) => string, atMost = false) => [
+    label,
+    show(value),
+    `${atMost ? '<=' : '>='} ${show(goal)}`,
+    verdict(atMost ? value <= goal : value >= goal),
+  ];
   const seq = (f: WorkloadFigures) => runsPerSecond(f.sequential);
   const con = (f: WorkloadFigures) => runsPerSecond(f.concurrent);
   const p = api.paused!;
@@ -119,56 +164,125 @@ async function main(): Promise<void> {
   const msFigure = (n: number) => `${n.toFixed(2)} ms`;
   const closedRuns = (scale.rows.at(-1)?.runs ?? 0).toLocaleString('en');
   const seconds = (n: number) => `${n.toFixed(2)} s`;
-  console.log(table([
-    ['target', 'measured', 'goal', ''],
-    target('in process, sequential / floor', ratio(seq(autosave), seq(floor)), 0.6, times),
-    target(`in process, ${IN_FLIGHT} in flight / floor`, ratio(con(autosave), con(floor)), 1.5, times),
-    target('API, sequential / LangGraph at its default', ratio(seq(api), seq(langgraphDefault)), 1.2, times),
-    target(`API, ${IN_FLIGHT} in flight / LangGraph at its default`, ratio(con(api), con(langgraphDefault)), 3, times),
-    target('API as users drive it, sequential / LangGraph at its default', ratio(seq(apiUser), seq(langgraphDefault)), 1.2, times),
-    target(`API as users drive it, ${IN_FLIGHT} in flight / LangGraph at its default`, ratio(con(apiUser), con(langgraphDefault)), 2, times),
-    target('API as users drive it: engine CPU per run', u.engineCpuPerRunMs, 1.48, msFigure, true),
-    target('API as users drive it: engine CPU per DescribeExecution', u.describeCpuMs, 0.1, msFigure, true),
-    target('engine process peak RSS under load', api.peakRssBytes, 150e6, mb, true),
-    target(`engine process RSS, ${PAUSED_RUNS.toLocaleString('en')} runs paused`, p.rssBytes, 150e6, mb, true),
-    target(`restart after SIGKILL (${closedRuns} closed runs): API answers`, scale.restart.apiSeconds, 0.3, seconds, true),
-    target(`restart: ${KILLED_IN_FLIGHT_RUNS} runs caught in flight done`, scale.restart.doneSeconds, 0.5, seconds, true),
-  ]));
-  console.log(`\nPages (WAL frames) per step: in process ${autosave.pagesPerStep!.sequential.toFixed(2)} one at a time, ${autosave.pagesPerStep!.concurrent.toFixed(2)} ${IN_FLIGHT} in flight; ` +
-    `the floor ${floor.pagesPerStep!.sequential.toFixed(2)} (${PAGE_SAMPLE_RUNS} runs one at a time; ${IN_FLIGHT} in flight share commits, so pages too).`);
-  console.log(`At equal durability (LangGraph "sync", FULL): API / LangGraph ${times(ratio(seq(api), seq(langgraph)))} sequential, ${times(ratio(con(api), con(langgraph)))} ${IN_FLIGHT} in flight; ` +
-    `in process / LangGraph ${times(ratio(seq(autosave), seq(langgraph)))} sequential, ${times(ratio(con(autosave), con(langgraph)))} ${IN_FLIGHT} in flight.`);
-  console.log(`Other ratios: ` +
-    `in process / aws-local-stepfunctions ${times(ratio(seq(autosave), seq(reference)))} sequential, ${times(ratio(con(autosave), con(reference)))} ${IN_FLIGHT} in flight.`);
+  console.log(
+    table([
+      ['target', 'measured', 'goal', ''],
+      target('in process, sequential / floor', ratio(seq(autosave), seq(floor)), 0.6, times),
+      target(`in process, ${IN_FLIGHT} in flight / floor`, ratio(con(autosave), con(floor)), 1.5, times),
+      target('API, sequential / LangGraph at its default', ratio(seq(api), seq(langgraphDefault)), 1.2, times),
+      target(
+        `API, ${IN_FLIGHT} in flight / LangGraph at its default`,
+        ratio(con(api), con(langgraphDefault)),
+        3,
+        times,
+      ),
+      target(
+        'API as users drive it, sequential / LangGraph at its default',
+        ratio(seq(apiUser), seq(langgraphDefault)),
+        1.2,
+        times,
+      ),
+      target(
+        `API as users drive it, ${IN_FLIGHT} in flight / LangGraph at its default`,
+        ratio(con(apiUser), con(langgraphDefault)),
+        2,
+        times,
+      ),
+      target('API as users drive it: engine CPU per run', u.engineCpuPerRunMs, 1.48, msFigure, true),
+      target('API as users drive it: engine CPU per DescribeExecution', u.describeCpuMs, 0.1, msFigure, true),
+      target('engine process peak RSS under load', api.peakRssBytes, 150e6, mb, true),
+      target(`engine process RSS, ${PAUSED_RUNS.toLocaleString('en')} runs paused`, p.rssBytes, 150e6, mb, true),
+      target(
+        `restart after SIGKILL (${closedRuns} closed runs): API answers`,
+        scale.restart.apiSeconds,
+        0.3,
+        seconds,
+        true,
+      ),
+      target(
+        `restart: ${KILLED_IN_FLIGHT_RUNS} runs caught in flight done`,
+        scale.restart.doneSeconds,
+        0.5,
+        seconds,
+        true,
+      ),
+    ]),
+  );
+  console.log(
+    `\nPages (WAL frames) per step: in process ${autosave.pagesPerStep!.sequential.toFixed(2)} one at a time, ${autosave.pagesPerStep!.concurrent.toFixed(2)} ${IN_FLIGHT} in flight; ` +
+      `the floor ${floor.pagesPerStep!.sequential.toFixed(2)} (${PAGE_SAMPLE_RUNS} runs one at a time; ${IN_FLIGHT} in flight share commits, so pages too).`,
+  );
+  console.log(
+    `At equal durability (LangGraph "sync", FULL): API / LangGraph ${times(ratio(seq(api), seq(langgraph)))} sequential, ${times(ratio(con(api), con(langgraph)))} ${IN_FLIGHT} in flight; ` +
+      `in process / LangGraph ${times(ratio(seq(autosave), seq(langgraph)))} sequential, ${times(ratio(con(autosave), con(langgraph)))} ${IN_FLIGHT} in flight.`,
+  );
+  console.log(
+    `Other ratios: ` +
+      `in process / aws-local-stepfunctions ${times(ratio(seq(autosave), seq(reference)))} sequential, ${times(ratio(con(autosave), con(reference)))} ${IN_FLIGHT} in flight.`,
+  );
   const x = api.expressSync!;
-  console.log(`\nEXPRESS through StartSyncExecution (own process, the SDK): ${runsPerSecond(x.sequential).toFixed(0)} runs/s one at a time, ` +
-    `${runsPerSecond(x.concurrent).toFixed(0)} runs/s ${IN_FLIGHT} in flight (nothing written to disk: the service keeps no express runs).`);
+  console.log(
+    `\nEXPRESS through StartSyncExecution (own process, the SDK): ${runsPerSecond(x.sequential).toFixed(0)} runs/s one at a time, ` +
+      `${runsPerSecond(x.concurrent).toFixed(0)} runs/s ${IN_FLIGHT} in flight (nothing written to disk: the service keeps no express runs).`,
+  );
   const c = api.apiCosts!;
-  console.log(`API costs, as CPU (/proc) over the API part's runs: a run ${c.engineCpuPerRunMs.toFixed(2)} ms in the engine process and ${c.driverCpuPerRunMs.toFixed(2)} ms in the driver's SDK client ` +
-    `(both on the same ${cpus().length} cores), ${c.pollsPerRun.toFixed(1)} DescribeExecution polls per run; one DescribeExecution ${c.describeCpuMs.toFixed(3)} ms of engine CPU.`);
-  console.log(`\nAPI as users drive it (the example app's folder and config, the SDK polling 1 ms doubling to 20 ms; engine CPU from the engine's own process.cpuUsage, ` +
-    `AUTOSAVE_CPU_ACCOUNTING=1): a run ${u.engineCpuPerRunMs.toFixed(2)} ms of engine CPU (${u.driverCpuPerRunMs.toFixed(2)} ms in the driver), ${u.pollsPerRun.toFixed(1)} DescribeExecution polls per run; ` +
-    `alone in flight, a StartExecution ${u.startCpuMs!.toFixed(3)} ms, a DescribeExecution ${u.describeRunningCpuMs!.toFixed(3)} ms while its run steps, ${u.describeCpuMs.toFixed(3)} ms of a closed run (2,000 in a row).`);
-  console.log(`Where a run's time goes one at a time (50 more runs alone): ${u.commitsPerRun!.toFixed(1)} fsync'd commits per run, each ${u.msPerCommit!.toFixed(2)} ms of the engine's thread (in series: ` +
-    `${(u.commitsPerRun! * u.msPerCommit!).toFixed(1)} ms of a ${(1000 / seq(apiUser)).toFixed(1)} ms run), and the run closed ${u.closedUnseenMs!.toFixed(1)} ms on average before a poll saw it.`);
+  console.log(
+    `API costs, as CPU (/proc) over the API part's runs: a run ${c.engineCpuPerRunMs.toFixed(2)} ms in the engine process and ${c.driverCpuPerRunMs.toFixed(2)} ms in the driver's SDK client ` +
+      `(both on the same ${cpus().length} cores), ${c.pollsPerRun.toFixed(1)} DescribeExecution polls per run; one DescribeExecution ${c.describeCpuMs.toFixed(3)} ms of engine CPU.`,
+  );
+  console.log(
+    `\nAPI as users drive it (the example app's folder and config, the SDK polling 1 ms doubling to 20 ms; engine CPU from the engine's own process.cpuUsage, ` +
+      `AUTOSAVE_CPU_ACCOUNTING=1): a run ${u.engineCpuPerRunMs.toFixed(2)} ms of engine CPU (${u.driverCpuPerRunMs.toFixed(2)} ms in the driver), ${u.pollsPerRun.toFixed(1)} DescribeExecution polls per run; ` +
+      `alone in flight, a StartExecution ${u.startCpuMs!.toFixed(3)} ms, a DescribeExecution ${u.describeRunningCpuMs!.toFixed(3)} ms while its run steps, ${u.describeCpuMs.toFixed(3)} ms of a closed run (2,000 in a row).`,
+  );
+  console.log(
+    `Where a run's time goes one at a time (50 more runs alone): ${u.commitsPerRun!.toFixed(1)} fsync'd commits per run, each ${u.msPerCommit!.toFixed(2)} ms of the engine's thread (in series: ` +
+      `${(u.commitsPerRun! * u.msPerCommit!).toFixed(1)} ms of a ${(1000 / seq(apiUser)).toFixed(1)} ms run), and the run closed ${u.closedUnseenMs!.toFixed(1)} ms on average before a poll saw it.`,
+  );
   const w = apiUser.waited!;
-  console.log(`Waited for with the engine's wait (one GET /_autosave/wait per run, answered at its close) instead of polling: ${runsPerSecond(w.sequential).toFixed(0)} runs/s one at a time, ` +
-    `${runsPerSecond(w.concurrent).toFixed(0)} runs/s ${IN_FLIGHT} in flight (polling: ${seq(apiUser).toFixed(0)} and ${con(apiUser).toFixed(0)}), engine CPU ${w.engineCpuPerRunMs.toFixed(2)} ms per run (polling: ${u.engineCpuPerRunMs.toFixed(2)}).`);
-  console.log(`\nClosed ${scale.run} runs in the store (real runs, durable), in process; this part took ${scale.seconds.toFixed(0)} s, most of it growing the store:\n${table([
-    ['closed runs', 'bytes/run', 'boot ms', 'List page 1 ms', 'List page 10 ms', 'Describe ms', 'History ms'],
-    ...scale.rows.map((r) => [r.runs.toLocaleString('en'), r.bytesPerRun.toFixed(0), r.bootMs.toFixed(1), r.listFirstPageMs.toFixed(2), r.listTenthPageMs.toFixed(2), r.describeMs.toFixed(3), r.historyMs.toFixed(2)]),
-  ])}`);
+  console.log(
+    `Waited for with the engine's wait (one GET /_autosave/wait per run, answered at its close) instead of polling: ${runsPerSecond(w.sequential).toFixed(0)} runs/s one at a time, ` +
+      `${runsPerSecond(w.concurrent).toFixed(0)} runs/s ${IN_FLIGHT} in flight (polling: ${seq(apiUser).toFixed(0)} and ${con(apiUser).toFixed(0)}), engine CPU ${w.engineCpuPerRunMs.toFixed(2)} ms per run (polling: ${u.engineCpuPerRunMs.toFixed(2)}).`,
+  );
+  console.log(
+    `\nClosed ${scale.run} runs in the store (real runs, durable), in process; this part took ${scale.seconds.toFixed(0)} s, most of it growing the store:\n${table(
+      [
+        ['closed runs', 'bytes/run', 'boot ms', 'List page 1 ms', 'List page 10 ms', 'Describe ms', 'History ms'],
+        ...scale.rows.map((r) => [
+          r.runs.toLocaleString('en'),
+          r.bytesPerRun.toFixed(0),
+          r.bootMs.toFixed(1),
+          r.listFirstPageMs.toFixed(2),
+          r.listTenthPageMs.toFixed(2),
+          r.describeMs.toFixed(3),
+          r.historyMs.toFixed(2),
+        ]),
+      ],
+    )}`,
+  );
   const inProcessPaused = autosave.paused!;
-  console.log(`In process with ${PAUSED_RUNS.toLocaleString('en')} runs paused on task tokens: RSS ${mb(inProcessPaused.rssBytes)} (after GC); ` +
-    `engine restart ${(inProcessPaused.restartSeconds! * 1000).toFixed(0)} ms, all of them completed by SendTaskSuccess ${inProcessPaused.resumeAllSeconds!.toFixed(1)} s after it.`);
-  console.log(`\nRestart of \`autosave local\` after SIGKILL on the store of ${closedRuns} closed runs: ${scale.restart.modulesBeforeAnswer} modules loaded before the Step Functions API answered ` +
-    `(the config, the SDK clients and the functions load after it, and runs caught in flight wait for the functions; dynalite loads after the rest, behind its port).`);
+  console.log(
+    `In process with ${PAUSED_RUNS.toLocaleString('en')} runs paused on task tokens: RSS ${mb(inProcessPaused.rssBytes)} (after GC); ` +
+      `engine restart ${(inProcessPaused.restartSeconds! * 1000).toFixed(0)} ms, all of them completed by SendTaskSuccess ${inProcessPaused.resumeAllSeconds!.toFixed(1)} s after it.`,
+  );
+  console.log(
+    `\nRestart of \`autosave local\` after SIGKILL on the store of ${closedRuns} closed runs: ${scale.restart.modulesBeforeAnswer} modules loaded before the Step Functions API answered ` +
+      `(the config, the SDK clients and the functions load after it, and runs caught in flight wait for the functions; dynalite loads after the rest, behind its port).`,
+  );
   console.log(`\nEngine process with ${PAUSED_RUNS.toLocaleString('en')} runs paused (API part), ${api.heap}`);
-  for (const [name, f] of [['autosave', autosave], ['API', api], ['LangGraph parity', langgraph], ['LangGraph default', langgraphDefault], ['aws-local-stepfunctions', reference]] as const) {
+  for (const [name, f] of [
+    ['autosave', autosave],
+    ['API', api],
+    ['LangGraph parity', langgraph],
+    ['LangGraph default', langgraphDefault],
+    ['aws-local-stepfunctions', reference],
+  ] as const) {
     for (const note of f.notes ?? []) console.log(`${name}: ${note}`);
   }
-  console.log("fsync'd: autosave commits every transition (WAL, synchronous=FULL) before it takes effect, concurrent runs sharing commits; " +
-    'the restart figures are from process spawn, as a supervisor sees them.');
+  console.log(
+    "fsync'd: autosave commits every transition (WAL, synchronous=FULL) before it takes effect, concurrent runs sharing commits; " +
+      'the restart figures are from process spawn, as a supervisor sees them.',
+  );
   console.log(`Bench took ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 

@@ -68,15 +68,23 @@ export async function measureScale(sizes: readonly number[] = SCALE_SIZES): Prom
     const engineDir = join(dir, 'engine');
     let b = benchEngine(engineDir, []);
     await b.engine.start();
-    const definition = QUICK ? { StartAt: 'Done', States: { Done: { Type: 'Pass', End: true } } } : sevenStepDefinition();
-    const { stateMachineArn } = (await b.engine.handle('CreateStateMachine', { name: 'seven', definition: JSON.stringify(definition), roleArn: ROLE })) as { stateMachineArn: string };
+    const definition = QUICK
+      ? { StartAt: 'Done', States: { Done: { Type: 'Pass', End: true } } }
+      : sevenStepDefinition();
+    const { stateMachineArn } = (await b.engine.handle('CreateStateMachine', {
+      name: 'seven',
+      definition: JSON.stringify(definition),
+      roleArn: ROLE,
+    })) as { stateMachineArn: string };
     const arnOf = (n: number) => `${stateMachineArn.replace(':stateMachine:', ':execution:')}:c-${n}`;
     const emptyBytes = liveBytes(b.engine);
     const rows: ScaleRow[] = [];
     let have = 0;
     for (const size of sizes) {
       const from = have;
-      await runWithConcurrency(size - from, GROW_IN_FLIGHT, async (i) => mustSucceed(await b.run(stateMachineArn, `c-${from + i}`)));
+      await runWithConcurrency(size - from, GROW_IN_FLIGHT, async (i) =>
+        mustSucceed(await b.run(stateMachineArn, `c-${from + i}`)),
+      );
       have = size;
       await b.engine.whenIdle();
       const bytesPerRun = (liveBytes(b.engine) - emptyBytes) / size;
@@ -86,18 +94,31 @@ export async function measureScale(sizes: readonly number[] = SCALE_SIZES): Prom
       const t = performance.now();
       await engine.start();
       const bootMs = secondsSince(t) * 1000;
-      const page = (token?: string) => engine.handle('ListExecutions', { stateMachineArn, maxResults: 100, ...(token ? { nextToken: token } : {}) }) as Promise<{ nextToken?: string }>;
+      const page = (token?: string) =>
+        engine.handle('ListExecutions', {
+          stateMachineArn,
+          maxResults: 100,
+          ...(token ? { nextToken: token } : {}),
+        }) as Promise<{ nextToken?: string }>;
       const listFirstPageMs = await timed(20, () => page());
       let token: string | undefined;
       for (let p = 0; p < 9; p += 1) token = (await page(token)).nextToken;
       const listTenthPageMs = await timed(20, () => page(token));
       // Spread over the whole store (7919 is prime: every run is as likely).
-      const describeMs = await timed(200, (i) => engine.handle('DescribeExecution', { executionArn: arnOf((i * 7919) % size) }));
-      const historyMs = await timed(50, (i) => engine.handle('GetExecutionHistory', { executionArn: arnOf((i * 7919) % size), maxResults: 1000 }));
+      const describeMs = await timed(200, (i) =>
+        engine.handle('DescribeExecution', { executionArn: arnOf((i * 7919) % size) }),
+      );
+      const historyMs = await timed(50, (i) =>
+        engine.handle('GetExecutionHistory', { executionArn: arnOf((i * 7919) % size), maxResults: 1000 }),
+      );
       rows.push({ runs: size, bytesPerRun, bootMs, listFirstPageMs, listTenthPageMs, describeMs, historyMs });
     }
     await b.engine.stop();
-    const restart = await measureRestart({ dataDir: dir, functionsModule: await javascriptFunctionsModule(dir), cwd: dir });
+    const restart = await measureRestart({
+      dataDir: dir,
+      functionsModule: await javascriptFunctionsModule(dir),
+      cwd: dir,
+    });
     return { rows, run: SCALE_RUN, seconds: secondsSince(started), restart };
   } finally {
     await rm(dir, { recursive: true, force: true });

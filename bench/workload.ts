@@ -40,7 +40,8 @@ export function stepResult(step: number): Record<string, unknown> {
 }
 
 /** The step function: answers at once, so the figures measure the engine. */
-export const stepFunction = async (event: { step?: number }): Promise<Record<string, unknown>> => stepResult(Number(event?.step ?? 0));
+export const stepFunction = async (event: { step?: number }): Promise<Record<string, unknown>> =>
+  stepResult(Number(event?.step ?? 0));
 
 /** Seven sequential Tasks on the step function; each keeps only the last result (state stays small). */
 export function sevenStepDefinition(functionArn: string = STEP_FUNCTION_ARN): Record<string, unknown> {
@@ -49,7 +50,7 @@ export function sevenStepDefinition(functionArn: string = STEP_FUNCTION_ARN): Re
     states[`Step${i}`] = {
       Type: 'Task',
       Resource: functionArn,
-      Parameters: { 'step': i, 'runId.$': '$.runId' },
+      Parameters: { step: i, 'runId.$': '$.runId' },
       ResultPath: '$.last',
       ...(i < STEPS ? { Next: `Step${i + 1}` } : { End: true }),
     };
@@ -73,7 +74,11 @@ export function pausedDefinition(): Record<string, unknown> {
 }
 
 /** Runs `count` jobs with at most `inFlight` at once. */
-export async function runWithConcurrency(count: number, inFlight: number, job: (i: number) => Promise<unknown>): Promise<void> {
+export async function runWithConcurrency(
+  count: number,
+  inFlight: number,
+  job: (i: number) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < count) {
@@ -97,7 +102,9 @@ export function median(values: readonly number[]): number {
  * concurrent workload, each figure the median of its repeats. `run(r)` runs run number `r` (never reused)
  * to its end.
  */
-export async function measureWorkload(run: (r: number) => Promise<unknown>): Promise<Pick<WorkloadFigures, 'sequential' | 'concurrent'>> {
+export async function measureWorkload(
+  run: (r: number) => Promise<unknown>,
+): Promise<Pick<WorkloadFigures, 'sequential' | 'concurrent'>> {
   let next = 0;
   for (let w = 0; w < WARMUP_RUNS; w += 1) await run(next++);
   const sequential: number[] = [];
@@ -139,7 +146,10 @@ export interface WorkloadFigures {
    * over every run of the part; and one DescribeExecution's engine CPU (API part only).
    */
   readonly apiCosts?: {
-    describeCpuMs: number; engineCpuPerRunMs: number; driverCpuPerRunMs: number; pollsPerRun: number;
+    describeCpuMs: number;
+    engineCpuPerRunMs: number;
+    driverCpuPerRunMs: number;
+    pollsPerRun: number;
     /** Engine CPU of a StartExecution alone in flight, ms (user-driven part). */
     startCpuMs?: number;
     /** Engine CPU of a DescribeExecution alone in flight while its run steps, ms (user-driven part). */

@@ -118,7 +118,13 @@ async function buildBundle() {
   } catch {
     await rm(staging, { recursive: true, force: true }); // the same build, finished by another process first
   }
-  const manifest = { build, esbuild: esbuild.version, node: process.versions.modules, builtAt: new Date().toISOString(), inputs };
+  const manifest = {
+    build,
+    esbuild: esbuild.version,
+    node: process.versions.modules,
+    builtAt: new Date().toISOString(),
+    inputs,
+  };
   const manifestStaging = `${MANIFEST}.${process.pid}.tmp`;
   await writeFile(manifestStaging, JSON.stringify(manifest));
   await rename(manifestStaging, MANIFEST);
@@ -130,10 +136,13 @@ async function buildBundle() {
 async function pruneBuilds(current) {
   const entries = await readdir(CLI_BUNDLE_DIR, { withFileTypes: true });
   const builds = await Promise.all(
-    entries.filter((e) => e.isDirectory() && e.name !== current && !e.name.endsWith('.tmp')).map(async (e) => ({ name: e.name, at: (await stat(join(CLI_BUNDLE_DIR, e.name))).mtimeMs })),
+    entries
+      .filter((e) => e.isDirectory() && e.name !== current && !e.name.endsWith('.tmp'))
+      .map(async (e) => ({ name: e.name, at: (await stat(join(CLI_BUNDLE_DIR, e.name))).mtimeMs })),
   );
   builds.sort((a, b) => b.at - a.at);
-  for (const old of builds.slice(KEPT_BUILDS - 1)) await rm(join(CLI_BUNDLE_DIR, old.name), { recursive: true, force: true });
+  for (const old of builds.slice(KEPT_BUILDS - 1))
+    await rm(join(CLI_BUNDLE_DIR, old.name), { recursive: true, force: true });
 }
 
 /**
@@ -150,5 +159,7 @@ export async function cliBundle(options = {}) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = performance.now();
   const url = await cliBundle({ force: process.argv.includes('--force') });
-  console.log(`autosave: CLI bundle ${relative(PROJECT_ROOT, fileURLToPath(url))} (${(performance.now() - started).toFixed(0)} ms)`);
+  console.log(
+    `autosave: CLI bundle ${relative(PROJECT_ROOT, fileURLToPath(url))} (${(performance.now() - started).toFixed(0)} ms)`,
+  );
 }

@@ -42,8 +42,16 @@ export function computeCostNote(): CostNote {
   const loopRoute = 'research-route';
   return {
     lines: [
-      line(clinicalTrialOnboarding.name, 'approved (all seven steps)', walk(onboarding, (s) => (s === approval ? 'provision-edc-access' : ''))),
-      line(clinicalTrialOnboarding.name, 'rejected by the coordinator', walk(onboarding, () => '')),
+      line(
+        clinicalTrialOnboarding.name,
+        'approved (all seven steps)',
+        walk(onboarding, (s) => (s === approval ? 'provision-edc-access' : '')),
+      ),
+      line(
+        clinicalTrialOnboarding.name,
+        'rejected by the coordinator',
+        walk(onboarding, () => ''),
+      ),
       line(contractRenewal.name, 'draft + send', walk(renewal)),
       line(
         researchAgent.name,

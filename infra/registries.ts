@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { EXAMPLE_TOOL_NAMES } from '../tools';
 import type { Workflow } from '@autosave/workflow';
 import { workflows as registeredWorkflows } from '../statemachines';
-import { builtInFunctionSpecs, toWorkflowSpec, type FunctionSpec, type ToolStepProps, type WorkflowSpec } from '@autosave/cdk';
+import {
+  builtInFunctionSpecs,
+  toWorkflowSpec,
+  type FunctionSpec,
+  type ToolStepProps,
+  type WorkflowSpec,
+} from '@autosave/cdk';
 
 export { toWorkflowSpec };
 
@@ -25,5 +31,10 @@ const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
  * of its tools (tools/), and this app's own root, so the CLI may synthesize it from any directory.
  */
 export function exampleToolStep(): ToolStepProps {
-  return { entry: join(APP_ROOT, 'lambdas', 'tool-step.ts'), tools: EXAMPLE_TOOL_NAMES, projectRoot: APP_ROOT, depsLockFilePath: join(APP_ROOT, 'package-lock.json') };
+  return {
+    entry: join(APP_ROOT, 'lambdas', 'tool-step.ts'),
+    tools: EXAMPLE_TOOL_NAMES,
+    projectRoot: APP_ROOT,
+    depsLockFilePath: join(APP_ROOT, 'package-lock.json'),
+  };
 }

@@ -28,7 +28,16 @@ import { gunzipSync } from 'node:zlib';
 const { RE2JS } = createRequire(new URL('../packages/engine/package.json', import.meta.url))('re2js');
 
 /** Step Functions' service names (as mock-shape.ts knows them) -> botocore's folder. */
-const SERVICES = { lambda: 'lambda', sfn: 'stepfunctions', dynamodb: 'dynamodb', sqs: 'sqs', s3: 's3', events: 'events', kms: 'kms', sns: 'sns' };
+const SERVICES = {
+  lambda: 'lambda',
+  sfn: 'stepfunctions',
+  dynamodb: 'dynamodb',
+  sqs: 'sqs',
+  s3: 's3',
+  events: 'events',
+  kms: 'kms',
+  sns: 'sns',
+};
 
 /**
  * Services whose AWS SDK for JavaScript client the engine does not carry: their output shapes themselves (types,
@@ -100,19 +109,26 @@ function re2Pattern(pattern) {
   const lookahead = leadingLookahead(rewritten);
   if (lookahead) {
     const forbiddenPrefix = `^(?:${lookahead.forbidden})`;
-    return compiles(lookahead.rest, pattern) && compiles(forbiddenPrefix, pattern) ? { pattern: lookahead.rest, forbiddenPrefix } : {};
+    return compiles(lookahead.rest, pattern) && compiles(forbiddenPrefix, pattern)
+      ? { pattern: lookahead.rest, forbiddenPrefix }
+      : {};
   }
   return compiles(rewritten, pattern) ? { pattern: rewritten } : {};
 }
 
 const python = (code) => execFileSync('python3', ['-c', code], { encoding: 'utf8' }).trim();
-const dataDir = process.argv[2] ?? python('import botocore, os; print(os.path.join(os.path.dirname(botocore.__file__), "data"))');
+const dataDir =
+  process.argv[2] ?? python('import botocore, os; print(os.path.join(os.path.dirname(botocore.__file__), "data"))');
 const version = python('import botocore; print(botocore.__version__)');
 
 function loadModel(folder) {
-  const versions = readdirSync(join(dataDir, folder)).filter((v) => /^\d{4}-\d{2}-\d{2}$/.test(v)).sort();
+  const versions = readdirSync(join(dataDir, folder))
+    .filter((v) => /^\d{4}-\d{2}-\d{2}$/.test(v))
+    .sort();
   const base = join(dataDir, folder, versions[versions.length - 1], 'service-2.json');
-  return JSON.parse(existsSync(`${base}.gz`) ? gunzipSync(readFileSync(`${base}.gz`)).toString('utf8') : readFileSync(base, 'utf8'));
+  return JSON.parse(
+    existsSync(`${base}.gz`) ? gunzipSync(readFileSync(`${base}.gz`)).toString('utf8') : readFileSync(base, 'utf8'),
+  );
 }
 
 /** The constraints of one shape (and of its list items or map values), or undefined when it has none. */
@@ -197,7 +213,12 @@ function outputShapes(model) {
   return { operations, shapes };
 }
 
-const services = Object.fromEntries(Object.entries(SERVICES).map(([service, folder]) => [service, outputConstraints(loadModel(folder), RECORDED_BOUNDS[service] ?? {})]));
+const services = Object.fromEntries(
+  Object.entries(SERVICES).map(([service, folder]) => [
+    service,
+    outputConstraints(loadModel(folder), RECORDED_BOUNDS[service] ?? {}),
+  ]),
+);
 const out = {
   source: `botocore ${version} service models (Apache-2.0): per service, structure -> member -> the member's min/max (length or value), enum and pattern (for RE2); bounds a recording corrects: ${JSON.stringify(RECORDED_BOUNDS)}`,
   uncheckedPatterns: Object.fromEntries(unchecked),
@@ -205,7 +226,9 @@ const out = {
 };
 const target = new URL('../packages/engine/src/test-state/api-output-constraints.json', import.meta.url);
 writeFileSync(target, `${JSON.stringify(out)}\n`);
-console.log(`${Object.values(out.services).reduce((n, s) => n + Object.keys(s).length, 0)} structures -> ${target.pathname}`);
+console.log(
+  `${Object.values(out.services).reduce((n, s) => n + Object.keys(s).length, 0)} structures -> ${target.pathname}`,
+);
 
 const shapesOut = {
   source: `botocore ${version} service models (Apache-2.0): per service without a JS SDK client in the engine, operation -> output shape and the shapes reachable from it`,
@@ -213,4 +236,6 @@ const shapesOut = {
 };
 const shapesTarget = new URL('../packages/engine/src/test-state/api-output-shapes.json', import.meta.url);
 writeFileSync(shapesTarget, `${JSON.stringify(shapesOut)}\n`);
-console.log(`${Object.values(shapesOut.services).reduce((n, s) => n + Object.keys(s.shapes).length, 0)} shapes -> ${shapesTarget.pathname}`);
+console.log(
+  `${Object.values(shapesOut.services).reduce((n, s) => n + Object.keys(s.shapes).length, 0)} shapes -> ${shapesTarget.pathname}`,
+);

@@ -17,15 +17,29 @@ import { gunzipSync } from 'node:zlib';
 
 const dataDir =
   process.argv[2] ??
-  execFileSync('python3', ['-c', 'import botocore, os; print(os.path.join(os.path.dirname(botocore.__file__), "data"))'], { encoding: 'utf8' }).trim();
-const version = execFileSync('python3', ['-c', 'import botocore; print(botocore.__version__)'], { encoding: 'utf8' }).trim();
+  execFileSync(
+    'python3',
+    ['-c', 'import botocore, os; print(os.path.join(os.path.dirname(botocore.__file__), "data"))'],
+    { encoding: 'utf8' },
+  ).trim();
+const version = execFileSync('python3', ['-c', 'import botocore; print(botocore.__version__)'], {
+  encoding: 'utf8',
+}).trim();
 
 const services = {};
 for (const dir of readdirSync(dataDir).sort()) {
-  const versions = statSync(join(dataDir, dir)).isDirectory() ? readdirSync(join(dataDir, dir)).filter((v) => /^\d{4}-\d{2}-\d{2}$/.test(v)).sort() : [];
+  const versions = statSync(join(dataDir, dir)).isDirectory()
+    ? readdirSync(join(dataDir, dir))
+        .filter((v) => /^\d{4}-\d{2}-\d{2}$/.test(v))
+        .sort()
+    : [];
   if (versions.length === 0) continue;
   const base = join(dataDir, dir, versions[versions.length - 1], 'service-2.json');
-  const text = existsSync(`${base}.gz`) ? gunzipSync(readFileSync(`${base}.gz`)).toString('utf8') : existsSync(base) ? readFileSync(base, 'utf8') : undefined;
+  const text = existsSync(`${base}.gz`)
+    ? gunzipSync(readFileSync(`${base}.gz`)).toString('utf8')
+    : existsSync(base)
+      ? readFileSync(base, 'utf8')
+      : undefined;
   if (text === undefined) continue;
   const model = JSON.parse(text);
   const id = model.metadata?.serviceId;
@@ -39,4 +53,6 @@ const out = {
 };
 const target = new URL('../packages/engine/src/executor/aws-sdk-catalog.json', import.meta.url);
 writeFileSync(target, `${JSON.stringify(out, null, 0).replace(/","/g, '",\n"')}\n`);
-console.log(`${Object.keys(services).length} services, ${Object.values(services).reduce((n, ops) => n + ops.split(' ').length, 0)} actions -> ${target.pathname}`);
+console.log(
+  `${Object.keys(services).length} services, ${Object.values(services).reduce((n, ops) => n + ops.split(' ').length, 0)} actions -> ${target.pathname}`,
+);

@@ -10,7 +10,14 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Every built-in function, the default tool-step and model-step too: the construct deploys these prebuilt bundles wherever the user names no entry of their own. */
-export const PREBUILT_FUNCTIONS = ['model-step', 'tool-step', 'approval-request', 'approval-endpoint', 'run-monitor', 'redrive'];
+export const PREBUILT_FUNCTIONS = [
+  'model-step',
+  'tool-step',
+  'approval-request',
+  'approval-endpoint',
+  'run-monitor',
+  'redrive',
+];
 
 const readJson = async (file) => JSON.parse(await readFile(file, 'utf8'));
 
@@ -19,7 +26,11 @@ function entries(dir, manifest) {
   return Object.fromEntries(
     Object.keys(manifest.exports)
       .filter((subpath) => subpath !== './package.json')
-      .map((subpath) => (subpath === '.' ? ['index', `${dir}/src/index.ts`] : [`${subpath.slice(2)}/index`, `${dir}/src/${subpath.slice(2)}/index.ts`])),
+      .map((subpath) =>
+        subpath === '.'
+          ? ['index', `${dir}/src/index.ts`]
+          : [`${subpath.slice(2)}/index`, `${dir}/src/${subpath.slice(2)}/index.ts`],
+      ),
   );
 }
 
@@ -39,7 +50,11 @@ async function buildPackage(dir) {
     shims: true,
     tsconfig: join(ROOT, 'tsconfig.json'),
     // Every package, ours too, is the installing app's to resolve; the AGPL simulator is loaded only if the app has it.
-    external: [...Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }), /^@autosave\//, '@cloud-copilot/iam-simulate'],
+    external: [
+      ...Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }),
+      /^@autosave\//,
+      '@cloud-copilot/iam-simulate',
+    ],
   };
   // The bin builds with the entries, so it shares their chunks instead of carrying a second copy of the CLI.
   const published = entries(join(ROOT, dir), manifest);
@@ -68,7 +83,9 @@ export async function buildPackages(names) {
   const started = performance.now();
   const chosen = workspaces.filter((dir) => !names?.length || names.includes(dir.split('/').pop()));
   await Promise.all(chosen.map((dir) => buildPackage(dir)));
-  console.log(`autosave: built ${chosen.map((dir) => relative(ROOT, join(ROOT, dir, 'dist'))).join(', ')} (${(performance.now() - started).toFixed(0)} ms)`);
+  console.log(
+    `autosave: built ${chosen.map((dir) => relative(ROOT, join(ROOT, dir, 'dist'))).join(', ')} (${(performance.now() - started).toFixed(0)} ms)`,
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

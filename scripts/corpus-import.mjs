@@ -34,24 +34,48 @@ const placeholderOf = (name, value) => {
   if (name === 'Ref') return `\${${value}}`;
   if (name === 'Fn::GetAtt') return `\${${Array.isArray(value) ? value.join('.') : value}}`;
   if (name === 'Fn::Sub') return Array.isArray(value) ? value[0] : value;
-  if (name === 'Fn::Join' && Array.isArray(value?.[1])) return value[1].map((v) => (typeof v === 'string' ? v : resolve(v))).join(value[0]);
+  if (name === 'Fn::Join' && Array.isArray(value?.[1]))
+    return value[1].map((v) => (typeof v === 'string' ? v : resolve(v))).join(value[0]);
   return `\${${name.replace('Fn::', '')}}`;
 };
 const resolve = (v) => {
   if (Array.isArray(v)) return v.map(resolve);
   if (v && typeof v === 'object') {
     const keys = Object.keys(v);
-    if (keys.length === 1 && (keys[0] === 'Ref' || keys[0].startsWith('Fn::'))) return placeholderOf(keys[0], resolve(v[keys[0]]));
+    if (keys.length === 1 && (keys[0] === 'Ref' || keys[0].startsWith('Fn::')))
+      return placeholderOf(keys[0], resolve(v[keys[0]]));
     return Object.fromEntries(keys.map((k) => [k, resolve(v[k])]));
   }
   return v;
 };
 /** CloudFormation's short-form tags, read as their long form. */
-const cfnTags = ['Ref', 'GetAtt', 'Sub', 'Join', 'If', 'Select', 'FindInMap', 'ImportValue', 'Base64', 'Split', 'Equals', 'Not', 'And', 'Or', 'Condition', 'GetAZs', 'Cidr', 'Transform'].flatMap((n) =>
+const cfnTags = [
+  'Ref',
+  'GetAtt',
+  'Sub',
+  'Join',
+  'If',
+  'Select',
+  'FindInMap',
+  'ImportValue',
+  'Base64',
+  'Split',
+  'Equals',
+  'Not',
+  'And',
+  'Or',
+  'Condition',
+  'GetAZs',
+  'Cidr',
+  'Transform',
+].flatMap((n) =>
   ['scalar', 'seq', 'map'].map((collection) => ({
     tag: `!${n}`,
     ...(collection === 'scalar' ? {} : { collection }),
-    resolve: (value) => ({ [n === 'Ref' || n === 'Condition' ? n : `Fn::${n}`]: collection === 'scalar' && n === 'GetAtt' ? value : value?.toJSON?.() ?? value }),
+    resolve: (value) => ({
+      [n === 'Ref' || n === 'Condition' ? n : `Fn::${n}`]:
+        collection === 'scalar' && n === 'GetAtt' ? value : (value?.toJSON?.() ?? value),
+    }),
   })),
 );
 const parse = (path, text) => {
@@ -69,7 +93,13 @@ const parse = (path, text) => {
   }
   return YAML.parse(text, { customTags: cfnTags, logLevel: 'silent', uniqueKeys: false, maxAliasCount: -1 });
 };
-const isDefinition = (v) => v && typeof v === 'object' && typeof v.StartAt === 'string' && v.States && typeof v.States === 'object' && !Array.isArray(v.States);
+const isDefinition = (v) =>
+  v &&
+  typeof v === 'object' &&
+  typeof v.StartAt === 'string' &&
+  v.States &&
+  typeof v.States === 'object' &&
+  !Array.isArray(v.States);
 /** Every definition in a parsed file, with a pointer to where it sits. */
 function* definitions(value, pointer = '') {
   if (isDefinition(value)) return yield [pointer, value];
@@ -89,7 +119,9 @@ function* definitions(value, pointer = '') {
 
 const hash = (definition) => createHash('sha256').update(JSON.stringify(definition)).digest('hex');
 const seen = new Set(
-  manifest.definitions.filter((d) => !d.file.startsWith(`${folder}/`)).map((d) => hash(JSON.parse(readFileSync(new URL(d.file, root), 'utf8')))),
+  manifest.definitions
+    .filter((d) => !d.file.startsWith(`${folder}/`))
+    .map((d) => hash(JSON.parse(readFileSync(new URL(d.file, root), 'utf8')))),
 );
 manifest.definitions = manifest.definitions.filter((d) => !d.file.startsWith(`${folder}/`));
 const grep = (...args) => {
@@ -100,7 +132,19 @@ const grep = (...args) => {
     throw err;
   }
 };
-const candidates = grep('grep', '-l', '-I', '-E', '"?StartAt"?[[:space:]]*:', 'HEAD', '--', '*.json', '*.yaml', '*.yml', '*.md')
+const candidates = grep(
+  'grep',
+  '-l',
+  '-I',
+  '-E',
+  '"?StartAt"?[[:space:]]*:',
+  'HEAD',
+  '--',
+  '*.json',
+  '*.yaml',
+  '*.yml',
+  '*.md',
+)
   .split('\n')
   .map((p) => p.replace(/^HEAD:/, ''))
   .filter((p) => p && !/(^|\/)(node_modules|cdk\.out|botocore|\.aws-sam)\//.test(p));
@@ -119,7 +163,14 @@ for (const path of candidates) {
     seen.add(key);
     const file = `${folder}/${path.replace(/\//g, '__').replace(/\.(json|ya?ml)$/, '')}${pointer ? `__${hash(pointer).slice(0, 8)}` : ''}.json`;
     writeFileSync(new URL(file, root), `${JSON.stringify(definition, null, 2)}\n`);
-    manifest.definitions.push({ file, repository: `https://github.com/${repo}`, path, ...(pointer ? { pointer } : {}), commit, license });
+    manifest.definitions.push({
+      file,
+      repository: `https://github.com/${repo}`,
+      path,
+      ...(pointer ? { pointer } : {}),
+      commit,
+      license,
+    });
     added++;
   }
 }

@@ -71,7 +71,8 @@ export function spawnEngine(options: SpawnEngineOptions): Promise<EngineProcess>
   if (options.virtualClock) args.push('--virtual-clock');
   if (options.configFile) args.push('--config', options.configFile);
   if (options.functionsModule) args.push('--functions', options.functionsModule);
-  if (options.stack) args.push('--app', options.stack.assemblyDir, ...(options.stack.enforceIam ? ['--enforce-iam'] : []));
+  if (options.stack)
+    args.push('--app', options.stack.assemblyDir, ...(options.stack.enforceIam ? ['--enforce-iam'] : []));
   const startTimeout = options.startTimeoutMillis ?? DEFAULT_ENGINE_START_TIMEOUT_MILLIS;
   const child: ChildProcess = spawn(process.execPath, args, {
     ...(options.cwd ? { cwd: options.cwd } : {}),
@@ -93,7 +94,13 @@ export function spawnEngine(options: SpawnEngineOptions): Promise<EngineProcess>
       if (match) {
         clearTimeout(timer);
         child.stdout?.off('data', onData);
-        child.stdout?.on('data', (c: Buffer) => c.toString().split('\n').filter((l) => l.trim()).forEach((l) => options.onOutput?.(l)));
+        child.stdout?.on('data', (c: Buffer) =>
+          c
+            .toString()
+            .split('\n')
+            .filter((l) => l.trim())
+            .forEach((l) => options.onOutput?.(l)),
+        );
         resolve({
           url: match[1],
           port: Number(match[2]),
@@ -103,18 +110,26 @@ export function spawnEngine(options: SpawnEngineOptions): Promise<EngineProcess>
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
             return exited;
           },
-          peakRssBytes: () => (child.exitCode === null && child.signalCode === null ? peakRssOfProcess(child.pid!) : undefined),
+          peakRssBytes: () =>
+            child.exitCode === null && child.signalCode === null ? peakRssOfProcess(child.pid!) : undefined,
         });
       }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', (c: Buffer) => {
       output += c.toString();
-      c.toString().split('\n').filter((l) => l.trim()).forEach((l) => options.onOutput?.(l));
+      c.toString()
+        .split('\n')
+        .filter((l) => l.trim())
+        .forEach((l) => options.onOutput?.(l));
     });
     void exited.then((exit) => {
       clearTimeout(timer);
-      reject(new Error(`the engine exited before listening (code ${exit.code}, signal ${exit.signal}):\n${output.slice(-2000)}`));
+      reject(
+        new Error(
+          `the engine exited before listening (code ${exit.code}, signal ${exit.signal}):\n${output.slice(-2000)}`,
+        ),
+      );
     });
   });
 }

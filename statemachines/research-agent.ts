@@ -11,11 +11,13 @@ export const researchAgent = defineWorkflow({
   version: '1.0.0',
   description: 'Answer a research question with web search, document reading and a calculator',
   exampleInput: {
-    question: 'How do durable workflows avoid sending an email twice, and what do 1,200 retries at a 15% duplicate rate cost at $0.02 each?',
+    question:
+      'How do durable workflows avoid sending an email twice, and what do 1,200 retries at a 15% duplicate rate cost at $0.02 each?',
   },
   steps: [
     agentLoop('research', {
-      system: 'You are a careful research assistant. Use the tools, cite the URLs you read, and end with a final answer.',
+      system:
+        'You are a careful research assistant. Use the tools, cite the URLs you read, and end with a final answer.',
       task: '{question}',
       tools: researchTools(), // search-web, read-document, calculator: their names, descriptions and schemas
       maxTurns: 12,

@@ -11,7 +11,10 @@ export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
 const TOPICS = ['durable execution', 'idempotency keys', 'state machines', 'human approvals', 'payload offloading'];
 
 /** `search-web`: deterministic results derived from the query (no network). */
-export const searchWebTool: Tool<{ query: string }, { query: string; results: { title: string; url: string; snippet: string }[] }> = {
+export const searchWebTool: Tool<
+  { query: string },
+  { query: string; results: { title: string; url: string; snippet: string }[] }
+> = {
   name: 'search-web',
   description: 'Searches the web and returns the top three results.',
   inputSchema: { type: 'object', required: ['query'], properties: { query: { type: 'string' } } },
@@ -35,7 +38,11 @@ export const searchWebTool: Tool<{ query: string }, { query: string; results: { 
 export const readDocumentTool: Tool<{ url: string; bytes?: number }, { url: string; text: string }> = {
   name: 'read-document',
   description: 'Fetches a document and returns its text.',
-  inputSchema: { type: 'object', required: ['url'], properties: { url: { type: 'string' }, bytes: { type: 'number' } } },
+  inputSchema: {
+    type: 'object',
+    required: ['url'],
+    properties: { url: { type: 'string' }, bytes: { type: 'number' } },
+  },
   async execute(input) {
     if (typeof input?.url !== 'string') throw new InvalidStepInputError('read-document needs {url}');
     const size = Math.min(input.bytes ?? DEFAULT_DOCUMENT_BYTES, MAX_DOCUMENT_BYTES);
@@ -54,14 +61,16 @@ export const calculatorTool: Tool<{ expression: string }, { expression: string; 
   inputSchema: { type: 'object', required: ['expression'], properties: { expression: { type: 'string' } } },
   async execute(input) {
     if (typeof input?.expression !== 'string') throw new InvalidStepInputError('calculator needs {expression}');
-    if (!ARITHMETIC.test(input.expression)) throw new ToolRejectedError(`Not an arithmetic expression: ${input.expression}`);
+    if (!ARITHMETIC.test(input.expression))
+      throw new ToolRejectedError(`Not an arithmetic expression: ${input.expression}`);
     let value: unknown;
     try {
       value = await jsonata(input.expression).evaluate({});
     } catch (error) {
       throw new ToolRejectedError(`Cannot evaluate ${input.expression}`, { cause: error });
     }
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new ToolRejectedError(`${input.expression} is not a finite number`);
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw new ToolRejectedError(`${input.expression} is not a finite number`);
     return { expression: input.expression, value };
   },
 };

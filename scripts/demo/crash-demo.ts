@@ -72,7 +72,12 @@ function emfValue(line: string, metric: string): number {
 async function withDeadline<T>(promise: Promise<T>, deadline: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), Math.max(0, deadline - Date.now()))))]);
+    return await Promise.race([
+      promise,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(message)), Math.max(0, deadline - Date.now()))),
+      ),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -100,15 +105,29 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
   try {
     say(`data directory (thrown away at the end): ${dataDir}`);
     say(`1. starting the engine with the crash point ${CRASH_POINT_ENV}=${DEMO_CRASH_POINT}`);
-    const first = await spawnEngine({ dataDir, configFile: options.configFile, env: { [CRASH_POINT_ENV]: DEMO_CRASH_POINT }, onOutput: options.onEngineOutput });
+    const first = await spawnEngine({
+      dataDir,
+      configFile: options.configFile,
+      env: { [CRASH_POINT_ENV]: DEMO_CRASH_POINT },
+      onOutput: options.onEngineOutput,
+    });
     engines.push(first);
     say(`   engine pid ${first.pid} listening on ${first.url}`);
-    const sfn = new SFNClient({ endpoint: first.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+    const sfn = new SFNClient({
+      endpoint: first.url,
+      region: LOCAL_REGION,
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 1,
+    });
 
     const machineArn = `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:${workflow.name}`;
     const input = { ...workflow.exampleInput, siteId: DEMO_SITE_ID };
     const started = await sfn.send(
-      new StartExecutionCommand({ stateMachineArn: liveAliasArn(machineArn), name: `onboarding-${DEMO_SITE_ID}`, input: JSON.stringify(input) }),
+      new StartExecutionCommand({
+        stateMachineArn: liveAliasArn(machineArn),
+        name: `onboarding-${DEMO_SITE_ID}`,
+        input: JSON.stringify(input),
+      }),
     );
     const executionArn = started.executionArn!;
     say(`2. started run onboarding-${DEMO_SITE_ID} (${workflow.name}, through its live alias)`);
@@ -121,7 +140,11 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
     }
     say(`3. steps 1-3 done; the run waits on the coordinator: ${approvalUrl.replace(/sig=[^&]+/, 'sig=…')}`);
     try {
-      const response = await submitApprovalDecision(approvalUrl, { approve: true, by: 'coordinator@site-4412 (demo)', comment: 'approved by the crash demo' });
+      const response = await submitApprovalDecision(approvalUrl, {
+        approve: true,
+        by: 'coordinator@site-4412 (demo)',
+        comment: 'approved by the crash demo',
+      });
       say(`4. approved through the signed link (the page answered: ${response.message})`);
     } catch (err) {
       // The engine may die while answering: the decision was recorded before the run moved on.
@@ -131,7 +154,9 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
     const killed = await withDeadline(first.exited, deadline, 'the engine was not killed at the crash point');
     const outbox = new OutboxEmailProvider(join(dataDir, 'outbox'));
     const sentBeforeRestart = (await outbox.list()).filter((e) => e.idempotencyKey === DEMO_WELCOME_KEY).length;
-    say(`5. the engine died (signal ${killed.signal ?? 'none'}, exit code ${killed.code ?? 'none'}) with ${sentBeforeRestart} welcome email in the outbox and its result not saved`);
+    say(
+      `5. the engine died (signal ${killed.signal ?? 'none'}, exit code ${killed.code ?? 'none'}) with ${sentBeforeRestart} welcome email in the outbox and its result not saved`,
+    );
 
     say('6. restarting the engine on the same data directory');
     let endedLeases: string | undefined;
@@ -159,12 +184,23 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
     // Said once the step's first DynamoDB call opened the local DynamoDB: the leases end before it gets through.
     if (endedLeases) say(`   the engine says: ${endedLeases}`);
     say(`7. the run ended: ${status}`);
-    if (metrics.reconciled > 0) say(`   the retry asked the email provider before acting (metric ${MetricName.Reconciled}=${metrics.reconciled}) and found the email already sent`);
-    if (metrics.duplicates > 0) say(`   results taken from the ledger instead of acting again: ${MetricName.DuplicateSuppressed}=${metrics.duplicates}`);
+    if (metrics.reconciled > 0)
+      say(
+        `   the retry asked the email provider before acting (metric ${MetricName.Reconciled}=${metrics.reconciled}) and found the email already sent`,
+      );
+    if (metrics.duplicates > 0)
+      say(
+        `   results taken from the ledger instead of acting again: ${MetricName.DuplicateSuppressed}=${metrics.duplicates}`,
+      );
 
     const analysis = analyzeHistory(await getFullHistory(sfn, executionArn));
     const emails = await outbox.list();
-    const proof = proveCrashDemo(workflow, analysis, status, emails.map((e) => e.idempotencyKey));
+    const proof = proveCrashDemo(
+      workflow,
+      analysis,
+      status,
+      emails.map((e) => e.idempotencyKey),
+    );
     return { ...proof, executionArn, status, dataDir };
   } finally {
     for (const engine of engines) await engine.stop();
@@ -173,7 +209,12 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
 }
 
 /** The checks of the proof, from the run's history and the outbox's idempotency keys. */
-export function proveCrashDemo(workflow: Workflow, analysis: RunAnalysis, status: string, outboxKeys: readonly string[]): Pick<CrashDemoProof, 'holds' | 'checks'> {
+export function proveCrashDemo(
+  workflow: Workflow,
+  analysis: RunAnalysis,
+  status: string,
+  outboxKeys: readonly string[],
+): Pick<CrashDemoProof, 'holds' | 'checks'> {
   const names = workflow.steps.map((s) => s.name);
   const before = names.slice(0, 5);
   const welcomeStep = names[5];
@@ -197,7 +238,9 @@ export function proveCrashDemo(workflow: Workflow, analysis: RunAnalysis, status
         claim: `step 6 ${welcomeStep} was retried after the restart with key ${DEMO_WELCOME_KEY}`,
         holds: restarted && attempts >= 2 && keys.length === 1 && keys[0] === DEMO_WELCOME_KEY,
         evidence: `${attempts} invocations, ${entries.reduce((n, e) => n + e.reinvocations, 0)} of them after the restart${
-          entries.some((e) => e.attemptErrors.length) ? `, failed attempts: ${entries.flatMap((e) => e.attemptErrors).join(', ')}` : ''
+          entries.some((e) => e.attemptErrors.length)
+            ? `, failed attempts: ${entries.flatMap((e) => e.attemptErrors).join(', ')}`
+            : ''
         }; key ${keys.join(', ')}`,
       };
     })(),

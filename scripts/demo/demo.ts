@@ -9,7 +9,11 @@ import { printJson, terminal } from '../../packages/local/src/cli/output';
 export const spec = commandSpec({
   usage: 'npm run demo -- [--keep] [--verbose] [--json] [--config <file>]',
   options: {
-    keep: { type: 'boolean', default: false, description: 'keep the demo\'s data directory, to look at the run in the console afterwards' },
+    keep: {
+      type: 'boolean',
+      default: false,
+      description: "keep the demo's data directory, to look at the run in the console afterwards",
+    },
     verbose: { type: 'boolean', default: false, description: "print the demo engine's own output too" },
   },
   examples: ['npm run demo', 'npm run demo -- --keep'],
@@ -29,7 +33,10 @@ export const run = commandRunner('demo', async (args) => {
   if (values.help) return void terminal().line(commandHelp(spec));
   const project = await requireProject(values.config, 'demo');
   const workflow = project.workflows.find((w) => w.name === DEMO_WORKFLOW);
-  if (!workflow) throw new CliUsageError(`npm run demo runs the example app's ${DEMO_WORKFLOW} workflow; ${project.configFile} has none`);
+  if (!workflow)
+    throw new CliUsageError(
+      `npm run demo runs the example app's ${DEMO_WORKFLOW} workflow; ${project.configFile} has none`,
+    );
   const t = terminal();
   const say = values.json ? () => undefined : (line: string) => t.line(line);
   const proof = await runCrashDemo({
@@ -45,8 +52,15 @@ export const run = commandRunner('demo', async (args) => {
     t.line('Proof:');
     for (const c of proof.checks) t.line(`  ${c.holds ? '✔' : '✘'} ${c.claim}  (${c.evidence})`);
     t.line('');
-    t.line(proof.holds ? 'The welcome email was sent exactly once across a SIGKILL, and the run finished.' : 'THE PROOF DOES NOT HOLD.');
-    if (values.keep) t.line(`See it in the console: npx autosave local --data ${proof.dataDir} --port 0   (then open the URL it prints)`);
+    t.line(
+      proof.holds
+        ? 'The welcome email was sent exactly once across a SIGKILL, and the run finished.'
+        : 'THE PROOF DOES NOT HOLD.',
+    );
+    if (values.keep)
+      t.line(
+        `See it in the console: npx autosave local --data ${proof.dataDir} --port 0   (then open the URL it prints)`,
+      );
   }
   return proof.holds ? 0 : EXIT_FAILURE;
 });

@@ -37,7 +37,9 @@ export function editedAssemblyCopy(from: string, to: string, edit: (template: Ed
  */
 export function dropOldVersionGrants(template: EditableTemplate): void {
   const versionOf = (fnId: string) =>
-    Object.entries(template.Resources).find(([, r]) => r.Type === 'AWS::Lambda::Version' && r.Properties?.FunctionName?.Ref === fnId)?.[0];
+    Object.entries(template.Resources).find(
+      ([, r]) => r.Type === 'AWS::Lambda::Version' && r.Properties?.FunctionName?.Ref === fnId,
+    )?.[0];
   for (const r of Object.values(template.Resources)) {
     if (r.Type !== 'AWS::IAM::Policy') continue;
     for (const st of r.Properties.PolicyDocument.Statement) {

@@ -13,7 +13,10 @@ export const MALLOC_ARENAS = '1';
  * Linux when `env` leaves it unset; nothing when the user set it (their choice stands) or off Linux (the
  * variable is glibc's).
  */
-export function mallocArenaCap(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): { MALLOC_ARENA_MAX?: string } {
+export function mallocArenaCap(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): { MALLOC_ARENA_MAX?: string } {
   if (platform !== 'linux' || env.MALLOC_ARENA_MAX !== undefined) return {};
   return { MALLOC_ARENA_MAX: MALLOC_ARENAS };
 }

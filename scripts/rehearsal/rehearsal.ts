@@ -45,7 +45,7 @@ export const REHEARSAL_EDITS = [
   {
     file: 'packages/runtime/src/tools/email/send-email-tool.ts',
     from: 'body: input.body,',
-    to: "body: `${input.body}\\n\\n-- sent by send-email v2`,",
+    to: 'body: `${input.body}\\n\\n-- sent by send-email v2`,',
   },
   {
     file: 'statemachines/clinical-trial-onboarding.ts',
@@ -151,7 +151,10 @@ export function changedAppCopy(dir: string): string {
   for (const edit of REHEARSAL_EDITS) {
     const file = join(dir, edit.file);
     const text = readFileSync(file, 'utf8');
-    if (!text.includes(edit.from)) throw new Error(`rehearsal: ${edit.file} no longer contains ${JSON.stringify(edit.from)}; update REHEARSAL_EDITS`);
+    if (!text.includes(edit.from))
+      throw new Error(
+        `rehearsal: ${edit.file} no longer contains ${JSON.stringify(edit.from)}; update REHEARSAL_EDITS`,
+      );
     writeFileSync(file, text.replace(edit.from, edit.to));
   }
   return dir;
@@ -178,7 +181,9 @@ async function liveAliasArn(sfn: SFNClient): Promise<string> {
   } while (!machineArn && nextToken);
   if (!machineArn) throw new Error(`rehearsal: the stack has no ${REHEARSAL_WORKFLOW} state machine`);
   const aliases = await sfn.send(new ListStateMachineAliasesCommand({ stateMachineArn: machineArn }));
-  const alias = aliases.stateMachineAliases?.find((a) => a.stateMachineAliasArn?.endsWith(`:${LIVE_ALIAS_NAME}`))?.stateMachineAliasArn;
+  const alias = aliases.stateMachineAliases?.find((a) =>
+    a.stateMachineAliasArn?.endsWith(`:${LIVE_ALIAS_NAME}`),
+  )?.stateMachineAliasArn;
   if (!alias) throw new Error(`rehearsal: the stack has no ${REHEARSAL_WORKFLOW} ${LIVE_ALIAS_NAME} alias`);
   return alias;
 }
@@ -187,7 +192,8 @@ async function liveAliasArn(sfn: SFNClient): Promise<string> {
 async function engineRoute(url: string, init?: RequestInit): Promise<Record<string, unknown>> {
   const response = await fetch(url, init);
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!response.ok) throw new Error(`rehearsal: ${init?.method ?? 'GET'} ${url} answered ${response.status} ${JSON.stringify(body)}`);
+  if (!response.ok)
+    throw new Error(`rehearsal: ${init?.method ?? 'GET'} ${url} answered ${response.status} ${JSON.stringify(body)}`);
   return body;
 }
 
@@ -204,11 +210,18 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
   try {
     const v1 = await synthesizeAssembly({ projectRoot: REPOSITORY_ROOT });
     log(`assembly v1 ${v1.sourceHash} (${v1.cached ? 'cached' : `synthesized in ${v1.millis} ms`})`);
-    const v2 = await synthesizeAssembly({ projectRoot: changedAppCopy(mkdtempSync(join(work, 'app-v2-'))), cacheDir: join(REPOSITORY_ROOT, 'node_modules', '.cache', 'autosave-assemblies') });
-    log(`assembly v2 ${v2.sourceHash} (${v2.cached ? 'cached' : `synthesized in ${v2.millis} ms`}): ${REHEARSAL_EDITS.map((e) => e.file).join(', ')} changed`);
+    const v2 = await synthesizeAssembly({
+      projectRoot: changedAppCopy(mkdtempSync(join(work, 'app-v2-'))),
+      cacheDir: join(REPOSITORY_ROOT, 'node_modules', '.cache', 'autosave-assemblies'),
+    });
+    log(
+      `assembly v2 ${v2.sourceHash} (${v2.cached ? 'cached' : `synthesized in ${v2.millis} ms`}): ${REHEARSAL_EDITS.map((e) => e.file).join(', ')} changed`,
+    );
     const dropGrants = options.dropOldVersionGrants ?? false;
     // The cached v2 is never edited: the role that drops old versions is a copy of it.
-    const v2Directory = dropGrants ? editedAssemblyCopy(v2.directory, join(work, 'v2-current-versions-only'), dropOldVersionGrants) : v2.directory;
+    const v2Directory = dropGrants
+      ? editedAssemblyCopy(v2.directory, join(work, 'v2-current-versions-only'), dropOldVersionGrants)
+      : v2.directory;
     if (dropGrants) log('assembly v2: state machine roles may invoke only the Lambda versions v2 publishes');
 
     // The engine as a user runs it (the project's config, with its model script, found from here), in a
@@ -230,10 +243,15 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
       },
     });
     const running = engine;
-    log(`engine: autosave local --app <v1> as process ${running.pid} (MALLOC_ARENA_MAX=${cap.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? 'unset'}) at ${running.url}`);
+    log(
+      `engine: autosave local --app <v1> as process ${running.pid} (MALLOC_ARENA_MAX=${cap.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? 'unset'}) at ${running.url}`,
+    );
     // An engine that dies mid-rehearsal fails it at once, with its last words, instead of every call timing out.
     const died = running.exited.then((exit) => {
-      if (!stopping) throw new Error(`rehearsal: the engine process exited (code ${exit.code}, signal ${exit.signal}) with runs in flight:\n${lines.join('\n')}`);
+      if (!stopping)
+        throw new Error(
+          `rehearsal: the engine process exited (code ${exit.code}, signal ${exit.signal}) with runs in flight:\n${lines.join('\n')}`,
+        );
       return new Promise<never>(() => {});
     });
     const report = await Promise.race([drive(running, { ...options, iamEnforced, v2Directory, dataDir, log }), died]);
@@ -242,7 +260,10 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
       ...report,
       iamEnforced,
       oldVersionGrantsDropped: dropGrants,
-      peakRssMiB: { engine: engineRss === undefined ? undefined : Math.round(engineRss / 2 ** 20), driver: Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20) },
+      peakRssMiB: {
+        engine: engineRss === undefined ? undefined : Math.round(engineRss / 2 ** 20),
+        driver: Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20),
+      },
       enginePid: running.pid,
       engineMallocArenas: cap.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX,
       totalMillis: Date.now() - started,
@@ -255,36 +276,63 @@ export async function rehearse(options: RehearsalOptions = {}): Promise<Rehearsa
 }
 
 /** What {@link drive} finds; the rest of the report is the processes'. */
-type DrivenReport = Omit<RehearsalReport, 'iamEnforced' | 'oldVersionGrantsDropped' | 'peakRssMiB' | 'enginePid' | 'engineMallocArenas' | 'totalMillis'>;
+type DrivenReport = Omit<
+  RehearsalReport,
+  'iamEnforced' | 'oldVersionGrantsDropped' | 'peakRssMiB' | 'enginePid' | 'engineMallocArenas' | 'totalMillis'
+>;
 
 /** Starts, approves and checks the runs on a running engine, through its API only, with the deploy between. */
 async function drive(
   engine: EngineProcess,
-  options: RehearsalOptions & { readonly iamEnforced: boolean; readonly v2Directory: string; readonly dataDir: string; readonly log: (line: string) => void },
+  options: RehearsalOptions & {
+    readonly iamEnforced: boolean;
+    readonly v2Directory: string;
+    readonly dataDir: string;
+    readonly log: (line: string) => void;
+  },
 ): Promise<DrivenReport> {
   const { log } = options;
   const runsBefore = options.runsBefore ?? 1000;
   const runsAfter = options.runsAfter ?? Math.max(5, Math.round(runsBefore / 10));
   const concurrency = options.concurrency ?? 25;
   const waveSize = options.waveSize ?? 500;
-  if (options.enforceIam && !options.iamEnforced) throw new Error(`rehearsal: --enforce-iam needs the IAM policy simulator (${IAM_SIMULATOR_PACKAGE}, a devDependency)`);
+  if (options.enforceIam && !options.iamEnforced)
+    throw new Error(
+      `rehearsal: --enforce-iam needs the IAM policy simulator (${IAM_SIMULATOR_PACKAGE}, a devDependency)`,
+    );
   log(options.iamEnforced ? 'IAM enforced: every Task call judged against its state machine role' : 'IAM not enforced');
-  const sfnClient = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 5 });
+  const sfnClient = new SFNClient({
+    endpoint: engine.url,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+    maxAttempts: 5,
+  });
   try {
     const aliasArn = await liveAliasArn(sfnClient);
     const startRuns = (prefix: string, n: number, from = 0) =>
-      pool(Array.from({ length: n }, (_, i) => from + i), concurrency, async (i) => {
-        const siteId = `${prefix}-${i}`;
-        const input = { siteId, coordinatorEmail: `coordinator@${siteId}.example.org`, siteName: `Site ${siteId}` };
-        const out = await sfnClient.send(new StartExecutionCommand({ stateMachineArn: aliasArn, name: siteId, input: JSON.stringify(input) }));
-        return { siteId, executionArn: out.executionArn! };
-      });
+      pool(
+        Array.from({ length: n }, (_, i) => from + i),
+        concurrency,
+        async (i) => {
+          const siteId = `${prefix}-${i}`;
+          const input = { siteId, coordinatorEmail: `coordinator@${siteId}.example.org`, siteName: `Site ${siteId}` };
+          const out = await sfnClient.send(
+            new StartExecutionCommand({ stateMachineArn: aliasArn, name: siteId, input: JSON.stringify(input) }),
+          );
+          return { siteId, executionArn: out.executionArn! };
+        },
+      );
     const approvalLink = (executionArn: string) =>
-      waitFor(`the approval of ${executionArn}`, async () => {
-        const details = await loadRunDetails(sfnClient, executionArn);
-        if (details.execution.status !== "RUNNING") throw new Error(`rehearsal: ${executionArn} closed ${details.execution.status} before its approval`);
-        return details.approvals[0]?.url;
-      }, 10 * 60_000);
+      waitFor(
+        `the approval of ${executionArn}`,
+        async () => {
+          const details = await loadRunDetails(sfnClient, executionArn);
+          if (details.execution.status !== 'RUNNING')
+            throw new Error(`rehearsal: ${executionArn} closed ${details.execution.status} before its approval`);
+          return details.approvals[0]?.url;
+        },
+        10 * 60_000,
+      );
 
     // Started a wave at a time, each wave waiting on its approvals before the next starts: what a queue in
     // front of StartExecution does on AWS (docs/scale.md), so the steps before the approval never run for
@@ -307,7 +355,9 @@ async function drive(
     const deployStarted = Date.now();
     const deployed = await deployToLocalEngine(engine.url, options.v2Directory);
     const deployMillis = Date.now() - deployStarted;
-    log(`deploy --local of v2: ${deployed.changes.filter((c) => c.change !== 'unchanged').length} changes in ${deployMillis} ms`);
+    log(
+      `deploy --local of v2: ${deployed.changes.filter((c) => c.change !== 'unchanged').length} changes in ${deployMillis} ms`,
+    );
 
     const { runs: after, links: afterLinks } = await startInWaves('after', runsAfter);
     log(`${after.length} runs started on v2`);
@@ -340,24 +390,33 @@ async function drive(
         const error = first?.error ?? done.error ?? done.status!;
         const cause = first?.cause ?? done.cause ?? '';
         perError[error] = (perError[error] ?? 0) + 1;
-        problems.push(`${run.siteId} (started ${era} the deploy) ${done.status}: ${error} ${cause.slice(0, 400)}`.trim());
+        problems.push(
+          `${run.siteId} (started ${era} the deploy) ${done.status}: ${error} ${cause.slice(0, 400)}`.trim(),
+        );
         return;
       }
       const version = done.stateMachineVersionArn ?? '(none)';
       perVersion[version] = (perVersion[version] ?? 0) + 1;
       const known = firstVersion.get(era);
       if (known === undefined) firstVersion.set(era, version);
-      else if (known !== version) problems.push(`${run.siteId} ran on ${version}, other runs started ${era} the deploy on ${known}`);
+      else if (known !== version)
+        problems.push(`${run.siteId} ran on ${version}, other runs started ${era} the deploy on ${known}`);
       const scheduled = new Map<number, string>();
       for (const e of events) {
         if (e.type === 'TaskScheduled' && e.taskScheduledEventDetails?.resourceType === 'lambda') {
-          scheduled.set(e.id!, String((JSON.parse(e.taskScheduledEventDetails.parameters ?? '{}') as { FunctionName?: string }).FunctionName));
+          scheduled.set(
+            e.id!,
+            String(
+              (JSON.parse(e.taskScheduledEventDetails.parameters ?? '{}') as { FunctionName?: string }).FunctionName,
+            ),
+          );
         }
         if (e.type === 'TaskSucceeded' && e.taskSucceededEventDetails?.resourceType === 'lambda') {
           let id = e.previousEventId!;
           while (id > 0 && !scheduled.has(id)) id = events.find((x) => x.id === id)?.previousEventId ?? 0;
           // A callback task's output is what SendTaskSuccess sent: its version is the one the definition pins.
-          const executed = (JSON.parse(e.taskSucceededEventDetails.output ?? '{}') as { ExecutedVersion?: string }).ExecutedVersion;
+          const executed = (JSON.parse(e.taskSucceededEventDetails.output ?? '{}') as { ExecutedVersion?: string })
+            .ExecutedVersion;
           const [name, qualifier] = (scheduled.get(id) ?? '?').split(':').slice(6);
           const key = `${name}:${executed ?? qualifier ?? '$LATEST'}`;
           perLambda[key] = (perLambda[key] ?? 0) + 1;
@@ -369,24 +428,39 @@ async function drive(
       else {
         const v2 = email.body.includes(V2_FOOTER);
         const subjectV2 = email.subject.startsWith(V2_SUBJECT_PREFIX);
-        if (era === 'before' && (v2 || subjectV2)) problems.push(`${run.siteId} started before the deploy but sent the new email (${email.subject} / v2 code ${v2})`);
-        if (era === 'after' && !(v2 && subjectV2)) problems.push(`${run.siteId} started after the deploy but sent the old email (${email.subject} / v2 code ${v2})`);
+        if (era === 'before' && (v2 || subjectV2))
+          problems.push(
+            `${run.siteId} started before the deploy but sent the new email (${email.subject} / v2 code ${v2})`,
+          );
+        if (era === 'after' && !(v2 && subjectV2))
+          problems.push(
+            `${run.siteId} started after the deploy but sent the old email (${email.subject} / v2 code ${v2})`,
+          );
       }
     };
     const closeAndCheck = async (run: Run) =>
       check(
         run,
-        await waitFor(`${run.siteId} to finish`, async () => {
-          const d = await sfnClient.send(new DescribeExecutionCommand({ executionArn: run.executionArn }));
-          return d.status === 'RUNNING' ? undefined : d;
-        }, 10 * 60_000),
+        await waitFor(
+          `${run.siteId} to finish`,
+          async () => {
+            const d = await sfnClient.send(new DescribeExecutionCommand({ executionArn: run.executionArn }));
+            return d.status === 'RUNNING' ? undefined : d;
+          },
+          10 * 60_000,
+        ),
       );
 
     // Approved a wave at a time, each wave's runs finishing (and checked) before the next is approved (as starts, above).
     const links = [...beforeLinks, ...afterLinks];
-    const runs: Run[] = [...before.map((r) => ({ ...r, era: 'before' as const })), ...after.map((r) => ({ ...r, era: 'after' as const }))];
+    const runs: Run[] = [
+      ...before.map((r) => ({ ...r, era: 'before' as const })),
+      ...after.map((r) => ({ ...r, era: 'after' as const })),
+    ];
     for (let wave = 0; wave < links.length; wave += waveSize) {
-      await pool(links.slice(wave, wave + waveSize), concurrency, (url) => submitApprovalDecision(url, { approve: true, comment: 'rehearsal' }));
+      await pool(links.slice(wave, wave + waveSize), concurrency, (url) =>
+        submitApprovalDecision(url, { approve: true, comment: 'rehearsal' }),
+      );
       if (!options.virtualClock) await pool(runs.slice(wave, wave + waveSize), concurrency, closeAndCheck);
     }
     log(`${links.length} approvals sent`);
@@ -396,7 +470,11 @@ async function drive(
       let finishing = true;
       const ticker = (async () => {
         while (finishing) {
-          await engineRoute(`${engine.url}${CLOCK_ROUTE}/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 60 }) });
+          await engineRoute(`${engine.url}${CLOCK_ROUTE}/advance`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ seconds: 60 }),
+          });
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
@@ -409,7 +487,9 @@ async function drive(
     }
     log(`${runs.length} runs closed and checked`);
     if (firstVersion.get('before') !== undefined && firstVersion.get('before') === firstVersion.get('after')) {
-      problems.push(`runs before and after the deploy ran on the same version ${firstVersion.get('before')}: the deploy published nothing`);
+      problems.push(
+        `runs before and after the deploy ran on the same version ${firstVersion.get('before')}: the deploy published nothing`,
+      );
     }
     return {
       runsInFlightAtDeploy: before.length,

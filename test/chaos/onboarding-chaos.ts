@@ -11,7 +11,16 @@ import { join } from 'node:path';
 import { DescribeExecutionCommand, ListExecutionsCommand, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { clinicalTrialOnboarding } from '../../statemachines';
 import { approvalUrlIn, enteredStates, historyOf } from '../integration/workflows/support/workflow-engine';
-import { EngineSupervisor, freePort, outboxOf, restartProofSfn, sleep, spread, storedApprovals, throughRestarts } from './support';
+import {
+  EngineSupervisor,
+  freePort,
+  outboxOf,
+  restartProofSfn,
+  sleep,
+  spread,
+  storedApprovals,
+  throughRestarts,
+} from './support';
 
 /** Options of {@link runOnboardingChaos}. */
 export interface OnboardingChaosOptions {
@@ -63,11 +72,16 @@ export async function runOnboardingChaos(options: OnboardingChaosOptions): Promi
   let killsMidPost = 0;
 
   try {
-    const arnOf = (name: string) => `arn:aws:states:us-east-1:123456789012:execution:${clinicalTrialOnboarding.name}:${name}`;
+    const arnOf = (name: string) =>
+      `arn:aws:states:us-east-1:123456789012:execution:${clinicalTrialOnboarding.name}:${name}`;
 
     /** Starts a run (idempotent by name), waits for its link, approves through it until the run has the decision. */
     const drive = async (name: string) => {
-      const input = JSON.stringify({ ...clinicalTrialOnboarding.exampleInput, siteId: name, coordinatorEmail: `coordinator@${name}.example.org` });
+      const input = JSON.stringify({
+        ...clinicalTrialOnboarding.exampleInput,
+        siteId: name,
+        coordinatorEmail: `coordinator@${name}.example.org`,
+      });
       await throughRestarts(async () => {
         try {
           await sfn.send(new StartExecutionCommand({ stateMachineArn: LIVE_ALIAS, name, input }));
@@ -118,7 +132,12 @@ export async function runOnboardingChaos(options: OnboardingChaosOptions): Promi
         await supervisor.ready();
         const sentBefore = postsSent;
         const target = 1 + Math.floor(Math.random() * postsPerKill * 1.5);
-        for (let waited = 0; postsSent - sentBefore < target && waited < 60_000 && approved.size < options.runs; waited += 10) await sleep(10);
+        for (
+          let waited = 0;
+          postsSent - sentBefore < target && waited < 60_000 && approved.size < options.runs;
+          waited += 10
+        )
+          await sleep(10);
         for (let waited = 0; postsInFlight === 0 && waited < 1_000; waited += 5) await sleep(5);
         if (postsInFlight > 0) await sleep(2 + Math.random() * 28);
         if (postsInFlight > 0) killsMidPost += 1;
@@ -133,7 +152,9 @@ export async function runOnboardingChaos(options: OnboardingChaosOptions): Promi
 
     // Every run to its end.
     for (const deadline = Date.now() + 300_000; ; await sleep(200)) {
-      const running = await throughRestarts(() => sfn.send(new ListExecutionsCommand({ stateMachineArn: MACHINE, statusFilter: 'RUNNING', maxResults: 1 })));
+      const running = await throughRestarts(() =>
+        sfn.send(new ListExecutionsCommand({ stateMachineArn: MACHINE, statusFilter: 'RUNNING', maxResults: 1 })),
+      );
       if ((running.executions ?? []).length === 0) break;
       if (Date.now() > deadline) throw new Error('runs still RUNNING 5 minutes after the last kill');
     }
@@ -143,22 +164,30 @@ export async function runOnboardingChaos(options: OnboardingChaosOptions): Promi
     let decisionsLost = 0;
     const records = new Map((await throughRestarts(() => storedApprovals(dataDir))).map((a) => [a.executionArn, a]));
     for (const name of names) {
-      const run = await throughRestarts(() => sfn.send(new DescribeExecutionCommand({ executionArn: arnOf(name) }))).catch(() => undefined);
+      const run = await throughRestarts(() =>
+        sfn.send(new DescribeExecutionCommand({ executionArn: arnOf(name) })),
+      ).catch(() => undefined);
       if (!run) {
         runsLost += 1;
         continue;
       }
       if (run.status !== 'SUCCEEDED') runsNotSucceeded += 1;
       const record = records.get(arnOf(name));
-      const decision = run.output ? (JSON.parse(run.output) as { steps?: Record<string, { approved?: boolean; by?: string }> }).steps?.['coordinator-approval'] : undefined;
+      const decision = run.output
+        ? (JSON.parse(run.output) as { steps?: Record<string, { approved?: boolean; by?: string }> }).steps?.[
+            'coordinator-approval'
+          ]
+        : undefined;
       if (record?.status !== 'APPROVED' || decision?.approved !== true || decision.by !== APPROVER) decisionsLost += 1;
     }
 
     // From outside: each coordinator got exactly one approval request and one welcome pack.
     const perCoordinator = new Map<string, number>();
-    for (const email of await outboxOf(dataDir)) for (const to of email.to) perCoordinator.set(to, (perCoordinator.get(to) ?? 0) + 1);
+    for (const email of await outboxOf(dataDir))
+      for (const to of email.to) perCoordinator.set(to, (perCoordinator.get(to) ?? 0) + 1);
     let duplicatedSideEffects = 0;
-    for (const name of names) duplicatedSideEffects += Math.max(0, (perCoordinator.get(`coordinator@${name}.example.org`) ?? 0) - 2);
+    for (const name of names)
+      duplicatedSideEffects += Math.max(0, (perCoordinator.get(`coordinator@${name}.example.org`) ?? 0) - 2);
 
     return {
       runs: options.runs,

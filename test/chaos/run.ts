@@ -7,12 +7,18 @@ import { parseArgs } from 'node:util';
 import { formatChaosFigures, runOnboardingChaos } from './onboarding-chaos';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '1000' }, kills: { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '1000' }, kills: { type: 'string', default: '50' } },
+});
 const runs = Number(values.runs);
 const kills = Number(values.kills);
-console.log(`chaos: ${runs} onboarding runs approved through their links, ${kills} SIGKILLs of the engine at random moments`);
+console.log(
+  `chaos: ${runs} onboarding runs approved through their links, ${kills} SIGKILLs of the engine at random moments`,
+);
 const figures = await runOnboardingChaos({ runs, kills, log: (line) => console.log(line) });
 console.log(formatChaosFigures(figures));
-const failed = figures.runsLost + figures.runsNotSucceeded + figures.duplicatedSideEffects + figures.decisionsLost > 0 || figures.kills < kills;
+const failed =
+  figures.runsLost + figures.runsNotSucceeded + figures.duplicatedSideEffects + figures.decisionsLost > 0 ||
+  figures.kills < kills;
 console.log(failed ? 'chaos: FAILED' : 'chaos: passed');
 process.exit(failed ? 1 : 0);

@@ -59,9 +59,19 @@ export class EngineSupervisor {
   /** Spawns the engine; resolves once it listens (clients need not wait: they retry). */
   start(): Promise<EngineProcess> {
     const spawnedAt = Date.now();
-    const started = startEngineProcess({ dataDir: this.options.dataDir, port: this.options.port, virtualClock: this.options.virtualClock, startTimeoutMillis: 120_000 });
+    const started = startEngineProcess({
+      dataDir: this.options.dataDir,
+      port: this.options.port,
+      virtualClock: this.options.virtualClock,
+      startTimeoutMillis: 120_000,
+    });
     this.current = started;
-    void started.then(() => this.firstAnswer()).then(() => this.bootMillis.push(Date.now() - spawnedAt), () => undefined);
+    void started
+      .then(() => this.firstAnswer())
+      .then(
+        () => this.bootMillis.push(Date.now() - spawnedAt),
+        () => undefined,
+      );
     return started;
   }
 
@@ -89,7 +99,14 @@ export class EngineSupervisor {
   private async firstAnswer(): Promise<void> {
     for (;;) {
       try {
-        const res = await fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AWSStepFunctions.ListStateMachines' }, body: '{}' });
+        const res = await fetch(this.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-amz-json-1.0',
+            'x-amz-target': 'AWSStepFunctions.ListStateMachines',
+          },
+          body: '{}',
+        });
         await res.body?.cancel();
         if (res.status === 200) return;
       } catch {
@@ -133,11 +150,23 @@ export interface StoredApproval {
 /** Every approval record in the engine's table (the engine must be running: its DynamoDB lives in it). */
 export async function storedApprovals(dataDir: string): Promise<StoredApproval[]> {
   const endpoints = JSON.parse(await readFile(join(dataDir, ENDPOINTS_FILE), 'utf8')) as LocalEndpoints;
-  const client = new DynamoDBClient({ endpoint: endpoints.dynamodb, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const client = new DynamoDBClient({
+    endpoint: endpoints.dynamodb,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+  });
   try {
     const doc = DynamoDBDocumentClient.from(client);
     const items: StoredApproval[] = [];
-    for await (const page of paginateScan({ client: doc }, { TableName: DEFAULT_TABLE_NAME, ConsistentRead: true, FilterExpression: 'begins_with(id, :p)', ExpressionAttributeValues: { ':p': 'approval#' } })) {
+    for await (const page of paginateScan(
+      { client: doc },
+      {
+        TableName: DEFAULT_TABLE_NAME,
+        ConsistentRead: true,
+        FilterExpression: 'begins_with(id, :p)',
+        ExpressionAttributeValues: { ':p': 'approval#' },
+      },
+    )) {
       items.push(...((page.Items ?? []) as StoredApproval[]));
     }
     return items;

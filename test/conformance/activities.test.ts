@@ -8,9 +8,26 @@
  * task came; SendTaskHeartbeat resets the heartbeat clock; an activity Task's timeout is its whole duration).
  */
 import {
-  ActivityAlreadyExists, ActivityDoesNotExist, CreateActivityCommand, CreateStateMachineCommand, DeleteActivityCommand, DescribeActivityCommand, DescribeExecutionCommand,
-  GetActivityTaskCommand, GetExecutionHistoryCommand, InvalidArn, InvalidName, ListActivitiesCommand, SendTaskFailureCommand, SendTaskHeartbeatCommand,
-  SendTaskSuccessCommand, SFNClient, StartExecutionCommand, TaskTimedOut, TooManyTags, type HistoryEvent,
+  ActivityAlreadyExists,
+  ActivityDoesNotExist,
+  CreateActivityCommand,
+  CreateStateMachineCommand,
+  DeleteActivityCommand,
+  DescribeActivityCommand,
+  DescribeExecutionCommand,
+  GetActivityTaskCommand,
+  GetExecutionHistoryCommand,
+  InvalidArn,
+  InvalidName,
+  ListActivitiesCommand,
+  SendTaskFailureCommand,
+  SendTaskHeartbeatCommand,
+  SendTaskSuccessCommand,
+  SFNClient,
+  StartExecutionCommand,
+  TaskTimedOut,
+  TooManyTags,
+  type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/workflow/src/config';
@@ -38,7 +55,8 @@ afterAll(async () => {
 
 let names = 0;
 const uniqueName = (prefix: string) => `${prefix}-${++names}`;
-const newActivity = async (name = uniqueName('activity')) => (await sfn.send(new CreateActivityCommand({ name }))).activityArn!;
+const newActivity = async (name = uniqueName('activity')) =>
+  (await sfn.send(new CreateActivityCommand({ name }))).activityArn!;
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(
     () => undefined,
@@ -46,9 +64,22 @@ const failureOf = (promise: Promise<unknown>) =>
   );
 
 /** The recorded machine: one Task on the activity, `extra` merged into it. */
-async function activityMachine(activityArn: string, extra: object = {}, more: Record<string, object> = {}): Promise<string> {
-  const definition = { StartAt: 'ActivityTask', States: { ActivityTask: { Type: 'Task', Resource: activityArn, End: true, ...extra }, ...more } };
-  const out = await sfn.send(new CreateStateMachineCommand({ name: uniqueName('machine'), definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/test' }));
+async function activityMachine(
+  activityArn: string,
+  extra: object = {},
+  more: Record<string, object> = {},
+): Promise<string> {
+  const definition = {
+    StartAt: 'ActivityTask',
+    States: { ActivityTask: { Type: 'Task', Resource: activityArn, End: true, ...extra }, ...more },
+  };
+  const out = await sfn.send(
+    new CreateStateMachineCommand({
+      name: uniqueName('machine'),
+      definition: JSON.stringify(definition),
+      roleArn: 'arn:aws:iam::123456789012:role/test',
+    }),
+  );
   return out.stateMachineArn!;
 }
 async function start(stateMachineArn: string, input: unknown = { Value1: 'Hello', Value2: 'World' }): Promise<string> {
@@ -60,7 +91,8 @@ async function advance(seconds: number): Promise<void> {
   await harness.clock.advance(seconds * 1000);
   await harness.idle();
 }
-const history = async (executionArn: string): Promise<HistoryEvent[]> => (await sfn.send(new GetExecutionHistoryCommand({ executionArn }))).events!;
+const history = async (executionArn: string): Promise<HistoryEvent[]> =>
+  (await sfn.send(new GetExecutionHistoryCommand({ executionArn }))).events!;
 const types = (events: HistoryEvent[]) => events.map((e) => e.type);
 const details = (events: HistoryEvent[], type: string): any => {
   const e = events.find((x) => x.type === type) as Record<string, unknown> | undefined;
@@ -74,7 +106,9 @@ describe('the activity API', () => {
     expect(first.activityArn).toBe(`arn:aws:states:${LOCAL_REGION}:123456789012:activity:greeter`);
     expect(first.creationDate).toBeInstanceOf(Date);
     await advance(10);
-    const again = await sfn.send(new CreateActivityCommand({ name: 'greeter', tags: [{ key: 'team', value: 'other' }] }));
+    const again = await sfn.send(
+      new CreateActivityCommand({ name: 'greeter', tags: [{ key: 'team', value: 'other' }] }),
+    );
     expect(again).toMatchObject({ activityArn: first.activityArn, creationDate: first.creationDate });
   });
 
@@ -82,27 +116,44 @@ describe('the activity API', () => {
     const name = uniqueName('encrypted');
     const encryptionConfiguration = { type: 'AWS_OWNED_KEY' as const };
     const created = await sfn.send(new CreateActivityCommand({ name, encryptionConfiguration }));
-    expect(await sfn.send(new CreateActivityCommand({ name, encryptionConfiguration }))).toMatchObject({ activityArn: created.activityArn });
+    expect(await sfn.send(new CreateActivityCommand({ name, encryptionConfiguration }))).toMatchObject({
+      activityArn: created.activityArn,
+    });
     const refused = await failureOf(sfn.send(new CreateActivityCommand({ name })));
     expect(refused).toMatchObject({ name: 'ActivityAlreadyExists', type: ActivityAlreadyExists });
-    expect(await sfn.send(new DescribeActivityCommand({ activityArn: created.activityArn }))).toMatchObject({ encryptionConfiguration });
+    expect(await sfn.send(new DescribeActivityCommand({ activityArn: created.activityArn }))).toMatchObject({
+      encryptionConfiguration,
+    });
   });
 
   it('more than 50 tags is TooManyTags; a name over 80 characters is InvalidName', async () => {
     const tags = Array.from({ length: 51 }, (_, i) => ({ key: `k${i}`, value: 'v' }));
-    expect(await failureOf(sfn.send(new CreateActivityCommand({ name: uniqueName('tagged'), tags })))).toMatchObject({ name: 'TooManyTags', type: TooManyTags });
-    expect(await failureOf(sfn.send(new CreateActivityCommand({ name: 'a'.repeat(81) })))).toMatchObject({ name: 'InvalidName' });
+    expect(await failureOf(sfn.send(new CreateActivityCommand({ name: uniqueName('tagged'), tags })))).toMatchObject({
+      name: 'TooManyTags',
+      type: TooManyTags,
+    });
+    expect(await failureOf(sfn.send(new CreateActivityCommand({ name: 'a'.repeat(81) })))).toMatchObject({
+      name: 'InvalidName',
+    });
   });
 
   it('DescribeActivity answers its ARN, name and creation date (recorded: describe_activity_response)', async () => {
     const created = await sfn.send(new CreateActivityCommand({ name: 'describer' }));
     const described = await sfn.send(new DescribeActivityCommand({ activityArn: created.activityArn }));
-    expect(described).toMatchObject({ activityArn: created.activityArn, name: 'describer', creationDate: created.creationDate });
+    expect(described).toMatchObject({
+      activityArn: created.activityArn,
+      name: 'describer',
+      creationDate: created.creationDate,
+    });
   });
 
-  it("a name that breaks the naming rules is refused with InvalidName, quoted as AWS quotes it (recorded: test_create_activity_invalid_name)", async () => {
+  it('a name that breaks the naming rules is refused with InvalidName, quoted as AWS quotes it (recorded: test_create_activity_invalid_name)', async () => {
     const refused = await failureOf(sfn.send(new CreateActivityCommand({ name: 'TestActivity InvalidName$' })));
-    expect(refused).toMatchObject({ name: 'InvalidName', message: "Invalid Name: 'TestActivity InvalidName$'", type: InvalidName });
+    expect(refused).toMatchObject({
+      name: 'InvalidName',
+      message: "Invalid Name: 'TestActivity InvalidName$'",
+      type: InvalidName,
+    });
   });
 
   it('DeleteActivity answers {} whether or not the activity exists; a deleted activity is ActivityDoesNotExist to Describe and GetActivityTask (recorded)', async () => {
@@ -110,22 +161,43 @@ describe('the activity API', () => {
     await sfn.send(new DeleteActivityCommand({ activityArn: arn }));
     await sfn.send(new DeleteActivityCommand({ activityArn: arn }));
     const message = `Activity Does Not Exist: '${arn}'`;
-    expect(await failureOf(sfn.send(new DescribeActivityCommand({ activityArn: arn })))).toMatchObject({ name: 'ActivityDoesNotExist', message, type: ActivityDoesNotExist });
-    expect(await failureOf(sfn.send(new GetActivityTaskCommand({ activityArn: arn })))).toMatchObject({ name: 'ActivityDoesNotExist', message });
+    expect(await failureOf(sfn.send(new DescribeActivityCommand({ activityArn: arn })))).toMatchObject({
+      name: 'ActivityDoesNotExist',
+      message,
+      type: ActivityDoesNotExist,
+    });
+    expect(await failureOf(sfn.send(new GetActivityTaskCommand({ activityArn: arn })))).toMatchObject({
+      name: 'ActivityDoesNotExist',
+      message,
+    });
   });
 
   it.each([
     ['DescribeActivity', () => new DescribeActivityCommand({ activityArn: 'no_an_activity_arn' })],
     ['GetActivityTask', () => new GetActivityTaskCommand({ activityArn: 'no_an_activity_arn' })],
     ['DeleteActivity', () => new DeleteActivityCommand({ activityArn: 'no_an_activity_arn' })],
-  ])("%s on a string that is no ARN: InvalidArn 'Invalid ARN prefix' (recorded: test_describe_activity_invalid_arn, test_get_activity_task_invalid_arn)", async (_op, command) => {
-    const refused = await failureOf(sfn.send(command() as never));
-    expect(refused).toMatchObject({ name: 'InvalidArn', message: "Invalid Arn: 'Invalid ARN prefix: no_an_activity_arn'", type: InvalidArn });
-  });
+  ])(
+    "%s on a string that is no ARN: InvalidArn 'Invalid ARN prefix' (recorded: test_describe_activity_invalid_arn, test_get_activity_task_invalid_arn)",
+    async (_op, command) => {
+      const refused = await failureOf(sfn.send(command() as never));
+      expect(refused).toMatchObject({
+        name: 'InvalidArn',
+        message: "Invalid Arn: 'Invalid ARN prefix: no_an_activity_arn'",
+        type: InvalidArn,
+      });
+    },
+  );
 
   it("a state machine's ARN where an activity's is expected is InvalidArn", async () => {
-    const refused = await failureOf(sfn.send(new DescribeActivityCommand({ activityArn: `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:m` })));
-    expect(refused).toMatchObject({ name: 'InvalidArn', message: "Invalid Arn: 'Resource type not valid in this context: stateMachine'" });
+    const refused = await failureOf(
+      sfn.send(
+        new DescribeActivityCommand({ activityArn: `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:m` }),
+      ),
+    );
+    expect(refused).toMatchObject({
+      name: 'InvalidArn',
+      message: "Invalid Arn: 'Resource type not valid in this context: stateMachine'",
+    });
   });
 
   it('ListActivities lists every activity by name, in pages of maxResults joined by nextToken (recorded: test_list_activities)', async () => {
@@ -155,7 +227,9 @@ describe('the activity API', () => {
 
   it('a worker name over 80 characters is refused with ValidationException', async () => {
     const arn = await newActivity();
-    const refused = await failureOf(sfn.send(new GetActivityTaskCommand({ activityArn: arn, workerName: 'w'.repeat(81) })));
+    const refused = await failureOf(
+      sfn.send(new GetActivityTaskCommand({ activityArn: arn, workerName: 'w'.repeat(81) })),
+    );
     expect(refused).toMatchObject({ name: 'ValidationException' });
   });
 });
@@ -164,16 +238,41 @@ describe('a Task state on an activity', () => {
   it('a worker takes the task and succeeds: ActivityScheduled, ActivityStarted with its name, ActivitySucceeded (recorded: test_activity_task)', async () => {
     const arn = await newActivity();
     const exec = await start(await activityMachine(arn));
-    const task = await sfn.send(new GetActivityTaskCommand({ activityArn: arn, workerName: 'BASE_ID_ACTIVITY_CONSUMER' }));
+    const task = await sfn.send(
+      new GetActivityTaskCommand({ activityArn: arn, workerName: 'BASE_ID_ACTIVITY_CONSUMER' }),
+    );
     expect(JSON.parse(task.input!)).toEqual({ Value1: 'Hello', Value2: 'World' });
     await sfn.send(new SendTaskSuccessCommand({ taskToken: task.taskToken, output: task.input }));
     await harness.idle();
     const events = await history(exec);
-    expect(types(events)).toEqual(['ExecutionStarted', 'TaskStateEntered', 'ActivityScheduled', 'ActivityStarted', 'ActivitySucceeded', 'TaskStateExited', 'ExecutionSucceeded']);
-    expect(events.map((e) => [e.id, e.previousEventId])).toEqual([[1, 0], [2, 0], [3, 2], [4, 3], [5, 4], [6, 5], [7, 6]]);
-    expect(details(events, 'ActivityScheduled')).toEqual({ resource: arn, input: '{"Value1":"Hello","Value2":"World"}', inputDetails: { truncated: false } });
+    expect(types(events)).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'ActivityScheduled',
+      'ActivityStarted',
+      'ActivitySucceeded',
+      'TaskStateExited',
+      'ExecutionSucceeded',
+    ]);
+    expect(events.map((e) => [e.id, e.previousEventId])).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 2],
+      [4, 3],
+      [5, 4],
+      [6, 5],
+      [7, 6],
+    ]);
+    expect(details(events, 'ActivityScheduled')).toEqual({
+      resource: arn,
+      input: '{"Value1":"Hello","Value2":"World"}',
+      inputDetails: { truncated: false },
+    });
     expect(details(events, 'ActivityStarted')).toEqual({ workerName: 'BASE_ID_ACTIVITY_CONSUMER' });
-    expect(details(events, 'ActivitySucceeded')).toEqual({ output: '{"Value1":"Hello","Value2":"World"}', outputDetails: { truncated: false } });
+    expect(details(events, 'ActivitySucceeded')).toEqual({
+      output: '{"Value1":"Hello","Value2":"World"}',
+      outputDetails: { truncated: false },
+    });
     expect((await status(exec)).status).toBe('SUCCEEDED');
   });
 
@@ -191,12 +290,27 @@ describe('a Task state on an activity', () => {
     const arn = await newActivity();
     const exec = await start(await activityMachine(arn));
     const task = await sfn.send(new GetActivityTaskCommand({ activityArn: arn, workerName: 'w' }));
-    await sfn.send(new SendTaskFailureCommand({ taskToken: task.taskToken, error: 'Programmatic Error', cause: task.input }));
+    await sfn.send(
+      new SendTaskFailureCommand({ taskToken: task.taskToken, error: 'Programmatic Error', cause: task.input }),
+    );
     await harness.idle();
     const events = await history(exec);
-    expect(types(events)).toEqual(['ExecutionStarted', 'TaskStateEntered', 'ActivityScheduled', 'ActivityStarted', 'ActivityFailed', 'ExecutionFailed']);
-    expect(details(events, 'ActivityFailed')).toEqual({ error: 'Programmatic Error', cause: '{"Value1":"Hello","Value2":"World"}' });
-    expect(details(events, 'ExecutionFailed')).toEqual({ error: 'Programmatic Error', cause: '{"Value1":"Hello","Value2":"World"}' });
+    expect(types(events)).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'ActivityScheduled',
+      'ActivityStarted',
+      'ActivityFailed',
+      'ExecutionFailed',
+    ]);
+    expect(details(events, 'ActivityFailed')).toEqual({
+      error: 'Programmatic Error',
+      cause: '{"Value1":"Hello","Value2":"World"}',
+    });
+    expect(details(events, 'ExecutionFailed')).toEqual({
+      error: 'Programmatic Error',
+      cause: '{"Value1":"Hello","Value2":"World"}',
+    });
   });
 
   it('HeartbeatSeconds and TimeoutSeconds are recorded on ActivityScheduled; heartbeats keep a long task alive (recorded: test_activity_task_with_heartbeat)', async () => {
@@ -211,26 +325,53 @@ describe('a Task state on an activity', () => {
     await sfn.send(new SendTaskSuccessCommand({ taskToken: task.taskToken, output: '{"done":true}' }));
     await harness.idle();
     const events = await history(exec);
-    expect(details(events, 'ActivityScheduled')).toEqual({ resource: arn, input: '{"Value1":"Hello","Value2":"World"}', inputDetails: { truncated: false }, timeoutInSeconds: 60, heartbeatInSeconds: 10 });
+    expect(details(events, 'ActivityScheduled')).toEqual({
+      resource: arn,
+      input: '{"Value1":"Hello","Value2":"World"}',
+      inputDetails: { truncated: false },
+      timeoutInSeconds: 60,
+      heartbeatInSeconds: 10,
+    });
     expect((await status(exec)).status).toBe('SUCCEEDED');
   });
 
   it('a worker whose heartbeats stop: ActivityTimedOut with States.Timeout; a Catch on States.HeartbeatTimeout takes it', async () => {
     const arn = await newActivity();
     const caught = await start(
-      await activityMachine(arn, { HeartbeatSeconds: 10, End: undefined, Next: 'Done', Catch: [{ ErrorEquals: ['States.HeartbeatTimeout'], Next: 'Handled' }] }, {
-        Done: { Type: 'Succeed' },
-        Handled: { Type: 'Pass', End: true },
-      }),
+      await activityMachine(
+        arn,
+        {
+          HeartbeatSeconds: 10,
+          End: undefined,
+          Next: 'Done',
+          Catch: [{ ErrorEquals: ['States.HeartbeatTimeout'], Next: 'Handled' }],
+        },
+        {
+          Done: { Type: 'Succeed' },
+          Handled: { Type: 'Pass', End: true },
+        },
+      ),
     );
     const task = await sfn.send(new GetActivityTaskCommand({ activityArn: arn }));
     await advance(11);
     const events = await history(caught);
-    expect(types(events)).toEqual(['ExecutionStarted', 'TaskStateEntered', 'ActivityScheduled', 'ActivityStarted', 'ActivityTimedOut', 'TaskStateExited', 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded']);
+    expect(types(events)).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'ActivityScheduled',
+      'ActivityStarted',
+      'ActivityTimedOut',
+      'TaskStateExited',
+      'PassStateEntered',
+      'PassStateExited',
+      'ExecutionSucceeded',
+    ]);
     expect(details(events, 'ActivityTimedOut')).toEqual({ error: 'States.Timeout' });
     expect(JSON.parse((await status(caught)).output!)).toEqual({ Error: 'States.Timeout', Cause: '' });
     // The worker's late answer finds its task over.
-    expect(await failureOf(sfn.send(new SendTaskSuccessCommand({ taskToken: task.taskToken, output: '{}' })))).toMatchObject({ name: 'TaskTimedOut', type: TaskTimedOut });
+    expect(
+      await failureOf(sfn.send(new SendTaskSuccessCommand({ taskToken: task.taskToken, output: '{}' }))),
+    ).toMatchObject({ name: 'TaskTimedOut', type: TaskTimedOut });
   });
 
   it('the heartbeat clock starts when a worker takes the task, not while it waits in the queue', async () => {
@@ -251,7 +392,14 @@ describe('a Task state on an activity', () => {
     await sfn.send(new GetActivityTaskCommand({ activityArn: arn, workerName: 'BASE_ID_ACTIVITY_CONSUMER' }));
     await advance(6);
     const events = await history(exec);
-    expect(types(events)).toEqual(['ExecutionStarted', 'TaskStateEntered', 'ActivityScheduled', 'ActivityStarted', 'ActivityTimedOut', 'ExecutionFailed']);
+    expect(types(events)).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'ActivityScheduled',
+      'ActivityStarted',
+      'ActivityTimedOut',
+      'ExecutionFailed',
+    ]);
     expect(details(events, 'ActivityScheduled')).toMatchObject({ timeoutInSeconds: 5 });
     expect(details(events, 'ActivityTimedOut')).toEqual({ error: 'States.Timeout' });
     expect(details(events, 'ExecutionFailed')).toEqual({ error: 'States.Timeout' });
@@ -261,7 +409,13 @@ describe('a Task state on an activity', () => {
     const arn = await newActivity();
     const exec = await start(await activityMachine(arn, { TimeoutSeconds: 5 }));
     await advance(6);
-    expect(types(await history(exec))).toEqual(['ExecutionStarted', 'TaskStateEntered', 'ActivityScheduled', 'ActivityTimedOut', 'ExecutionFailed']);
+    expect(types(await history(exec))).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'ActivityScheduled',
+      'ActivityTimedOut',
+      'ExecutionFailed',
+    ]);
     expect((await sfn.send(new GetActivityTaskCommand({ activityArn: arn }))).taskToken).toBeUndefined();
   });
 
@@ -293,7 +447,9 @@ describe('a Task state on an activity', () => {
     const machine = await activityMachine(arn);
     const first = await start(machine, { n: 1 });
     await start(machine, { n: 2 });
-    const answers = await Promise.all(['a', 'b', 'c'].map((workerName) => sfn.send(new GetActivityTaskCommand({ activityArn: arn, workerName }))));
+    const answers = await Promise.all(
+      ['a', 'b', 'c'].map((workerName) => sfn.send(new GetActivityTaskCommand({ activityArn: arn, workerName }))),
+    );
     const taken = answers.filter((a) => a.taskToken !== undefined);
     expect(taken.map((a) => JSON.parse(a.input!).n).sort()).toEqual([1, 2]);
     expect(new Set(taken.map((a) => a.taskToken)).size).toBe(2);
@@ -304,7 +460,9 @@ describe('a Task state on an activity', () => {
     const arn = await newActivity();
     const exec = await start(await activityMachine(arn, { TimeoutSeconds: 3600 }));
     await sfn.send(new DeleteActivityCommand({ activityArn: arn }));
-    expect(await failureOf(sfn.send(new GetActivityTaskCommand({ activityArn: arn })))).toMatchObject({ name: 'ActivityDoesNotExist' });
+    expect(await failureOf(sfn.send(new GetActivityTaskCommand({ activityArn: arn })))).toMatchObject({
+      name: 'ActivityDoesNotExist',
+    });
     expect((await status(exec)).status).toBe('RUNNING');
     await sfn.send(new CreateActivityCommand({ name: arn.split(':').at(-1) }));
     const task = await sfn.send(new GetActivityTaskCommand({ activityArn: arn }));
@@ -319,7 +477,9 @@ describe('a Task state on an activity', () => {
     await start(await activityMachine(arn));
     const task = await sfn.send(new GetActivityTaskCommand({ activityArn: arn }));
     await sfn.send(new SendTaskSuccessCommand({ taskToken: task.taskToken, output: '{}' }));
-    expect(await failureOf(sfn.send(new SendTaskSuccessCommand({ taskToken: task.taskToken, output: '{}' })))).toMatchObject({ name: 'TaskTimedOut' });
+    expect(
+      await failureOf(sfn.send(new SendTaskSuccessCommand({ taskToken: task.taskToken, output: '{}' }))),
+    ).toMatchObject({ name: 'TaskTimedOut' });
   });
 });
 
@@ -330,11 +490,27 @@ describe('a worker that is itself a state machine (aws-sdk:sfn, as the recorded 
     const consumer = {
       StartAt: 'GetActivityTask',
       States: {
-        GetActivityTask: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:sfn:getActivityTask', Parameters: { ActivityArn: arn, WorkerName: 'consumer' }, Next: 'SendTaskSuccess' },
-        SendTaskSuccess: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:sfn:sendTaskSuccess', Parameters: { 'Output.$': '$.Input', 'TaskToken.$': '$.TaskToken' }, End: true },
+        GetActivityTask: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::aws-sdk:sfn:getActivityTask',
+          Parameters: { ActivityArn: arn, WorkerName: 'consumer' },
+          Next: 'SendTaskSuccess',
+        },
+        SendTaskSuccess: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::aws-sdk:sfn:sendTaskSuccess',
+          Parameters: { 'Output.$': '$.Input', 'TaskToken.$': '$.TaskToken' },
+          End: true,
+        },
       },
     };
-    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: uniqueName('consumer'), definition: JSON.stringify(consumer), roleArn: 'arn:aws:iam::123456789012:role/test' }));
+    const { stateMachineArn } = await sfn.send(
+      new CreateStateMachineCommand({
+        name: uniqueName('consumer'),
+        definition: JSON.stringify(consumer),
+        roleArn: 'arn:aws:iam::123456789012:role/test',
+      }),
+    );
     const consumed = await start(stateMachineArn!, {});
     expect((await status(consumed)).status).toBe('SUCCEEDED');
     expect(details(await history(exec), 'ActivityStarted')).toEqual({ workerName: 'consumer' });
@@ -352,11 +528,21 @@ describe('a worker state machine polling on a virtual clock', () => {
     const { activityArn } = await patient.call('CreateActivity', { name: 'patient' });
     const consumer = {
       StartAt: 'Poll',
-      States: { Poll: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:sfn:getActivityTask', Parameters: { ActivityArn: activityArn, WorkerName: 'patient-worker' }, End: true } },
+      States: {
+        Poll: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::aws-sdk:sfn:getActivityTask',
+          Parameters: { ActivityArn: activityArn, WorkerName: 'patient-worker' },
+          End: true,
+        },
+      },
     };
     const consumed = await patient.run(await patient.machine(consumer), {});
     expect((await patient.describe(consumed)).status).toBe('RUNNING');
-    const producer = await patient.run(await patient.machine({ StartAt: 'Work', States: { Work: { Type: 'Task', Resource: activityArn, End: true } } }), { job: 7 });
+    const producer = await patient.run(
+      await patient.machine({ StartAt: 'Work', States: { Work: { Type: 'Task', Resource: activityArn, End: true } } }),
+      { job: 7 },
+    );
     await expect.poll(async () => (await patient.describe(consumed)).status).toBe('SUCCEEDED');
     expect(JSON.parse(JSON.parse((await patient.describe(consumed)).output).Input)).toEqual({ job: 7 });
     expect(await patient.eventTypes(producer)).toContain('ActivityStarted');
@@ -365,20 +551,38 @@ describe('a worker state machine polling on a virtual clock', () => {
 
 describe('an activity state in a mock config', () => {
   // Step Functions Local: "Activity state cannot be mocked" (../shared/TESTING-APIS.md B2; aws-samples/aws-stepfunctions-examples#69).
-  const mocked = new EngineHarness({}, { mockConfig: MockConfig.from(oneCase('MockedActivity', 'Happy', { ActivityTask: 'Done' }, { Done: { '0': { Return: { ok: true } } } })) });
+  const mocked = new EngineHarness(
+    {},
+    {
+      mockConfig: MockConfig.from(
+        oneCase('MockedActivity', 'Happy', { ActivityTask: 'Done' }, { Done: { '0': { Return: { ok: true } } } }),
+      ),
+    },
+  );
   beforeAll(() => mocked.start());
   afterAll(() => mocked.close());
 
   it('fails the run with States.Runtime, as Step Functions Local refuses to mock an activity; unmocked, the same machine waits for a worker', async () => {
     const { activityArn } = await mocked.call('CreateActivity', { name: 'mocked' });
-    const arn = await mocked.machine({ StartAt: 'ActivityTask', States: { ActivityTask: { Type: 'Task', Resource: activityArn, End: true } } }, 'MockedActivity');
+    const arn = await mocked.machine(
+      { StartAt: 'ActivityTask', States: { ActivityTask: { Type: 'Task', Resource: activityArn, End: true } } },
+      'MockedActivity',
+    );
     const run = await mocked.run(`${arn}#Happy`, {});
     expect(await mocked.describe(run)).toMatchObject({
       status: 'FAILED',
       error: 'States.Runtime',
-      cause: expect.stringContaining('Activity state cannot be mocked. Please remove mocks mapped for all activity state in the mock config file.'),
+      cause: expect.stringContaining(
+        'Activity state cannot be mocked. Please remove mocks mapped for all activity state in the mock config file.',
+      ),
     });
-    expect(await mocked.eventTypes(run)).toEqual(['ExecutionStarted', 'TaskStateEntered', 'ActivityScheduled', 'ActivityFailed', 'ExecutionFailed']);
+    expect(await mocked.eventTypes(run)).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'ActivityScheduled',
+      'ActivityFailed',
+      'ExecutionFailed',
+    ]);
     const plain = await mocked.run(arn, {});
     expect(await mocked.eventTypes(plain)).toEqual(['ExecutionStarted', 'TaskStateEntered', 'ActivityScheduled']);
   });

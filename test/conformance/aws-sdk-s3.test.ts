@@ -13,8 +13,19 @@ const BUCKET = 'bucket-name';
 const s3 = localS3ForTests([BUCKET]);
 const engine = recordedEngine({}, { engine: s3.engineOptions });
 
-const TASK_RUN = ['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSucceeded', 'TaskStateExited', 'ExecutionSucceeded'];
-const S3_CAUSE = (message: string) => new RegExp(`^${message.replace(/[.()]/g, '\\$&')} \\(Service: S3, Status Code: 404, Request ID: [^,]+, Extended Request ID: [^)]+\\)$`);
+const TASK_RUN = [
+  'ExecutionStarted',
+  'TaskStateEntered',
+  'TaskScheduled',
+  'TaskStarted',
+  'TaskSucceeded',
+  'TaskStateExited',
+  'ExecutionSucceeded',
+];
+const S3_CAUSE = (message: string) =>
+  new RegExp(
+    `^${message.replace(/[.()]/g, '\\$&')} \\(Service: S3, Status Code: 404, Request ID: [^,]+, Extended Request ID: [^)]+\\)$`,
+  );
 
 describe('aws-sdk:s3:getObject', () => {
   it.each([
@@ -23,29 +34,67 @@ describe('aws-sdk:s3:getObject', () => {
     ['binary', 'binary data', '"e1a49b59e0c42e4fd3735ad644f25d57"'],
   ])('returns the object with its text as Body (test_s3_get_object[%s])', async (_id, body, etag) => {
     await s3.put(BUCKET, 'file_key', body);
-    const def = jsonpath({ S3GetObject: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:getObject', Parameters: { 'Bucket.$': '$.Bucket', 'Key.$': '$.Key' }, End: true } });
+    const def = jsonpath({
+      S3GetObject: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::aws-sdk:s3:getObject',
+        Parameters: { 'Bucket.$': '$.Bucket', 'Key.$': '$.Key' },
+        End: true,
+      },
+    });
     const run = await engine.run(def, { Bucket: BUCKET, Key: 'file_key' });
     expect(run.types).toEqual(TASK_RUN);
-    expect(run.events[2].taskScheduledEventDetails).toMatchObject({ resource: 'getObject', resourceType: 'aws-sdk:s3', parameters: { Bucket: BUCKET, Key: 'file_key' } });
+    expect(run.events[2].taskScheduledEventDetails).toMatchObject({
+      resource: 'getObject',
+      resourceType: 'aws-sdk:s3',
+      parameters: { Bucket: BUCKET, Key: 'file_key' },
+    });
     const output = (run.outcome as { output: Record<string, unknown> }).output;
-    expect(Object.keys(output)).toEqual(['AcceptRanges', 'ContentLength', 'ContentType', 'ETag', 'LastModified', 'Metadata', 'ServerSideEncryption', 'Body']);
-    expect(output).toMatchObject({ AcceptRanges: 'bytes', ContentLength: Buffer.byteLength(body), ETag: etag, Metadata: {}, ServerSideEncryption: 'AES256', Body: body });
+    expect(Object.keys(output)).toEqual([
+      'AcceptRanges',
+      'ContentLength',
+      'ContentType',
+      'ETag',
+      'LastModified',
+      'Metadata',
+      'ServerSideEncryption',
+      'Body',
+    ]);
+    expect(output).toMatchObject({
+      AcceptRanges: 'bytes',
+      ContentLength: Buffer.byteLength(body),
+      ETag: etag,
+      Metadata: {},
+      ServerSideEncryption: 'AES256',
+      Body: body,
+    });
   });
 
-  it('a missing key is S3.NoSuchKeyException with S3\'s words, caught by its name (test_s3_no_such_key)', async () => {
+  it("a missing key is S3.NoSuchKeyException with S3's words, caught by its name (test_s3_no_such_key)", async () => {
     const def = jsonata({
       StartState: {
         Type: 'Task',
         Resource: 'arn:aws:states:::aws-sdk:s3:getObject',
         Arguments: { Bucket: '{% $states.input.Bucket %}', Key: 'no_such_key.json' },
-        Catch: [{ ErrorEquals: ['S3.NoSuchKeyException'], Output: '{% $states.errorOutput %}', Next: 'NoSuchKeyState' }],
+        Catch: [
+          { ErrorEquals: ['S3.NoSuchKeyException'], Output: '{% $states.errorOutput %}', Next: 'NoSuchKeyState' },
+        ],
         Next: 'TerminalState',
       },
       TerminalState: { Type: 'Succeed' },
       NoSuchKeyState: { Type: 'Fail' },
     });
     const run = await engine.run(def, { Bucket: BUCKET });
-    expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskFailed', 'TaskStateExited', 'FailStateEntered', 'ExecutionFailed']);
+    expect(run.types).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'TaskScheduled',
+      'TaskStarted',
+      'TaskFailed',
+      'TaskStateExited',
+      'FailStateEntered',
+      'ExecutionFailed',
+    ]);
     const failed = run.events[4].taskFailedEventDetails as { error: string; cause: string };
     expect(failed.error).toBe('S3.NoSuchKeyException');
     expect(failed.cause).toMatch(S3_CAUSE('The specified key does not exist.'));
@@ -59,14 +108,27 @@ describe('aws-sdk:s3:putObject', () => {
     ['list', ['List', 'Data'], '["List","Data"]', '1F2MPA==', '"6b23860357f6e63a0272b7f1143a663a"'],
     ['bool', false, 'false', 'K81oMA==', '"68934a3e9455fa72420237eb05902327"'],
     ['num', 0, '0', '9NvfIQ==', '"cfcd208495d565ef66e7dff9f98764da"'],
-  ])('stores the Body as its JSON, a string too, and answers ChecksumCRC32, ChecksumType, ETag, ServerSideEncryption (test_s3_put_object[%s])', async (id, body, stored, crc, etag) => {
-    const def = jsonpath({ S3PutObject: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:putObject', Parameters: { 'Bucket.$': '$.Bucket', 'Key.$': '$.Key', 'Body.$': '$.Body' }, End: true } });
-    const run = await engine.run(def, { Bucket: BUCKET, Key: `file-key-${id}`, Body: body });
-    expect(run.types).toEqual(TASK_RUN);
-    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: { ChecksumCRC32: crc, ChecksumType: 'FULL_OBJECT', ETag: etag, ServerSideEncryption: 'AES256' } });
-    expect(await s3.text(BUCKET, `file-key-${id}`)).toBe(stored);
-    expect((await s3.head(BUCKET, `file-key-${id}`)).ContentType).toBe('text/plain; charset=UTF-8');
-  });
+  ])(
+    'stores the Body as its JSON, a string too, and answers ChecksumCRC32, ChecksumType, ETag, ServerSideEncryption (test_s3_put_object[%s])',
+    async (id, body, stored, crc, etag) => {
+      const def = jsonpath({
+        S3PutObject: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::aws-sdk:s3:putObject',
+          Parameters: { 'Bucket.$': '$.Bucket', 'Key.$': '$.Key', 'Body.$': '$.Body' },
+          End: true,
+        },
+      });
+      const run = await engine.run(def, { Bucket: BUCKET, Key: `file-key-${id}`, Body: body });
+      expect(run.types).toEqual(TASK_RUN);
+      expect(run.outcome).toEqual({
+        status: 'SUCCEEDED',
+        output: { ChecksumCRC32: crc, ChecksumType: 'FULL_OBJECT', ETag: etag, ServerSideEncryption: 'AES256' },
+      });
+      expect(await s3.text(BUCKET, `file-key-${id}`)).toBe(stored);
+      expect((await s3.head(BUCKET, `file-key-${id}`)).ContentType).toBe('text/plain; charset=UTF-8');
+    },
+  );
 });
 
 describe('aws-sdk:s3 errors', () => {
@@ -82,14 +144,26 @@ describe('aws-sdk:s3 errors', () => {
       TaskFailedHandler: { Type: 'Pass', End: true },
     });
     const run = await engine.run(def, { Bucket: 'someNonexistentBucketName' });
-    expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskFailed', 'TaskStateExited', 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded']);
+    expect(run.types).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'TaskScheduled',
+      'TaskStarted',
+      'TaskFailed',
+      'TaskStateExited',
+      'PassStateEntered',
+      'PassStateExited',
+      'ExecutionSucceeded',
+    ]);
     const output = (run.outcome as { output: { TaskFailedError: { Error: string; Cause: string } } }).output;
     expect(output.TaskFailedError.Error).toBe('S3.NoSuchBucketException');
     expect(output.TaskFailedError.Cause).toMatch(S3_CAUSE('The specified bucket does not exist'));
   });
 
   it('an S3 action AWS does not have is refused at creation (one it has but the engine does not run: unserved-integrations.test.ts)', async () => {
-    const def = jsonpath({ T: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:noSuchAction', Parameters: {}, End: true } });
+    const def = jsonpath({
+      T: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:noSuchAction', Parameters: {}, End: true },
+    });
     expect(await engine.create(def)).toMatchObject({ name: 'InvalidDefinition' });
   });
 });
@@ -97,26 +171,53 @@ describe('aws-sdk:s3 errors', () => {
 describe('aws-sdk:s3 copyObject, deleteObjects, getObjectAttributes', () => {
   it('copyObject copies the object and answers CopyObjectResult with its ETag', async () => {
     await s3.put(BUCKET, 'source.txt', 'copy me');
-    const def = jsonata({ Copy: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:copyObject', Arguments: { Bucket: BUCKET, CopySource: `${BUCKET}/source.txt`, Key: 'copy.txt' }, End: true } });
+    const def = jsonata({
+      Copy: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::aws-sdk:s3:copyObject',
+        Arguments: { Bucket: BUCKET, CopySource: `${BUCKET}/source.txt`, Key: 'copy.txt' },
+        End: true,
+      },
+    });
     const run = await engine.run(def);
     expect(run.outcome.status).toBe('SUCCEEDED');
-    expect((run.outcome as { output: { CopyObjectResult: { ETag: string } } }).output.CopyObjectResult.ETag).toBe((await s3.head(BUCKET, 'source.txt')).ETag);
+    expect((run.outcome as { output: { CopyObjectResult: { ETag: string } } }).output.CopyObjectResult.ETag).toBe(
+      (await s3.head(BUCKET, 'source.txt')).ETag,
+    );
     expect(await s3.text(BUCKET, 'copy.txt')).toBe('copy me');
   });
 
   it('getObjectAttributes answers the attributes asked for: ETag without quotes, ObjectSize, StorageClass', async () => {
     await s3.put(BUCKET, 'attrs.txt', 'twelve bytes');
-    const def = jsonata({ Attrs: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:getObjectAttributes', Arguments: { Bucket: BUCKET, Key: 'attrs.txt', ObjectAttributes: ['ETag', 'ObjectSize', 'StorageClass'] }, End: true } });
+    const def = jsonata({
+      Attrs: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::aws-sdk:s3:getObjectAttributes',
+        Arguments: { Bucket: BUCKET, Key: 'attrs.txt', ObjectAttributes: ['ETag', 'ObjectSize', 'StorageClass'] },
+        End: true,
+      },
+    });
     const run = await engine.run(def);
     const output = (run.outcome as { output: Record<string, unknown> }).output;
-    expect(output).toMatchObject({ ETag: String((await s3.head(BUCKET, 'attrs.txt')).ETag).replace(/"/g, ''), ObjectSize: 12, StorageClass: 'STANDARD' });
+    expect(output).toMatchObject({
+      ETag: String((await s3.head(BUCKET, 'attrs.txt')).ETag).replace(/"/g, ''),
+      ObjectSize: 12,
+      StorageClass: 'STANDARD',
+    });
     expect(output.LastModified).toEqual(expect.any(String));
   });
 
   it('deleteObjects deletes each key and lists them as Deleted', async () => {
     await s3.put(BUCKET, 'a.txt', 'a');
     await s3.put(BUCKET, 'b.txt', 'b');
-    const def = jsonata({ Delete: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:deleteObjects', Arguments: { Bucket: BUCKET, Delete: { Objects: [{ Key: 'a.txt' }, { Key: 'b.txt' }] } }, End: true } });
+    const def = jsonata({
+      Delete: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::aws-sdk:s3:deleteObjects',
+        Arguments: { Bucket: BUCKET, Delete: { Objects: [{ Key: 'a.txt' }, { Key: 'b.txt' }] } },
+        End: true,
+      },
+    });
     const run = await engine.run(def);
     const deleted = (run.outcome as { output: { Deleted: { Key: string }[] } }).output.Deleted.map((d) => d.Key).sort();
     expect(deleted).toEqual(['a.txt', 'b.txt']);

@@ -24,38 +24,71 @@ writeFileSync(
     ],
   }),
 );
-const engine = recordedEngine({}, { engine: { integrations: { models: new LocalModels({ provider: 'scripted', scriptFile }) } } });
-const unscripted = recordedEngine({}, { engine: { integrations: { models: new LocalModels({ provider: 'scripted' }) } } });
+const engine = recordedEngine(
+  {},
+  { engine: { integrations: { models: new LocalModels({ provider: 'scripted', scriptFile }) } } },
+);
+const unscripted = recordedEngine(
+  {},
+  { engine: { integrations: { models: new LocalModels({ provider: 'scripted' }) } } },
+);
 
 describe('bedrock:invokeModel', () => {
-  it('answers {Body, ContentType} in the Anthropic Messages format for an anthropic model, the script\'s text in content[0]', async () => {
+  it("answers {Body, ContentType} in the Anthropic Messages format for an anthropic model, the script's text in content[0]", async () => {
     const def = jsonata({
       Summarize: {
         Type: 'Task',
         Resource: 'arn:aws:states:::bedrock:invokeModel',
         Arguments: {
           ModelId: 'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-haiku-20240307-v1:0',
-          Body: { anthropic_version: 'bedrock-2023-05-31', max_tokens: 200, system: 'You summarize.\nBriefly.', messages: [{ role: 'user', content: '{% $states.input.text %}' }] },
+          Body: {
+            anthropic_version: 'bedrock-2023-05-31',
+            max_tokens: 200,
+            system: 'You summarize.\nBriefly.',
+            messages: [{ role: 'user', content: '{% $states.input.text %}' }],
+          },
         },
         Output: '{% $states.result.Body.content[0].text %}',
         End: true,
       },
     });
     const run = await engine.run(def, { text: 'a long report' });
-    expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSucceeded', 'TaskStateExited', 'ExecutionSucceeded']);
+    expect(run.types).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'TaskScheduled',
+      'TaskStarted',
+      'TaskSucceeded',
+      'TaskStateExited',
+      'ExecutionSucceeded',
+    ]);
     expect(run.events[2].taskScheduledEventDetails).toMatchObject({ resourceType: 'bedrock', resource: 'invokeModel' });
-    const result = run.events[4].taskSucceededEventDetails as { output: { Body: Record<string, unknown>; ContentType: string } };
+    const result = run.events[4].taskSucceededEventDetails as {
+      output: { Body: Record<string, unknown>; ContentType: string };
+    };
     expect(result.output.ContentType).toBe('application/json');
-    expect(result.output.Body).toMatchObject({ type: 'message', role: 'assistant', model: 'anthropic.claude-3-haiku-20240307-v1:0', stop_reason: 'end_turn', usage: { input_tokens: 12, output_tokens: 5 } });
+    expect(result.output.Body).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'anthropic.claude-3-haiku-20240307-v1:0',
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 12, output_tokens: 5 },
+    });
     expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: 'Summary of: a long report' });
   });
 
-  it('answers a Titan request in Titan\'s format, read by $.Body.results[0].outputText (the AWS docs example)', async () => {
+  it("answers a Titan request in Titan's format, read by $.Body.results[0].outputText (the AWS docs example)", async () => {
     const def = jsonpath({
       Names: {
         Type: 'Task',
         Resource: 'arn:aws:states:::bedrock:invokeModel',
-        Parameters: { ModelId: 'amazon.titan-text-express-v1', Body: { inputText: 'Generate a list of five first names.', textGenerationConfig: { maxTokenCount: 100, temperature: 1 } } },
+        Parameters: {
+          ModelId: 'amazon.titan-text-express-v1',
+          Body: {
+            inputText: 'Generate a list of five first names.',
+            textGenerationConfig: { maxTokenCount: 100, temperature: 1 },
+          },
+        },
         ResultSelector: { 'names.$': '$.Body.results[0].outputText' },
         End: true,
       },
@@ -66,25 +99,49 @@ describe('bedrock:invokeModel', () => {
 
   it('a step the script has no answer for fails with Bedrock.ValidationException, which Catch sees', async () => {
     const def = jsonata({
-      Other: { Type: 'Task', Resource: 'arn:aws:states:::bedrock:invokeModel', Arguments: { ModelId: 'amazon.nova-lite-v1:0', Body: { messages: [{ role: 'user', content: [{ text: 'hi' }] }] } }, End: true },
+      Other: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::bedrock:invokeModel',
+        Arguments: {
+          ModelId: 'amazon.nova-lite-v1:0',
+          Body: { messages: [{ role: 'user', content: [{ text: 'hi' }] }] },
+        },
+        End: true,
+      },
     });
     const run = await engine.run(def, {});
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Bedrock.ValidationException' });
-    expect((run.outcome as { cause: string }).cause).toMatch(/^The model script has no response for .*\/Other turn 0: .* \(Service: AmazonBedrockRuntime; Status Code: 400; Error Code: ValidationException; Request ID: /);
+    expect((run.outcome as { cause: string }).cause).toMatch(
+      /^The model script has no response for .*\/Other turn 0: .* \(Service: AmazonBedrockRuntime; Status Code: 400; Error Code: ValidationException; Request ID: /,
+    );
     // ...and says which file it read and the entry that would answer this step.
-    expect((run.outcome as { cause: string }).cause).toContain(`${scriptFile} has no entry for it: add { "workflow": "`);
+    expect((run.outcome as { cause: string }).cause).toContain(
+      `${scriptFile} has no entry for it: add { "workflow": "`,
+    );
     expect((run.outcome as { cause: string }).cause).toContain(`", "step": "Other", "text": "..." }`);
   });
 
   it('with no model script, the failure says where a script comes from and how to call Bedrock itself', async () => {
     const def = jsonata({
-      Ask: { Type: 'Task', Resource: 'arn:aws:states:::bedrock:invokeModel', Arguments: { ModelId: 'amazon.nova-lite-v1:0', Body: { messages: [{ role: 'user', content: [{ text: 'hi' }] }] } }, End: true },
+      Ask: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::bedrock:invokeModel',
+        Arguments: {
+          ModelId: 'amazon.nova-lite-v1:0',
+          Body: { messages: [{ role: 'user', content: [{ text: 'hi' }] }] },
+        },
+        End: true,
+      },
     });
     const run = await unscripted.run(def, {});
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Bedrock.ValidationException' });
     const cause = (run.outcome as { cause: string }).cause;
-    expect(cause).toMatch(/^No model script is configured: the local engine answers bedrock:invokeModel from a script file: /);
-    expect(cause).toContain('set `model.script` in autosave.config.ts (or AUTOSAVE_MODEL_SCRIPT) to a JSON file { "responses": [{ "workflow": "');
+    expect(cause).toMatch(
+      /^No model script is configured: the local engine answers bedrock:invokeModel from a script file: /,
+    );
+    expect(cause).toContain(
+      'set `model.script` in autosave.config.ts (or AUTOSAVE_MODEL_SCRIPT) to a JSON file { "responses": [{ "workflow": "',
+    );
     expect(cause).toContain('", "step": "Ask", "text": "..." }] }');
     expect(cause).toContain('AUTOSAVE_MODEL_PROVIDER=bedrock');
     expect(cause).not.toContain('model-step function');
@@ -98,7 +155,14 @@ describe('bedrock:invokeModel', () => {
  */
 describe('bedrock:invokeModel answers each model family in its own body format', () => {
   const invoke = async (modelId: string, body: object) => {
-    const def = jsonata({ Family: { Type: 'Task', Resource: 'arn:aws:states:::bedrock:invokeModel', Arguments: { ModelId: modelId, Body: body }, End: true } });
+    const def = jsonata({
+      Family: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::bedrock:invokeModel',
+        Arguments: { ModelId: modelId, Body: body },
+        End: true,
+      },
+    });
     const run = await engine.run(def, {});
     expect(run.outcome).toMatchObject({ status: 'SUCCEEDED' });
     return (run.outcome as { output: { Body: Record<string, any>; ContentType: string } }).output;
@@ -115,8 +179,21 @@ describe('bedrock:invokeModel answers each model family in its own body format',
     [
       'Anthropic Claude Messages (model-parameters-anthropic-claude-messages.html), through a cross-region inference profile',
       'us.anthropic.claude-3-5-sonnet-20240620-v1:0',
-      { anthropic_version: 'bedrock-2023-05-31', max_tokens: 100, messages: [{ role: 'user', content: [{ type: 'text', text: 'Name a colour' }] }] },
-      { id: ID, type: 'message', role: 'assistant', model: 'us.anthropic.claude-3-5-sonnet-20240620-v1:0', content: [{ type: 'text', text: 'Answer to: Name a colour' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 7, output_tokens: 3 } },
+      {
+        anthropic_version: 'bedrock-2023-05-31',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Name a colour' }] }],
+      },
+      {
+        id: ID,
+        type: 'message',
+        role: 'assistant',
+        model: 'us.anthropic.claude-3-5-sonnet-20240620-v1:0',
+        content: [{ type: 'text', text: 'Answer to: Name a colour' }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 7, output_tokens: 3 },
+      },
     ],
     [
       'Meta Llama (model-parameters-meta.html): {generation, prompt_token_count, generation_token_count, stop_reason}',
@@ -134,24 +211,43 @@ describe('bedrock:invokeModel answers each model family in its own body format',
       'Mistral AI chat completion (model-parameters-mistral-chat-completion.html): {choices: [{index, message, stop_reason}]}',
       'mistral.mistral-large-2407-v1:0',
       { messages: [{ role: 'user', content: 'Name a colour' }], max_tokens: 100 },
-      { choices: [{ index: 0, message: { role: 'assistant', content: 'Answer to: Name a colour' }, stop_reason: 'stop' }] },
+      {
+        choices: [
+          { index: 0, message: { role: 'assistant', content: 'Answer to: Name a colour' }, stop_reason: 'stop' },
+        ],
+      },
     ],
     [
       'Cohere Command (model-parameters-cohere-command.html): {generations: [{finish_reason, id, text}], id, prompt}',
       'cohere.command-text-v14',
       { prompt: 'Name a colour', max_tokens: 100 },
-      { generations: [{ finish_reason: 'COMPLETE', id: ID, text: 'Answer to: Name a colour' }], id: ID, prompt: 'Name a colour' },
+      {
+        generations: [{ finish_reason: 'COMPLETE', id: ID, text: 'Answer to: Name a colour' }],
+        id: ID,
+        prompt: 'Name a colour',
+      },
     ],
     [
       'Cohere Command R (model-parameters-cohere-command-r-plus.html): {response_id, text, generation_id, chat_history, finish_reason}',
       'cohere.command-r-plus-v1:0',
-      { message: 'Name a colour', chat_history: [{ role: 'USER', message: 'Hello' }, { role: 'CHATBOT', message: 'Hi' }] },
+      {
+        message: 'Name a colour',
+        chat_history: [
+          { role: 'USER', message: 'Hello' },
+          { role: 'CHATBOT', message: 'Hi' },
+        ],
+      },
       // The script's {{prompt}} is the conversation's first user text, here the history's.
       {
         response_id: ID,
         text: 'Answer to: Hello',
         generation_id: ID,
-        chat_history: [{ role: 'USER', message: 'Hello' }, { role: 'CHATBOT', message: 'Hi' }, { role: 'USER', message: 'Name a colour' }, { role: 'CHATBOT', message: 'Answer to: Hello' }],
+        chat_history: [
+          { role: 'USER', message: 'Hello' },
+          { role: 'CHATBOT', message: 'Hi' },
+          { role: 'USER', message: 'Name a colour' },
+          { role: 'CHATBOT', message: 'Answer to: Hello' },
+        ],
         finish_reason: 'COMPLETE',
       },
     ],
@@ -159,33 +255,69 @@ describe('bedrock:invokeModel answers each model family in its own body format',
       'AI21 Jurassic-2 (model-parameters-jurassic2.html): {id, prompt, completions: [{data: {text}, finishReason}]}',
       'ai21.j2-ultra-v1',
       { prompt: 'Name a colour', maxTokens: 100 },
-      { id: expect.anything(), prompt: { text: 'Name a colour', tokens: [] }, completions: [{ data: { text: 'Answer to: Name a colour', tokens: [] }, finishReason: { reason: 'endoftext' } }] },
+      {
+        id: expect.anything(),
+        prompt: { text: 'Name a colour', tokens: [] },
+        completions: [
+          { data: { text: 'Answer to: Name a colour', tokens: [] }, finishReason: { reason: 'endoftext' } },
+        ],
+      },
     ],
     [
       'AI21 Jamba (model-parameters-jamba.html): {id, choices: [{index, message, finish_reason}], usage}',
       'ai21.jamba-1-5-large-v1:0',
       { messages: [{ role: 'user', content: 'Name a colour' }], max_tokens: 100 },
-      { id: ID, choices: [{ index: 0, message: { role: 'assistant', content: 'Answer to: Name a colour' }, finish_reason: 'stop' }], usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } },
+      {
+        id: ID,
+        choices: [
+          { index: 0, message: { role: 'assistant', content: 'Answer to: Name a colour' }, finish_reason: 'stop' },
+        ],
+        usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
+      },
     ],
     [
       'Amazon Titan Text (model-parameters-titan-text.html): {inputTextTokenCount, results: [{tokenCount, outputText, completionReason}]}',
       'amazon.titan-text-premier-v1:0',
       { inputText: 'Name a colour', textGenerationConfig: { maxTokenCount: 100 } },
-      { inputTextTokenCount: 7, results: [{ tokenCount: 3, outputText: 'Answer to: Name a colour', completionReason: 'FINISH' }] },
+      {
+        inputTextTokenCount: 7,
+        results: [{ tokenCount: 3, outputText: 'Answer to: Name a colour', completionReason: 'FINISH' }],
+      },
     ],
     [
       'Amazon Nova (model-parameters-nova.html): {output: {message}, stopReason, usage}',
       'amazon.nova-pro-v1:0',
-      { schemaVersion: 'messages-v1', system: [{ text: 'Be brief.' }], messages: [{ role: 'user', content: [{ text: 'Name a colour' }] }], inferenceConfig: { maxTokens: 100 } },
-      { output: { message: { role: 'assistant', content: [{ text: 'Answer to: Name a colour' }] } }, stopReason: 'end_turn', usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 } },
+      {
+        schemaVersion: 'messages-v1',
+        system: [{ text: 'Be brief.' }],
+        messages: [{ role: 'user', content: [{ text: 'Name a colour' }] }],
+        inferenceConfig: { maxTokens: 100 },
+      },
+      {
+        output: { message: { role: 'assistant', content: [{ text: 'Answer to: Name a colour' }] } },
+        stopReason: 'end_turn',
+        usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 },
+      },
     ],
   ])('%s', async (_family, modelId, body, expected) => {
     expect(await invoke(modelId, body)).toEqual({ Body: expected, ContentType: 'application/json' });
   });
 
   it.each([
-    ['Titan Embeddings G1 Text: 1,536 numbers (model-parameters-titan-embed-text.html)', 'amazon.titan-embed-text-v1', { inputText: 'a colour' }, 1536, ['embedding', 'inputTextTokenCount']],
-    ['Titan Text Embeddings V2: the requested dimensions, and embeddingsByType', 'amazon.titan-embed-text-v2:0', { inputText: 'a colour', dimensions: 256, normalize: true }, 256, ['embedding', 'embeddingsByType', 'inputTextTokenCount']],
+    [
+      'Titan Embeddings G1 Text: 1,536 numbers (model-parameters-titan-embed-text.html)',
+      'amazon.titan-embed-text-v1',
+      { inputText: 'a colour' },
+      1536,
+      ['embedding', 'inputTextTokenCount'],
+    ],
+    [
+      'Titan Text Embeddings V2: the requested dimensions, and embeddingsByType',
+      'amazon.titan-embed-text-v2:0',
+      { inputText: 'a colour', dimensions: 256, normalize: true },
+      256,
+      ['embedding', 'embeddingsByType', 'inputTextTokenCount'],
+    ],
   ])('%s', async (_name, modelId, body, dimensions, keys) => {
     const { Body } = await invoke(modelId, body);
     expect(Object.keys(Body).sort()).toEqual(keys);
@@ -198,8 +330,16 @@ describe('bedrock:invokeModel answers each model family in its own body format',
   });
 
   it('Stable Diffusion XL (model-parameters-diffusion-1-0-text-image.html): {result, artifacts: [{seed, base64, finishReason}]}', async () => {
-    const { Body } = await invoke('stability.stable-diffusion-xl-v1', { text_prompts: [{ text: 'a lighthouse', weight: 1 }], cfg_scale: 7, seed: 42, steps: 30 });
-    expect(Body).toEqual({ result: 'success', artifacts: [{ seed: 42, base64: expect.any(String), finishReason: 'SUCCESS' }] });
+    const { Body } = await invoke('stability.stable-diffusion-xl-v1', {
+      text_prompts: [{ text: 'a lighthouse', weight: 1 }],
+      cfg_scale: 7,
+      seed: 42,
+      steps: 30,
+    });
+    expect(Body).toEqual({
+      result: 'success',
+      artifacts: [{ seed: 42, base64: expect.any(String), finishReason: 'SUCCESS' }],
+    });
     expect(Buffer.from(Body.artifacts[0].base64, 'base64').subarray(1, 4).toString()).toBe('PNG');
   });
 
@@ -209,14 +349,27 @@ describe('bedrock:invokeModel answers each model family in its own body format',
   });
 
   it('Titan Image Generator (model-parameters-titan-image.html): {images, error}', async () => {
-    const { Body } = await invoke('amazon.titan-image-generator-v2:0', { taskType: 'TEXT_IMAGE', textToImageParams: { text: 'a lighthouse' }, imageGenerationConfig: { numberOfImages: 2 } });
+    const { Body } = await invoke('amazon.titan-image-generator-v2:0', {
+      taskType: 'TEXT_IMAGE',
+      textToImageParams: { text: 'a lighthouse' },
+      imageGenerationConfig: { numberOfImages: 2 },
+    });
     expect(Body).toEqual({ images: [expect.any(String), expect.any(String)], error: null });
   });
 
   it('a model id of no family the engine knows fails with Bedrock.ValidationException naming the families it knows', async () => {
-    const def = jsonata({ Family: { Type: 'Task', Resource: 'arn:aws:states:::bedrock:invokeModel', Arguments: { ModelId: 'acme.unknown-model-v1', Body: { prompt: 'hi' } }, End: true } });
+    const def = jsonata({
+      Family: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::bedrock:invokeModel',
+        Arguments: { ModelId: 'acme.unknown-model-v1', Body: { prompt: 'hi' } },
+        End: true,
+      },
+    });
     const run = await engine.run(def, {});
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Bedrock.ValidationException' });
-    expect((run.outcome as { cause: string }).cause).toMatch(/^The local model provider does not know the request and response format of model 'acme\.unknown-model-v1'; it knows the model ids starting anthropic\., meta\.llama/);
+    expect((run.outcome as { cause: string }).cause).toMatch(
+      /^The local model provider does not know the request and response format of model 'acme\.unknown-model-v1'; it knows the model ids starting anthropic\., meta\.llama/,
+    );
   });
 });

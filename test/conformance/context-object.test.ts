@@ -49,7 +49,13 @@ describe('$$ of a STANDARD run', () => {
     );
     expect(run.outcome).toMatchObject({ status: 'SUCCEEDED', output: { Error: 'Exception' } });
     const states = seen.map((p) => (p as { ThisContextObject: { State: unknown } }).ThisContextObject.State);
-    expect(states).toEqual([0, 1, 2, 3].map((RetryCount) => ({ Name: 'InvokeLambdaWithRetry', EnteredTime: expect.any(String), RetryCount })));
+    expect(states).toEqual(
+      [0, 1, 2, 3].map((RetryCount) => ({
+        Name: 'InvokeLambdaWithRetry',
+        EnteredTime: expect.any(String),
+        RetryCount,
+      })),
+    );
   });
 });
 
@@ -57,7 +63,10 @@ describe('$$ of a synchronous Express run (StartSyncExecution)', () => {
   it('has Execution {Id, Input, Name, RoleArn, StartTime}: no RedriveCount (AWS: test_express_sync test_query_runtime_memory)', async () => {
     const h = engine.harness;
     const arn = await h.machine(passContext, undefined, { type: 'EXPRESS' });
-    const answer = await h.call('StartSyncExecution', { stateMachineArn: arn, input: JSON.stringify({ message: 'TestMessage' }) });
+    const answer = await h.call('StartSyncExecution', {
+      stateMachineArn: arn,
+      input: JSON.stringify({ message: 'TestMessage' }),
+    });
     expect(answer.status).toBe('SUCCEEDED');
     const context = JSON.parse(answer.output);
     expect(keys(context.Execution)).toEqual(['Id', 'Input', 'Name', 'RoleArn', 'StartTime']);

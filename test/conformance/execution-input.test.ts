@@ -12,19 +12,21 @@ const { harness } = recordedEngine();
 
 describe('execution input text', () => {
   it('is kept as written in ExecutionStarted and the first Entered event, and the Exited output is compact', async () => {
-    const arn = await harness.machine(jsonpath({ First: { Type: 'Pass', Next: 'Second' }, Second: { Type: 'Pass', End: true } }));
+    const arn = await harness.machine(
+      jsonpath({ First: { Type: 'Pass', Next: 'Second' }, Second: { Type: 'Pass', End: true } }),
+    );
     const text = '["Hello",  "World"]';
     const out = await harness.call('StartExecution', { stateMachineArn: arn, input: text });
     await harness.idle();
     const events = await harness.history(out.executionArn);
-    expect(events.map((e) => e.executionStartedEventDetails?.input ?? e.stateEnteredEventDetails?.input ?? e.stateExitedEventDetails?.output)).toEqual([
-      text,
-      text,
-      '["Hello","World"]',
-      '["Hello","World"]',
-      '["Hello","World"]',
-      undefined,
-    ]);
+    expect(
+      events.map(
+        (e) =>
+          e.executionStartedEventDetails?.input ??
+          e.stateEnteredEventDetails?.input ??
+          e.stateExitedEventDetails?.output,
+      ),
+    ).toEqual([text, text, '["Hello","World"]', '["Hello","World"]', '["Hello","World"]', undefined]);
     expect((await harness.describe(out.executionArn)).input).toBe(text);
   });
 });

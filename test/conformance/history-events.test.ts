@@ -31,10 +31,18 @@ const failItem = { Type: 'Fail', Error: 'HandleItemFailError', Cause: 'HandleIte
 
 /** The end states a Map/Parallel's Next and Catch name (each a Pass that ends the run). */
 const statesAfter = (fields: { Next?: string; Catch?: { Next: string }[] }) =>
-  Object.fromEntries([fields.Next, ...(fields.Catch ?? []).map((c) => c.Next)].filter((n) => n !== undefined).map((n) => [n, pass({ End: true })]));
+  Object.fromEntries(
+    [fields.Next, ...(fields.Catch ?? []).map((c) => c.Next)]
+      .filter((n) => n !== undefined)
+      .map((n) => [n, pass({ End: true })]),
+  );
 
 /** test_base_scenarios' map_state_* templates: StartState puts `items` into `$.arr`, then MapState over it. */
-function mapMachine(items: unknown[], itemState: object, mapFields: { Next?: string; Catch?: { ErrorEquals: string[]; Next: string }[]; [field: string]: unknown }) {
+function mapMachine(
+  items: unknown[],
+  itemState: object,
+  mapFields: { Next?: string; Catch?: { ErrorEquals: string[]; Next: string }[]; [field: string]: unknown },
+) {
   return jsonpath({
     StartState: pass({ Result: items, ResultPath: '$.arr', Next: 'MapState' }),
     MapState: {
@@ -76,9 +84,13 @@ describe('Map iterations chain as AWS records them', () => {
     expect(run.events[4]).toMatchObject({ mapStateStartedEventDetails: { length: 3 } });
   });
 
-  it('a caught Map failure: MapStateFailed follows the failed iteration\'s last state event, not its MapIterationFailed (AWS: test_map_state_catch)', async () => {
+  it("a caught Map failure: MapStateFailed follows the failed iteration's last state event, not its MapIterationFailed (AWS: test_map_state_catch)", async () => {
     const run = await engine.run(
-      mapMachine([1], failItem, { ResultPath: null, Catch: [{ ErrorEquals: ['HandleItemFailError'], Next: 'FinalCaught' }], Next: 'Final' }),
+      mapMachine([1], failItem, {
+        ResultPath: null,
+        Catch: [{ ErrorEquals: ['HandleItemFailError'], Next: 'FinalCaught' }],
+        Next: 'Final',
+      }),
     );
     expect(chain(run)).toEqual([
       '1<0 ExecutionStarted',
@@ -97,8 +109,14 @@ describe('Map iterations chain as AWS records them', () => {
     ]);
   });
 
-  it('a retried Map writes no MapStateFailed before its retry, and each retry\'s MapStateStarted carries the length (AWS: test_map_state_retry)', async () => {
-    const run = await engine.run(mapMachine([1], failItem, { ResultPath: null, Retry: [{ ErrorEquals: ['HandleItemFailError'], MaxAttempts: 2 }], Next: 'Final' }));
+  it("a retried Map writes no MapStateFailed before its retry, and each retry's MapStateStarted carries the length (AWS: test_map_state_retry)", async () => {
+    const run = await engine.run(
+      mapMachine([1], failItem, {
+        ResultPath: null,
+        Retry: [{ ErrorEquals: ['HandleItemFailError'], MaxAttempts: 2 }],
+        Next: 'Final',
+      }),
+    );
     expect(chain(run)).toEqual([
       '1<0 ExecutionStarted',
       '2<0 PassStateEntered',
@@ -119,7 +137,8 @@ describe('Map iterations chain as AWS records them', () => {
       '17<15 MapStateFailed',
       '18<17 ExecutionFailed',
     ]);
-    for (const i of [4, 8, 12]) expect(run.events[i]).toMatchObject({ type: 'MapStateStarted', mapStateStartedEventDetails: { length: 1 } });
+    for (const i of [4, 8, 12])
+      expect(run.events[i]).toMatchObject({ type: 'MapStateStarted', mapStateStartedEventDetails: { length: 1 } });
     expect(run.outcome).toEqual({ status: 'FAILED', error: 'HandleItemFailError', cause: 'HandleItemFailCause' });
   });
 
@@ -134,7 +153,13 @@ describe('Map iterations chain as AWS records them', () => {
           ItemProcessor: {
             StartAt: 'Work',
             States: {
-              Work: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'item', 'Payload.$': '$' }, OutputPath: '$.Payload', Next: 'Pause' },
+              Work: {
+                Type: 'Task',
+                Resource: 'arn:aws:states:::lambda:invoke',
+                Parameters: { FunctionName: 'item', 'Payload.$': '$' },
+                OutputPath: '$.Payload',
+                Next: 'Pause',
+              },
               Pause: { Type: 'Wait', Seconds: 5, End: true },
             },
           },
@@ -147,7 +172,14 @@ describe('Map iterations chain as AWS records them', () => {
     expect(order).toEqual(['start 0', 'end 0', 'start 1', 'end 1', 'start 2', 'end 2']);
     // In the history too: an iteration starts only after the previous one's MapIterationSucceeded.
     const iterationEvents = run.events.filter((e) => e.type.startsWith('MapIteration')).map((e) => e.type);
-    expect(iterationEvents).toEqual(['MapIterationStarted', 'MapIterationSucceeded', 'MapIterationStarted', 'MapIterationSucceeded', 'MapIterationStarted', 'MapIterationSucceeded']);
+    expect(iterationEvents).toEqual([
+      'MapIterationStarted',
+      'MapIterationSucceeded',
+      'MapIterationStarted',
+      'MapIterationSucceeded',
+      'MapIterationStarted',
+      'MapIterationSucceeded',
+    ]);
   });
 });
 
@@ -155,15 +187,19 @@ const parallelFail = (fields: { Next: string; Catch?: { ErrorEquals: string[]; N
   jsonpath({
     ParallelState: {
       Type: 'Parallel',
-      Branches: [{ StartAt: 'Branch1', States: { Branch1: { Type: 'Fail', Error: 'FailureType', Cause: 'Cause description' } } }],
+      Branches: [
+        { StartAt: 'Branch1', States: { Branch1: { Type: 'Fail', Error: 'FailureType', Cause: 'Cause description' } } },
+      ],
       ...fields,
     },
     ...statesAfter(fields),
   });
 
 describe('Parallel branches chain as AWS records them', () => {
-  it('ParallelStateFailed follows the failed branch\'s last event (AWS: test_parallel_state_catch)', async () => {
-    const run = await engine.run(parallelFail({ Catch: [{ ErrorEquals: ['FailureType'], Next: 'FinalCaught' }], Next: 'Final' }));
+  it("ParallelStateFailed follows the failed branch's last event (AWS: test_parallel_state_catch)", async () => {
+    const run = await engine.run(
+      parallelFail({ Catch: [{ ErrorEquals: ['FailureType'], Next: 'FinalCaught' }], Next: 'Final' }),
+    );
     expect(chain(run)).toEqual([
       '1<0 ExecutionStarted',
       '2<0 ParallelStateEntered',
@@ -178,7 +214,9 @@ describe('Parallel branches chain as AWS records them', () => {
   });
 
   it('a retried Parallel writes no ParallelStateFailed before its retry (AWS: test_parallel_state_retry)', async () => {
-    const run = await engine.run(parallelFail({ Retry: [{ ErrorEquals: ['FailureType'], MaxAttempts: 2 }], Next: 'Final' }));
+    const run = await engine.run(
+      parallelFail({ Retry: [{ ErrorEquals: ['FailureType'], MaxAttempts: 2 }], Next: 'Final' }),
+    );
     expect(chain(run)).toEqual([
       '1<0 ExecutionStarted',
       '2<0 ParallelStateEntered',
@@ -193,11 +231,21 @@ describe('Parallel branches chain as AWS records them', () => {
     ]);
   });
 
-  it('a branch\'s Task that fails the branch is recorded as aborted too, beside the chain: ParallelStateFailed follows the TaskFailed (AWS: callback test_sqs_failure_in_wait_for_task_tok_no_error_field[SQS_PARALLEL_WAIT_FOR_TASK_TOKEN], states_variables test_parallel_catch_error)', async () => {
-    const lambdaTask = { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'raise', 'Payload.$': '$' }, End: true };
+  it("a branch's Task that fails the branch is recorded as aborted too, beside the chain: ParallelStateFailed follows the TaskFailed (AWS: callback test_sqs_failure_in_wait_for_task_tok_no_error_field[SQS_PARALLEL_WAIT_FOR_TASK_TOKEN], states_variables test_parallel_catch_error)", async () => {
+    const lambdaTask = {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::lambda:invoke',
+      Parameters: { FunctionName: 'raise', 'Payload.$': '$' },
+      End: true,
+    };
     const run = await engine.run(
       jsonpath({
-        ParallelState: { Type: 'Parallel', Branches: [{ StartAt: 'Invoke', States: { Invoke: lambdaTask } }], Catch: [{ ErrorEquals: ['States.ALL'], Next: 'Caught' }], End: true },
+        ParallelState: {
+          Type: 'Parallel',
+          Branches: [{ StartAt: 'Invoke', States: { Invoke: lambdaTask } }],
+          Catch: [{ ErrorEquals: ['States.ALL'], Next: 'Caught' }],
+          End: true,
+        },
         Caught: pass({ End: true }),
       }),
     );
@@ -218,43 +266,80 @@ describe('Parallel branches chain as AWS records them', () => {
     ]);
   });
 
-  it('a Map iteration that fails aborts the running iterations\' Tasks: MapIterationFailed then its TaskStateAborted, then MapIterationAborted and TaskStateAborted per running iteration (AWS: test_task_service_lambda test_service_lambda_map_timeout)', async () => {
+  it("a Map iteration that fails aborts the running iterations' Tasks: MapIterationFailed then its TaskStateAborted, then MapIterationAborted and TaskStateAborted per running iteration (AWS: test_task_service_lambda test_service_lambda_map_timeout)", async () => {
     const run = await engine.run(
       jsonpath({
         MapState: {
           Type: 'Map',
-          ItemProcessor: { StartAt: 'Invoke', States: { Invoke: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { 'FunctionName.$': '$' }, End: true } } },
+          ItemProcessor: {
+            StartAt: 'Invoke',
+            States: {
+              Invoke: {
+                Type: 'Task',
+                Resource: 'arn:aws:states:::lambda:invoke',
+                Parameters: { 'FunctionName.$': '$' },
+                End: true,
+              },
+            },
+          },
           End: true,
         },
       }),
       ['raise', 'hang'],
     );
     const types = run.types.slice(run.types.indexOf('MapIterationFailed'));
-    expect(types).toEqual(['MapIterationFailed', 'TaskStateAborted', 'MapIterationAborted', 'TaskStateAborted', 'MapStateFailed', 'ExecutionFailed']);
+    expect(types).toEqual([
+      'MapIterationFailed',
+      'TaskStateAborted',
+      'MapIterationAborted',
+      'TaskStateAborted',
+      'MapStateFailed',
+      'ExecutionFailed',
+    ]);
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Exception' });
   });
 
   it('ParallelStateExited follows the last branch event, as the event before it does (AWS: test_parallel_state_order)', async () => {
-    const branch = (i: number) => ({ StartAt: `Branch${i}`, States: { [`Branch${i}`]: pass({ Result: { branch: i }, End: true }) } });
-    const run = await engine.run(jsonpath({ StartState: { Type: 'Parallel', Branches: [0, 1, 2, 3].map(branch), End: true } }));
+    const branch = (i: number) => ({
+      StartAt: `Branch${i}`,
+      States: { [`Branch${i}`]: pass({ Result: { branch: i }, End: true }) },
+    });
+    const run = await engine.run(
+      jsonpath({ StartState: { Type: 'Parallel', Branches: [0, 1, 2, 3].map(branch), End: true } }),
+    );
     // AWS's recording: branch events are ids 4..11 (their order between branches varies), id 12 the
     // ParallelStateSucceeded, then ParallelStateExited 13<11 and ExecutionSucceeded 14<13.
     const lines = chain(run);
     expect(lines.slice(0, 3)).toEqual(['1<0 ExecutionStarted', '2<0 ParallelStateEntered', '3<2 ParallelStateStarted']);
-    expect(run.events.slice(3, 11).every((e) => e.type === 'PassStateEntered' || e.type === 'PassStateExited')).toBe(true);
-    expect(lines.slice(11)).toEqual(['12<11 ParallelStateSucceeded', '13<11 ParallelStateExited', '14<13 ExecutionSucceeded']);
-    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: [{ branch: 0 }, { branch: 1 }, { branch: 2 }, { branch: 3 }] });
+    expect(run.events.slice(3, 11).every((e) => e.type === 'PassStateEntered' || e.type === 'PassStateExited')).toBe(
+      true,
+    );
+    expect(lines.slice(11)).toEqual([
+      '12<11 ParallelStateSucceeded',
+      '13<11 ParallelStateExited',
+      '14<13 ExecutionSucceeded',
+    ]);
+    expect(run.outcome).toEqual({
+      status: 'SUCCEEDED',
+      output: [{ branch: 0 }, { branch: 1 }, { branch: 2 }, { branch: 3 }],
+    });
   });
 });
 
 describe('StopExecution as AWS records it', () => {
   it('ExecutionAborted has previousEventId 0 and empty details when no error or cause is given (AWS: test_sfn_api test_stop_execution)', async () => {
     const h = engine.harness;
-    const arn = await h.machine(jsonpath({ State_1: { Type: 'Wait', Seconds: 10, Next: 'State_2' }, State_2: { Type: 'Pass', End: true } }));
+    const arn = await h.machine(
+      jsonpath({ State_1: { Type: 'Wait', Seconds: 10, Next: 'State_2' }, State_2: { Type: 'Pass', End: true } }),
+    );
     const exec = await h.run(arn, {});
     await h.call('StopExecution', { executionArn: exec });
     const events = await h.history(exec);
-    expect(events.map((e) => `${e.id}<${e.previousEventId} ${e.type}`)).toEqual(['1<0 ExecutionStarted', '2<0 WaitStateEntered', '3<0 ExecutionAborted']);
+    expect(events.map((e) => `${e.id}<${e.previousEventId} ${e.type}`)).toEqual([
+      '1<0 ExecutionStarted',
+      '2<0 WaitStateEntered',
+      '3<0 ExecutionAborted',
+    ]);
     expect(events[2].executionAbortedEventDetails).toEqual({});
   });
 });

@@ -16,7 +16,17 @@ import { jsonata } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
 const file = join(mkdtempSync(join(tmpdir(), 'autosave-http-bounds-')), 'connections.json');
-writeFileSync(file, JSON.stringify({ connections: { Open: { AuthorizationType: 'API_KEY', AuthParameters: { ApiKeyAuthParameters: { ApiKeyName: 'x-api-key', ApiKeyValue: 'k' } } } } }));
+writeFileSync(
+  file,
+  JSON.stringify({
+    connections: {
+      Open: {
+        AuthorizationType: 'API_KEY',
+        AuthParameters: { ApiKeyAuthParameters: { ApiKeyName: 'x-api-key', ApiKeyValue: 'k' } },
+      },
+    },
+  }),
+);
 const CONNECTION = 'arn:aws:events:us-east-1:123456789012:connection/Open/1';
 
 let server: Server;
@@ -52,13 +62,27 @@ afterAll(() => {
   return new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const call = (endpoint: string) => jsonata({ Call: { Type: 'Task', Resource: 'arn:aws:states:::http:invoke', Arguments: { ApiEndpoint: endpoint, Method: 'GET', Authentication: { ConnectionArn: CONNECTION } }, End: true } });
+const call = (endpoint: string) =>
+  jsonata({
+    Call: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::http:invoke',
+      Arguments: { ApiEndpoint: endpoint, Method: 'GET', Authentication: { ConnectionArn: CONNECTION } },
+      End: true,
+    },
+  });
 const byDefault = recordedEngine({}, { engine: { integrations: { httpConnections: new FileConnections(file) } } });
-const allowing = (http: object) => recordedEngine({}, { engine: { integrations: { httpConnections: new FileConnections(file), http } } });
+const allowing = (http: object) =>
+  recordedEngine({}, { engine: { integrations: { httpConnections: new FileConnections(file), http } } });
 const allowed = allowing({ allowedTargets: ['127.0.0.1'], timeoutMillis: 500 });
 const ownPortByHost = allowing({ allowedTargets: ['127.0.0.1'], ownPorts: () => [port] });
 // The options are read at each call: the port is known once the server listens.
-const ownPortNamed = allowing({ get allowedTargets() { return [`127.0.0.1:${port}`]; }, ownPorts: () => [port] });
+const ownPortNamed = allowing({
+  get allowedTargets() {
+    return [`127.0.0.1:${port}`];
+  },
+  ownPorts: () => [port],
+});
 
 describe('http:invoke by default', () => {
   it.each([
@@ -72,15 +96,20 @@ describe('http:invoke by default', () => {
     const before = hits;
     const run = await byDefault.run(call(endpoint()));
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'States.Http.Socket' });
-    expect((run.outcome as { cause: string }).cause).toMatch(/is refused: a definition may not reach loopback, link-local or private addresses.*--allow-outbound/);
+    expect((run.outcome as { cause: string }).cause).toMatch(
+      /is refused: a definition may not reach loopback, link-local or private addresses.*--allow-outbound/,
+    );
     expect(hits).toBe(before);
   });
 
-  it.each(['file:///etc/passwd', 'ftp://example.com/x', 'data:text/plain,hello'])('refuses the scheme of %s with States.Runtime, naming the schemes it takes', async (endpoint) => {
-    const run = await byDefault.run(call(endpoint));
-    expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'States.Runtime' });
-    expect((run.outcome as { cause: string }).cause).toContain('an HTTP Task calls only http and https endpoints');
-  });
+  it.each(['file:///etc/passwd', 'ftp://example.com/x', 'data:text/plain,hello'])(
+    'refuses the scheme of %s with States.Runtime, naming the schemes it takes',
+    async (endpoint) => {
+      const run = await byDefault.run(call(endpoint));
+      expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'States.Runtime' });
+      expect((run.outcome as { cause: string }).cause).toContain('an HTTP Task calls only http and https endpoints');
+    },
+  );
 });
 
 describe('http:invoke with a local target allowed', () => {
@@ -90,14 +119,19 @@ describe('http:invoke with a local target allowed', () => {
   });
 
   it("still refuses the engine's own ports unless they are named with their port", async () => {
-    expect((await ownPortByHost.run(call(`http://127.0.0.1:${port}/x`))).outcome).toMatchObject({ status: 'FAILED', error: 'States.Http.Socket' });
+    expect((await ownPortByHost.run(call(`http://127.0.0.1:${port}/x`))).outcome).toMatchObject({
+      status: 'FAILED',
+      error: 'States.Http.Socket',
+    });
     expect((await ownPortNamed.run(call(`http://127.0.0.1:${port}/x`))).outcome).toMatchObject({ status: 'SUCCEEDED' });
   });
 
   it('ends a call that gets no answer at the timeout with States.Http.Socket', async () => {
     const run = await allowed.run(call(`http://127.0.0.1:${port}/silent`));
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'States.Http.Socket' });
-    expect((run.outcome as { cause: string }).cause).toContain("got no answer within 0.5 seconds, the HTTP Task's limit");
+    expect((run.outcome as { cause: string }).cause).toContain(
+      "got no answer within 0.5 seconds, the HTTP Task's limit",
+    );
   });
 
   it('stops reading a response past 256 KB and fails the Task with States.DataLimitExceeded', async () => {
@@ -113,13 +147,29 @@ describe('outboundHttp', () => {
   it('is bounded at 60 seconds by default, as the HTTP Task', async () => {
     const { HTTP_TASK_TIMEOUT_MILLIS } = await import('../../packages/engine/src/executor/outbound-http');
     expect(HTTP_TASK_TIMEOUT_MILLIS).toBe(60_000);
-    await expect(outboundHttp()({ url: new URL('gopher://x'), method: 'GET', headers: {} })).rejects.toBeInstanceOf(OutboundRequestError);
+    await expect(outboundHttp()({ url: new URL('gopher://x'), method: 'GET', headers: {} })).rejects.toBeInstanceOf(
+      OutboundRequestError,
+    );
   });
 
   it.each([
-    ['127.0.0.1', true], ['127.255.0.9', true], ['10.1.2.3', true], ['172.16.0.1', true], ['172.32.0.1', false], ['192.168.1.1', true],
-    ['169.254.169.254', true], ['100.64.0.1', true], ['0.0.0.0', true], ['::1', true], ['::', true], ['fe80::1', true], ['fd00::1', true],
-    ['::ffff:127.0.0.1', true], ['8.8.8.8', false], ['2001:4860:4860::8888', false], ['not-an-ip', false],
+    ['127.0.0.1', true],
+    ['127.255.0.9', true],
+    ['10.1.2.3', true],
+    ['172.16.0.1', true],
+    ['172.32.0.1', false],
+    ['192.168.1.1', true],
+    ['169.254.169.254', true],
+    ['100.64.0.1', true],
+    ['0.0.0.0', true],
+    ['::1', true],
+    ['::', true],
+    ['fe80::1', true],
+    ['fd00::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['8.8.8.8', false],
+    ['2001:4860:4860::8888', false],
+    ['not-an-ip', false],
   ])('%s is local: %s', (address, local) => {
     expect(isLocalAddress(address)).toBe(local);
   });

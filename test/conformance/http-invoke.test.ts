@@ -22,9 +22,15 @@ writeFileSync(
     connections: {
       [CONNECTION]: {
         AuthorizationType: 'API_KEY',
-        AuthParameters: { ApiKeyAuthParameters: { ApiKeyName: 'x-api-key', ApiKeyValue: 'secret-1' }, InvocationHttpParameters: { QueryStringParameters: [{ Key: 'tenant', Value: 't1' }] } },
+        AuthParameters: {
+          ApiKeyAuthParameters: { ApiKeyName: 'x-api-key', ApiKeyValue: 'secret-1' },
+          InvocationHttpParameters: { QueryStringParameters: [{ Key: 'tenant', Value: 't1' }] },
+        },
       },
-      Basic: { AuthorizationType: 'BASIC', AuthParameters: { BasicAuthParameters: { Username: 'ada', Password: 'pw' } } },
+      Basic: {
+        AuthorizationType: 'BASIC',
+        AuthParameters: { BasicAuthParameters: { Username: 'ada', Password: 'pw' } },
+      },
     },
   }),
 );
@@ -37,7 +43,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       if (req.url?.startsWith('/missing')) {
         res.writeHead(404, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ message: 'no such order' }));
@@ -52,14 +63,24 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 // The test server is on loopback, which a definition may reach only when the target is allowed.
-const engine = recordedEngine({}, { engine: { integrations: { httpConnections: new FileConnections(file), http: { allowedTargets: ['127.0.0.1'] } } } });
+const engine = recordedEngine(
+  {},
+  { engine: { integrations: { httpConnections: new FileConnections(file), http: { allowedTargets: ['127.0.0.1'] } } } },
+);
 
-const call = (args: Record<string, unknown>) => jsonata({ Call: { Type: 'Task', Resource: 'arn:aws:states:::http:invoke', Arguments: args, End: true } });
+const call = (args: Record<string, unknown>) =>
+  jsonata({ Call: { Type: 'Task', Resource: 'arn:aws:states:::http:invoke', Arguments: args, End: true } });
 
 describe('http:invoke', () => {
-  it('POSTs the JSON body with the connection\'s API key and query parameters, answering Headers, ResponseBody (parsed), StatusCode, StatusText', async () => {
+  it("POSTs the JSON body with the connection's API key and query parameters, answering Headers, ResponseBody (parsed), StatusCode, StatusText", async () => {
     const run = await engine.run(
-      call({ ApiEndpoint: `${base}/orders`, Method: 'POST', Authentication: { ConnectionArn: CONNECTION }, QueryParameters: { expand: 'items' }, RequestBody: { sku: 'A1', qty: 2 } }),
+      call({
+        ApiEndpoint: `${base}/orders`,
+        Method: 'POST',
+        Authentication: { ConnectionArn: CONNECTION },
+        QueryParameters: { expand: 'items' },
+        RequestBody: { sku: 'A1', qty: 2 },
+      }),
     );
     expect(run.events[2].taskScheduledEventDetails).toMatchObject({ resourceType: 'http', resource: 'invoke' });
     const output = (run.outcome as { output: Record<string, any> }).output;
@@ -73,8 +94,13 @@ describe('http:invoke', () => {
   });
 
   it('takes the connection from InvocationConfig.ConnectionArn, the private-API form (AWS docs, "Call HTTPS APIs": HTTP Task fields; as the public sample stepfunctions-eventbridge-onpremise-tf deploys it)', async () => {
-    const run = await engine.run(call({ ApiEndpoint: `${base}/hello`, Method: 'GET', InvocationConfig: { ConnectionArn: CONNECTION } }));
-    expect(run.outcome).toMatchObject({ status: 'SUCCEEDED', output: { StatusCode: 200, ResponseBody: { ok: true, id: 'o-1' } } });
+    const run = await engine.run(
+      call({ ApiEndpoint: `${base}/hello`, Method: 'GET', InvocationConfig: { ConnectionArn: CONNECTION } }),
+    );
+    expect(run.outcome).toMatchObject({
+      status: 'SUCCEEDED',
+      output: { StatusCode: 200, ResponseBody: { ok: true, id: 'o-1' } },
+    });
     const request = requests.at(-1)!;
     expect(request).toMatchObject({ method: 'GET' });
     expect(request.headers['x-api-key']).toBe('secret-1');
@@ -109,13 +135,24 @@ describe('http:invoke', () => {
     });
     const run = await engine.run(def);
     expect(run.outcome).toMatchObject({ status: 'SUCCEEDED', output: { Error: 'States.Http.StatusCode.404' } });
-    expect(JSON.parse((run.outcome as { output: { Cause: string } }).output.Cause)).toMatchObject({ ResponseBody: { message: 'no such order' }, StatusCode: 404 });
+    expect(JSON.parse((run.outcome as { output: { Cause: string } }).output.Cause)).toMatchObject({
+      ResponseBody: { message: 'no such order' },
+      StatusCode: 404,
+    });
   });
 
   it('no answer (a closed port) is States.Http.Socket; a connection missing from the file names the file', async () => {
-    const closed = await engine.run(call({ ApiEndpoint: 'http://127.0.0.1:1/x', Method: 'GET', Authentication: { ConnectionArn: CONNECTION } }));
+    const closed = await engine.run(
+      call({ ApiEndpoint: 'http://127.0.0.1:1/x', Method: 'GET', Authentication: { ConnectionArn: CONNECTION } }),
+    );
     expect(closed.outcome).toMatchObject({ status: 'FAILED', error: 'States.Http.Socket' });
-    const unknown = await engine.run(call({ ApiEndpoint: `${base}/x`, Method: 'GET', Authentication: { ConnectionArn: 'arn:aws:events:us-east-1:123456789012:connection/Nope/1' } }));
+    const unknown = await engine.run(
+      call({
+        ApiEndpoint: `${base}/x`,
+        Method: 'GET',
+        Authentication: { ConnectionArn: 'arn:aws:events:us-east-1:123456789012:connection/Nope/1' },
+      }),
+    );
     expect(unknown.outcome).toMatchObject({ status: 'FAILED', error: 'Events.ResourceNotFoundException' });
     expect((unknown.outcome as { cause: string }).cause).toContain(file);
   });

@@ -60,7 +60,9 @@ describe('States.Format prints object and array arguments the Java way (AWS: {Ar
     [1.1, '1.1'],
   ])('Format with %j prints %s', async (arg, printed) => {
     const call = "States.Format('Formatting arguments fst={} and snd={}.', $.FunctionInput.fst, $.FunctionInput.snd)";
-    expect(await resultOf(call, { fst: arg, snd: arg })).toBe(`Formatting arguments fst=${printed} and snd=${printed}.`);
+    expect(await resultOf(call, { fst: arg, snd: arg })).toBe(
+      `Formatting arguments fst=${printed} and snd=${printed}.`,
+    );
   });
 
   it('prints the context object Java-style too ($$.StateMachine)', async () => {
@@ -76,7 +78,10 @@ describe('States.MathRandom takes float bounds (AWS: MathRandom(12.5, 44.51) suc
     [9999, 99999],
     [-99999, -9999],
   ])('MathRandom(%d, %d) is an integer within the rounded bounds', async (fst, snd) => {
-    const value = (await resultOf('States.MathRandom($.FunctionInput.fst, $.FunctionInput.snd)', { fst, snd })) as number;
+    const value = (await resultOf('States.MathRandom($.FunctionInput.fst, $.FunctionInput.snd)', {
+      fst,
+      snd,
+    })) as number;
     expect(Number.isInteger(value)).toBe(true);
     expect(value).toBeGreaterThanOrEqual(Math.floor(fst));
     expect(value).toBeLessThanOrEqual(Math.ceil(snd));

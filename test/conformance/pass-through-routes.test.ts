@@ -6,7 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { jsonpath } from '../../packages/engine/test/support/engine-harness';
 import { SdkPassThrough } from '../../packages/local/src/services/pass-through';
-import { checkPassThroughRoutes, PassThroughRouteError } from '../../packages/local/src/services/pass-through/route-check';
+import {
+  checkPassThroughRoutes,
+  PassThroughRouteError,
+} from '../../packages/local/src/services/pass-through/route-check';
 import { emulatorDefaults } from '../../packages/local/src/services/pass-through/sdk-pass-through';
 import { localServicesForTests } from './support/local-services';
 import { recordedEngine } from './support/recorded-run';
@@ -19,17 +22,31 @@ describe('pass-through routes at start', () => {
     ['nosuchservice', { nosuchservice: {} }, 'names no service Step Functions integrates with'],
   ])('refuses --pass-through %s, naming the flag and the route', (_flag, routes, problem) => {
     expect(() => checkPassThroughRoutes(routes, '--pass-through')).toThrow(PassThroughRouteError);
-    expect(() => checkPassThroughRoutes(routes, '--pass-through')).toThrow(new RegExp(`^--pass-through: .*${problem.replace(/[()'.]/g, '.')}`));
+    expect(() => checkPassThroughRoutes(routes, '--pass-through')).toThrow(
+      new RegExp(`^--pass-through: .*${problem.replace(/[()'.]/g, '.')}`),
+    );
   });
 
   it('takes the documented routes: athena to an emulator, glue and sns to AWS, events', () => {
-    expect(() => checkPassThroughRoutes({ athena: { endpoint: 'http://127.0.0.1:4566' }, glue: {}, sns: {}, events: {} }, 'integrations.json')).not.toThrow();
+    expect(() =>
+      checkPassThroughRoutes(
+        { athena: { endpoint: 'http://127.0.0.1:4566' }, glue: {}, sns: {}, events: {} },
+        'integrations.json',
+      ),
+    ).not.toThrow();
   });
 
   it('gives a route to an emulator on this machine a region and test credentials when the environment has none', () => {
-    expect(emulatorDefaults({ endpoint: 'http://127.0.0.1:4566' }, {})).toEqual({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
-    expect(emulatorDefaults({ endpoint: 'http://localhost:4566' }, { AWS_REGION: 'eu-west-1', AWS_PROFILE: 'dev' })).toEqual({});
-    expect(emulatorDefaults({ endpoint: 'http://127.0.0.1:4566', region: 'eu-west-2' }, {})).toEqual({ region: 'eu-west-2' });
+    expect(emulatorDefaults({ endpoint: 'http://127.0.0.1:4566' }, {})).toEqual({
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
+    expect(
+      emulatorDefaults({ endpoint: 'http://localhost:4566' }, { AWS_REGION: 'eu-west-1', AWS_PROFILE: 'dev' }),
+    ).toEqual({});
+    expect(emulatorDefaults({ endpoint: 'http://127.0.0.1:4566', region: 'eu-west-2' }, {})).toEqual({
+      region: 'eu-west-2',
+    });
     expect(emulatorDefaults({}, {})).toEqual({});
   });
 });
@@ -42,7 +59,12 @@ const missingClient = new SdkPassThrough({
     throw new Error('Cannot find package');
   },
 });
-const engine = recordedEngine(functions, { engine: { ...services.engineOptions, integrations: { ...services.engineOptions.integrations, passThrough: missingClient } } });
+const engine = recordedEngine(functions, {
+  engine: {
+    ...services.engineOptions,
+    integrations: { ...services.engineOptions.integrations, passThrough: missingClient },
+  },
+});
 
 describe('routed clients at start', () => {
   it('names each routed service whose client cannot be loaded, and loads the ones that can', async () => {
@@ -50,19 +72,39 @@ describe('routed clients at start', () => {
       routes: { sns: {}, athena: { endpoint: 'http://127.0.0.1:4566' } },
       load: async (name) => {
         if (name === '@aws-sdk/client-sns') throw new Error('Cannot find package');
-        return { AthenaClient: class { send() { return Promise.resolve({}); } } };
+        return {
+          AthenaClient: class {
+            send() {
+              return Promise.resolve({});
+            }
+          },
+        };
       },
     });
     const missing = await passThrough.missingClients();
-    expect(missing.map((m) => [m.name, m.service, m.packageName])).toEqual([['PassThroughClientMissingError', 'sns', '@aws-sdk/client-sns']]);
+    expect(missing.map((m) => [m.name, m.service, m.packageName])).toEqual([
+      ['PassThroughClientMissingError', 'sns', '@aws-sdk/client-sns'],
+    ]);
   });
 });
 
 describe('a routed service the engine emulates', () => {
   it('is not served locally when its client is missing: sns:publish fails naming the package', async () => {
     const topicArn = (await services.sns.call('CreateTopic', { Name: 'routed' })).TopicArn as string;
-    const run = await engine.run(jsonpath({ Publish: { Type: 'Task', Resource: 'arn:aws:states:::sns:publish', Parameters: { TopicArn: topicArn, Message: 'hi' }, End: true } }), {});
+    const run = await engine.run(
+      jsonpath({
+        Publish: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::sns:publish',
+          Parameters: { TopicArn: topicArn, Message: 'hi' },
+          End: true,
+        },
+      }),
+      {},
+    );
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Local.IntegrationNotServed' });
-    expect((run.outcome as { cause: string }).cause).toBe("Routing 'sns' to a real endpoint needs its AWS SDK v3 client: npm install @aws-sdk/client-sns");
+    expect((run.outcome as { cause: string }).cause).toBe(
+      "Routing 'sns' to a real endpoint needs its AWS SDK v3 client: npm install @aws-sdk/client-sns",
+    );
   });
 });

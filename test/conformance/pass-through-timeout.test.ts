@@ -5,7 +5,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASS_THROUGH_TIMEOUT_MILLIS, SdkPassThrough } from '../../packages/local/src/services/pass-through/sdk-pass-through';
+import {
+  PASS_THROUGH_TIMEOUT_MILLIS,
+  SdkPassThrough,
+} from '../../packages/local/src/services/pass-through/sdk-pass-through';
 
 let silent: Server;
 let endpoint = '';

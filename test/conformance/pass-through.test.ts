@@ -29,14 +29,21 @@ beforeAll(async () => {
     const request = JSON.parse((await body(req)) || '{}') as Record<string, unknown>;
     calls.push({ target, body: request });
     res.setHeader('content-type', 'application/x-amz-json-1.0');
-    if (target === 'AmazonSQS.ListQueues') return res.end(JSON.stringify({ QueueUrls: ['http://emulator/000000000000/elsewhere'] }));
+    if (target === 'AmazonSQS.ListQueues')
+      return res.end(JSON.stringify({ QueueUrls: ['http://emulator/000000000000/elsewhere'] }));
     res.statusCode = 400;
     res.setHeader('x-amzn-query-error', 'AWS.SimpleQueueService.NonExistentQueue;Sender');
-    res.end(JSON.stringify({ __type: 'com.amazonaws.sqs#QueueDoesNotExist', message: 'The specified queue does not exist.' }));
+    res.end(
+      JSON.stringify({ __type: 'com.amazonaws.sqs#QueueDoesNotExist', message: 'The specified queue does not exist.' }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const routes = { sqs: { endpoint, region: 'us-east-1' }, glue: { region: 'us-east-1' }, athena: { endpoint, region: 'us-east-1' } };
+  const routes = {
+    sqs: { endpoint, region: 'us-east-1' },
+    glue: { region: 'us-east-1' },
+    athena: { endpoint, region: 'us-east-1' },
+  };
   Object.assign(engineOptions, { integrations: { passThrough: new SdkPassThrough({ routes }) } });
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
@@ -47,25 +54,68 @@ const engine = recordedEngine({}, { engine: engineOptions });
 
 describe('pass-through', () => {
   it('a routed aws-sdk service is called at its endpoint through the installed SDK client, the response members as result', async () => {
-    const run = await engine.run(jsonata({ List: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:sqs:listQueues', Arguments: { QueueNamePrefix: 'else' }, End: true } }));
-    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: { QueueUrls: ['http://emulator/000000000000/elsewhere'] } });
+    const run = await engine.run(
+      jsonata({
+        List: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::aws-sdk:sqs:listQueues',
+          Arguments: { QueueNamePrefix: 'else' },
+          End: true,
+        },
+      }),
+    );
+    expect(run.outcome).toEqual({
+      status: 'SUCCEEDED',
+      output: { QueueUrls: ['http://emulator/000000000000/elsewhere'] },
+    });
     expect(calls.at(-1)).toEqual({ target: 'AmazonSQS.ListQueues', body: { QueueNamePrefix: 'else' } });
   });
 
   it("the endpoint's error comes back as <Service>.<Name>Exception, as the SDK integration names it", async () => {
-    const run = await engine.run(jsonata({ Get: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:sqs:getQueueUrl', Arguments: { QueueName: 'nope' }, End: true } }));
+    const run = await engine.run(
+      jsonata({
+        Get: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::aws-sdk:sqs:getQueueUrl',
+          Arguments: { QueueName: 'nope' },
+          End: true,
+        },
+      }),
+    );
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Sqs.QueueDoesNotExistException' });
-    expect((run.outcome as { cause: string }).cause).toMatch(/^The specified queue does not exist\. \(Service: Sqs, Status Code: 400, Request ID: /);
+    expect((run.outcome as { cause: string }).cause).toMatch(
+      /^The specified queue does not exist\. \(Service: Sqs, Status Code: 400, Request ID: /,
+    );
   });
 
   it('a service whose SDK client is not installed fails with Local.IntegrationNotServed naming the package to install', async () => {
-    const run = await engine.run(jsonata({ Crawl: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:glue:startCrawler', Arguments: { Name: 'c' }, End: true } }));
+    const run = await engine.run(
+      jsonata({
+        Crawl: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::aws-sdk:glue:startCrawler',
+          Arguments: { Name: 'c' },
+          End: true,
+        },
+      }),
+    );
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Local.IntegrationNotServed' });
-    expect((run.outcome as { cause: string }).cause).toBe("Routing 'glue' to a real endpoint needs its AWS SDK v3 client: npm install @aws-sdk/client-glue");
+    expect((run.outcome as { cause: string }).cause).toBe(
+      "Routing 'glue' to a real endpoint needs its AWS SDK v3 client: npm install @aws-sdk/client-glue",
+    );
   });
 
   it('an optimized integration the engine does not serve is routed too; a .sync one is refused at run time with the reason', async () => {
-    const run = await engine.run(jsonata({ Q: { Type: 'Task', Resource: 'arn:aws:states:::athena:startQueryExecution.sync', Arguments: { QueryString: 'SELECT 1' }, End: true } }));
+    const run = await engine.run(
+      jsonata({
+        Q: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::athena:startQueryExecution.sync',
+          Arguments: { QueryString: 'SELECT 1' },
+          End: true,
+        },
+      }),
+    );
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Local.IntegrationNotServed' });
     expect((run.outcome as { cause: string }).cause).toContain('.sync');
   });

@@ -35,7 +35,9 @@ function beforeExitMoved(recorded: string): boolean {
 function chained(events: unknown[], older: boolean): unknown[] {
   const distributed = events.some((e) => (e as { type: string }).type === 'MapRunStarted');
   if (!older || !distributed) return events;
-  return events.map((e) => ((e as { type: string }).type === 'MapStateExited' ? { ...(e as object), previousEventId: 'not compared' } : e));
+  return events.map((e) =>
+    (e as { type: string }).type === 'MapStateExited' ? { ...(e as object), previousEventId: 'not compared' } : e,
+  );
 }
 
 describe('runs recorded on AWS, event by event', () => {
@@ -43,6 +45,16 @@ describe('runs recorded on AWS, event by event', () => {
     const c = cases[name];
     const run = await engine.run(c.definition, c.input);
     const older = beforeExitMoved(c.recorded);
-    expect(chained(run.events.map((e) => comparable(e as Record<string, unknown>)), older)).toEqual(chained(c.events.map((e) => comparable(e, true)), older));
+    expect(
+      chained(
+        run.events.map((e) => comparable(e as Record<string, unknown>)),
+        older,
+      ),
+    ).toEqual(
+      chained(
+        c.events.map((e) => comparable(e, true)),
+        older,
+      ),
+    );
   });
 });

@@ -12,23 +12,48 @@ import { describe, expect, it } from 'vitest';
 import { jsonpath, neverReturns } from '../../packages/engine/test/support/engine-harness';
 import { recordedEngine } from './support/recorded-run';
 
-const engine = recordedEngine({ sleeper: (_payload, { releaseClock }) => neverReturns(releaseClock), accept: () => ({}) });
+const engine = recordedEngine({
+  sleeper: (_payload, { releaseClock }) => neverReturns(releaseClock),
+  accept: () => ({}),
+});
 const FUNCTION = 'arn:aws:lambda:us-east-1:123456789012:function:sleeper';
 
-const detailsOf = (events: readonly Record<string, unknown>[], type: string) => events.find((e) => e.type === type)?.[`${type[0].toLowerCase()}${type.slice(1)}EventDetails`];
+const detailsOf = (events: readonly Record<string, unknown>[], type: string) =>
+  events.find((e) => e.type === type)?.[`${type[0].toLowerCase()}${type.slice(1)}EventDetails`];
 
 describe('a Task that times out', () => {
   it('lambda:invoke: TaskTimedOut and ExecutionFailed carry States.Timeout and no cause (AWS: test_fixed_timeout_service_lambda)', async () => {
     const run = await engine.run(
-      jsonpath({ Start: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', TimeoutSeconds: 5, Parameters: { FunctionName: 'sleeper', Payload: {} }, End: true } }),
+      jsonpath({
+        Start: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::lambda:invoke',
+          TimeoutSeconds: 5,
+          Parameters: { FunctionName: 'sleeper', Payload: {} },
+          End: true,
+        },
+      }),
     );
-    expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskTimedOut', 'ExecutionFailed']);
-    expect(detailsOf(run.events, 'TaskTimedOut')).toEqual({ resourceType: 'lambda', resource: 'invoke', error: 'States.Timeout' });
+    expect(run.types).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'TaskScheduled',
+      'TaskStarted',
+      'TaskTimedOut',
+      'ExecutionFailed',
+    ]);
+    expect(detailsOf(run.events, 'TaskTimedOut')).toEqual({
+      resourceType: 'lambda',
+      resource: 'invoke',
+      error: 'States.Timeout',
+    });
     expect(detailsOf(run.events, 'ExecutionFailed')).toEqual({ error: 'States.Timeout' });
   });
 
   it('a function ARN: LambdaFunctionTimedOut carries the error only (AWS: test_fixed_timeout_lambda)', async () => {
-    const run = await engine.run(jsonpath({ Start: { Type: 'Task', Resource: FUNCTION, TimeoutSeconds: 5, End: true } }));
+    const run = await engine.run(
+      jsonpath({ Start: { Type: 'Task', Resource: FUNCTION, TimeoutSeconds: 5, End: true } }),
+    );
     expect(detailsOf(run.events, 'LambdaFunctionTimedOut')).toEqual({ error: 'States.Timeout' });
     expect(detailsOf(run.events, 'ExecutionFailed')).toEqual({ error: 'States.Timeout' });
   });
@@ -47,8 +72,15 @@ describe('a Task that times out', () => {
         EndWithHandler: { Type: 'Pass', ResultPath: '$.error', End: true },
       }),
     );
-    expect(detailsOf(run.events, 'TaskTimedOut')).toEqual({ resourceType: 'lambda', resource: 'invoke', error: 'States.Timeout' });
-    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: { Error: 'States.Timeout', Cause: '', error: { Error: 'States.Timeout', Cause: '' } } });
+    expect(detailsOf(run.events, 'TaskTimedOut')).toEqual({
+      resourceType: 'lambda',
+      resource: 'invoke',
+      error: 'States.Timeout',
+    });
+    expect(run.outcome).toEqual({
+      status: 'SUCCEEDED',
+      output: { Error: 'States.Timeout', Cause: '', error: { Error: 'States.Timeout', Cause: '' } },
+    });
   });
 });
 
@@ -64,8 +96,20 @@ describe('a Task whose heartbeat stops', () => {
 
   it('is recorded as States.Timeout, without a cause (AWS: test_heartbeat_timeout)', async () => {
     const run = await engine.run(jsonpath({ SendMessageWithWait: heartbeatTask({ End: true }) }));
-    expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskTimedOut', 'ExecutionFailed']);
-    expect(detailsOf(run.events, 'TaskTimedOut')).toEqual({ resourceType: 'lambda', resource: 'invoke.waitForTaskToken', error: 'States.Timeout' });
+    expect(run.types).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'TaskScheduled',
+      'TaskStarted',
+      'TaskSubmitted',
+      'TaskTimedOut',
+      'ExecutionFailed',
+    ]);
+    expect(detailsOf(run.events, 'TaskTimedOut')).toEqual({
+      resourceType: 'lambda',
+      resource: 'invoke.waitForTaskToken',
+      error: 'States.Timeout',
+    });
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'States.Timeout' });
   });
 

@@ -58,7 +58,13 @@ describe('CreateStateMachine accepts every integration AWS knows', () => {
 
   it('a Lambda integration whose ARN carries a region and account runs as lambda:invoke', async () => {
     const def = jsonata({
-      T: { Type: 'Task', Resource: 'arn:aws:states:us-east-1:123456789012:lambda:invoke', Arguments: { FunctionName: 'echo', Payload: { a: 1 } }, Output: '{% $states.result.Payload %}', End: true },
+      T: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:us-east-1:123456789012:lambda:invoke',
+        Arguments: { FunctionName: 'echo', Payload: { a: 1 } },
+        Output: '{% $states.result.Payload %}',
+        End: true,
+      },
     });
     const run = await engine.run(def, {});
     expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: { a: 1 } });
@@ -67,18 +73,34 @@ describe('CreateStateMachine accepts every integration AWS knows', () => {
 });
 
 describe('a run fails at a Task the engine does not serve, saying how to serve it', () => {
-  it.each(['arn:aws:states:::aws-sdk:kms:encrypt', 'arn:aws:states:::mediaconvert:createJob.sync'])('%s fails with Local.IntegrationNotServed', async (resource) => {
-    const run = await engine.run(task(resource), {});
-    expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskFailed', 'ExecutionFailed']);
-    expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Local.IntegrationNotServed' });
-    const cause = (run.outcome as { cause: string }).cause;
-    expect(cause).toContain(`'${resource}'`);
-    expect(cause).toMatch(/emulates.*pass-through.*mock config/);
-  });
+  it.each(['arn:aws:states:::aws-sdk:kms:encrypt', 'arn:aws:states:::mediaconvert:createJob.sync'])(
+    '%s fails with Local.IntegrationNotServed',
+    async (resource) => {
+      const run = await engine.run(task(resource), {});
+      expect(run.types).toEqual([
+        'ExecutionStarted',
+        'TaskStateEntered',
+        'TaskScheduled',
+        'TaskStarted',
+        'TaskFailed',
+        'ExecutionFailed',
+      ]);
+      expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Local.IntegrationNotServed' });
+      const cause = (run.outcome as { cause: string }).cause;
+      expect(cause).toContain(`'${resource}'`);
+      expect(cause).toMatch(/emulates.*pass-through.*mock config/);
+    },
+  );
 
   it('the failure is a Task failure: Catch takes it like any other error', async () => {
     const def = jsonpath({
-      T: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:kms:encrypt', Parameters: {}, Catch: [{ ErrorEquals: ['Local.IntegrationNotServed'], Next: 'Caught' }], End: true },
+      T: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::aws-sdk:kms:encrypt',
+        Parameters: {},
+        Catch: [{ ErrorEquals: ['Local.IntegrationNotServed'], Next: 'Caught' }],
+        End: true,
+      },
       Caught: { Type: 'Pass', End: true },
     });
     const run = await engine.run(def, {});
@@ -92,14 +114,24 @@ describe('ValidateStateMachineDefinition warns of the Tasks the engine does not 
       Publish: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:kms:encrypt', Parameters: {}, Next: 'Run' },
       Run: { Type: 'Task', Resource: 'arn:aws:states:::batch:submitJob.sync', Parameters: {}, End: true },
     });
-    const answer = (await engine.harness.engine.handle('ValidateStateMachineDefinition', { definition: JSON.stringify(def) })) as {
+    const answer = (await engine.harness.engine.handle('ValidateStateMachineDefinition', {
+      definition: JSON.stringify(def),
+    })) as {
       result: string;
       diagnostics: { severity: string; code: string; message: string; location: string }[];
     };
     expect(answer.result).toBe('OK');
     expect(answer.diagnostics).toEqual([
-      expect.objectContaining({ severity: 'WARNING', code: 'INTEGRATION_NOT_SERVED', location: '/States/Publish/Resource' }),
-      expect.objectContaining({ severity: 'WARNING', code: 'INTEGRATION_NOT_SERVED', location: '/States/Run/Resource' }),
+      expect.objectContaining({
+        severity: 'WARNING',
+        code: 'INTEGRATION_NOT_SERVED',
+        location: '/States/Publish/Resource',
+      }),
+      expect.objectContaining({
+        severity: 'WARNING',
+        code: 'INTEGRATION_NOT_SERVED',
+        location: '/States/Run/Resource',
+      }),
     ]);
     expect(answer.diagnostics[0].message).toContain('arn:aws:states:::aws-sdk:kms:encrypt');
   });
@@ -137,13 +169,17 @@ describe('AWS SDK integrations of services AWS has since retired are accepted (d
     const resource = 'arn:aws:states:::aws-sdk:lookoutvision:detectAnomalies';
     const run = await engine.run(task(resource), {});
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'Local.IntegrationNotServed' });
-    const answer = (await engine.harness.engine.handle('ValidateStateMachineDefinition', { definition: JSON.stringify(task(resource)) })) as { result: string; diagnostics: { message: string }[] };
+    const answer = (await engine.harness.engine.handle('ValidateStateMachineDefinition', {
+      definition: JSON.stringify(task(resource)),
+    })) as { result: string; diagnostics: { message: string }[] };
     expect(answer.result).toBe('OK');
     expect(answer.diagnostics[0].message).toMatch(/lookoutvision.*retired/);
   });
 
   it('a retired service still needs a well-formed action (aws-sdk:lookoutvision:9x is refused)', async () => {
-    expect(await engine.create(task('arn:aws:states:::aws-sdk:lookoutvision:9x'))).toMatchObject({ name: 'InvalidDefinition' });
+    expect(await engine.create(task('arn:aws:states:::aws-sdk:lookoutvision:9x'))).toMatchObject({
+      name: 'InvalidDefinition',
+    });
   });
 
   it('a service AWS never had stays refused (aws-sdk:lookoutvisionx)', async () => {
@@ -156,13 +192,34 @@ describe('AWS SDK integrations of services AWS has since retired are accepted (d
 
 describe('the engine tells its host of them when a machine is created or updated (autosave local prints them)', () => {
   const told: { arn: string; locations: string[] }[] = [];
-  const host = recordedEngine({}, { engine: { onDefinitionWarnings: (arn, warnings) => told.push({ arn, locations: warnings.map((w) => w.location) }) } });
+  const host = recordedEngine(
+    {},
+    {
+      engine: {
+        onDefinitionWarnings: (arn, warnings) => told.push({ arn, locations: warnings.map((w) => w.location) }),
+      },
+    },
+  );
 
   it('one call per stored definition with unserved Tasks, none for a definition the engine serves whole', async () => {
     expect(await host.create(jsonpath({ P: { Type: 'Pass', End: true } }))).toBe('created');
     expect(told).toEqual([]);
-    expect(await host.create(jsonpath({ Branch: { Type: 'Parallel', Branches: [jsonpath({ Call: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:kms:encrypt', End: true } })], End: true } }))).toBe('created');
-    expect(told).toEqual([{ arn: expect.stringContaining(':stateMachine:'), locations: ['/States/Branch/Branches/0/States/Call/Resource'] }]);
+    expect(
+      await host.create(
+        jsonpath({
+          Branch: {
+            Type: 'Parallel',
+            Branches: [
+              jsonpath({ Call: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:kms:encrypt', End: true } }),
+            ],
+            End: true,
+          },
+        }),
+      ),
+    ).toBe('created');
+    expect(told).toEqual([
+      { arn: expect.stringContaining(':stateMachine:'), locations: ['/States/Branch/Branches/0/States/Call/Resource'] },
+    ]);
   });
 });
 
@@ -176,16 +233,25 @@ describe('refused in AWS words: resources AWS does not know', () => {
     ['a pattern the service does not have (lambda:invoke.sync)', 'arn:aws:states:::lambda:invoke.sync'],
     ['not an ARN', 'create'],
   ])('%s (%s)', async (_why, resource) => {
-    expect(await engine.create(task(resource))).toEqual({ name: 'InvalidDefinition', message: expect.stringContaining(NOT_RECOGNIZED(resource)) });
+    expect(await engine.create(task(resource))).toEqual({
+      name: 'InvalidDefinition',
+      message: expect.stringContaining(NOT_RECOGNIZED(resource)),
+    });
   });
 
   it('an EXPRESS machine refuses an activity, served or not', async () => {
     const refused = await express.create(task('arn:aws:states:us-east-1:123456789012:activity:approve'));
-    expect(refused).toEqual({ name: 'InvalidDefinition', message: expect.stringContaining('Express state machine does not support Activity ARN') });
+    expect(refused).toEqual({
+      name: 'InvalidDefinition',
+      message: expect.stringContaining('Express state machine does not support Activity ARN'),
+    });
   });
 
   it("an EXPRESS machine refuses .sync on an integration the engine does not serve, in AWS's words", async () => {
     const refused = await express.create(task('arn:aws:states:::batch:submitJob.sync'));
-    expect(refused).toEqual({ name: 'InvalidDefinition', message: expect.stringContaining("Express state machine does not support '.sync' service integration") });
+    expect(refused).toEqual({
+      name: 'InvalidDefinition',
+      message: expect.stringContaining("Express state machine does not support '.sync' service integration"),
+    });
   });
 });

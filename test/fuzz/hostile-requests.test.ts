@@ -48,11 +48,24 @@ function send(base: URL, req: HostileRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const body = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body;
     const r = httpRequest(
-      { host: base.hostname, port: base.port, method: req.method, path: req.path, agent, headers: { ...req.headers, 'content-length': String(body.length) } },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: req.method,
+        path: req.path,
+        agent,
+        headers: { ...req.headers, 'content-length': String(body.length) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -66,7 +79,8 @@ function problemWith(req: HostileRequest, answer: Answer): string | undefined {
   if (answer.status >= 500) return `status ${answer.status}`;
   if (answer.status < 400) return undefined;
   if (req.surface === 'sfn' || req.surface === 'sqs-json' || req.surface === 'raw-api') {
-    if (!answer.contentType.startsWith('application/x-amz-json-1.0')) return `error with content-type ${answer.contentType}`;
+    if (!answer.contentType.startsWith('application/x-amz-json-1.0'))
+      return `error with content-type ${answer.contentType}`;
     let parsed: unknown;
     try {
       parsed = JSON.parse(answer.body);
@@ -74,11 +88,16 @@ function problemWith(req: HostileRequest, answer: Answer): string | undefined {
       return 'error body is not JSON';
     }
     const e = parsed as { __type?: unknown; message?: unknown };
-    if (typeof e.__type !== 'string' || e.__type === '' || typeof e.message !== 'string') return 'error is not {__type, message}';
+    if (typeof e.__type !== 'string' || e.__type === '' || typeof e.message !== 'string')
+      return 'error is not {__type, message}';
   }
   if (req.surface === 'sqs-query') {
     if (!answer.contentType.startsWith('text/xml')) return `query error with content-type ${answer.contentType}`;
-    if (!/^<\?xml[^>]*\?>\s*<ErrorResponse[^>]*><Error><Type>Sender<\/Type><Code>[A-Za-z.]+<\/Code><Message>[^<]*<\/Message>/.test(answer.body)) {
+    if (
+      !/^<\?xml[^>]*\?>\s*<ErrorResponse[^>]*><Error><Type>Sender<\/Type><Code>[A-Za-z.]+<\/Code><Message>[^<]*<\/Message>/.test(
+        answer.body,
+      )
+    ) {
       return 'query error is not <ErrorResponse><Error><Type/><Code/><Message/>';
     }
   }
@@ -99,18 +118,32 @@ describe('hostile requests (fuzz tier)', () => {
   beforeAll(async () => {
     process.env.POWERTOOLS_METRICS_DISABLED = 'true';
     dir = await mkdtemp(join(tmpdir(), 'autosave-fuzz-'));
-    local = await startLocal({ ...(await exampleApp()), port: 0, dataDir: join(dir, 'data'), virtualClock: true, log: () => {} });
+    local = await startLocal({
+      ...(await exampleApp()),
+      port: 0,
+      dataDir: join(dir, 'data'),
+      virtualClock: true,
+      log: () => {},
+    });
     sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     const alias = local.deployments.find((d) => d.workflow === clinicalTrialOnboarding.name)!.aliasArn;
     for (let i = 0; i < RUNS_IN_FLIGHT; i++) {
       const siteId = `site-fuzz${String(i).padStart(2, '0')}`;
       const { executionArn } = await sfn.send(
-        new StartExecutionCommand({ stateMachineArn: alias, name: `onboard-${siteId}`, input: JSON.stringify({ ...clinicalTrialOnboarding.exampleInput, siteId }) }),
+        new StartExecutionCommand({
+          stateMachineArn: alias,
+          name: `onboard-${siteId}`,
+          input: JSON.stringify({ ...clinicalTrialOnboarding.exampleInput, siteId }),
+        }),
       );
       inFlight.push({ executionArn: executionArn!, siteId, approvalUrl: '' });
     }
     for (const run of inFlight) run.approvalUrl = await approvalUrlOf(sfn, run.executionArn);
-    targets = await prepareTargets(local, inFlight.map((r) => r.executionArn), inFlight.map((r) => r.approvalUrl));
+    targets = await prepareTargets(
+      local,
+      inFlight.map((r) => r.executionArn),
+      inFlight.map((r) => r.approvalUrl),
+    );
   }, SETUP_DEADLINE_MILLIS);
 
   afterAll(async () => {
@@ -122,67 +155,113 @@ describe('hostile requests (fuzz tier)', () => {
     else process.env.POWERTOOLS_METRICS_DISABLED = savedMetrics;
   });
 
-  it(`answers ${REQUESTS} hostile requests below 500 in the service's error shape, and the runs in flight complete`, async () => {
-    const base = new URL(local.url);
-    let sent = 0;
-    const perSurface = new Map<string, { count: number; millis: number }>();
-    const started = Date.now();
-    console.log(`fuzz tier: seed ${SEED}, ${REQUESTS} requests in batches of ${BATCH} (replay: AUTOSAVE_FUZZ_SEED=${SEED})`);
-    const outcome = await fc.check(
-      fc.asyncProperty(fc.array(hostileRequests(targets), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
-        const answers = await Promise.all(
-          batch.map(async (req) => {
-            const t0 = performance.now();
-            const answer = await send(base, req);
-            const spent = perSurface.get(req.surface) ?? { count: 0, millis: 0 };
-            perSurface.set(req.surface, { count: spent.count + 1, millis: spent.millis + performance.now() - t0 });
-            return answer;
-          }),
+  it(
+    `answers ${REQUESTS} hostile requests below 500 in the service's error shape, and the runs in flight complete`,
+    async () => {
+      const base = new URL(local.url);
+      let sent = 0;
+      const perSurface = new Map<string, { count: number; millis: number }>();
+      const started = Date.now();
+      console.log(
+        `fuzz tier: seed ${SEED}, ${REQUESTS} requests in batches of ${BATCH} (replay: AUTOSAVE_FUZZ_SEED=${SEED})`,
+      );
+      const outcome = await fc.check(
+        fc.asyncProperty(fc.array(hostileRequests(targets), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
+          const answers = await Promise.all(
+            batch.map(async (req) => {
+              const t0 = performance.now();
+              const answer = await send(base, req);
+              const spent = perSurface.get(req.surface) ?? { count: 0, millis: 0 };
+              perSurface.set(req.surface, { count: spent.count + 1, millis: spent.millis + performance.now() - t0 });
+              return answer;
+            }),
+          );
+          sent += batch.length;
+          const problems = batch.flatMap((req, i) => {
+            const problem = problemWith(req, answers[i]);
+            return problem ? [describeRequest(req, answers[i], problem)] : [];
+          });
+          if (problems.length > 0)
+            throw new Error(
+              `${problems.length} of ${batch.length} answers are wrong:\n${problems.slice(0, 10).join('\n')}`,
+            );
+        }),
+        { seed: SEED, numRuns: Math.ceil(REQUESTS / BATCH), endOnFailure: true },
+      );
+      // Not fc.assert: its report prints the whole batch; this one prints the seed and the wrong answers only.
+      if (outcome.failed)
+        throw new Error(
+          `fuzz tier failed (replay: AUTOSAVE_FUZZ_SEED=${outcome.seed}): ${(outcome.errorInstance as Error)?.message ?? String(outcome.errorInstance)}`,
         );
-        sent += batch.length;
-        const problems = batch.flatMap((req, i) => {
-          const problem = problemWith(req, answers[i]);
-          return problem ? [describeRequest(req, answers[i], problem)] : [];
-        });
-        if (problems.length > 0) throw new Error(`${problems.length} of ${batch.length} answers are wrong:\n${problems.slice(0, 10).join('\n')}`);
-      }),
-      { seed: SEED, numRuns: Math.ceil(REQUESTS / BATCH), endOnFailure: true },
-    );
-    // Not fc.assert: its report prints the whole batch; this one prints the seed and the wrong answers only.
-    if (outcome.failed) throw new Error(`fuzz tier failed (replay: AUTOSAVE_FUZZ_SEED=${outcome.seed}): ${(outcome.errorInstance as Error)?.message ?? String(outcome.errorInstance)}`);
-    const seconds = (Date.now() - started) / 1000;
-    const bySurface = [...perSurface].map(([surface, { count, millis }]) => `${surface} ${count} (${(millis / count).toFixed(1)} ms)`).join(', ');
-    console.log(`fuzz tier: ${sent} requests in ${seconds.toFixed(1)} s (seed ${SEED}): ${bySurface}`);
-    expect(sent).toBeGreaterThanOrEqual(REQUESTS);
+      const seconds = (Date.now() - started) / 1000;
+      const bySurface = [...perSurface]
+        .map(([surface, { count, millis }]) => `${surface} ${count} (${(millis / count).toFixed(1)} ms)`)
+        .join(', ');
+      console.log(`fuzz tier: ${sent} requests in ${seconds.toFixed(1)} s (seed ${SEED}): ${bySurface}`);
+      expect(sent).toBeGreaterThanOrEqual(REQUESTS);
 
-    // The engine still serves, and every run in flight takes its approved path to the end.
-    await expect(sfn.send(new ListStateMachinesCommand({}))).resolves.toHaveProperty('stateMachines');
-    const answers = await Promise.all(inFlight.map((run) => postDecision(run.approvalUrl, 'approve', 'coordinator@example.org')));
-    expect(answers.map((a) => a.status)).toEqual(inFlight.map(() => 200));
-    const clock = await fetch(`${local.url}/_autosave/clock/advance`, { method: 'POST', body: JSON.stringify({ seconds: days(5).seconds }) });
-    expect(clock.status).toBe(200);
-    const closed = await Promise.all(inFlight.map((run) => untilClosed(sfn, run.executionArn)));
-    expect(closed.map((d) => `${d.name} ${d.status} ${d.error ?? ''}`)).toEqual(inFlight.map((r) => `onboard-${r.siteId} SUCCEEDED `));
-    const outbox = new OutboxEmailProvider(join(dir, 'data', 'outbox'));
-    const keys = await eventually('every welcome email', async () => {
-      const k = new Set((await outbox.list()).map((e) => e.idempotencyKey));
-      return inFlight.every((r) => k.has(`${r.siteId}:welcome`)) ? k : undefined;
-    });
-    for (const r of inFlight) expect(keys.has(`${r.siteId}:approval-expired`), r.siteId).toBe(false);
-  }, FUZZ_DEADLINE_MILLIS);
+      // The engine still serves, and every run in flight takes its approved path to the end.
+      await expect(sfn.send(new ListStateMachinesCommand({}))).resolves.toHaveProperty('stateMachines');
+      const answers = await Promise.all(
+        inFlight.map((run) => postDecision(run.approvalUrl, 'approve', 'coordinator@example.org')),
+      );
+      expect(answers.map((a) => a.status)).toEqual(inFlight.map(() => 200));
+      const clock = await fetch(`${local.url}/_autosave/clock/advance`, {
+        method: 'POST',
+        body: JSON.stringify({ seconds: days(5).seconds }),
+      });
+      expect(clock.status).toBe(200);
+      const closed = await Promise.all(inFlight.map((run) => untilClosed(sfn, run.executionArn)));
+      expect(closed.map((d) => `${d.name} ${d.status} ${d.error ?? ''}`)).toEqual(
+        inFlight.map((r) => `onboard-${r.siteId} SUCCEEDED `),
+      );
+      const outbox = new OutboxEmailProvider(join(dir, 'data', 'outbox'));
+      const keys = await eventually('every welcome email', async () => {
+        const k = new Set((await outbox.list()).map((e) => e.idempotencyKey));
+        return inFlight.every((r) => k.has(`${r.siteId}:welcome`)) ? k : undefined;
+      });
+      for (const r of inFlight) expect(keys.has(`${r.siteId}:approval-expired`), r.siteId).toBe(false);
+    },
+    FUZZ_DEADLINE_MILLIS,
+  );
 });
 
 /** Things for the generated requests to aim at: a machine, runs and a queue of the fuzz's own, and read-only views of the real runs. */
-async function prepareTargets(local: LocalEngine, inFlightRuns: string[], approvalUrls: string[]): Promise<FuzzTargets> {
+async function prepareTargets(
+  local: LocalEngine,
+  inFlightRuns: string[],
+  approvalUrls: string[],
+): Promise<FuzzTargets> {
   const sfn = (op: string, input: object) => local.engine.handle(op, input) as Promise<Record<string, any>>;
-  const definition = JSON.stringify({ QueryLanguage: 'JSONata', StartAt: 'Wait', States: { Wait: { Type: 'Wait', Seconds: 3600, Next: 'Done' }, Done: { Type: 'Succeed' } } });
-  const machine = await sfn('CreateStateMachine', { name: 'fuzz-target', definition, roleArn: 'arn:aws:iam::123456789012:role/fuzz', publish: true });
-  await sfn('CreateStateMachineAlias', { name: 'fuzz-alias', routingConfiguration: [{ stateMachineVersionArn: machine.stateMachineVersionArn, weight: 100 }] });
-  const runs = await Promise.all([0, 1, 2].map((i) => sfn('StartExecution', { stateMachineArn: machine.stateMachineArn, name: `fuzz-run-${i}`, input: '{}' })));
-  const queueUrl = ((await local.sqs.handle('CreateQueue', { QueueName: 'fuzz-queue' })) as { QueueUrl: string }).QueueUrl;
+  const definition = JSON.stringify({
+    QueryLanguage: 'JSONata',
+    StartAt: 'Wait',
+    States: { Wait: { Type: 'Wait', Seconds: 3600, Next: 'Done' }, Done: { Type: 'Succeed' } },
+  });
+  const machine = await sfn('CreateStateMachine', {
+    name: 'fuzz-target',
+    definition,
+    roleArn: 'arn:aws:iam::123456789012:role/fuzz',
+    publish: true,
+  });
+  await sfn('CreateStateMachineAlias', {
+    name: 'fuzz-alias',
+    routingConfiguration: [{ stateMachineVersionArn: machine.stateMachineVersionArn, weight: 100 }],
+  });
+  const runs = await Promise.all(
+    [0, 1, 2].map((i) =>
+      sfn('StartExecution', { stateMachineArn: machine.stateMachineArn, name: `fuzz-run-${i}`, input: '{}' }),
+    ),
+  );
+  const queueUrl = ((await local.sqs.handle('CreateQueue', { QueueName: 'fuzz-queue' })) as { QueueUrl: string })
+    .QueueUrl;
   await local.sqs.handle('SendMessage', { QueueUrl: queueUrl, MessageBody: 'fuzz message' });
   return {
-    stateMachineArns: [machine.stateMachineArn, machine.stateMachineVersionArn, `${machine.stateMachineArn}:fuzz-alias`],
+    stateMachineArns: [
+      machine.stateMachineArn,
+      machine.stateMachineVersionArn,
+      `${machine.stateMachineArn}:fuzz-alias`,
+    ],
     executionArns: runs.map((r) => r.executionArn as string),
     readOnlyExecutionArns: inFlightRuns,
     queueUrls: [queueUrl],

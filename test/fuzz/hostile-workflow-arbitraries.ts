@@ -13,9 +13,18 @@ export interface HostileExpression {
 
 /** The expression cases of issue 29, as reported. */
 export const ISSUE_EXPRESSIONS: readonly HostileExpression[] = [
-  { name: 'infinite tail recursion (froze the engine for good)', expression: '($f := function($n){ $f($n+1) }; $f(0))' },
-  { name: 'non-tail recursion to depth 100,000 (19 s, 670 MB)', expression: '($f := function($n){ $n = 0 ? 0 : 1 + $f($n-1) }; $f(100000))' },
-  { name: 'a catastrophic regex (3.5 s, doubling per a)', expression: '$match("aaaaaaaaaaaaaaaaaaaaaaaaaa!", /^(a+)+$/)' },
+  {
+    name: 'infinite tail recursion (froze the engine for good)',
+    expression: '($f := function($n){ $f($n+1) }; $f(0))',
+  },
+  {
+    name: 'non-tail recursion to depth 100,000 (19 s, 670 MB)',
+    expression: '($f := function($n){ $n = 0 ? 0 : 1 + $f($n-1) }; $f(100000))',
+  },
+  {
+    name: 'a catastrophic regex (3.5 s, doubling per a)',
+    expression: '$match("aaaaaaaaaaaaaaaaaaaaaaaaaa!", /^(a+)+$/)',
+  },
   { name: '$pad to 50,000,000 characters (3-13 s)', expression: '$pad("", 50000000)' },
 ];
 
@@ -30,11 +39,16 @@ const runaway = fc.oneof(
     '($f := function($s){ $f($s & $s) }; $f("xy"))',
   ),
   fc.integer({ min: 1_000, max: 200_000 }).map((n) => `($f := function($n){ $n = 0 ? 0 : 1 + $f($n-1) }; $f(${n}))`),
-  fc.tuple(fc.constantFrom('/^(a+)+$/', '/^(a|a)*$/', '/(a*)*b/', '/^(a|aa)+$/', '/^(\\w+\\s?)*$/'), fc.integer({ min: 10, max: 5_000 })).map(
-    ([regex, n]) => `$match(${regexInput(n)}, ${regex})`,
-  ),
+  fc
+    .tuple(
+      fc.constantFrom('/^(a+)+$/', '/^(a|a)*$/', '/(a*)*b/', '/^(a|aa)+$/', '/^(\\w+\\s?)*$/'),
+      fc.integer({ min: 10, max: 5_000 }),
+    )
+    .map(([regex, n]) => `$match(${regexInput(n)}, ${regex})`),
   fc.integer({ min: 1, max: 9 }).map((e) => `$pad("", ${10 ** e})`),
-  fc.tuple(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 200 })).map(([e, k]) => `($s := $pad("", ${10 ** e}); $join($map([1..${k}], function(){ $s })))`),
+  fc
+    .tuple(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 200 }))
+    .map(([e, k]) => `($s := $pad("", ${10 ** e}); $join($map([1..${k}], function(){ $s })))`),
   fc.integer({ min: 3, max: 7 }).map((e) => `$count([1..${10 ** e}])`),
   fc.integer({ min: 3, max: 6 }).map((e) => `$sum($map([1..${10 ** e}], function($v){ $v * 2 }))`),
   fc.integer({ min: 10, max: 3_000 }).map((d) => `${'['.repeat(d)}1${']'.repeat(d)}`),

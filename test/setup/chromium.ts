@@ -57,11 +57,17 @@ export function ensureChromium(options: EnsureChromiumOptions = {}): ChromiumSta
 
   log(`chromium is missing: installing Debian's package (apt-get install -y ${CHROMIUM_PACKAGE})`);
   const env = { ...process.env, PATH: path, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', CHROMIUM_PACKAGE]]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', CHROMIUM_PACKAGE],
+  ]) {
     const run = spawnSync(aptGet, args, { env, encoding: 'utf8' });
     if (run.status !== 0) {
       const output = `${run.stdout ?? ''}${run.stderr ?? ''}`.trim().split('\n').slice(-5).join(' | ');
-      return { available: false, reason: `${missing}; apt-get ${args.join(' ')} failed (exit ${run.status ?? run.signal}): ${output}` };
+      return {
+        available: false,
+        reason: `${missing}; apt-get ${args.join(' ')} failed (exit ${run.status ?? run.signal}): ${output}`,
+      };
     }
   }
   const installed = findExecutable(CHROMIUM_PACKAGE, path);

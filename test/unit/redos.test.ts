@@ -30,13 +30,19 @@ const BOUNDED: Readonly<Record<string, string>> = {
   'packages/local/src/services/s3.ts (Credential=)[^/,\\s]+\\/': 'the Authorization header, at most 16 KB',
   'packages/local/src/services/s3.ts ([?&]X-Amz-Credential=)[^&/%]+(%2F|\\/)': 'the request URL, at most 16 KB',
   // A filter term of a definition's path, at most MAX_REWRITTEN_TERM_LENGTH (2,048) characters.
-  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+=~\\s+(\\/(?:[^/\\\\]|\\\\.)*\\/[a-z]*)(\\s*)$': 'a filter term, 2,048 characters',
-  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+(nin|in)\\s+(\\[.*\\])(\\s*)$': 'a filter term, 2,048 characters',
-  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+size\\s+(\\d+)(\\s*)$': 'a filter term, 2,048 characters',
-  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+(subsetof|anyof|noneof)\\s+(\\[.*\\]|[@$][^\\s]*)(\\s*)$': 'a filter term, 2,048 characters',
-  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+empty\\s+(true|false)(\\s*)$': 'a filter term, 2,048 characters',
+  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+=~\\s+(\\/(?:[^/\\\\]|\\\\.)*\\/[a-z]*)(\\s*)$':
+    'a filter term, 2,048 characters',
+  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+(nin|in)\\s+(\\[.*\\])(\\s*)$':
+    'a filter term, 2,048 characters',
+  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+size\\s+(\\d+)(\\s*)$':
+    'a filter term, 2,048 characters',
+  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+(subsetof|anyof|noneof)\\s+(\\[.*\\]|[@$][^\\s]*)(\\s*)$':
+    'a filter term, 2,048 characters',
+  'packages/engine/src/dataflow/jsonpath/jayway-filters.ts ^(\\s*)(\\S.*?)\\s+empty\\s+(true|false)(\\s*)$':
+    'a filter term, 2,048 characters',
   // Its input matched NAME_UNION_LEAF first, so every quote in it is closed (the attack needs an open one).
-  'packages/engine/src/dataflow/jsonpath/paths.ts \'((?:[^\'\\\\]|\\\\.)*)\'|"((?:[^"\\\\]|\\\\.)*)"': 'quoted names already matched whole',
+  'packages/engine/src/dataflow/jsonpath/paths.ts \'((?:[^\'\\\\]|\\\\.)*)\'|"((?:[^"\\\\]|\\\\.)*)"':
+    'quoted names already matched whole',
   // The head of an approval page, PAGE_READ_LIMIT (8 KB).
   'packages/local/src/operations/approvals.ts <h1[^>]*>([\\s\\S]*?)<\\/h1>': 'the first 8 KB of a page',
   'packages/local/src/operations/approvals.ts <title[^>]*>([\\s\\S]*?)<\\/title>': 'the first 8 KB of a page',
@@ -46,9 +52,11 @@ const BOUNDED: Readonly<Record<string, string>> = {
 
 /** `new RegExp` sites whose source is not a literal, and how it is made (checked below where it can be). */
 const BUILT: Readonly<Record<string, string>> = {
-  'packages/engine/src/dataflow/jsonpath/jayway-functions.ts': 'from the fixed names of the Jayway functions; checked below',
+  'packages/engine/src/dataflow/jsonpath/jayway-functions.ts':
+    'from the fixed names of the Jayway functions; checked below',
   'packages/engine/src/dataflow/jsonpath/path-syntax.ts': 'from fixed pieces (INTEGER and the like); checked below',
-  'packages/local/src/operations/definition-diff.ts': "the project's own compiled definition, escaped, with [^\"]* for each placeholder (which ends at a quote); checked below",
+  'packages/local/src/operations/definition-diff.ts':
+    'the project\'s own compiled definition, escaped, with [^"]* for each placeholder (which ends at a quote); checked below',
 };
 
 function regexSites(): RegexSite[] {
@@ -62,11 +70,20 @@ function regexSites(): RegexSite[] {
         const text = node.getText();
         const end = text.lastIndexOf('/');
         sites.push({ where: at(node), source: text.slice(1, end), flags: text.slice(end + 1) });
-      } else if ((ts.isNewExpression(node) || ts.isCallExpression(node)) && ts.isIdentifier(node.expression) && node.expression.text === 'RegExp') {
+      } else if (
+        (ts.isNewExpression(node) || ts.isCallExpression(node)) &&
+        ts.isIdentifier(node.expression) &&
+        node.expression.text === 'RegExp'
+      ) {
         const [pattern, flags] = node.arguments ?? [];
-        const literal = (n: ts.Expression | undefined) => (n && (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) ? n.text : undefined);
+        const literal = (n: ts.Expression | undefined) =>
+          n && (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) ? n.text : undefined;
         const text = literal(pattern);
-        sites.push(text === undefined ? { where: at(node), code: node.getText() } : { where: at(node), source: text, flags: literal(flags) ?? '' });
+        sites.push(
+          text === undefined
+            ? { where: at(node), code: node.getText() }
+            : { where: at(node), source: text, flags: literal(flags) ?? '' },
+        );
       }
       ts.forEachChild(node, visit);
     };
@@ -92,7 +109,9 @@ describe('regexes applied to input', () => {
       const key = `${fileOf(site.where)} ${site.source}`;
       if (result.status === 'vulnerable' && BOUNDED[key]) bounded.add(key);
       else if (result.status === 'vulnerable') {
-        vulnerable.push(`${site.where} /${site.source}/${site.flags}: ${result.complexity.type}${'attack' in result ? ` (attack: ${JSON.stringify(result.attack.pattern)})` : ''}`);
+        vulnerable.push(
+          `${site.where} /${site.source}/${site.flags}: ${result.complexity.type}${'attack' in result ? ` (attack: ${JSON.stringify(result.attack.pattern)})` : ''}`,
+        );
       }
     }
     expect(vulnerable).toEqual([]);
@@ -107,7 +126,11 @@ describe('regexes applied to input', () => {
   });
 
   it.each([
-    ['the Jayway functions', String.raw`^(\$.*?)\.(length|size|min|max|avg|stddev|sum|keys|concat|append|first|last|index)\(\)$`, ''],
+    [
+      'the Jayway functions',
+      String.raw`^(\$.*?)\.(length|size|min|max|avg|stddev|sum|keys|concat|append|first|last|index)\(\)$`,
+      '',
+    ],
     ['a definition with two placeholders', String.raw`^\{"a":"[^"]*","b":\["[^"]*","x"\]\}$`, ''],
   ])('built ones are linear too: %s', async (_what, source, flags) => {
     expect((await check(source, flags)).status).toBe('safe');
@@ -135,7 +158,7 @@ describe('wildcard patterns, matched without a regex', () => {
     expect(time(stars)).toBeLessThan(Math.max(time('*b'), 1) * 50);
   });
 
-  it("an EventBridge wildcard rule: the same pattern answers at once", () => {
+  it('an EventBridge wildcard rule: the same pattern answers at once', () => {
     const started = performance.now();
     expect(matchesEventPattern({ detail: { s: [{ wildcard: stars }] } }, { detail: { s: text } })).toBe(false);
     expect(matchesEventPattern({ detail: { s: [{ wildcard: stars }] } }, { detail: { s: `${text}b` } })).toBe(true);

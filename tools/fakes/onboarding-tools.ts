@@ -26,7 +26,8 @@ const specs: FakeToolSpec<SiteInput, Record<string, unknown>>[] = [
     description: 'Checks a clinical-trial site against the site registry.',
     inputSchema: siteSchema,
     perform: (input) => {
-      if (input.siteId.startsWith(REJECTED_SITE_PREFIX)) throw new ToolRejectedError(`Site ${input.siteId} is not in the registry`);
+      if (input.siteId.startsWith(REJECTED_SITE_PREFIX))
+        throw new ToolRejectedError(`Site ${input.siteId} is not in the registry`);
       return { siteId: input.siteId, verified: true, registryId: id('REG', input.siteId) };
     },
   },
@@ -58,7 +59,11 @@ const specs: FakeToolSpec<SiteInput, Record<string, unknown>>[] = [
     name: 'schedule-kickoff',
     description: 'Schedules the site kickoff meeting.',
     inputSchema: siteSchema,
-    perform: (input) => ({ siteId: input.siteId, meetingId: id('mtg', input.siteId), startsAt: input.startsAt ?? null }),
+    perform: (input) => ({
+      siteId: input.siteId,
+      meetingId: id('mtg', input.siteId),
+      startsAt: input.startsAt ?? null,
+    }),
   },
 ];
 

@@ -95,7 +95,13 @@ export interface DeployedWorkflow {
 export function toWorkflowSpec(workflow: Workflow | WorkflowSpec): WorkflowSpec {
   if (isWorkflowSpec(workflow)) return workflow;
   const definition = JSON.stringify(JSON.parse(toAslJson(compileWorkflow(workflow))));
-  return { name: workflow.name, version: workflow.version, type: workflow.type, definition, tools: toolNamesOf(workflow) };
+  return {
+    name: workflow.name,
+    version: workflow.version,
+    type: workflow.type,
+    definition,
+    tools: toolNamesOf(workflow),
+  };
 }
 
 /**
@@ -161,7 +167,10 @@ export class AutosaveWorkflows extends Construct {
     const specs = props.workflows.map(toWorkflowSpec);
     const names = new Set<string>();
     for (const spec of specs) {
-      if (names.has(spec.name)) throw new DeployOptionsError(`Two workflows are named "${spec.name}"; a state machine name is unique per account and region`);
+      if (names.has(spec.name))
+        throw new DeployOptionsError(
+          `Two workflows are named "${spec.name}"; a state machine name is unique per account and region`,
+        );
       names.add(spec.name);
     }
     this.requiredTools = checkTools(specs, props.toolStep);
@@ -183,7 +192,9 @@ export class AutosaveWorkflows extends Construct {
       alarmTopic: props.alarmTopic,
       payloadExpiration: props.payloadExpiration,
       // Lambda's advice for an SQS source, kept here so no caller has to know it.
-      deadLetterVisibilityTimeout: redriveTimeout ? Duration.seconds(redriveTimeout.toSeconds() * SQS_VISIBILITY_PER_FUNCTION_TIMEOUT) : undefined,
+      deadLetterVisibilityTimeout: redriveTimeout
+        ? Duration.seconds(redriveTimeout.toSeconds() * SQS_VISIBILITY_PER_FUNCTION_TIMEOUT)
+        : undefined,
     });
     const stackName = Stack.of(this).stackName;
     this.functions = new RuntimeFunctions(this, 'Functions', {
@@ -195,9 +206,21 @@ export class AutosaveWorkflows extends Construct {
     });
     // LocalStack's SES refuses unverified senders: verify the configured one there.
     if (options.localstack && options.emailFrom) verifyLocalstackEmailIdentity(this, options.emailFrom);
-    const machines = specs.map((workflow) => new WorkflowStateMachine(this, pascal(workflow.name), { workflow, functions: this.functions, options }));
-    this.workflows = machines.map((construct, i) => ({ name: specs[i].name, aliasArn: construct.aliasArn, stateMachine: construct.stateMachine, construct }));
-    const routing = new RunRouting(this, 'RunRouting', { workflows: machines, functions: this.functions, shared: this.shared });
+    const machines = specs.map(
+      (workflow) =>
+        new WorkflowStateMachine(this, pascal(workflow.name), { workflow, functions: this.functions, options }),
+    );
+    this.workflows = machines.map((construct, i) => ({
+      name: specs[i].name,
+      aliasArn: construct.aliasArn,
+      stateMachine: construct.stateMachine,
+      construct,
+    }));
+    const routing = new RunRouting(this, 'RunRouting', {
+      workflows: machines,
+      functions: this.functions,
+      shared: this.shared,
+    });
     this.operations = new Operations(this, 'Operations', {
       shared: this.shared,
       functions: this.functions,
@@ -213,7 +236,11 @@ export class AutosaveWorkflows extends Construct {
     const stack = Stack.of(this);
     const entry: AutosaveTemplateMetadata = {
       version: 1,
-      workflows: this.workflows.map((w) => ({ name: w.name, stateMachineArn: w.stateMachine.stateMachineArn, aliasArn: w.aliasArn })),
+      workflows: this.workflows.map((w) => ({
+        name: w.name,
+        stateMachineArn: w.stateMachine.stateMachineArn,
+        aliasArn: w.aliasArn,
+      })),
       functions: Object.fromEntries([...this.functions.all()].map(([name, fn]) => [name, fn.functionArn])),
       tableName: this.shared.table.tableName,
       bucketName: this.shared.bucket.bucketName,
@@ -221,7 +248,10 @@ export class AutosaveWorkflows extends Construct {
       alarmTopicArn: this.shared.alarmTopic.topicArn,
     };
     const metadata = (stack.templateOptions.metadata ??= {});
-    metadata[TEMPLATE_METADATA_KEY] = { ...(metadata[TEMPLATE_METADATA_KEY] as object | undefined), [this.node.path]: entry };
+    metadata[TEMPLATE_METADATA_KEY] = {
+      ...(metadata[TEMPLATE_METADATA_KEY] as object | undefined),
+      [this.node.path]: entry,
+    };
   }
 
   /** The workflow called `name`. @throws Error for a name the construct was not given */
@@ -248,7 +278,9 @@ export class AutosaveWorkflows extends Construct {
  */
 function checkTools(specs: readonly WorkflowSpec[], toolStep: ToolStepProps | undefined): string[] {
   const required = [...new Set(specs.flatMap((s) => s.tools ?? []))].sort();
-  const known = toolStep?.tools?.map((t) => (typeof t === 'string' ? t : t.name)) ?? (toolStep?.entry === undefined ? BUILT_IN_TOOL_NAMES : undefined);
+  const known =
+    toolStep?.tools?.map((t) => (typeof t === 'string' ? t : t.name)) ??
+    (toolStep?.entry === undefined ? BUILT_IN_TOOL_NAMES : undefined);
   if (known === undefined) return required;
   for (const spec of specs) {
     const missing = (spec.tools ?? []).filter((t) => !known.includes(t));
@@ -266,7 +298,10 @@ function checkTools(specs: readonly WorkflowSpec[], toolStep: ToolStepProps | un
 
 /** The function specs with the user's tool-step and model-step code in place. */
 function withStepCode(specs: readonly FunctionSpec[], props: AutosaveWorkflowsProps): FunctionSpec[] {
-  const code: Partial<Record<string, StepFunctionCode>> = { [FunctionNames.toolStep]: props.toolStep, [FunctionNames.modelStep]: props.modelStep };
+  const code: Partial<Record<string, StepFunctionCode>> = {
+    [FunctionNames.toolStep]: props.toolStep,
+    [FunctionNames.modelStep]: props.modelStep,
+  };
   return specs.map((spec) => {
     const own = code[spec.name];
     // A spec's own entry (a test replacing every function's code) wins.

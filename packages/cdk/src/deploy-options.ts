@@ -87,7 +87,8 @@ export interface DeployOptions {
 /** Options without a default value. */
 type OptionalOptions = 'alarmEmail' | 'emailIdentity' | 'emailFrom' | 'approvalConcurrency';
 /** {@link DeployOptions} with every default applied. */
-export type ResolvedDeployOptions = Required<Omit<DeployOptions, OptionalOptions>> & Pick<DeployOptions, OptionalOptions>;
+export type ResolvedDeployOptions = Required<Omit<DeployOptions, OptionalOptions>> &
+  Pick<DeployOptions, OptionalOptions>;
 
 /** Deploy options that cannot work on AWS. */
 export class DeployOptionsError extends Error {
@@ -95,15 +96,21 @@ export class DeployOptionsError extends Error {
 }
 
 /** The sender of an identity: the identity if it is an address, else `autosave@<domain>`; refuses `example.*`. */
-function emailSettings(identity: string | undefined, from: string | undefined): { emailIdentity?: string; emailFrom?: string } {
+function emailSettings(
+  identity: string | undefined,
+  from: string | undefined,
+): { emailIdentity?: string; emailFrom?: string } {
   if (identity === undefined) {
-    if (from !== undefined) throw new DeployOptionsError('autosave:emailFrom needs autosave:emailIdentity (a verified SES identity)');
+    if (from !== undefined)
+      throw new DeployOptionsError('autosave:emailFrom needs autosave:emailIdentity (a verified SES identity)');
     return {};
   }
   const sender = from ?? (identity.includes('@') ? identity : `${DEFAULT_EMAIL_LOCAL_PART}@${identity}`);
   for (const value of [identity, sender]) {
     if (UNVERIFIABLE_DOMAIN.test(value)) {
-      throw new DeployOptionsError(`SES cannot send from "${value}": example.* domains cannot be verified. Verify your own identity, or leave autosave:emailIdentity unset (links are then recorded in the run history, no email is sent)`);
+      throw new DeployOptionsError(
+        `SES cannot send from "${value}": example.* domains cannot be verified. Verify your own identity, or leave autosave:emailIdentity unset (links are then recorded in the run history, no email is sent)`,
+      );
     }
   }
   const domain = identity.includes('@') ? identity.split('@')[1] : identity;
@@ -117,7 +124,9 @@ function emailSettings(identity: string | undefined, from: string | undefined): 
 function localstackRollout(options: DeployOptions): boolean {
   const on = options.localstack ?? false;
   if (on && (options.rollout ?? DEFAULT_ROLLOUT) !== 'all-at-once') {
-    throw new DeployOptionsError(`autosave:localstack supports only autosave:rollout=all-at-once (LocalStack has no state machine alias deployment preferences), got ${options.rollout}`);
+    throw new DeployOptionsError(
+      `autosave:localstack supports only autosave:rollout=all-at-once (LocalStack has no state machine alias deployment preferences), got ${options.rollout}`,
+    );
   }
   return on;
 }
@@ -128,7 +137,8 @@ function checkedModelId(modelId: string): string {
     bedrockModelTarget(modelId);
     return modelId;
   } catch (error) {
-    if (error instanceof BedrockModelIdError) throw new DeployOptionsError(`autosave:modelId: ${error.message}`, { cause: error });
+    if (error instanceof BedrockModelIdError)
+      throw new DeployOptionsError(`autosave:modelId: ${error.message}`, { cause: error });
     throw error;
   }
 }
@@ -137,7 +147,9 @@ function checkedModelId(modelId: string): string {
 export function resolveDeployOptions(options: DeployOptions = {}): ResolvedDeployOptions {
   const logRetentionDays = options.logRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS;
   if (!(Object.values(RetentionDays) as number[]).includes(logRetentionDays)) {
-    throw new Error(`autosave:logRetentionDays must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, ...), got ${logRetentionDays}`);
+    throw new Error(
+      `autosave:logRetentionDays must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, ...), got ${logRetentionDays}`,
+    );
   }
   return {
     rollout: options.rollout ?? DEFAULT_ROLLOUT,

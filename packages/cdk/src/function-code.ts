@@ -26,7 +26,8 @@ export const FUNCTION_BUNDLING = {
   keepNames: true,
   sourcemap: false,
   // esbuild output is ESM; a few bundled dependencies still call `require` (CommonJS), which ESM lacks.
-  banner: "import { createRequire as __autosaveCreateRequire } from 'node:module'; const require = __autosaveCreateRequire(import.meta.url);",
+  banner:
+    "import { createRequire as __autosaveCreateRequire } from 'node:module'; const require = __autosaveCreateRequire(import.meta.url);",
 } as const;
 
 /** The file name of a function bundle (`<dir>/index.mjs`, handler `index.handler`). */
@@ -45,7 +46,10 @@ export const PREBUILT_FUNCTIONS_DIR = join(packageRoot(), 'dist', 'functions');
 /** The source file of a built-in function (the registry's entry, or its compiled `.js` once built). */
 export function builtInEntry(name: string): string {
   const spec = registeredFunctions.find((f) => f.name === name);
-  if (!spec) throw new Error(`"${name}" is not a built-in function; known: ${registeredFunctions.map((f) => f.name).join(', ')}`);
+  if (!spec)
+    throw new Error(
+      `"${name}" is not a built-in function; known: ${registeredFunctions.map((f) => f.name).join(', ')}`,
+    );
   const candidates = [spec.entry, spec.entry.replace(/\.ts$/, '.js'), spec.entry.replace(/\.ts$/, '.mjs')];
   const found = candidates.find((file) => existsSync(file));
   if (!found) throw new Error(`Built-in function ${name}: no source at ${candidates.join(' or ')}`);
@@ -56,7 +60,15 @@ export function builtInEntry(name: string): string {
 export function bundleBuiltInFunction(name: string, outdir: string): void {
   // Loaded only here: a user's synth uses the prebuilt bundles and needs no esbuild.
   const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-  esbuild.buildSync({ ...FUNCTION_BUNDLING, mainFields: [...FUNCTION_BUNDLING.mainFields], banner: { js: FUNCTION_BUNDLING.banner }, entryPoints: [builtInEntry(name)], bundle: true, outfile: join(outdir, BUNDLE_FILE), logLevel: 'error' });
+  esbuild.buildSync({
+    ...FUNCTION_BUNDLING,
+    mainFields: [...FUNCTION_BUNDLING.mainFields],
+    banner: { js: FUNCTION_BUNDLING.banner },
+    entryPoints: [builtInEntry(name)],
+    bundle: true,
+    outfile: join(outdir, BUNDLE_FILE),
+    logLevel: 'error',
+  });
 }
 
 /**

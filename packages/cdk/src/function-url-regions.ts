@@ -41,7 +41,8 @@ const why = (region: string): string =>
 export function requireFunctionUrlRegion(scope: IConstruct): void {
   const stack = Stack.of(scope);
   if (!Token.isUnresolved(stack.region)) {
-    if ((REGIONS_WITHOUT_FUNCTION_URLS as readonly string[]).includes(stack.region)) throw new FunctionUrlRegionError(why(stack.region));
+    if ((REGIONS_WITHOUT_FUNCTION_URLS as readonly string[]).includes(stack.region))
+      throw new FunctionUrlRegionError(why(stack.region));
     return;
   }
   if (stack.node.tryFindChild('FunctionUrlsAvailable')) return;

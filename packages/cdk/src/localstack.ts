@@ -20,7 +20,8 @@ import { acknowledgeNag, nagArn } from './nag';
 /** The definition text with every `${Placeholder}` replaced by its value (CDK renders the tokens as Fn::Join). */
 export function definitionWithArnsInPlace(definition: string, substitutions: Readonly<Record<string, string>>): string {
   let text = definition;
-  for (const [name, value] of Object.entries(substitutions)) text = text.split(placeholder(name as PlaceholderName)).join(value);
+  for (const [name, value] of Object.entries(substitutions))
+    text = text.split(placeholder(name as PlaceholderName)).join(value);
   return text;
 }
 
@@ -47,7 +48,11 @@ export class LocalstackLiveVersion extends Construct {
     const stack = Stack.of(this);
     // Resolved at synthesis, once the pinned versions' logical ids (which follow their code) are final.
     const pinnedHash = Lazy.string({
-      produce: () => createHash('sha256').update(JSON.stringify(stack.resolve(props.substitutions))).digest('hex').slice(0, 12),
+      produce: () =>
+        createHash('sha256')
+          .update(JSON.stringify(stack.resolve(props.substitutions)))
+          .digest('hex')
+          .slice(0, 12),
     });
     const publish = new cr.AwsCustomResource(this, 'Publish', {
       // onCreate defaults to onUpdate: a changed description (definition or pinned code) publishes a new
@@ -55,10 +60,15 @@ export class LocalstackLiveVersion extends Construct {
       onUpdate: {
         service: 'SFN',
         action: 'publishStateMachineVersion',
-        parameters: { stateMachineArn: props.stateMachine.stateMachineArn, description: `${props.description} code ${pinnedHash}` },
+        parameters: {
+          stateMachineArn: props.stateMachine.stateMachineArn,
+          description: `${props.description} code ${pinnedHash}`,
+        },
         physicalResourceId: cr.PhysicalResourceId.fromResponse('stateMachineVersionArn'),
       },
-      policy: cr.AwsCustomResourcePolicy.fromStatements([new iam.PolicyStatement({ actions: ['states:PublishStateMachineVersion'], resources: [props.unqualifiedArn] })]),
+      policy: cr.AwsCustomResourcePolicy.fromStatements([
+        new iam.PolicyStatement({ actions: ['states:PublishStateMachineVersion'], resources: [props.unqualifiedArn] }),
+      ]),
       installLatestAwsSdk: false,
     });
     this.versionArn = publish.getResponseField('stateMachineVersionArn');
@@ -107,10 +117,16 @@ export function verifyLocalstackEmailIdentity(scope: Construct, identity: string
       parameters: isAddress ? { EmailAddress: identity } : { Domain: identity },
       physicalResourceId: cr.PhysicalResourceId.of(`ses-identity-${identity}`),
     },
-    policy: cr.AwsCustomResourcePolicy.fromStatements([new iam.PolicyStatement({ actions: ['ses:VerifyEmailIdentity', 'ses:VerifyDomainIdentity'], resources: ['*'] })]),
+    policy: cr.AwsCustomResourcePolicy.fromStatements([
+      new iam.PolicyStatement({ actions: ['ses:VerifyEmailIdentity', 'ses:VerifyDomainIdentity'], resources: ['*'] }),
+    ]),
     installLatestAwsSdk: false,
   });
-  acknowledgeNag(scope.node.findChild('LocalstackEmailIdentity'), 'AwsSolutions-IAM5[Resource::*]', 'LocalStack mode only: SES Verify*Identity supports no resource-level permissions.');
+  acknowledgeNag(
+    scope.node.findChild('LocalstackEmailIdentity'),
+    'AwsSolutions-IAM5[Resource::*]',
+    'LocalStack mode only: SES Verify*Identity supports no resource-level permissions.',
+  );
   acknowledgeLocalstackProvider(Stack.of(scope));
 }
 
@@ -121,7 +137,8 @@ function acknowledgeLocalstackProvider(stack: Stack): void {
   const provider = stack.node.tryFindChild(`AWS${cr.AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`);
   if (!provider || acknowledgedProviders.has(provider)) return;
   acknowledgedProviders.add(provider);
-  const reason = "LocalStack mode only: CDK's AwsCustomResource provider, which publishes versions and moves the live alias where LocalStack's CloudFormation cannot; it is not deployed to AWS.";
+  const reason =
+    "LocalStack mode only: CDK's AwsCustomResource provider, which publishes versions and moves the live alias where LocalStack's CloudFormation cannot; it is not deployed to AWS.";
   for (const id of [
     'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
     'AwsSolutions-L1',

@@ -46,4 +46,5 @@ export function nagResource(scope: IConstruct, value: string): string {
 }
 
 /** Why a stack deployed with `autosave:tracing=false` has no X-Ray tracing: its owner turned it off. */
-export const TRACING_OFF_REASON = 'Tracing was turned off for this deployment (-c autosave:tracing=false); it is on by default.';
+export const TRACING_OFF_REASON =
+  'Tracing was turned off for this deployment (-c autosave:tracing=false); it is on by default.';

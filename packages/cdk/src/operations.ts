@@ -33,7 +33,13 @@ export interface OperationsProps {
 
 /** An Autosave metric as the runtime emits it: namespace `Autosave`, dimension `service` = {@link METRICS_SERVICE}. */
 export function autosaveMetric(metricName: MetricNameValue, props: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
-  return new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: METRICS_SERVICE }, statistic: 'Sum', ...props });
+  return new cloudwatch.Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: METRICS_SERVICE },
+    statistic: 'Sum',
+    ...props,
+  });
 }
 
 /** The sum of an Autosave metric over every dimension set (Metrics Insights), for "any occurrence" alarms. */
@@ -69,8 +75,12 @@ export class Operations extends Construct {
 
     notify(
       new cloudwatch.Alarm(this, 'DeadLettersWaiting', {
-        alarmDescription: 'A failed run has waited in the dead-letter queue for over an hour: fix the cause, then redrive it',
-        metric: shared.deadLetterQueue.metricApproximateAgeOfOldestMessage({ period: ALARM_PERIOD, statistic: 'Maximum' }),
+        alarmDescription:
+          'A failed run has waited in the dead-letter queue for over an hour: fix the cause, then redrive it',
+        metric: shared.deadLetterQueue.metricApproximateAgeOfOldestMessage({
+          period: ALARM_PERIOD,
+          statistic: 'Maximum',
+        }),
         threshold: DLQ_MAX_AGE.toSeconds(),
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
@@ -79,14 +89,16 @@ export class Operations extends Construct {
     );
     notify(
       new cloudwatch.Alarm(this, 'DuplicatesSuppressed', {
-        alarmDescription: 'A side effect was asked for twice and suppressed by its idempotency key: something retried or restarted a step',
+        alarmDescription:
+          'A side effect was asked for twice and suppressed by its idempotency key: something retried or restarted a step',
         metric: autosaveMetricTotal(MetricName.DuplicateSuppressed, 'Duplicates suppressed'),
         ...anyOccurrence,
       }),
     );
     notify(
       new cloudwatch.Alarm(this, 'RunsRestartedFromScratch', {
-        alarmDescription: 'A run was started again from the beginning instead of being redriven (a completed key met a new execution)',
+        alarmDescription:
+          'A run was started again from the beginning instead of being redriven (a completed key met a new execution)',
         metric: autosaveMetricTotal(MetricName.RunRestartedFromScratch, 'Runs restarted from scratch'),
         ...anyOccurrence,
       }),
@@ -114,8 +126,12 @@ export class Operations extends Construct {
     if (props.runMonitorFailures) {
       notify(
         new cloudwatch.Alarm(this, 'RunMonitorFailuresWaiting', {
-          alarmDescription: "run-monitor gave up on a closed run after Lambda's retries: its event waits in the run-monitor failures queue (redrive the run by hand)",
-          metric: props.runMonitorFailures.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }),
+          alarmDescription:
+            "run-monitor gave up on a closed run after Lambda's retries: its event waits in the run-monitor failures queue (redrive the run by hand)",
+          metric: props.runMonitorFailures.metricApproximateNumberOfMessagesVisible({
+            period: ALARM_PERIOD,
+            statistic: 'Maximum',
+          }),
           ...anyOccurrence,
         }),
       );
@@ -135,7 +151,8 @@ export class Operations extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    const isDeadLetterQueue = 'This queue IS the dead-letter queue of the alarm email subscription; it has nowhere further to send.';
+    const isDeadLetterQueue =
+      'This queue IS the dead-letter queue of the alarm email subscription; it has nowhere further to send.';
     acknowledgeNag(undelivered, 'AwsSolutions-SQS3', isDeadLetterQueue);
     acknowledgeNag(undelivered, 'Serverless-SQSRedrivePolicy', isDeadLetterQueue);
     topic.addSubscription(new subscriptions.EmailSubscription(address, { deadLetterQueue: undelivered }));
@@ -143,7 +160,8 @@ export class Operations extends Construct {
 
   private createDashboard({ shared, functions, workflows }: OperationsProps): cloudwatch.Dashboard {
     const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { defaultInterval: Duration.days(1) });
-    const perWorkflow = (metric: (w: WorkflowStateMachine) => cloudwatch.IMetric): cloudwatch.IMetric[] => workflows.map(metric);
+    const perWorkflow = (metric: (w: WorkflowStateMachine) => cloudwatch.IMetric): cloudwatch.IMetric[] =>
+      workflows.map(metric);
     const runs = (title: string, metric: (w: WorkflowStateMachine) => cloudwatch.IMetric): cloudwatch.GraphWidget =>
       new cloudwatch.GraphWidget({ title, left: perWorkflow(metric), width: 8, statistic: 'Sum' });
     dashboard.addWidgets(
@@ -152,7 +170,9 @@ export class Operations extends Construct {
       runs('Runs failed / timed out / aborted', (w) => w.failedRunsMetric()),
     );
     const approvalsRequested = functions.has(FunctionNames.approvalRequest)
-      ? functions.get(FunctionNames.approvalRequest).metricInvocations({ label: 'approval requests sent', period: Duration.days(7) })
+      ? functions
+          .get(FunctionNames.approvalRequest)
+          .metricInvocations({ label: 'approval requests sent', period: Duration.days(7) })
       : undefined;
     const decisions = autosaveMetric(MetricName.ApprovalWaitSeconds, {
       statistic: 'SampleCount',

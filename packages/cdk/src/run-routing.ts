@@ -48,7 +48,8 @@ export class RunRouting extends Construct {
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
       });
-      const isDeadLetterDestination = "This queue IS a dead-letter destination (run-monitor's on-failure destination and the rule target's DLQ); its messages wait for an operator.";
+      const isDeadLetterDestination =
+        "This queue IS a dead-letter destination (run-monitor's on-failure destination and the rule target's DLQ); its messages wait for an operator.";
       acknowledgeNag(this.runMonitorFailures, 'AwsSolutions-SQS3', isDeadLetterDestination);
       acknowledgeNag(this.runMonitorFailures, 'Serverless-SQSRedrivePolicy', isDeadLetterDestination);
       functions.get(FunctionNames.runMonitor).configureAsyncInvoke({
@@ -71,7 +72,9 @@ export class RunRouting extends Construct {
         targets: [
           // An event EventBridge could not deliver within its retries (24 h) lands in the same alarmed queue
           // as a failed invocation: either way a closed run that never reached run-monitor's DLQ logic.
-          new targets.LambdaFunction(functions.get(FunctionNames.runMonitor), { deadLetterQueue: this.runMonitorFailures }),
+          new targets.LambdaFunction(functions.get(FunctionNames.runMonitor), {
+            deadLetterQueue: this.runMonitorFailures,
+          }),
         ],
       });
     }

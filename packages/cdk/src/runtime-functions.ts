@@ -21,7 +21,6 @@ export const LAMBDA_DATA_DIR = '/tmp/autosave';
 /** Runtime of every deployed function (nodejs20.x is deprecated on AWS; 22 is nearest to the tested Node 20). */
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 
-
 /** Step Functions actions each function may call (`sfn` need), on the executions of our state machines. */
 const EXECUTION_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   [FunctionNames.approvalEndpoint]: [],
@@ -53,12 +52,18 @@ const TASK_TOKEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
  * one is invoked, and where a failure goes instead.
  */
 const LAMBDA_DLQ_REASONS: Readonly<Record<string, string>> = {
-  [FunctionNames.modelStep]: 'Invoked synchronously by Step Functions (lambda:invoke): a failure returns to the Task, whose Retry and the run (redrive) handle it.',
-  [FunctionNames.toolStep]: 'Invoked synchronously by Step Functions (lambda:invoke): a failure returns to the Task, whose Retry and the run (redrive) handle it.',
-  [FunctionNames.approvalRequest]: 'Invoked synchronously by Step Functions (lambda:invoke.waitForTaskToken): a failure returns to the Task, whose Retry handles it.',
-  [FunctionNames.approvalEndpoint]: 'Invoked synchronously through its Function URL: a failure is the HTTP answer to the approver, who may try again.',
-  [FunctionNames.runMonitor]: "Invoked asynchronously by EventBridge: failures after Lambda's two retries go to its on-failure destination (the run-monitor failures queue, alarmed), the successor of a function DLQ.",
-  [FunctionNames.redrive]: 'Invoked by its SQS event source mapping (synchronous polling): a failed message stays in the dead-letter queue it came from.',
+  [FunctionNames.modelStep]:
+    'Invoked synchronously by Step Functions (lambda:invoke): a failure returns to the Task, whose Retry and the run (redrive) handle it.',
+  [FunctionNames.toolStep]:
+    'Invoked synchronously by Step Functions (lambda:invoke): a failure returns to the Task, whose Retry and the run (redrive) handle it.',
+  [FunctionNames.approvalRequest]:
+    'Invoked synchronously by Step Functions (lambda:invoke.waitForTaskToken): a failure returns to the Task, whose Retry handles it.',
+  [FunctionNames.approvalEndpoint]:
+    'Invoked synchronously through its Function URL: a failure is the HTTP answer to the approver, who may try again.',
+  [FunctionNames.runMonitor]:
+    "Invoked asynchronously by EventBridge: failures after Lambda's two retries go to its on-failure destination (the run-monitor failures queue, alarmed), the successor of a function DLQ.",
+  [FunctionNames.redrive]:
+    'Invoked by its SQS event source mapping (synchronous polling): a failed message stays in the dead-letter queue it came from.',
 };
 const DEFAULT_LAMBDA_DLQ_REASON = 'Invoked synchronously: a failure returns to its caller.';
 
@@ -90,7 +95,8 @@ export class RuntimeFunctions extends Construct {
   constructor(scope: Construct, id: string, props: RuntimeFunctionsProps) {
     super(scope, id);
     for (const spec of props.specs) this.functions.set(spec.name, this.createFunction(spec, props));
-    const runtimeReason = 'Pinned to nodejs22.x, the runtime nearest the Node 20 the code is tested on; moving to nodejs24.x is a tested change, not a default.';
+    const runtimeReason =
+      'Pinned to nodejs22.x, the runtime nearest the Node 20 the code is tested on; moving to nodejs24.x is a tested change, not a default.';
     acknowledgeNag(this, 'AwsSolutions-L1', runtimeReason);
     acknowledgeNag(this, 'Serverless-LambdaLatestVersion', runtimeReason);
 
@@ -166,7 +172,9 @@ export class RuntimeFunctions extends Construct {
       environment: {
         // Only /tmp is writable on Lambda; the fakes' action records and any local fallback live there.
         AUTOSAVE_DATA_DIR: LAMBDA_DATA_DIR,
-        ...(spec.name === FunctionNames.toolStep && props.requiredTools?.length ? { [REQUIRED_TOOLS_ENV]: props.requiredTools.join(',') } : {}),
+        ...(spec.name === FunctionNames.toolStep && props.requiredTools?.length
+          ? { [REQUIRED_TOOLS_ENV]: props.requiredTools.join(',') }
+          : {}),
       },
       // Old versions stay: an execution in flight keeps invoking the version its definition pins.
       currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
@@ -175,11 +183,20 @@ export class RuntimeFunctions extends Construct {
         ? { reservedConcurrentExecutions: props.options.approvalConcurrency }
         : {}),
     };
-    const fn = spec.entry === undefined
-      ? new lambda.Function(this, id, { ...common, code: builtInFunctionCode(spec.name), handler: `${BUNDLE_FILE.replace(/\.mjs$/, '')}.handler` })
-      : this.bundledFunction(id, { ...spec, entry: spec.entry }, common);
+    const fn =
+      spec.entry === undefined
+        ? new lambda.Function(this, id, {
+            ...common,
+            code: builtInFunctionCode(spec.name),
+            handler: `${BUNDLE_FILE.replace(/\.mjs$/, '')}.handler`,
+          })
+        : this.bundledFunction(id, { ...spec, entry: spec.entry }, common);
     for (const need of spec.needs) this.grantNeed(fn, role, spec.name, need, props);
-    acknowledgeNag(role, 'AwsSolutions-IAM5[Resource::*]', 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; CDK adds them for active tracing.');
+    acknowledgeNag(
+      role,
+      'AwsSolutions-IAM5[Resource::*]',
+      'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions; CDK adds them for active tracing.',
+    );
     acknowledgeNag(fn, 'Serverless-LambdaDLQ', LAMBDA_DLQ_REASONS[spec.name] ?? DEFAULT_LAMBDA_DLQ_REASON);
     if (!props.options.tracing) acknowledgeNag(fn, 'Serverless-LambdaTracing', TRACING_OFF_REASON);
     return fn;
@@ -189,7 +206,11 @@ export class RuntimeFunctions extends Construct {
    * A function bundled from a source file of the user's project (their tool-step or model-step), with the
    * built-in functions' esbuild options and CDK's own lock-file lookup (or the spec's `projectRoot`/`depsLockFilePath`).
    */
-  private bundledFunction(id: string, spec: FunctionSpec & { entry: string }, common: lambda.FunctionOptions & { runtime: lambda.Runtime }): NodejsFunction {
+  private bundledFunction(
+    id: string,
+    spec: FunctionSpec & { entry: string },
+    common: lambda.FunctionOptions & { runtime: lambda.Runtime },
+  ): NodejsFunction {
     const entry = resolve(spec.entry);
     if (!existsSync(entry)) throw new Error(`Function ${spec.name}: entry ${entry} does not exist`);
     return new NodejsFunction(this, id, {
@@ -213,7 +234,13 @@ export class RuntimeFunctions extends Construct {
     });
   }
 
-  private grantNeed(fn: lambda.Function, role: iam.Role, name: string, need: FunctionNeed, props: RuntimeFunctionsProps): void {
+  private grantNeed(
+    fn: lambda.Function,
+    role: iam.Role,
+    name: string,
+    need: FunctionNeed,
+    props: RuntimeFunctionsProps,
+  ): void {
     const { shared, options } = props;
     const stack = Stack.of(this);
     switch (need) {
@@ -224,10 +251,15 @@ export class RuntimeFunctions extends Construct {
       case 'bucket':
         fn.addEnvironment('AUTOSAVE_BUCKET', shared.bucket.bucketName);
         role.addToPrincipalPolicy(
-          new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [shared.bucket.arnForObjects('*')] }),
+          new iam.PolicyStatement({
+            actions: ['s3:GetObject', 's3:PutObject'],
+            resources: [shared.bucket.arnForObjects('*')],
+          }),
         );
         // Without ListBucket a missing object answers 403 instead of 404.
-        role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [shared.bucket.bucketArn] }));
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [shared.bucket.bucketArn] }),
+        );
         acknowledgeNag(
           role,
           `AwsSolutions-IAM5[Resource::${nagResource(this, shared.bucket.arnForObjects('*'))}]`,
@@ -242,15 +274,22 @@ export class RuntimeFunctions extends Construct {
       case 'sfn': {
         const executionActions = EXECUTION_ACTIONS[name] ?? ['states:DescribeExecution'];
         const executionArns = props.stateMachineNames.map((sm) =>
-          stack.formatArn({ service: 'states', resource: 'execution', resourceName: `${sm}:*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+          stack.formatArn({
+            service: 'states',
+            resource: 'execution',
+            resourceName: `${sm}:*`,
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
         );
         if (executionActions.length > 0 && executionArns.length > 0) {
-          role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...executionActions], resources: executionArns }));
+          role.addToPrincipalPolicy(
+            new iam.PolicyStatement({ actions: [...executionActions], resources: executionArns }),
+          );
           for (const sm of props.stateMachineNames) {
             acknowledgeNag(
               role,
               `AwsSolutions-IAM5[Resource::${nagArn('states', `execution:${sm}:*`)}]`,
-              'Execution names are chosen by callers at run time; the grant covers executions of this stack\'s state machines only.',
+              "Execution names are chosen by callers at run time; the grant covers executions of this stack's state machines only.",
             );
           }
         }
@@ -311,7 +350,9 @@ export class RuntimeFunctions extends Construct {
         role.addToPrincipalPolicy(
           new iam.PolicyStatement({
             actions: ['ssm:GetParameter'],
-            resources: [stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: parameterName.slice(1) })],
+            resources: [
+              stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: parameterName.slice(1) }),
+            ],
           }),
         );
         return;
@@ -331,10 +372,19 @@ export class RuntimeFunctions extends Construct {
 export function bedrockInvokeStatements(stack: Stack, modelId: string): iam.PolicyStatement[] {
   const target = bedrockModelTarget(modelId);
   if (target.kind === 'foundation-model') {
-    const arn = target.arn ?? stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: target.foundationModelId });
+    const arn =
+      target.arn ??
+      stack.formatArn({
+        service: 'bedrock',
+        account: '',
+        resource: 'foundation-model',
+        resourceName: target.foundationModelId,
+      });
     return [new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [arn] })];
   }
-  const profileArn = target.arn ?? stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: target.profileId });
+  const profileArn =
+    target.arn ??
+    stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: target.profileId });
   return [
     new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [profileArn] }),
     new iam.PolicyStatement({

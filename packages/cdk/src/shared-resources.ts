@@ -74,15 +74,17 @@ export class SharedResources extends Construct {
   constructor(scope: Construct, id: string, props: SharedResourcesProps = {}) {
     super(scope, id);
 
-    this.table = props.table ?? new dynamodb.Table(this, 'Records', {
-      partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: RECORD_TTL_ATTRIBUTE,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
-      // The ledger is what keeps side effects single: never dropped by a stack change.
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    this.table =
+      props.table ??
+      new dynamodb.Table(this, 'Records', {
+        partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
+        billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+        timeToLiveAttribute: RECORD_TTL_ATTRIBUTE,
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        encryption: dynamodb.TableEncryption.AWS_MANAGED,
+        // The ledger is what keeps side effects single: never dropped by a stack change.
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
 
     this.bucket = props.bucket ?? this.createBucket(props);
     this.deadLetterQueue = props.deadLetterQueue ?? this.createDeadLetterQueue(props);
@@ -138,7 +140,8 @@ export class SharedResources extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    const isDeadLetterQueue = 'This queue IS the dead-letter queue of failed runs; messages stay until an operator redrives them.';
+    const isDeadLetterQueue =
+      'This queue IS the dead-letter queue of failed runs; messages stay until an operator redrives them.';
     acknowledgeNag(queue, 'AwsSolutions-SQS3', isDeadLetterQueue);
     acknowledgeNag(queue, 'Serverless-SQSRedrivePolicy', isDeadLetterQueue);
 

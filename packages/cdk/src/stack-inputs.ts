@@ -1,4 +1,7 @@
-import { functions as registeredFunctions, type FunctionSpec as RegistryFunctionSpec } from '@autosave/runtime/handlers';
+import {
+  functions as registeredFunctions,
+  type FunctionSpec as RegistryFunctionSpec,
+} from '@autosave/runtime/handlers';
 import { PLACEHOLDERS, type PlaceholderName } from '@autosave/workflow';
 
 /**
@@ -44,7 +47,12 @@ export type FunctionSpec = Omit<RegistryFunctionSpec, 'load' | 'entry' | 'handle
 
 /** Every function of the runtime's registry, with its built-in code. */
 export function builtInFunctionSpecs(): FunctionSpec[] {
-  return registeredFunctions.map(({ name, timeoutSeconds, memoryMb, needs }) => ({ name, timeoutSeconds, memoryMb, needs }));
+  return registeredFunctions.map(({ name, timeoutSeconds, memoryMb, needs }) => ({
+    name,
+    timeoutSeconds,
+    memoryMb,
+    needs,
+  }));
 }
 
 /** The registry names of the six runtime functions (docs/architecture.md §2). */

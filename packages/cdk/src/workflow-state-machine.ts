@@ -19,7 +19,11 @@ import { functionForPlaceholder, type WorkflowSpec } from './stack-inputs';
  * but collide with a retained machine of a destroyed or rolled-back stack: `prefixStateMachineNames`
  * makes them `<stack>-<workflow>` (the CLI finds workflows under either form).
  */
-export function stateMachineNameOf(workflow: string, stackName: string, options: Pick<ResolvedDeployOptions, 'prefixStateMachineNames'>): string {
+export function stateMachineNameOf(
+  workflow: string,
+  stackName: string,
+  options: Pick<ResolvedDeployOptions, 'prefixStateMachineNames'>,
+): string {
   return options.prefixStateMachineNames ? `${stackName}-${workflow}` : workflow;
 }
 
@@ -100,7 +104,10 @@ export class WorkflowStateMachine extends Construct {
       // role ARN, not the role's policy, so after a deploy the runs on older versions are authorized by
       // this policy, and must still reach the Lambda versions their definitions name.
       role.addToPrincipalPolicy(
-        new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [...pinned.values()].map((fn) => `${fn.functionArn}:*`) }),
+        new iam.PolicyStatement({
+          actions: ['lambda:InvokeFunction'],
+          resources: [...pinned.values()].map((fn) => `${fn.functionArn}:*`),
+        }),
       );
       for (const fn of pinned.values()) {
         acknowledgeNag(
@@ -127,8 +134,15 @@ export class WorkflowStateMachine extends Construct {
       stateMachineType: workflow.type === 'EXPRESS' ? sfn.StateMachineType.EXPRESS : sfn.StateMachineType.STANDARD,
       // LocalStack ignores DefinitionSubstitutions on update: there the ARNs are written in place.
       ...(options.localstack
-        ? { definitionBody: sfn.DefinitionBody.fromString(definitionWithArnsInPlace(workflow.definition, substitutions)) }
-        : { definitionBody: sfn.DefinitionBody.fromString(workflow.definition), definitionSubstitutions: substitutions }),
+        ? {
+            definitionBody: sfn.DefinitionBody.fromString(
+              definitionWithArnsInPlace(workflow.definition, substitutions),
+            ),
+          }
+        : {
+            definitionBody: sfn.DefinitionBody.fromString(workflow.definition),
+            definitionSubstitutions: substitutions,
+          }),
       role,
       // Execution data carries task tokens and user payloads: log the events, not the data; errors only
       // by default (ALL logs every transition, billed per event).
@@ -144,7 +158,8 @@ export class WorkflowStateMachine extends Construct {
       );
     }
     if (!options.tracing) {
-      for (const rule of ['AwsSolutions-SF2', 'Serverless-StepFunctionStateMachineXray']) acknowledgeNag(this.stateMachine, rule, TRACING_OFF_REASON);
+      for (const rule of ['AwsSolutions-SF2', 'Serverless-StepFunctionStateMachineXray'])
+        acknowledgeNag(this.stateMachine, rule, TRACING_OFF_REASON);
     }
     acknowledgeNag(
       role,
@@ -152,7 +167,12 @@ export class WorkflowStateMachine extends Construct {
       'CloudWatch Logs vended delivery (logs:*LogDelivery, DescribeLogGroups, ...) and X-Ray PutTraceSegments support no resource-level permissions; CDK adds them for logging and tracing.',
     );
 
-    this.definitionHash = createHash('sha256').update(workflow.version).update('\0').update(workflow.definition).digest('hex').slice(0, 12);
+    this.definitionHash = createHash('sha256')
+      .update(workflow.version)
+      .update('\0')
+      .update(workflow.definition)
+      .digest('hex')
+      .slice(0, 12);
     const versionDescription = `${workflow.name} ${workflow.version} definition ${this.definitionHash}`;
     this.failedRunsAlarm = new cloudwatch.Alarm(this, 'FailedRuns', {
       alarmDescription: `A run of ${workflow.name} failed, timed out or was aborted: see the dead-letter queue`,
@@ -167,7 +187,9 @@ export class WorkflowStateMachine extends Construct {
         stateMachine: this.stateMachine,
         stateMachineName: this.stateMachineName,
         unqualifiedArn: this.unqualifiedArn,
-        description: versionDescription, substitutions });
+        description: versionDescription,
+        substitutions,
+      });
       return;
     }
 

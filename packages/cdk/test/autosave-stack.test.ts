@@ -7,7 +7,12 @@ import { createAutosaveApp } from '../../../infra/create-app';
 import { registeredFunctionSpecs, registeredWorkflowSpecs } from '../../../infra/registries';
 import { synthApp, type SynthesizedApp } from './synth-app';
 
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+type Resource = {
+  Type: string;
+  Properties: Record<string, any>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+};
 
 let synth: SynthesizedApp;
 let resources: Record<string, Resource>;
@@ -20,8 +25,13 @@ const onlyOfType = (type: string): [string, Resource] => {
 };
 /** The logical id of the Lambda function built for a registry name (construct ids are PascalCase of it). */
 const functionId = (name: string): string => {
-  const pascal = name.split('-').map((p) => p[0].toUpperCase() + p.slice(1)).join('');
-  const found = ofType('AWS::Lambda::Function').filter(([id]) => id.startsWith(`Functions${pascal}`) && !id.includes('Role'));
+  const pascal = name
+    .split('-')
+    .map((p) => p[0].toUpperCase() + p.slice(1))
+    .join('');
+  const found = ofType('AWS::Lambda::Function').filter(
+    ([id]) => id.startsWith(`Functions${pascal}`) && !id.includes('Role'),
+  );
   expect(found, name).toHaveLength(1);
   return found[0][0];
 };
@@ -49,25 +59,30 @@ describe('AutosaveStack: one versioned state machine per workflow', () => {
     for (const w of workflows) expect(resources[stateMachineId(w.name)].Properties.StateMachineType).toBe(w.type);
   });
 
-  it.each(workflows.map((w) => [w.name]))('%s has one published version (kept on replacement) and a live alias routing to it', (name) => {
-    const sm = stateMachineId(name);
-    const versions = ofType('AWS::StepFunctions::StateMachineVersion').filter(([, r]) => r.Properties.StateMachineArn.Ref === sm);
-    expect(versions).toHaveLength(1);
-    const [versionId, version] = versions[0];
-    expect(version.Properties.StateMachineRevisionId).toEqual({ 'Fn::GetAtt': [sm, 'StateMachineRevisionId'] });
-    expect(version.Properties.Description).toMatch(new RegExp(`^${name} \\S+ definition [0-9a-f]{12}$`));
-    expect(version.DeletionPolicy).toBe('Retain');
-    expect(version.UpdateReplacePolicy).toBe('Retain');
+  it.each(workflows.map((w) => [w.name]))(
+    '%s has one published version (kept on replacement) and a live alias routing to it',
+    (name) => {
+      const sm = stateMachineId(name);
+      const versions = ofType('AWS::StepFunctions::StateMachineVersion').filter(
+        ([, r]) => r.Properties.StateMachineArn.Ref === sm,
+      );
+      expect(versions).toHaveLength(1);
+      const [versionId, version] = versions[0];
+      expect(version.Properties.StateMachineRevisionId).toEqual({ 'Fn::GetAtt': [sm, 'StateMachineRevisionId'] });
+      expect(version.Properties.Description).toMatch(new RegExp(`^${name} \\S+ definition [0-9a-f]{12}$`));
+      expect(version.DeletionPolicy).toBe('Retain');
+      expect(version.UpdateReplacePolicy).toBe('Retain');
 
-    const aliases = ofType('AWS::StepFunctions::StateMachineAlias').filter(
-      ([, r]) => r.Properties.RoutingConfiguration?.[0]?.StateMachineVersionArn?.['Fn::GetAtt']?.[0] === versionId,
-    );
-    expect(aliases).toHaveLength(1);
-    expect(aliases[0][1].Properties).toMatchObject({
-      Name: LIVE_ALIAS_NAME,
-      RoutingConfiguration: [{ StateMachineVersionArn: { 'Fn::GetAtt': [versionId, 'Arn'] }, Weight: 100 }],
-    });
-  });
+      const aliases = ofType('AWS::StepFunctions::StateMachineAlias').filter(
+        ([, r]) => r.Properties.RoutingConfiguration?.[0]?.StateMachineVersionArn?.['Fn::GetAtt']?.[0] === versionId,
+      );
+      expect(aliases).toHaveLength(1);
+      expect(aliases[0][1].Properties).toMatchObject({
+        Name: LIVE_ALIAS_NAME,
+        RoutingConfiguration: [{ StateMachineVersionArn: { 'Fn::GetAtt': [versionId, 'Arn'] }, Weight: 100 }],
+      });
+    },
+  );
 
   it('fills every Lambda placeholder with a pinned, retained Lambda version (never $LATEST, never the unqualified function)', () => {
     for (const w of workflows) {
@@ -78,7 +93,10 @@ describe('AutosaveStack: one versioned state machine per workflow', () => {
       for (const key of lambdaPlaceholders) {
         expect(sm.DefinitionString).toContain('${' + key + '}');
         const ref = sm.DefinitionSubstitutions[key].Ref;
-        expect(resources[ref], `${w.name} ${key}`).toMatchObject({ Type: 'AWS::Lambda::Version', DeletionPolicy: 'Retain' });
+        expect(resources[ref], `${w.name} ${key}`).toMatchObject({
+          Type: 'AWS::Lambda::Version',
+          DeletionPolicy: 'Retain',
+        });
       }
     }
   });
@@ -93,7 +111,18 @@ describe('AutosaveStack: one versioned state machine per workflow', () => {
   it('gives continue-as-new the live alias ARN built from the fixed state machine name', () => {
     const sm = resources[stateMachineId('research-agent')].Properties;
     expect(sm.DefinitionSubstitutions.WorkflowAliasArn).toEqual({
-      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':states:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':stateMachine:research-agent:live']],
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':states:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          ':stateMachine:research-agent:live',
+        ],
+      ],
     });
   });
 
@@ -111,8 +140,11 @@ describe('AutosaveStack: one versioned state machine per workflow', () => {
     for (const [, sm] of ofType('AWS::StepFunctions::StateMachine')) {
       expect(sm.Properties.LoggingConfiguration).toMatchObject({ Level: 'ERROR', IncludeExecutionData: false });
       expect(sm.Properties.TracingConfiguration).toEqual({ Enabled: true });
-      const logGroupId = sm.Properties.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0];
-      expect(resources[logGroupId].Properties.LogGroupName).toBe(`/aws/vendedlogs/states/Autosave-${sm.Properties.StateMachineName}`);
+      const logGroupId =
+        sm.Properties.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0];
+      expect(resources[logGroupId].Properties.LogGroupName).toBe(
+        `/aws/vendedlogs/states/Autosave-${sm.Properties.StateMachineName}`,
+      );
     }
   });
 });
@@ -139,11 +171,21 @@ describe('AutosaveStack: shared resources', () => {
       IgnorePublicAcls: true,
       RestrictPublicBuckets: true,
     });
-    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
-    expect(bucket.Properties.LifecycleConfiguration.Rules[0]).toMatchObject({ Status: 'Enabled', ExpirationInDays: 410 });
+    expect(
+      bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault
+        .SSEAlgorithm,
+    ).toBe('AES256');
+    expect(bucket.Properties.LifecycleConfiguration.Rules[0]).toMatchObject({
+      Status: 'Enabled',
+      ExpirationInDays: 410,
+    });
     synth.template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: bucketId },
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
     });
   });
 
@@ -155,7 +197,11 @@ describe('AutosaveStack: shared resources', () => {
     expect(queue.Properties.VisibilityTimeout).toBe(6 * resources[functionId('redrive')].Properties.Timeout);
     synth.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       Queues: [{ Ref: queueId }],
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
     });
   });
 
@@ -184,7 +230,10 @@ describe('AutosaveStack: shared resources', () => {
 
   it('serves approvals from a Function URL (links are HMAC-signed) that approval-request builds its links on', () => {
     const [, url] = onlyOfType('AWS::Lambda::Url');
-    expect(url.Properties).toMatchObject({ AuthType: 'NONE', TargetFunctionArn: { 'Fn::GetAtt': [functionId('approval-endpoint'), 'Arn'] } });
+    expect(url.Properties).toMatchObject({
+      AuthType: 'NONE',
+      TargetFunctionArn: { 'Fn::GetAtt': [functionId('approval-endpoint'), 'Arn'] },
+    });
     const [urlId] = onlyOfType('AWS::Lambda::Url');
     const env = resources[functionId('approval-request')].Properties.Environment.Variables;
     expect(env.AUTOSAVE_APPROVAL_BASE_URL).toEqual({ 'Fn::GetAtt': [urlId, 'FunctionUrl'] });
@@ -197,9 +246,16 @@ describe('AutosaveStack: shared resources', () => {
       Object.keys(resources[functionId(name)].Properties.Environment.Variables)
         .filter((k) => k.startsWith('AUTOSAVE_') && k !== 'AUTOSAVE_DATA_DIR')
         .sort();
-    expect(env('model-step')).toEqual(['AUTOSAVE_BUCKET', 'AUTOSAVE_MODEL_ID', 'AUTOSAVE_MODEL_PROVIDER', 'AUTOSAVE_TABLE']);
+    expect(env('model-step')).toEqual([
+      'AUTOSAVE_BUCKET',
+      'AUTOSAVE_MODEL_ID',
+      'AUTOSAVE_MODEL_PROVIDER',
+      'AUTOSAVE_TABLE',
+    ]);
     expect(env('run-monitor')).toEqual(['AUTOSAVE_DLQ_URL', 'AUTOSAVE_TABLE']);
-    expect(resources[functionId('model-step')].Properties.Environment.Variables.AUTOSAVE_MODEL_PROVIDER).toBe('bedrock');
+    expect(resources[functionId('model-step')].Properties.Environment.Variables.AUTOSAVE_MODEL_PROVIDER).toBe(
+      'bedrock',
+    );
   });
 });
 
@@ -209,7 +265,9 @@ describe('AutosaveStack: least privilege', () => {
   it('lets only the continue-as-new workflow start executions', () => {
     for (const w of workflows) {
       const sm = resources[stateMachineId(w.name)].Properties;
-      const start = statementsOf(sm.RoleArn['Fn::GetAtt'][0]).filter((s) => [s.Action].flat().includes('states:StartExecution'));
+      const start = statementsOf(sm.RoleArn['Fn::GetAtt'][0]).filter((s) =>
+        [s.Action].flat().includes('states:StartExecution'),
+      );
       expect(start, w.name).toHaveLength(w.name === 'research-agent' ? 1 : 0);
     }
   });
@@ -218,19 +276,47 @@ describe('AutosaveStack: least privilege', () => {
     for (const name of ['model-step', 'tool-step', 'approval-request']) {
       const fn = resources[functionId(name)];
       expect(fn, name).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
-      expect(resources[roleOf(functionId(name))], name).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+      expect(resources[roleOf(functionId(name))], name).toMatchObject({
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
     }
-    for (const name of ['approval-endpoint', 'run-monitor', 'redrive']) expect(resources[functionId(name)].DeletionPolicy, name).toBeUndefined();
+    for (const name of ['approval-endpoint', 'run-monitor', 'redrive'])
+      expect(resources[functionId(name)].DeletionPolicy, name).toBeUndefined();
   });
 
   it.each([
-    ['model-step', ['bedrock:InvokeModel', 's3:GetObject', 's3:PutObject'], ['states:SendTaskSuccess', 'ses:SendEmail', 'sqs:SendMessage']],
+    [
+      'model-step',
+      ['bedrock:InvokeModel', 's3:GetObject', 's3:PutObject'],
+      ['states:SendTaskSuccess', 'ses:SendEmail', 'sqs:SendMessage'],
+    ],
     // No SES unless a verified identity is configured (packages/cdk/test/deploy-options.test.ts).
-    ['tool-step', ['dynamodb:UpdateItem', 's3:PutObject'], ['bedrock:InvokeModel', 'states:SendTaskSuccess', 'ses:SendEmail']],
-    ['approval-request', ['secretsmanager:GetSecretValue', 'ssm:GetParameter'], ['states:SendTaskSuccess', 'bedrock:InvokeModel']],
-    ['approval-endpoint', ['states:SendTaskSuccess', 'states:SendTaskFailure', 'secretsmanager:GetSecretValue'], ['states:RedriveExecution', 'bedrock:InvokeModel', 'states:DescribeExecution']],
-    ['run-monitor', ['states:DescribeExecution', 'states:GetExecutionHistory', 'sqs:SendMessage', 'dynamodb:PutItem'], ['states:RedriveExecution', 'dynamodb:DeleteItem', 'bedrock:InvokeModel']],
-    ['redrive', ['states:RedriveExecution', 'sqs:ReceiveMessage', 'sqs:DeleteMessage'], ['states:SendTaskSuccess', 'dynamodb:PutItem', 'sqs:SendMessage']],
+    [
+      'tool-step',
+      ['dynamodb:UpdateItem', 's3:PutObject'],
+      ['bedrock:InvokeModel', 'states:SendTaskSuccess', 'ses:SendEmail'],
+    ],
+    [
+      'approval-request',
+      ['secretsmanager:GetSecretValue', 'ssm:GetParameter'],
+      ['states:SendTaskSuccess', 'bedrock:InvokeModel'],
+    ],
+    [
+      'approval-endpoint',
+      ['states:SendTaskSuccess', 'states:SendTaskFailure', 'secretsmanager:GetSecretValue'],
+      ['states:RedriveExecution', 'bedrock:InvokeModel', 'states:DescribeExecution'],
+    ],
+    [
+      'run-monitor',
+      ['states:DescribeExecution', 'states:GetExecutionHistory', 'sqs:SendMessage', 'dynamodb:PutItem'],
+      ['states:RedriveExecution', 'dynamodb:DeleteItem', 'bedrock:InvokeModel'],
+    ],
+    [
+      'redrive',
+      ['states:RedriveExecution', 'sqs:ReceiveMessage', 'sqs:DeleteMessage'],
+      ['states:SendTaskSuccess', 'dynamodb:PutItem', 'sqs:SendMessage'],
+    ],
   ])('%s may do what it needs and nothing it does not', (name, allowed, denied) => {
     const actions = actionsOf(roleOf(functionId(name)));
     for (const a of allowed) expect(actions, `${name} ${a}`).toContain(a);
@@ -240,7 +326,9 @@ describe('AutosaveStack: least privilege', () => {
   it('scopes Bedrock to the configured foundation model and execution reads to our state machines', () => {
     const bedrock = statementsOf(roleOf(functionId('model-step'))).find((s) => s.Action === 'bedrock:InvokeModel');
     expect(JSON.stringify(bedrock.Resource)).toContain('::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0');
-    const describe = statementsOf(roleOf(functionId('run-monitor'))).find((s) => [s.Action].flat().includes('states:DescribeExecution'));
+    const describe = statementsOf(roleOf(functionId('run-monitor'))).find((s) =>
+      [s.Action].flat().includes('states:DescribeExecution'),
+    );
     expect(JSON.stringify(describe.Resource)).toMatch(/execution:clinical-trial-onboarding:\*/);
     expect([describe.Resource].flat()).toHaveLength(workflows.length);
   });
@@ -295,7 +383,11 @@ describe('AutosaveStack: operations', () => {
     ['RunsRestartedFromScratch', 'RunRestartedFromScratch'],
   ])('%s: any occurrence in the Autosave namespace, whatever its dimensions', (idPart, metric) => {
     const props = alarm(idPart).Properties;
-    expect(props).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
+    expect(props).toMatchObject({
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+    });
     expect(props.Metrics[0]).toMatchObject({ Expression: `SELECT SUM(${metric}) FROM "Autosave"`, Period: 300 });
   });
 
@@ -316,21 +408,31 @@ describe('AutosaveStack: operations', () => {
     expect(failed).toHaveLength(workflows.length);
     for (const [, a] of failed) {
       expect(a.Properties.Threshold).toBe(0);
-      expect(a.Properties.Metrics.map((m: any) => m.MetricStat?.Metric.MetricName).filter(Boolean).sort()).toEqual([
-        'ExecutionsAborted',
-        'ExecutionsFailed',
-        'ExecutionsTimedOut',
-      ]);
+      expect(
+        a.Properties.Metrics.map((m: any) => m.MetricStat?.Metric.MetricName)
+          .filter(Boolean)
+          .sort(),
+      ).toEqual(['ExecutionsAborted', 'ExecutionsFailed', 'ExecutionsTimedOut']);
     }
   });
 
   it('gives run-monitor an on-failure destination (an async invoke that still fails after 2 retries is kept) with an alarm', () => {
     const [, config] = onlyOfType('AWS::Lambda::EventInvokeConfig');
-    expect(config.Properties).toMatchObject({ FunctionName: { Ref: functionId('run-monitor') }, MaximumRetryAttempts: 2 });
+    expect(config.Properties).toMatchObject({
+      FunctionName: { Ref: functionId('run-monitor') },
+      MaximumRetryAttempts: 2,
+    });
     const queueId = config.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
-    expect(resources[queueId]).toMatchObject({ Type: 'AWS::SQS::Queue', Properties: { MessageRetentionPeriod: 14 * 24 * 3600 } });
+    expect(resources[queueId]).toMatchObject({
+      Type: 'AWS::SQS::Queue',
+      Properties: { MessageRetentionPeriod: 14 * 24 * 3600 },
+    });
     const props = alarm('RunMonitorFailuresWaiting').Properties;
-    expect(props).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(props).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
     expect(props.Dimensions).toEqual([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }]);
   });
 
@@ -344,7 +446,17 @@ describe('AutosaveStack: operations', () => {
   it('has a dashboard with runs, redrives, humans, dead letters, duplicates and tokens', () => {
     const [, dashboard] = onlyOfType('AWS::CloudWatch::Dashboard');
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
-    for (const text of ['ExecutionsStarted', 'ExecutionsSucceeded', 'ExecutionsFailed', 'ExecutionsRedriven', 'Waiting on humans', 'ApproximateNumberOfMessagesVisible', 'DuplicateSuppressed', 'ModelInputTokens', 'ModelOutputTokens']) {
+    for (const text of [
+      'ExecutionsStarted',
+      'ExecutionsSucceeded',
+      'ExecutionsFailed',
+      'ExecutionsRedriven',
+      'Waiting on humans',
+      'ApproximateNumberOfMessagesVisible',
+      'DuplicateSuppressed',
+      'ModelInputTokens',
+      'ModelOutputTokens',
+    ]) {
       expect(body).toContain(text);
     }
   });
@@ -352,11 +464,17 @@ describe('AutosaveStack: operations', () => {
 
 describe('AutosaveStack: cdk-nag, AwsSolutions and Serverless packs', () => {
   const findings = (app: SynthesizedApp) =>
-    [app.nag, app.serverlessNag].flatMap((pack) => pack.validateScope(app.app).violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`));
+    [app.nag, app.serverlessNag].flatMap((pack) =>
+      pack
+        .validateScope(app.app)
+        .violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
+    );
 
   it.each(['nag', 'serverlessNag'] as const)('%s reports no unacknowledged finding', (pack) => {
     const report = synth[pack].validateScope(synth.app);
-    expect(report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    expect(
+      report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
+    ).toEqual([]);
     expect(report.success).toBe(true);
   });
 
@@ -373,21 +491,38 @@ describe('AutosaveStack: cdk-nag, AwsSolutions and Serverless packs', () => {
   });
 
   it('traces every state machine and function with X-Ray by default, and turns both off with autosave:tracing=false, acknowledged', () => {
-    for (const [, fn] of ofType('AWS::Lambda::Function')) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+    for (const [, fn] of ofType('AWS::Lambda::Function'))
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
     const untraced = synthApp({ context: { 'autosave:tracing': 'false' } });
     const untracedResources = untraced.template.toJSON().Resources as Record<string, Resource>;
     const all = (type: string) => Object.values(untracedResources).filter((r) => r.Type === type);
-    for (const sm of all('AWS::StepFunctions::StateMachine')) expect(sm.Properties.TracingConfiguration?.Enabled ?? false).toBe(false);
-    for (const fn of all('AWS::Lambda::Function')) expect(fn.Properties.TracingConfig?.Mode ?? 'PassThrough').toBe('PassThrough');
+    for (const sm of all('AWS::StepFunctions::StateMachine'))
+      expect(sm.Properties.TracingConfiguration?.Enabled ?? false).toBe(false);
+    for (const fn of all('AWS::Lambda::Function'))
+      expect(fn.Properties.TracingConfig?.Mode ?? 'PassThrough').toBe('PassThrough');
     expect(findings(untraced)).toEqual([]);
   });
 
   it('fails on a finding nobody acknowledged: a function added without a reason for each pack', () => {
-    const planted = createAutosaveApp({ workflows: registeredWorkflowSpecs(), functions: registeredFunctionSpecs(), app: { context: { 'aws:cdk:bundling-stacks': [] } } });
-    new lambda.Function(planted.stack, 'Unreviewed', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => 1') });
-    const rules = (pack: 'nag' | 'serverlessNag') => planted[pack].validateScope(planted.app).violations.filter((v) => v.violatingResources.some((r) => r.constructPath?.includes('Unreviewed'))).map((v) => v.ruleName);
+    const planted = createAutosaveApp({
+      workflows: registeredWorkflowSpecs(),
+      functions: registeredFunctionSpecs(),
+      app: { context: { 'aws:cdk:bundling-stacks': [] } },
+    });
+    new lambda.Function(planted.stack, 'Unreviewed', {
+      runtime: lambda.Runtime.NODEJS_22_X,
+      handler: 'index.handler',
+      code: lambda.Code.fromInline('exports.handler = async () => 1'),
+    });
+    const rules = (pack: 'nag' | 'serverlessNag') =>
+      planted[pack]
+        .validateScope(planted.app)
+        .violations.filter((v) => v.violatingResources.some((r) => r.constructPath?.includes('Unreviewed')))
+        .map((v) => v.ruleName);
     expect(rules('nag')).toEqual(expect.arrayContaining([expect.stringMatching(/^AwsSolutions-IAM4/)]));
-    expect(rules('serverlessNag')).toEqual(expect.arrayContaining(['Serverless-LambdaDLQ', 'Serverless-LambdaTracing', 'Serverless-LambdaLatestVersion']));
+    expect(rules('serverlessNag')).toEqual(
+      expect.arrayContaining(['Serverless-LambdaDLQ', 'Serverless-LambdaTracing', 'Serverless-LambdaLatestVersion']),
+    );
     expect(() => planted.app.synth()).toThrow();
   });
 
@@ -396,7 +531,8 @@ describe('AutosaveStack: cdk-nag, AwsSolutions and Serverless packs', () => {
     for (const c of synth.app.node.findAll()) {
       for (const m of c.node.metadata) {
         if (m.type !== 'aws:cdk:acknowledged-rules') continue;
-        for (const [id, reason] of Object.entries(m.data as Record<string, string>)) acknowledged.push({ id, reason: String(reason) });
+        for (const [id, reason] of Object.entries(m.data as Record<string, string>))
+          acknowledged.push({ id, reason: String(reason) });
       }
     }
     expect(acknowledged.length).toBeGreaterThan(0);

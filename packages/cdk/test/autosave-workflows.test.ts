@@ -24,7 +24,12 @@ const refund = defineWorkflow({
   steps: [
     model('draft', { prompt: 'Draft a refund note for order {orderId}' }),
     approval('review', { title: 'Refund {orderId}?', timeout: days(2) }),
-    tool('pay', { tool: 'issue-refund', idempotencyKey: 'refund:{orderId}', input: { orderId: '{orderId}' }, end: true }),
+    tool('pay', {
+      tool: 'issue-refund',
+      idempotencyKey: 'refund:{orderId}',
+      input: { orderId: '{orderId}' },
+      end: true,
+    }),
   ],
 });
 
@@ -47,7 +52,11 @@ function withExistingResources(extra: Partial<AutosaveWorkflowsProps> = {}) {
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
   });
   const bucket = s3.Bucket.fromBucketName(stack, 'SharedBucket', 'shop-payloads');
-  const deadLetterQueue = new sqs.Queue(stack, 'ShopDeadLetters', { visibilityTimeout: Duration.minutes(6), encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true });
+  const deadLetterQueue = new sqs.Queue(stack, 'ShopDeadLetters', {
+    visibilityTimeout: Duration.minutes(6),
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+  });
   const alarmTopic = sns.Topic.fromTopicArn(stack, 'OpsTopic', 'arn:aws:sns:us-east-1:123456789012:ops');
   const autosave = new AutosaveWorkflows(stack, 'Agents', {
     workflows: [refund],
@@ -61,7 +70,8 @@ function withExistingResources(extra: Partial<AutosaveWorkflowsProps> = {}) {
   return { app, stack, autosave, table, deadLetterQueue, template: Template.fromStack(stack) };
 }
 
-const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }): string => stack.getLogicalId(construct.node.defaultChild as never);
+const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }): string =>
+  stack.getLogicalId(construct.node.defaultChild as never);
 
 describe('AutosaveWorkflows in your own stack, with your existing resources', () => {
   const built = withExistingResources();
@@ -92,20 +102,34 @@ describe('AutosaveWorkflows in your own stack, with your existing resources', ()
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: queueArn, Enabled: false });
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: 'Autosave run-monitor',
-      Environment: { Variables: Match.objectLike({ AUTOSAVE_DLQ_URL: { Ref: logicalId(stack, built.deadLetterQueue) } }) },
+      Environment: {
+        Variables: Match.objectLike({ AUTOSAVE_DLQ_URL: { Ref: logicalId(stack, built.deadLetterQueue) } }),
+      },
     });
   });
 
   it('sends every alarm to your topic', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
     expect(alarms.length).toBeGreaterThan(0);
-    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual(['arn:aws:sns:us-east-1:123456789012:ops']);
+    for (const alarm of alarms)
+      expect(alarm.Properties.AlarmActions).toEqual(['arn:aws:sns:us-east-1:123456789012:ops']);
   });
 
   it('compiles workflows given by value and exposes each one: its live alias ARN and state machine', () => {
     expect(autosave.workflows.map((w) => w.name)).toEqual(['refund']);
     expect(stack.resolve(autosave.aliasArn('refund'))).toEqual({
-      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':states:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':stateMachine:refund:live']],
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':states:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          ':stateMachine:refund:live',
+        ],
+      ],
     });
     template.hasResourceProperties('AWS::StepFunctions::StateMachine', { StateMachineName: 'refund' });
     template.hasResourceProperties('AWS::StepFunctions::StateMachineAlias', { Name: 'live' });
@@ -113,7 +137,8 @@ describe('AutosaveWorkflows in your own stack, with your existing resources', ()
   });
 
   it('exposes its functions; your tool-step is told the tools its workflows name', () => {
-    for (const name of ['model-step', 'tool-step', 'approval-request', 'approval-endpoint', 'run-monitor', 'redrive']) expect(autosave.function(name)).toBeDefined();
+    for (const name of ['model-step', 'tool-step', 'approval-request', 'approval-endpoint', 'run-monitor', 'redrive'])
+      expect(autosave.function(name)).toBeDefined();
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: 'Autosave tool-step',
       Environment: { Variables: Match.objectLike({ AUTOSAVE_REQUIRED_TOOLS: 'issue-refund' }) },
@@ -123,8 +148,21 @@ describe('AutosaveWorkflows in your own stack, with your existing resources', ()
   it('writes what a cloud-assembly reader needs into the template Metadata (Autosave/<construct path>), passed-in resources included', () => {
     const metadata = (template.toJSON().Metadata as Record<string, any>).Autosave['ShopStack/Agents'];
     expect(metadata.version).toBe(1);
-    expect(metadata.workflows).toEqual([{ name: 'refund', stateMachineArn: { Ref: expect.stringMatching(/^AgentsRefundStateMachine/) }, aliasArn: expect.anything() }]);
-    expect(Object.keys(metadata.functions).sort()).toEqual(['approval-endpoint', 'approval-request', 'model-step', 'redrive', 'run-monitor', 'tool-step']);
+    expect(metadata.workflows).toEqual([
+      {
+        name: 'refund',
+        stateMachineArn: { Ref: expect.stringMatching(/^AgentsRefundStateMachine/) },
+        aliasArn: expect.anything(),
+      },
+    ]);
+    expect(Object.keys(metadata.functions).sort()).toEqual([
+      'approval-endpoint',
+      'approval-request',
+      'model-step',
+      'redrive',
+      'run-monitor',
+      'tool-step',
+    ]);
     expect(metadata.tableName).toEqual({ Ref: logicalId(stack, built.table) });
     expect(metadata.bucketName).toBe('shop-payloads');
     expect(metadata.deadLetterQueueUrl).toEqual({ Ref: logicalId(stack, built.deadLetterQueue) });
@@ -132,11 +170,24 @@ describe('AutosaveWorkflows in your own stack, with your existing resources', ()
   });
 
   it('takes every deploy option as a typed prop (no context needed)', () => {
-    const canary = withExistingResources({ rollout: 'canary', rolloutPercentage: 20, stateMachineLogLevel: 'ALL', logRetentionDays: 90, approvalConcurrency: 3 }).template;
-    canary.hasResourceProperties('AWS::StepFunctions::StateMachineAlias', { DeploymentPreference: Match.objectLike({ Type: 'CANARY', Percentage: 20 }) });
-    canary.hasResourceProperties('AWS::StepFunctions::StateMachine', { LoggingConfiguration: Match.objectLike({ Level: 'ALL' }) });
+    const canary = withExistingResources({
+      rollout: 'canary',
+      rolloutPercentage: 20,
+      stateMachineLogLevel: 'ALL',
+      logRetentionDays: 90,
+      approvalConcurrency: 3,
+    }).template;
+    canary.hasResourceProperties('AWS::StepFunctions::StateMachineAlias', {
+      DeploymentPreference: Match.objectLike({ Type: 'CANARY', Percentage: 20 }),
+    });
+    canary.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      LoggingConfiguration: Match.objectLike({ Level: 'ALL' }),
+    });
     canary.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
-    canary.hasResourceProperties('AWS::Lambda::Function', { Description: 'Autosave approval-endpoint', ReservedConcurrentExecutions: 3 });
+    canary.hasResourceProperties('AWS::Lambda::Function', {
+      Description: 'Autosave approval-endpoint',
+      ReservedConcurrentExecutions: 3,
+    });
     expect(() => withExistingResources({ logRetentionDays: 31 })).toThrow(/logRetentionDays/);
   });
 });
@@ -144,20 +195,33 @@ describe('AutosaveWorkflows in your own stack, with your existing resources', ()
 describe('AutosaveWorkflows without existing resources', () => {
   it('creates its own table, bucket, dead-letter queue (visibility 6 x the redrive timeout) and topic', () => {
     const { stack } = userStack();
-    new AutosaveWorkflows(stack, 'Agents', { workflows: [refund], toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] } });
+    new AutosaveWorkflows(stack, 'Agents', {
+      workflows: [refund],
+      toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] },
+    });
     const template = Template.fromStack(stack);
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.resourceCountIs('AWS::S3::Bucket', 1);
     template.resourceCountIs('AWS::SNS::Topic', 1);
-    template.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 360, MessageRetentionPeriod: 14 * 24 * 3600 });
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: 360,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
   });
 
   it('runs the built-in functions from their own code, no bundling of our sources with our lock file', () => {
     const { stack } = userStack();
-    const autosave = new AutosaveWorkflows(stack, 'Agents', { workflows: [refund], toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] } });
+    const autosave = new AutosaveWorkflows(stack, 'Agents', {
+      workflows: [refund],
+      toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] },
+    });
     const template = Template.fromStack(stack);
     for (const name of ['approval-request', 'approval-endpoint', 'run-monitor', 'redrive', 'model-step']) {
-      template.hasResourceProperties('AWS::Lambda::Function', { Description: `Autosave ${name}`, Handler: 'index.handler', Runtime: 'nodejs22.x' });
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Description: `Autosave ${name}`,
+        Handler: 'index.handler',
+        Runtime: 'nodejs22.x',
+      });
     }
     expect(autosave.function('tool-step')).toBeDefined();
   });
@@ -167,26 +231,47 @@ describe('Unknown tools fail at synth, never after a run has started', () => {
   it('a workflow naming a tool the default tool-step lacks (it has send-email only) fails with UnknownToolError', () => {
     const { stack } = userStack();
     expect(() => new AutosaveWorkflows(stack, 'Agents', { workflows: [refund] })).toThrow(
-      expect.objectContaining({ name: 'UnknownToolError', message: expect.stringContaining('Workflow "refund" names "issue-refund"') }),
+      expect.objectContaining({
+        name: 'UnknownToolError',
+        message: expect.stringContaining('Workflow "refund" names "issue-refund"'),
+      }),
     );
   });
 
   it("a workflow naming a tool missing from toolStep.tools fails with UnknownToolError, naming the tool-step's tools", () => {
     const { stack } = userStack();
-    expect(() => new AutosaveWorkflows(stack, 'Agents', { workflows: [refund], toolStep: { entry: USER_ENTRY, tools: ['send-email', { name: 'lookup-order' }] } })).toThrow(
-      expect.objectContaining({ name: 'UnknownToolError', message: expect.stringContaining('its tools: send-email, lookup-order') }),
+    expect(
+      () =>
+        new AutosaveWorkflows(stack, 'Agents', {
+          workflows: [refund],
+          toolStep: { entry: USER_ENTRY, tools: ['send-email', { name: 'lookup-order' }] },
+        }),
+    ).toThrow(
+      expect.objectContaining({
+        name: 'UnknownToolError',
+        message: expect.stringContaining('its tools: send-email, lookup-order'),
+      }),
     );
   });
 
   it('tools given as tool values (anything with a name) count like names', () => {
     const { stack } = userStack();
-    expect(() => new AutosaveWorkflows(stack, 'Agents', { workflows: [refund], toolStep: { entry: USER_ENTRY, tools: [{ name: 'issue-refund' }] } })).not.toThrow();
+    expect(
+      () =>
+        new AutosaveWorkflows(stack, 'Agents', {
+          workflows: [refund],
+          toolStep: { entry: USER_ENTRY, tools: [{ name: 'issue-refund' }] },
+        }),
+    ).not.toThrow();
   });
 
   it('with an entry but no tool list, synth passes, says the check happens at start, and the function gets the list to check', () => {
     const { stack } = userStack();
     new AutosaveWorkflows(stack, 'Agents', { workflows: [refund], toolStep: { entry: USER_ENTRY } });
-    Annotations.fromStack(stack).hasInfo('/ShopStack/Agents', Match.stringLikeRegexp('checked when the tool-step function starts'));
+    Annotations.fromStack(stack).hasInfo(
+      '/ShopStack/Agents',
+      Match.stringLikeRegexp('checked when the tool-step function starts'),
+    );
     Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', {
       Description: 'Autosave tool-step',
       Environment: { Variables: Match.objectLike({ AUTOSAVE_REQUIRED_TOOLS: 'issue-refund' }) },
@@ -198,58 +283,98 @@ describe('The dead-letter queue coupling: visibility timeout vs the redrive func
   const withQueue = (visibilityTimeout?: Duration) => {
     const { stack } = userStack();
     const deadLetterQueue = new sqs.Queue(stack, 'Dlq', visibilityTimeout ? { visibilityTimeout } : {});
-    new AutosaveWorkflows(stack, 'Agents', { workflows: [refund], toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] }, deadLetterQueue });
+    new AutosaveWorkflows(stack, 'Agents', {
+      workflows: [refund],
+      toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] },
+      deadLetterQueue,
+    });
     return stack;
   };
 
   it("refuses at synth a queue whose visibility timeout is under the redrive function's timeout (SQS's 30 s default here), as Lambda would at deploy", () => {
     expect(() => withQueue()).toThrow(
-      expect.objectContaining({ name: 'DeployOptionsError', message: expect.stringContaining('visibility timeout (30 seconds) is less than the redrive function\'s timeout (60 seconds)') }),
+      expect.objectContaining({
+        name: 'DeployOptionsError',
+        message: expect.stringContaining(
+          "visibility timeout (30 seconds) is less than the redrive function's timeout (60 seconds)",
+        ),
+      }),
     );
   });
 
   it("warns about a queue under six times the redrive timeout (Lambda's advice) and accepts it", () => {
-    Annotations.fromStack(withQueue(Duration.seconds(120))).hasWarning('/ShopStack/Agents', Match.stringLikeRegexp('under 360 s'));
+    Annotations.fromStack(withQueue(Duration.seconds(120))).hasWarning(
+      '/ShopStack/Agents',
+      Match.stringLikeRegexp('under 360 s'),
+    );
   });
 
   it('accepts six times the redrive timeout without a word', () => {
-    expect(Annotations.fromStack(withQueue(Duration.seconds(360))).findWarning('*', Match.stringLikeRegexp('visibility'))).toEqual([]);
+    expect(
+      Annotations.fromStack(withQueue(Duration.seconds(360))).findWarning('*', Match.stringLikeRegexp('visibility')),
+    ).toEqual([]);
   });
 
   it('warns that an imported queue cannot be checked', () => {
     const { stack } = userStack();
     const deadLetterQueue = sqs.Queue.fromQueueArn(stack, 'Imported', 'arn:aws:sqs:us-east-1:123456789012:shop-dlq');
-    new AutosaveWorkflows(stack, 'Agents', { workflows: [refund], toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] }, deadLetterQueue });
-    Annotations.fromStack(stack).hasWarning('/ShopStack/Agents', Match.stringLikeRegexp('imported: make sure its visibility timeout is at least 360 seconds'));
+    new AutosaveWorkflows(stack, 'Agents', {
+      workflows: [refund],
+      toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] },
+      deadLetterQueue,
+    });
+    Annotations.fromStack(stack).hasWarning(
+      '/ShopStack/Agents',
+      Match.stringLikeRegexp('imported: make sure its visibility timeout is at least 360 seconds'),
+    );
   });
 });
 
 describe('cdk-nag', () => {
   const violations = (app: App, packs: (AwsSolutionsChecks | ServerlessChecks)[]) =>
-    packs.flatMap((pack) => pack.validateScope(app).violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`));
+    packs.flatMap((pack) =>
+      pack
+        .validateScope(app)
+        .violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
+    );
 
   it("the user's own AwsSolutions and Serverless packs find nothing in the construct's resources (it acknowledges its own)", () => {
     const { app, stack } = userStack();
-    new AutosaveWorkflows(stack, 'Agents', { workflows: [refund], toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] } });
+    new AutosaveWorkflows(stack, 'Agents', {
+      workflows: [refund],
+      toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] },
+    });
     const packs = [new AwsSolutionsChecks(), new ServerlessChecks()];
     expect(violations(app, packs).filter((v) => v.includes('/Agents/'))).toEqual([]);
   });
 
   it('nor with existing resources passed in', () => {
     const { app } = withExistingResources();
-    expect(violations(app, [new AwsSolutionsChecks(), new ServerlessChecks()]).filter((v) => v.includes('/Agents/'))).toEqual([]);
+    expect(
+      violations(app, [new AwsSolutionsChecks(), new ServerlessChecks()]).filter((v) => v.includes('/Agents/')),
+    ).toEqual([]);
   });
 
   it("acknowledges only on its own resources: the user's resources beside it still get their findings", () => {
     const { app, stack } = userStack();
-    new AutosaveWorkflows(stack, 'Agents', { workflows: [refund], toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] } });
+    new AutosaveWorkflows(stack, 'Agents', {
+      workflows: [refund],
+      toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] },
+    });
     new sqs.Queue(stack, 'UsersOwnQueue');
-    expect(violations(app, [new AwsSolutionsChecks()]).some((v) => v.startsWith('AwsSolutions-SQS3') && v.includes('UsersOwnQueue'))).toBe(true);
+    expect(
+      violations(app, [new AwsSolutionsChecks()]).some(
+        (v) => v.startsWith('AwsSolutions-SQS3') && v.includes('UsersOwnQueue'),
+      ),
+    ).toBe(true);
   });
 
   it('adds no aspect and no validation plugin to the App, and synthesizes without cdk-nag', () => {
     const { app, stack } = userStack();
-    new AutosaveWorkflows(stack, 'Agents', { workflows: [refund], toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] } });
+    new AutosaveWorkflows(stack, 'Agents', {
+      workflows: [refund],
+      toolStep: { entry: USER_ENTRY, tools: ['issue-refund'] },
+    });
     expect(Aspects.of(app).all).toEqual([]);
     expect(Aspects.of(stack).all).toEqual([]);
     // Where Validations.of(app).addPlugins puts a pack.

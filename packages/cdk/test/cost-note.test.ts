@@ -4,7 +4,13 @@ import { CostWalkError, pricePer1000Runs, transitionsPerTurn, walk } from '../sr
 import { computeCostNote, renderCostNote } from '../../../infra/cost-note';
 import type { AslDefinition } from '@autosave/workflow';
 
-const task = (next?: string) => ({ Type: 'Task' as const, Resource: 'arn:aws:states:::lambda:invoke', Arguments: {}, Retry: [], ...(next ? { Next: next } : { End: true as const }) });
+const task = (next?: string) => ({
+  Type: 'Task' as const,
+  Resource: 'arn:aws:states:::lambda:invoke',
+  Arguments: {},
+  Retry: [],
+  ...(next ? { Next: next } : { End: true as const }),
+});
 
 /** A loop: model -> route (Choice) -> tools -> model ..., route's default continues, "Done" ends. */
 const loop: AslDefinition = {
@@ -23,7 +29,16 @@ const loop: AslDefinition = {
 describe('cost model', () => {
   it('counts every state a run enters, following the route at each Choice', () => {
     expect(walk(loop, (s, visit) => (s === 'route' && visit === 3 ? 'Done' : ''))).toEqual([
-      'Start', 'model', 'route', 'tools', 'model', 'route', 'tools', 'model', 'route', 'Done',
+      'Start',
+      'model',
+      'route',
+      'tools',
+      'model',
+      'route',
+      'tools',
+      'model',
+      'route',
+      'Done',
     ]);
   });
 
@@ -43,7 +58,9 @@ describe('cost model', () => {
 
 describe('cost note', () => {
   it('prices the approved onboarding run at the seven steps plus Start and the decision Choice', () => {
-    const onboarding = computeCostNote().lines.find((l) => l.workflow === 'clinical-trial-onboarding' && l.path.startsWith('approved'))!;
+    const onboarding = computeCostNote().lines.find(
+      (l) => l.workflow === 'clinical-trial-onboarding' && l.path.startsWith('approved'),
+    )!;
     expect(onboarding.transitions).toBe(9);
     expect(computeCostNote().transitionsPerAgentTurn).toBe(3);
   });

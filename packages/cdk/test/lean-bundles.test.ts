@@ -31,7 +31,9 @@ const CREDENTIAL_CHAIN_CLIENTS = ['SSO', 'SSO OIDC', 'STS', 'Signin'];
 /** The AWS services an SDK v3 bundle holds a client of (each client's runtime config names its `serviceId`), beside the credential chain's. */
 function sdkServicesIn(code: string): string[] {
   const named = [...code.matchAll(/serviceId\?\?"([^"]+)"/g)].map((m) => m[1]);
-  expect(named, 'the credential chain is bundled (the serviceId pattern still matches this SDK)').toEqual(expect.arrayContaining(CREDENTIAL_CHAIN_CLIENTS));
+  expect(named, 'the credential chain is bundled (the serviceId pattern still matches this SDK)').toEqual(
+    expect.arrayContaining(CREDENTIAL_CHAIN_CLIENTS),
+  );
   return [...new Set(named)].filter((s) => !CREDENTIAL_CHAIN_CLIENTS.includes(s)).sort();
 }
 
@@ -47,26 +49,43 @@ beforeAll(() => {
     app: { outdir, builtinCloudFormationValidation: false, context: { 'aws:cdk:bundling-stacks': ['**'] } },
   });
   app.synth();
-  const template = JSON.parse(readFileSync(join(outdir, `${stack.artifactId}.template.json`), 'utf8')) as { Resources: Record<string, any> };
+  const template = JSON.parse(readFileSync(join(outdir, `${stack.artifactId}.template.json`), 'utf8')) as {
+    Resources: Record<string, any>;
+  };
   bundles = Object.values(template.Resources)
     .filter((r) => r.Type === 'AWS::Lambda::Function')
     .map((r) => {
       // The asset's S3 key is `<hash>.zip`; the staged folder is `asset.<hash>`.
       const dir = join(outdir, `asset.${String(r.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
-      const files = readdirSync(dir).map((name) => ({ name, bytes: statSync(join(dir, name)).size, text: readFileSync(join(dir, name), 'utf8') }));
-      return { name: String(r.Properties.Description).replace(/^Autosave /, ''), files, code: files.find((f) => f.name === 'index.mjs')!.text };
+      const files = readdirSync(dir).map((name) => ({
+        name,
+        bytes: statSync(join(dir, name)).size,
+        text: readFileSync(join(dir, name), 'utf8'),
+      }));
+      return {
+        name: String(r.Properties.Description).replace(/^Autosave /, ''),
+        files,
+        code: files.find((f) => f.name === 'index.mjs')!.text,
+      };
     });
 }, 180_000);
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 describe('Lambda bundles: lean', () => {
   it('bundles every registered function', () => {
-    expect(bundles.map((b) => b.name).sort()).toEqual(registeredFunctionSpecs().map((f) => f.name).sort());
+    expect(bundles.map((b) => b.name).sort()).toEqual(
+      registeredFunctionSpecs()
+        .map((f) => f.name)
+        .sort(),
+    );
   });
 
   it('ship no source map: none inline, none beside the code', () => {
     for (const b of bundles) {
-      expect(b.files.map((f) => f.name), b.name).toEqual(['index.mjs']);
+      expect(
+        b.files.map((f) => f.name),
+        b.name,
+      ).toEqual(['index.mjs']);
       expect(b.code.includes('sourceMappingURL=data:'), b.name).toBe(false);
     }
   });

@@ -19,7 +19,14 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AutosaveWorkflows } from '@autosave/cdk';
 import { exampleToolStep, registeredWorkflowSpecs } from '../../../infra/registries';
-import { createIamEvaluator, resolveAwsDeployment, stateMachinesOf, type CfnTemplate, type IamEvaluator, type ResolvedDeployment } from '../../local/src/cloud-assembly';
+import {
+  createIamEvaluator,
+  resolveAwsDeployment,
+  stateMachinesOf,
+  type CfnTemplate,
+  type IamEvaluator,
+  type ResolvedDeployment,
+} from '../../local/src/cloud-assembly';
 import { definitionCalls, denied, unreachableAlarmTopics } from './iam/deploy-judgement';
 import { callsOf, functionsOf } from './iam/function-calls';
 import { synthApp } from './synth-app';
@@ -43,7 +50,7 @@ const ACCEPTED_FINDINGS: { rule: string; path: RegExp; reason: string }[] = [
     path: /^Resources\/[^/]+\/DependsOn\/\d+$/,
     reason:
       "CDK makes a function and a state machine depend on their role (and its default policy) explicitly, beside the role ARN's GetAtt, " +
-      'so that the policy exists before the first invocation; the redundant role dependency is CDK\'s, harmless, and not ours to remove.',
+      "so that the policy exists before the first invocation; the redundant role dependency is CDK's, harmless, and not ours to remove.",
   },
 ];
 
@@ -51,17 +58,38 @@ const ACCEPTED_FINDINGS: { rule: string; path: RegExp; reason: string }[] = [
 const MATRIX: Record<string, Record<string, string>> = {
   'rollout all-at-once (the default)': {},
   'rollout canary': { 'autosave:rollout': 'canary' },
-  'rollout linear, 20% every 10 minutes': { 'autosave:rollout': 'linear', 'autosave:rolloutPercentage': '20', 'autosave:rolloutIntervalMinutes': '10' },
+  'rollout linear, 20% every 10 minutes': {
+    'autosave:rollout': 'linear',
+    'autosave:rolloutPercentage': '20',
+    'autosave:rolloutIntervalMinutes': '10',
+  },
   'email identity, a domain': { 'autosave:emailIdentity': 'trials.acme-health.org' },
-  'email identity, an address, and an alarm email': { 'autosave:emailIdentity': 'ops@acme-health.org', 'autosave:alarmEmail': 'oncall@acme-health.org' },
+  'email identity, an address, and an alarm email': {
+    'autosave:emailIdentity': 'ops@acme-health.org',
+    'autosave:alarmEmail': 'oncall@acme-health.org',
+  },
   'reserved approval concurrency': { 'autosave:approvalConcurrency': '20' },
-  'prefixed names under another stack name': { 'autosave:prefixStateMachineNames': 'true', 'autosave:stackName': 'AutosaveStaging' },
+  'prefixed names under another stack name': {
+    'autosave:prefixStateMachineNames': 'true',
+    'autosave:stackName': 'AutosaveStaging',
+  },
   'model id: an inference profile id': { 'autosave:modelId': 'us.anthropic.claude-3-5-haiku-20241022-v1:0' },
-  'model id: an inference profile ARN': { 'autosave:modelId': 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/eu.anthropic.claude-3-7-sonnet-20250219-v1:0' },
-  'model id: a foundation model ARN': { 'autosave:modelId': 'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0' },
-  'state machine log level ALL, log retention 90 days': { 'autosave:stateMachineLogLevel': 'ALL', 'autosave:logRetentionDays': '90' },
+  'model id: an inference profile ARN': {
+    'autosave:modelId':
+      'arn:aws:bedrock:us-east-1:123456789012:inference-profile/eu.anthropic.claude-3-7-sonnet-20250219-v1:0',
+  },
+  'model id: a foundation model ARN': {
+    'autosave:modelId': 'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0',
+  },
+  'state machine log level ALL, log retention 90 days': {
+    'autosave:stateMachineLogLevel': 'ALL',
+    'autosave:logRetentionDays': '90',
+  },
   'state machine log level OFF': { 'autosave:stateMachineLogLevel': 'OFF' },
-  'LocalStack mode, with an email identity': { 'autosave:localstack': 'true', 'autosave:emailIdentity': 'trials.acme-health.org' },
+  'LocalStack mode, with an email identity': {
+    'autosave:localstack': 'true',
+    'autosave:emailIdentity': 'trials.acme-health.org',
+  },
 };
 
 /**
@@ -84,15 +112,33 @@ function synthUserStackWithExistingResources(): CfnTemplate {
     encryption: s3.BucketEncryption.S3_MANAGED,
     serverAccessLogsBucket: s3.Bucket.fromBucketName(stack, 'AccessLogs', 'shop-access-logs'),
   });
-  const deadLetterQueue = new sqs.Queue(stack, 'ShopDeadLetters', { visibilityTimeout: Duration.minutes(6), encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true });
-  Validations.of(deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'It is the dead-letter queue.' }, { id: 'Serverless-SQSRedrivePolicy', reason: 'It is the dead-letter queue.' });
+  const deadLetterQueue = new sqs.Queue(stack, 'ShopDeadLetters', {
+    visibilityTimeout: Duration.minutes(6),
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+  });
+  Validations.of(deadLetterQueue).acknowledge(
+    { id: 'AwsSolutions-SQS3', reason: 'It is the dead-letter queue.' },
+    { id: 'Serverless-SQSRedrivePolicy', reason: 'It is the dead-letter queue.' },
+  );
   const alarmTopic = new sns.Topic(stack, 'Ops', { enforceSSL: true });
-  Validations.of(alarmTopic).acknowledge({ id: 'AwsSolutions-SNS2', reason: 'The ops topic carries alarm names only.' });
-  new AutosaveWorkflows(stack, 'Agents', { workflows: registeredWorkflowSpecs(), toolStep: exampleToolStep(), table, bucket, deadLetterQueue, alarmTopic });
+  Validations.of(alarmTopic).acknowledge({
+    id: 'AwsSolutions-SNS2',
+    reason: 'The ops topic carries alarm names only.',
+  });
+  new AutosaveWorkflows(stack, 'Agents', {
+    workflows: registeredWorkflowSpecs(),
+    toolStep: exampleToolStep(),
+    table,
+    bucket,
+    deadLetterQueue,
+    alarmTopic,
+  });
   return Template.fromStack(stack).toJSON() as CfnTemplate;
 }
 
-const CONSTRUCT_CASE = 'AutosaveWorkflows in your own stack, with your table, bucket, dead-letter queue and alarm topic';
+const CONSTRUCT_CASE =
+  'AutosaveWorkflows in your own stack, with your table, bucket, dead-letter queue and alarm topic';
 
 interface Synthesized {
   readonly name: string;
@@ -109,10 +155,18 @@ beforeAll(async () => {
   // Each synthesis runs both nag packs: an unacknowledged finding throws here, naming the rule and resource.
   synthesized = Object.entries(MATRIX).map(([name, context]) => {
     const template = synthApp({ context }).template.toJSON() as CfnTemplate;
-    return { name, template, deploy: resolveAwsDeployment(template, { stackName: context['autosave:stackName'] ?? 'Autosave' }) };
+    return {
+      name,
+      template,
+      deploy: resolveAwsDeployment(template, { stackName: context['autosave:stackName'] ?? 'Autosave' }),
+    };
   });
   const template = synthUserStackWithExistingResources();
-  synthesized.push({ name: CONSTRUCT_CASE, template, deploy: resolveAwsDeployment(template, { stackName: 'ShopStack' }) });
+  synthesized.push({
+    name: CONSTRUCT_CASE,
+    template,
+    deploy: resolveAwsDeployment(template, { stackName: 'ShopStack' }),
+  });
 });
 afterAll(() => rmSync(lintDir, { recursive: true, force: true }));
 
@@ -130,7 +184,9 @@ describe.each([...Object.keys(MATRIX), CONSTRUCT_CASE])('Deploy option matrix: %
     const machines = stateMachinesOf(deploy.resolver).map((sm) => sm.name);
     const calls = [...functionsOf(deploy).values()]
       .filter((fn) => fn.env.AUTOSAVE_TABLE !== undefined || fn.registryName === 'redrive')
-      .flatMap((fn) => callsOf(fn, deploy, machines).map((request) => ({ machine: fn.registryName, roleArn: fn.roleArn, request })));
+      .flatMap((fn) =>
+        callsOf(fn, deploy, machines).map((request) => ({ machine: fn.registryName, roleArn: fn.roleArn, request })),
+      );
     expect(calls.length).toBeGreaterThan(10);
     expect(await denied(iam, deploy, calls)).toEqual([]);
   });
@@ -148,7 +204,11 @@ function lintable({ template, deploy }: Synthesized): CfnTemplate {
   const copy = structuredClone(template);
   for (const logicalId of deploy.resolver.logicalIds('AWS::StepFunctions::StateMachine')) {
     const properties = copy.Resources[logicalId].Properties as Record<string, unknown>;
-    if (typeof properties.DefinitionString !== 'string') properties.DefinitionString = deploy.resolver.string(properties.DefinitionString, `${logicalId} DefinitionString`);
+    if (typeof properties.DefinitionString !== 'string')
+      properties.DefinitionString = deploy.resolver.string(
+        properties.DefinitionString,
+        `${logicalId} DefinitionString`,
+      );
   }
   return copy;
 }
@@ -167,28 +227,45 @@ interface CfnLintFinding {
  */
 async function cfnLint(files: readonly string[]): Promise<CfnLintFinding[]> {
   const half = Math.ceil(files.length / 2);
-  return (await Promise.all([files.slice(0, half), files.slice(half)].filter((part) => part.length > 0).map(cfnLintProcess))).flat();
+  return (
+    await Promise.all([files.slice(0, half), files.slice(half)].filter((part) => part.length > 0).map(cfnLintProcess))
+  ).flat();
 }
 
 async function cfnLintProcess(files: readonly string[]): Promise<CfnLintFinding[]> {
   const args = ['--regions', ...LINT_REGIONS, '--format', 'json', '--', ...files];
-  const run = await promisify(execFile)('cfn-lint', args, { maxBuffer: 64 * 1024 * 1024 }).catch((error: NodeJS.ErrnoException & { stdout?: string; code?: number | string }) => {
-    if (error.code === 'ENOENT') throw new Error('cfn-lint is not installed: `pip install cfn-lint` (AWS CloudFormation Linter, 1.x) and run the tests again');
-    // cfn-lint exits non-zero when it finds something; its JSON is still on stdout.
-    return { stdout: error.stdout ?? '' };
-  });
+  const run = await promisify(execFile)('cfn-lint', args, { maxBuffer: 64 * 1024 * 1024 }).catch(
+    (error: NodeJS.ErrnoException & { stdout?: string; code?: number | string }) => {
+      if (error.code === 'ENOENT')
+        throw new Error(
+          'cfn-lint is not installed: `pip install cfn-lint` (AWS CloudFormation Linter, 1.x) and run the tests again',
+        );
+      // cfn-lint exits non-zero when it finds something; its JSON is still on stdout.
+      return { stdout: error.stdout ?? '' };
+    },
+  );
   return JSON.parse(run.stdout || '[]') as CfnLintFinding[];
 }
 
 describe('cfn-lint (AWS CloudFormation Linter) on every template of the matrix', () => {
-  it(`finds no error and no unexplained warning in ${LINT_REGIONS.join(', ')}`, async () => {
-    const files = synthesized.map((s, i) => {
-      const file = join(lintDir, `${i}-${s.name.replace(/[^a-z0-9]+/gi, '-')}.json`);
-      writeFileSync(file, JSON.stringify(lintable(s)));
-      return file;
-    });
-    const findings = await cfnLint(files);
-    const unexplained = findings.filter((f) => !ACCEPTED_FINDINGS.some((a) => a.rule === f.Rule.Id && a.path.test(f.Location.Path.join('/'))));
-    expect(unexplained.map((f) => `${f.Level} ${f.Rule.Id} ${f.Filename.split('/').pop()} ${f.Location.Path.join('/')}: ${f.Message}`)).toEqual([]);
-  }, CFN_LINT_BOUND_MILLIS);
+  it(
+    `finds no error and no unexplained warning in ${LINT_REGIONS.join(', ')}`,
+    async () => {
+      const files = synthesized.map((s, i) => {
+        const file = join(lintDir, `${i}-${s.name.replace(/[^a-z0-9]+/gi, '-')}.json`);
+        writeFileSync(file, JSON.stringify(lintable(s)));
+        return file;
+      });
+      const findings = await cfnLint(files);
+      const unexplained = findings.filter(
+        (f) => !ACCEPTED_FINDINGS.some((a) => a.rule === f.Rule.Id && a.path.test(f.Location.Path.join('/'))),
+      );
+      expect(
+        unexplained.map(
+          (f) => `${f.Level} ${f.Rule.Id} ${f.Filename.split('/').pop()} ${f.Location.Path.join('/')}: ${f.Message}`,
+        ),
+      ).toEqual([]);
+    },
+    CFN_LINT_BOUND_MILLIS,
+  );
 });

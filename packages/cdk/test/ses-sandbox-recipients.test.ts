@@ -13,16 +13,27 @@ const RECIPIENT_IDENTITY = 'arn:aws:ses:us-east-1:123456789012:identity/coordina
 
 describe('SES sending in the sandbox', () => {
   it('the email senders may send to a verified recipient identity of the account, from the configured sender only', async () => {
-    const template = synthApp({ context: { 'autosave:emailIdentity': 'trials.acme-health.org' } }).template.toJSON() as CfnTemplate;
+    const template = synthApp({
+      context: { 'autosave:emailIdentity': 'trials.acme-health.org' },
+    }).template.toJSON() as CfnTemplate;
     const deploy = resolveAwsDeployment(template, { stackName: 'Autosave' });
     const iam = await createIamEvaluator();
     const senders = Object.entries(template.Resources)
-      .filter(([, r]) => r.Type === 'AWS::Lambda::Function' && (r.Properties as any).Environment?.Variables?.AUTOSAVE_EMAIL_PROVIDER === 'ses')
+      .filter(
+        ([, r]) =>
+          r.Type === 'AWS::Lambda::Function' &&
+          (r.Properties as any).Environment?.Variables?.AUTOSAVE_EMAIL_PROVIDER === 'ses',
+      )
       .map(([, r]) => (r.Properties as any).Role['Fn::GetAtt'][0] as string);
     expect(senders).toHaveLength(2);
     for (const logicalId of senders) {
       const role = rolesOf(deploy.resolver).find((r) => r.logicalId === logicalId)!;
-      const send = (from: string) => iam.evaluate(role.arn, role.policies, { action: 'ses:SendEmail', resource: RECIPIENT_IDENTITY, context: { 'ses:FromAddress': from } });
+      const send = (from: string) =>
+        iam.evaluate(role.arn, role.policies, {
+          action: 'ses:SendEmail',
+          resource: RECIPIENT_IDENTITY,
+          context: { 'ses:FromAddress': from },
+        });
       expect((await send(SENDER)).allowed, logicalId).toBe(true);
       expect((await send('ceo@trials.acme-health.org')).allowed, `${logicalId} from another address`).toBe(false);
     }

@@ -12,7 +12,9 @@ export interface SynthesizedApp extends AutosaveApp {
  * Builds and synthesizes the app offline and fast: bundling skipped (`aws:cdk:bundling-stacks: []`)
  * and CDK's built-in CloudFormation schema validation off (the manual `npm run synth` keeps both).
  */
-export function synthApp(options: { context?: Record<string, unknown>; workflows?: WorkflowSpec[]; functions?: readonly FunctionSpec[] } = {}): SynthesizedApp {
+export function synthApp(
+  options: { context?: Record<string, unknown>; workflows?: WorkflowSpec[]; functions?: readonly FunctionSpec[] } = {},
+): SynthesizedApp {
   const built = createAutosaveApp({
     workflows: options.workflows ?? registeredWorkflowSpecs(),
     functions: options.functions ?? registeredFunctionSpecs(),

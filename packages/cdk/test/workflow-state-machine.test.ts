@@ -9,10 +9,13 @@ type Resources = Record<string, { Type: string; Properties: Record<string, any> 
 const resourcesOf = (context: Record<string, unknown> = {}, extra: Parameters<typeof synthApp>[0] = {}): Resources =>
   synthApp({ context, ...extra }).template.toJSON().Resources;
 const ofType = (resources: Resources, type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const machine = (resources: Resources, name: string) => ofType(resources, 'AWS::StepFunctions::StateMachine').find(([, r]) => r.Properties.StateMachineName === name)!;
+const machine = (resources: Resources, name: string) =>
+  ofType(resources, 'AWS::StepFunctions::StateMachine').find(([, r]) => r.Properties.StateMachineName === name)!;
 const versionOf = (resources: Resources, name: string) => {
   const [smId] = machine(resources, name);
-  return ofType(resources, 'AWS::StepFunctions::StateMachineVersion').find(([, r]) => r.Properties.StateMachineArn.Ref === smId)!;
+  return ofType(resources, 'AWS::StepFunctions::StateMachineVersion').find(
+    ([, r]) => r.Properties.StateMachineArn.Ref === smId,
+  )!;
 };
 const aliasOf = (resources: Resources, name: string) => {
   const [versionId] = versionOf(resources, name);
@@ -25,18 +28,24 @@ describe('WorkflowStateMachine: a deploy that changes code publishes a new versi
   const base = resourcesOf();
 
   it('a new workflow version changes the published version description (hash of the definition), nothing else of the others', () => {
-    const bumped = registeredWorkflowSpecs(workflows.map((w) => (w.name === contractRenewal.name ? defineWorkflow({ ...w, version: '1.0.1' }) : w)));
+    const bumped = registeredWorkflowSpecs(
+      workflows.map((w) => (w.name === contractRenewal.name ? defineWorkflow({ ...w, version: '1.0.1' }) : w)),
+    );
     const after = resourcesOf({}, { workflows: bumped });
     const [idBefore, before] = versionOf(base, contractRenewal.name);
     const [idAfter, changed] = versionOf(after, contractRenewal.name);
     expect(idAfter).toBe(idBefore);
     expect(changed.Properties.Description).not.toBe(before.Properties.Description);
     expect(changed.Properties.Description).toMatch(/^contract-renewal 1\.0\.1 definition [0-9a-f]{12}$/);
-    expect(versionOf(after, 'research-agent')[1].Properties.Description).toBe(versionOf(base, 'research-agent')[1].Properties.Description);
+    expect(versionOf(after, 'research-agent')[1].Properties.Description).toBe(
+      versionOf(base, 'research-agent')[1].Properties.Description,
+    );
   });
 
   it('changed function code or configuration makes a new Lambda version, and the definition pins the new one', () => {
-    const functions = registeredFunctionSpecs().map((f) => (f.name === 'tool-step' ? { ...f, memoryMb: f.memoryMb * 2 } : f));
+    const functions = registeredFunctionSpecs().map((f) =>
+      f.name === 'tool-step' ? { ...f, memoryMb: f.memoryMb * 2 } : f,
+    );
     const after = resourcesOf({}, { functions });
     const pinned = (r: Resources) => machine(r, contractRenewal.name)[1].Properties.DefinitionSubstitutions;
     expect(pinned(after).ToolStepFunctionArn.Ref).not.toBe(pinned(base).ToolStepFunctionArn.Ref);
@@ -51,7 +60,11 @@ describe('WorkflowStateMachine: gradual rollout of the live alias', () => {
     ['canary', 'CANARY'],
     ['linear', 'LINEAR'],
   ])('autosave:rollout=%s shifts the alias gradually and rolls back on the failed-runs alarm', (rollout, type) => {
-    const resources = resourcesOf({ 'autosave:rollout': rollout, 'autosave:rolloutPercentage': 20, 'autosave:rolloutIntervalMinutes': 10 });
+    const resources = resourcesOf({
+      'autosave:rollout': rollout,
+      'autosave:rolloutPercentage': 20,
+      'autosave:rolloutIntervalMinutes': 10,
+    });
     for (const w of workflows) {
       const [versionId] = versionOf(resources, w.name);
       const [, alias] = aliasOf(resources, w.name);
@@ -69,8 +82,12 @@ describe('WorkflowStateMachine: gradual rollout of the live alias', () => {
   });
 
   it('refuses an unknown rollout kind, a non-numeric percentage and a retention CloudWatch does not offer', () => {
-    expect(() => deployOptionsFromContext((k) => (k === 'autosave:rollout' ? 'blue-green' : undefined))).toThrow(/all-at-once, canary, linear/);
-    expect(() => deployOptionsFromContext((k) => (k === 'autosave:rolloutPercentage' ? 'ten' : undefined))).toThrow(/must be a number/);
+    expect(() => deployOptionsFromContext((k) => (k === 'autosave:rollout' ? 'blue-green' : undefined))).toThrow(
+      /all-at-once, canary, linear/,
+    );
+    expect(() => deployOptionsFromContext((k) => (k === 'autosave:rolloutPercentage' ? 'ten' : undefined))).toThrow(
+      /must be a number/,
+    );
     expect(() => resolveDeployOptions({ logRetentionDays: 45 })).toThrow(/CloudWatch Logs retention/);
   });
 });
@@ -83,6 +100,8 @@ describe('WorkflowStateMachine: EXPRESS workflows', () => {
     expect(sm.Properties.StateMachineType).toBe('EXPRESS');
     const [, rule] = ofType(resources, 'AWS::Events::Rule')[0];
     expect(JSON.stringify(rule.Properties.EventPattern)).not.toContain(smId);
-    expect(rule.Properties.EventPattern.detail.stateMachineArn).toHaveLength(workflows.filter((w) => w.type !== 'EXPRESS').length);
+    expect(rule.Properties.EventPattern.detail.stateMachineArn).toHaveLength(
+      workflows.filter((w) => w.type !== 'EXPRESS').length,
+    );
   });
 });

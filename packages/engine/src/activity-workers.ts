@@ -55,7 +55,9 @@ export class ActivityWorkers {
     let waiters = this.activities.get(activityArn);
     if (!waiters) this.activities.set(activityArn, (waiters = { generation: 0, polls: 0, wakers: new Set() }));
     if (waiters.polls >= MAX_ACTIVITY_POLLERS) {
-      throw new ActivityWorkerLimitExceeded(`The maximum number of workers concurrently polling for activity tasks (${MAX_ACTIVITY_POLLERS}) has been reached`);
+      throw new ActivityWorkerLimitExceeded(
+        `The maximum number of workers concurrently polling for activity tasks (${MAX_ACTIVITY_POLLERS}) has been reached`,
+      );
     }
     waiters.polls += 1;
     const deadline = Date.now() + this.pollMillis;

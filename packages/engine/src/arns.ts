@@ -47,7 +47,11 @@ export function parseStateMachineArn(arn: unknown): StateMachineTarget {
 }
 
 /** The parts of an execution ARN (any account and region), or undefined when it is not one (an express run's included). */
-export function parseExecutionArn(arn: string): { readonly region: string; readonly account: string; readonly machineName: string; readonly name: string } | undefined {
+export function parseExecutionArn(
+  arn: string,
+):
+  | { readonly region: string; readonly account: string; readonly machineName: string; readonly name: string }
+  | undefined {
   const m = EXECUTION_ARN.exec(arn);
   return m ? { region: m[1], account: m[2], machineName: m[3], name: m[4] } : undefined;
 }
@@ -58,7 +62,8 @@ export function parseExecutionArn(arn: string): { readonly region: string; reado
  * history lives in CloudWatch Logs only).
  */
 export function assertExecutionArn(arn: unknown): string {
-  if (typeof arn === 'string' && EXPRESS_EXECUTION_ARN.test(arn)) throw new InvalidArn("Invalid Arn: 'Resource type not valid in this context: express'");
+  if (typeof arn === 'string' && EXPRESS_EXECUTION_ARN.test(arn))
+    throw new InvalidArn("Invalid Arn: 'Resource type not valid in this context: express'");
   if (typeof arn !== 'string' || !EXECUTION_ARN.test(arn)) throw new InvalidArn(`Invalid Arn: '${String(arn)}'`);
   return arn;
 }
@@ -78,6 +83,7 @@ export function assertActivityArn(arn: string): string {
   if (ACTIVITY_ARN.test(arn)) return arn;
   if (!arn.startsWith('arn:')) throw new InvalidArn(`Invalid Arn: 'Invalid ARN prefix: ${arn}'`);
   const other = STATES_RESOURCE.exec(arn);
-  if (other && other[1] !== 'activity') throw new InvalidArn(`Invalid Arn: 'Resource type not valid in this context: ${other[1]}'`);
+  if (other && other[1] !== 'activity')
+    throw new InvalidArn(`Invalid Arn: 'Resource type not valid in this context: ${other[1]}'`);
   throw new InvalidArn(`Invalid Arn: '${arn}'`);
 }

@@ -2,9 +2,30 @@ import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { CLOSED_EXECUTION_RETENTION_DAYS, type Clock, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock } from '@autosave/workflow/config';
-import { definitionHash, EngineStore, type ExecutionRow, type ImportedRunRow, importedRunOf, mockedRunTestCase, mockInvocations, type TimerRow } from './store';
-import { importRun, type RunImportAnswer, type RunImportHeader, type RunImportOptions, type WireHistoryEvent } from './imports';
+import {
+  CLOSED_EXECUTION_RETENTION_DAYS,
+  type Clock,
+  LOCAL_ACCOUNT_ID,
+  LOCAL_REGION,
+  systemClock,
+} from '@autosave/workflow/config';
+import {
+  definitionHash,
+  EngineStore,
+  type ExecutionRow,
+  type ImportedRunRow,
+  importedRunOf,
+  mockedRunTestCase,
+  mockInvocations,
+  type TimerRow,
+} from './store';
+import {
+  importRun,
+  type RunImportAnswer,
+  type RunImportHeader,
+  type RunImportOptions,
+  type WireHistoryEvent,
+} from './imports';
 import { StatesError } from '@autosave/workflow/errors';
 import * as executions from './api/executions';
 import type { ExecutionRuntime } from './api/executions';
@@ -18,7 +39,12 @@ import { DefinitionCache } from './definition';
 import { EXECUTION_TIMER_FRAME, Executor } from './executor/executor';
 import type { RecordedTaskOutcome } from './executor/step';
 import type { TimerKind } from './executor/frame';
-import type { IntegrationServices, ParentTaskLink, TaskCallAuthorizer, TaskOutcome } from './executor/task-integrations';
+import type {
+  IntegrationServices,
+  ParentTaskLink,
+  TaskCallAuthorizer,
+  TaskOutcome,
+} from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
 import type { ServicePorts } from './executor/service-ports';
 import { ExpressRuns, type ClosedExpressRun } from './express-runs';
@@ -72,7 +98,11 @@ export interface EngineOptions {
    * (SNS, EventBridge, CloudWatch, the model provider, HTTP connections) and the pass-through to real
    * endpoints (docs/integrations.md). A Task whose service is missing here fails, saying how to serve it.
    */
-  readonly integrations?: { readonly sqs?: SQSClient; readonly dynamodb?: DynamoDBClient; readonly s3?: S3Client } & ServicePorts;
+  readonly integrations?: {
+    readonly sqs?: SQSClient;
+    readonly dynamodb?: DynamoDBClient;
+    readonly s3?: S3Client;
+  } & ServicePorts;
   /**
    * Emulates an EventBridge rule on "Step Functions Execution Status Change": called (at least once, also
    * after a crash) when an execution closes with one of {@link closedStatuses}.
@@ -202,7 +232,8 @@ export class Engine {
       DeleteStateMachine: (i) => machines.deleteStateMachine(rt(), i),
       PublishStateMachineVersion: (i) => machines.publishStateMachineVersion(rt(), i),
       ListStateMachineVersions: (i) => machines.listStateMachineVersions(rt(), i),
-      DeleteStateMachineVersion: (i) => machines.deleteStateMachine(rt(), { stateMachineArn: i.stateMachineVersionArn }),
+      DeleteStateMachineVersion: (i) =>
+        machines.deleteStateMachine(rt(), { stateMachineArn: i.stateMachineVersionArn }),
       CreateStateMachineAlias: (i) => machines.createStateMachineAlias(rt(), i),
       UpdateStateMachineAlias: (i) => machines.updateStateMachineAlias(rt(), i),
       DescribeStateMachineAlias: (i) => machines.describeStateMachineAlias(rt(), i),
@@ -242,9 +273,22 @@ export class Engine {
     const definitions = new DefinitionCache(store);
     const mocks = new MockedRuns(store);
     mocks.load();
-    const longEvaluations = new LongEvaluations(join(this.options.dataDir, LONG_EVALUATIONS_DIR), (line) => console.error(line), this.options.longEvaluationMillis);
+    const longEvaluations = new LongEvaluations(
+      join(this.options.dataDir, LONG_EVALUATIONS_DIR),
+      (line) => console.error(line),
+      this.options.longEvaluationMillis,
+    );
     longEvaluations.recover();
-    const ctx = { store, clock: this.clock, scope: this.scope, random: this.options.random ?? Math.random, definitions, mocks, expressionLimits: this.expressionLimits, longEvaluations };
+    const ctx = {
+      store,
+      clock: this.clock,
+      scope: this.scope,
+      random: this.options.random ?? Math.random,
+      definitions,
+      mocks,
+      expressionLimits: this.expressionLimits,
+      longEvaluations,
+    };
     const services: IntegrationServices = {
       invokeLambda: this.options.invokeLambda,
       sqs: this.options.integrations?.sqs,
@@ -258,19 +302,29 @@ export class Engine {
       scope: this.scope,
     };
     this.integrations = services;
-    const executor = new Executor(
-      ctx,
-      services,
-      {
-        onClosed: (arn) => this.executionClosed(arn),
-        onTimersChanged: () => this.timers?.arm(),
-        onActivityScheduled: (arn) => this.workers.notify(arn),
-        recordedTaskOutcome: this.options.recordedTaskOutcome,
-      },
-    );
+    const executor = new Executor(ctx, services, {
+      onClosed: (arn) => this.executionClosed(arn),
+      onTimersChanged: () => this.timers?.arm(),
+      onActivityScheduled: (arn) => this.workers.notify(arn),
+      recordedTaskOutcome: this.options.recordedTaskOutcome,
+    });
     this.executor = executor;
-    this.timers = new TimerService(store, this.clock, (t) => this.fireTimer(t), () => this.whenIdle());
-    const express = new ExpressRuns({ clock: this.clock, scope: this.scope, random: ctx.random, definitions, services, expressionLimits: this.expressionLimits, notifyParent: (row) => this.notifyParentTask(row), ...(this.options.onExpressRunClosed ? { onRunClosed: this.options.onExpressRunClosed } : {}) });
+    this.timers = new TimerService(
+      store,
+      this.clock,
+      (t) => this.fireTimer(t),
+      () => this.whenIdle(),
+    );
+    const express = new ExpressRuns({
+      clock: this.clock,
+      scope: this.scope,
+      random: ctx.random,
+      definitions,
+      services,
+      expressionLimits: this.expressionLimits,
+      notifyParent: (row) => this.notifyParentTask(row),
+      ...(this.options.onExpressRunClosed ? { onRunClosed: this.options.onExpressRunClosed } : {}),
+    });
     this.express = express;
     this.runtime = {
       ...ctx,
@@ -281,13 +335,20 @@ export class Engine {
       mockConfig: this.options.mockConfig,
     };
     // What an import cut off by a crash staged is dropped (before any import of this start stages anything).
-    void store.committer.commit(() => store.dropStagedImport()).catch((err: unknown) => console.error('autosave engine: dropping staged imports failed', err));
+    void store.committer
+      .commit(() => store.dropStagedImport())
+      .catch((err: unknown) => console.error('autosave engine: dropping staged imports failed', err));
     executor.resumeRunning('recover');
     for (const arn of store.closeNotifications()) this.executionClosed(arn);
     this.timers.arm();
-    void this.sweepClosedExecutions().catch((err: unknown) => console.error('autosave engine: retention sweep failed', err));
+    void this.sweepClosedExecutions().catch((err: unknown) =>
+      console.error('autosave engine: retention sweep failed', err),
+    );
     this.sweepTimer = setInterval(
-      () => void this.sweepClosedExecutions().catch((err: unknown) => console.error('autosave engine: retention sweep failed', err)),
+      () =>
+        void this.sweepClosedExecutions().catch((err: unknown) =>
+          console.error('autosave engine: retention sweep failed', err),
+        ),
       RETENTION_SWEEP_INTERVAL_MILLIS,
     );
     this.sweepTimer.unref();
@@ -301,7 +362,8 @@ export class Engine {
   async sweepClosedExecutions(): Promise<number> {
     const store = this.store;
     if (!store) return 0;
-    const cutoff = this.clock.now() - (this.options.closedExecutionRetentionMillis ?? DEFAULT_CLOSED_EXECUTION_RETENTION_MILLIS);
+    const cutoff =
+      this.clock.now() - (this.options.closedExecutionRetentionMillis ?? DEFAULT_CLOSED_EXECUTION_RETENTION_MILLIS);
     let removed = 0;
     for (;;) {
       if (this.store !== store) return removed;
@@ -364,7 +426,8 @@ export class Engine {
     // Own properties only: `constructor`, `toString`, `__proto__` are names on every object's prototype.
     const handler = Object.hasOwn(this.handlers, operation) ? this.handlers[operation] : undefined;
     if (!handler) throw new UnknownOperationException(`Unknown operation ${operation}`);
-    if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new ValidationException('The request body must be a JSON object');
+    if (input === null || typeof input !== 'object' || Array.isArray(input))
+      throw new ValidationException('The request body must be a JSON object');
     return handler(input as Record<string, unknown>);
   }
 
@@ -389,7 +452,8 @@ export class Engine {
     if (text === undefined) return undefined;
     const testCase = JSON.parse(text) as MockTestCase;
     const states: Record<string, { response: string; invocations: number[] }> = {};
-    for (const [state, mocked] of Object.entries(testCase.states)) states[state] = { response: mocked.response, invocations: [] };
+    for (const [state, mocked] of Object.entries(testCase.states))
+      states[state] = { response: mocked.response, invocations: [] };
     for (const row of mockInvocations(store, executionArn)) states[row.state]?.invocations.push(row.number);
     return { stateMachine: testCase.stateMachine, testCase: testCase.testCase, states };
   }
@@ -398,7 +462,11 @@ export class Engine {
    * Takes in a closed run read from another Step Functions endpoint (`autosave pull`; not a Step Functions
    * API: the service has no such operation): see engine/imports/run-import.ts.
    */
-  importRun(header: RunImportHeader, events: AsyncIterable<WireHistoryEvent>, options: RunImportOptions = {}): Promise<RunImportAnswer> {
+  importRun(
+    header: RunImportHeader,
+    events: AsyncIterable<WireHistoryEvent>,
+    options: RunImportOptions = {},
+  ): Promise<RunImportAnswer> {
     return importRun(this.rt(), header, events, options);
   }
 
@@ -444,7 +512,12 @@ export class Engine {
   /** What a TestState call uses: the started engine's integrations, scope and clock. */
   private testStateServices() {
     this.rt();
-    return { scope: this.scope, clock: this.clock, integrations: this.integrations as IntegrationServices, expressionLimits: this.expressionLimits };
+    return {
+      scope: this.scope,
+      clock: this.clock,
+      integrations: this.integrations as IntegrationServices,
+      expressionLimits: this.expressionLimits,
+    };
   }
 
   private rt(): ExecutionRuntime {
@@ -457,7 +530,11 @@ export class Engine {
       await executions.timeOutExecution(this.rt(), timer.execution_arn);
       return;
     }
-    await this.executor?.signal(timer.execution_arn, timer.frame_id, { kind: 'timer', timer: timer.kind as TimerKind, seq: timer.seq });
+    await this.executor?.signal(timer.execution_arn, timer.frame_id, {
+      kind: 'timer',
+      timer: timer.kind as TimerKind,
+      seq: timer.seq,
+    });
   }
 
   /** After an execution's close is committed: tell a `.sync` parent, run the EventBridge emulation. */
@@ -475,14 +552,14 @@ export class Engine {
     // (lost in a crash, the hooks just run once more at the next start — they are at-least-once anyway).
     const done = () => {
       if (this.store === store) {
-        void store.committer
-          .defer(() => store.deleteCloseNotification(row.arn, row.status))
-          .catch(() => undefined);
+        void store.committer.defer(() => store.deleteCloseNotification(row.arn, row.status)).catch(() => undefined);
       }
     };
     const event = statuses.includes(row.status) ? executions.statusChangeEvent(this.rt(), row) : undefined;
-    Promise.all([parentTold, callback && event ? callback(event as ExecutionStatusChangeEvent) : undefined]).then(done, (err: unknown) =>
-      console.error(`autosave engine: close hooks failed for ${row.arn}; they run again at the next start`, err),
+    Promise.all([parentTold, callback && event ? callback(event as ExecutionStatusChangeEvent) : undefined]).then(
+      done,
+      (err: unknown) =>
+        console.error(`autosave engine: close hooks failed for ${row.arn}; they run again at the next start`, err),
     );
   }
 
@@ -498,10 +575,18 @@ export class Engine {
       InputDetails: { Included: true },
       Name: child.name,
     };
-    const closed = { StartDate: child.start_ms, StateMachineArn: child.machine_arn, Status: child.status, StopDate: child.stop_ms };
+    const closed = {
+      StartDate: child.start_ms,
+      StateMachineArn: child.machine_arn,
+      Status: child.status,
+      StopDate: child.stop_ms,
+    };
     const outcome: TaskOutcome =
       child.status === 'SUCCEEDED'
-        ? { ok: true, value: { ...described, Output: asJson(child.output), OutputDetails: { Included: true }, ...closed } }
+        ? {
+            ok: true,
+            value: { ...described, Output: asJson(child.output), OutputDetails: { Included: true }, ...closed },
+          }
         : {
             ok: false,
             error: StatesError.TaskFailed,
@@ -512,7 +597,12 @@ export class Engine {
               ...closed,
             }),
           };
-    const result = await this.executor?.signal(link.executionArn, link.frameId, { kind: 'task-outcome', seq: link.seq, source: 'child', outcome });
+    const result = await this.executor?.signal(link.executionArn, link.frameId, {
+      kind: 'task-outcome',
+      seq: link.seq,
+      source: 'child',
+      outcome,
+    });
     // Not taken (stopping, or the transition failed): keep the close notification so the next start tells it.
     if (result === 'not-applied') throw new Error(`the parent of ${child.arn} could not take its outcome now`);
   }

@@ -65,18 +65,39 @@ export class ExpressRuns {
   private readonly store = new EngineStore(IN_MEMORY_STORE, { historyEventLimit: Number.POSITIVE_INFINITY });
   private readonly executor: Executor;
   private readonly timers: TimerService;
-  private readonly waiters = new Map<string, { resolve: (row: ExecutionRow) => void; reject: (err: unknown) => void }>();
+  private readonly waiters = new Map<
+    string,
+    { resolve: (row: ExecutionRow) => void; reject: (err: unknown) => void }
+  >();
 
   constructor(private readonly options: ExpressRunsOptions) {
-    const ctx = { store: this.store, clock: options.clock, scope: options.scope, random: options.random, definitions: options.definitions, mocks: new MockedRuns(this.store), expressionLimits: options.expressionLimits };
+    const ctx = {
+      store: this.store,
+      clock: options.clock,
+      scope: options.scope,
+      random: options.random,
+      definitions: options.definitions,
+      mocks: new MockedRuns(this.store),
+      expressionLimits: options.expressionLimits,
+    };
     this.executor = new Executor(ctx, options.services, {
       onClosed: (arn) => this.closed(arn),
       onTimersChanged: () => this.timers.arm(),
       // A run someone waits on is a StartSyncExecution run: AWS gives its `$$.Execution` no RedriveCount.
       withoutRedriveCount: (arn) => this.waiters.has(arn),
     });
-    this.timers = new TimerService(this.store, options.clock, (t) => this.fireTimer(t), () => this.whenIdle());
-    this.runtime = { ...ctx, executor: this.executor, armTimers: () => this.timers.arm(), executionClosed: (arn) => this.closed(arn) };
+    this.timers = new TimerService(
+      this.store,
+      options.clock,
+      (t) => this.fireTimer(t),
+      () => this.whenIdle(),
+    );
+    this.runtime = {
+      ...ctx,
+      executor: this.executor,
+      armTimers: () => this.timers.arm(),
+      executionClosed: (arn) => this.closed(arn),
+    };
   }
 
   /**
@@ -86,7 +107,8 @@ export class ExpressRuns {
   async startSync(rt: ExecutionRuntime, input: Record<string, unknown>): Promise<object> {
     const target = parseStateMachineArn(splitTestCase(requireString(input, 'stateMachineArn')).stateMachineArn);
     const machine = requireStateMachine(rt, target.stateMachineArn);
-    if (machine.type !== 'EXPRESS') throw new StateMachineTypeNotSupported('This operation is not supported by this type of state machine');
+    if (machine.type !== 'EXPRESS')
+      throw new StateMachineTypeNotSupported('This operation is not supported by this type of state machine');
     const name = input.name === undefined || input.name === null ? randomUUID() : assertValidName(input.name, 'Name');
     const arn = expressExecutionArn(rt.scope, machine.name, name, randomUUID());
     const closed = new Promise<ExecutionRow>((resolve, reject) => this.waiters.set(arn, { resolve, reject }));
@@ -110,7 +132,8 @@ export class ExpressRuns {
     this.timers.stop();
     this.executor.stop();
     await this.executor.drain();
-    for (const waiter of this.waiters.values()) waiter.reject(new ServiceUnavailable('The local engine stopped before the express execution ended'));
+    for (const waiter of this.waiters.values())
+      waiter.reject(new ServiceUnavailable('The local engine stopped before the express execution ended'));
     this.waiters.clear();
     this.store.close();
   }
@@ -124,14 +147,19 @@ export class ExpressRuns {
     if (this.options.onRunClosed) {
       try {
         const events = this.store.historyPage(arn, 'ASC', 0, Number.MAX_SAFE_INTEGER).map((e) => toWireEvent(e, true));
-        this.options.onRunClosed({ description: executions.describeExecutionRow(row, this.options.clock.now()), events });
+        this.options.onRunClosed({
+          description: executions.describeExecutionRow(row, this.options.clock.now()),
+          events,
+        });
       } catch (err) {
         console.error(`autosave engine: the record of express run ${arn} could not be handed on`, err);
       }
     }
     const parentTold = row.parent_task ? this.options.notifyParent(row) : Promise.resolve();
     void parentTold
-      .catch((err: unknown) => console.error(`autosave engine: the parent of express run ${arn} could not take its outcome`, err))
+      .catch((err: unknown) =>
+        console.error(`autosave engine: the parent of express run ${arn} could not take its outcome`, err),
+      )
       .finally(() => {
         this.runtime.mocks.forget(arn);
         return this.store.committer.commit(() => this.store.deleteExecution(arn)).catch(() => undefined);
@@ -143,14 +171,20 @@ export class ExpressRuns {
       await executions.timeOutExecution(this.runtime, timer.execution_arn);
       return;
     }
-    await this.executor.signal(timer.execution_arn, timer.frame_id, { kind: 'timer', timer: timer.kind as TimerKind, seq: timer.seq });
+    await this.executor.signal(timer.execution_arn, timer.frame_id, {
+      kind: 'timer',
+      timer: timer.kind as TimerKind,
+      seq: timer.seq,
+    });
   }
 }
 
 /** The StartSyncExecution answer for a closed express run. */
 function syncExecutionResult(row: ExecutionRow, stateMachineArn: string): object {
   const stopMs = row.stop_ms ?? row.start_ms;
-  const billedMillis = Math.max(1, Math.ceil((stopMs - row.start_ms) / EXPRESS_BILLING_INCREMENT_MILLIS)) * EXPRESS_BILLING_INCREMENT_MILLIS;
+  const billedMillis =
+    Math.max(1, Math.ceil((stopMs - row.start_ms) / EXPRESS_BILLING_INCREMENT_MILLIS)) *
+    EXPRESS_BILLING_INCREMENT_MILLIS;
   return {
     executionArn: row.arn,
     stateMachineArn,

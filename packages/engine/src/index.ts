@@ -10,13 +10,36 @@ export type { TaskCall, TaskCallAuthorizer, TaskCallDenial } from './executor/ta
 export type { LambdaInvoker, LambdaInvocation, LambdaInvocationResult } from './lambda-invoker';
 export { VirtualClock, DEFAULT_VIRTUAL_EPOCH_MILLIS } from './virtual-clock';
 export * from './service-errors';
-export { MockConfig, MockConfigError, mockedOutcome, mockConfig, MockConfigBuilder, mockReturn, mockThrow } from './mocks';
+export {
+  MockConfig,
+  MockConfigError,
+  mockedOutcome,
+  mockConfig,
+  MockConfigBuilder,
+  mockReturn,
+  mockThrow,
+} from './mocks';
 export type { MockedResponse, MockTestCase, MockTestCases, MockConfigJson, MockStep } from './mocks';
 export { ServiceFault } from './executor/service-ports';
 export { wildcardMatcher, type WildcardMatcher } from './dataflow';
 export { isRoutableService } from './executor/integration-catalog';
-export type { ConnectionAuth, HttpConnections, ModelInvocation, ModelInvoker, PassThrough, ServiceApi, ServicePorts, TaskCallContext } from './executor/service-ports';
+export type {
+  ConnectionAuth,
+  HttpConnections,
+  ModelInvocation,
+  ModelInvoker,
+  PassThrough,
+  ServiceApi,
+  ServicePorts,
+  TaskCallContext,
+} from './executor/service-ports';
 export { EMULATED_API_ACTIONS, type EmulatedService } from './executor/emulated-apis';
 export { callTestState, testStateRequest, testStateResult, SYNTHESIZED_STATE_NAME } from './test-state';
 export type { TestStateHandler, TestStateMockOption, TestStateOptions, TestStateResult } from './test-state';
-export { ImportRefusedError, type RunImportAnswer, type RunImportHeader, type RunImportOptions, type WireHistoryEvent } from './imports';
+export {
+  ImportRefusedError,
+  type RunImportAnswer,
+  type RunImportHeader,
+  type RunImportOptions,
+  type WireHistoryEvent,
+} from './imports';

@@ -20,6 +20,7 @@ export function isValidResourceName(name: unknown): name is string {
 
 /** Throws `InvalidName` unless `name` is valid; `what` names the field in the message. */
 export function assertValidName(name: unknown, what: string): string {
-  if (!isValidResourceName(name)) throw new InvalidName(`Invalid ${what}: ${JSON.stringify(typeof name === 'string' ? name : String(name))}`);
+  if (!isValidResourceName(name))
+    throw new InvalidName(`Invalid ${what}: ${JSON.stringify(typeof name === 'string' ? name : String(name))}`);
   return name;
 }

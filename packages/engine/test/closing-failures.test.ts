@@ -21,20 +21,34 @@ describe('failures while closing a run', () => {
 
   it('a history that cannot be packed stays as rows: the run closes SUCCEEDED and its history reads whole', async () => {
     h = await new EngineHarness({}).start();
-    vi.spyOn(EngineStore.prototype as unknown as { packSegments: () => void }, 'packSegments').mockImplementation(() => {
-      throw new RangeError('Invalid string length');
-    });
+    vi.spyOn(EngineStore.prototype as unknown as { packSegments: () => void }, 'packSegments').mockImplementation(
+      () => {
+        throw new RangeError('Invalid string length');
+      },
+    );
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const exec = await h.run(await h.machine(jsonpath({ A: { Type: 'Pass', Next: 'B' }, B: { Type: 'Pass', End: true } })), { a: 1 });
+    const exec = await h.run(
+      await h.machine(jsonpath({ A: { Type: 'Pass', Next: 'B' }, B: { Type: 'Pass', End: true } })),
+      { a: 1 },
+    );
     expect(await h.describe(exec)).toMatchObject({ status: 'SUCCEEDED' });
-    expect(await h.eventTypes(exec)).toEqual(['ExecutionStarted', 'PassStateEntered', 'PassStateExited', 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded']);
+    expect(await h.eventTypes(exec)).toEqual([
+      'ExecutionStarted',
+      'PassStateEntered',
+      'PassStateExited',
+      'PassStateEntered',
+      'PassStateExited',
+      'ExecutionSucceeded',
+    ]);
   });
 
   it('StopExecution stops a run whose history cannot be packed', async () => {
     h = await new EngineHarness({}).start();
-    vi.spyOn(EngineStore.prototype as unknown as { packSegments: () => void }, 'packSegments').mockImplementation(() => {
-      throw new RangeError('Invalid string length');
-    });
+    vi.spyOn(EngineStore.prototype as unknown as { packSegments: () => void }, 'packSegments').mockImplementation(
+      () => {
+        throw new RangeError('Invalid string length');
+      },
+    );
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const exec = await h.run(await h.machine(waitForever), {});
     await h.call('StopExecution', { executionArn: exec, error: 'Stopped', cause: 'by the test' });
@@ -48,7 +62,10 @@ describe('failures while closing a run', () => {
       throw new Error('disk I/O error');
     });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const exec = await h.run(await h.machine(jsonpath({ W: { Type: 'Wait', Seconds: 1, Next: 'A' }, A: { Type: 'Pass', End: true } })), {});
+    const exec = await h.run(
+      await h.machine(jsonpath({ W: { Type: 'Wait', Seconds: 1, Next: 'A' }, A: { Type: 'Pass', End: true } })),
+      {},
+    );
     await h.clock.advance(2_000);
     await h.idle();
     const described = await h.describe(exec);
@@ -72,7 +89,8 @@ describe('failures while closing a run', () => {
       ),
       {},
     );
-    const [before] = (await h.call('GetExecutionHistory', { executionArn: exec, reverseOrder: true, maxResults: 1 })).events;
+    const [before] = (await h.call('GetExecutionHistory', { executionArn: exec, reverseOrder: true, maxResults: 1 }))
+      .events;
     expect(before).toMatchObject({ id: HISTORY_EVENT_LIMIT - 1, type: 'WaitStateEntered' });
     const answer = await h.call('StopExecution', { executionArn: exec, error: 'Stopped', cause: 'by the test' });
     const described = await h.describe(exec);
@@ -81,7 +99,8 @@ describe('failures while closing a run', () => {
     // At 24,999 events only ExecutionSucceeded may be the 25,000th (history-limit.test.ts): the run closes
     // with the limit's failure, as any other event at that point would close it.
     expect(described).toMatchObject({ status: 'FAILED', ...HISTORY_LIMIT_FAILURE });
-    const [last] = (await h.call('GetExecutionHistory', { executionArn: exec, reverseOrder: true, maxResults: 1 })).events;
+    const [last] = (await h.call('GetExecutionHistory', { executionArn: exec, reverseOrder: true, maxResults: 1 }))
+      .events;
     expect(last).toMatchObject({ id: HISTORY_EVENT_LIMIT, type: 'ExecutionFailed' });
     // Stopping it again changes nothing and answers the same stop date.
     expect((await h.call('StopExecution', { executionArn: exec })).stopDate).toEqual(described.stopDate);
@@ -93,7 +112,10 @@ describe('failures while closing a run', () => {
       throw new Error('disk I/O error');
     });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const exec = await h.run(await h.machine(jsonpath({ W: { Type: 'Wait', Seconds: 1, Next: 'A' }, A: { Type: 'Pass', End: true } })), {});
+    const exec = await h.run(
+      await h.machine(jsonpath({ W: { Type: 'Wait', Seconds: 1, Next: 'A' }, A: { Type: 'Pass', End: true } })),
+      {},
+    );
     // The timer fires and the close is being written (and failing) while the stop arrives.
     const advancing = h.clock.advance(2_000);
     const stopping = h.call('StopExecution', { executionArn: exec, error: 'Stopped' });
@@ -106,7 +128,7 @@ describe('failures while closing a run', () => {
     expect(closing).toHaveLength(1);
   });
 
-  it('a store failure that outlasts the transition\'s two tries and the first try to fail the run still ends the run FAILED, the error recorded', async () => {
+  it("a store failure that outlasts the transition's two tries and the first try to fail the run still ends the run FAILED, the error recorded", async () => {
     h = await new EngineHarness({}).start();
     const write = TransitionBatch.prototype.write;
     let failures = 0;
@@ -120,7 +142,10 @@ describe('failures while closing a run', () => {
     });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let target = '';
-    const exec = await h.run(await h.machine(jsonpath({ W: { Type: 'Wait', Seconds: 1, Next: 'A' }, A: { Type: 'Pass', End: true } })), {});
+    const exec = await h.run(
+      await h.machine(jsonpath({ W: { Type: 'Wait', Seconds: 1, Next: 'A' }, A: { Type: 'Pass', End: true } })),
+      {},
+    );
     target = exec;
     await h.clock.advance(2_000);
     await h.idle();

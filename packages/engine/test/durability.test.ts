@@ -7,10 +7,14 @@ describe('durability and limits', () => {
 
   it('shares one commit among concurrent runs (group commit)', async () => {
     h = await new EngineHarness({ f: (p) => p }).start();
-    const steps = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`S${i}`, invokeTask('f', i < 2 ? { Next: `S${i + 1}` } : { End: true })]));
+    const steps = Object.fromEntries(
+      Array.from({ length: 3 }, (_, i) => [`S${i}`, invokeTask('f', i < 2 ? { Next: `S${i + 1}` } : { End: true })]),
+    );
     const m = await h.machine(jsonata(steps));
     const before = h.engine.commitStats;
-    const runs = await Promise.all(Array.from({ length: 40 }, () => h.call('StartExecution', { stateMachineArn: m, input: '{}' })));
+    const runs = await Promise.all(
+      Array.from({ length: 40 }, () => h.call('StartExecution', { stateMachineArn: m, input: '{}' })),
+    );
     await h.idle();
     const after = h.engine.commitStats;
     for (const r of runs) expect((await h.describe(r.executionArn)).status).toBe('SUCCEEDED');
@@ -42,7 +46,10 @@ describe('durability and limits', () => {
     const v1 = jsonata({ P: { Type: 'Pass', End: true } });
     const m = await h.machine(v1, 'pinned', { publish: true });
     const arn = await h.run(`${m}:1`);
-    await h.call('UpdateStateMachine', { stateMachineArn: m, definition: JSON.stringify(jsonata({ Q: { Type: 'Pass', End: true } })) });
+    await h.call('UpdateStateMachine', {
+      stateMachineArn: m,
+      definition: JSON.stringify(jsonata({ Q: { Type: 'Pass', End: true } })),
+    });
     const described = await h.call('DescribeStateMachineForExecution', { executionArn: arn });
     expect(described).toMatchObject({ stateMachineArn: m, name: 'pinned', definition: JSON.stringify(v1) });
   });
@@ -87,11 +94,25 @@ describe('a .sync parent told of its child across a stop', () => {
     let after: EngineHarness | undefined;
     try {
       const child = await h.machine(
-        jsonata({ W: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } }, End: true } }),
+        jsonata({
+          W: {
+            Type: 'Task',
+            Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+            Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } },
+            End: true,
+          },
+        }),
         'child',
       );
       const parent = await h.machine(
-        jsonata({ Sync: { Type: 'Task', Resource: 'arn:aws:states:::states:startExecution.sync:2', Arguments: { StateMachineArn: child, Input: {} }, End: true } }),
+        jsonata({
+          Sync: {
+            Type: 'Task',
+            Resource: 'arn:aws:states:::states:startExecution.sync:2',
+            Arguments: { StateMachineArn: child, Input: {} },
+            End: true,
+          },
+        }),
         'parent',
       );
       const arn = await h.run(parent);
@@ -121,7 +142,9 @@ describe('child starts replayed after a restart', () => {
       const input = { stateMachineArn: child, name: 'gen-1', input: '{"a":1}' };
       await expect(startExecution(rt, input, { replay: true })).resolves.toEqual(first);
       await expect(startExecution(rt, input)).rejects.toMatchObject({ name: 'ExecutionAlreadyExists' });
-      await expect(startExecution(rt, { ...input, input: '{"a":2}' }, { replay: true })).rejects.toMatchObject({ name: 'ExecutionAlreadyExists' });
+      await expect(startExecution(rt, { ...input, input: '{"a":2}' }, { replay: true })).rejects.toMatchObject({
+        name: 'ExecutionAlreadyExists',
+      });
     } finally {
       await h.close();
     }

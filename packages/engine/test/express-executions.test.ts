@@ -1,8 +1,16 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import {
-  CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, RedriveExecutionCommand, SFNClient,
-  StartExecutionCommand, StartSyncExecutionCommand, StopExecutionCommand, ValidateStateMachineDefinitionCommand,
+  CreateStateMachineCommand,
+  DescribeExecutionCommand,
+  GetExecutionHistoryCommand,
+  ListExecutionsCommand,
+  RedriveExecutionCommand,
+  SFNClient,
+  StartExecutionCommand,
+  StartSyncExecutionCommand,
+  StopExecutionCommand,
+  ValidateStateMachineDefinitionCommand,
 } from '@aws-sdk/client-sfn';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seconds } from '../../workflow/src/config/duration';
@@ -36,7 +44,12 @@ describe('EXPRESS workflows through @aws-sdk/client-sfn', () => {
     }).start();
     api = await startLocalApiServer(createLocalApiHandler({ services: [stepFunctionsService(h.engine)] }), 0);
     // The SDK sends StartSyncExecution to the `sync-` host prefix; a local endpoint has none of it.
-    sfn = new SFNClient({ endpoint: api.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, disableHostPrefix: true });
+    sfn = new SFNClient({
+      endpoint: api.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+      disableHostPrefix: true,
+    });
   });
   afterEach(async () => {
     sfn.destroy();
@@ -45,11 +58,17 @@ describe('EXPRESS workflows through @aws-sdk/client-sfn', () => {
   });
 
   const create = async (name: string, definition: object, type: 'EXPRESS' | 'STANDARD' = 'EXPRESS') =>
-    (await sfn.send(new CreateStateMachineCommand({ name, definition: JSON.stringify(definition), roleArn: ROLE, type }))).stateMachineArn!;
+    (
+      await sfn.send(
+        new CreateStateMachineCommand({ name, definition: JSON.stringify(definition), roleArn: ROLE, type }),
+      )
+    ).stateMachineArn!;
 
   it('StartSyncExecution answers with the status, output and billing of the finished run', async () => {
     const machine = await create('drafts', draftAndClassify);
-    const out = await sfn.send(new StartSyncExecutionCommand({ stateMachineArn: machine, input: JSON.stringify({ topic: 'a refund' }) }));
+    const out = await sfn.send(
+      new StartSyncExecutionCommand({ stateMachineArn: machine, input: JSON.stringify({ topic: 'a refund' }) }),
+    );
     expect(out.status).toBe('SUCCEEDED');
     expect(JSON.parse(out.output!)).toEqual({ topic: 'a refund', draft: { text: 'About a refund' }, label: 'billing' });
     expect(out.outputDetails).toEqual({ included: true });
@@ -74,7 +93,9 @@ describe('EXPRESS workflows through @aws-sdk/client-sfn', () => {
 
   it('StartSyncExecution on a STANDARD machine is StateMachineTypeNotSupported', async () => {
     const machine = await create('standard', draftAndClassify, 'STANDARD');
-    await expect(sfn.send(new StartSyncExecutionCommand({ stateMachineArn: machine, input: '{}' }))).rejects.toMatchObject({
+    await expect(
+      sfn.send(new StartSyncExecutionCommand({ stateMachineArn: machine, input: '{}' })),
+    ).rejects.toMatchObject({
       name: 'StateMachineTypeNotSupported',
     });
     expect(h.count('draft')).toBe(0);
@@ -82,8 +103,12 @@ describe('EXPRESS workflows through @aws-sdk/client-sfn', () => {
 
   it('StartExecution on an EXPRESS machine runs asynchronously, under an express ARN, names not unique', async () => {
     const machine = await create('drafts', draftAndClassify);
-    const first = await sfn.send(new StartExecutionCommand({ stateMachineArn: machine, name: 'same', input: JSON.stringify({ topic: 'x' }) }));
-    const second = await sfn.send(new StartExecutionCommand({ stateMachineArn: machine, name: 'same', input: JSON.stringify({ topic: 'y' }) }));
+    const first = await sfn.send(
+      new StartExecutionCommand({ stateMachineArn: machine, name: 'same', input: JSON.stringify({ topic: 'x' }) }),
+    );
+    const second = await sfn.send(
+      new StartExecutionCommand({ stateMachineArn: machine, name: 'same', input: JSON.stringify({ topic: 'y' }) }),
+    );
     expect(first.executionArn).toMatch(EXPRESS_ARN);
     expect(second.executionArn).not.toBe(first.executionArn);
     await h.idle();
@@ -99,7 +124,11 @@ describe('EXPRESS workflows through @aws-sdk/client-sfn', () => {
     const db = new Database(join(h.dataDir, ENGINE_DB_FILE), { readonly: true });
     try {
       const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-      expect({ executions: count('executions'), events: count('events'), frames: count('frames') }).toEqual({ executions: 0, events: 0, frames: 0 });
+      expect({ executions: count('executions'), events: count('events'), frames: count('frames') }).toEqual({
+        executions: 0,
+        events: 0,
+        frames: 0,
+      });
     } finally {
       db.close();
     }
@@ -107,8 +136,13 @@ describe('EXPRESS workflows through @aws-sdk/client-sfn', () => {
 
   it('Describe, history, stop and redrive of an express run, and listing an EXPRESS machine, get the service errors', async () => {
     const machine = await create('drafts', draftAndClassify);
-    const { executionArn } = await sfn.send(new StartSyncExecutionCommand({ stateMachineArn: machine, input: JSON.stringify({ topic: 'x' }) }));
-    const invalidArn = { name: 'InvalidArn', message: "Invalid Arn: 'Resource type not valid in this context: express'" };
+    const { executionArn } = await sfn.send(
+      new StartSyncExecutionCommand({ stateMachineArn: machine, input: JSON.stringify({ topic: 'x' }) }),
+    );
+    const invalidArn = {
+      name: 'InvalidArn',
+      message: "Invalid Arn: 'Resource type not valid in this context: express'",
+    };
     await expect(sfn.send(new DescribeExecutionCommand({ executionArn }))).rejects.toMatchObject(invalidArn);
     await expect(sfn.send(new GetExecutionHistoryCommand({ executionArn }))).rejects.toMatchObject(invalidArn);
     await expect(sfn.send(new StopExecutionCommand({ executionArn }))).rejects.toMatchObject(invalidArn);
@@ -120,8 +154,16 @@ describe('EXPRESS workflows through @aws-sdk/client-sfn', () => {
   });
 
   it.each([
-    ['.waitForTaskToken', 'arn:aws:states:::lambda:invoke.waitForTaskToken', { FunctionName: fn('draft'), Payload: { 'token.$': '$$.Task.Token' } }],
-    ['.sync', 'arn:aws:states:::states:startExecution.sync:2', { StateMachineArn: 'arn:aws:states:us-east-1:123456789012:stateMachine:child' }],
+    [
+      '.waitForTaskToken',
+      'arn:aws:states:::lambda:invoke.waitForTaskToken',
+      { FunctionName: fn('draft'), Payload: { 'token.$': '$$.Task.Token' } },
+    ],
+    [
+      '.sync',
+      'arn:aws:states:::states:startExecution.sync:2',
+      { StateMachineArn: 'arn:aws:states:us-east-1:123456789012:stateMachine:child' },
+    ],
   ])('an EXPRESS machine with a %s Task is InvalidDefinition', async (suffix, resource, parameters) => {
     const definition = jsonpath({ Wait: { Type: 'Task', Resource: resource, Parameters: parameters, End: true } });
     await expect(create('callbacks', definition)).rejects.toMatchObject({
@@ -130,13 +172,17 @@ describe('EXPRESS workflows through @aws-sdk/client-sfn', () => {
     });
     // The same definition is fine for STANDARD, and ValidateStateMachineDefinition says FAIL for EXPRESS only.
     await expect(create('callbacks', definition, 'STANDARD')).resolves.toContain(':stateMachine:callbacks');
-    const verdict = (type: 'EXPRESS' | 'STANDARD') => sfn.send(new ValidateStateMachineDefinitionCommand({ definition: JSON.stringify(definition), type }));
+    const verdict = (type: 'EXPRESS' | 'STANDARD') =>
+      sfn.send(new ValidateStateMachineDefinitionCommand({ definition: JSON.stringify(definition), type }));
     expect((await verdict('EXPRESS')).result).toBe('FAIL');
     expect((await verdict('STANDARD')).result).toBe('OK');
   });
 
   it('an express run is timed out at five minutes whatever its definition says', async () => {
-    const machine = await create('drafts', jsonpath({ Nap: { Type: 'Wait', Seconds: 600, End: true } }, { TimeoutSeconds: 3600 }));
+    const machine = await create(
+      'drafts',
+      jsonpath({ Nap: { Type: 'Wait', Seconds: 600, End: true } }, { TimeoutSeconds: 3600 }),
+    );
     // In process, so the run has started before the clock moves (a request over HTTP might not have).
     const pending = h.call('StartSyncExecution', { stateMachineArn: machine, input: '{}' });
     await h.idle();
@@ -156,10 +202,19 @@ describe('EXPRESS workflows through @aws-sdk/client-sfn', () => {
     // history quota does not apply to them (FACTS.md).
     const machine = await create(
       'wide-map',
-      jsonpath({ Each: { Type: 'Map', ItemsPath: '$.items', ItemProcessor: { StartAt: 'Item', States: { Item: { Type: 'Pass', End: true } } }, End: true } }),
+      jsonpath({
+        Each: {
+          Type: 'Map',
+          ItemsPath: '$.items',
+          ItemProcessor: { StartAt: 'Item', States: { Item: { Type: 'Pass', End: true } } },
+          End: true,
+        },
+      }),
     );
     const items = Array.from({ length: 7_000 }, (_, i) => i);
-    const out = await sfn.send(new StartSyncExecutionCommand({ stateMachineArn: machine, input: JSON.stringify({ items }) }));
+    const out = await sfn.send(
+      new StartSyncExecutionCommand({ stateMachineArn: machine, input: JSON.stringify({ items }) }),
+    );
     expect({ status: out.status, cause: out.cause }).toEqual({ status: 'SUCCEEDED', cause: undefined });
     expect(JSON.parse(out.output!)).toHaveLength(7_000);
   }, 120_000);

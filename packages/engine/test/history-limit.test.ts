@@ -34,13 +34,22 @@ describe('the 25,000-event history limit', () => {
     h = await new EngineHarness().start();
     const m = await h.machine(
       jsonata({
-        Each: { Type: 'Map', Items: '{% [1..10000] %}', ItemProcessor: { StartAt: 'Item', States: { Item: { Type: 'Pass', End: true } } }, End: true },
+        Each: {
+          Type: 'Map',
+          Items: '{% [1..10000] %}',
+          ItemProcessor: { StartAt: 'Item', States: { Item: { Type: 'Pass', End: true } } },
+          End: true,
+        },
       }),
     );
     const arn = await h.run(m);
     expect(await h.describe(arn)).toMatchObject({ status: 'FAILED', error: 'States.Runtime', cause: CAUSE });
     const [last, before] = await lastEvents(arn, 2);
-    expect(last).toMatchObject({ id: HISTORY_EVENT_LIMIT, type: 'ExecutionFailed', executionFailedEventDetails: { error: 'States.Runtime', cause: CAUSE } });
+    expect(last).toMatchObject({
+      id: HISTORY_EVENT_LIMIT,
+      type: 'ExecutionFailed',
+      executionFailedEventDetails: { error: 'States.Runtime', cause: CAUSE },
+    });
     expect(before.id).toBe(HISTORY_EVENT_LIMIT - 1);
     expect((await h.call('DescribeExecution', { executionArn: arn })).redriveStatus).toBe('NOT_REDRIVABLE');
   });

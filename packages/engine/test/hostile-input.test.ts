@@ -19,13 +19,20 @@ describe('engine API under hostile input', () => {
   });
   afterAll(() => h.close());
 
-  const rejects = (op: string, input: object, name: string) => expect(h.call(op, input)).rejects.toMatchObject({ name });
+  const rejects = (op: string, input: object, name: string) =>
+    expect(h.call(op, input)).rejects.toMatchObject({ name });
 
   describe('operation dispatch', () => {
-    it.each(['constructor', 'toString', '__proto__', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__', 'toLocaleString'])(
-      '%s is an unknown operation',
-      (op) => rejects(op, {}, 'UnknownOperationException'),
-    );
+    it.each([
+      'constructor',
+      'toString',
+      '__proto__',
+      'valueOf',
+      'hasOwnProperty',
+      'isPrototypeOf',
+      '__defineGetter__',
+      'toLocaleString',
+    ])('%s is an unknown operation', (op) => rejects(op, {}, 'UnknownOperationException'));
   });
 
   describe('names', () => {
@@ -39,14 +46,20 @@ describe('engine API under hostile input', () => {
       ['U+0085 (a C1 control)', 'a\u0085b'],
       ['a slash', 'a/b'],
     ])('a state machine name with %s is InvalidName', (_what, name) =>
-      rejects('CreateStateMachine', { name, definition: JSON.stringify(jsonata({ P: { Type: 'Pass', End: true } })), roleArn: role }, 'InvalidName'),
+      rejects(
+        'CreateStateMachine',
+        { name, definition: JSON.stringify(jsonata({ P: { Type: 'Pass', End: true } })), roleArn: role },
+        'InvalidName',
+      ),
     );
     it('an execution name with a lone surrogate is InvalidName', () =>
       rejects('StartExecution', { stateMachineArn: machine, name: 'run\udfff' }, 'InvalidName'));
     it('an alias name with a lone surrogate is InvalidName', () =>
       rejects('CreateStateMachineAlias', { name: 'live\ud83d', routingConfiguration: [] }, 'InvalidName'));
     it('80 characters outside the BMP are a valid name (counted as characters)', async () => {
-      await expect(h.machine(jsonata({ P: { Type: 'Pass', End: true } }), '😀'.repeat(80))).resolves.toContain(':stateMachine:');
+      await expect(h.machine(jsonata({ P: { Type: 'Pass', End: true } }), '😀'.repeat(80))).resolves.toContain(
+        ':stateMachine:',
+      );
     });
   });
 
@@ -58,13 +71,24 @@ describe('engine API under hostile input', () => {
       await rejects('CreateStateMachine', { name: 'deep', definition: deep, roleArn: role }, 'InvalidDefinition');
       await rejects('UpdateStateMachine', { stateMachineArn: machine, definition: deep }, 'InvalidDefinition');
       const validated = await h.call('ValidateStateMachineDefinition', { definition: deep });
-      expect(validated).toMatchObject({ result: 'FAIL', diagnostics: [expect.objectContaining({ code: 'SCHEMA_VALIDATION_FAILED' })] });
+      expect(validated).toMatchObject({
+        result: 'FAIL',
+        diagnostics: [expect.objectContaining({ code: 'SCHEMA_VALIDATION_FAILED' })],
+      });
     });
     it('TestState refuses a definition nested 10,000 deep as CreateStateMachine does (it answered 500, Maximum call stack size exceeded)', async () => {
       const deep = `{"Type":"Pass","Result":${nested(10_000)},"End":true}`;
-      await rejects('CreateStateMachine', { name: 'deep-10k', definition: `{"StartAt":"P","States":{"P":${deep}}}`, roleArn: role }, 'InvalidDefinition');
+      await rejects(
+        'CreateStateMachine',
+        { name: 'deep-10k', definition: `{"StartAt":"P","States":{"P":${deep}}}`, roleArn: role },
+        'InvalidDefinition',
+      );
       await rejects('TestState', { definition: deep }, 'InvalidDefinition');
-      await rejects('TestState', { definition: `{"StartAt":"P","States":{"P":${deep}}}`, stateName: 'P' }, 'InvalidDefinition');
+      await rejects(
+        'TestState',
+        { definition: `{"StartAt":"P","States":{"P":${deep}}}`, stateName: 'P' },
+        'InvalidDefinition',
+      );
     });
     it.each([
       ['input', { input: nested(10_000) }, 'InvalidExecutionInput'],
@@ -72,10 +96,17 @@ describe('engine API under hostile input', () => {
       ['context', { context: `{"v":${nested(10_000)}}`, mock: { result: '{}' } }, 'ValidationException'],
       ['a mocked result', { mock: { result: `{"Payload":${nested(10_000)}}` } }, 'ValidationException'],
     ])('TestState refuses %s nested 10,000 deep, never with a 500', async (_what, fields, name) => {
-      const definition = JSON.stringify({ Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Arguments: { FunctionName: 'f' }, End: true, QueryLanguage: 'JSONata' });
+      const definition = JSON.stringify({
+        Type: 'Task',
+        Resource: 'arn:aws:states:::lambda:invoke',
+        Arguments: { FunctionName: 'f' },
+        End: true,
+        QueryLanguage: 'JSONata',
+      });
       await rejects('TestState', { definition, roleArn: role, ...fields }, name);
     });
-    it('a task output nested 5,000 deep is InvalidOutput', () => rejects('SendTaskSuccess', { taskToken: `AAAA${'x'.repeat(128)}`, output: nested(5000) }, 'InvalidOutput'));
+    it('a task output nested 5,000 deep is InvalidOutput', () =>
+      rejects('SendTaskSuccess', { taskToken: `AAAA${'x'.repeat(128)}`, output: nested(5000) }, 'InvalidOutput'));
     it(`an input nested exactly ${MAX_JSON_NESTING_DEPTH} deep runs through JSONata and JSONPath states`, async () => {
       const arn = await h.machine({
         StartAt: 'Copy',
@@ -98,7 +129,9 @@ describe('engine API under hostile input', () => {
     it('a definition of exactly 1 MB is accepted', async () => {
       const definition = padded(DEFINITION_LIMIT_BYTES);
       expect(Buffer.byteLength(definition)).toBe(DEFINITION_LIMIT_BYTES);
-      await expect(h.call('CreateStateMachine', { name: 'one-mb', definition, roleArn: role })).resolves.toHaveProperty('stateMachineArn');
+      await expect(h.call('CreateStateMachine', { name: 'one-mb', definition, roleArn: role })).resolves.toHaveProperty(
+        'stateMachineArn',
+      );
     });
     it('a 1.1 MB definition is refused by Create and Update with ValidationException', async () => {
       const definition = padded(Math.round(1.1 * DEFINITION_LIMIT_BYTES));

@@ -7,11 +7,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineHarness } from './support/engine-harness';
 
 const ROLE = 'arn:aws:iam::123456789012:role/test';
-const task = JSON.stringify({ Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Arguments: { FunctionName: 'f' }, End: true, QueryLanguage: 'JSONata' });
+const task = JSON.stringify({
+  Type: 'Task',
+  Resource: 'arn:aws:states:::lambda:invoke',
+  Arguments: { FunctionName: 'f' },
+  End: true,
+  QueryLanguage: 'JSONata',
+});
 const parallel = JSON.stringify({
   Type: 'Parallel',
   End: true,
-  Branches: [{ StartAt: 'Inner', States: { Inner: { Type: 'Map', End: true, ItemProcessor: { StartAt: 'Deep', States: { Deep: { Type: 'Pass', End: true } } } } } }],
+  Branches: [
+    {
+      StartAt: 'Inner',
+      States: {
+        Inner: {
+          Type: 'Map',
+          End: true,
+          ItemProcessor: { StartAt: 'Deep', States: { Deep: { Type: 'Pass', End: true } } },
+        },
+      },
+    },
+  ],
 });
 
 describe('plain refusals', () => {
@@ -21,16 +38,24 @@ describe('plain refusals', () => {
   });
   afterAll(() => h.close());
 
-  it.each(['SendTaskSuccess', 'SendTaskFailure', 'SendTaskHeartbeat'])('%s with a numeric taskToken is a ValidationException that says it is a number', async (operation) => {
-    await expect(h.call(operation, { taskToken: 12345, output: '{}' })).rejects.toMatchObject({
-      name: 'ValidationException',
-      message: "Value at 'taskToken' must be a string, not the number 12345",
-    });
-  });
+  it.each(['SendTaskSuccess', 'SendTaskFailure', 'SendTaskHeartbeat'])(
+    '%s with a numeric taskToken is a ValidationException that says it is a number',
+    async (operation) => {
+      await expect(h.call(operation, { taskToken: 12345, output: '{}' })).rejects.toMatchObject({
+        name: 'ValidationException',
+        message: "Value at 'taskToken' must be a string, not the number 12345",
+      });
+    },
+  );
 
   it("TestState refuses roleArn 'x' as CreateStateMachine's service does, InvalidArn", async () => {
-    await expect(h.call('TestState', { definition: task, roleArn: 'x' })).rejects.toMatchObject({ name: 'InvalidArn', message: "Invalid Role Arn: 'x'" });
-    await expect(h.call('TestState', { definition: task, roleArn: ROLE, mock: { result: '{}' } })).resolves.toMatchObject({ status: 'SUCCEEDED' });
+    await expect(h.call('TestState', { definition: task, roleArn: 'x' })).rejects.toMatchObject({
+      name: 'InvalidArn',
+      message: "Invalid Role Arn: 'x'",
+    });
+    await expect(
+      h.call('TestState', { definition: task, roleArn: ROLE, mock: { result: '{}' } }),
+    ).resolves.toMatchObject({ status: 'SUCCEEDED' });
   });
 
   it('TestState refuses a mocked errorOutput with neither error nor cause', async () => {
@@ -38,15 +63,21 @@ describe('plain refusals', () => {
       name: 'ValidationException',
       message: 'A test mock errorOutput should have at least one of the following fields: [error, cause].',
     });
-    await expect(h.call('TestState', { definition: task, mock: { errorOutput: { error: 'E' } } })).resolves.toMatchObject({ status: 'FAILED', error: 'E' });
+    await expect(
+      h.call('TestState', { definition: task, mock: { errorOutput: { error: 'E' } } }),
+    ).resolves.toMatchObject({ status: 'FAILED', error: 'E' });
   });
 
   it('TestState refuses an errorCausedByState that names no state inside the tested state, and takes one nested at any depth', async () => {
     const mock = { errorOutput: { error: 'E', cause: 'c' } };
-    await expect(h.call('TestState', { definition: parallel, mock, stateConfiguration: { errorCausedByState: 'Nowhere' } })).rejects.toMatchObject({
+    await expect(
+      h.call('TestState', { definition: parallel, mock, stateConfiguration: { errorCausedByState: 'Nowhere' } }),
+    ).rejects.toMatchObject({
       name: 'ValidationException',
       message: "The errorCausedByState 'Nowhere' names no state inside the tested Parallel state.",
     });
-    await expect(h.call('TestState', { definition: parallel, mock, stateConfiguration: { errorCausedByState: 'Deep' } })).resolves.toMatchObject({ status: 'FAILED', error: 'E' });
+    await expect(
+      h.call('TestState', { definition: parallel, mock, stateConfiguration: { errorCausedByState: 'Deep' } }),
+    ).resolves.toMatchObject({ status: 'FAILED', error: 'E' });
   });
 });

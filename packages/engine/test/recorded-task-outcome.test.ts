@@ -50,7 +50,9 @@ describe('a callback task timing out with an outcome recorded for its token', ()
     expect(await h.eventTypes(decided)).toContain('TaskSucceeded');
     expect(await h.eventTypes(decided)).not.toContain('TaskTimedOut');
     expect(await h.output(undecided)).toEqual({ branch: 'timeout' });
-    await expect(h.call('SendTaskSuccess', { taskToken: tokens[0], output: '{}' })).rejects.toMatchObject({ name: 'TaskTimedOut' });
+    await expect(h.call('SendTaskSuccess', { taskToken: tokens[0], output: '{}' })).rejects.toMatchObject({
+      name: 'TaskTimedOut',
+    });
   });
 
   it('postpones the timeout while the record cannot be read, and never times out without asking', async () => {

@@ -22,7 +22,14 @@ describe('Retry, Catch and task timeouts on a virtual clock', () => {
 
   it('retries with exponential backoff: IntervalSeconds × BackoffRate^n', async () => {
     h = await new EngineHarness({ f: flaky(3) }).start();
-    const m = await h.machine(jsonata({ T: invokeTask('f', { Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 2, MaxAttempts: 3, BackoffRate: 2 }], End: true }) }));
+    const m = await h.machine(
+      jsonata({
+        T: invokeTask('f', {
+          Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 2, MaxAttempts: 3, BackoffRate: 2 }],
+          End: true,
+        }),
+      }),
+    );
     const arn = await h.run(m);
     expect((await h.describe(arn)).status).toBe('RUNNING');
     await h.clock.advance(60_000);
@@ -35,7 +42,19 @@ describe('Retry, Catch and task timeouts on a virtual clock', () => {
     h = await new EngineHarness({ f: flaky(3) }, { random: () => 0.5 }).start();
     const m = await h.machine(
       jsonata({
-        T: invokeTask('f', { Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 10, MaxAttempts: 3, BackoffRate: 10, MaxDelaySeconds: 15, JitterStrategy: 'FULL' }], End: true }),
+        T: invokeTask('f', {
+          Retry: [
+            {
+              ErrorEquals: ['States.ALL'],
+              IntervalSeconds: 10,
+              MaxAttempts: 3,
+              BackoffRate: 10,
+              MaxDelaySeconds: 15,
+              JitterStrategy: 'FULL',
+            },
+          ],
+          End: true,
+        }),
       }),
     );
     const arn = await h.run(m);
@@ -47,7 +66,13 @@ describe('Retry, Catch and task timeouts on a virtual clock', () => {
     h = await new EngineHarness({ f: flaky(10, 'Nope'), g: flaky(10, 'Fatal') }).start();
     const m = await h.machine(
       jsonata({
-        T: invokeTask('f', { Retry: [{ ErrorEquals: ['Fatal'], MaxAttempts: 0 }, { ErrorEquals: ['States.ALL'], IntervalSeconds: 1, MaxAttempts: 2 }], End: true }),
+        T: invokeTask('f', {
+          Retry: [
+            { ErrorEquals: ['Fatal'], MaxAttempts: 0 },
+            { ErrorEquals: ['States.ALL'], IntervalSeconds: 1, MaxAttempts: 2 },
+          ],
+          End: true,
+        }),
       }),
     );
     const arn = await h.run(m);
@@ -55,7 +80,15 @@ describe('Retry, Catch and task timeouts on a virtual clock', () => {
     expect(await h.describe(arn)).toMatchObject({ status: 'FAILED', error: 'Nope' });
     expect(h.count('f')).toBe(3);
     const g = await h.machine(
-      jsonata({ T: invokeTask('g', { Retry: [{ ErrorEquals: ['Fatal'], MaxAttempts: 0 }, { ErrorEquals: ['States.ALL'], MaxAttempts: 2 }], End: true }) }),
+      jsonata({
+        T: invokeTask('g', {
+          Retry: [
+            { ErrorEquals: ['Fatal'], MaxAttempts: 0 },
+            { ErrorEquals: ['States.ALL'], MaxAttempts: 2 },
+          ],
+          End: true,
+        }),
+      }),
     );
     const arn2 = await h.run(g);
     await h.clock.advance(60_000);
@@ -69,7 +102,14 @@ describe('Retry, Catch and task timeouts on a virtual clock', () => {
       jsonata({
         T: invokeTask('f', {
           Retry: [{ ErrorEquals: ['Broken'], IntervalSeconds: 1, MaxAttempts: 1 }],
-          Catch: [{ ErrorEquals: ['States.TaskFailed'], Next: 'Handled', Output: { caught: '{% $states.errorOutput.Error %}' }, Assign: { failedAt: 'T' } }],
+          Catch: [
+            {
+              ErrorEquals: ['States.TaskFailed'],
+              Next: 'Handled',
+              Output: { caught: '{% $states.errorOutput.Error %}' },
+              Assign: { failedAt: 'T' },
+            },
+          ],
           Next: 'Unreached',
         }),
         Unreached: { Type: 'Fail' },
@@ -81,7 +121,13 @@ describe('Retry, Catch and task timeouts on a virtual clock', () => {
     expect(await h.output(arn)).toEqual({ caught: 'Broken', at: 'T' });
     expect(h.count('f')).toBe(2);
     const types = await h.eventTypes(arn);
-    expect(types.slice(types.lastIndexOf('TaskFailed'))).toEqual(['TaskFailed', 'TaskStateExited', 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded']);
+    expect(types.slice(types.lastIndexOf('TaskFailed'))).toEqual([
+      'TaskFailed',
+      'TaskStateExited',
+      'PassStateEntered',
+      'PassStateExited',
+      'ExecutionSucceeded',
+    ]);
   });
 
   it('times out a task at TimeoutSeconds with States.Timeout, which States.TaskFailed does not catch', async () => {

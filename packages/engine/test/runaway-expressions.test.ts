@@ -42,7 +42,10 @@ describe('a runaway expression', () => {
   });
 
   it('fails in TestState the same way, and TestState answers', async () => {
-    const out = await h.call('TestState', { definition: JSON.stringify({ Type: 'Pass', QueryLanguage: 'JSONata', Output: RUNAWAY, End: true }), input: '{}' });
+    const out = await h.call('TestState', {
+      definition: JSON.stringify({ Type: 'Pass', QueryLanguage: 'JSONata', Output: RUNAWAY, End: true }),
+      input: '{}',
+    });
     expect(out).toMatchObject({ status: 'FAILED', error: 'States.QueryEvaluationError' });
     expect(out.cause).toContain('expressionLimits.timeoutMillis');
   });

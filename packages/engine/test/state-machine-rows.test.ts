@@ -18,9 +18,15 @@ describe('state machine rows the store keeps', () => {
     h = await new EngineHarness().start();
     await h.machine(answering(1), 'kept');
     expect(await h.output(await h.run(ARN))).toEqual({ v: 1 });
-    const { revisionId } = await h.call('UpdateStateMachine', { stateMachineArn: ARN, definition: JSON.stringify(answering(2)) });
+    const { revisionId } = await h.call('UpdateStateMachine', {
+      stateMachineArn: ARN,
+      definition: JSON.stringify(answering(2)),
+    });
     expect(await h.output(await h.run(ARN))).toEqual({ v: 2 });
-    expect(await h.call('DescribeStateMachine', { stateMachineArn: ARN })).toMatchObject({ revisionId, definition: JSON.stringify(answering(2)) });
+    expect(await h.call('DescribeStateMachine', { stateMachineArn: ARN })).toMatchObject({
+      revisionId,
+      definition: JSON.stringify(answering(2)),
+    });
   });
 
   it('refuses a start on a machine deleted after a run started on it (StateMachineDoesNotExist)', async () => {
@@ -28,16 +34,26 @@ describe('state machine rows the store keeps', () => {
     await h.machine(answering(1), 'kept');
     await h.run(ARN);
     await h.call('DeleteStateMachine', { stateMachineArn: ARN });
-    await expect(h.call('StartExecution', { stateMachineArn: ARN })).rejects.toMatchObject({ name: 'StateMachineDoesNotExist' });
+    await expect(h.call('StartExecution', { stateMachineArn: ARN })).rejects.toMatchObject({
+      name: 'StateMachineDoesNotExist',
+    });
   });
 
   it('numbers each published version one past the last, a start reading the machine between publications', async () => {
     h = await new EngineHarness().start();
     await h.machine(answering(1), 'kept', { publish: true });
     await h.run(ARN);
-    const second = await h.call('UpdateStateMachine', { stateMachineArn: ARN, definition: JSON.stringify(answering(2)), publish: true });
+    const second = await h.call('UpdateStateMachine', {
+      stateMachineArn: ARN,
+      definition: JSON.stringify(answering(2)),
+      publish: true,
+    });
     await h.run(ARN);
-    const third = await h.call('UpdateStateMachine', { stateMachineArn: ARN, definition: JSON.stringify(answering(3)), publish: true });
+    const third = await h.call('UpdateStateMachine', {
+      stateMachineArn: ARN,
+      definition: JSON.stringify(answering(3)),
+      publish: true,
+    });
     expect([second.stateMachineVersionArn, third.stateMachineVersionArn]).toEqual([`${ARN}:2`, `${ARN}:3`]);
     expect(await h.output(await h.run(`${ARN}:2`))).toEqual({ v: 2 });
   });
@@ -48,7 +64,12 @@ describe('state machine rows the store keeps', () => {
     const before = await h.call('DescribeStateMachine', { stateMachineArn: ARN });
     // The same revision published again with another description: ConflictException, after the row's update ran.
     await expect(
-      h.call('UpdateStateMachine', { stateMachineArn: ARN, tracingConfiguration: { enabled: true }, publish: true, versionDescription: 'second' }),
+      h.call('UpdateStateMachine', {
+        stateMachineArn: ARN,
+        tracingConfiguration: { enabled: true },
+        publish: true,
+        versionDescription: 'second',
+      }),
     ).rejects.toMatchObject({ name: 'ConflictException' });
     expect(await h.call('DescribeStateMachine', { stateMachineArn: ARN })).toEqual(before);
     await h.run(ARN);

@@ -38,7 +38,11 @@ describe('states (JSONPath)', () => {
   it('routes with Choice rules and passes Result into ResultPath', async () => {
     const m = await h.machine(
       jsonpath({
-        Route: { Type: 'Choice', Choices: [{ Variable: '$.n', NumericGreaterThan: 10, Next: 'Big' }], Default: 'Small' },
+        Route: {
+          Type: 'Choice',
+          Choices: [{ Variable: '$.n', NumericGreaterThan: 10, Next: 'Big' }],
+          Default: 'Small',
+        },
         Big: { Type: 'Pass', Result: 'big', ResultPath: '$.size', End: true },
         Small: { Type: 'Pass', Result: 'small', ResultPath: '$.size', End: true },
       }),
@@ -50,7 +54,12 @@ describe('states (JSONPath)', () => {
   it('catches with ResultPath keeping the input', async () => {
     const m = await h.machine(
       jsonpath({
-        T: { Type: 'Task', Resource: `${FN}:boom`, Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Done' }], End: true },
+        T: {
+          Type: 'Task',
+          Resource: `${FN}:boom`,
+          Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Done' }],
+          End: true,
+        },
         Done: { Type: 'Pass', End: true },
       }),
     );
@@ -81,7 +90,12 @@ describe('states (JSONPath)', () => {
     const m = await h.machine(
       jsonpath({
         W: { Type: 'Wait', SecondsPath: '$.delay', Next: 'Ask' },
-        Ask: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', Parameters: { FunctionName: 'ask', Payload: { 'token.$': '$$.Task.Token' } }, End: true },
+        Ask: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+          Parameters: { FunctionName: 'ask', Payload: { 'token.$': '$$.Task.Token' } },
+          End: true,
+        },
       }),
     );
     const arn = await h.run(m, { delay: 30 });

@@ -46,16 +46,26 @@ describe('states (JSONata)', () => {
   });
 
   it('fails with States.NoChoiceMatched when no rule matches and there is no Default', async () => {
-    const m = await h.machine(jsonata({ Route: { Type: 'Choice', Choices: [{ Condition: '{% false %}', Next: 'X' }] }, X: { Type: 'Succeed' } }));
+    const m = await h.machine(
+      jsonata({
+        Route: { Type: 'Choice', Choices: [{ Condition: '{% false %}', Next: 'X' }] },
+        X: { Type: 'Succeed' },
+      }),
+    );
     const arn = await h.run(m);
     expect(await h.describe(arn)).toMatchObject({ status: 'FAILED', error: 'States.NoChoiceMatched' });
   });
 
   it('fails the run at a Fail state with its Error and Cause', async () => {
-    const m = await h.machine(jsonata({ F: { Type: 'Fail', Error: 'Custom.Error', Cause: '{% "because " & $states.input.why %}' } }));
+    const m = await h.machine(
+      jsonata({ F: { Type: 'Fail', Error: 'Custom.Error', Cause: '{% "because " & $states.input.why %}' } }),
+    );
     const arn = await h.run(m, { why: 'reasons' });
     expect(await h.describe(arn)).toMatchObject({ status: 'FAILED', error: 'Custom.Error', cause: 'because reasons' });
-    expect((await h.history(arn)).at(-1)).toMatchObject({ type: 'ExecutionFailed', executionFailedEventDetails: { error: 'Custom.Error', cause: 'because reasons' } });
+    expect((await h.history(arn)).at(-1)).toMatchObject({
+      type: 'ExecutionFailed',
+      executionFailedEventDetails: { error: 'Custom.Error', cause: 'because reasons' },
+    });
   });
 
   it('surfaces a Lambda error with its errorType as the error name', async () => {
@@ -65,11 +75,19 @@ describe('states (JSONata)', () => {
     expect(d).toMatchObject({ status: 'FAILED', error: 'BoomError' });
     expect(JSON.parse(d.cause)).toMatchObject({ errorType: 'BoomError', errorMessage: 'it broke' });
     const failed = (await h.history(arn)).find((e) => e.type === 'TaskFailed');
-    expect(failed.taskFailedEventDetails).toMatchObject({ resourceType: 'lambda', resource: 'invoke', error: 'BoomError' });
+    expect(failed.taskFailedEventDetails).toMatchObject({
+      resourceType: 'lambda',
+      resource: 'invoke',
+      error: 'BoomError',
+    });
   });
 
   it('runs a direct Lambda function ARN as Resource, returning the payload itself and writing LambdaFunction* events', async () => {
-    const m = await h.machine(jsonata({ T: { Type: 'Task', Resource: 'arn:aws:lambda:eu-west-1:999999999999:function:double:live', End: true } }));
+    const m = await h.machine(
+      jsonata({
+        T: { Type: 'Task', Resource: 'arn:aws:lambda:eu-west-1:999999999999:function:double:live', End: true },
+      }),
+    );
     const arn = await h.run(m, { n: 4 });
     expect(await h.output(arn)).toEqual({ n: 8 });
     expect(await h.eventTypes(arn)).toEqual([
@@ -87,12 +105,21 @@ describe('states (JSONata)', () => {
     h.functions.whoami = (_p: unknown, req: { qualifier?: string }) => ({ qualifier: req.qualifier ?? null });
     const m = await h.machine(
       jsonata({
-        Direct: { Type: 'Task', Resource: 'arn:aws:lambda:ap-south-1:111111111111:function:whoami:v7', Output: { direct: '{% $states.result.qualifier %}' }, Next: 'Invoke' },
+        Direct: {
+          Type: 'Task',
+          Resource: 'arn:aws:lambda:ap-south-1:111111111111:function:whoami:v7',
+          Output: { direct: '{% $states.result.qualifier %}' },
+          Next: 'Invoke',
+        },
         Invoke: {
           Type: 'Task',
           Resource: 'arn:aws:states:::lambda:invoke',
           Arguments: { FunctionName: 'arn:aws:lambda:eu-west-1:222222222222:function:whoami:live', Payload: {} },
-          Output: { direct: '{% $states.input.direct %}', invoke: '{% $states.result.Payload.qualifier %}', version: '{% $states.result.ExecutedVersion %}' },
+          Output: {
+            direct: '{% $states.input.direct %}',
+            invoke: '{% $states.result.Payload.qualifier %}',
+            version: '{% $states.result.ExecutedVersion %}',
+          },
           End: true,
         },
       }),
@@ -155,9 +182,16 @@ describe('states (JSONata)', () => {
         Each: {
           Type: 'Map',
           Items: '{% $states.input.xs %}',
-          ItemSelector: { value: '{% $states.context.Map.Item.Value %}', index: '{% $states.context.Map.Item.Index %}' },
+          ItemSelector: {
+            value: '{% $states.context.Map.Item.Value %}',
+            index: '{% $states.context.Map.Item.Index %}',
+          },
           MaxConcurrency: 2,
-          ItemProcessor: { ProcessorConfig: { Mode: 'INLINE' }, StartAt: 'S', States: { S: invokeTask('slow', { End: true }) } },
+          ItemProcessor: {
+            ProcessorConfig: { Mode: 'INLINE' },
+            StartAt: 'S',
+            States: { S: invokeTask('slow', { End: true }) },
+          },
           End: true,
         },
       }),
@@ -167,20 +201,42 @@ describe('states (JSONata)', () => {
     expect(peak).toBeLessThanOrEqual(2);
     const events = await h.history(arn);
     expect(events.find((e) => e.type === 'MapStateStarted').mapStateStartedEventDetails).toEqual({ length: 5 });
-    expect(events.filter((e) => e.type === 'MapIterationStarted').map((e) => e.mapIterationStartedEventDetails.index).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(
+      events
+        .filter((e) => e.type === 'MapIterationStarted')
+        .map((e) => e.mapIterationStartedEventDetails.index)
+        .sort(),
+    ).toEqual([0, 1, 2, 3, 4]);
     expect(events.filter((e) => e.type === 'MapIterationSucceeded')).toHaveLength(5);
   });
 
   it('finishes a Map over no items at once with an empty array', async () => {
     const m = await h.machine(
-      jsonata({ Each: { Type: 'Map', Items: '{% [] %}', ItemProcessor: { StartAt: 'S', States: { S: { Type: 'Pass', End: true } } }, End: true } }),
+      jsonata({
+        Each: {
+          Type: 'Map',
+          Items: '{% [] %}',
+          ItemProcessor: { StartAt: 'S', States: { S: { Type: 'Pass', End: true } } },
+          End: true,
+        },
+      }),
     );
     expect(await h.output(await h.run(m))).toEqual([]);
   });
 
   it('fails a Map with the error of a failed iteration', async () => {
     const processor = { StartAt: 'S', States: { S: invokeTask('failOdd', { End: true }) } };
-    const m = await h.machine(jsonata({ Each: { Type: 'Map', Items: '{% $states.input %}', ItemSelector: { n: '{% $states.context.Map.Item.Value %}' }, ItemProcessor: processor, End: true } }));
+    const m = await h.machine(
+      jsonata({
+        Each: {
+          Type: 'Map',
+          Items: '{% $states.input %}',
+          ItemSelector: { n: '{% $states.context.Map.Item.Value %}' },
+          ItemProcessor: processor,
+          End: true,
+        },
+      }),
+    );
     const failed = await h.run(m, [2, 3, 4]);
     expect(await h.describe(failed)).toMatchObject({ status: 'FAILED', error: 'OddError' });
     expect(await h.eventTypes(failed)).toContain('MapStateFailed');
@@ -196,7 +252,14 @@ describe('states (JSONata)', () => {
           Items: '{% [1, 2] %}',
           ItemProcessor: {
             StartAt: 'Inner',
-            States: { Inner: { Type: 'Pass', Assign: { count: 99 }, Output: '{% $greeting & " " & $states.input %}', End: true } },
+            States: {
+              Inner: {
+                Type: 'Pass',
+                Assign: { count: 99 },
+                Output: '{% $greeting & " " & $states.input %}',
+                End: true,
+              },
+            },
           },
           Next: 'After',
         },
@@ -228,7 +291,9 @@ describe('states (JSONata)', () => {
   });
 
   it('waits until a Timestamp, then carries on', async () => {
-    const m = await h.machine(jsonata({ W: { Type: 'Wait', Timestamp: '{% $states.input.at %}', Next: 'Done' }, Done: { Type: 'Succeed' } }));
+    const m = await h.machine(
+      jsonata({ W: { Type: 'Wait', Timestamp: '{% $states.input.at %}', Next: 'Done' }, Done: { Type: 'Succeed' } }),
+    );
     const at = new Date(h.clock.now() + 86_400_000).toISOString();
     const arn = await h.run(m, { at });
     expect((await h.describe(arn)).status).toBe('RUNNING');
@@ -241,7 +306,9 @@ describe('states (JSONata)', () => {
   });
 
   it('goes on at once from a Wait whose Timestamp has passed, without moving the virtual clock', async () => {
-    const m = await h.machine(jsonata({ W: { Type: 'Wait', Timestamp: '{% $states.input.at %}', Next: 'Done' }, Done: { Type: 'Succeed' } }));
+    const m = await h.machine(
+      jsonata({ W: { Type: 'Wait', Timestamp: '{% $states.input.at %}', Next: 'Done' }, Done: { Type: 'Succeed' } }),
+    );
     const arn = await h.run(m, { at: new Date(h.clock.now() - 1000).toISOString() });
     expect((await h.describe(arn)).status).toBe('SUCCEEDED');
   });
@@ -251,6 +318,9 @@ describe('states (JSONata)', () => {
     const arn = await h.run(m);
     await h.clock.advance(10_000);
     expect(await h.describe(arn)).toMatchObject({ status: 'TIMED_OUT' });
-    expect((await h.history(arn)).at(-1)).toMatchObject({ type: 'ExecutionTimedOut', executionTimedOutEventDetails: { error: 'States.Timeout' } });
+    expect((await h.history(arn)).at(-1)).toMatchObject({
+      type: 'ExecutionTimedOut',
+      executionTimedOutEventDetails: { error: 'States.Timeout' },
+    });
   });
 });

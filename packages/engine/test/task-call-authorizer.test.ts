@@ -33,7 +33,11 @@ describe('the Task call authorizer', () => {
       }),
     );
     const arn = await h.run(m, { n: 1 });
-    expect(await h.describe(arn)).toMatchObject({ status: 'FAILED', error: 'Lambda.AWSLambdaException', cause: 'not authorized' });
+    expect(await h.describe(arn)).toMatchObject({
+      status: 'FAILED',
+      error: 'Lambda.AWSLambdaException',
+      cause: 'not authorized',
+    });
     expect(h.count('allowed')).toBe(1);
     expect(h.count('denied')).toBe(0);
     expect(calls.map((c) => c.state)).toEqual(['First', 'Second']);
@@ -49,7 +53,10 @@ describe('the Task call authorizer', () => {
 
   it('is asked again on every retry, and a Catch sees the denial', async () => {
     let asked = 0;
-    h = new EngineHarness({ f: () => 1 }, { authorizeTaskCall: async () => (++asked, { error: 'Lambda.AWSLambdaException', cause: 'denied' }) });
+    h = new EngineHarness(
+      { f: () => 1 },
+      { authorizeTaskCall: async () => (++asked, { error: 'Lambda.AWSLambdaException', cause: 'denied' }) },
+    );
     await h.start();
     const m = await h.machine(
       jsonata({
@@ -76,11 +83,19 @@ describe('the Task call authorizer', () => {
     const m = await h.machine(
       jsonata({
         Direct: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:123456789012:function:f', Next: 'Child' },
-        Child: { Type: 'Task', Resource: 'arn:aws:states:::states:startExecution', Arguments: { StateMachineArn: child, Input: {} }, End: true },
+        Child: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::states:startExecution',
+          Arguments: { StateMachineArn: child, Input: {} },
+          End: true,
+        },
       }),
     );
     const arn = await h.run(m);
     expect((await h.describe(arn)).status).toBe('SUCCEEDED');
-    expect(resources).toEqual(['arn:aws:lambda:us-east-1:123456789012:function:f', 'arn:aws:states:::states:startExecution']);
+    expect(resources).toEqual([
+      'arn:aws:lambda:us-east-1:123456789012:function:f',
+      'arn:aws:states:::states:startExecution',
+    ]);
   });
 });

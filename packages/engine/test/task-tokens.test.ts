@@ -5,7 +5,10 @@ import { EngineHarness, jsonata } from './support/engine-harness';
 const approval = (extra: object = {}) => ({
   Type: 'Task',
   Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
-  Arguments: { FunctionName: 'approval-request', Payload: { token: '{% $states.context.Task.Token %}', run: '{% $states.context.Execution.Name %}' } },
+  Arguments: {
+    FunctionName: 'approval-request',
+    Payload: { token: '{% $states.context.Task.Token %}', run: '{% $states.context.Execution.Name %}' },
+  },
   ...extra,
 });
 
@@ -32,7 +35,9 @@ describe('task tokens (.waitForTaskToken)', () => {
     expect(await h.call('SendTaskSuccess', { taskToken: tokenOf('r1'), output: '{"approved":true}' })).toEqual({});
     await h.idle();
     expect(await h.describe(arn)).toMatchObject({ status: 'SUCCEEDED', output: '{"approved":true}' });
-    await expect(h.call('SendTaskSuccess', { taskToken: tokenOf('r1'), output: '{}' })).rejects.toMatchObject({ name: 'TaskTimedOut' });
+    await expect(h.call('SendTaskSuccess', { taskToken: tokenOf('r1'), output: '{}' })).rejects.toMatchObject({
+      name: 'TaskTimedOut',
+    });
   });
 
   it('fails the task with SendTaskFailure error and cause', async () => {
@@ -46,16 +51,26 @@ describe('task tokens (.waitForTaskToken)', () => {
   it('answers InvalidToken, TaskDoesNotExist and InvalidOutput as the service does', async () => {
     const m = await h.machine(jsonata({ Approve: approval({ End: true }) }));
     await h.run(m, {}, 'r3');
-    await expect(h.call('SendTaskSuccess', { taskToken: 'garbage', output: '{}' })).rejects.toMatchObject({ name: 'InvalidToken' });
-    await expect(h.call('SendTaskSuccess', { taskToken: `AAAA${'A'.repeat(128)}`, output: '{}' })).rejects.toMatchObject({ name: 'TaskDoesNotExist' });
-    await expect(h.call('SendTaskSuccess', { taskToken: tokenOf('r3'), output: '{not json' })).rejects.toMatchObject({ name: 'InvalidOutput' });
+    await expect(h.call('SendTaskSuccess', { taskToken: 'garbage', output: '{}' })).rejects.toMatchObject({
+      name: 'InvalidToken',
+    });
+    await expect(
+      h.call('SendTaskSuccess', { taskToken: `AAAA${'A'.repeat(128)}`, output: '{}' }),
+    ).rejects.toMatchObject({ name: 'TaskDoesNotExist' });
+    await expect(h.call('SendTaskSuccess', { taskToken: tokenOf('r3'), output: '{not json' })).rejects.toMatchObject({
+      name: 'InvalidOutput',
+    });
     await expect(h.call('SendTaskHeartbeat', { taskToken: 'garbage' })).rejects.toMatchObject({ name: 'InvalidToken' });
   });
 
   it('times out a 5-day approval at once on the virtual clock, with the history a real clock gives', async () => {
     const m = await h.machine(
       jsonata({
-        Approve: approval({ TimeoutSeconds: 5 * 86_400, Catch: [{ ErrorEquals: ['States.Timeout'], Next: 'Expired' }], End: true }),
+        Approve: approval({
+          TimeoutSeconds: 5 * 86_400,
+          Catch: [{ ErrorEquals: ['States.Timeout'], Next: 'Expired' }],
+          End: true,
+        }),
         Expired: { Type: 'Pass', Output: { expired: true }, End: true },
       }),
     );
@@ -76,7 +91,9 @@ describe('task tokens (.waitForTaskToken)', () => {
       'ExecutionSucceeded',
     ]);
     expect(events[5].timestamp - events[0].timestamp).toBe(5 * 86_400);
-    await expect(h.call('SendTaskSuccess', { taskToken: tokenOf('r4'), output: '{}' })).rejects.toMatchObject({ name: 'TaskTimedOut' });
+    await expect(h.call('SendTaskSuccess', { taskToken: tokenOf('r4'), output: '{}' })).rejects.toMatchObject({
+      name: 'TaskTimedOut',
+    });
   });
 
   it('keeps a task alive with heartbeats and times it out when they stop (recorded as States.Timeout, as AWS does)', async () => {
@@ -90,7 +107,9 @@ describe('task tokens (.waitForTaskToken)', () => {
     expect((await h.describe(arn)).status).toBe('RUNNING');
     await h.clock.advance(hours(0.02));
     expect(await h.describe(arn)).toMatchObject({ status: 'FAILED', error: 'States.Timeout' });
-    await expect(h.call('SendTaskHeartbeat', { taskToken: tokenOf('r5') })).rejects.toMatchObject({ name: 'TaskTimedOut' });
+    await expect(h.call('SendTaskHeartbeat', { taskToken: tokenOf('r5') })).rejects.toMatchObject({
+      name: 'TaskTimedOut',
+    });
   });
 
   it('writes heartbeats on the group commit: heartbeats sent in one turn share one transaction', async () => {
@@ -106,13 +125,21 @@ describe('task tokens (.waitForTaskToken)', () => {
 
   it('gives a retried task a new token: the old one answers TaskTimedOut, the new one works', async () => {
     const m = await h.machine(
-      jsonata({ Approve: approval({ TimeoutSeconds: 60, Retry: [{ ErrorEquals: ['States.Timeout'], IntervalSeconds: 1, MaxAttempts: 1 }], End: true }) }),
+      jsonata({
+        Approve: approval({
+          TimeoutSeconds: 60,
+          Retry: [{ ErrorEquals: ['States.Timeout'], IntervalSeconds: 1, MaxAttempts: 1 }],
+          End: true,
+        }),
+      }),
     );
     const arn = await h.run(m, {}, 'r6');
     await h.clock.advance(61_000);
     expect(tokens.r6).toHaveLength(2);
     expect(tokens.r6[0]).not.toBe(tokens.r6[1]);
-    await expect(h.call('SendTaskSuccess', { taskToken: tokens.r6[0], output: '{}' })).rejects.toMatchObject({ name: 'TaskTimedOut' });
+    await expect(h.call('SendTaskSuccess', { taskToken: tokens.r6[0], output: '{}' })).rejects.toMatchObject({
+      name: 'TaskTimedOut',
+    });
     await h.call('SendTaskSuccess', { taskToken: tokens.r6[1], output: '{"second":true}' });
     await h.idle();
     expect(await h.describe(arn)).toMatchObject({ status: 'SUCCEEDED', output: '{"second":true}' });
@@ -123,7 +150,10 @@ describe('task tokens (.waitForTaskToken)', () => {
     const arn = await h.run(m, {}, 'r7');
     const answered = h.call('SendTaskSuccess', { taskToken: tokenOf('r7'), output: '{"approved":true}' });
     const stopping = h.engine.stop();
-    const error = await answered.then(() => undefined, (e: Error) => e);
+    const error = await answered.then(
+      () => undefined,
+      (e: Error) => e,
+    );
     await stopping;
     // Either it was applied, or the caller is told to try again; never "timed out" for a task still waiting.
     expect(error?.name).not.toBe('TaskTimedOut');
@@ -139,10 +169,18 @@ describe('task tokens (.waitForTaskToken)', () => {
 
   it('tracks tokens of many concurrent executions independently', async () => {
     const m = await h.machine(jsonata({ Approve: approval({ End: true }) }));
-    const arns = await Promise.all(Array.from({ length: 20 }, (_, i) => h.call('StartExecution', { stateMachineArn: m, name: `c${i}` })));
+    const arns = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => h.call('StartExecution', { stateMachineArn: m, name: `c${i}` })),
+    );
     await h.idle();
-    await Promise.all(arns.map((_, i) => h.call('SendTaskSuccess', { taskToken: tokenOf(`c${i}`), output: JSON.stringify({ i }) })));
+    await Promise.all(
+      arns.map((_, i) => h.call('SendTaskSuccess', { taskToken: tokenOf(`c${i}`), output: JSON.stringify({ i }) })),
+    );
     await h.idle();
-    for (let i = 0; i < 20; i++) expect(await h.describe(arns[i].executionArn)).toMatchObject({ status: 'SUCCEEDED', output: JSON.stringify({ i }) });
+    for (let i = 0; i < 20; i++)
+      expect(await h.describe(arns[i].executionArn)).toMatchObject({
+        status: 'SUCCEEDED',
+        output: JSON.stringify({ i }),
+      });
   });
 });

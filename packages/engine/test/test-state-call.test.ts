@@ -8,7 +8,17 @@ import { callTestState, testStateRequest } from '../src';
 describe('testStateRequest', () => {
   it('writes the JSON fields as text and defaults the level to DEBUG', () => {
     expect(
-      testStateRequest({ Type: 'Pass', End: true }, { input: { a: 1 }, variables: { v: 2 }, mock: { result: [1] }, fieldValidationMode: 'NONE', retrierRetryCount: 1, mapItemReaderData: [3] }),
+      testStateRequest(
+        { Type: 'Pass', End: true },
+        {
+          input: { a: 1 },
+          variables: { v: 2 },
+          mock: { result: [1] },
+          fieldValidationMode: 'NONE',
+          retrierRetryCount: 1,
+          mapItemReaderData: [3],
+        },
+      ),
     ).toEqual({
       definition: '{"Type":"Pass","End":true}',
       inspectionLevel: 'DEBUG',
@@ -20,7 +30,11 @@ describe('testStateRequest', () => {
   });
 
   it('writes a mocked error as errorOutput, its cause "" when not given', () => {
-    expect(testStateRequest('{"Type":"Task"}', { mock: { error: 'E' } })).toEqual({ definition: '{"Type":"Task"}', inspectionLevel: 'DEBUG', mock: { errorOutput: { error: 'E', cause: '' } } });
+    expect(testStateRequest('{"Type":"Task"}', { mock: { error: 'E' } })).toEqual({
+      definition: '{"Type":"Task"}',
+      inspectionLevel: 'DEBUG',
+      mock: { errorOutput: { error: 'E', cause: '' } },
+    });
   });
 });
 
@@ -30,7 +44,16 @@ describe('callTestState', () => {
       handle: async (operation: string, input: object) => {
         expect(operation).toBe('TestState');
         expect(input).toMatchObject({ definition: '{"Type":"Succeed"}' });
-        return { status: 'SUCCEEDED', output: '{"a":1}', inspectionData: { input: '{"a":1}', afterInputPath: '{"a":1}', maxConcurrency: 0, errorDetails: { catchIndex: 0 } } };
+        return {
+          status: 'SUCCEEDED',
+          output: '{"a":1}',
+          inspectionData: {
+            input: '{"a":1}',
+            afterInputPath: '{"a":1}',
+            maxConcurrency: 0,
+            errorDetails: { catchIndex: 0 },
+          },
+        };
       },
     };
     expect(await callTestState(handler, { Type: 'Succeed' })).toEqual({

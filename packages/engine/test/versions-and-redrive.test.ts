@@ -22,22 +22,39 @@ describe('versions and aliases', () => {
     const tokens: string[] = [];
     h = await new EngineHarness({ wait: (p) => void tokens.push(p.token) }).start();
     const v1 = jsonata({
-      Wait: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } }, Next: 'Which' },
+      Wait: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+        Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } },
+        Next: 'Which',
+      },
       Which: { Type: 'Pass', Output: { version: 1 }, End: true },
     });
     const v2 = jsonata({ Which: { Type: 'Pass', Output: { version: 2 }, End: true } });
     await h.machine(v1, 'deploy', { publish: true });
-    await h.call('CreateStateMachineAlias', { name: 'live', routingConfiguration: [{ stateMachineVersionArn: `${ARN}:1`, weight: 100 }] });
+    await h.call('CreateStateMachineAlias', {
+      name: 'live',
+      routingConfiguration: [{ stateMachineVersionArn: `${ARN}:1`, weight: 100 }],
+    });
     const old = await h.run(`${ARN}:live`);
     await h.call('UpdateStateMachine', { stateMachineArn: ARN, definition: JSON.stringify(v2), publish: true });
-    await h.call('UpdateStateMachineAlias', { stateMachineAliasArn: `${ARN}:live`, routingConfiguration: [{ stateMachineVersionArn: `${ARN}:2`, weight: 100 }] });
+    await h.call('UpdateStateMachineAlias', {
+      stateMachineAliasArn: `${ARN}:live`,
+      routingConfiguration: [{ stateMachineVersionArn: `${ARN}:2`, weight: 100 }],
+    });
     const fresh = await h.run(`${ARN}:live`);
     expect(await h.output(fresh)).toEqual({ version: 2 });
     await h.call('SendTaskSuccess', { taskToken: tokens[0], output: '{}' });
     await h.idle();
     expect(await h.output(old)).toEqual({ version: 1 });
-    expect(await h.describe(old)).toMatchObject({ stateMachineVersionArn: `${ARN}:1`, stateMachineAliasArn: `${ARN}:live` });
-    expect(await h.describe(fresh)).toMatchObject({ stateMachineVersionArn: `${ARN}:2`, stateMachineAliasArn: `${ARN}:live` });
+    expect(await h.describe(old)).toMatchObject({
+      stateMachineVersionArn: `${ARN}:1`,
+      stateMachineAliasArn: `${ARN}:live`,
+    });
+    expect(await h.describe(fresh)).toMatchObject({
+      stateMachineVersionArn: `${ARN}:2`,
+      stateMachineAliasArn: `${ARN}:live`,
+    });
     const viaVersion = await h.call('ListExecutions', { stateMachineArn: `${ARN}:1` });
     expect(viaVersion.executions.map((e: any) => e.executionArn)).toEqual([old]);
   });
@@ -45,7 +62,11 @@ describe('versions and aliases', () => {
   it('routes new starts through an alias by weight', async () => {
     h = await new EngineHarness({}, { random: seeded(42) }).start();
     await h.machine(jsonata({ P: { Type: 'Pass', Output: { v: 1 }, End: true } }), 'deploy', { publish: true });
-    await h.call('UpdateStateMachine', { stateMachineArn: ARN, definition: JSON.stringify(jsonata({ P: { Type: 'Pass', Output: { v: 2 }, End: true } })), publish: true });
+    await h.call('UpdateStateMachine', {
+      stateMachineArn: ARN,
+      definition: JSON.stringify(jsonata({ P: { Type: 'Pass', Output: { v: 2 }, End: true } })),
+      publish: true,
+    });
     await h.call('CreateStateMachineAlias', {
       name: 'canary',
       routingConfiguration: [
@@ -78,14 +99,19 @@ describe('RedriveExecution', () => {
     const m = await h.machine(
       jsonata({
         One: invokeTask('one', { Next: 'Two' }),
-        Two: invokeTask('two', { Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 1, MaxAttempts: 2 }], End: true }),
+        Two: invokeTask('two', {
+          Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 1, MaxAttempts: 2 }],
+          End: true,
+        }),
       }),
     );
     const arn = await h.run(m);
     await h.clock.advance(60_000);
     expect(await h.describe(arn)).toMatchObject({ status: 'FAILED', error: 'Down', redriveStatus: 'REDRIVABLE' });
     expect([h.count('one'), h.count('two')]).toEqual([1, 3]);
-    await expect(h.call('RedriveExecution', { executionArn: arn.replace(/:[^:]+$/, ':nope') })).rejects.toMatchObject({ name: 'ExecutionDoesNotExist' });
+    await expect(h.call('RedriveExecution', { executionArn: arn.replace(/:[^:]+$/, ':nope') })).rejects.toMatchObject({
+      name: 'ExecutionDoesNotExist',
+    });
 
     const redriven = await h.call('RedriveExecution', { executionArn: arn, clientToken: 'tok-1' });
     expect(redriven.redriveDate).toEqual(expect.any(Number));
@@ -101,7 +127,9 @@ describe('RedriveExecution', () => {
     expect(h.count('one')).toBe(1);
     const types = await h.eventTypes(arn);
     expect(types.filter((t) => t === 'ExecutionRedriven')).toHaveLength(2);
-    await expect(h.call('RedriveExecution', { executionArn: arn })).rejects.toMatchObject({ name: 'ExecutionNotRedrivable' });
+    await expect(h.call('RedriveExecution', { executionArn: arn })).rejects.toMatchObject({
+      name: 'ExecutionNotRedrivable',
+    });
   });
 
   it("gives a redriven run's states its RedriveCount and RedriveTime in $states.context.Execution (AWS: the context object of a redriven execution), after a close the executor did not write (a timeout)", async () => {
@@ -109,7 +137,9 @@ describe('RedriveExecution', () => {
     h = await new EngineHarness({ wait: (p) => void seen.push(p) }).start();
     const waitTask = { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', End: true };
     const payload = { token: '{% $states.context.Task.Token %}', execution: '{% $states.context.Execution %}' };
-    const m = await h.machine(jsonata({ W: { ...waitTask, Arguments: { FunctionName: 'wait', Payload: payload } } }, { TimeoutSeconds: 10 }));
+    const m = await h.machine(
+      jsonata({ W: { ...waitTask, Arguments: { FunctionName: 'wait', Payload: payload } } }, { TimeoutSeconds: 10 }),
+    );
     const arn = await h.run(m);
     await h.idle();
     await h.clock.advance(11_000);
@@ -134,7 +164,12 @@ describe('RedriveExecution', () => {
     const m = await h.machine(
       jsonata({
         F: invokeTask('f', { Next: 'W' }),
-        W: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } }, End: true },
+        W: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+          Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } },
+          End: true,
+        },
       }),
     );
     const arn = await h.run(m);
@@ -144,7 +179,9 @@ describe('RedriveExecution', () => {
     const b = await h.call('RedriveExecution', { executionArn: arn, clientToken: 'same' });
     expect(b).toEqual(a);
     expect(h.count('f')).toBe(2);
-    await expect(h.call('RedriveExecution', { executionArn: arn, clientToken: 'other' })).rejects.toMatchObject({ name: 'ExecutionNotRedrivable' });
+    await expect(h.call('RedriveExecution', { executionArn: arn, clientToken: 'other' })).rejects.toMatchObject({
+      name: 'ExecutionNotRedrivable',
+    });
   });
 
   it('re-runs only the failed Parallel branch and the failed Map iterations', async () => {
@@ -176,7 +213,12 @@ describe('RedriveExecution', () => {
           ],
           Next: 'Each',
         },
-        Each: { Type: 'Map', Items: '{% [1, 2, 3, 4] %}', ItemProcessor: { StartAt: 'I', States: { I: task('item', '{% $states.input %}') } }, End: true },
+        Each: {
+          Type: 'Map',
+          Items: '{% [1, 2, 3, 4] %}',
+          ItemProcessor: { StartAt: 'I', States: { I: task('item', '{% $states.input %}') } },
+          End: true,
+        },
       }),
     );
     const arn = await h.run(m);

@@ -11,18 +11,49 @@ import { resolve, join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { DEFAULT_LOCAL_DATA_DIR, DEFAULT_LOCAL_PORT, LOCAL_ACCOUNT_ID, LOCAL_REGION, systemClock, type Clock, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
+import {
+  DEFAULT_LOCAL_DATA_DIR,
+  DEFAULT_LOCAL_PORT,
+  LOCAL_ACCOUNT_ID,
+  LOCAL_REGION,
+  systemClock,
+  type Clock,
+  LOCAL_CREDENTIALS,
+} from '@autosave/workflow/config';
 import { DEFAULT_DLQ_NAME } from '@autosave/runtime/endpoints';
-import { createLocalApiHandler, startLocalApiServer, type ControllableClock, type HttpRequestHandler } from './api/server';
+import {
+  createLocalApiHandler,
+  startLocalApiServer,
+  type ControllableClock,
+  type HttpRequestHandler,
+} from './api/server';
 import { stepFunctionsService } from './api/step-functions-service';
 import { CPU_ACCOUNTING_ENV, withCpuAccounting } from './api/cpu-accounting';
-import { DEFAULT_CLOSED_STATUSES, Engine, type EngineOptions, type MockTestCases, type RunImportHeader, type ServicePorts, VirtualClock, type WireHistoryEvent } from '@autosave/engine';
+import {
+  DEFAULT_CLOSED_STATUSES,
+  Engine,
+  type EngineOptions,
+  type MockTestCases,
+  type RunImportHeader,
+  type ServicePorts,
+  VirtualClock,
+  type WireHistoryEvent,
+} from '@autosave/engine';
 import type { OtlpTracesOptions, StepFunctionsApi } from './tracing';
 import type { WorkflowDeployment } from './services/deploy-workflows';
 import { InProcessLambdaRunner, type LocalFunction } from './services/lambda/lambda-runner';
-import { APPROVAL_ENDPOINT_FUNCTION, registryFunctions, RUN_MONITOR_FUNCTION } from './services/lambda/registry-functions';
+import {
+  APPROVAL_ENDPOINT_FUNCTION,
+  registryFunctions,
+  RUN_MONITOR_FUNCTION,
+} from './services/lambda/registry-functions';
 import { loadUserFunctions, userFunctions, type UserFunctionExport } from './services/lambda/user-functions';
-import { localEnvironment, localEndpoints, writeEndpointsFile, type LocalEndpoints } from './services/local-environment';
+import {
+  localEnvironment,
+  localEndpoints,
+  writeEndpointsFile,
+  type LocalEndpoints,
+} from './services/local-environment';
 import { lockDataDirectory } from '@autosave/engine/store';
 import type { RecordedDecisions } from './services/recorded-decisions';
 import { lazyClient } from './services/lazy-client';
@@ -142,12 +173,20 @@ export interface StartLocalOptions {
  * What exports a closed run's trace: the OpenTelemetry SDK loads only when traces are asked for. A failed export
  * is logged and dropped: a receiver that is down must not hold the run's other close hooks back.
  */
-async function tracedRuns(options: OtlpTracesOptions, api: StepFunctionsApi, log: (line: string) => void): Promise<(executionArn: string) => Promise<void>> {
+async function tracedRuns(
+  options: OtlpTracesOptions,
+  api: StepFunctionsApi,
+  log: (line: string) => void,
+): Promise<(executionArn: string) => Promise<void>> {
   const { OtlpRunExporter, exportRunTrace } = await import('./tracing');
   const exporter = new OtlpRunExporter(options);
-  log(`  traces: every run that closes, to ${options.url}${options.captureContent ? ' (with model prompts and answers)' : ''}`);
+  log(
+    `  traces: every run that closes, to ${options.url}${options.captureContent ? ' (with model prompts and answers)' : ''}`,
+  );
   return (executionArn) =>
-    exportRunTrace(api, exporter, executionArn).catch((err: unknown) => log(`autosave local: the trace of ${executionArn} was not exported: ${(err as Error).message}`));
+    exportRunTrace(api, exporter, executionArn).catch((err: unknown) =>
+      log(`autosave local: the trace of ${executionArn} was not exported: ${(err as Error).message}`),
+    );
 }
 
 /** A running local engine. */
@@ -202,7 +241,12 @@ const ALL_CLOSED_STATUSES = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'] as c
  * A handler that answers 503 until the engine is ready (and once it stops), so the port is known before the
  * engine starts. A request put on hold meanwhile goes to the next handler bound (503 if that is none: a stop).
  */
-function lateBoundHandler(): { handler: HttpRequestHandler; unavailable: HttpRequestHandler; hold: HttpRequestHandler; bind(h: HttpRequestHandler | undefined): void } {
+function lateBoundHandler(): {
+  handler: HttpRequestHandler;
+  unavailable: HttpRequestHandler;
+  hold: HttpRequestHandler;
+  bind(h: HttpRequestHandler | undefined): void;
+} {
   let target: HttpRequestHandler | undefined;
   let held: [IncomingMessage, ServerResponse][] = [];
   const unavailable: HttpRequestHandler = (req, res) => {
@@ -238,7 +282,9 @@ function deployCrashPoint(): ((applied: number) => void) | undefined {
 /** What the console and the startup lines say runs: the stack and its assembly. */
 function stackLabel(stack: StackMode, origin: string | undefined): string {
   const s = stack.summary();
-  return s ? `stack ${s.stackName} · assembly ${s.assemblyId}${s.complete ? '' : ' (deploy unfinished)'}${origin ? ` · ${origin}` : ''}` : 'stack mode';
+  return s
+    ? `stack ${s.stackName} · assembly ${s.assemblyId}${s.complete ? '' : ' (deploy unfinished)'}${origin ? ` · ${origin}` : ''}`
+    : 'stack mode';
 }
 
 /** The stack's state machines behind their aliases, as the registry path's deployments list them. */
@@ -248,10 +294,22 @@ function stackWorkflows(stack: StackMode): WorkflowDeployment[] {
     .filter((r) => r.type === 'AWS::StepFunctions::StateMachineAlias')
     .map((alias) => {
       const machineArn = alias.physical_id.split(':').slice(0, 7).join(':');
-      const routes = (JSON.parse(alias.properties) as { RoutingConfiguration?: { StateMachineVersionArn: string; Weight: number }[]; DeploymentPreference?: { StateMachineVersionArn: string } });
-      const versionArn = routes.RoutingConfiguration?.[0]?.StateMachineVersionArn ?? routes.DeploymentPreference?.StateMachineVersionArn ?? '';
+      const routes = JSON.parse(alias.properties) as {
+        RoutingConfiguration?: { StateMachineVersionArn: string; Weight: number }[];
+        DeploymentPreference?: { StateMachineVersionArn: string };
+      };
+      const versionArn =
+        routes.RoutingConfiguration?.[0]?.StateMachineVersionArn ??
+        routes.DeploymentPreference?.StateMachineVersionArn ??
+        '';
       const updated = alias.assembly_id === stack.summary()?.assemblyId;
-      return { workflow: machineArn.split(':')[6], stateMachineArn: machineArn, versionArn, aliasArn: alias.physical_id, change: updated ? 'updated' : 'unchanged' } as WorkflowDeployment;
+      return {
+        workflow: machineArn.split(':')[6],
+        stateMachineArn: machineArn,
+        versionArn,
+        aliasArn: alias.physical_id,
+        change: updated ? 'updated' : 'unchanged',
+      } as WorkflowDeployment;
     });
 }
 
@@ -275,7 +333,9 @@ interface LocalServices {
 function isSqsCall(req: IncomingMessage): boolean {
   if (req.method !== 'POST') return false;
   const target = req.headers['x-amz-target'];
-  return typeof target === 'string' ? target.startsWith('AmazonSQS.') : String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+  return typeof target === 'string'
+    ? target.startsWith('AmazonSQS.')
+    : String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
 }
 
 /** Recorded decisions whose module loads at their first use. */
@@ -285,7 +345,11 @@ function loadedOnFirstUse(load: () => Promise<RecordedDecisions>): RecordedDecis
   return {
     beforeTimeout: async (taskToken) => (await get()).beforeTimeout(taskToken),
     redeliverAll: async () => (await get()).redeliverAll(),
-    close: () => void loaded?.then((d) => d.close(), () => undefined),
+    close: () =>
+      void loaded?.then(
+        (d) => d.close(),
+        () => undefined,
+      ),
   };
 }
 
@@ -339,7 +403,9 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
   });
   services.catch(() => undefined); // startLocal itself awaits it below and fails with its error
   try {
-    const virtualClock = options.virtualClock ? await persistentVirtualClock(join(dataDir, VIRTUAL_CLOCK_FILE)) : undefined;
+    const virtualClock = options.virtualClock
+      ? await persistentVirtualClock(join(dataDir, VIRTUAL_CLOCK_FILE))
+      : undefined;
     const clock: Clock = virtualClock ?? systemClock;
     const registryPath = !options.stack;
 
@@ -347,14 +413,21 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     stops.push(() => sqs.close());
     const late = lateBoundHandler();
     // The benchmark's CPU figures per API call (bench/api-engine.ts): off unless asked for.
-    const handler = process.env[CPU_ACCOUNTING_ENV] === '1' ? withCpuAccounting(late.handler, () => engine.commitStats) : late.handler;
+    const handler =
+      process.env[CPU_ACCOUNTING_ENV] === '1'
+        ? withCpuAccounting(late.handler, () => engine.commitStats)
+        : late.handler;
     const api = await startLocalApiServer(handler, options.port ?? DEFAULT_LOCAL_PORT);
     stops.push(() => api.close());
     sqs.setBaseUrl(api.url);
     await sqs.handle('CreateQueue', { QueueName: DEFAULT_DLQ_NAME });
 
-    const mockConfigPath = options.mockConfig ? undefined : (options.mockConfigFile ?? (process.env.SFN_MOCK_CONFIG || undefined));
-    const mockConfigFile = mockConfigPath ? new (await import('./services/mock-config-file')).MockConfigFile(mockConfigPath, { log }) : undefined;
+    const mockConfigPath = options.mockConfig
+      ? undefined
+      : (options.mockConfigFile ?? (process.env.SFN_MOCK_CONFIG || undefined));
+    const mockConfigFile = mockConfigPath
+      ? new (await import('./services/mock-config-file')).MockConfigFile(mockConfigPath, { log })
+      : undefined;
     if (mockConfigFile) {
       const loaded = mockConfigFile.load();
       if (!loaded.ok) throw loaded.error;
@@ -362,12 +435,23 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       stops.push(() => mockConfigFile.close());
     }
     const mockConfig = options.mockConfig ?? mockConfigFile;
-    const later = <K extends keyof ServicePorts>(key: K) => (...args: unknown[]) =>
-      services.then((s) => (s.ports[key] as unknown as Record<string, (...a: unknown[]) => unknown>)[key === 'models' ? 'invokeModel' : key === 'httpConnections' ? 'resolve' : 'call'](...args));
+    const later =
+      <K extends keyof ServicePorts>(key: K) =>
+      (...args: unknown[]) =>
+        services.then((s) =>
+          (s.ports[key] as unknown as Record<string, (...a: unknown[]) => unknown>)[
+            key === 'models' ? 'invokeModel' : key === 'httpConnections' ? 'resolve' : 'call'
+          ](...args),
+        );
     // Known once the integrations file is read and the servers listen; read at each http:invoke call.
     const outbound = { allowed: [...(options.allowOutbound ?? [])], ownPorts: [] as number[] };
     const ports = {
-      http: { get allowedTargets() { return outbound.allowed; }, ownPorts: () => outbound.ownPorts },
+      http: {
+        get allowedTargets() {
+          return outbound.allowed;
+        },
+        ownPorts: () => outbound.ownPorts,
+      },
       sns: { call: later('sns') },
       eventbridge: { call: later('eventbridge') },
       cloudwatch: { call: later('cloudwatch') },
@@ -412,7 +496,9 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       },
       // A wait that times out with a decision recorded for it takes the decision: it was made in time.
       recordedTaskOutcome: async (taskToken) => (await services).decisions?.beforeTimeout(taskToken),
-      ...(options.stack?.enforceIam ? { authorizeTaskCall: async (call) => (await services).iam?.authorize(call) } : {}),
+      ...(options.stack?.enforceIam
+        ? { authorizeTaskCall: async (call) => (await services).iam?.authorize(call) }
+        : {}),
       // A machine created with Tasks the engine accepts but does not serve: said once, when it is created.
       onDefinitionWarnings: (arn, warnings) => {
         for (const warning of warnings) log(`  warning: ${arn}: ${warning.message}`);
@@ -420,14 +506,30 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     });
     await engine.start();
     // Stopping: new requests get 503 before the engine closes its store.
-    stopsFirst.push(() => engine.stop(), () => late.bind(undefined));
+    stopsFirst.push(
+      () => engine.stop(),
+      () => late.bind(undefined),
+    );
     // A restart (the store has a state machine; the registry path, whose deploy changes nothing a running
     // run uses) answers the Step Functions API now; SQS calls wait for the rest, everything else answers
     // 503 (retryable) until ready. A first start answers once its workflows are deployed.
-    const waitForExecution = (executionArn: string, waitMillis: number) => engine.describeWhenClosed(executionArn, waitMillis);
-    const stepFunctionsOnly = createLocalApiHandler({ services: [stepFunctionsService(engine)], mockedRun: (arn) => engine.mockedRun(arn), waitForExecution, virtualClock, clock });
+    const waitForExecution = (executionArn: string, waitMillis: number) =>
+      engine.describeWhenClosed(executionArn, waitMillis);
+    const stepFunctionsOnly = createLocalApiHandler({
+      services: [stepFunctionsService(engine)],
+      mockedRun: (arn) => engine.mockedRun(arn),
+      waitForExecution,
+      virtualClock,
+      clock,
+    });
     if (registryPath && engine.hasStateMachines()) {
-      late.bind((req, res) => (isStepFunctionsCall(req) ? stepFunctionsOnly(req, res) : isSqsCall(req) ? late.hold(req, res) : late.unavailable(req, res)));
+      late.bind((req, res) =>
+        isStepFunctionsCall(req)
+          ? stepFunctionsOnly(req, res)
+          : isSqsCall(req)
+            ? late.hold(req, res)
+            : late.unavailable(req, res),
+      );
       log(`${STEP_FUNCTIONS_ANSWERING} ${api.url} (runs resume once the functions and services are up)`);
     }
 
@@ -438,7 +540,9 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const variables = project.environment ?? options.environment;
     const label = project.label ?? options.label;
     const [{ loadRuntimeConfig }, { startLocalDynamoDbDoor }, { startLocalS3 }] = await Promise.all([
-      import('@autosave/runtime/endpoints'), import('./services/dynamodb-door'), import('./services/s3'),
+      import('@autosave/runtime/endpoints'),
+      import('./services/dynamodb-door'),
+      import('./services/s3'),
     ]);
     // The table and bucket the handlers will use: the runtime's own reading of AUTOSAVE_TABLE / AUTOSAVE_BUCKET.
     // In stack mode the stack's own tables and buckets are created by its deploy instead.
@@ -454,14 +558,30 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       startLocalDynamoDbDoor({
         directory: join(dataDir, DATA_LAYOUT.dynamodb),
         tables: registryPath ? [table] : [],
-        ...(registryPath ? { prepare: async (endpoint: string) => withDynamoDbClient(endpoint, (client) => expireOrphanedLeases(client, table)) } : {}),
+        ...(registryPath
+          ? {
+              prepare: async (endpoint: string) =>
+                withDynamoDbClient(endpoint, (client) => expireOrphanedLeases(client, table)),
+            }
+          : {}),
       }),
       startLocalS3({ directory: join(dataDir, DATA_LAYOUT.s3), buckets: registryPath ? [bucket] : [] }),
     ]);
-    stops.push(() => dynamodb.close(), () => s3.close());
-    outbound.ownPorts = [api.port, ...[dynamodb.endpoint, s3.endpoint].map((endpoint) => Number(new URL(endpoint).port))];
+    stops.push(
+      () => dynamodb.close(),
+      () => s3.close(),
+    );
+    outbound.ownPorts = [
+      api.port,
+      ...[dynamodb.endpoint, s3.endpoint].map((endpoint) => Number(new URL(endpoint).port)),
+    ];
 
-    const endpoints = localEndpoints({ url: api.url, dynamodb: dynamodb.endpoint, s3: s3.endpoint, dlqUrl: sqs.queueUrl(DEFAULT_DLQ_NAME) });
+    const endpoints = localEndpoints({
+      url: api.url,
+      dynamodb: dynamodb.endpoint,
+      s3: s3.endpoint,
+      dlqUrl: sqs.queueUrl(DEFAULT_DLQ_NAME),
+    });
     // What every in-process handler reads its configuration from, as a Lambda function reads its variables.
     const environment = localEnvironment({ endpoints, dataDir, variables });
     await writeEndpointsFile(dataDir, endpoints);
@@ -472,7 +592,13 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
           dataDir: join(dataDir, DATA_LAYOUT.stack),
           region: LOCAL_REGION,
           account: LOCAL_ACCOUNT_ID,
-          endpoints: () => ({ url: api.url, dynamodb: dynamodb.endpoint, s3: s3.endpoint, region: LOCAL_REGION, dataDir }),
+          endpoints: () => ({
+            url: api.url,
+            dynamodb: dynamodb.endpoint,
+            s3: s3.endpoint,
+            region: LOCAL_REGION,
+            dataDir,
+          }),
           nowMillis: () => clock.now(),
           environment,
         })
@@ -500,17 +626,39 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     // The engine's own (aws-sdk:dynamodb Tasks, the recorded approval decisions, the stack's deploy), through
     // the door: made, and the local DynamoDB started, on first use.
     let ownDynamoDb: Promise<DynamoDBClient> | undefined;
-    const dynamodbClientOf = () => (ownDynamoDb ??= import('@aws-sdk/client-dynamodb').then(({ DynamoDBClient }) => new DynamoDBClient({ ...LOCAL_CLIENT_CONFIG, endpoint: dynamodb.endpoint })));
+    const dynamodbClientOf = () =>
+      (ownDynamoDb ??= import('@aws-sdk/client-dynamodb').then(
+        ({ DynamoDBClient }) => new DynamoDBClient({ ...LOCAL_CLIENT_CONFIG, endpoint: dynamodb.endpoint }),
+      ));
     const dynamodbClient = lazyClient<DynamoDBClient>(dynamodbClientOf);
     // The engine's sqs:sendMessage Tasks only: made when the first one runs.
-    const sqsClient = lazyClient<SQSClient>(async () => new (await import('@aws-sdk/client-sqs')).SQSClient({ ...LOCAL_CLIENT_CONFIG, endpoint: api.url }));
-    const s3Client = lazyClient<S3Client>(async () => new (await import('@aws-sdk/client-s3')).S3Client({ ...LOCAL_CLIENT_CONFIG, endpoint: s3.endpoint, forcePathStyle: true }));
-    stops.push(() => sqsClient.destroy(), () => void ownDynamoDb?.then((c) => c.destroy(), () => undefined), () => s3Client.destroy());
+    const sqsClient = lazyClient<SQSClient>(
+      async () => new (await import('@aws-sdk/client-sqs')).SQSClient({ ...LOCAL_CLIENT_CONFIG, endpoint: api.url }),
+    );
+    const s3Client = lazyClient<S3Client>(
+      async () =>
+        new (await import('@aws-sdk/client-s3')).S3Client({
+          ...LOCAL_CLIENT_CONFIG,
+          endpoint: s3.endpoint,
+          forcePathStyle: true,
+        }),
+    );
+    stops.push(
+      () => sqsClient.destroy(),
+      () =>
+        void ownDynamoDb?.then(
+          (c) => c.destroy(),
+          () => undefined,
+        ),
+      () => s3Client.destroy(),
+    );
     // Approval decisions recorded but cut off before they reached their run (a crash mid-POST). Their module
     // (the approvals, DynamoDB's document client) loads at the boot's sweep below: the runs caught in flight
     // do not wait for it.
     const decisions = lambdas.has(APPROVAL_ENDPOINT_FUNCTION)
-      ? loadedOnFirstUse(async () => (await import('./services/recorded-decisions')).recordedDecisions(dynamodbClientOf, api.url))
+      ? loadedOnFirstUse(async () =>
+          (await import('./services/recorded-decisions')).recordedDecisions(dynamodbClientOf, api.url),
+        )
       : undefined;
     if (decisions) stops.push(() => decisions.close());
 
@@ -520,7 +668,8 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       clock,
       sqs,
       invokeLambda: lambdas.invoke,
-      startExecution: async (stateMachineArn, input) => void (await engine.handle('StartExecution', { stateMachineArn, input })),
+      startExecution: async (stateMachineArn, input) =>
+        void (await engine.handle('StartExecution', { stateMachineArn, input })),
       modelProvider: runtimeConfig.modelProvider,
       ...(runtimeConfig.modelScript ? { modelScript: runtimeConfig.modelScript } : {}),
       ...(options.integrationsFile ? { file: options.integrationsFile } : {}),
@@ -530,10 +679,25 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     outbound.allowed = [...outbound.allowed, ...integrations.allowOutbound];
     if (outbound.allowed.length > 0) log(`http:invoke may call these local targets: ${outbound.allowed.join(', ')}`);
     const routed = integrations.passThrough.describe();
-    if (routed.length > 0) log(`Pass-through (real calls, real side effects): ${routed.map((r) => `${r.service} -> ${r.to}`).join(', ')}`);
-    for (const missing of await integrations.passThrough.missingClients()) log(`  warning: ${missing.message} (its Tasks fail with Local.IntegrationNotServed until then)`);
-    if (stack) stack.bind({ sfn: engine, sqs, sns: integrations.sns, eventbridge: integrations.eventbridge, dynamodb: await dynamodbClientOf(), invoke: lambdas.invoke });
-    const approvalFunction = (): string | undefined => (stack ? stack.functionUrlTarget() : lambdas.has(APPROVAL_ENDPOINT_FUNCTION) ? APPROVAL_ENDPOINT_FUNCTION : undefined);
+    if (routed.length > 0)
+      log(`Pass-through (real calls, real side effects): ${routed.map((r) => `${r.service} -> ${r.to}`).join(', ')}`);
+    for (const missing of await integrations.passThrough.missingClients())
+      log(`  warning: ${missing.message} (its Tasks fail with Local.IntegrationNotServed until then)`);
+    if (stack)
+      stack.bind({
+        sfn: engine,
+        sqs,
+        sns: integrations.sns,
+        eventbridge: integrations.eventbridge,
+        dynamodb: await dynamodbClientOf(),
+        invoke: lambdas.invoke,
+      });
+    const approvalFunction = (): string | undefined =>
+      stack
+        ? stack.functionUrlTarget()
+        : lambdas.has(APPROVAL_ENDPOINT_FUNCTION)
+          ? APPROVAL_ENDPOINT_FUNCTION
+          : undefined;
 
     const consoleHandler =
       options.console === false
@@ -541,8 +705,18 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         : loadConsoleHandler({
             sfnEndpoint: api.url,
             outboxDir: environment.AUTOSAVE_OUTBOX_DIR,
-            services: { sns: integrations.sns, eventbridge: integrations.eventbridge, cloudwatch: integrations.cloudwatch, expressRuns },
-            ...(stack ? { dlqUrl: () => stack.output(STACK_DLQ_OUTPUT) ?? sqs.queueUrl(DEFAULT_DLQ_NAME), engineLabel: () => stackLabel(stack, options.stack?.origin) } : { engineLabel: () => label ?? 'in-process functions' }),
+            services: {
+              sns: integrations.sns,
+              eventbridge: integrations.eventbridge,
+              cloudwatch: integrations.cloudwatch,
+              expressRuns,
+            },
+            ...(stack
+              ? {
+                  dlqUrl: () => stack.output(STACK_DLQ_OUTPUT) ?? sqs.queueUrl(DEFAULT_DLQ_NAME),
+                  engineLabel: () => stackLabel(stack, options.stack?.origin),
+                }
+              : { engineLabel: () => label ?? 'in-process functions' }),
           });
     const ready = createLocalApiHandler({
       services: [stepFunctionsService(engine), sqsService(sqs), ...(stack ? stack.services() : [])],
@@ -550,8 +724,12 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       waitForExecution,
       // autosave pull: a run read from AWS (or another engine), whose remaining Tasks name functions these are checked against.
       importRun: async (header, lines) => {
-        const events = (await import('./services/pulled-payloads')).withPayloadsStored(lines, () => Promise.resolve(s3Client));
-        return engine.importRun(header as unknown as RunImportHeader, events as AsyncIterable<WireHistoryEvent>, { hasFunction: (name) => lambdas.has(name) });
+        const events = (await import('./services/pulled-payloads')).withPayloadsStored(lines, () =>
+          Promise.resolve(s3Client),
+        );
+        return engine.importRun(header as unknown as RunImportHeader, events as AsyncIterable<WireHistoryEvent>, {
+          hasFunction: (name) => lambdas.has(name),
+        });
       },
       importedRun: (executionArn) => engine.importedRun(executionArn),
       queryService: (await import('./services/sqs/sqs-query-service')).sqsQueryService(sqs),
@@ -559,30 +737,42 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       clock,
       console: consoleHandler,
       // In stack mode the Function URL comes with a deploy: looked up per request.
-      approvals: stack || approvalFunction()
-        ? async (event) => {
-            const functionName = approvalFunction();
-            if (!functionName) throw new Error('no function serves the approval pages');
-            const result = await lambdas.invoke({ functionName, payload: event });
-            if (result.functionError) throw Object.assign(new Error(`${functionName} failed`), { payload: result.payload });
-            return result.payload;
-          }
-        : undefined,
+      approvals:
+        stack || approvalFunction()
+          ? async (event) => {
+              const functionName = approvalFunction();
+              if (!functionName) throw new Error('no function serves the approval pages');
+              const result = await lambdas.invoke({ functionName, payload: event });
+              if (result.functionError)
+                throw Object.assign(new Error(`${functionName} failed`), { payload: result.payload });
+              return result.payload;
+            }
+          : undefined,
       ...(stack
         ? {
             stack: {
               describe: () => stack.summary() ?? {},
               deploy: async (input: Record<string, unknown>) => {
                 const dir = input.assemblyDir;
-                if (typeof dir !== 'string' || dir === '') throw Object.assign(new Error('assemblyDir must name a cloud assembly directory'), { name: 'ValidationException' });
-                return stack.deploy(dir, { stackName: typeof input.stackName === 'string' ? input.stackName : undefined, afterResource: deployCrashPoint() });
+                if (typeof dir !== 'string' || dir === '')
+                  throw Object.assign(new Error('assemblyDir must name a cloud assembly directory'), {
+                    name: 'ValidationException',
+                  });
+                return stack.deploy(dir, {
+                  stackName: typeof input.stackName === 'string' ? input.stackName : undefined,
+                  afterResource: deployCrashPoint(),
+                });
               },
             },
           }
         : {}),
     });
 
-    if (stack) stopsFirst.push(() => stack.quiesce(), () => late.bind(undefined));
+    if (stack)
+      stopsFirst.push(
+        () => stack.quiesce(),
+        () => late.bind(undefined),
+      );
 
     let deployments: WorkflowDeployment[] = [];
     let stackDeployment: StackDeployment | undefined;
@@ -592,23 +782,30 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       stackDeployment = await stack.deploy(options.stack.assemblyDir, { stackName: options.stack.stackName });
       // Leases of step attempts cut off by the last stop, in every table of the stack (see the registry path).
       for (const row of stack.store.resources()) {
-        if (row.type === 'AWS::DynamoDB::Table' && row.state === 'IN_STACK') await expireOrphanedLeases(await dynamodbClientOf(), row.physical_id);
+        if (row.type === 'AWS::DynamoDB::Table' && row.state === 'IN_STACK')
+          await expireOrphanedLeases(await dynamodbClientOf(), row.physical_id);
       }
       deployments = stackWorkflows(stack);
-      log(`Autosave local engine running stack ${stackDeployment.stackName}, assembly ${stackDeployment.assemblyId} (${options.stack.origin ?? 'given'}: ${stackDeployment.assemblyDir})`);
+      log(
+        `Autosave local engine running stack ${stackDeployment.stackName}, assembly ${stackDeployment.assemblyId} (${options.stack.origin ?? 'given'}: ${stackDeployment.assemblyDir})`,
+      );
       const counts = new Map<string, number>();
       for (const c of stackDeployment.changes) counts.set(c.change, (counts.get(c.change) ?? 0) + 1);
       log(`  resources: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')} (${stackDeployment.durationMillis} ms)`);
       if (stackDeployment.notEmulated.length > 0) {
-        log(`  not emulated (created on AWS only): ${stackDeployment.notEmulated.map((t) => `${t.count} ${t.type}`).join(', ')}`);
+        log(
+          `  not emulated (created on AWS only): ${stackDeployment.notEmulated.map((t) => `${t.count} ${t.type}`).join(', ')}`,
+        );
       }
     } else {
       servicesUp({ lambdas, sqsClient, dynamodbClient, s3Client, ports: integrations.ports, decisions });
-      if (options.deployWorkflows !== false) deployments = await (await import('./services/deploy-workflows')).deployWorkflows(engine, workflows);
+      if (options.deployWorkflows !== false)
+        deployments = await (await import('./services/deploy-workflows')).deployWorkflows(engine, workflows);
     }
     log(`  ${iamLine}`);
     const unresolved = iam?.unresolvedManagedPolicies() ?? [];
-    if (unresolved.length > 0) log(`  AWS managed policies not evaluated (their contents are not in the template): ${unresolved.join(', ')}`);
+    if (unresolved.length > 0)
+      log(`  AWS managed policies not evaluated (their contents are not in the template): ${unresolved.join(', ')}`);
 
     // Bound only now: until the store is open, the runs resumed and the workflows deployed, every request
     // (but the Step Functions API's after a restart, above) gets the retryable 503, never an error from a
@@ -621,13 +818,20 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         .then((n) => {
           if (n > 0) log(`  delivered ${n} approval decision(s) recorded before the last stop but not yet delivered`);
         })
-        .catch((err: unknown) => console.error('autosave local: could not deliver recorded approval decisions (reading a link delivers them):', err));
+        .catch((err: unknown) =>
+          console.error(
+            'autosave local: could not deliver recorded approval decisions (reading a link delivers them):',
+            err,
+          ),
+        );
       stopsFirst.push(() => sweep);
     }
 
     // The local DynamoDB loads now, behind its door: nothing above waited for it, and a function's call to it
     // waits for it (a failure to start answers every call with a 500, and is said here).
-    void dynamodb.open().catch((err: unknown) => console.error('autosave local: the local DynamoDB did not start:', err));
+    void dynamodb
+      .open()
+      .catch((err: unknown) => console.error('autosave local: the local DynamoDB did not start:', err));
 
     for (const d of deployments) log(`  workflow ${d.workflow} (${d.change}) -> ${d.aliasArn}`);
     log(`Autosave local engine listening on ${api.url}${virtualClock ? ' (virtual clock)' : ''}`);
@@ -646,7 +850,9 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       const endpointFlag = api.port === DEFAULT_LOCAL_PORT ? '' : ` --endpoint ${api.url}`;
       log(`Try: npx autosave start ${first.workflow} --wait${endpointFlag}`);
       const input = JSON.stringify(workflows.find((w) => w.name === first.workflow)?.exampleInput ?? {});
-      log(`  or: aws stepfunctions start-execution --endpoint-url ${api.url} --state-machine-arn ${first.aliasArn} --input '${input}'`);
+      log(
+        `  or: aws stepfunctions start-execution --endpoint-url ${api.url} --state-machine-arn ${first.aliasArn} --input '${input}'`,
+      );
     }
 
     return {

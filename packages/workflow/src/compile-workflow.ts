@@ -46,12 +46,17 @@ function checkNames(workflow: Workflow, fail: Fail): void {
   const seen = new Set<string>();
   const stateOwners = new Map<string, string>(RESERVED_STATE_NAMES.map((n) => [n, 'the compiler']));
   for (const step of workflow.steps) {
-    if (!STEP_NAME.test(step.name)) fail(step.name, 'a step name must start with a letter and hold only letters, digits, - or _ (at most 63)');
+    if (!STEP_NAME.test(step.name))
+      fail(step.name, 'a step name must start with a letter and hold only letters, digits, - or _ (at most 63)');
     if (seen.has(step.name)) fail(step.name, 'duplicate step name');
     seen.add(step.name);
     for (const state of step.stateNames()) {
       const owner = stateOwners.get(state);
-      if (owner !== undefined) fail(step.name, `state name '${state}' is already used by ${owner === 'the compiler' ? owner : `step '${owner}'`}`);
+      if (owner !== undefined)
+        fail(
+          step.name,
+          `state name '${state}' is already used by ${owner === 'the compiler' ? owner : `step '${owner}'`}`,
+        );
       stateOwners.set(state, step.name);
     }
   }
@@ -64,7 +69,8 @@ function checkStep(workflow: Workflow, index: number, fail: Fail): void {
 
   if (workflow.type === WorkflowType.EXPRESS) {
     const why = step.expressRestriction();
-    if (why !== undefined) failHere(`an EXPRESS workflow cannot hold ${/^[aeiou]/i.test(step.kind) ? 'an' : 'a'} ${step.kind} step: ${why}`);
+    if (why !== undefined)
+      failHere(`an EXPRESS workflow cannot hold ${/^[aeiou]/i.test(step.kind) ? 'an' : 'a'} ${step.kind} step: ${why}`);
   }
   try {
     step.validate(failHere);
@@ -76,7 +82,8 @@ function checkStep(workflow: Workflow, index: number, fail: Fail): void {
       if (!names.includes(target)) failHere(`unknown step '${target}'`);
     }
     for (const ref of step.references()) {
-      if (ref.step !== undefined && !names.includes(ref.step)) failHere(`{${ref.text}} reads unknown step '${ref.step}'`);
+      if (ref.step !== undefined && !names.includes(ref.step))
+        failHere(`{${ref.text}} reads unknown step '${ref.step}'`);
     }
   } catch (err) {
     if (err instanceof TemplateSyntaxError) failHere(err.message);
@@ -137,7 +144,10 @@ function checkReachable(states: AslStates, workflow: Workflow, fail: Fail): void
   }
   const unreached = workflow.steps.find((step) => !reached.has(step.name));
   if (unreached !== undefined) {
-    fail(unreached.name, "no step leads to it (a step before it ends, and no 'next', choice branch or approval path names it)");
+    fail(
+      unreached.name,
+      "no step leads to it (a step before it ends, and no 'next', choice branch or approval path names it)",
+    );
   }
 }
 
@@ -151,12 +161,14 @@ function dominators(states: AslStates): Map<string, Set<string>> {
   const preds = new Map<string, string[]>(names.map((n) => [n, []]));
   for (const n of names) for (const m of successors(states[n])) preds.get(m)?.push(n);
   const dom = new Map<string, Set<string>>(names.map((n) => [n, new Set(n === START_STATE ? [n] : names)]));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const n of names) {
       if (n === START_STATE) continue;
       const ps = preds.get(n) as string[];
-      const next = new Set([...(ps.length > 0 ? (dom.get(ps[0]) as Set<string>) : [])].filter((d) => ps.every((p) => dom.get(p)?.has(d))));
+      const next = new Set(
+        [...(ps.length > 0 ? (dom.get(ps[0]) as Set<string>) : [])].filter((d) => ps.every((p) => dom.get(p)?.has(d))),
+      );
       next.add(n);
       if (next.size !== dom.get(n)?.size) {
         dom.set(n, next);
@@ -179,9 +191,13 @@ function checkReferences(states: AslStates, workflow: Workflow, fail: Fail): voi
     for (const ref of step.references()) {
       if (ref.step === undefined) continue;
       const read = byName.get(ref.step) as Step;
-      if (read.kind === 'choice' || read.kind === 'wait') fail(step.name, `{${ref.text}} reads step '${ref.step}', a ${read.kind} step, which records no result`);
+      if (read.kind === 'choice' || read.kind === 'wait')
+        fail(step.name, `{${ref.text}} reads step '${ref.step}', a ${read.kind} step, which records no result`);
       if (read === step || !dom.get(step.name)?.has(read.name)) {
-        fail(step.name, `{${ref.text}} reads step '${ref.step}', which does not run before this step on every path to it`);
+        fail(
+          step.name,
+          `{${ref.text}} reads step '${ref.step}', which does not run before this step on every path to it`,
+        );
       }
     }
   }

@@ -21,7 +21,8 @@ export const EXECUTION_LIFECYCLE_EVENTS = 2;
 
 /** History events one state writes in one successful pass. */
 export function historyEventsOf(state: AslState): number {
-  if (state.Type === 'Task' && state.Resource.endsWith('.waitForTaskToken')) return HISTORY_EVENTS_PER_STATE.CallbackTask;
+  if (state.Type === 'Task' && state.Resource.endsWith('.waitForTaskToken'))
+    return HISTORY_EVENTS_PER_STATE.CallbackTask;
   return HISTORY_EVENTS_PER_STATE[state.Type];
 }
 

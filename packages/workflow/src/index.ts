@@ -31,7 +31,14 @@ export * from './placeholders';
 export * from './retry-policy';
 export * from './history-budget';
 export * from './tool-names';
-export { TemplateSyntaxError, keyExpression, stringExpression, renderValue, parseTemplate, type TemplateReference } from './template';
+export {
+  TemplateSyntaxError,
+  keyExpression,
+  stringExpression,
+  renderValue,
+  parseTemplate,
+  type TemplateReference,
+} from './template';
 export * from './steps/step';
 export * from './steps/model-step';
 export * from './steps/tool-step';

@@ -67,7 +67,9 @@ export function substitutePlaceholders<T>(asl: T, values: PlaceholderValues): T 
     throw new Error(`no value for placeholder${missing.length > 1 ? 's' : ''} ${missing.map(placeholder).join(', ')}`);
   }
   return mapStrings(asl, (s) =>
-    s.replace(PLACEHOLDER_PATTERN, (whole, name: string) => (isPlaceholderName(name) ? (values[name] as string) : whole)),
+    s.replace(PLACEHOLDER_PATTERN, (whole, name: string) =>
+      isPlaceholderName(name) ? (values[name] as string) : whole,
+    ),
   ) as T;
 }
 
@@ -83,7 +85,10 @@ export interface LocalPlaceholderOptions {
  * The values the local engine uses: `arn:aws:lambda:<region>:<account>:function:autosave-<name>` for
  * each Lambda and `arn:aws:states:<region>:<account>:stateMachine:<workflow>:live` for the alias.
  */
-export function localPlaceholderValues(workflowName: string, options: LocalPlaceholderOptions = {}): Record<PlaceholderName, string> {
+export function localPlaceholderValues(
+  workflowName: string,
+  options: LocalPlaceholderOptions = {},
+): Record<PlaceholderName, string> {
   const region = options.region ?? LOCAL_REGION;
   const account = options.accountId ?? LOCAL_ACCOUNT_ID;
   const entries = PLACEHOLDER_NAMES.map((name) => {

@@ -48,9 +48,12 @@ export interface RetryPolicyOptions {
 export function retryOptionsProblem(r: RetryOptions): string | undefined {
   const wholeAtLeast = (v: number | undefined, min: number) => v === undefined || (Number.isInteger(v) && v >= min);
   if (!wholeAtLeast(r.maxAttempts, 0)) return `retry.maxAttempts must be a whole number >= 0, got ${r.maxAttempts}`;
-  if (!wholeAtLeast(r.interval?.seconds, 1)) return `retry.interval must be whole seconds >= 1, got ${r.interval?.seconds}`;
-  if (!wholeAtLeast(r.maxDelay?.seconds, 1)) return `retry.maxDelay must be whole seconds >= 1, got ${r.maxDelay?.seconds}`;
-  if (r.backoffRate !== undefined && !(r.backoffRate >= 1)) return `retry.backoffRate must be >= 1, got ${r.backoffRate}`;
+  if (!wholeAtLeast(r.interval?.seconds, 1))
+    return `retry.interval must be whole seconds >= 1, got ${r.interval?.seconds}`;
+  if (!wholeAtLeast(r.maxDelay?.seconds, 1))
+    return `retry.maxDelay must be whole seconds >= 1, got ${r.maxDelay?.seconds}`;
+  if (r.backoffRate !== undefined && !(r.backoffRate >= 1))
+    return `retry.backoffRate must be >= 1, got ${r.backoffRate}`;
   return undefined;
 }
 

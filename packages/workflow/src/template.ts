@@ -88,7 +88,9 @@ export function valueReferences(value: Json | undefined): TemplateReference[] {
 
 /** JSONata reading what a reference points at. */
 export function referenceExpression(ref: TemplateReference): string {
-  return ref.step === undefined ? jsonataPath(INPUT_ROOT, ref.fields) : jsonataPath(STEPS_ROOT, [ref.step, ...ref.fields]);
+  return ref.step === undefined
+    ? jsonataPath(INPUT_ROOT, ref.fields)
+    : jsonataPath(STEPS_ROOT, [ref.step, ...ref.fields]);
 }
 
 /** JSONata building the template's text: literals and `$string(<reference>)` joined with `&`. */
@@ -96,7 +98,9 @@ export function stringExpression(template: string): string {
   if (isRawJsonata(template)) return template.slice(2, -2).trim();
   const parts = parseTemplate(template);
   if (parts.length === 0) return '""';
-  return parts.map((p) => ('ref' in p ? `$string(${referenceExpression(p.ref)})` : JSON.stringify(p.literal))).join(' & ');
+  return parts
+    .map((p) => ('ref' in p ? `$string(${referenceExpression(p.ref)})` : JSON.stringify(p.literal)))
+    .join(' & ');
 }
 
 /**

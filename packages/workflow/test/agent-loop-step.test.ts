@@ -22,7 +22,11 @@ const loopWorkflow = (options: { continueAsNewEvery?: number; maxTurns?: number 
         tools: [{ name: 'calculator', description: 'Evaluates arithmetic.', inputSchema: { type: 'object' } }],
         ...options,
       }),
-      tool('report', { tool: 'send-email', idempotencyKey: '{question}:report', input: { body: '{steps.research.text}' } }),
+      tool('report', {
+        tool: 'send-email',
+        idempotencyKey: '{question}:report',
+        input: { body: '{steps.research.text}' },
+      }),
     ],
   });
 
@@ -43,7 +47,12 @@ function scripted(finalAtTurn: number) {
       return {
         Payload: {
           text: final ? 'the answer' : '',
-          toolCalls: final ? [] : [{ id: `c${payload.turn}a`, name: 'calculator', input: { expression: '1+1' } }, { id: `c${payload.turn}b`, name: 'calculator', input: { expression: '2+2' } }],
+          toolCalls: final
+            ? []
+            : [
+                { id: `c${payload.turn}a`, name: 'calculator', input: { expression: '1+1' } },
+                { id: `c${payload.turn}b`, name: 'calculator', input: { expression: '2+2' } },
+              ],
           final,
           usage: { inputTokens: 1, outputTokens: 1 },
           conversation: { $ref: `s3://b/conv-${payload.turn}`, bytes: 10, sha256: 'ab' },
@@ -53,7 +62,11 @@ function scripted(finalAtTurn: number) {
     }
     if (state === 'research-tools') {
       batches.push(payload);
-      return { Payload: { results: payload.calls.map((c: any) => ({ id: c.id, name: c.tool, result: 2, source: 'executed' })) } };
+      return {
+        Payload: {
+          results: payload.calls.map((c: any) => ({ id: c.id, name: c.tool, result: 2, source: 'executed' })),
+        },
+      };
     }
     return { Payload: { result: { sent: true }, source: 'executed' } };
   };
@@ -64,7 +77,9 @@ describe('agentLoop', () => {
   it('compiles to a valid definition whose turn costs 12 history events', () => {
     const wf = loopWorkflow();
     expect(validateAsl(compileWorkflow(wf)).errorsText()).toBe('');
-    expect(planHistory(wf).eventsPerTurn).toEqual({ research: 2 * HISTORY_EVENTS_PER_STATE.Task + HISTORY_EVENTS_PER_STATE.Choice });
+    expect(planHistory(wf).eventsPerTurn).toEqual({
+      research: 2 * HISTORY_EVENTS_PER_STATE.Task + HISTORY_EVENTS_PER_STATE.Choice,
+    });
     expect(planHistory(wf).eventsPerTurn.research).toBe(12);
   });
 
@@ -77,10 +92,19 @@ describe('agentLoop', () => {
     expect(run.end).toBe('report');
     expect(run.output.steps.report).toEqual({ sent: true });
     expect(modelEvents.map((e) => e.turn)).toEqual([0, 1, 2, 3]);
-    expect(modelEvents[0]).toMatchObject({ workflow: 'agent', step: 'research', prompt: 'Answer q1', conversation: null, toolResults: [] });
+    expect(modelEvents[0]).toMatchObject({
+      workflow: 'agent',
+      step: 'research',
+      prompt: 'Answer q1',
+      conversation: null,
+      toolResults: [],
+    });
     expect(modelEvents[1].conversation).toEqual({ $ref: 's3://b/conv-0', bytes: 10, sha256: 'ab' });
     // The batch entries pass through as they came (model-step reads `id` and `result`; `source` is for the history).
-    expect(modelEvents[1].toolResults).toEqual([{ id: 'c0a', name: 'calculator', result: 2, source: 'executed' }, { id: 'c0b', name: 'calculator', result: 2, source: 'executed' }]);
+    expect(modelEvents[1].toolResults).toEqual([
+      { id: 'c0a', name: 'calculator', result: 2, source: 'executed' },
+      { id: 'c0b', name: 'calculator', result: 2, source: 'executed' },
+    ]);
     expect(batches[1]).toMatchObject({
       workflow: 'agent',
       step: 'research',
@@ -90,7 +114,13 @@ describe('agentLoop', () => {
         { id: 'c1b', tool: 'calculator', idempotencyKey: 'exec-1:research:1:c1b', input: { expression: '2+2' } },
       ],
     });
-    expect(run.output.steps.research).toMatchObject({ final: true, text: 'the answer', turn: 3, generation: 0, root: 'exec-1' });
+    expect(run.output.steps.research).toMatchObject({
+      final: true,
+      text: 'the answer',
+      turn: 3,
+      generation: 0,
+      root: 'exec-1',
+    });
     // Per turn: model Task + route Choice + tools Task; the final turn has no tools Task.
     const fixed = run.events - 3 * 12 - (5 + 2);
     expect(fixed).toBe(2 + 2 + 5); // Start, Resume, report
@@ -128,12 +158,18 @@ describe('agentLoop', () => {
     const second = scripted(5);
     const g1 = await walkDefinition(asl, start.Input, second.handler, { Id: 'arn:exec-1-g1', Name: 'exec-1-g1' });
     expect(g1.visited.slice(0, 3)).toEqual([START_STATE, RESUME_STATE, 'research-tools']);
-    expect(second.batches[0].calls.map((c: any) => c.idempotencyKey)).toEqual(['exec-1:research:1:c1a', 'exec-1:research:1:c1b']);
+    expect(second.batches[0].calls.map((c: any) => c.idempotencyKey)).toEqual([
+      'exec-1:research:1:c1a',
+      'exec-1:research:1:c1b',
+    ]);
     expect(second.modelEvents.map((e) => e.turn)).toEqual([2, 3]);
     expect(second.starts[0].Name).toBe('exec-1-g2');
 
     const third = scripted(5);
-    const g2 = await walkDefinition(asl, second.starts[0].Input, third.handler, { Id: 'arn:exec-1-g2', Name: 'exec-1-g2' });
+    const g2 = await walkDefinition(asl, second.starts[0].Input, third.handler, {
+      Id: 'arn:exec-1-g2',
+      Name: 'exec-1-g2',
+    });
     expect(third.modelEvents.map((e) => e.turn)).toEqual([4, 5]);
     expect(g2.end).toBe('report');
     expect(g2.output.steps.research).toMatchObject({ final: true, turn: 5, generation: 2, root: 'exec-1' });
@@ -142,7 +178,12 @@ describe('agentLoop', () => {
   it('treats "execution already exists" on continue-as-new as handed over, not as a failure', async () => {
     const asl = compileWorkflow(loopWorkflow({ continueAsNewEvery: 1 }));
     const can = stateOf(asl, 'research-continue-as-new', 'Task');
-    expect(can.Catch).toEqual([expect.objectContaining({ ErrorEquals: ['StepFunctions.ExecutionAlreadyExistsException'], Next: 'research-continued' })]);
+    expect(can.Catch).toEqual([
+      expect.objectContaining({
+        ErrorEquals: ['StepFunctions.ExecutionAlreadyExistsException'],
+        Next: 'research-continued',
+      }),
+    ]);
     expect(can.Retry[0].ErrorEquals).toContain('StepFunctions.ExecutionAlreadyExistsException');
   });
 });
@@ -151,14 +192,20 @@ describe('agentLoop with results offloaded whole', () => {
   it('fails at the model Task instead of ending the loop quietly when the result is a bare $ref', async () => {
     const asl = compileWorkflow(loopWorkflow());
     const handler: TaskHandler = () => ({ Payload: { $ref: 's3://b/k', bytes: 200_000, sha256: 'ab' } });
-    await expect(walkDefinition(asl, { question: 'q' }, handler)).rejects.toThrow("model-step result of 'research' has no inline 'final'");
+    await expect(walkDefinition(asl, { question: 'q' }, handler)).rejects.toThrow(
+      "model-step result of 'research' has no inline 'final'",
+    );
   });
 
   it('fails at the tools Task instead of dropping the tool results when the batch result is a bare $ref', async () => {
     const asl = compileWorkflow(loopWorkflow());
     const { handler } = scripted(3);
     const offloading: TaskHandler = (state, resource, args) =>
-      state === 'research-tools' ? { Payload: { $ref: 's3://b/k', bytes: 200_000, sha256: 'ab' } } : handler(state, resource, args);
-    await expect(walkDefinition(asl, { question: 'q' }, offloading)).rejects.toThrow("tool-step batch result of 'research' has no inline 'results'");
+      state === 'research-tools'
+        ? { Payload: { $ref: 's3://b/k', bytes: 200_000, sha256: 'ab' } }
+        : handler(state, resource, args);
+    await expect(walkDefinition(asl, { question: 'q' }, offloading)).rejects.toThrow(
+      "tool-step batch result of 'research' has no inline 'results'",
+    );
   });
 });

@@ -9,7 +9,10 @@ interface AslValidationResult {
   errorsText(separator?: string): string;
 }
 // asl-validator 4.0.0 is CommonJS without types: `module.exports = function validator(definition, opts)`.
-const aslValidator = require('asl-validator') as (definition: unknown, options?: { checkPaths?: boolean; checkArn?: boolean }) => AslValidationResult;
+const aslValidator = require('asl-validator') as (
+  definition: unknown,
+  options?: { checkPaths?: boolean; checkArn?: boolean },
+) => AslValidationResult;
 
 /** Validates a definition with asl-validator (on a deep copy: the validator writes into its input). */
 export function validateAsl(definition: AslDefinition): AslValidationResult {
@@ -22,7 +25,11 @@ export function taskStates(definition: AslDefinition): [string, AslTaskState][] 
 }
 
 /** One state, typed by its `Type`. */
-export function stateOf<T extends AslState['Type']>(definition: AslDefinition, name: string, type: T): Extract<AslState, { Type: T }> {
+export function stateOf<T extends AslState['Type']>(
+  definition: AslDefinition,
+  name: string,
+  type: T,
+): Extract<AslState, { Type: T }> {
   const state = definition.States[name];
   if (!state) throw new Error(`no state '${name}' in ${Object.keys(definition.States).join(', ')}`);
   if (state.Type !== type) throw new Error(`state '${name}' is a ${state.Type}, not a ${type}`);

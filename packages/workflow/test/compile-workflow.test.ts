@@ -31,7 +31,9 @@ const sample = defineWorkflow({
   steps: [
     model('draft', { prompt: 'Write to {name}', system: 'Be brief', modelId: 'anthropic.claude' }),
     choice('route', {
-      branches: [{ when: Condition.and(Condition.equals('region', 'eu'), Condition.exists('steps.draft.text')), next: 'hold' }],
+      branches: [
+        { when: Condition.and(Condition.equals('region', 'eu'), Condition.exists('steps.draft.text')), next: 'hold' },
+      ],
     }),
     tool('send', {
       tool: 'send-email',
@@ -71,7 +73,10 @@ describe('compileWorkflow', () => {
       expect(leaseWait.ErrorEquals, name).toEqual(LEASE_WAIT_ERRORS);
       expect(backoff.ErrorEquals, name).toEqual([StatesError.ALL]);
       expect(backoff.JitterStrategy, name).toBe('FULL');
-      expect(task.Catch?.some((c) => c.Next === 'Fail'), name).not.toBe(true);
+      expect(
+        task.Catch?.some((c) => c.Next === 'Fail'),
+        name,
+      ).not.toBe(true);
     }
     expect(stateOf(asl, 'draft', 'Task').Retry[2]).toEqual({
       ErrorEquals: [StatesError.ALL],
@@ -95,18 +100,35 @@ describe('compileWorkflow', () => {
     expect(draft.Resource).toBe('arn:aws:states:::lambda:invoke');
     const args = draft.Arguments as { FunctionName: string; Payload: Record<string, unknown> };
     expect(args.FunctionName).toBe('${ModelStepFunctionArn}');
-    expect(Object.keys(args.Payload)).toEqual(['workflow', 'executionArn', 'step', 'turn', 'prompt', 'system', 'modelId']);
-    const states = { input: { input: { name: 'Ada' }, steps: {} }, result: { Payload: { text: 'Hi Ada' } }, context: { Execution: { Id: 'arn:x' } } };
+    expect(Object.keys(args.Payload)).toEqual([
+      'workflow',
+      'executionArn',
+      'step',
+      'turn',
+      'prompt',
+      'system',
+      'modelId',
+    ]);
+    const states = {
+      input: { input: { name: 'Ada' }, steps: {} },
+      result: { Payload: { text: 'Hi Ada' } },
+      context: { Execution: { Id: 'arn:x' } },
+    };
     expect(await evaluateField(args.Payload.prompt, states)).toBe('Write to Ada');
     expect(await evaluateField(args.Payload.executionArn, states)).toBe('arn:x');
-    expect(await evaluateField(draft.Output, states)).toEqual({ input: { name: 'Ada' }, steps: { draft: { text: 'Hi Ada' } } });
+    expect(await evaluateField(draft.Output, states)).toEqual({
+      input: { name: 'Ada' },
+      steps: { draft: { text: 'Hi Ada' } },
+    });
   });
 
   it('invokes the tool-step Lambda with tool, computed key and rendered input', async () => {
     const send = stateOf(asl, 'send', 'Task');
     const { FunctionName, Payload } = send.Arguments as { FunctionName: string; Payload: Record<string, unknown> };
     expect(FunctionName).toBe('${ToolStepFunctionArn}');
-    const states = { input: { input: { id: 'u1', email: 'a@b.c', region: 'eu' }, steps: { draft: { text: 'Hello' } } } };
+    const states = {
+      input: { input: { id: 'u1', email: 'a@b.c', region: 'eu' }, steps: { draft: { text: 'Hello' } } },
+    };
     expect(Payload.tool).toBe('send-email');
     expect(await evaluateField(Payload.idempotencyKey, states)).toBe('u1:send');
     const input = Payload.input as Record<string, unknown>;
@@ -116,13 +138,16 @@ describe('compileWorkflow', () => {
     expect(send).toMatchObject({ End: true });
   });
 
-  it('records the tool\'s result from the tool-step envelope, so later steps never see `source`', async () => {
+  it("records the tool's result from the tool-step envelope, so later steps never see `source`", async () => {
     const send = stateOf(asl, 'send', 'Task');
     const states = {
       input: { input: { id: 'u1' }, steps: { draft: { text: 'Hello' } } },
       result: { Payload: { result: { messageId: 'm-1' }, source: 'replayed' }, StatusCode: 200 },
     };
-    expect(await evaluateField(send.Output, states)).toEqual({ input: { id: 'u1' }, steps: { draft: { text: 'Hello' }, send: { messageId: 'm-1' } } });
+    expect(await evaluateField(send.Output, states)).toEqual({
+      input: { id: 'u1' },
+      steps: { draft: { text: 'Hello' }, send: { messageId: 'm-1' } },
+    });
   });
 
   it('passes the execution input to a tool step that declares no input', async () => {
@@ -137,14 +162,20 @@ describe('compileWorkflow', () => {
     expect(route.Default).toBe('send');
     expect(route.Choices[0].Next).toBe('hold');
     const cond = route.Choices[0].Condition;
-    expect(await evaluateField(cond, { input: { input: { region: 'eu' }, steps: { draft: { text: 'x' } } } })).toBe(true);
-    expect(await evaluateField(cond, { input: { input: { region: 'us' }, steps: { draft: { text: 'x' } } } })).toBe(false);
+    expect(await evaluateField(cond, { input: { input: { region: 'eu' }, steps: { draft: { text: 'x' } } } })).toBe(
+      true,
+    );
+    expect(await evaluateField(cond, { input: { input: { region: 'us' }, steps: { draft: { text: 'x' } } } })).toBe(
+      false,
+    );
   });
 
   it('compiles waits for a duration and until a timestamp from the input', async () => {
     expect(stateOf(asl, 'hold', 'Wait')).toMatchObject({ Seconds: 7200, Next: 'until' });
     const until = stateOf(asl, 'until', 'Wait');
-    expect(await evaluateField(until.Timestamp, { input: { input: { sendAt: '2027-01-01T00:00:00Z' }, steps: {} } })).toBe('2027-01-01T00:00:00Z');
+    expect(
+      await evaluateField(until.Timestamp, { input: { input: { sendAt: '2027-01-01T00:00:00Z' }, steps: {} } }),
+    ).toBe('2027-01-01T00:00:00Z');
   });
 
   it('waits for an approval with a token, the default 7-day timeout, and ends the run on rejection', () => {
@@ -152,7 +183,9 @@ describe('compileWorkflow', () => {
     expect(ok.Resource).toBe('arn:aws:states:::lambda:invoke.waitForTaskToken');
     expect(ok.TimeoutSeconds).toBe(7 * 24 * 3600);
     expect(ok.Catch).toBeUndefined(); // default: fail at the approval, so a redrive asks again
-    expect(ok.Retry[0].ErrorEquals).toEqual(expect.arrayContaining([StatesError.Timeout, StatesError.HeartbeatTimeout]));
+    expect(ok.Retry[0].ErrorEquals).toEqual(
+      expect.arrayContaining([StatesError.Timeout, StatesError.HeartbeatTimeout]),
+    );
     const decision = stateOf(asl, 'ok-decision', 'Choice');
     expect(decision.Choices[0].Next).toBe('after-ok');
     expect(decision.Default).toBe(DONE_STATE);
@@ -161,9 +194,23 @@ describe('compileWorkflow', () => {
 
   it('compiles byte-identically every time, whatever order the code built the fields in', () => {
     expect(toAslJson(compileWorkflow(sample))).toBe(toAslJson(asl));
-    const shuffled = { States: { b: { Next: 'x', Type: 'Pass' }, a: { End: true, Type: 'Succeed' } }, StartAt: 'b', QueryLanguage: 'JSONata', Comment: 'c' };
+    const shuffled = {
+      States: { b: { Next: 'x', Type: 'Pass' }, a: { End: true, Type: 'Succeed' } },
+      StartAt: 'b',
+      QueryLanguage: 'JSONata',
+      Comment: 'c',
+    };
     expect(toAslJson(shuffled)).toBe(
-      JSON.stringify({ Comment: 'c', QueryLanguage: 'JSONata', StartAt: 'b', States: { b: { Type: 'Pass', Next: 'x' }, a: { Type: 'Succeed', End: true } } }, null, 2) + '\n',
+      JSON.stringify(
+        {
+          Comment: 'c',
+          QueryLanguage: 'JSONata',
+          StartAt: 'b',
+          States: { b: { Type: 'Pass', Next: 'x' }, a: { Type: 'Succeed', End: true } },
+        },
+        null,
+        2,
+      ) + '\n',
     );
   });
 });

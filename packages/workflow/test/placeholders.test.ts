@@ -27,7 +27,9 @@ describe('placeholders', () => {
   });
 
   it('refuses to leave a used placeholder unfilled', () => {
-    expect(() => substitutePlaceholders({ f: '${ModelStepFunctionArn}' }, {})).toThrow('no value for placeholder ${ModelStepFunctionArn}');
+    expect(() => substitutePlaceholders({ f: '${ModelStepFunctionArn}' }, {})).toThrow(
+      'no value for placeholder ${ModelStepFunctionArn}',
+    );
   });
 
   it('gives the local engine its ARNs', () => {

@@ -5,7 +5,12 @@ import { retryPolicy } from '../src/retry-policy';
 import { functionSpec } from '@autosave/runtime/handlers';
 
 /** The delays Step Functions waits before each retry of a retrier without jitter. */
-function unjitteredDelays(r: { IntervalSeconds?: number; BackoffRate?: number; MaxDelaySeconds?: number; MaxAttempts?: number }): number[] {
+function unjitteredDelays(r: {
+  IntervalSeconds?: number;
+  BackoffRate?: number;
+  MaxDelaySeconds?: number;
+  MaxAttempts?: number;
+}): number[] {
   return Array.from({ length: r.MaxAttempts ?? 0 }, (_, i) =>
     Math.min((r.IntervalSeconds ?? 1) * (r.BackoffRate ?? 2) ** i, r.MaxDelaySeconds ?? Infinity),
   );

@@ -1,12 +1,6 @@
 import jsonata from 'jsonata';
 import { describe, expect, it } from 'vitest';
-import {
-  TemplateSyntaxError,
-  keyExpression,
-  parseTemplate,
-  renderValue,
-  stringExpression,
-} from '@autosave/workflow';
+import { TemplateSyntaxError, keyExpression, parseTemplate, renderValue, stringExpression } from '@autosave/workflow';
 
 const stateData = {
   input: { siteId: 'site-4412', version: 3, contractId: 'C-1' },
@@ -29,9 +23,9 @@ describe('templates', () => {
   });
 
   it('builds text from the input and earlier results', async () => {
-    expect(await evaluate(stringExpression('{siteId} is {steps.verify-site.registryId} (x{steps.verify-site.count})'))).toBe(
-      'site-4412 is REG-1 (x2)',
-    );
+    expect(
+      await evaluate(stringExpression('{siteId} is {steps.verify-site.registryId} (x{steps.verify-site.count})')),
+    ).toBe('site-4412 is REG-1 (x2)');
   });
 
   it('builds the seed idempotency key site-4412:welcome', async () => {
@@ -46,7 +40,9 @@ describe('templates', () => {
   });
 
   it('keeps the type of a value that is exactly one reference, and leaves literals and raw JSONata alone', () => {
-    expect(renderValue({ a: '{steps.verify-site}', b: 'plain', c: '{% 1 + 1 %}', d: ['{siteId}!'], e: 3, f: '' })).toEqual({
+    expect(
+      renderValue({ a: '{steps.verify-site}', b: 'plain', c: '{% 1 + 1 %}', d: ['{siteId}!'], e: 3, f: '' }),
+    ).toEqual({
       a: '{% $states.input.steps.`verify-site` %}',
       b: 'plain',
       c: '{% 1 + 1 %}',

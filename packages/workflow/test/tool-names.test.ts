@@ -22,6 +22,8 @@ describe('toolNamesOf: the tools a workflow may call, which the deploy checks ag
   });
 
   it('is empty for a workflow without tools', () => {
-    expect(toolNamesOf(defineWorkflow({ name: 'draft', version: '1', steps: [model('draft', { prompt: 'Draft' })] }))).toEqual([]);
+    expect(
+      toolNamesOf(defineWorkflow({ name: 'draft', version: '1', steps: [model('draft', { prompt: 'Draft' })] })),
+    ).toEqual([]);
   });
 });

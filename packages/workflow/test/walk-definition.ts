@@ -40,7 +40,9 @@ async function evaluateTemplate(value: unknown, states: object): Promise<unknown
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return Promise.all(value.map((v) => evaluateTemplate(v, states)));
   if (value !== null && typeof value === 'object') {
-    const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await evaluateTemplate(v, states)] as const));
+    const entries = await Promise.all(
+      Object.entries(value).map(async ([k, v]) => [k, await evaluateTemplate(v, states)] as const),
+    );
     return Object.fromEntries(entries);
   }
   return value;
@@ -53,7 +55,10 @@ export async function walkDefinition(
   definition: AslDefinition,
   input: unknown,
   onTask: TaskHandler,
-  execution: { Id: string; Name: string } = { Id: 'arn:aws:states:us-east-1:123456789012:execution:wf:exec-1', Name: 'exec-1' },
+  execution: { Id: string; Name: string } = {
+    Id: 'arn:aws:states:us-east-1:123456789012:execution:wf:exec-1',
+    Name: 'exec-1',
+  },
   maxStates = 10_000,
 ): Promise<WalkResult> {
   const visited: string[] = [];
@@ -65,7 +70,11 @@ export async function walkDefinition(
     const state = definition.States[name];
     visited.push(name);
     events += historyEventsOf(state);
-    const context = { Execution: { ...execution, Input: input }, Task: { Token: `token-${visited.length}` }, State: { Name: name, EnteredTime: new Date(0).toISOString() } };
+    const context = {
+      Execution: { ...execution, Input: input },
+      Task: { Token: `token-${visited.length}` },
+      State: { Name: name, EnteredTime: new Date(0).toISOString() },
+    };
     if (state.Type === 'Succeed') return { visited, output: data, end: name, events };
     if (state.Type === 'Pass') {
       data = state.Output === undefined ? data : await evaluateTemplate(state.Output, { input: data, context });
@@ -89,7 +98,9 @@ export async function walkDefinition(
         data = await evaluateTemplate(state.Output, { input: data, result, context });
       } catch (err) {
         if (!(err instanceof SimulatedTaskError)) throw err;
-        const catcher = state.Catch?.find((c) => c.ErrorEquals.includes(err.error) || c.ErrorEquals.includes('States.ALL'));
+        const catcher = state.Catch?.find(
+          (c) => c.ErrorEquals.includes(err.error) || c.ErrorEquals.includes('States.ALL'),
+        );
         if (!catcher) return { visited, output: { error: err.error, failedState: name }, end: name, events };
         data = catcher.Output === undefined ? data : await evaluateTemplate(catcher.Output, { input: data, context });
         name = catcher.Next;

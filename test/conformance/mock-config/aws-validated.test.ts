@@ -37,60 +37,139 @@ const CASES: Record<string, RecordedCase> = {
     definition: { StartAt: 'step1', States: { step1: { Type: 'Task', Resource: FUNCTION_ARN, End: true } } },
     responses: { step1: { '0': { Return: STRING_BODY } } },
     input: { body: 'string body' },
-    types: ['ExecutionStarted', 'TaskStateEntered', 'LambdaFunctionScheduled', 'LambdaFunctionStarted', 'LambdaFunctionSucceeded', 'TaskStateExited', 'ExecutionSucceeded'],
-    previousEventIds: [0,  0,  2,  3,  4,  5,  6],
+    types: [
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'LambdaFunctionScheduled',
+      'LambdaFunctionStarted',
+      'LambdaFunctionSucceeded',
+      'TaskStateExited',
+      'ExecutionSucceeded',
+    ],
+    previousEventIds: [0, 0, 2, 3, 4, 5, 6],
     output: { body: 'string body' },
   },
   test_lambda_service_invoke: {
     definition: {
       StartAt: 'Start',
       States: {
-        Start: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { 'FunctionName.$': '$.FunctionName', 'Payload.$': '$.Payload' }, Next: 'EndWithFinal' },
+        Start: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::lambda:invoke',
+          Parameters: { 'FunctionName.$': '$.FunctionName', 'Payload.$': '$.Payload' },
+          Next: 'EndWithFinal',
+        },
         EndWithFinal: { Type: 'Pass', ResultPath: '$.final', End: true },
       },
     },
     responses: { Start: { '0': { Return: STRING_BODY } } },
     input: { FunctionName: 'lambda_function_name', Payload: { body: 'string body' } },
     types: ['ExecutionStarted', ...task, 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded'],
-    previousEventIds: [0,  0,  2,  3,  4,  5,  6,  7,  8],
-    output: { Payload: { body: 'string body' }, StatusCode: 200, final: { Payload: { body: 'string body' }, StatusCode: 200 } },
+    previousEventIds: [0, 0, 2, 3, 4, 5, 6, 7, 8],
+    output: {
+      Payload: { body: 'string body' },
+      StatusCode: 200,
+      final: { Payload: { body: 'string body' }, StatusCode: 200 },
+    },
   },
   test_sqs_send_message: {
-    definition: { StartAt: 'SendSQS', States: { SendSQS: { Type: 'Task', Resource: 'arn:aws:states:::sqs:sendMessage', Parameters: { 'QueueUrl.$': '$.QueueUrl', 'MessageBody.$': '$.MessageBody' }, End: true } } },
-    responses: { SendSQS: { '0': { Return: { MD5OfMessageBody: '3bcb6e8e-7h85-4375-b0bc-1a59812c6e51', MessageId: '11112222-3333-4444-5555-666677778888' } } } },
+    definition: {
+      StartAt: 'SendSQS',
+      States: {
+        SendSQS: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::sqs:sendMessage',
+          Parameters: { 'QueueUrl.$': '$.QueueUrl', 'MessageBody.$': '$.MessageBody' },
+          End: true,
+        },
+      },
+    },
+    responses: {
+      SendSQS: {
+        '0': {
+          Return: {
+            MD5OfMessageBody: '3bcb6e8e-7h85-4375-b0bc-1a59812c6e51',
+            MessageId: '11112222-3333-4444-5555-666677778888',
+          },
+        },
+      },
+    },
     input: { QueueUrl: 'sqs-queue-url', MessageBody: 'test_message_body' },
     types: ['ExecutionStarted', ...task, 'ExecutionSucceeded'],
-    previousEventIds: [0,  0,  2,  3,  4,  5,  6],
+    previousEventIds: [0, 0, 2, 3, 4, 5, 6],
     output: { MD5OfMessageBody: expect.any(String), MessageId: expect.any(String) },
   },
   test_sns_publish_base: {
-    definition: { StartAt: 'Publish', States: { Publish: { Type: 'Task', Resource: 'arn:aws:states:::sns:publish', Parameters: { 'TopicArn.$': '$.TopicArn', 'Message.$': '$.Message' }, End: true } } },
+    definition: {
+      StartAt: 'Publish',
+      States: {
+        Publish: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::sns:publish',
+          Parameters: { 'TopicArn.$': '$.TopicArn', 'Message.$': '$.Message' },
+          End: true,
+        },
+      },
+    },
     responses: { Publish: { '0': { Return: { MessageId: '11112222-3333-4444-5555-666677778888' } } } },
     input: { TopicArn: 'topic-arn', Message: { message: 'string-literal' } },
     types: ['ExecutionStarted', ...task, 'ExecutionSucceeded'],
-    previousEventIds: [0,  0,  2,  3,  4,  5,  6],
+    previousEventIds: [0, 0, 2, 3, 4, 5, 6],
     output: { MessageId: expect.any(String) },
   },
   test_events_put_events: {
-    definition: { StartAt: 'PutEvents', States: { PutEvents: { Type: 'Task', Resource: 'arn:aws:states:::events:putEvents', Parameters: { 'Entries.$': '$.Entries' }, End: true } } },
-    responses: { PutEvents: { '0': { Return: { FailedEntryCount: 0, Entries: [{ EventId: '11111111-2222-3333-4444-555555555555' }] } } } },
+    definition: {
+      StartAt: 'PutEvents',
+      States: {
+        PutEvents: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::events:putEvents',
+          Parameters: { 'Entries.$': '$.Entries' },
+          End: true,
+        },
+      },
+    },
+    responses: {
+      PutEvents: {
+        '0': { Return: { FailedEntryCount: 0, Entries: [{ EventId: '11111111-2222-3333-4444-555555555555' }] } },
+      },
+    },
     input: { Entries: [{ Detail: '{"Message": "string-literal"}', DetailType: 'detail-type', Source: 'some.source' }] },
     types: ['ExecutionStarted', ...task, 'ExecutionSucceeded'],
-    previousEventIds: [0,  0,  2,  3,  4,  5,  6],
+    previousEventIds: [0, 0, 2, 3, 4, 5, 6],
     output: { Entries: [{ EventId: expect.any(String) }], FailedEntryCount: 0 },
   },
   test_dynamodb_put_get_item: {
     definition: {
       StartAt: 'PutItem',
       States: {
-        PutItem: { Type: 'Task', Resource: 'arn:aws:states:::dynamodb:putItem', Parameters: { 'TableName.$': '$.TableName', 'Item.$': '$.Item' }, ResultPath: '$.putItemOutput', Next: 'GetItem' },
-        GetItem: { Type: 'Task', Resource: 'arn:aws:states:::dynamodb:getItem', ResultPath: '$.getItemOutput', Parameters: { 'TableName.$': '$.TableName', 'Key.$': '$.Key' }, End: true },
+        PutItem: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::dynamodb:putItem',
+          Parameters: { 'TableName.$': '$.TableName', 'Item.$': '$.Item' },
+          ResultPath: '$.putItemOutput',
+          Next: 'GetItem',
+        },
+        GetItem: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::dynamodb:getItem',
+          ResultPath: '$.getItemOutput',
+          Parameters: { 'TableName.$': '$.TableName', 'Key.$': '$.Key' },
+          End: true,
+        },
       },
     },
-    responses: { PutItem: { '0': { Return: {} } }, GetItem: { '0': { Return: { Item: { data: { S: 'string-literal' }, id: { S: 'id1' } } } } } },
-    input: { TableName: 'table-name', Item: { data: { S: 'string-literal' }, id: { S: 'id1' } }, Key: { id: { S: 'id1' } } },
+    responses: {
+      PutItem: { '0': { Return: {} } },
+      GetItem: { '0': { Return: { Item: { data: { S: 'string-literal' }, id: { S: 'id1' } } } } },
+    },
+    input: {
+      TableName: 'table-name',
+      Item: { data: { S: 'string-literal' }, id: { S: 'id1' } },
+      Key: { id: { S: 'id1' } },
+    },
     types: ['ExecutionStarted', ...task, ...task, 'ExecutionSucceeded'],
-    previousEventIds: [0,  0,  2,  3,  4,  5,  6,  7,  8,  9,  10,  11],
+    previousEventIds: [0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
     output: {
       TableName: 'table-name',
       Item: { data: { S: 'string-literal' }, id: { S: 'id1' } },
@@ -103,17 +182,33 @@ const CASES: Record<string, RecordedCase> = {
     definition: {
       StartAt: 'StartState',
       States: {
-        StartState: { Type: 'Pass', Parameters: { Iterations: 2, Values: [{ body: 'string body' }] }, Next: 'BeforeIteration' },
-        BeforeIteration: { Type: 'Pass', Parameters: { 'Iterations.$': 'States.MathAdd($.Iterations, -1)', 'Values.$': '$.Values' }, Next: 'IterationBody' },
+        StartState: {
+          Type: 'Pass',
+          Parameters: { Iterations: 2, Values: [{ body: 'string body' }] },
+          Next: 'BeforeIteration',
+        },
+        BeforeIteration: {
+          Type: 'Pass',
+          Parameters: { 'Iterations.$': 'States.MathAdd($.Iterations, -1)', 'Values.$': '$.Values' },
+          Next: 'IterationBody',
+        },
         IterationBody: {
           Type: 'Map',
           MaxConcurrency: 1,
           ItemsPath: '$.Values',
-          ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'ProcessValue', States: { ProcessValue: { Type: 'Task', Resource: FUNCTION_ARN, End: true } } },
+          ItemProcessor: {
+            ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' },
+            StartAt: 'ProcessValue',
+            States: { ProcessValue: { Type: 'Task', Resource: FUNCTION_ARN, End: true } },
+          },
           ResultPath: '$.Values',
           Next: 'CheckIteration',
         },
-        CheckIteration: { Type: 'Choice', Choices: [{ Variable: '$.Iterations', NumericEquals: 0, Next: 'Terminate' }], Default: 'BeforeIteration' },
+        CheckIteration: {
+          Type: 'Choice',
+          Choices: [{ Variable: '$.Iterations', NumericEquals: 0, Next: 'Terminate' }],
+          Default: 'BeforeIteration',
+        },
         Terminate: { Type: 'Succeed' },
       },
     },
@@ -121,12 +216,34 @@ const CASES: Record<string, RecordedCase> = {
     responses: { ProcessValue: { '0-1': { Return: STRING_BODY } } },
     input: {},
     types: [
-      'ExecutionStarted', 'PassStateEntered', 'PassStateExited',
-      'PassStateEntered', 'PassStateExited', 'MapStateEntered', 'MapStateStarted', 'MapRunStarted', 'MapRunSucceeded', 'MapStateSucceeded', 'MapStateExited', 'ChoiceStateEntered', 'ChoiceStateExited',
-      'PassStateEntered', 'PassStateExited', 'MapStateEntered', 'MapStateStarted', 'MapRunStarted', 'MapRunSucceeded', 'MapStateSucceeded', 'MapStateExited', 'ChoiceStateEntered', 'ChoiceStateExited',
-      'SucceedStateEntered', 'SucceedStateExited', 'ExecutionSucceeded',
+      'ExecutionStarted',
+      'PassStateEntered',
+      'PassStateExited',
+      'PassStateEntered',
+      'PassStateExited',
+      'MapStateEntered',
+      'MapStateStarted',
+      'MapRunStarted',
+      'MapRunSucceeded',
+      'MapStateSucceeded',
+      'MapStateExited',
+      'ChoiceStateEntered',
+      'ChoiceStateExited',
+      'PassStateEntered',
+      'PassStateExited',
+      'MapStateEntered',
+      'MapStateStarted',
+      'MapRunStarted',
+      'MapRunSucceeded',
+      'MapStateSucceeded',
+      'MapStateExited',
+      'ChoiceStateEntered',
+      'ChoiceStateExited',
+      'SucceedStateEntered',
+      'SucceedStateExited',
+      'ExecutionSucceeded',
     ],
-    previousEventIds: [0,  0,  2,  3,  4,  5,  6,  7,  8,  9,  8,  11,  12,  13,  14,  15,  16,  17,  18,  19,  18,  21,  22,  23,  24,  25],
+    previousEventIds: [0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 8, 11, 12, 13, 14, 15, 16, 17, 18, 19, 18, 21, 22, 23, 24, 25],
     output: { Values: [{ body: 'string body' }], Iterations: 0 },
   },
   test_parallel_state_lambda: {
@@ -137,16 +254,55 @@ const CASES: Record<string, RecordedCase> = {
           Type: 'Parallel',
           End: true,
           Branches: [
-            { StartAt: 'Branch1', States: { Branch1: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { 'FunctionName.$': '$.FunctionNameBranch1', 'Payload.$': '$.Payload' }, End: true } } },
-            { StartAt: 'Branch2', States: { Branch2: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { 'FunctionName.$': '$.FunctionNameBranch2', 'Payload.$': '$.Payload' }, End: true } } },
+            {
+              StartAt: 'Branch1',
+              States: {
+                Branch1: {
+                  Type: 'Task',
+                  Resource: 'arn:aws:states:::lambda:invoke',
+                  Parameters: { 'FunctionName.$': '$.FunctionNameBranch1', 'Payload.$': '$.Payload' },
+                  End: true,
+                },
+              },
+            },
+            {
+              StartAt: 'Branch2',
+              States: {
+                Branch2: {
+                  Type: 'Task',
+                  Resource: 'arn:aws:states:::lambda:invoke',
+                  Parameters: { 'FunctionName.$': '$.FunctionNameBranch2', 'Payload.$': '$.Payload' },
+                  End: true,
+                },
+              },
+            },
           ],
         },
       },
     },
-    responses: { Branch1: { '0': { Return: { StatusCode: 200, Payload: ['string-literal'] } } }, Branch2: { '0': { Return: { StatusCode: 200, Payload: "input-event-['string-literal']" } } } },
-    input: { FunctionNameBranch1: 'function_name_branch1', FunctionNameBranch2: 'function_name_branch2', Payload: ['string-literal'] },
-    types: ['ExecutionStarted', 'ParallelStateEntered', 'ParallelStateStarted', ...task, ...task, 'ParallelStateSucceeded', 'ParallelStateExited', 'ExecutionSucceeded'],
-    output: [{ Payload: ['string-literal'], StatusCode: 200 }, { Payload: "input-event-['string-literal']", StatusCode: 200 }],
+    responses: {
+      Branch1: { '0': { Return: { StatusCode: 200, Payload: ['string-literal'] } } },
+      Branch2: { '0': { Return: { StatusCode: 200, Payload: "input-event-['string-literal']" } } },
+    },
+    input: {
+      FunctionNameBranch1: 'function_name_branch1',
+      FunctionNameBranch2: 'function_name_branch2',
+      Payload: ['string-literal'],
+    },
+    types: [
+      'ExecutionStarted',
+      'ParallelStateEntered',
+      'ParallelStateStarted',
+      ...task,
+      ...task,
+      'ParallelStateSucceeded',
+      'ParallelStateExited',
+      'ExecutionSucceeded',
+    ],
+    output: [
+      { Payload: ['string-literal'], StatusCode: 200 },
+      { Payload: "input-event-['string-literal']", StatusCode: 200 },
+    ],
     // LocalStack's snapshot normalises a Parallel's branch events and leaves ParallelStateSucceeded out (its
     // id is the gap before ParallelStateExited); AWS writes it (history-events.test.ts, test_parallel_state_order).
     unordered: true,
@@ -159,18 +315,41 @@ const CASES: Record<string, RecordedCase> = {
         LambdaState: {
           Type: 'Task',
           Resource: 'arn:aws:states:::lambda:invoke',
-          Arguments: { FunctionName: FUNCTION_ARN, Payload: { status: "{% $exists($status) ? 'completed' : 'running' %}" } },
+          Arguments: {
+            FunctionName: FUNCTION_ARN,
+            Payload: { status: "{% $exists($status) ? 'completed' : 'running' %}" },
+          },
           Assign: { status: '{% $states.result.Payload.status %}' },
           Next: 'CheckCompleted',
         },
-        CheckCompleted: { Type: 'Choice', Choices: [{ Condition: "{% $status = 'completed' %}", Next: 'Finish' }], Default: 'LambdaState' },
+        CheckCompleted: {
+          Type: 'Choice',
+          Choices: [{ Condition: "{% $status = 'completed' %}", Next: 'Finish' }],
+          Default: 'LambdaState',
+        },
         Finish: { Type: 'Succeed' },
       },
     },
-    responses: { LambdaState: { '0': { Return: { StatusCode: 200, Payload: { status: 'running' } } }, '1': { Return: { StatusCode: 200, Payload: { status: 'completed' } } } } },
+    responses: {
+      LambdaState: {
+        '0': { Return: { StatusCode: 200, Payload: { status: 'running' } } },
+        '1': { Return: { StatusCode: 200, Payload: { status: 'completed' } } },
+      },
+    },
     input: {},
-    types: ['ExecutionStarted', ...task, 'ChoiceStateEntered', 'ChoiceStateExited', ...task, 'ChoiceStateEntered', 'ChoiceStateExited', 'SucceedStateEntered', 'SucceedStateExited', 'ExecutionSucceeded'],
-    previousEventIds: [0,  0,  2,  3,  4,  5,  6,  7,  8,  9,  10,  11,  12,  13,  14,  15,  16,  17],
+    types: [
+      'ExecutionStarted',
+      ...task,
+      'ChoiceStateEntered',
+      'ChoiceStateExited',
+      ...task,
+      'ChoiceStateEntered',
+      'ChoiceStateExited',
+      'SucceedStateEntered',
+      'SucceedStateExited',
+      'ExecutionSucceeded',
+    ],
+    previousEventIds: [0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
     output: { Payload: { status: 'completed' }, StatusCode: 200 },
   },
 };
@@ -198,6 +377,8 @@ describe('documented mock-config cases, event by event against the recorded hist
     const states = Object.fromEntries(Object.keys(c.responses).map((s) => [s, s]));
     mocks.use({ StateMachines: { [name]: { TestCases: { TestCaseName: states } } }, MockedResponses: c.responses });
     const run = await engine.run(c.definition, c.input, { machineName: name, testCase: 'TestCaseName' });
-    expect(run.events.map((e) => comparable(e as Record<string, unknown>))).toEqual(RECORDED[key].map((e) => comparable(e, true)));
+    expect(run.events.map((e) => comparable(e as Record<string, unknown>))).toEqual(
+      RECORDED[key].map((e) => comparable(e, true)),
+    );
   });
 });

@@ -12,12 +12,30 @@ import { oneCase } from './support';
 describe('mocked runs across an engine restart', () => {
   it('a retry after a restart without mock config takes the next number of the test case the run started with', async () => {
     const config = MockConfig.from(
-      oneCase('Durable', 'Retry', { Call: 'Flaky' }, {
-        Flaky: { '0': { Throw: { Error: 'Busy', Cause: 'first' } }, '1': { Throw: { Error: 'Busy', Cause: 'second' } }, '2': { Return: { Payload: 'third' } } },
-      }),
+      oneCase(
+        'Durable',
+        'Retry',
+        { Call: 'Flaky' },
+        {
+          Flaky: {
+            '0': { Throw: { Error: 'Busy', Cause: 'first' } },
+            '1': { Throw: { Error: 'Busy', Cause: 'second' } },
+            '2': { Return: { Payload: 'third' } },
+          },
+        },
+      ),
     );
     const first = await new EngineHarness({}, { mockConfig: config }).start();
-    const def = jsonpath({ Call: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'f' }, Retry: [{ ErrorEquals: ['Busy'], IntervalSeconds: 60, MaxAttempts: 3 }], OutputPath: '$.Payload', End: true } });
+    const def = jsonpath({
+      Call: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::lambda:invoke',
+        Parameters: { FunctionName: 'f' },
+        Retry: [{ ErrorEquals: ['Busy'], IntervalSeconds: 60, MaxAttempts: 3 }],
+        OutputPath: '$.Payload',
+        End: true,
+      },
+    });
     const arn = await first.machine(def, 'Durable');
     const exec = await first.run(`${arn}#Retry`, {});
     await first.engine.stop();
@@ -29,7 +47,9 @@ describe('mocked runs across an engine restart', () => {
         await second.idle();
       }
       expect(await second.output(exec)).toBe('third');
-      const causes = (await second.history(exec)).filter((e) => e.type === 'TaskFailed').map((e) => e.taskFailedEventDetails.cause);
+      const causes = (await second.history(exec))
+        .filter((e) => e.type === 'TaskFailed')
+        .map((e) => e.taskFailedEventDetails.cause);
       expect(causes).toEqual(['first', 'second']);
     } finally {
       await second.close();

@@ -7,15 +7,29 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { answerOf, invocationCount, MockConfig, MockConfigError, mockConfig, mockedInvocationOutcome, mockReturn, mockThrow, type MockedStateResponses } from '../../../packages/engine/src/mocks';
+import {
+  answerOf,
+  invocationCount,
+  MockConfig,
+  MockConfigError,
+  mockConfig,
+  mockedInvocationOutcome,
+  mockReturn,
+  mockThrow,
+  type MockedStateResponses,
+} from '../../../packages/engine/src/mocks';
 import { MockConfigFile } from '../../../packages/local/src/services/mock-config-file';
 import { GUIDE_MOCK_CONFIG } from './support';
 
 const FILE = '/tmp/MockConfigFile.json';
-const withResponse = (entries: object) => ({ StateMachines: { M: { TestCases: { T: { S: 'R' } } } }, MockedResponses: { R: entries } });
+const withResponse = (entries: object) => ({
+  StateMachines: { M: { TestCases: { T: { S: 'R' } } } },
+  MockedResponses: { R: entries },
+});
 const ret = { Return: {} };
 /** Every invocation's answer, in order (for the small configs of these cases). */
-const answers = (responses: MockedStateResponses | undefined) => Array.from({ length: responses ? invocationCount(responses) : 0 }, (_, n) => answerOf(responses!, n)!);
+const answers = (responses: MockedStateResponses | undefined) =>
+  Array.from({ length: responses ? invocationCount(responses) : 0 }, (_, n) => answerOf(responses!, n)!);
 
 function refusal(config: unknown): { key: string; message: string } {
   try {
@@ -29,12 +43,15 @@ function refusal(config: unknown): { key: string; message: string } {
 }
 
 describe('MockConfig.parse', () => {
-  it('reads the developer guide\'s example: test cases by machine name, ranges expanded per invocation', () => {
+  it("reads the developer guide's example: test cases by machine name, ranges expanded per invocation", () => {
     const config = MockConfig.parse(JSON.stringify(GUIDE_MOCK_CONFIG), FILE);
     const retry = config.testCase('LambdaSQSIntegration', 'RetryPath');
     expect(retry?.states.LambdaState.response).toBe('MockedLambdaRetry');
     expect(answers(retry?.states.LambdaState).map((r) => ('Throw' in r ? r.Throw.Error : 'Return'))).toEqual([
-      'Lambda.ResourceNotReadyException', 'Lambda.TimeoutException', 'Lambda.TimeoutException', 'Return',
+      'Lambda.ResourceNotReadyException',
+      'Lambda.TimeoutException',
+      'Lambda.TimeoutException',
+      'Return',
     ]);
     expect(Object.keys(config.testCase('LambdaSQSIntegration', 'HybridPath')?.states ?? {})).toEqual(['LambdaState']);
     expect(config.testCase('LambdaSQSIntegration', 'Nope')).toBeUndefined();
@@ -42,7 +59,10 @@ describe('MockConfig.parse', () => {
   });
 
   it('one response may serve several states and test cases', () => {
-    const config = MockConfig.from({ StateMachines: { M: { TestCases: { A: { S1: 'R', S2: 'R' }, B: { S1: 'R' } } } }, MockedResponses: { R: { '0': ret } } });
+    const config = MockConfig.from({
+      StateMachines: { M: { TestCases: { A: { S1: 'R', S2: 'R' }, B: { S1: 'R' } } } },
+      MockedResponses: { R: { '0': ret } },
+    });
     expect(answers(config.testCase('M', 'A')?.states.S2)).toHaveLength(1);
     expect(answers(config.testCase('M', 'B')?.states.S1)).toHaveLength(1);
   });
@@ -57,13 +77,38 @@ describe('MockConfig.parse', () => {
     ['a gap at the start ("1-2")', { '1-2': ret }, 'MockedResponses.R.1-2', 'no entry for invocation 0'],
     ['a wider gap ("0" then "4")', { '0': ret, '4': ret }, 'MockedResponses.R.4', 'no entry for invocation 1-3'],
     ['an overlap ("0-2" and "2")', { '0-2': ret, '2': ret }, 'MockedResponses.R.2', 'invocation 2 is numbered twice'],
-    ['an overlap of ranges ("0-3" and "1-2")', { '0-3': ret, '1-2': ret }, 'MockedResponses.R.1-2', 'invocation 1 is numbered twice'],
-    ['a range ending before it starts ("3-1")', { '0': ret, '3-1': ret }, 'MockedResponses.R.3-1', 'ends before it starts'],
+    [
+      'an overlap of ranges ("0-3" and "1-2")',
+      { '0-3': ret, '1-2': ret },
+      'MockedResponses.R.1-2',
+      'invocation 1 is numbered twice',
+    ],
+    [
+      'a range ending before it starts ("3-1")',
+      { '0': ret, '3-1': ret },
+      'MockedResponses.R.3-1',
+      'ends before it starts',
+    ],
     ['a key that is no number ("first")', { first: ret }, 'MockedResponses.R.first', '"<n>" or "<first>-<last>"'],
-    ['both Return and Throw', { '0': { Return: 1, Throw: { Error: 'E', Cause: 'C' } } }, 'MockedResponses.R.0', 'exactly one of "Return" and "Throw"'],
+    [
+      'both Return and Throw',
+      { '0': { Return: 1, Throw: { Error: 'E', Cause: 'C' } } },
+      'MockedResponses.R.0',
+      'exactly one of "Return" and "Throw"',
+    ],
     ['neither Return nor Throw', { '0': {} }, 'MockedResponses.R.0', 'exactly one of "Return" and "Throw"'],
-    ['a Throw without Error', { '0': { Throw: { Cause: 'C' } } }, 'MockedResponses.R.0.Throw.Error', 'must be a string'],
-    ['a Throw whose Cause is no string', { '0': { Throw: { Error: 'E', Cause: 3 } } }, 'MockedResponses.R.0.Throw.Cause', 'must be a string'],
+    [
+      'a Throw without Error',
+      { '0': { Throw: { Cause: 'C' } } },
+      'MockedResponses.R.0.Throw.Error',
+      'must be a string',
+    ],
+    [
+      'a Throw whose Cause is no string',
+      { '0': { Throw: { Error: 'E', Cause: 3 } } },
+      'MockedResponses.R.0.Throw.Cause',
+      'must be a string',
+    ],
     ['no entries', {}, 'MockedResponses.R', 'at least one entry'],
   ])('%s is refused at its key', (_, entries, key, problem) => {
     const { key: at, message } = refusal(withResponse(entries));
@@ -79,12 +124,17 @@ describe('MockConfig.parse', () => {
 
   it('answers any invocation of "0-1000000000" without allocating per invocation, and fails the one past its end', () => {
     const before = process.memoryUsage().heapUsed;
-    const testCase = MockConfig.from(withResponse({ '0-1000000000': { Return: 'many' }, '1000000001': { Throw: { Error: 'Last', Cause: '' } } })).testCase('M', 'T')!;
+    const testCase = MockConfig.from(
+      withResponse({ '0-1000000000': { Return: 'many' }, '1000000001': { Throw: { Error: 'Last', Cause: '' } } }),
+    ).testCase('M', 'T')!;
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(50 * 1024 * 1024);
     expect(mockedInvocationOutcome(testCase, 'S', 0)).toEqual({ ok: true, value: 'many' });
     expect(mockedInvocationOutcome(testCase, 'S', 999_999_999)).toEqual({ ok: true, value: 'many' });
     expect(mockedInvocationOutcome(testCase, 'S', 1_000_000_001)).toMatchObject({ ok: false, error: 'Last' });
-    expect(mockedInvocationOutcome(testCase, 'S', 1_000_000_002)).toMatchObject({ ok: false, cause: expect.stringContaining('defines invocations 0-1000000001') });
+    expect(mockedInvocationOutcome(testCase, 'S', 1_000_000_002)).toMatchObject({
+      ok: false,
+      cause: expect.stringContaining('defines invocations 0-1000000001'),
+    });
   });
 
   it.each([
@@ -97,8 +147,16 @@ describe('MockConfig.parse', () => {
   });
 
   it.each([
-    ['a test case naming an undefined response', { StateMachines: { M: { TestCases: { T: { S: 'Missing' } } } }, MockedResponses: {} }, 'StateMachines.M.TestCases.T.S'],
-    ['a state mapped to something other than a response name', { StateMachines: { M: { TestCases: { T: { S: 1 } } } }, MockedResponses: {} }, 'StateMachines.M.TestCases.T.S'],
+    [
+      'a test case naming an undefined response',
+      { StateMachines: { M: { TestCases: { T: { S: 'Missing' } } } }, MockedResponses: {} },
+      'StateMachines.M.TestCases.T.S',
+    ],
+    [
+      'a state mapped to something other than a response name',
+      { StateMachines: { M: { TestCases: { T: { S: 1 } } } }, MockedResponses: {} },
+      'StateMachines.M.TestCases.T.S',
+    ],
     ['a machine without TestCases', { StateMachines: { M: {} }, MockedResponses: {} }, 'StateMachines.M.TestCases'],
     ['no StateMachines', { MockedResponses: {} }, 'StateMachines'],
     ['the singular "MockedResponse" of the early docs', { StateMachines: {}, MockedResponse: {} }, 'MockedResponse'],
@@ -134,7 +192,13 @@ describe('MockConfigFile (SFN_MOCK_CONFIG, autosave local --mock-config)', () =>
     const source = new MockConfigFile(path, { log: () => undefined });
     source.load();
     expect(source.testCase('M', 'Added')).toBeUndefined();
-    await writeFile(path, JSON.stringify({ StateMachines: { M: { TestCases: { T: { S: 'R' }, Added: { S: 'R' } } } }, MockedResponses: { R: { '0': ret } } }));
+    await writeFile(
+      path,
+      JSON.stringify({
+        StateMachines: { M: { TestCases: { T: { S: 'R' }, Added: { S: 'R' } } } },
+        MockedResponses: { R: { '0': ret } },
+      }),
+    );
     expect(source.testCase('M', 'Added')?.testCase).toBe('Added');
   });
 
@@ -156,7 +220,11 @@ describe('MockConfigFile (SFN_MOCK_CONFIG, autosave local --mock-config)', () =>
     const path = await file(withResponse({ '0': { Return: 1, Throw: { Error: 'E', Cause: 'C' } } }));
     const loaded = new MockConfigFile(path, { log: () => undefined }).load();
     expect(loaded.ok).toBe(false);
-    expect(!loaded.ok && loaded.error).toMatchObject({ name: 'MockConfigError', file: path, key: 'MockedResponses.R.0' });
+    expect(!loaded.ok && loaded.error).toMatchObject({
+      name: 'MockConfigError',
+      file: path,
+      key: 'MockedResponses.R.0',
+    });
   });
 
   it('warns once, naming the file, the test case and the states, of a test case mocking states its machine does not have', async () => {
@@ -174,7 +242,9 @@ describe('MockConfigFile (SFN_MOCK_CONFIG, autosave local --mock-config)', () =>
 
   it('a missing file is reported as unreadable', async () => {
     const loaded = new MockConfigFile('/nonexistent/MockConfigFile.json', { log: () => undefined }).load();
-    expect(!loaded.ok && loaded.error.message).toMatch(/^Invalid mock config \/nonexistent\/MockConfigFile\.json: cannot be read: ENOENT/);
+    expect(!loaded.ok && loaded.error.message).toMatch(
+      /^Invalid mock config \/nonexistent\/MockConfigFile\.json: cannot be read: ENOENT/,
+    );
   });
 });
 
@@ -188,7 +258,13 @@ describe('mockConfig(): the typed builder', () => {
         mockThrow('Lambda.TimeoutException', 'Lambda timed out.', 2),
         mockReturn({ StatusCode: 200, Payload: { StatusCode: 200, body: 'Hello from Lambda!' } }),
       )
-      .response('MockedSQSSuccess', mockReturn({ MD5OfMessageBody: '3bcb6e8e-7h85-4375-b0bc-1a59812c6e51', MessageId: '3bcb6e8e-8b51-4375-b0bc-1a59812c6e51' }));
+      .response(
+        'MockedSQSSuccess',
+        mockReturn({
+          MD5OfMessageBody: '3bcb6e8e-7h85-4375-b0bc-1a59812c6e51',
+          MessageId: '3bcb6e8e-8b51-4375-b0bc-1a59812c6e51',
+        }),
+      );
     const json = builder.toJSON();
     expect(Object.keys(json.MockedResponses.MockedLambdaRetry).sort()).toEqual(['0', '1-2', '3']);
     expect(json.MockedResponses.MockedLambdaRetry).toEqual(GUIDE_MOCK_CONFIG.MockedResponses.MockedLambdaRetry);

@@ -10,14 +10,38 @@ import { mockedEngine, oneCase, SwitchableMockConfig, uniqueName } from './suppo
 const mocks = new SwitchableMockConfig();
 const engine = mockedEngine(mocks);
 
-const lambdaTask = (rest: object = {}) => ({ Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'f', 'Payload.$': '$' }, ResultSelector: { 'v.$': '$.Payload' }, ...rest });
+const lambdaTask = (rest: object = {}) => ({
+  Type: 'Task',
+  Resource: 'arn:aws:states:::lambda:invoke',
+  Parameters: { FunctionName: 'f', 'Payload.$': '$' },
+  ResultSelector: { 'v.$': '$.Payload' },
+  ...rest,
+});
 
-describe('Map iterations share the state\'s counter', () => {
+describe("Map iterations share the state's counter", () => {
   it('with MaxConcurrency 1 the iterations take 0, 1, 2 in item order', async () => {
     const name = uniqueName('MapSeq');
-    mocks.use(oneCase(name, 'Items', { Process: 'Each' }, { Each: { '0': { Return: { Payload: 'a' } }, '1': { Return: { Payload: 'b' } }, '2': { Return: { Payload: 'c' } } } }));
+    mocks.use(
+      oneCase(
+        name,
+        'Items',
+        { Process: 'Each' },
+        {
+          Each: {
+            '0': { Return: { Payload: 'a' } },
+            '1': { Return: { Payload: 'b' } },
+            '2': { Return: { Payload: 'c' } },
+          },
+        },
+      ),
+    );
     const def = jsonpath({
-      Fan: { Type: 'Map', MaxConcurrency: 1, ItemProcessor: { StartAt: 'Process', States: { Process: lambdaTask({ End: true }) } }, End: true },
+      Fan: {
+        Type: 'Map',
+        MaxConcurrency: 1,
+        ItemProcessor: { StartAt: 'Process', States: { Process: lambdaTask({ End: true }) } },
+        End: true,
+      },
     });
     const run = await engine.run(def, [1, 2, 3], { machineName: name, testCase: 'Items' });
     expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: [{ v: 'a' }, { v: 'b' }, { v: 'c' }] });
@@ -27,10 +51,16 @@ describe('Map iterations share the state\'s counter', () => {
     const name = uniqueName('MapPar');
     const each = Object.fromEntries([0, 1, 2, 3, 4].map((n) => [String(n), { Return: { Payload: n } }]));
     mocks.use(oneCase(name, 'Items', { Process: 'Each' }, { Each: each }));
-    const def = jsonpath({ Fan: { Type: 'Map', ItemProcessor: { StartAt: 'Process', States: { Process: lambdaTask({ End: true }) } }, End: true } });
+    const def = jsonpath({
+      Fan: {
+        Type: 'Map',
+        ItemProcessor: { StartAt: 'Process', States: { Process: lambdaTask({ End: true }) } },
+        End: true,
+      },
+    });
     const run = await engine.run(def, [0, 0, 0, 0, 0], { machineName: name, testCase: 'Items' });
     expect(run.outcome.status).toBe('SUCCEEDED');
-    const values = ((run.outcome as { output: { v: number }[] }).output).map((o) => o.v);
+    const values = (run.outcome as { output: { v: number }[] }).output.map((o) => o.v);
     expect([...values].sort()).toEqual([0, 1, 2, 3, 4]);
   });
 
@@ -38,7 +68,14 @@ describe('Map iterations share the state\'s counter', () => {
     const name = uniqueName('MapShort');
     const each = Object.fromEntries([0, 1, 2, 3, 4].map((n) => [String(n), { Return: { Payload: n } }]));
     mocks.use(oneCase(name, 'Items', { Process: 'Each' }, { Each: each }));
-    const def = jsonpath({ Fan: { Type: 'Map', MaxConcurrency: 1, ItemProcessor: { StartAt: 'Process', States: { Process: lambdaTask({ End: true }) } }, End: true } });
+    const def = jsonpath({
+      Fan: {
+        Type: 'Map',
+        MaxConcurrency: 1,
+        ItemProcessor: { StartAt: 'Process', States: { Process: lambdaTask({ End: true }) } },
+        End: true,
+      },
+    });
     const run = await engine.run(def, [0, 0, 0, 0, 0, 0], { machineName: name, testCase: 'Items' });
     expect(run.outcome).toMatchObject({ status: 'FAILED', error: 'States.Runtime' });
     expect((run.outcome as { cause: string }).cause).toContain("invocation 5 of state 'Process'");
@@ -47,12 +84,29 @@ describe('Map iterations share the state\'s counter', () => {
   it('a mocked Throw in an iteration is retried inside it, taking the next numbers', async () => {
     const name = uniqueName('MapRetry');
     mocks.use(
-      oneCase(name, 'Flaky', { Process: 'Each' }, {
-        Each: { '0': { Throw: { Error: 'Busy', Cause: 'try again' } }, '1': { Return: { Payload: 'first' } }, '2': { Return: { Payload: 'second' } } },
-      }),
+      oneCase(
+        name,
+        'Flaky',
+        { Process: 'Each' },
+        {
+          Each: {
+            '0': { Throw: { Error: 'Busy', Cause: 'try again' } },
+            '1': { Return: { Payload: 'first' } },
+            '2': { Return: { Payload: 'second' } },
+          },
+        },
+      ),
     );
     const def = jsonpath({
-      Fan: { Type: 'Map', MaxConcurrency: 1, ItemProcessor: { StartAt: 'Process', States: { Process: lambdaTask({ Retry: [{ ErrorEquals: ['Busy'], MaxAttempts: 1 }], End: true }) } }, End: true },
+      Fan: {
+        Type: 'Map',
+        MaxConcurrency: 1,
+        ItemProcessor: {
+          StartAt: 'Process',
+          States: { Process: lambdaTask({ Retry: [{ ErrorEquals: ['Busy'], MaxAttempts: 1 }], End: true }) },
+        },
+        End: true,
+      },
     });
     const run = await engine.run(def, ['x', 'y'], { machineName: name, testCase: 'Flaky' });
     expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: [{ v: 'first' }, { v: 'second' }] });
@@ -70,7 +124,14 @@ describe('Parallel branches', () => {
 
   it('states of different branches are mocked by name, each with its own response', async () => {
     const name = uniqueName('Par');
-    mocks.use(oneCase(name, 'Both', { Left: 'L', Right: 'R' }, { L: { '0': { Return: { Payload: 'left' } } }, R: { '0': { Return: { Payload: 'right' } } } }));
+    mocks.use(
+      oneCase(
+        name,
+        'Both',
+        { Left: 'L', Right: 'R' },
+        { L: { '0': { Return: { Payload: 'left' } } }, R: { '0': { Return: { Payload: 'right' } } } },
+      ),
+    );
     const def = jsonpath({
       Both: {
         ...leftAndRight,
@@ -83,7 +144,14 @@ describe('Parallel branches', () => {
 
   it('a Throw in a branch fails the Parallel, whose Catch takes it as the real error', async () => {
     const name = uniqueName('ParCatch');
-    mocks.use(oneCase(name, 'Fails', { Left: 'L', Right: 'R' }, { L: { '0': { Return: { Payload: 'left' } } }, R: { '0': { Throw: { Error: 'Right.Failed', Cause: 'no' } } } }));
+    mocks.use(
+      oneCase(
+        name,
+        'Fails',
+        { Left: 'L', Right: 'R' },
+        { L: { '0': { Return: { Payload: 'left' } } }, R: { '0': { Throw: { Error: 'Right.Failed', Cause: 'no' } } } },
+      ),
+    );
     const def = jsonpath({
       Both: {
         ...leftAndRight,

@@ -15,7 +15,13 @@ const mocks = new SwitchableMockConfig();
 const engine = mockedEngine(mocks);
 
 const DEFINITION = JSON.parse(
-  readFileSync(new URL('../../fixtures/corpus/aws-samples+aws-stepfunctions-examples/sam__app-local-testing-mock-config__statemachine__local_testing.asl.json', import.meta.url), 'utf8')
+  readFileSync(
+    new URL(
+      '../../fixtures/corpus/aws-samples+aws-stepfunctions-examples/sam__app-local-testing-mock-config__statemachine__local_testing.asl.json',
+      import.meta.url,
+    ),
+    'utf8',
+  )
     .replace('${CheckIdentityFunctionArn}', 'arn:aws:lambda:us-east-1:123456789012:function:CheckIdentity')
     .replace('${CheckAddressFunctionArn}', 'arn:aws:lambda:us-east-1:123456789012:function:CheckAddress')
     .replace('${FollowUpTableName}', 'FollowUpTable'),
@@ -30,9 +36,17 @@ const INPUT = {
   },
 };
 const lambdaBody = (body: string) => ({ '0': { Return: { StatusCode: 200, Payload: { statusCode: 200, body } } } });
-const SENTIMENT = { Sentiment: 'POSITIVE', SentimentScore: { Mixed: 0.00012647535, Negative: 0.00008031699, Neutral: 0.0051454515, Positive: 0.9946478 } };
+const SENTIMENT = {
+  Sentiment: 'POSITIVE',
+  SentimentScore: { Mixed: 0.00012647535, Negative: 0.00008031699, Neutral: 0.0051454515, Positive: 0.9946478 },
+};
 const CAUSE = 'Server Exception while calling DetectSentiment API in Comprehend Service';
-const STATES = { 'Check Identity': 'CheckIdentityLambdaMockedSuccess', 'Check Address': 'CheckAddressLambdaMockedSuccess', 'Add to FollowUp': 'AddToFollowUpSuccess', CustomerAddedToFollowup: 'CustomerAddedToFollowupSuccess' };
+const STATES = {
+  'Check Identity': 'CheckIdentityLambdaMockedSuccess',
+  'Check Address': 'CheckAddressLambdaMockedSuccess',
+  'Add to FollowUp': 'AddToFollowUpSuccess',
+  CustomerAddedToFollowup: 'CustomerAddedToFollowupSuccess',
+};
 const MOCK_CONFIG = {
   StateMachines: {
     LocalTesting: {
@@ -48,7 +62,10 @@ const MOCK_CONFIG = {
     AddToFollowUpSuccess: { '0': { Return: { SdkHttpMetadata: { HttpStatusCode: 200 } } } },
     CustomerAddedToFollowupSuccess: { '0': { Return: { StatusCode: 200, Payload: { statusCode: 200 } } } },
     DetectSentimentPositive: { '0': { Return: SENTIMENT } },
-    DetectSentimentRetryOnErrorWithSuccess: { '0-2': { Throw: { Error: 'InternalServerException', Cause: CAUSE } }, '3': { Return: SENTIMENT } },
+    DetectSentimentRetryOnErrorWithSuccess: {
+      '0-2': { Throw: { Error: 'InternalServerException', Cause: CAUSE } },
+      '3': { Return: SENTIMENT },
+    },
   },
 };
 
@@ -61,19 +78,45 @@ describe('Step Functions Local histories of the sample app-local-testing-mock-co
   it('RetryOnServiceExceptionTest: three mocked TaskFailed of error and cause alone, then TaskSucceeded of aws-sdk / comprehend:detectSentiment, at the recorded ids', async () => {
     const { events, outcome } = await run('RetryOnServiceExceptionTest');
     expect(outcome.status).toBe('SUCCEEDED');
-    const failed = events.filter((e) => e.type === 'TaskFailed' && (e.taskFailedEventDetails as { error: string }).error === 'InternalServerException');
-    expect(failed).toEqual([19, 22, 25].map((id) => ({ type: 'TaskFailed', id, previousEventId: id - 1, taskFailedEventDetails: { error: 'InternalServerException', cause: CAUSE } })));
-    const succeeded = events.find((e) => e.type === 'TaskSucceeded' && (e.taskSucceededEventDetails as { resource: string }).resource === 'comprehend:detectSentiment');
-    expect(succeeded).toMatchObject({ id: 28, previousEventId: 27, taskSucceededEventDetails: { resourceType: 'aws-sdk', resource: 'comprehend:detectSentiment' } });
+    const failed = events.filter(
+      (e) =>
+        e.type === 'TaskFailed' && (e.taskFailedEventDetails as { error: string }).error === 'InternalServerException',
+    );
+    expect(failed).toEqual(
+      [19, 22, 25].map((id) => ({
+        type: 'TaskFailed',
+        id,
+        previousEventId: id - 1,
+        taskFailedEventDetails: { error: 'InternalServerException', cause: CAUSE },
+      })),
+    );
+    const succeeded = events.find(
+      (e) =>
+        e.type === 'TaskSucceeded' &&
+        (e.taskSucceededEventDetails as { resource: string }).resource === 'comprehend:detectSentiment',
+    );
+    expect(succeeded).toMatchObject({
+      id: 28,
+      previousEventId: 27,
+      taskSucceededEventDetails: { resourceType: 'aws-sdk', resource: 'comprehend:detectSentiment' },
+    });
     // The mocked Task's other events name it alike.
-    const detect = events.filter((e) => e.type === 'TaskScheduled' || e.type === 'TaskStarted').map((e) => (e.taskScheduledEventDetails ?? e.taskStartedEventDetails) as { resourceType: string; resource: string });
+    const detect = events
+      .filter((e) => e.type === 'TaskScheduled' || e.type === 'TaskStarted')
+      .map(
+        (e) => (e.taskScheduledEventDetails ?? e.taskStartedEventDetails) as { resourceType: string; resource: string },
+      );
     expect(detect.filter((d) => d.resource === 'comprehend:detectSentiment')).toHaveLength(8);
     expect(detect.every((d) => d.resourceType !== 'aws-sdk:comprehend')).toBe(true);
   });
 
   it('HappyPathTest: CustomerAddedToFollowup exits at event 32 after 31', async () => {
     const { events } = await run('HappyPathTest');
-    const exited = events.find((e) => e.type === 'TaskStateExited' && (e.stateExitedEventDetails as { name: string }).name === 'CustomerAddedToFollowup');
+    const exited = events.find(
+      (e) =>
+        e.type === 'TaskStateExited' &&
+        (e.stateExitedEventDetails as { name: string }).name === 'CustomerAddedToFollowup',
+    );
     expect(exited).toMatchObject({ id: 32, previousEventId: 31 });
   });
 });

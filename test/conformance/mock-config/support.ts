@@ -43,8 +43,17 @@ export const GUIDE_MOCK_CONFIG = {
   },
   MockedResponses: {
     MockedLambdaSuccess: { '0': { Return: LAMBDA_SUCCESS } },
-    LambdaMockedResourceNotReady: { '0': { Throw: { Error: 'Lambda.ResourceNotReadyException', Cause: 'Lambda resource is not ready.' } } },
-    MockedSQSSuccess: { '0': { Return: { MD5OfMessageBody: '3bcb6e8e-7h85-4375-b0bc-1a59812c6e51', MessageId: '3bcb6e8e-8b51-4375-b0bc-1a59812c6e51' } } },
+    LambdaMockedResourceNotReady: {
+      '0': { Throw: { Error: 'Lambda.ResourceNotReadyException', Cause: 'Lambda resource is not ready.' } },
+    },
+    MockedSQSSuccess: {
+      '0': {
+        Return: {
+          MD5OfMessageBody: '3bcb6e8e-7h85-4375-b0bc-1a59812c6e51',
+          MessageId: '3bcb6e8e-8b51-4375-b0bc-1a59812c6e51',
+        },
+      },
+    },
     MockedLambdaRetry: {
       '0': { Throw: { Error: 'Lambda.ResourceNotReadyException', Cause: 'Lambda resource is not ready.' } },
       '1-2': { Throw: { Error: 'Lambda.TimeoutException', Cause: 'Lambda timed out.' } },
@@ -74,12 +83,21 @@ export class SwitchableMockConfig implements MockTestCases {
 }
 
 /** A conformance engine serving `mocks` (and `functions` as the Lambdas of un-mocked calls). */
-export function mockedEngine(mocks: SwitchableMockConfig, functions: Record<string, TestFunction> = {}, options: { express?: boolean } = {}) {
+export function mockedEngine(
+  mocks: SwitchableMockConfig,
+  functions: Record<string, TestFunction> = {},
+  options: { express?: boolean } = {},
+) {
   return recordedEngine(functions, { ...options, engine: { mockConfig: mocks } });
 }
 
 /** A one-state-machine mock config: `states` (state -> response name) as test case `testCase` of `machine`. */
-export function oneCase(machine: string, testCase: string, states: Record<string, string>, responses: Record<string, object>): object {
+export function oneCase(
+  machine: string,
+  testCase: string,
+  states: Record<string, string>,
+  responses: Record<string, object>,
+): object {
   return { StateMachines: { [machine]: { TestCases: { [testCase]: states } } }, MockedResponses: responses };
 }
 

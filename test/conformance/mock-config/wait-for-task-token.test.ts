@@ -23,18 +23,47 @@ const sendWithWait = (rest: object = {}) => ({
 const INPUT = { QueueUrl: 'https://sqs.us-east-1.amazonaws.com/111111111111/queue', Message: 'string-literal' };
 
 describe('.waitForTaskToken', () => {
-  it('a Return is the callback\'s result: TaskSubmitted then TaskSucceeded, with no callback sent (test_sqs_wait_for_task_token)', async () => {
+  it("a Return is the callback's result: TaskSubmitted then TaskSucceeded, with no callback sent (test_sqs_wait_for_task_token)", async () => {
     const name = uniqueName('Wait');
-    mocks.use(oneCase(name, 'TestCaseName', { SendMessageWithWait: 'task_success' }, { task_success: { '0': { Return: 'string-literal' } } }));
-    const run = await engine.run(jsonpath({ SendMessageWithWait: sendWithWait({ End: true }) }), INPUT, { machineName: name, testCase: 'TestCaseName' });
-    expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded', 'TaskStateExited', 'ExecutionSucceeded']);
-    expect(run.events[5].taskSucceededEventDetails).toEqual({ resourceType: 'sqs', resource: 'sendMessage.waitForTaskToken', output: 'string-literal', outputDetails: { truncated: false } });
+    mocks.use(
+      oneCase(
+        name,
+        'TestCaseName',
+        { SendMessageWithWait: 'task_success' },
+        { task_success: { '0': { Return: 'string-literal' } } },
+      ),
+    );
+    const run = await engine.run(jsonpath({ SendMessageWithWait: sendWithWait({ End: true }) }), INPUT, {
+      machineName: name,
+      testCase: 'TestCaseName',
+    });
+    expect(run.types).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'TaskScheduled',
+      'TaskStarted',
+      'TaskSubmitted',
+      'TaskSucceeded',
+      'TaskStateExited',
+      'ExecutionSucceeded',
+    ]);
+    expect(run.events[5].taskSucceededEventDetails).toEqual({
+      resourceType: 'sqs',
+      resource: 'sendMessage.waitForTaskToken',
+      output: 'string-literal',
+      outputDetails: { truncated: false },
+    });
     // TaskSubmitted carries SendMessage's own response, as recorded (less the HTTP metadata a mock does not invent).
-    const body = JSON.stringify((run.events[2].taskScheduledEventDetails as { parameters: { MessageBody: object } }).parameters.MessageBody);
+    const body = JSON.stringify(
+      (run.events[2].taskScheduledEventDetails as { parameters: { MessageBody: object } }).parameters.MessageBody,
+    );
     expect(run.events[4].taskSubmittedEventDetails).toEqual({
       resourceType: 'sqs',
       resource: 'sendMessage.waitForTaskToken',
-      output: { MD5OfMessageBody: createHash('md5').update(body).digest('hex'), MessageId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+      output: {
+        MD5OfMessageBody: createHash('md5').update(body).digest('hex'),
+        MessageId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      },
       outputDetails: { truncated: false },
     });
     expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: 'string-literal' });
@@ -43,9 +72,16 @@ describe('.waitForTaskToken', () => {
     expect(scheduled.parameters.MessageBody.TaskToken).toMatch(/\S{20,}/);
   });
 
-  it('a Throw is the callback\'s failure: TaskSubmitted then TaskFailed, caught as AWS records it (test_sqs_wait_for_task_token_task_failure)', async () => {
+  it("a Throw is the callback's failure: TaskSubmitted then TaskFailed, caught as AWS records it (test_sqs_wait_for_task_token_task_failure)", async () => {
     const name = uniqueName('WaitFail');
-    mocks.use(oneCase(name, 'TestCaseName', { SendMessageWithWait: 'task_failure' }, { task_failure: { '0': { Throw: { Error: 'Failure error', Cause: 'Failure cause' } } } }));
+    mocks.use(
+      oneCase(
+        name,
+        'TestCaseName',
+        { SendMessageWithWait: 'task_failure' },
+        { task_failure: { '0': { Throw: { Error: 'Failure error', Cause: 'Failure cause' } } } },
+      ),
+    );
     const def = jsonpath({
       SendMessageWithWait: sendWithWait({
         Parameters: { 'QueueUrl.$': '$.QueueUrl', MessageBody: { 'Context.$': '$', 'TaskToken.$': '$$.Task.Token' } },
@@ -56,11 +92,31 @@ describe('.waitForTaskToken', () => {
     });
     const run = await engine.run(def, INPUT, { machineName: name, testCase: 'TestCaseName' });
     expect(run.types).toEqual([
-      'ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskFailed', 'TaskStateExited', 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded',
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'TaskScheduled',
+      'TaskStarted',
+      'TaskSubmitted',
+      'TaskFailed',
+      'TaskStateExited',
+      'PassStateEntered',
+      'PassStateExited',
+      'ExecutionSucceeded',
     ]);
-    expect(run.events[5].taskFailedEventDetails).toEqual({ resourceType: 'sqs', resource: 'sendMessage.waitForTaskToken', error: 'Failure error', cause: 'Failure cause' });
-    expect(Object.keys((run.events[4].taskSubmittedEventDetails as { output: object }).output).sort()).toEqual(['MD5OfMessageBody', 'MessageId']);
-    expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: { ...INPUT, states_all_error: { Error: 'Failure error', Cause: 'Failure cause' } } });
+    expect(run.events[5].taskFailedEventDetails).toEqual({
+      resourceType: 'sqs',
+      resource: 'sendMessage.waitForTaskToken',
+      error: 'Failure error',
+      cause: 'Failure cause',
+    });
+    expect(Object.keys((run.events[4].taskSubmittedEventDetails as { output: object }).output).sort()).toEqual([
+      'MD5OfMessageBody',
+      'MessageId',
+    ]);
+    expect(run.outcome).toEqual({
+      status: 'SUCCEEDED',
+      output: { ...INPUT, states_all_error: { Error: 'Failure error', Cause: 'Failure cause' } },
+    });
   });
 });
 
@@ -82,13 +138,49 @@ describe('.sync', () => {
     'states:%s: the Return is the final DescribeExecution-shaped result, after TaskSubmitted; no child run starts (test_sfn_start_execution_sync)',
     async (resource) => {
       const name = uniqueName('Sync');
-      mocks.use(oneCase(name, 'TestCaseName', { StartExecution: 'mocked_response' }, { mocked_response: { '0': { Return: describeOutput } } }));
-      const def = jsonpath({ StartExecution: { Type: 'Task', Resource: `arn:aws:states:::states:${resource}`, Parameters: { 'StateMachineArn.$': '$.StateMachineArn', 'Input.$': '$.Input', 'Name.$': '$.Name' }, End: true } });
-      const run = await engine.run(def, { StateMachineArn: 'arn:aws:states:us-east-1:111111111111:stateMachine:target', Input: null, Name: 'TestStartTarget' }, { machineName: name, testCase: 'TestCaseName' });
-      expect(run.types).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskSubmitted', 'TaskSucceeded', 'TaskStateExited', 'ExecutionSucceeded']);
+      mocks.use(
+        oneCase(
+          name,
+          'TestCaseName',
+          { StartExecution: 'mocked_response' },
+          { mocked_response: { '0': { Return: describeOutput } } },
+        ),
+      );
+      const def = jsonpath({
+        StartExecution: {
+          Type: 'Task',
+          Resource: `arn:aws:states:::states:${resource}`,
+          Parameters: { 'StateMachineArn.$': '$.StateMachineArn', 'Input.$': '$.Input', 'Name.$': '$.Name' },
+          End: true,
+        },
+      });
+      const run = await engine.run(
+        def,
+        {
+          StateMachineArn: 'arn:aws:states:us-east-1:111111111111:stateMachine:target',
+          Input: null,
+          Name: 'TestStartTarget',
+        },
+        { machineName: name, testCase: 'TestCaseName' },
+      );
+      expect(run.types).toEqual([
+        'ExecutionStarted',
+        'TaskStateEntered',
+        'TaskScheduled',
+        'TaskStarted',
+        'TaskSubmitted',
+        'TaskSucceeded',
+        'TaskStateExited',
+        'ExecutionSucceeded',
+      ]);
       expect(run.events[3].taskStartedEventDetails).toEqual({ resourceType: 'states', resource });
       // TaskSubmitted carries StartExecution's own response, as recorded (less the HTTP metadata).
-      expect(run.events[4].taskSubmittedEventDetails).toEqual({ resourceType: 'states', resource, output: { ExecutionArn: describeOutput.ExecutionArn, StartDate: describeOutput.StartDate }, outputDetails: { truncated: false } });
+      expect(run.events[4].taskSubmittedEventDetails).toEqual({
+        resourceType: 'states',
+        resource,
+        output: { ExecutionArn: describeOutput.ExecutionArn, StartDate: describeOutput.StartDate },
+        outputDetails: { truncated: false },
+      });
       expect(run.outcome).toEqual({ status: 'SUCCEEDED', output: describeOutput });
     },
   );
@@ -102,9 +194,20 @@ describe('.sync', () => {
 describe('.waitForTaskToken and .sync, event by event against the recorded histories', () => {
   const RECORDED = recordedHistories('local-mocking-base-callbacks.json');
   const SQS_INPUT = { QueueUrl: 'sqs_queue_url', Message: 'string-literal' };
-  const SYNC_INPUT = { StateMachineArn: 'arn:aws:states:us-east-1:111111111111:stateMachine:Part', Input: null, Name: 'TestStartTarget' };
+  const SYNC_INPUT = {
+    StateMachineArn: 'arn:aws:states:us-east-1:111111111111:stateMachine:Part',
+    Input: null,
+    Name: 'TestStartTarget',
+  };
   const startExecution = (resource: string) =>
-    jsonpath({ StartExecution: { Type: 'Task', Resource: `arn:aws:states:::states:${resource}`, Parameters: { 'StateMachineArn.$': '$.StateMachineArn', 'Input.$': '$.Input', 'Name.$': '$.Name' }, End: true } });
+    jsonpath({
+      StartExecution: {
+        Type: 'Task',
+        Resource: `arn:aws:states:::states:${resource}`,
+        Parameters: { 'StateMachineArn.$': '$.StateMachineArn', 'Input.$': '$.Input', 'Name.$': '$.Name' },
+        End: true,
+      },
+    });
   const describeExecution = (input: unknown, output: unknown) => ({
     ExecutionArn: 'arn:aws:states:us-east-1:111111111111:execution:Part:TestStartTarget',
     Input: input,
@@ -156,6 +259,8 @@ describe('.waitForTaskToken and .sync, event by event against the recorded histo
     const name = uniqueName('RecordedCallback');
     mocks.use(oneCase(name, 'TestCaseName', { [c.state]: 'mocked_response' }, { mocked_response: c.response }));
     const run = await engine.run(c.definition, c.input, { machineName: name, testCase: 'TestCaseName' });
-    expect(run.events.map((e) => comparable(e as Record<string, unknown>))).toEqual(RECORDED[key].map((e) => comparable(e, true)));
+    expect(run.events.map((e) => comparable(e as Record<string, unknown>))).toEqual(
+      RECORDED[key].map((e) => comparable(e, true)),
+    );
   });
 });

@@ -19,14 +19,21 @@ export function localS3ForTests(buckets: readonly string[]) {
   const fixture = {
     client: undefined as unknown as S3Client,
     engineOptions,
-    put: (Bucket: string, Key: string, Body: string) => fixture.client.send(new PutObjectCommand({ Bucket, Key, Body })),
+    put: (Bucket: string, Key: string, Body: string) =>
+      fixture.client.send(new PutObjectCommand({ Bucket, Key, Body })),
     head: (Bucket: string, Key: string) => fixture.client.send(new HeadObjectCommand({ Bucket, Key })),
-    text: async (Bucket: string, Key: string) => (await fixture.client.send(new GetObjectCommand({ Bucket, Key }))).Body!.transformToString(),
+    text: async (Bucket: string, Key: string) =>
+      (await fixture.client.send(new GetObjectCommand({ Bucket, Key }))).Body!.transformToString(),
   };
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'autosave-conformance-s3-'));
     s3 = await startLocalS3({ directory: dir, buckets });
-    fixture.client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+    fixture.client = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
     engineOptions.integrations = { s3: fixture.client };
   });
   afterAll(async () => {

@@ -17,7 +17,10 @@ import { OutboxEmailProvider } from '../../../packages/runtime/src/tools';
 import { testInvoker, type TestFunction } from '../../../packages/engine/test/support/engine-harness';
 
 /** Starts the services with `functions` as the Lambdas subscribers name (by name or ARN). */
-export function localServicesForTests(functions: Record<string, TestFunction>, extra: { startExecution?: (arn: string, input: string) => Promise<void> } = {}) {
+export function localServicesForTests(
+  functions: Record<string, TestFunction>,
+  extra: { startExecution?: (arn: string, input: string) => Promise<void> } = {},
+) {
   const engineOptions: Partial<EngineOptions> = {};
   const fixture = {
     engineOptions,
@@ -33,7 +36,10 @@ export function localServicesForTests(functions: Record<string, TestFunction>, e
       return {
         arn: fixture.sqs.queueArn(name),
         bodies: async (): Promise<string[]> => {
-          const out = (await fixture.sqs.handle('ReceiveMessage', { QueueUrl: fixture.sqs.queueUrl(name), MaxNumberOfMessages: 10 })) as { Messages?: { Body: string }[] };
+          const out = (await fixture.sqs.handle('ReceiveMessage', {
+            QueueUrl: fixture.sqs.queueUrl(name),
+            MaxNumberOfMessages: 10,
+          })) as { Messages?: { Body: string }[] };
           return (out.Messages ?? []).map((m) => m.Body);
         },
       };
@@ -56,7 +62,8 @@ export function localServicesForTests(functions: Record<string, TestFunction>, e
     fixture.eventbridge = new LocalEventBridge({
       targets: fixture.targets,
       file: join(fixture.dir, 'eventbridge.json'),
-      publishToTopic: async (topicArn, message, delivery) => void fixture.sns.publishFromRule(topicArn, message, delivery),
+      publishToTopic: async (topicArn, message, delivery) =>
+        void fixture.sns.publishFromRule(topicArn, message, delivery),
     });
     Object.assign(engineOptions, { integrations: { sns: fixture.sns, eventbridge: fixture.eventbridge } });
   });

@@ -12,7 +12,10 @@ export type Outcome =
   | { readonly status: 'FAILED'; readonly error?: string; readonly cause?: string };
 
 /** One history event as AWS records it, less its timestamp; `*Details.input/output` parsed from JSON. */
-export type RecordedEvent = { readonly type: string; readonly id: number; readonly previousEventId: number } & Record<string, unknown>;
+export type RecordedEvent = { readonly type: string; readonly id: number; readonly previousEventId: number } & Record<
+  string,
+  unknown
+>;
 
 /** A run reduced to the facts the recorded histories carry. */
 export interface RecordedRun {
@@ -44,7 +47,10 @@ function parseTexts(value: unknown, key?: string): unknown {
  * `options.engine` is read when the engine starts (in a `beforeAll`), so a `beforeAll` registered before
  * this call may still fill it in (an S3 client for a local S3 it started, say).
  */
-export function recordedEngine(functions: Record<string, TestFunction> = {}, options: { express?: boolean; engine?: Partial<EngineOptions> } = {}) {
+export function recordedEngine(
+  functions: Record<string, TestFunction> = {},
+  options: { express?: boolean; engine?: Partial<EngineOptions> } = {},
+) {
   const h = engineForTestFile(functions, options.engine ?? {});
   return {
     harness: h,
@@ -52,7 +58,11 @@ export function recordedEngine(functions: Record<string, TestFunction> = {}, opt
      * Creates the machine (throws the service error when the definition is refused) and runs it to its end;
      * `start.testCase` starts it on `<arn>#<testCase>` (a mock config's test case of the machine `start.machineName`).
      */
-    async run(definition: object, input: unknown = {}, start: { machineName?: string; testCase?: string } = {}): Promise<RecordedRun> {
+    async run(
+      definition: object,
+      input: unknown = {},
+      start: { machineName?: string; testCase?: string } = {},
+    ): Promise<RecordedRun> {
       const arn = await h.machine(definition, start.machineName, options.express ? { type: 'EXPRESS' } : {});
       const exec = await h.run(start.testCase === undefined ? arn : `${arn}#${start.testCase}`, input);
       for (let i = 0; i < 20 && (await h.describe(exec)).status === 'RUNNING'; i++) await h.clock.advance(3_600_000);
@@ -61,7 +71,11 @@ export function recordedEngine(functions: Record<string, TestFunction> = {}, opt
       const outcome: Outcome =
         described.status === 'SUCCEEDED'
           ? { status: 'SUCCEEDED', output: JSON.parse(described.output) }
-          : { status: described.status, ...('error' in described ? { error: described.error } : {}), ...('cause' in described ? { cause: described.cause } : {}) };
+          : {
+              status: described.status,
+              ...('error' in described ? { error: described.error } : {}),
+              ...('cause' in described ? { cause: described.cause } : {}),
+            };
       return { outcome, types: events.map((e) => e.type), events };
     },
     /** CreateStateMachine's answer: `'created'`, or the service error's name and message. */

@@ -28,7 +28,10 @@ describe('the synthesised context', () => {
     const [, , , , , , machineName, executionName] = Execution.Id.split(':');
     expect(Execution).toMatchObject({ Input: { a: 1 }, Name: executionName, RoleArn: ROLE_ARN });
     expect(Number.isNaN(Date.parse(Execution.StartTime))).toBe(false);
-    expect(StateMachine).toEqual({ Id: expect.stringMatching(new RegExp(`:stateMachine:${machineName}$`)), Name: machineName });
+    expect(StateMachine).toEqual({
+      Id: expect.stringMatching(new RegExp(`:stateMachine:${machineName}$`)),
+      Name: machineName,
+    });
   });
 
   it('has RoleArn null without a role (recorded: test_state_with_variables)', async () => {
@@ -37,7 +40,10 @@ describe('the synthesised context', () => {
   });
 
   it('names the state "StateName", even one picked with stateName (recorded)', async () => {
-    const machine = { StartAt: 'First', States: { First: { Type: 'Pass', Next: 'Second' }, Second: { ...CONTEXT_PASS } } };
+    const machine = {
+      StartAt: 'First',
+      States: { First: { Type: 'Pass', Next: 'Second' }, Second: { ...CONTEXT_PASS } },
+    };
     const { output } = await testState({ definition: machine, stateName: 'Second' });
     expect(output.context.State.Name).toBe('StateName');
     expect(Object.keys(output.context.State).sort()).toEqual(['EnteredTime', 'Name']);
@@ -51,27 +57,49 @@ describe('the synthesised context', () => {
 
 describe('a given context', () => {
   it('is used verbatim as $$ (recorded: EXECUTION_INPUT and ALL)', async () => {
-    const context = { Execution: { Id: 'arn:aws:states:::execution:MyStateMachine:execution-name-12345', Input: { values: ['charizard', 'pikachu'] }, Name: 'execution-name-12345' }, State: { Name: 'MyTaskState' } };
+    const context = {
+      Execution: {
+        Id: 'arn:aws:states:::execution:MyStateMachine:execution-name-12345',
+        Input: { values: ['charizard', 'pikachu'] },
+        Name: 'execution-name-12345',
+      },
+      State: { Name: 'MyTaskState' },
+    };
     const answer = await testState({ definition: lambdaTask(), input: { 'input-value': 0 }, context, mock: MOCK });
     expect(answer.output).toEqual({ ContextObjectValue: context, LambdaOutput: { pokemon: 'pikachu' } });
   });
 
-  it.each([{}, { Execution: {}, State: {}, StateMachine: {} }])('is taken as it is when empty: %j (recorded)', async (context) => {
-    const answer = await testState({ definition: lambdaTask(), context, mock: MOCK });
-    expect(answer.output.ContextObjectValue).toEqual(context);
-  });
+  it.each([{}, { Execution: {}, State: {}, StateMachine: {} }])(
+    'is taken as it is when empty: %j (recorded)',
+    async (context) => {
+      const answer = await testState({ definition: lambdaTask(), context, mock: MOCK });
+      expect(answer.output.ContextObjectValue).toEqual(context);
+    },
+  );
 
   it("gives a .waitForTaskToken Task its Task.Token (recorded: the mock is the callback's result)", async () => {
     const definition = {
       Type: 'Task',
       Resource: 'arn:aws:states:::sqs:sendMessage.waitForTaskToken',
-      Parameters: { QueueUrl: 'https://sqs.us-east-1.amazonaws.com/111111111111/test-queue', MessageBody: { Message: 'Hello', 'TaskToken.$': '$$.Task.Token' } },
+      Parameters: {
+        QueueUrl: 'https://sqs.us-east-1.amazonaws.com/111111111111/test-queue',
+        MessageBody: { Message: 'Hello', 'TaskToken.$': '$$.Task.Token' },
+      },
       ResultPath: '$.SQS',
       Next: 'NEXT_STATE',
     };
-    const answer = await testState({ definition, context: { Task: { Token: 'abcd123' } }, inspectionLevel: 'DEBUG', mock: { result: { pokemon: ['pikachu'] } } });
+    const answer = await testState({
+      definition,
+      context: { Task: { Token: 'abcd123' } },
+      inspectionLevel: 'DEBUG',
+      mock: { result: { pokemon: ['pikachu'] } },
+    });
     expect(answer.inspectionData.afterParameters.MessageBody.TaskToken).toBe('abcd123');
-    expect(answer).toMatchObject({ status: 'SUCCEEDED', output: { SQS: { pokemon: ['pikachu'] } }, nextState: 'NEXT_STATE' });
+    expect(answer).toMatchObject({
+      status: 'SUCCEEDED',
+      output: { SQS: { pokemon: ['pikachu'] } },
+      nextState: 'NEXT_STATE',
+    });
   });
 
   it.each([
@@ -79,13 +107,26 @@ describe('a given context', () => {
     ['an unknown field inside Execution', { Execution: { pokemon: 'pikachu' } }, "Field 'pokemon' is not allowed"],
     ['an unknown top-level field', { Pokedex: {} }, "Field 'Pokedex' is not allowed"],
     ['a Map field', { Map: { Item: { Index: 0 } } }, "'Map' field is not supported when mocking a Context object"],
-    ['a Task field for a state without a token', { Task: { Token: 't' } }, "Context object contains 'Task' when state is not a Task state with a '.sync' or '.waitForTaskToken' service integration pattern"],
+    [
+      'a Task field for a state without a token',
+      { Task: { Token: 't' } },
+      "Context object contains 'Task' when state is not a Task state with a '.sync' or '.waitForTaskToken' service integration pattern",
+    ],
   ])('refuses %s (recorded)', async (_name, context, reason) => {
-    expect(await refusal({ definition: lambdaTask(), context, mock: MOCK })).toEqual({ name: 'ValidationException', message: `Invalid Context object provided: ${reason}` });
+    expect(await refusal({ definition: lambdaTask(), context, mock: MOCK })).toEqual({
+      name: 'ValidationException',
+      message: `Invalid Context object provided: ${reason}`,
+    });
   });
 
   it('checks the state type first: a Pass with a mock and a context gives the Pass error (recorded)', async () => {
-    expect(await refusal({ definition: { Type: 'Pass', End: true }, context: { Task: { Token: 't' } }, mock: { result: {} } })).toEqual({
+    expect(
+      await refusal({
+        definition: { Type: 'Pass', End: true },
+        context: { Task: { Token: 't' } },
+        mock: { result: {} },
+      }),
+    ).toEqual({
       name: 'ValidationException',
       message: "State type 'Pass' is not supported when a mock is specified",
     });
@@ -98,27 +139,64 @@ describe('a given context', () => {
 
 describe('a Map whose ItemsPath reads the context (recorded: test_state_map_context_object, context CONTEXT_OBJECT_FULL, TRACE)', () => {
   const FULL = {
-    Execution: { Id: 'arn:aws:states:::execution:MyStateMachine:execution-name-12345', Input: { 'input-value': 0, message: 'test data', values: ['charizard', 'pikachu', 'bulbasaur'] }, Name: 'execution-name-12345' },
+    Execution: {
+      Id: 'arn:aws:states:::execution:MyStateMachine:execution-name-12345',
+      Input: { 'input-value': 0, message: 'test data', values: ['charizard', 'pikachu', 'bulbasaur'] },
+      Name: 'execution-name-12345',
+    },
     State: { Name: 'MyTaskState' },
   };
-  const map = (itemsPath: string) => ({ Type: 'Map', ItemsPath: itemsPath, MaxConcurrency: 1, ItemProcessor: { StartAt: 'HandleItem', States: { HandleItem: { Type: 'Pass', End: true } } }, End: true });
+  const map = (itemsPath: string) => ({
+    Type: 'Map',
+    ItemsPath: itemsPath,
+    MaxConcurrency: 1,
+    ItemProcessor: { StartAt: 'HandleItem', States: { HandleItem: { Type: 'Pass', End: true } } },
+    End: true,
+  });
   const INPUT = ['fire', 'electricity', 'grass'];
   const MOCKED = { result: ['CHARIZARD', 'PIKACHU', 'BULBASAUR'] };
 
   it.each([
     ['ALL', '$$', '$'],
     ['EXECUTION_INPUT', '$$.Execution.Input', '$.Execution.Input'],
-  ])('[%s] %s, not an array, fails with States.Runtime: Reference path "%s" must point to array.', async (_id, itemsPath, shown) => {
-    const answer = await testState({ definition: map(itemsPath), input: INPUT, context: FULL, inspectionLevel: 'TRACE', mock: MOCKED });
-    expect(answer).toEqual({ status: 'FAILED', error: 'States.Runtime', cause: `Reference path "${shown}" must point to array.`, inspectionData: { input: INPUT, afterInputPath: INPUT } });
-  });
+  ])(
+    '[%s] %s, not an array, fails with States.Runtime: Reference path "%s" must point to array.',
+    async (_id, itemsPath, shown) => {
+      const answer = await testState({
+        definition: map(itemsPath),
+        input: INPUT,
+        context: FULL,
+        inspectionLevel: 'TRACE',
+        mock: MOCKED,
+      });
+      expect(answer).toEqual({
+        status: 'FAILED',
+        error: 'States.Runtime',
+        cause: `Reference path "${shown}" must point to array.`,
+        inspectionData: { input: INPUT, afterInputPath: INPUT },
+      });
+    },
+  );
 
   it('[EXECUTION_INPUT_VALUES] $$.Execution.Input.values, an array, runs the mock', async () => {
-    const answer = await testState({ definition: map('$$.Execution.Input.values'), input: INPUT, context: FULL, inspectionLevel: 'TRACE', mock: MOCKED });
+    const answer = await testState({
+      definition: map('$$.Execution.Input.values'),
+      input: INPUT,
+      context: FULL,
+      inspectionLevel: 'TRACE',
+      mock: MOCKED,
+    });
     expect(answer).toEqual({
       status: 'SUCCEEDED',
       output: MOCKED.result,
-      inspectionData: { input: INPUT, afterInputPath: INPUT, afterItemsPath: FULL.Execution.Input.values, afterResultSelector: MOCKED.result, afterResultPath: MOCKED.result, maxConcurrency: 1 },
+      inspectionData: {
+        input: INPUT,
+        afterInputPath: INPUT,
+        afterItemsPath: FULL.Execution.Input.values,
+        afterResultSelector: MOCKED.result,
+        afterResultPath: MOCKED.result,
+        maxConcurrency: 1,
+      },
     });
   });
 });

@@ -7,7 +7,11 @@
 import { InvalidDefinition, SFNClient, TestStateCommand, ValidationException } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../packages/workflow/src/config';
-import { createLocalApiHandler, type LocalApiServer, startLocalApiServer } from '../../../packages/local/src/api/server';
+import {
+  createLocalApiHandler,
+  type LocalApiServer,
+  startLocalApiServer,
+} from '../../../packages/local/src/api/server';
 import { stepFunctionsService } from '../../../packages/local/src/api/step-functions-service';
 import { testStateEngine } from './support';
 
@@ -16,7 +20,13 @@ let api: LocalApiServer;
 let sfn: SFNClient;
 beforeAll(async () => {
   api = await startLocalApiServer(createLocalApiHandler({ services: [stepFunctionsService(harness.engine)] }), 0);
-  sfn = new SFNClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: api.url, disableHostPrefix: true, maxAttempts: 1 });
+  sfn = new SFNClient({
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+    endpoint: api.url,
+    disableHostPrefix: true,
+    maxAttempts: 1,
+  });
 });
 afterAll(async () => {
   sfn?.destroy();
@@ -27,7 +37,11 @@ describe('TestStateCommand over HTTP with disableHostPrefix: true', () => {
   it('answers with the status, the output and the inspection data as JSON text', async () => {
     const out = await sfn.send(
       new TestStateCommand({
-        definition: JSON.stringify({ Type: 'Pass', Parameters: { 'greeting.$': "States.Format('Hello, {}!', $.name)" }, Next: 'Done' }),
+        definition: JSON.stringify({
+          Type: 'Pass',
+          Parameters: { 'greeting.$': "States.Format('Hello, {}!', $.name)" },
+          Next: 'Done',
+        }),
         input: JSON.stringify({ name: 'Ada' }),
         inspectionLevel: 'DEBUG',
       }),
@@ -38,10 +52,16 @@ describe('TestStateCommand over HTTP with disableHostPrefix: true', () => {
     expect(JSON.parse(out.inspectionData!.afterParameters!)).toEqual({ greeting: 'Hello, Ada!' });
   });
 
-  it('takes a mock and stateConfiguration, and answers RETRIABLE with the retrier\'s backoff', async () => {
+  it("takes a mock and stateConfiguration, and answers RETRIABLE with the retrier's backoff", async () => {
     const out = await sfn.send(
       new TestStateCommand({
-        definition: JSON.stringify({ Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'f' }, Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 2, BackoffRate: 3 }], End: true }),
+        definition: JSON.stringify({
+          Type: 'Task',
+          Resource: 'arn:aws:states:::lambda:invoke',
+          Parameters: { FunctionName: 'f' },
+          Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 2, BackoffRate: 3 }],
+          End: true,
+        }),
         inspectionLevel: 'TRACE',
         mock: { errorOutput: { error: 'Boom', cause: 'it broke' } },
         stateConfiguration: { retrierRetryCount: 1 },
@@ -52,7 +72,13 @@ describe('TestStateCommand over HTTP with disableHostPrefix: true', () => {
   });
 
   it('throws the modelled errors: ValidationException and InvalidDefinition', async () => {
-    await expect(sfn.send(new TestStateCommand({ definition: JSON.stringify({ Type: 'Pass', End: true }), mock: { result: '{}' } }))).rejects.toBeInstanceOf(ValidationException);
-    await expect(sfn.send(new TestStateCommand({ definition: JSON.stringify({ Type: 'Parallel', Branches: [], End: true }) }))).rejects.toBeInstanceOf(InvalidDefinition);
+    await expect(
+      sfn.send(
+        new TestStateCommand({ definition: JSON.stringify({ Type: 'Pass', End: true }), mock: { result: '{}' } }),
+      ),
+    ).rejects.toBeInstanceOf(ValidationException);
+    await expect(
+      sfn.send(new TestStateCommand({ definition: JSON.stringify({ Type: 'Parallel', Branches: [], End: true }) })),
+    ).rejects.toBeInstanceOf(InvalidDefinition);
   });
 });

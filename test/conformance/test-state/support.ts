@@ -20,7 +20,11 @@ export interface TestStateCall {
   readonly variables?: object;
   readonly context?: object | string;
   readonly revealSecrets?: boolean;
-  readonly mock?: { readonly result?: unknown; readonly errorOutput?: { error: string; cause: string }; readonly fieldValidationMode?: string };
+  readonly mock?: {
+    readonly result?: unknown;
+    readonly errorOutput?: { error: string; cause: string };
+    readonly fieldValidationMode?: string;
+  };
   readonly stateConfiguration?: Record<string, unknown>;
 }
 
@@ -35,7 +39,9 @@ export function wireRequest(call: TestStateCall): Record<string, unknown> {
     ...(input !== undefined ? { input: text(input) } : {}),
     ...(variables !== undefined ? { variables: JSON.stringify(variables) } : {}),
     ...(context !== undefined ? { context: text(context) } : {}),
-    ...(mock !== undefined ? { mock: { ...mock, ...(mock.result !== undefined ? { result: text(mock.result) } : {}) } } : {}),
+    ...(mock !== undefined
+      ? { mock: { ...mock, ...(mock.result !== undefined ? { result: text(mock.result) } : {}) } }
+      : {}),
   };
 }
 

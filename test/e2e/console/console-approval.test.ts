@@ -28,11 +28,25 @@ beforeAll(async () => {
   const chromiumStatus = inject('chromium');
   if (!chromiumStatus.available) throw new Error(chromiumStatus.reason);
   dataDir = await mkdtemp(join(tmpdir(), 'autosave-console-'));
-  local = await startLocal({ ...(await exampleApp()), port: 0, dataDir: join(dataDir, 'engine'), log: () => undefined });
+  local = await startLocal({
+    ...(await exampleApp()),
+    port: 0,
+    dataDir: join(dataDir, 'engine'),
+    log: () => undefined,
+  });
   browser = await chromium.launchPersistentContext(join(dataDir, 'chromium-profile'), {
     executablePath: chromiumStatus.executablePath,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1400, height: 1000 },
   });
   page = await browser.newPage();
@@ -46,20 +60,31 @@ afterAll(async () => {
 
 /** Reloads `url` until `check` passes (the run moves on in the engine, the page is server-rendered); fails with the last check's error. */
 async function reloadUntil(url: string, check: () => Promise<void>, timeoutMillis = 20_000): Promise<void> {
-  await vi.waitFor(async () => {
-    await page.goto(url);
-    await check();
-  }, { timeout: timeoutMillis, interval: 150 });
+  await vi.waitFor(
+    async () => {
+      await page.goto(url);
+      await check();
+    },
+    { timeout: timeoutMillis, interval: 150 },
+  );
 }
 
 describe('the local console in Chromium', () => {
   it('shows a run waiting on a human, approves it through the approval page, and shows it finished', async () => {
-    const sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const sfn = new SFNClient({
+      endpoint: local.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     await sfn.send(
       new StartExecutionCommand({
         stateMachineArn: ALIAS,
         name: 'browser-1',
-        input: JSON.stringify({ siteId: 'site-4412', coordinatorEmail: 'coordinator@site-4412.example.org', siteName: `Riverside ${HOSTILE}` }),
+        input: JSON.stringify({
+          siteId: 'site-4412',
+          coordinatorEmail: 'coordinator@site-4412.example.org',
+          siteName: `Riverside ${HOSTILE}`,
+        }),
       }),
     );
 
@@ -69,7 +94,9 @@ describe('the local console in Chromium', () => {
     });
     expect(await page.locator('.filters a.active[data-filter="RUNNING"]').count()).toBe(1);
     await page.click('.filters a[data-filter="WAITING"]');
-    expect(await page.locator('tr[data-run]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')))).toEqual(['browser-1']);
+    expect(
+      await page.locator('tr[data-run]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run'))),
+    ).toEqual(['browser-1']);
     await page.click('.filters a[data-filter="SUCCEEDED"]');
     expect(await page.locator('tr[data-run]').count()).toBe(0);
     await page.goto(`${local.url}/?status=RUNNING`);
@@ -77,13 +104,16 @@ describe('the local console in Chromium', () => {
 
     // The run page: the graph, coloured by what happened, with a legend.
     await page.waitForSelector('svg.state-graph');
-    const statusOf = (state: string) => page.locator(`svg.state-graph g[data-state="${state}"]`).getAttribute('data-status');
+    const statusOf = (state: string) =>
+      page.locator(`svg.state-graph g[data-state="${state}"]`).getAttribute('data-status');
     expect(await statusOf('verify-site')).toBe('done');
     expect(await statusOf('request-irb-document')).toBe('done');
     expect(await statusOf('coordinator-approval')).toBe('waiting');
     expect(await statusOf('email-welcome-pack')).toBe('not-run');
     expect(await page.locator('.legend li').allTextContents()).toContain('waiting on a human or a worker');
-    expect(await page.locator('table.timeline tr[data-step="verify-site"]').textContent()).toContain('site-4412:verify-site');
+    expect(await page.locator('table.timeline tr[data-step="verify-site"]').textContent()).toContain(
+      'site-4412:verify-site',
+    );
     // The hostile input is text, not markup.
     expect(await page.locator('pre').first().textContent()).toContain(HOSTILE);
     expect(await page.locator('main img').count()).toBe(0);
@@ -124,13 +154,23 @@ describe('the local console in Chromium', () => {
   });
 
   it('redrives a dead-lettered run from the DLQ page; the resumed run shows the steps it skipped', async () => {
-    const sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const sfn = new SFNClient({
+      endpoint: local.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     const { executionArn } = await sfn.send(
-      new StartExecutionCommand({ stateMachineArn: ALIAS, name: 'browser-2', input: JSON.stringify({ siteId: 'site-7', coordinatorEmail: 'c@site-7.example.org', siteName: 'Site 7' }) }),
+      new StartExecutionCommand({
+        stateMachineArn: ALIAS,
+        name: 'browser-2',
+        input: JSON.stringify({ siteId: 'site-7', coordinatorEmail: 'c@site-7.example.org', siteName: 'Site 7' }),
+      }),
     );
     const runUrl = `${local.url}/runs/${encodeURIComponent(executionArn!)}`;
     await reloadUntil(runUrl, async () => {
-      expect(await page.locator('svg.state-graph g[data-state="coordinator-approval"]').getAttribute('data-status')).toBe('waiting');
+      expect(
+        await page.locator('svg.state-graph g[data-state="coordinator-approval"]').getAttribute('data-status'),
+      ).toBe('waiting');
     });
     await sfn.send(new StopExecutionCommand({ executionArn, error: 'Operator', cause: 'stopped to test the DLQ' }));
 
@@ -145,13 +185,19 @@ describe('the local console in Chromium', () => {
 
     // The redriven run asks for the approval again; the steps before it kept their results.
     await reloadUntil(runUrl, async () => {
-      expect(await page.locator('svg.state-graph g[data-state="coordinator-approval"]').getAttribute('data-status')).toBe('waiting');
+      expect(
+        await page.locator('svg.state-graph g[data-state="coordinator-approval"]').getAttribute('data-status'),
+      ).toBe('waiting');
       expect(await page.locator('h1 .badge').textContent()).toBe('WAITING ON A HUMAN');
     });
     for (const state of ['Start', 'verify-site', 'create-accounts', 'request-irb-document']) {
-      expect(await page.locator(`svg.state-graph g[data-state="${state}"]`).getAttribute('data-status')).toBe('skipped');
+      expect(await page.locator(`svg.state-graph g[data-state="${state}"]`).getAttribute('data-status')).toBe(
+        'skipped',
+      );
     }
-    expect(await page.locator('table.timeline tr.redrive-mark').textContent()).toMatch(/^Redrive 1 at \+\S+: the run resumes at its failed step/);
+    expect(await page.locator('table.timeline tr.redrive-mark').textContent()).toMatch(
+      /^Redrive 1 at \+\S+: the run resumes at its failed step/,
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'console-run-redriven.png'), fullPage: true });
   });
 
@@ -165,7 +211,9 @@ describe('the local console in Chromium', () => {
   });
 
   it('answers an unknown run with a 404 page', async () => {
-    const response = await page.goto(`${local.url}/runs/${encodeURIComponent('arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:nope')}`);
+    const response = await page.goto(
+      `${local.url}/runs/${encodeURIComponent('arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:nope')}`,
+    );
     expect(response?.status()).toBe(404);
     expect(await page.locator('h1').textContent()).toBe('No such run');
   });

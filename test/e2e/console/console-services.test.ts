@@ -10,7 +10,13 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateActivityCommand, CreateStateMachineCommand, GetActivityTaskCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  CreateActivityCommand,
+  CreateStateMachineCommand,
+  GetActivityTaskCommand,
+  SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -27,17 +33,43 @@ const ordersDefinition = {
   QueryLanguage: 'JSONata',
   StartAt: 'Topic',
   States: {
-    Topic: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:sns:createTopic', Arguments: { Name: 'order-events' }, Assign: { topic: '{% $states.result.TopicArn %}' }, Next: 'ToQueue' },
-    ToQueue: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:sns:subscribe', Arguments: { TopicArn: '{% $topic %}', Protocol: 'sqs', Endpoint: QUEUE_ARN }, Next: 'ToEmail' },
-    ToEmail: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:sns:subscribe', Arguments: { TopicArn: '{% $topic %}', Protocol: 'email', Endpoint: 'ops@shop.example' }, Next: 'Rule' },
+    Topic: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::aws-sdk:sns:createTopic',
+      Arguments: { Name: 'order-events' },
+      Assign: { topic: '{% $states.result.TopicArn %}' },
+      Next: 'ToQueue',
+    },
+    ToQueue: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::aws-sdk:sns:subscribe',
+      Arguments: { TopicArn: '{% $topic %}', Protocol: 'sqs', Endpoint: QUEUE_ARN },
+      Next: 'ToEmail',
+    },
+    ToEmail: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::aws-sdk:sns:subscribe',
+      Arguments: { TopicArn: '{% $topic %}', Protocol: 'email', Endpoint: 'ops@shop.example' },
+      Next: 'Rule',
+    },
     Rule: {
       Type: 'Task',
       Resource: 'arn:aws:states:::aws-sdk:eventbridge:putRule',
       Arguments: { Name: 'orders-placed', EventPattern: '{"source":["shop.orders"]}' },
       Next: 'RuleTarget',
     },
-    RuleTarget: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:eventbridge:putTargets', Arguments: { Rule: 'orders-placed', Targets: [{ Id: 'copies', Arn: QUEUE_ARN }] }, Next: 'Publish' },
-    Publish: { Type: 'Task', Resource: 'arn:aws:states:::sns:publish', Arguments: { TopicArn: '{% $topic %}', Subject: `Order ${HOSTILE}`, Message: `placed ${HOSTILE}` }, Next: 'Events' },
+    RuleTarget: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::aws-sdk:eventbridge:putTargets',
+      Arguments: { Rule: 'orders-placed', Targets: [{ Id: 'copies', Arn: QUEUE_ARN }] },
+      Next: 'Publish',
+    },
+    Publish: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::sns:publish',
+      Arguments: { TopicArn: '{% $topic %}', Subject: `Order ${HOSTILE}`, Message: `placed ${HOSTILE}` },
+      Next: 'Events',
+    },
     Events: {
       Type: 'Task',
       Resource: 'arn:aws:states:::events:putEvents',
@@ -52,7 +84,12 @@ const ordersDefinition = {
     Metric: {
       Type: 'Task',
       Resource: 'arn:aws:states:::aws-sdk:cloudwatch:putMetricData',
-      Arguments: { Namespace: 'Shop', MetricData: [{ MetricName: 'OrdersPlaced', Value: 3, Unit: 'Count', Dimensions: [{ Name: 'Shop', Value: HOSTILE }] }] },
+      Arguments: {
+        Namespace: 'Shop',
+        MetricData: [
+          { MetricName: 'OrdersPlaced', Value: 3, Unit: 'Count', Dimensions: [{ Name: 'Shop', Value: HOSTILE }] },
+        ],
+      },
       End: true,
     },
   },
@@ -70,11 +107,27 @@ beforeAll(async () => {
   if (!chromiumStatus.available) throw new Error(chromiumStatus.reason);
   dataDir = await mkdtemp(join(tmpdir(), 'autosave-console-services-'));
   const [engine, context] = await Promise.all([
-    (async () => startLocal({ ...(await exampleApp()), port: 0, dataDir: join(dataDir, 'engine'), deployWorkflows: false, log: (line) => logLines.push(line) }))(),
+    (async () =>
+      startLocal({
+        ...(await exampleApp()),
+        port: 0,
+        dataDir: join(dataDir, 'engine'),
+        deployWorkflows: false,
+        log: (line) => logLines.push(line),
+      }))(),
     chromium.launchPersistentContext(join(dataDir, 'chromium-profile'), {
       executablePath: chromiumStatus.executablePath,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       viewport: { width: 1400, height: 1000 },
     }),
   ]);
@@ -83,7 +136,11 @@ beforeAll(async () => {
   page = await browser.newPage();
   // A missing element fails in seconds, not at the 30-second default.
   page.setDefaultTimeout(5_000);
-  sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  sfn = new SFNClient({
+    endpoint: local.url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  });
 });
 
 afterAll(async () => {
@@ -93,14 +150,18 @@ afterAll(async () => {
 });
 
 const create = async (name: string, definition: object) =>
-  (await sfn.send(new CreateStateMachineCommand({ name, definition: JSON.stringify(definition), roleArn: ROLE }))).stateMachineArn!;
+  (await sfn.send(new CreateStateMachineCommand({ name, definition: JSON.stringify(definition), roleArn: ROLE })))
+    .stateMachineArn!;
 
 /** Reloads `url` until `check` passes (the pages are server-rendered; the run moves on in the engine). */
 async function reloadUntil(url: string, check: () => Promise<void>): Promise<void> {
-  await vi.waitFor(async () => {
-    await page.goto(url);
-    await check();
-  }, { timeout: 15_000, interval: 150 });
+  await vi.waitFor(
+    async () => {
+      await page.goto(url);
+      await check();
+    },
+    { timeout: 15_000, interval: 150 },
+  );
 }
 
 const shot = async (name: string) => {
@@ -116,8 +177,18 @@ async function expectNoInjection(): Promise<void> {
 
 describe('the console shows the emulated integrations, unserved Tasks and activity waits', () => {
   it('Services: the topic with its subscriptions and message, the rule and the event it matched, the metric linked to its run', async () => {
-    await new SQSClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }).send(new CreateQueueCommand({ QueueName: 'order-copies' }));
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: await create('orders', ordersDefinition), name: 'order-o-1', input: '{}' }));
+    await new SQSClient({
+      endpoint: local.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    }).send(new CreateQueueCommand({ QueueName: 'order-copies' }));
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({
+        stateMachineArn: await create('orders', ordersDefinition),
+        name: 'order-o-1',
+        input: '{}',
+      }),
+    );
     const runUrl = `${local.url}/runs/${encodeURIComponent(executionArn!)}`;
     await reloadUntil(runUrl, async () => expect(await page.locator('h1 .badge').textContent()).toBe('SUCCEEDED'));
 
@@ -142,7 +213,9 @@ describe('the console shows the emulated integrations, unserved Tasks and activi
     expect(await matched.textContent()).toContain(`OrderPlaced ${HOSTILE}`);
     expect(await matched.locator('td.matched-rules').textContent()).toBe('orders-placed');
     expect(await matched.locator('a').getAttribute('href')).toBe(new URL(runUrl).pathname);
-    expect(await page.locator('table.events tr[data-event-source="shop.audit"] td.matched-rules').textContent()).toBe('no rule matched');
+    expect(await page.locator('table.events tr[data-event-source="shop.audit"] td.matched-rules').textContent()).toBe(
+      'no rule matched',
+    );
 
     const metric = page.locator('table.metrics tr[data-metric="OrdersPlaced"]');
     expect(await metric.textContent()).toContain(`Shop=${HOSTILE}`);
@@ -159,7 +232,14 @@ describe('the console shows the emulated integrations, unserved Tasks and activi
   it('a state machine with an unserved integration: the warning autosave local printed, on its page, with how to serve it', async () => {
     const arn = await create('crawl-catalog', {
       StartAt: 'StartCrawl',
-      States: { StartCrawl: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:glue:startCrawler', Parameters: { Name: 'catalog' }, End: true } },
+      States: {
+        StartCrawl: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::aws-sdk:glue:startCrawler',
+          Parameters: { Name: 'catalog' },
+          End: true,
+        },
+      },
     });
     expect(logLines.find((l) => l.includes(arn) && l.includes('StartCrawl'))).toContain('--pass-through glue');
 
@@ -182,14 +262,20 @@ describe('the console shows the emulated integrations, unserved Tasks and activi
     const { activityArn } = await sfn.send(new CreateActivityCommand({ name: 'label-review' }));
     const machine = await create('labelling', {
       StartAt: 'Review',
-      States: { Review: { Type: 'Task', Resource: activityArn, TimeoutSeconds: 3600, HeartbeatSeconds: 600, End: true } },
+      States: {
+        Review: { Type: 'Task', Resource: activityArn, TimeoutSeconds: 3600, HeartbeatSeconds: 600, End: true },
+      },
     });
-    const queued = await sfn.send(new StartExecutionCommand({ stateMachineArn: machine, name: 'batch-1', input: '{}' }));
+    const queued = await sfn.send(
+      new StartExecutionCommand({ stateMachineArn: machine, name: 'batch-1', input: '{}' }),
+    );
     const queuedUrl = `${local.url}/runs/${encodeURIComponent(queued.executionArn!)}`;
     await reloadUntil(queuedUrl, async () => expect(await page.locator('.callout[data-activity]').count()).toBe(1));
     const waiting = page.locator('.callout[data-activity]');
     expect(await waiting.getAttribute('data-activity')).toBe(activityArn);
-    expect(await waiting.textContent()).toMatch(/^Waiting for a worker at Review on activity label-review since \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ: no worker has taken the task yet/);
+    expect(await waiting.textContent()).toMatch(
+      /^Waiting for a worker at Review on activity label-review since \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ: no worker has taken the task yet/,
+    );
     expect(await page.locator('h1 .badge').textContent()).toBe('WAITING ON A WORKER');
     expect(await page.locator('table.timeline tr[data-step="Review"]').textContent()).toContain('waiting for a worker');
     expect(await page.locator('svg.state-graph g[data-state="Review"]').getAttribute('data-status')).toBe('waiting');
@@ -204,9 +290,15 @@ describe('the console shows the emulated integrations, unserved Tasks and activi
     // A worker takes it: the page names the worker and when it started.
     const task = await sfn.send(new GetActivityTaskCommand({ activityArn, workerName: 'labeller-7' }));
     expect(task.taskToken).toBeDefined();
-    await reloadUntil(queuedUrl, async () => expect(await page.locator('.callout[data-activity]').textContent()).toContain('labeller-7'));
-    expect(await page.locator('.callout[data-activity]').textContent()).toMatch(/worker labeller-7 took it at \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/);
-    expect(await page.locator('table.timeline tr[data-step="Review"]').textContent()).toContain('taken by worker labeller-7');
+    await reloadUntil(queuedUrl, async () =>
+      expect(await page.locator('.callout[data-activity]').textContent()).toContain('labeller-7'),
+    );
+    expect(await page.locator('.callout[data-activity]').textContent()).toMatch(
+      /worker labeller-7 took it at \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/,
+    );
+    expect(await page.locator('table.timeline tr[data-step="Review"]').textContent()).toContain(
+      'taken by worker labeller-7',
+    );
     await shot('run-activity-taken');
   });
 });

@@ -61,7 +61,9 @@ describe('the bundles cdk deploys', () => {
 
   it('run-monitor, bundled, takes a closed-run event, reports its history size and leaves a succeeded run out of the dead-letter queue', async () => {
     fake = await startFakeAwsJson({
-      'AWSStepFunctions.GetExecutionHistory': () => ({ events: [{ id: 57, type: 'ExecutionSucceeded', timestamp: 1_764_496_800 }] }),
+      'AWSStepFunctions.GetExecutionHistory': () => ({
+        events: [{ id: 57, type: 'ExecutionSucceeded', timestamp: 1_764_496_800 }],
+      }),
     });
     Object.assign(process.env, {
       AWS_ENDPOINT_URL_SFN: fake.endpoint,

@@ -42,7 +42,13 @@ const TARGETS: TargetKind[] = [
     name: 'the local engine',
     async open() {
       const dataDir = await mkdtemp(join(tmpdir(), 'autosave-e2e-deploy-'));
-      const local: LocalEngine = await startLocal({ ...(await exampleApp()), port: 0, dataDir, console: false, log: () => {} });
+      const local: LocalEngine = await startLocal({
+        ...(await exampleApp()),
+        port: 0,
+        dataDir,
+        console: false,
+        log: () => {},
+      });
       return {
         endpoint: local.url,
         close: async () => {
@@ -91,7 +97,11 @@ for (const kind of TARGETS) {
 
     beforeAll(async () => {
       target = await kind.open();
-      sfn = new SFNClient({ endpoint: target.endpoint, region: LOCAL_REGION, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+      sfn = new SFNClient({
+        endpoint: target.endpoint,
+        region: LOCAL_REGION,
+        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+      });
     });
     afterAll(async () => {
       sfn?.destroy();
@@ -105,7 +115,11 @@ for (const kind of TARGETS) {
 
       const input = JSON.stringify({ ...clinicalTrialOnboarding.exampleInput, siteId: `site-e2e-${Date.now()}` });
       const { executionArn } = await sfn.send(
-        new StartExecutionCommand({ stateMachineArn: `${machine!.stateMachineArn}:${LIVE_ALIAS_NAME}`, name: `e2e-${Date.now()}`, input }),
+        new StartExecutionCommand({
+          stateMachineArn: `${machine!.stateMachineArn}:${LIVE_ALIAS_NAME}`,
+          name: `e2e-${Date.now()}`,
+          input,
+        }),
       );
 
       const url = await eventually('the approval link', async () => approvalUrlIn(await historyOf(sfn, executionArn!)));
@@ -130,8 +144,12 @@ for (const kind of TARGETS) {
 
       // The run entered exactly the states the cost note prices: the note is about what really runs.
       const history = await historyOf(sfn, executionArn!);
-      const entered = history.filter((e) => e.type?.endsWith('StateEntered')).map((e) => e.stateEnteredEventDetails?.name);
-      const approved = computeCostNote().lines.find((l) => l.workflow === clinicalTrialOnboarding.name && l.path.startsWith('approved'))!;
+      const entered = history
+        .filter((e) => e.type?.endsWith('StateEntered'))
+        .map((e) => e.stateEnteredEventDetails?.name);
+      const approved = computeCostNote().lines.find(
+        (l) => l.workflow === clinicalTrialOnboarding.name && l.path.startsWith('approved'),
+      )!;
       expect(entered).toHaveLength(approved.transitions);
       expect(entered).toContain('email-welcome-pack');
     });

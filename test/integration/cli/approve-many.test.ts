@@ -53,9 +53,18 @@ describe('autosave approve, many times in a row', () => {
     for (let i = 0; i < names.length; i += 20) {
       await Promise.all(
         names.slice(i, i + 20).map(async (name) => {
-          const input = { ...clinicalTrialOnboarding.exampleInput, siteId: `site-${name}`, coordinatorEmail: `coordinator@${name}.example.org` };
-          await sfn.send(new StartExecutionCommand({ stateMachineArn: `${ONBOARDING}:live`, name, input: JSON.stringify(input) }));
-          await vi.waitFor(async () => expect((await loadRunDetails(sfn, runArn(name))).approvals[0]?.approvalId).toBeDefined(), { timeout: 45_000, interval: 100 });
+          const input = {
+            ...clinicalTrialOnboarding.exampleInput,
+            siteId: `site-${name}`,
+            coordinatorEmail: `coordinator@${name}.example.org`,
+          };
+          await sfn.send(
+            new StartExecutionCommand({ stateMachineArn: `${ONBOARDING}:live`, name, input: JSON.stringify(input) }),
+          );
+          await vi.waitFor(
+            async () => expect((await loadRunDetails(sfn, runArn(name))).approvals[0]?.approvalId).toBeDefined(),
+            { timeout: 45_000, interval: 100 },
+          );
         }),
       );
     }
@@ -63,9 +72,16 @@ describe('autosave approve, many times in a row', () => {
     expect(pending).toHaveLength(RUNS);
     expect(pending.filter((a) => !/^[0-9a-f]{32}$/.test(a.approvalId ?? ''))).toEqual([]);
     // Newest first: each lookup stops at the first batch of histories it reads.
-    for (const a of [...pending].reverse()) expect(await approveFromCli(a.approvalId!), a.runName).toEqual({ code: 0, stderr: '' });
+    for (const a of [...pending].reverse())
+      expect(await approveFromCli(a.approvalId!), a.runName).toEqual({ code: 0, stderr: '' });
     for (const name of names) {
-      await vi.waitFor(async () => expect((await sfn.send(new DescribeExecutionCommand({ executionArn: runArn(name) }))).status).toBe('SUCCEEDED'), { timeout: 45_000, interval: 100 });
+      await vi.waitFor(
+        async () =>
+          expect((await sfn.send(new DescribeExecutionCommand({ executionArn: runArn(name) }))).status).toBe(
+            'SUCCEEDED',
+          ),
+        { timeout: 45_000, interval: 100 },
+      );
     }
   });
 });

@@ -35,9 +35,18 @@ beforeAll(async () => {
   onboarding = local.deployments.find((d) => d.workflow === clinicalTrialOnboarding.name)!.stateMachineArn;
   // Two runs in flight on version 1: they wait for an approver.
   for (const name of ['in-flight-1', 'in-flight-2']) {
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: alias, name, input: JSON.stringify(clinicalTrialOnboarding.exampleInput) }));
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({
+        stateMachineArn: alias,
+        name,
+        input: JSON.stringify(clinicalTrialOnboarding.exampleInput),
+      }),
+    );
     // Waiting for the approver: its link is issued, so no Lambda is in flight when the engine stops.
-    await eventually(`${name} waiting for its approver`, async () => (await loadRunDetails(sfn, executionArn!)).approvals[0]?.url);
+    await eventually(
+      `${name} waiting for its approver`,
+      async () => (await loadRunDetails(sfn, executionArn!)).approvals[0]?.url,
+    );
   }
 }, SYNTH_TIMEOUT_MILLIS);
 afterAll(async () => {
@@ -58,12 +67,16 @@ async function deployCheck(...args: string[]): Promise<{ code: number; stdout: s
 
 interface Report {
   readonly workflows: { workflow: string; runsInFlight: number; runsInFlightByVersion: Record<string, number> }[];
-  readonly impacts: { stateMachine: string; versions: { versionArn: string; runs: number }[]; stranded: { request: { action: string; resource: string } }[] }[];
+  readonly impacts: {
+    stateMachine: string;
+    versions: { versionArn: string; runs: number }[];
+    stranded: { request: { action: string; resource: string } }[];
+  }[];
   readonly rolesChecked: boolean;
 }
 
 describe('autosave deploy-check against the local engine running the stack', () => {
-  it('judges the runs in flight under the next template\'s roles: nothing stranded, exit 0', async () => {
+  it("judges the runs in flight under the next template's roles: nothing stranded, exit 0", async () => {
     const { code, stdout } = await deployCheck('--to', next, '--json');
     const report = JSON.parse(stdout) as Report;
     expect(report.rolesChecked).toBe(true);
@@ -80,11 +93,15 @@ describe('autosave deploy-check against the local engine running the stack', () 
     const report = JSON.parse(stdout) as Report;
     const stranded = report.impacts.find((i) => i.stateMachine.endsWith(clinicalTrialOnboarding.name))!.stranded;
     expect(stranded.length).toBeGreaterThan(0);
-    expect(stranded.every((s) => s.request.action === 'lambda:InvokeFunction' && /:1$/.test(s.request.resource))).toBe(true);
+    expect(stranded.every((s) => s.request.action === 'lambda:InvokeFunction' && /:1$/.test(s.request.resource))).toBe(
+      true,
+    );
     expect(code).toBe(1);
     const table = await deployCheck('--to', stranding);
     expect(table.code).toBe(1);
-    expect(table.stdout).toMatch(/^STRANDED .*clinical-trial-onboarding 1: .* lambda:InvokeFunction on .*:1 -> ImplicitlyDenied$/m);
+    expect(table.stdout).toMatch(
+      /^STRANDED .*clinical-trial-onboarding 1: .* lambda:InvokeFunction on .*:1 -> ImplicitlyDenied$/m,
+    );
     expect(table.stdout).toContain('A deploy now would strand runs of');
   });
 });

@@ -31,7 +31,9 @@ describe('an engine started by spawnEngine', () => {
 
   it('stops on its own once the process that started it is SIGKILLed', async () => {
     dir = await mkdtemp(join(tmpdir(), 'autosave-parent-dies-'));
-    const parent = spawn(process.execPath, ['--import', 'tsx', PARENT, join(dir, 'data'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const parent = spawn(process.execPath, ['--import', 'tsx', PARENT, join(dir, 'data'), dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     enginePid = await new Promise<number>((resolve, reject) => {
       parent.stdout!.on('data', (chunk: Buffer) => {
@@ -39,18 +41,21 @@ describe('an engine started by spawnEngine', () => {
         const match = /ENGINE_PID (\d+)/.exec(out);
         if (match) resolve(Number(match[1]));
       });
-      parent.once('exit', (code) => reject(new Error(`the parent exited (${code}) before its engine listened:\n${out}`)));
+      parent.once('exit', (code) =>
+        reject(new Error(`the parent exited (${code}) before its engine listened:\n${out}`)),
+      );
     });
     expect(alive(enginePid)).toBe(true);
 
     parent.kill('SIGKILL');
     // Generous: the point is that it ends, not how fast.
-    for (const deadline = Date.now() + 30_000; alive(enginePid) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+    for (const deadline = Date.now() + 30_000; alive(enginePid) && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 100));
     expect(alive(enginePid), `engine ${enginePid} still running 30 s after its parent died`).toBe(false);
   }, 90_000);
 });
 
-describe('a user\'s autosave local', () => {
+describe("a user's autosave local", () => {
   it('does not look for its parent: it outlives the shell that started it, as a server does', () => {
     expect(parentGone({})).toBeUndefined();
     expect(parentGone({ [STOP_WITH_PARENT_ENV]: '0' })).toBeUndefined();

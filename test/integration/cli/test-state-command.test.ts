@@ -44,7 +44,12 @@ describe('autosave test-state', () => {
   });
 
   it('makes the real call for an un-mocked Task: the model step on the local engine answers', async () => {
-    const { code, stdout } = await cli('support-triage', 'draft-reply', '--input', JSON.stringify({ input: { ticketId: 'T-1', customerName: 'Ada', message: 'Hi' }, steps: {} }));
+    const { code, stdout } = await cli(
+      'support-triage',
+      'draft-reply',
+      '--input',
+      JSON.stringify({ input: { ticketId: 'T-1', customerName: 'Ada', message: 'Hi' }, steps: {} }),
+    );
     expect(code).toBe(0);
     expect(stdout).toMatch(/^draft-reply: SUCCEEDED\n/);
     expect(stdout).toContain('\n  after Arguments\n');
@@ -53,16 +58,36 @@ describe('autosave test-state', () => {
   });
 
   it('mocks an error with --error and shows what the retrier would do (exit 1: the state did not complete)', async () => {
-    const { code, stdout } = await cli('support-triage', 'draft-reply', '--error', 'IdempotencyInProgressError:leased', '--retry-count', '2');
+    const { code, stdout } = await cli(
+      'support-triage',
+      'draft-reply',
+      '--error',
+      'IdempotencyInProgressError:leased',
+      '--retry-count',
+      '2',
+    );
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^draft-reply: RETRIABLE {2}IdempotencyInProgressError: leased\n {2}Retry\[1\] would retry it after 20 s\n/);
+    expect(stdout).toMatch(
+      /^draft-reply: RETRIABLE {2}IdempotencyInProgressError: leased\n {2}Retry\[1\] would retry it after 20 s\n/,
+    );
     expect(stdout).not.toContain('next state');
   });
 
   it('takes --mock as the mocked result itself, and --json prints the wire answer', async () => {
     const mock = JSON.stringify({ StatusCode: 200, Payload: { result: { messageId: 'm-1' }, source: 'executed' } });
-    const input = JSON.stringify({ input: { contractId: 'C-1', version: 2, customerEmail: 'a@b.example' }, steps: { 'draft-renewal-email': { text: 'hello' } } });
-    const { code, stdout } = await cli('contract-renewal', 'send-renewal-email', '--input', input, '--mock', mock, '--json');
+    const input = JSON.stringify({
+      input: { contractId: 'C-1', version: 2, customerEmail: 'a@b.example' },
+      steps: { 'draft-renewal-email': { text: 'hello' } },
+    });
+    const { code, stdout } = await cli(
+      'contract-renewal',
+      'send-renewal-email',
+      '--input',
+      input,
+      '--mock',
+      mock,
+      '--json',
+    );
     expect(code).toBe(0);
     const answer = JSON.parse(stdout);
     expect(answer.status).toBe('SUCCEEDED');
@@ -73,6 +98,8 @@ describe('autosave test-state', () => {
   it('names the states of the workflow when the state is not one of them (exit 2)', async () => {
     const { code, stderr } = await cli('contract-renewal', 'nope');
     expect(code).toBe(2);
-    expect(stderr).toContain("'contract-renewal' has no state 'nope' (its states: Start, draft-renewal-email, send-renewal-email)");
+    expect(stderr).toContain(
+      "'contract-renewal' has no state 'nope' (its states: Start, draft-renewal-email, send-renewal-email)",
+    );
   });
 });

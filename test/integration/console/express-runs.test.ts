@@ -21,7 +21,12 @@ const TRIAGE = `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:support
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'autosave-express-console-'));
   local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, log: () => undefined });
-  sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, disableHostPrefix: true });
+  sfn = new SFNClient({
+    endpoint: local.url,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+    disableHostPrefix: true,
+  });
 });
 afterAll(async () => {
   await local?.stop();
@@ -36,10 +41,25 @@ const rows = (text: string) => [...text.matchAll(/<tr data-run="([^"]+)"/g)].map
 
 describe('EXPRESS runs in the console', () => {
   it('are listed, with the filters, and open like any run: timeline, steps, events', async () => {
-    const sync = await sfn.send(new StartSyncExecutionCommand({ stateMachineArn: `${TRIAGE}:live`, name: 'triage-sync', input: JSON.stringify(supportTriage.exampleInput) }));
+    const sync = await sfn.send(
+      new StartSyncExecutionCommand({
+        stateMachineArn: `${TRIAGE}:live`,
+        name: 'triage-sync',
+        input: JSON.stringify(supportTriage.exampleInput),
+      }),
+    );
     expect(sync.status).toBe('SUCCEEDED');
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: `${TRIAGE}:live`, name: 'triage-async', input: JSON.stringify({ ...(supportTriage.exampleInput as object), marker: 'async-one' }) }));
-    await vi.waitFor(async () => expect(rows((await page('/?workflow=support-triage')).text)).toContain('triage-async'), { timeout: 30_000, interval: 100 });
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({
+        stateMachineArn: `${TRIAGE}:live`,
+        name: 'triage-async',
+        input: JSON.stringify({ ...(supportTriage.exampleInput as object), marker: 'async-one' }),
+      }),
+    );
+    await vi.waitFor(
+      async () => expect(rows((await page('/?workflow=support-triage')).text)).toContain('triage-async'),
+      { timeout: 30_000, interval: 100 },
+    );
 
     const list = await page('/?workflow=support-triage');
     expect(rows(list.text).sort()).toEqual(['triage-async', 'triage-sync']);

@@ -27,15 +27,28 @@ afterAll(async () => {
 
 describe("a failed run's error", () => {
   it('leads with what went wrong, the raw cause one click away, on the run page and the step page', async () => {
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:contract-renewal:live`, name: 'no-contract', input: '{}' }));
-    await vi.waitFor(async () => expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status).toBe('FAILED'), { timeout: 45_000, interval: 100 });
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({
+        stateMachineArn: `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:contract-renewal:live`,
+        name: 'no-contract',
+        input: '{}',
+      }),
+    );
+    await vi.waitFor(
+      async () => expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status).toBe('FAILED'),
+      { timeout: 45_000, interval: 100 },
+    );
     const run = await (await fetch(`${local.url}/runs/${encodeURIComponent(executionArn!)}`)).text();
     const callout = /<div class="callout error"[^>]*>([\s\S]*?)<\/div>/.exec(run)?.[1] ?? '';
     const headline = /<strong class="headline">([^<]*)<\/strong>/.exec(callout)?.[1];
-    expect(headline).toBe("idempotency key of step &#39;send-renewal-email&#39;: {contractId} is missing");
-    expect(callout).toMatch(/<details><summary>States\.QueryEvaluationError · raw cause<\/summary><pre>[^<]*The JSONata expression/);
+    expect(headline).toBe('idempotency key of step &#39;send-renewal-email&#39;: {contractId} is missing');
+    expect(callout).toMatch(
+      /<details><summary>States\.QueryEvaluationError · raw cause<\/summary><pre>[^<]*The JSONata expression/,
+    );
     const stepLink = /<a href="([^"]+\/steps\/\d+)">send-renewal-email<\/a>/.exec(run)?.[1];
     const step = await (await fetch(`${local.url}${stepLink}`)).text();
-    expect(step).toContain('<strong class="headline">idempotency key of step &#39;send-renewal-email&#39;: {contractId} is missing</strong>');
+    expect(step).toContain(
+      '<strong class="headline">idempotency key of step &#39;send-renewal-email&#39;: {contractId} is missing</strong>',
+    );
   });
 });

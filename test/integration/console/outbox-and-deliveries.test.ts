@@ -6,7 +6,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateStateMachineCommand, DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  CreateStateMachineCommand,
+  DescribeExecutionCommand,
+  SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
@@ -31,14 +36,23 @@ async function page(path: string): Promise<string> {
   return (await fetch(`${local.url}${path}`)).text();
 }
 async function finished(stateMachineArn: string, name: string, input: unknown): Promise<string> {
-  const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }));
-  await vi.waitFor(async () => expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status).toBe('SUCCEEDED'), { timeout: 45_000, interval: 100 });
+  const { executionArn } = await sfn.send(
+    new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }),
+  );
+  await vi.waitFor(
+    async () => expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status).toBe('SUCCEEDED'),
+    { timeout: 45_000, interval: 100 },
+  );
   return executionArn!;
 }
 
 describe('the outbox and rule deliveries say where they came from', () => {
   it('the outbox shows each email with its body and a link to the run that sent it', async () => {
-    const arn = await finished(`arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:contract-renewal:live`, 'renewal-mail', contractRenewal.exampleInput);
+    const arn = await finished(
+      `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:contract-renewal:live`,
+      'renewal-mail',
+      contractRenewal.exampleInput,
+    );
     const outbox = await page('/outbox');
     const row = /<tr data-key="[^"]+">([\s\S]*?)<\/tr>/.exec(outbox)?.[1] ?? '';
     expect(row).toMatch(/<td class="body"><strong>[^<]+<\/strong><pre class="email-body">[^<]{20,}<\/pre><\/td>/);
@@ -50,19 +64,51 @@ describe('the outbox and rule deliveries say where they came from', () => {
       QueryLanguage: 'JSONata',
       StartAt: 'Topic',
       States: {
-        Topic: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:sns:createTopic', Arguments: { Name: 'order-alerts' }, Assign: { topic: '{% $states.result.TopicArn %}' }, Next: 'Rule' },
-        Rule: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:eventbridge:putRule', Arguments: { Name: 'orders-to-alerts', EventPattern: '{"source":["shop.orders"]}' }, Next: 'Target' },
-        Target: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:eventbridge:putTargets', Arguments: { Rule: 'orders-to-alerts', Targets: [{ Id: 'alerts', Arn: '{% $topic %}' }] }, Next: 'Put' },
-        Put: { Type: 'Task', Resource: 'arn:aws:states:::events:putEvents', Arguments: { Entries: [{ Source: 'shop.orders', DetailType: 'OrderPlaced', Detail: { orderId: 'o-77' } }] }, End: true },
+        Topic: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::aws-sdk:sns:createTopic',
+          Arguments: { Name: 'order-alerts' },
+          Assign: { topic: '{% $states.result.TopicArn %}' },
+          Next: 'Rule',
+        },
+        Rule: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::aws-sdk:eventbridge:putRule',
+          Arguments: { Name: 'orders-to-alerts', EventPattern: '{"source":["shop.orders"]}' },
+          Next: 'Target',
+        },
+        Target: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::aws-sdk:eventbridge:putTargets',
+          Arguments: { Rule: 'orders-to-alerts', Targets: [{ Id: 'alerts', Arn: '{% $topic %}' }] },
+          Next: 'Put',
+        },
+        Put: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::events:putEvents',
+          Arguments: { Entries: [{ Source: 'shop.orders', DetailType: 'OrderPlaced', Detail: { orderId: 'o-77' } }] },
+          End: true,
+        },
       },
     };
-    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'orders-rules', definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/orders' }));
+    const { stateMachineArn } = await sfn.send(
+      new CreateStateMachineCommand({
+        name: 'orders-rules',
+        definition: JSON.stringify(definition),
+        roleArn: 'arn:aws:iam::123456789012:role/orders',
+      }),
+    );
     const arn = await finished(stateMachineArn!, 'put-order', {});
     await vi.waitFor(async () => expect(await page('/services')).toContain('o-77'), { timeout: 10_000, interval: 100 });
     const services = await page('/services');
     const message = /<table class="sns-messages">[\s\S]*?<\/table>/.exec(services)?.[0] ?? '';
-    const row = [...message.matchAll(/<tr data-message="[^"]+">([\s\S]*?)<\/tr>/g)].map((m) => m[1]).find((r) => r.includes('o-77')) ?? '';
-    expect(row).toMatch(/<td class="run">delivered by rule <code>orders-to-alerts<\/code> from the event of run <a href="([^"]+)">put-order<\/a><\/td>/);
+    const row =
+      [...message.matchAll(/<tr data-message="[^"]+">([\s\S]*?)<\/tr>/g)]
+        .map((m) => m[1])
+        .find((r) => r.includes('o-77')) ?? '';
+    expect(row).toMatch(
+      /<td class="run">delivered by rule <code>orders-to-alerts<\/code> from the event of run <a href="([^"]+)">put-order<\/a><\/td>/,
+    );
     expect(row).toContain(encodeURIComponent(arn));
   });
 });

@@ -30,8 +30,14 @@ afterAll(async () => {
 const ONBOARDING = `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:clinical-trial-onboarding:live`;
 
 async function waitingRun(name: string): Promise<{ arn: string; url: string }> {
-  const input = { ...clinicalTrialOnboarding.exampleInput, siteId: `site-${name}`, coordinatorEmail: `c@${name}.example.org` };
-  const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: ONBOARDING, name, input: JSON.stringify(input) }));
+  const input = {
+    ...clinicalTrialOnboarding.exampleInput,
+    siteId: `site-${name}`,
+    coordinatorEmail: `c@${name}.example.org`,
+  };
+  const { executionArn } = await sfn.send(
+    new StartExecutionCommand({ stateMachineArn: ONBOARDING, name, input: JSON.stringify(input) }),
+  );
   const url = await vi.waitFor(
     async () => {
       const approval = (await loadRunDetails(sfn, executionArn!)).approvals[0];
@@ -45,13 +51,21 @@ async function waitingRun(name: string): Promise<{ arn: string; url: string }> {
 
 const status = async (arn: string) => (await sfn.send(new DescribeExecutionCommand({ executionArn: arn }))).status;
 const post = (path: string, body: string, origin = local.url) =>
-  fetch(new URL(path, local.url), { method: 'POST', redirect: 'manual', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body });
+  fetch(new URL(path, local.url), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
 
 describe('actions in the console', () => {
   it('Stop on a running run page stops it; a post from another site is refused', async () => {
     const { arn } = await waitingRun('actions-stop');
     const page = await (await fetch(`${local.url}/runs/${encodeURIComponent(arn)}`)).text();
-    const action = /<form method="post" action="([^"]+\/stop)" class="inline"><button type="submit" class="stop">Stop<\/button>/.exec(page)?.[1];
+    const action =
+      /<form method="post" action="([^"]+\/stop)" class="inline"><button type="submit" class="stop">Stop<\/button>/.exec(
+        page,
+      )?.[1];
     expect(action).toBe(`/runs/${encodeURIComponent(arn)}/stop`);
     expect((await post(action!, '', 'http://evil.example')).status).toBe(403);
     expect(await status(arn)).toBe('RUNNING');
@@ -69,7 +83,9 @@ describe('actions in the console', () => {
     const { arn, url } = await waitingRun('actions-approve');
     for (const path of ['/approvals', `/runs/${encodeURIComponent(arn)}`]) {
       const page = await (await fetch(`${local.url}${path}`)).text();
-      expect(page).toContain(`<form method="post" action="${url.replace(/&/g, '&amp;')}" class="inline"><input type="hidden" name="decision" value="approve">`);
+      expect(page).toContain(
+        `<form method="post" action="${url.replace(/&/g, '&amp;')}" class="inline"><input type="hidden" name="decision" value="approve">`,
+      );
       expect(page).toContain('<input type="hidden" name="decision" value="reject">');
     }
     const approved = await post(url, 'decision=approve&by=the+local+console');

@@ -22,9 +22,21 @@ beforeAll(async () => {
   local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, log: () => undefined });
   sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   for (const [i, name] of NAMES.entries()) {
-    const input = { ...(contractRenewal.exampleInput as Record<string, unknown>), customerName: `Customer number ${i + 1}` };
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:contract-renewal:live`, name, input: JSON.stringify(input) }));
-    await vi.waitFor(async () => expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status).not.toBe('RUNNING'), { timeout: 45_000, interval: 50 });
+    const input = {
+      ...(contractRenewal.exampleInput as Record<string, unknown>),
+      customerName: `Customer number ${i + 1}`,
+    };
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({
+        stateMachineArn: `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:contract-renewal:live`,
+        name,
+        input: JSON.stringify(input),
+      }),
+    );
+    await vi.waitFor(
+      async () => expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status).not.toBe('RUNNING'),
+      { timeout: 45_000, interval: 50 },
+    );
   }
 });
 afterAll(async () => {
@@ -38,7 +50,8 @@ async function page(path: string): Promise<{ status: number; text: string }> {
 }
 const rows = (text: string) => [...text.matchAll(/<tr data-run="([^"]+)"/g)].map((m) => m[1]);
 const count = (text: string) => /<p class="count">([^<]*)<\/p>/.exec(text)?.[1];
-const hrefOf = (text: string, rel: string) => new RegExp(`<a rel="${rel}" href="([^"]+)"`).exec(text)?.[1]?.replaceAll('&amp;', '&');
+const hrefOf = (text: string, rel: string) =>
+  new RegExp(`<a rel="${rel}" href="([^"]+)"`).exec(text)?.[1]?.replaceAll('&amp;', '&');
 const today = new Date().toISOString().slice(0, 10);
 const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 

@@ -32,7 +32,10 @@ afterAll(async () => {
 const machine = (name: string) => `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:${name}`;
 const machinePath = (name: string) => `/state-machines/${encodeURIComponent(machine(name))}`;
 
-async function page(path: string, init?: RequestInit): Promise<{ status: number; text: string; location: string | null }> {
+async function page(
+  path: string,
+  init?: RequestInit,
+): Promise<{ status: number; text: string; location: string | null }> {
   const response = await fetch(`${local.url}${path}`, { redirect: 'manual', ...init });
   return { status: response.status, text: await response.text(), location: response.headers.get('location') };
 }
@@ -49,32 +52,53 @@ describe('the state machine page', () => {
 
   it('labels each Choice edge with its rule, shortened, the whole condition in its tooltip, and the Default edge', async () => {
     const { text } = await page(machinePath('clinical-trial-onboarding'));
-    const labels = [...text.matchAll(/<g class="edge-label[^"]*" data-from="([^"]+)" data-to="([^"]+)"><title>([^<]*)<\/title>[\s\S]*?<text[^>]*>([^<]*)<\/text><\/g>/g)].map(
-      ([, from, to, title, label]) => ({ from, to, title, label }),
-    );
+    const labels = [
+      ...text.matchAll(
+        /<g class="edge-label[^"]*" data-from="([^"]+)" data-to="([^"]+)"><title>([^<]*)<\/title>[\s\S]*?<text[^>]*>([^<]*)<\/text><\/g>/g,
+      ),
+    ].map(([, from, to, title, label]) => ({ from, to, title, label }));
     const approved = labels.find((l) => l.from === 'coordinator-approval-decision' && l.to === 'provision-edc-access');
     expect(approved?.title).toBe(escapeHtml('$states.input.steps.`coordinator-approval`.approved = true'));
     expect(approved!.label.length).toBeLessThanOrEqual(32);
     expect(approved!.label).toContain('approved = true');
-    expect(labels.find((l) => l.from === 'coordinator-approval-decision' && l.to === 'notify-site-rejected')?.label).toBe('Default');
+    expect(
+      labels.find((l) => l.from === 'coordinator-approval-decision' && l.to === 'notify-site-rejected')?.label,
+    ).toBe('Default');
     // The agent's route: two rules to Done are one edge, both rules in its tooltip.
     const agent = await page(machinePath('research-agent'));
-    expect(agent.text).toMatch(/data-from="research-route" data-to="Done"><title>[^<]*final = true[^<]*\n[^<]*turn \+ 1 &gt;= 12/);
+    expect(agent.text).toMatch(
+      /data-from="research-route" data-to="Done"><title>[^<]*final = true[^<]*\n[^<]*turn \+ 1 &gt;= 12/,
+    );
   });
 
   it('starts a run with an input, pre-filled from the last run', async () => {
     const input = { ...(contractRenewal.exampleInput as Record<string, unknown>), note: 'from the last run <b>' };
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: `${machine('contract-renewal')}:live`, name: 'last-run', input: JSON.stringify(input) }));
-    await vi.waitFor(async () => expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status).not.toBe('RUNNING'), { timeout: 45_000, interval: 100 });
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({
+        stateMachineArn: `${machine('contract-renewal')}:live`,
+        name: 'last-run',
+        input: JSON.stringify(input),
+      }),
+    );
+    await vi.waitFor(
+      async () => expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status).not.toBe('RUNNING'),
+      { timeout: 45_000, interval: 100 },
+    );
     const before = await page(machinePath('contract-renewal'));
-    const textarea = /<form method="post" action="([^"]+)" class="start"[\s\S]*?<textarea name="input"[^>]*>([^<]*)<\/textarea>/.exec(before.text);
+    const textarea =
+      /<form method="post" action="([^"]+)" class="start"[\s\S]*?<textarea name="input"[^>]*>([^<]*)<\/textarea>/.exec(
+        before.text,
+      );
     expect(textarea?.[1]).toBe(`${machinePath('contract-renewal')}/start`);
     expect(textarea?.[2]).toBe(escapeHtml(JSON.stringify(input, null, 2)));
 
     const started = await page(`${machinePath('contract-renewal')}/start`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ input: JSON.stringify({ ...input, note: 'started from the console' }), name: 'from-console' }).toString(),
+      body: new URLSearchParams({
+        input: JSON.stringify({ ...input, note: 'started from the console' }),
+        name: 'from-console',
+      }).toString(),
     });
     expect(started.status).toBe(303);
     const arn = `arn:aws:states:${LOCAL_REGION}:123456789012:execution:contract-renewal:from-console`;
@@ -84,10 +108,18 @@ describe('the state machine page', () => {
     // Started through the live alias, as the CLI starts runs.
     expect(run.stateMachineAliasArn).toBe(`${machine('contract-renewal')}:live`);
 
-    const bad = await page(`${machinePath('contract-renewal')}/start`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'input=%7Bnot+json' });
+    const bad = await page(`${machinePath('contract-renewal')}/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'input=%7Bnot+json',
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('The input is not JSON');
-    const crossSite = await page(`${machinePath('contract-renewal')}/start`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: 'input=%7B%7D' });
+    const crossSite = await page(`${machinePath('contract-renewal')}/start`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'input=%7B%7D',
+    });
     expect(crossSite.status).toBe(403);
   });
 
@@ -98,7 +130,10 @@ describe('the state machine page', () => {
     const started = await page(`${machinePath('support-triage')}/start`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ input: JSON.stringify(supportTriage.exampleInput), name: 'triage-from-console' }).toString(),
+      body: new URLSearchParams({
+        input: JSON.stringify(supportTriage.exampleInput),
+        name: 'triage-from-console',
+      }).toString(),
     });
     expect(started.status).toBe(200);
     expect(started.text).toMatch(/<h1>triage-from-console <span class="badge SUCCEEDED">/);

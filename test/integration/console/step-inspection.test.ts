@@ -31,8 +31,13 @@ afterAll(async () => {
 const machine = (name: string) => `arn:aws:states:${LOCAL_REGION}:123456789012:stateMachine:${name}:live`;
 
 async function succeeded(workflow: string, name: string, input: unknown): Promise<string> {
-  const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: machine(workflow), name, input: JSON.stringify(input) }));
-  await vi.waitFor(async () => expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status).toBe('SUCCEEDED'), { timeout: 45_000, interval: 100 });
+  const { executionArn } = await sfn.send(
+    new StartExecutionCommand({ stateMachineArn: machine(workflow), name, input: JSON.stringify(input) }),
+  );
+  await vi.waitFor(
+    async () => expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status).toBe('SUCCEEDED'),
+    { timeout: 45_000, interval: 100 },
+  );
   return executionArn!;
 }
 
@@ -45,7 +50,10 @@ const runPath = (arn: string) => `/runs/${encodeURIComponent(arn)}`;
 /** The step numbers the run page's timeline links to, by state name, in timeline order. */
 function stepLinks(runPage: string, arn: string): [string, number][] {
   const prefix = `${runPath(arn)}/steps/`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return [...runPage.matchAll(new RegExp(`<td><a href="${prefix}(\\d+)">([^<]+)</a>`, 'g'))].map((m) => [m[2], Number(m[1])]);
+  return [...runPage.matchAll(new RegExp(`<td><a href="${prefix}(\\d+)">([^<]+)</a>`, 'g'))].map((m) => [
+    m[2],
+    Number(m[1]),
+  ]);
 }
 
 describe('the console inspects a step', () => {
@@ -58,7 +66,9 @@ describe('the console inspects a step', () => {
     expect(links.map(([, n]) => n)).toEqual(links.map((_, i) => i + 1));
     // A graph node opens the state's latest entry.
     const lastResearch = Math.max(...links.filter(([name]) => name === 'research').map(([, n]) => n));
-    expect(run.text).toContain(`<a href="${runPath(arn)}/steps/${lastResearch}" class="state-link"><g class="state status-done" data-state="research"`);
+    expect(run.text).toContain(
+      `<a href="${runPath(arn)}/steps/${lastResearch}" class="state-link"><g class="state status-done" data-state="research"`,
+    );
     expect(run.text).toContain(`href="${runPath(arn)}/events"`);
 
     const firstTurn = await page(`${runPath(arn)}/steps/${links.find(([name]) => name === 'research')![1]}`);
@@ -88,7 +98,9 @@ describe('the console inspects a step', () => {
     const send = stepLinks(run.text, arn).find(([name]) => name === 'send-renewal-email')![1];
     const step = await page(`${runPath(arn)}/steps/${send}`);
     expect(step.text).toContain('<td><code>renewal:C-inspect:3</code></td>');
-    expect(step.text).toContain('<p class="ledger" data-source="replayed">the ledger answered: the tool did not run again</p>');
+    expect(step.text).toContain(
+      '<p class="ledger" data-source="replayed">the ledger answered: the tool did not run again</p>',
+    );
   });
 
   it('the event history: every event with its state, filterable by type; unknown steps are 404', async () => {
@@ -96,8 +108,12 @@ describe('the console inspects a step', () => {
     const arn = await succeeded('contract-renewal', 'inspect-events', input);
     const events = await page(`${runPath(arn)}/events`);
     expect(events.status).toBe(200);
-    expect(events.text).toMatch(/<tr data-event="1" data-type="ExecutionStarted"><td>1<\/td><td class="at">[^<]+<\/td><td>ExecutionStarted<\/td><td><\/td>/);
-    expect(events.text).toMatch(/data-type="TaskSucceeded"><td>\d+<\/td><td class="at">[^<]+<\/td><td>TaskSucceeded<\/td><td>send-renewal-email<\/td>/);
+    expect(events.text).toMatch(
+      /<tr data-event="1" data-type="ExecutionStarted"><td>1<\/td><td class="at">[^<]+<\/td><td>ExecutionStarted<\/td><td><\/td>/,
+    );
+    expect(events.text).toMatch(
+      /data-type="TaskSucceeded"><td>\d+<\/td><td class="at">[^<]+<\/td><td>TaskSucceeded<\/td><td>send-renewal-email<\/td>/,
+    );
     const filtered = await page(`${runPath(arn)}/events?type=succeeded`);
     const types = [...filtered.text.matchAll(/data-type="(\w+)"/g)].map((m) => m[1]);
     expect(types.length).toBeGreaterThan(1);

@@ -12,7 +12,16 @@ import { DescribeExecutionCommand, StartExecutionCommand, type SFNClient } from 
 import { afterAll, describe, expect, it } from 'vitest';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import { approvalUrlIn, enteredStates, historyOf } from '../workflows/support/workflow-engine';
-import { EngineSupervisor, freePort, outboxOf, restartProofSfn, sleep, spread, storedApprovals, throughRestarts } from '../../chaos/support';
+import {
+  EngineSupervisor,
+  freePort,
+  outboxOf,
+  restartProofSfn,
+  sleep,
+  spread,
+  storedApprovals,
+  throughRestarts,
+} from '../../chaos/support';
 import { eventually } from '../../fixtures/wait';
 
 const RUNS = 100;
@@ -34,7 +43,11 @@ function random(seed: number): () => number {
 }
 
 const approvalLink = (sfn: SFNClient, executionArn: string): Promise<string> =>
-  eventually(`the approval link of ${executionArn}`, async () => approvalUrlIn(await throughRestarts(() => historyOf(sfn, executionArn))), { timeoutMillis: 120_000, intervalMillis: 50 });
+  eventually(
+    `the approval link of ${executionArn}`,
+    async () => approvalUrlIn(await throughRestarts(() => historyOf(sfn, executionArn))),
+    { timeoutMillis: 120_000, intervalMillis: 50 },
+  );
 
 const closed = (sfn: SFNClient, executionArn: string): Promise<string> =>
   eventually(
@@ -66,9 +79,23 @@ describe('approval decisions across kill -9 mid-POST', () => {
     const runs = await Promise.all(
       Array.from({ length: RUNS }, async (_, i) => {
         const siteId = `site-${7000 + i}`;
-        const input = { ...clinicalTrialOnboarding.exampleInput, siteId, coordinatorEmail: `coordinator@${siteId}.example.org` };
-        const { executionArn } = await throughRestarts(() => sfn.send(new StartExecutionCommand({ stateMachineArn: LIVE_ALIAS, name: siteId, input: JSON.stringify(input) })));
-        return { siteId, executionArn: executionArn!, link: '', decision: rnd() < 0.5 ? ('approve' as const) : ('reject' as const), answer: 'not sent' as string | number };
+        const input = {
+          ...clinicalTrialOnboarding.exampleInput,
+          siteId,
+          coordinatorEmail: `coordinator@${siteId}.example.org`,
+        };
+        const { executionArn } = await throughRestarts(() =>
+          sfn.send(
+            new StartExecutionCommand({ stateMachineArn: LIVE_ALIAS, name: siteId, input: JSON.stringify(input) }),
+          ),
+        );
+        return {
+          siteId,
+          executionArn: executionArn!,
+          link: '',
+          decision: rnd() < 0.5 ? ('approve' as const) : ('reject' as const),
+          answer: 'not sent' as string | number,
+        };
       }),
     );
     for (const run of runs) run.link = await approvalLink(sfn, run.executionArn);
@@ -107,8 +134,12 @@ describe('approval decisions across kill -9 mid-POST', () => {
     const recorded = await throughRestarts(() => storedApprovals(dataDir!));
     const undeliveredAtRestart = recorded.filter((a) => a.decision && !a.delivered).length;
     await throughRestarts(async () => {
-      const res = await fetch(`${supervisor!.url}/_autosave/clock/advance`, { method: 'POST', body: JSON.stringify({ seconds: SIX_DAYS_SECONDS }) });
-      if (res.status !== 200) throw Object.assign(new Error(`advance answered ${res.status}`), { $metadata: { httpStatusCode: res.status } });
+      const res = await fetch(`${supervisor!.url}/_autosave/clock/advance`, {
+        method: 'POST',
+        body: JSON.stringify({ seconds: SIX_DAYS_SECONDS }),
+      });
+      if (res.status !== 200)
+        throw Object.assign(new Error(`advance answered ${res.status}`), { $metadata: { httpStatusCode: res.status } });
     });
 
     const records = new Map((await throughRestarts(() => storedApprovals(dataDir!))).map((a) => [a.executionArn, a]));
@@ -118,14 +149,21 @@ describe('approval decisions across kill -9 mid-POST', () => {
       const record = records.get(run.executionArn);
       expect(record, run.siteId).toBeDefined();
       const entered = enteredStates(await throughRestarts(() => historyOf(sfn, run.executionArn)));
-      const branch = entered.includes('email-welcome-pack') ? 'approved' : entered.includes('notify-site-rejected') ? 'rejected' : 'timed out';
-      const kept = record!.status === 'APPROVED' ? 'approved' : record!.status === 'REJECTED' ? 'rejected' : 'timed out';
+      const branch = entered.includes('email-welcome-pack')
+        ? 'approved'
+        : entered.includes('notify-site-rejected')
+          ? 'rejected'
+          : 'timed out';
+      const kept =
+        record!.status === 'APPROVED' ? 'approved' : record!.status === 'REJECTED' ? 'rejected' : 'timed out';
       if (branch !== kept) lost.push(`${run.siteId}: recorded ${record!.status}, took the ${branch} branch`);
       // An approver told "recorded" (200) got that decision.
       if (run.answer === 200) expect(kept, run.siteId).toBe(run.decision === 'approve' ? 'approved' : 'rejected');
       if (kept !== 'timed out') expect(record!.decision!.by).toBe(`approver-of-${run.siteId}`);
 
-      const page = await throughRestarts(() => fetch(run.link).then(async (res) => ({ status: res.status, body: await res.text() })));
+      const page = await throughRestarts(() =>
+        fetch(run.link).then(async (res) => ({ status: res.status, body: await res.text() })),
+      );
       if (kept === 'timed out') expect(page.body, run.siteId).toContain('no longer waiting');
       else expect(page.body, run.siteId).toMatch(new RegExp(`${kept} by approver-of-${run.siteId}`, 'i'));
     }

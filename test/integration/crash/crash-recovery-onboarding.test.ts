@@ -11,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient,
+  DescribeExecutionCommand,
+  GetExecutionHistoryCommand,
+  ListExecutionsCommand,
+  SFNClient,
 } from '@aws-sdk/client-sfn';
 import { startEngineProcess, type EngineProcess } from './support/engine-process';
 import { resendStartExecution, sfnClient } from '../local/sfn-helpers';
@@ -25,7 +28,13 @@ const WORKFLOW = 'clinical-trial-onboarding';
 const ALIAS = `arn:aws:states:us-east-1:123456789012:stateMachine:${WORKFLOW}:live`;
 /** A bound, not a timing assertion: `autosave local` took 30 s to be ready at load 18 (5 incarnations here), and over 60 s once beside vitest. */
 const ENGINE_START_BOUND_MILLIS = 150_000;
-const ACTION_TOOLS = ['verify-site', 'create-accounts', 'request-irb-document', 'provision-edc-access', 'schedule-kickoff'];
+const ACTION_TOOLS = [
+  'verify-site',
+  'create-accounts',
+  'request-irb-document',
+  'provision-edc-access',
+  'schedule-kickoff',
+];
 
 async function countFiles(dir: string): Promise<number> {
   try {
@@ -38,16 +47,24 @@ async function countFiles(dir: string): Promise<number> {
 /** The idempotency keys of every email in the outbox (one file per key). */
 async function outboxKeys(dir: string): Promise<string[]> {
   const names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
-  return Promise.all(names.map(async (n) => (JSON.parse(await readFile(join(dir, n), 'utf8')) as { idempotencyKey: string }).idempotencyKey));
+  return Promise.all(
+    names.map(
+      async (n) => (JSON.parse(await readFile(join(dir, n), 'utf8')) as { idempotencyKey: string }).idempotencyKey,
+    ),
+  );
 }
 
 const history = getFullHistory;
 
 /** The link of the approval a run waits on: its newest event is the approval task's TaskSubmitted. */
 async function pendingApprovalUrl(sfn: SFNClient, executionArn: string): Promise<string | undefined> {
-  const { events } = await sfn.send(new GetExecutionHistoryCommand({ executionArn, reverseOrder: true, maxResults: 1 }));
+  const { events } = await sfn.send(
+    new GetExecutionHistoryCommand({ executionArn, reverseOrder: true, maxResults: 1 }),
+  );
   const newest = events?.[0];
-  return newest?.type === 'TaskSubmitted' ? (JSON.parse(newest.taskSubmittedEventDetails!.output!).Payload.url as string) : undefined;
+  return newest?.type === 'TaskSubmitted'
+    ? (JSON.parse(newest.taskSubmittedEventDetails!.output!).Payload.url as string)
+    : undefined;
 }
 
 describe('the onboarding workflow under SIGKILL', () => {
@@ -60,7 +77,10 @@ describe('the onboarding workflow under SIGKILL', () => {
     const actionsDir = join(dataDir, 'actions');
     const outboxDir = join(dataDir, 'outbox');
     const progress = async () =>
-      (await Promise.all([...ACTION_TOOLS.map((t) => countFiles(join(actionsDir, t))), countFiles(outboxDir)])).reduce((a, b) => a + b, 0);
+      (await Promise.all([...ACTION_TOOLS.map((t) => countFiles(join(actionsDir, t))), countFiles(outboxDir)])).reduce(
+        (a, b) => a + b,
+        0,
+      );
 
     let engine: EngineProcess = await startEngineProcess({ dataDir, startTimeoutMillis: ENGINE_START_BOUND_MILLIS });
     cleanup(() => engine.kill());
@@ -68,24 +88,43 @@ describe('the onboarding workflow under SIGKILL', () => {
     let restarted: Promise<void> = Promise.resolve();
     /** Runs a call against the current engine, waiting out restarts (a call cut off by a kill is sent again). */
     const withEngine = async <T>(call: (sfn: SFNClient, url: string) => Promise<T>): Promise<T> =>
-      (await eventually('the engine to answer', async () => {
-        await restarted;
-        try {
-          return { value: await call(sfn, engine.url) };
-        } catch (err) {
-          const name = (err as Error).name;
-          if (name !== 'TypeError' && !/ECONNREFUSED|ECONNRESET|socket|fetch failed/i.test(`${(err as Error).message} ${(err as { code?: string }).code}`)) throw err;
-          return undefined;
-        }
-      })).value;
+      (
+        await eventually('the engine to answer', async () => {
+          await restarted;
+          try {
+            return { value: await call(sfn, engine.url) };
+          } catch (err) {
+            const name = (err as Error).name;
+            if (
+              name !== 'TypeError' &&
+              !/ECONNREFUSED|ECONNRESET|socket|fetch failed/i.test(
+                `${(err as Error).message} ${(err as { code?: string }).code}`,
+              )
+            )
+              throw err;
+            return undefined;
+          }
+        })
+      ).value;
 
     const sites = Array.from({ length: RUNS }, (_, i) => `site-${String(i).padStart(3, '0')}`);
     const starting = (async () => {
       for (let i = 0; i < RUNS; i += 10) {
-        await Promise.all(sites.slice(i, i + 10).map((siteId) => withEngine((c) => resendStartExecution(c, {
-          stateMachineArn: ALIAS, name: siteId,
-          input: JSON.stringify({ siteId, coordinatorEmail: `coordinator@${siteId}.example.org`, siteName: `Site ${siteId}` }),
-        }))));
+        await Promise.all(
+          sites.slice(i, i + 10).map((siteId) =>
+            withEngine((c) =>
+              resendStartExecution(c, {
+                stateMachineArn: ALIAS,
+                name: siteId,
+                input: JSON.stringify({
+                  siteId,
+                  coordinatorEmail: `coordinator@${siteId}.example.org`,
+                  siteName: `Site ${siteId}`,
+                }),
+              }),
+            ),
+          ),
+        );
       }
     })();
 
@@ -100,16 +139,29 @@ describe('the onboarding workflow under SIGKILL', () => {
     const approver = (async () => {
       while (approving) {
         try {
-          const running = await withEngine((c) => c.send(new ListExecutionsCommand({ stateMachineArn: ALIAS.replace(/:live$/, ''), statusFilter: 'RUNNING', maxResults: 1000 })));
+          const running = await withEngine((c) =>
+            c.send(
+              new ListExecutionsCommand({
+                stateMachineArn: ALIAS.replace(/:live$/, ''),
+                statusFilter: 'RUNNING',
+                maxResults: 1000,
+              }),
+            ),
+          );
           for (const execution of running.executions ?? []) {
             await withEngine(async (c, url) => {
               const link = await pendingApprovalUrl(c, execution.executionArn!);
               if (!link) return;
               const target = new URL(link);
               const res = await fetch(`${url}${target.pathname}${target.search}`, {
-                method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=approve&comment=looks+good',
+                method: 'POST',
+                headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                body: 'decision=approve&comment=looks+good',
               });
-              lastAnswer.set(execution.executionArn!, `${res.status} ${(await res.text()).replace(/\s+/g, ' ').slice(0, 300)}`);
+              lastAnswer.set(
+                execution.executionArn!,
+                `${res.status} ${(await res.text()).replace(/\s+/g, ' ').slice(0, 300)}`,
+              );
               approvalsClicked += 1;
             });
           }
@@ -128,10 +180,14 @@ describe('the onboarding workflow under SIGKILL', () => {
     const killedAt: number[] = [];
     for (let k = 0; k < KILLS; k += 1) {
       const target = Math.min((await progress()) + 50 + Math.floor(Math.random() * 100), totalProgress - 20);
-      await eventually(`${target} side effects`, async () => {
-        if (engine.child.exitCode !== null) throw new Error(`engine exited:\n${engine.output()}`);
-        return (await progress()) >= target ? true : undefined;
-      }, { intervalMillis: 10 });
+      await eventually(
+        `${target} side effects`,
+        async () => {
+          if (engine.child.exitCode !== null) throw new Error(`engine exited:\n${engine.output()}`);
+          return (await progress()) >= target ? true : undefined;
+        },
+        { intervalMillis: 10 },
+      );
       killedAt.push(await progress());
       let ready!: () => void;
       restarted = new Promise((r) => (ready = r));
@@ -144,14 +200,32 @@ describe('the onboarding workflow under SIGKILL', () => {
     await starting;
 
     // Until every run has closed (a run still open after a minute is reported with its last events).
-    const running = () => withEngine((c) => c.send(new ListExecutionsCommand({ stateMachineArn: ALIAS.replace(/:live$/, ''), statusFilter: 'RUNNING', maxResults: 1000 })));
-    await eventually('every run to close', async () => ((await running()).executions?.length ? undefined : true), { timeoutMillis: 60_000, intervalMillis: 50 }).catch(async (error: Error) => {
+    const running = () =>
+      withEngine((c) =>
+        c.send(
+          new ListExecutionsCommand({
+            stateMachineArn: ALIAS.replace(/:live$/, ''),
+            statusFilter: 'RUNNING',
+            maxResults: 1000,
+          }),
+        ),
+      );
+    await eventually('every run to close', async () => ((await running()).executions?.length ? undefined : true), {
+      timeoutMillis: 60_000,
+      intervalMillis: 50,
+    }).catch(async (error: Error) => {
       const open = (await running()).executions ?? [];
-      const stuck = await Promise.all(open.slice(0, 3).map(async (e) => {
-        const { events } = await sfn.send(new GetExecutionHistoryCommand({ executionArn: e.executionArn, reverseOrder: true, maxResults: 4 }));
-        return `${e.name}: ${events!.map((ev) => ev.type).join(' < ')}; last approval answer: ${lastAnswer.get(e.executionArn!) ?? 'none'}`;
-      }));
-      throw new Error(`${error.message}: ${open.length} runs still RUNNING (approver errors: ${approverErrors}, last: ${lastError}):\n${stuck.join('\n')}`);
+      const stuck = await Promise.all(
+        open.slice(0, 3).map(async (e) => {
+          const { events } = await sfn.send(
+            new GetExecutionHistoryCommand({ executionArn: e.executionArn, reverseOrder: true, maxResults: 4 }),
+          );
+          return `${e.name}: ${events!.map((ev) => ev.type).join(' < ')}; last approval answer: ${lastAnswer.get(e.executionArn!) ?? 'none'}`;
+        }),
+      );
+      throw new Error(
+        `${error.message}: ${open.length} runs still RUNNING (approver errors: ${approverErrors}, last: ${lastError}):\n${stuck.join('\n')}`,
+      );
     });
     approving = false;
     await approver;

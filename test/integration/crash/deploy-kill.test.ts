@@ -39,7 +39,11 @@ const RESTART_POLL = { timeoutMillis: 120_000, intervalMillis: 100, retryProbeEr
 
 /** `autosave deploy --local` as a user runs it. */
 async function deployCli(endpoint: string, app: string): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['bin/autosave.js', 'deploy', '--local', '--endpoint', endpoint, '--app', app], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['bin/autosave.js', 'deploy', '--local', '--endpoint', endpoint, '--app', app],
+    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
   child.stderr.on('data', (d: Buffer) => (out += d));
@@ -60,7 +64,11 @@ describe('kill -9 during deploy --local', () => {
     'after %i resources: a restart and a rerun complete the update, runs in flight finish on their first versions',
     async (crashAfter) => {
       const data = join(dir, `data-${crashAfter}`);
-      let engine: EngineProcess | undefined = await startEngineProcess({ dataDir: data, extraArgs: ['--app', assemblies.v1], env: { AUTOSAVE_DEPLOY_CRASH_AFTER: String(crashAfter) } });
+      let engine: EngineProcess | undefined = await startEngineProcess({
+        dataDir: data,
+        extraArgs: ['--app', assemblies.v1],
+        env: { AUTOSAVE_DEPLOY_CRASH_AFTER: String(crashAfter) },
+      });
       let sfn = new SFNClient({ endpoint: engine.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
       try {
         const before = await stackOf(engine.url);
@@ -68,10 +76,22 @@ describe('kill -9 during deploy --local', () => {
           [1, 2, 3].map(async (i) => {
             const siteId = `crash-${crashAfter}-${i}`;
             const input = { siteId, coordinatorEmail: `c@${siteId}.example.org`, siteName: siteId };
-            return { siteId, arn: (await sfn.send(new StartExecutionCommand({ stateMachineArn: ALIAS, name: siteId, input: JSON.stringify(input) }))).executionArn! };
+            return {
+              siteId,
+              arn: (
+                await sfn.send(
+                  new StartExecutionCommand({ stateMachineArn: ALIAS, name: siteId, input: JSON.stringify(input) }),
+                )
+              ).executionArn!,
+            };
           }),
         );
-        for (const r of runs) await eventually(`${r.siteId} waiting`, async () => (await loadRunDetails(sfn, r.arn)).approvals[0]?.url, RESTART_POLL);
+        for (const r of runs)
+          await eventually(
+            `${r.siteId} waiting`,
+            async () => (await loadRunDetails(sfn, r.arn)).approvals[0]?.url,
+            RESTART_POLL,
+          );
 
         const cut = await deployCli(engine.url, assemblies.v2);
         expect(cut.code, cut.out).not.toBe(0);
@@ -92,25 +112,44 @@ describe('kill -9 during deploy --local', () => {
         expect(after.complete).toBe(true);
         expect(after.assemblyId).not.toBe(before.assemblyId);
         // Every resource in the stack now is the new assembly's, except what it left unchanged.
-        expect(after.resources.filter((r) => r.state === 'IN_STACK' && r.assemblyId !== after.assemblyId && r.assemblyId !== before.assemblyId)).toEqual([]);
+        expect(
+          after.resources.filter(
+            (r) => r.state === 'IN_STACK' && r.assemblyId !== after.assemblyId && r.assemblyId !== before.assemblyId,
+          ),
+        ).toEqual([]);
         // No code published twice as two versions.
         const versions = after.functions.filter((f) => f.version !== '$LATEST');
         const byCode = new Map<string, number>();
         for (const v of versions) byCode.set(`${v.name}/${v.codeSha}`, (byCode.get(`${v.name}/${v.codeSha}`) ?? 0) + 1);
-        expect([...byCode.values()].every((n) => n === 1), JSON.stringify(versions)).toBe(true);
+        expect(
+          [...byCode.values()].every((n) => n === 1),
+          JSON.stringify(versions),
+        ).toBe(true);
 
         // A run started now is on the new definition and the new bundle.
         const late = { siteId: `crash-${crashAfter}-late`, coordinatorEmail: 'c@late.example.org', siteName: 'late' };
-        const lateArn = (await sfn.send(new StartExecutionCommand({ stateMachineArn: ALIAS, name: late.siteId, input: JSON.stringify(late) }))).executionArn!;
+        const lateArn = (
+          await sfn.send(
+            new StartExecutionCommand({ stateMachineArn: ALIAS, name: late.siteId, input: JSON.stringify(late) }),
+          )
+        ).executionArn!;
         for (const r of [...runs, { siteId: late.siteId, arn: lateArn }]) {
-          const url = await eventually(`${r.siteId} waiting after the restart`, async () => (await loadRunDetails(sfn, r.arn)).approvals[0]?.url, RESTART_POLL);
+          const url = await eventually(
+            `${r.siteId} waiting after the restart`,
+            async () => (await loadRunDetails(sfn, r.arn)).approvals[0]?.url,
+            RESTART_POLL,
+          );
           await submitApprovalDecision(url, { approve: true });
         }
         const finished = async (arn: string) =>
-          eventually(`${arn} closed`, async () => {
-            const d = await sfn.send(new DescribeExecutionCommand({ executionArn: arn }));
-            return d.status === 'RUNNING' ? undefined : d;
-          }, RESTART_POLL);
+          eventually(
+            `${arn} closed`,
+            async () => {
+              const d = await sfn.send(new DescribeExecutionCommand({ executionArn: arn }));
+              return d.status === 'RUNNING' ? undefined : d;
+            },
+            RESTART_POLL,
+          );
         const outbox = () => new OutboxEmailProvider(join(data, 'outbox'));
         for (const r of runs) {
           const d = await finished(r.arn);

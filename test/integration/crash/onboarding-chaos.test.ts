@@ -10,7 +10,13 @@ describe('the chaos run, bounded', () => {
   it('loses no run, no decision and duplicates no side effect across SIGKILLs', { timeout: 600_000 }, async () => {
     const figures = await runOnboardingChaos({ runs: 20, kills: 3 });
     console.log(formatChaosFigures(figures));
-    expect(figures).toMatchObject({ kills: 3, runsLost: 0, runsNotSucceeded: 0, duplicatedSideEffects: 0, decisionsLost: 0 });
+    expect(figures).toMatchObject({
+      kills: 3,
+      runsLost: 0,
+      runsNotSucceeded: 0,
+      duplicatedSideEffects: 0,
+      decisionsLost: 0,
+    });
     expect(figures.restartDelayMaxMillis).toBeLessThan(200);
   });
 });

@@ -34,14 +34,19 @@ function npxEngine(dataDir: string): { child: ChildProcess; output: () => string
   return { child, output: () => out };
 }
 
-const ownerPid = (dataDir: string) => readFile(join(dataDir, DATA_DIR_OWNER_FILE), 'utf8').then((s) => Number(s.trim()), () => undefined);
+const ownerPid = (dataDir: string) =>
+  readFile(join(dataDir, DATA_DIR_OWNER_FILE), 'utf8').then(
+    (s) => Number(s.trim()),
+    () => undefined,
+  );
 
 /** Resolves once `check` holds; fails with the engine's output if the engine exits first or time runs out. */
 async function until(engine: ReturnType<typeof npxEngine>, what: string, check: () => Promise<boolean>): Promise<void> {
   await eventually(
     what,
     async () => {
-      if (engine.child.exitCode !== null || engine.child.signalCode !== null) throw new Error(`the engine exited (${engine.child.exitCode}) before ${what}:\n${engine.output()}`);
+      if (engine.child.exitCode !== null || engine.child.signalCode !== null)
+        throw new Error(`the engine exited (${engine.child.exitCode}) before ${what}:\n${engine.output()}`);
       return (await check()) || undefined;
     },
     { timeoutMillis: WAIT_MILLIS },
@@ -64,34 +69,43 @@ describe('restart after kill -9 of the process group', () => {
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
 
-  it(`is never refused: ${RESTARTS} SIGKILLs of npx autosave local, each restarted ${RESTART_DELAY_MILLIS} ms later`, { timeout: 240_000 }, async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'autosave-restart-'));
-    dirs.push(dataDir);
-    let previous: number | undefined;
-    for (let round = 1; round <= RESTARTS; round++) {
-      const engine = npxEngine(dataDir);
-      try {
-        // It holds the data directory once it has written its pid (after taking the lock).
-        await until(engine, `round ${round}: the data directory taken`, async () => {
-          const pid = await ownerPid(dataDir);
-          return pid !== undefined && pid !== previous;
-        });
-        previous = await ownerPid(dataDir);
-        if (round === RESTARTS) {
-          await until(engine, 'the engine listening', async () => /listening on http:\/\/127\.0\.0\.1:\d+/.test(engine.output()));
-          const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(engine.output())![1];
-          const res = await fetch(url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AWSStepFunctions.ListStateMachines' },
-            body: '{}',
+  it(
+    `is never refused: ${RESTARTS} SIGKILLs of npx autosave local, each restarted ${RESTART_DELAY_MILLIS} ms later`,
+    { timeout: 240_000 },
+    async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'autosave-restart-'));
+      dirs.push(dataDir);
+      let previous: number | undefined;
+      for (let round = 1; round <= RESTARTS; round++) {
+        const engine = npxEngine(dataDir);
+        try {
+          // It holds the data directory once it has written its pid (after taking the lock).
+          await until(engine, `round ${round}: the data directory taken`, async () => {
+            const pid = await ownerPid(dataDir);
+            return pid !== undefined && pid !== previous;
           });
-          expect(res.status).toBe(200);
-          expect(((await res.json()) as { stateMachines: unknown[] }).stateMachines.length).toBeGreaterThan(0);
+          previous = await ownerPid(dataDir);
+          if (round === RESTARTS) {
+            await until(engine, 'the engine listening', async () =>
+              /listening on http:\/\/127\.0\.0\.1:\d+/.test(engine.output()),
+            );
+            const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(engine.output())![1];
+            const res = await fetch(url, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/x-amz-json-1.0',
+                'x-amz-target': 'AWSStepFunctions.ListStateMachines',
+              },
+              body: '{}',
+            });
+            expect(res.status).toBe(200);
+            expect(((await res.json()) as { stateMachines: unknown[] }).stateMachines.length).toBeGreaterThan(0);
+          }
+        } finally {
+          await killGroup(engine.child);
         }
-      } finally {
-        await killGroup(engine.child);
+        await sleep(RESTART_DELAY_MILLIS);
       }
-      await sleep(RESTART_DELAY_MILLIS);
-    }
-  });
+    },
+  );
 });

@@ -5,7 +5,13 @@
  * finish. Which modules are loaded is pinned, not how long it takes: a module loaded before the answer is
  * paid by every restart.
  */
-import { CreateStateMachineCommand, DescribeExecutionCommand, ListStateMachinesCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  CreateStateMachineCommand,
+  DescribeExecutionCommand,
+  ListStateMachinesCommand,
+  SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -44,72 +50,127 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
 
-  it('loads no config, dynalite, s3rver, SDK client, Powertools or console before it answers; the runs caught in flight finish', { timeout: 240_000 }, async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'autosave-answers-first-'));
-    dirs.push(dir);
-    const dataDir = join(dir, 'data');
-    const first = await startEngineProcess({ dataDir, startTimeoutMillis: 150_000 });
-    track(first);
-    const sfn = new SFNClient({ endpoint: first.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-    const definition = { StartAt: 'Hold', States: { Hold: { Type: 'Wait', Seconds: 2, Next: 'Done' }, Done: { Type: 'Pass', End: true } } };
-    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'held', definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/test' }));
-    const runs = await Promise.all(Array.from({ length: RUNS_IN_FLIGHT }, (_, i) => sfn.send(new StartExecutionCommand({ stateMachineArn, name: `held-${i}` }))));
-    sfn.destroy();
-    await first.kill();
+  it(
+    'loads no config, dynalite, s3rver, SDK client, Powertools or console before it answers; the runs caught in flight finish',
+    { timeout: 240_000 },
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'autosave-answers-first-'));
+      dirs.push(dir);
+      const dataDir = join(dir, 'data');
+      const first = await startEngineProcess({ dataDir, startTimeoutMillis: 150_000 });
+      track(first);
+      const sfn = new SFNClient({ endpoint: first.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+      const definition = {
+        StartAt: 'Hold',
+        States: { Hold: { Type: 'Wait', Seconds: 2, Next: 'Done' }, Done: { Type: 'Pass', End: true } },
+      };
+      const { stateMachineArn } = await sfn.send(
+        new CreateStateMachineCommand({
+          name: 'held',
+          definition: JSON.stringify(definition),
+          roleArn: 'arn:aws:iam::123456789012:role/test',
+        }),
+      );
+      const runs = await Promise.all(
+        Array.from({ length: RUNS_IN_FLIGHT }, (_, i) =>
+          sfn.send(new StartExecutionCommand({ stateMachineArn, name: `held-${i}` })),
+        ),
+      );
+      sfn.destroy();
+      await first.kill();
 
-    const trace = join(dir, 'modules.txt');
-    const port = await freePort();
-    // Meanwhile the console and the SQS API are asked for, as a browser left open would: 503 while the
-    // services come up (a Step Functions call is answered), never a crash.
-    // An SQS call (a function's dead letter) waits for SQS instead: answered, never refused with a 503.
-    const otherAnswers = new Set<number>();
-    const sqsAnswers = new Set<number>();
-    let restarted = false;
-    const poll = (async () => {
-      while (!restarted) {
-        const status = await fetch(`http://127.0.0.1:${port}/runs`).then((r) => r.status, () => 0);
-        if (status) otherAnswers.add(status);
-        const sqs = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.ListQueues' }, body: '{}' }).then((r) => r.status, () => 0);
-        if (sqs) sqsAnswers.add(sqs);
-        await new Promise((resolve) => setTimeout(resolve, 2));
+      const trace = join(dir, 'modules.txt');
+      const port = await freePort();
+      // Meanwhile the console and the SQS API are asked for, as a browser left open would: 503 while the
+      // services come up (a Step Functions call is answered), never a crash.
+      // An SQS call (a function's dead letter) waits for SQS instead: answered, never refused with a 503.
+      const otherAnswers = new Set<number>();
+      const sqsAnswers = new Set<number>();
+      let restarted = false;
+      const poll = (async () => {
+        while (!restarted) {
+          const status = await fetch(`http://127.0.0.1:${port}/runs`).then(
+            (r) => r.status,
+            () => 0,
+          );
+          if (status) otherAnswers.add(status);
+          const sqs = await fetch(`http://127.0.0.1:${port}/`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.ListQueues' },
+            body: '{}',
+          }).then(
+            (r) => r.status,
+            () => 0,
+          );
+          if (sqs) sqsAnswers.add(sqs);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      })();
+      const engine = track(
+        await startEngineProcess({
+          dataDir,
+          port,
+          startTimeoutMillis: 150_000,
+          env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace },
+        }),
+      );
+      restarted = true;
+      await poll;
+      expect(
+        [...otherAnswers].filter((s) => s !== 503 && s !== 200),
+        'what the console answered during the restart',
+      ).toEqual([]);
+      expect([...sqsAnswers], 'what SQS answered during the restart').toEqual([200]);
+      const again = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+      expect((await again.send(new ListStateMachinesCommand({}))).stateMachines?.map((m) => m.name)).toContain('held');
+      for (const { executionArn } of runs) {
+        await eventually(`${executionArn} finished after the restart`, async () => {
+          const { status } = await again.send(new DescribeExecutionCommand({ executionArn }));
+          expect(status === 'RUNNING' || status === 'SUCCEEDED').toBe(true);
+          return status === 'SUCCEEDED' || undefined;
+        });
       }
-    })();
-    const engine = track(await startEngineProcess({ dataDir, port, startTimeoutMillis: 150_000, env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace } }));
-    restarted = true;
-    await poll;
-    expect([...otherAnswers].filter((s) => s !== 503 && s !== 200), 'what the console answered during the restart').toEqual([]);
-    expect([...sqsAnswers], 'what SQS answered during the restart').toEqual([200]);
-    const again = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-    expect((await again.send(new ListStateMachinesCommand({}))).stateMachines?.map((m) => m.name)).toContain('held');
-    for (const { executionArn } of runs) {
-      await eventually(`${executionArn} finished after the restart`, async () => {
-        const { status } = await again.send(new DescribeExecutionCommand({ executionArn }));
-        expect(status === 'RUNNING' || status === 'SUCCEEDED').toBe(true);
-        return status === 'SUCCEEDED' || undefined;
-      });
-    }
-    again.destroy();
+      again.destroy();
 
-    // The list is not vacuous: the config, dynalite and the SDK clients do load once the API answers. Dynalite
-    // loads last, behind its port, and may come after the runs' end: the trace is read again until it shows them.
-    const loadedAtAll = NOT_BEFORE_THE_ANSWER.filter(([w]) => /tsx|config|dynalite|SDK/.test(w));
-    const traced = async () => {
-      const lines = (await readFile(trace, 'utf8')).split('\n');
-      const answering = lines.findIndex((l) => l.startsWith(`line ${STEP_FUNCTIONS_ANSWERING}`));
-      const loads = (from: number, to?: number) => lines.slice(from, to).filter((l) => l.startsWith('load ')).map((l) => l.slice('load '.length));
-      return { answering, before: loads(0, answering), after: loads(answering) };
-    };
-    const { answering, before, after } = await eventually('the config, dynalite and an SDK client loaded after the answer', async () => {
-      const t = await traced();
-      return t.answering > 0 && loadedAtAll.every(([, pattern]) => t.after.some((m) => pattern.test(m))) ? t : undefined;
-    }).catch(() => traced());
-    expect(answering, 'the restart says when the API answers').toBeGreaterThan(0);
-    console.log(`restart: ${new Set(before).size} modules loaded before the API answered, ${new Set(after).size} after`);
-    for (const [what, pattern] of NOT_BEFORE_THE_ANSWER) {
-      expect(before.filter((m) => pattern.test(m)), `${what} loaded before the API answered`).toEqual([]);
-    }
-    for (const [what, pattern] of loadedAtAll) expect(after.some((m) => pattern.test(m)), `${what} loaded at all`).toBe(true);
-  });
+      // The list is not vacuous: the config, dynalite and the SDK clients do load once the API answers. Dynalite
+      // loads last, behind its port, and may come after the runs' end: the trace is read again until it shows them.
+      const loadedAtAll = NOT_BEFORE_THE_ANSWER.filter(([w]) => /tsx|config|dynalite|SDK/.test(w));
+      const traced = async () => {
+        const lines = (await readFile(trace, 'utf8')).split('\n');
+        const answering = lines.findIndex((l) => l.startsWith(`line ${STEP_FUNCTIONS_ANSWERING}`));
+        const loads = (from: number, to?: number) =>
+          lines
+            .slice(from, to)
+            .filter((l) => l.startsWith('load '))
+            .map((l) => l.slice('load '.length));
+        return { answering, before: loads(0, answering), after: loads(answering) };
+      };
+      const { answering, before, after } = await eventually(
+        'the config, dynalite and an SDK client loaded after the answer',
+        async () => {
+          const t = await traced();
+          return t.answering > 0 && loadedAtAll.every(([, pattern]) => t.after.some((m) => pattern.test(m)))
+            ? t
+            : undefined;
+        },
+      ).catch(() => traced());
+      expect(answering, 'the restart says when the API answers').toBeGreaterThan(0);
+      console.log(
+        `restart: ${new Set(before).size} modules loaded before the API answered, ${new Set(after).size} after`,
+      );
+      for (const [what, pattern] of NOT_BEFORE_THE_ANSWER) {
+        expect(
+          before.filter((m) => pattern.test(m)),
+          `${what} loaded before the API answered`,
+        ).toEqual([]);
+      }
+      for (const [what, pattern] of loadedAtAll)
+        expect(
+          after.some((m) => pattern.test(m)),
+          `${what} loaded at all`,
+        ).toBe(true);
+    },
+  );
   // On AWS a Lambda function does not wait for DynamoDB to be up. Here a function that calls DynamoDB gets
   // its answer once the local one is up and the leases of attempts cut off by the kill are ended (the
   // door, services/dynamodb-door.ts); one that does not call it runs at once.
@@ -118,18 +179,56 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
     dirs.push(dir);
     const dataDir = join(dir, 'data');
     const signal = join(dir, 'held.txt');
-    const first = await startEngineProcess({ dataDir, functionsModule: HELD_STEP_MODULE, startTimeoutMillis: 150_000, env: { HELD_STEP_HOLD: '1', HELD_STEP_SIGNAL: signal } });
+    const first = await startEngineProcess({
+      dataDir,
+      functionsModule: HELD_STEP_MODULE,
+      startTimeoutMillis: 150_000,
+      env: { HELD_STEP_HOLD: '1', HELD_STEP_SIGNAL: signal },
+    });
     track(first);
     const sfn = new SFNClient({ endpoint: first.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-    const definition = { StartAt: 'Held', States: { Held: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:123456789012:function:held-step', End: true } } };
-    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'held-task', definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/test' }));
-    const runs = await Promise.all(Array.from({ length: RUNS_IN_FLIGHT }, (_, i) => sfn.send(new StartExecutionCommand({ stateMachineArn, name: `held-${i}`, input: JSON.stringify({ runId: `held-${i}` }) }))));
+    const definition = {
+      StartAt: 'Held',
+      States: {
+        Held: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:123456789012:function:held-step', End: true },
+      },
+    };
+    const { stateMachineArn } = await sfn.send(
+      new CreateStateMachineCommand({
+        name: 'held-task',
+        definition: JSON.stringify(definition),
+        roleArn: 'arn:aws:iam::123456789012:role/test',
+      }),
+    );
+    const runs = await Promise.all(
+      Array.from({ length: RUNS_IN_FLIGHT }, (_, i) =>
+        sfn.send(
+          new StartExecutionCommand({
+            stateMachineArn,
+            name: `held-${i}`,
+            input: JSON.stringify({ runId: `held-${i}` }),
+          }),
+        ),
+      ),
+    );
     sfn.destroy();
-    await eventually('every run is in its Task', () => (existsSync(signal) && readFileSync(signal, 'utf8').split('\n').filter(Boolean).length === RUNS_IN_FLIGHT) || undefined);
+    await eventually(
+      'every run is in its Task',
+      () =>
+        (existsSync(signal) && readFileSync(signal, 'utf8').split('\n').filter(Boolean).length === RUNS_IN_FLIGHT) ||
+        undefined,
+    );
     await first.kill();
 
     const trace = join(dir, 'modules.txt');
-    const engine = track(await startEngineProcess({ dataDir, functionsModule: HELD_STEP_MODULE, startTimeoutMillis: 150_000, env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace } }));
+    const engine = track(
+      await startEngineProcess({
+        dataDir,
+        functionsModule: HELD_STEP_MODULE,
+        startTimeoutMillis: 150_000,
+        env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace },
+      }),
+    );
     const again = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     for (const { executionArn } of runs) {
       await eventually(`${executionArn} finished after the restart`, async () => {
@@ -145,8 +244,14 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
     const lines = (await readFile(trace, 'utf8')).split('\n');
     const firstCall = lines.findIndex((l) => l.startsWith('line held-step called'));
     expect(firstCall, 'the held step is called again after the restart').toBeGreaterThan(0);
-    const loadedBeforeTheCall = lines.slice(0, firstCall).filter((l) => l.startsWith('load ')).map((l) => l.slice('load '.length));
+    const loadedBeforeTheCall = lines
+      .slice(0, firstCall)
+      .filter((l) => l.startsWith('load '))
+      .map((l) => l.slice('load '.length));
     // (The example app's config, loaded first, brings the DynamoDB client itself: only dynalite is pinned.)
-    expect(loadedBeforeTheCall.filter((m) => /\/node_modules\/dynalite\//.test(m)), 'dynalite loaded before the first call').toEqual([]);
+    expect(
+      loadedBeforeTheCall.filter((m) => /\/node_modules\/dynalite\//.test(m)),
+      'dynalite loaded before the first call',
+    ).toEqual([]);
   });
 });

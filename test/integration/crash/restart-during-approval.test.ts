@@ -9,7 +9,14 @@ import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { days } from '@autosave/workflow/config';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import {
-  approvalUrlOf, enteredStates, historyOf, postDecision, scheduledPerState, startWorkflowEngine, untilClosed, type WorkflowEngine,
+  approvalUrlOf,
+  enteredStates,
+  historyOf,
+  postDecision,
+  scheduledPerState,
+  startWorkflowEngine,
+  untilClosed,
+  type WorkflowEngine,
 } from '../workflows/support/workflow-engine';
 
 let engine: WorkflowEngine;
@@ -22,7 +29,11 @@ afterAll(async () => {
 
 describe('onboarding across an engine restart', () => {
   it('keeps paused runs paused: the old link approves one, the timeout of the other fires after the restart', async () => {
-    const start = (siteId: string) => engine.start(clinicalTrialOnboarding.name, `onboard-${siteId}`, { ...clinicalTrialOnboarding.exampleInput, siteId });
+    const start = (siteId: string) =>
+      engine.start(clinicalTrialOnboarding.name, `onboard-${siteId}`, {
+        ...clinicalTrialOnboarding.exampleInput,
+        siteId,
+      });
     const approved = await start('site-6100');
     const expiring = await start('site-6200');
     const url = await approvalUrlOf(engine.sfn, approved);
@@ -48,6 +59,9 @@ describe('onboarding across an engine restart', () => {
     }
     const keys = (await engine.outbox()).map((e) => e.idempotencyKey);
     expect(keys.filter((k) => k.startsWith('approval:'))).toHaveLength(2);
-    expect(keys.filter((k) => k.startsWith('site-6')).sort()).toEqual(['site-6100:welcome', 'site-6200:approval-expired']);
+    expect(keys.filter((k) => k.startsWith('site-6')).sort()).toEqual([
+      'site-6100:welcome',
+      'site-6200:approval-expired',
+    ]);
   });
 });

@@ -1,7 +1,13 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { minutes } from '../../../packages/workflow/src/config/duration';
-import { EngineHarness, invokeTask, jsonata, namedError, neverReturns } from '../../../packages/engine/test/support/engine-harness';
+import {
+  EngineHarness,
+  invokeTask,
+  jsonata,
+  namedError,
+  neverReturns,
+} from '../../../packages/engine/test/support/engine-harness';
 
 /**
  * An engine is dropped (no stop: as after a crash, nothing flushed on the way out) or stopped, and a new
@@ -21,8 +27,12 @@ describe('restart: every RUNNING execution resumes from the store', () => {
   });
 
   it('invokes again a Task whose result was never committed, and does not re-run finished steps', async () => {
-    const first = track(await new EngineHarness({ one: () => 1, slow: (_p, { releaseClock }) => neverReturns(releaseClock) }).start());
-    const m = await first.machine(jsonata({ One: invokeTask('one', { Next: 'Slow' }), Slow: invokeTask('slow', { End: true }) }));
+    const first = track(
+      await new EngineHarness({ one: () => 1, slow: (_p, { releaseClock }) => neverReturns(releaseClock) }).start(),
+    );
+    const m = await first.machine(
+      jsonata({ One: invokeTask('one', { Next: 'Slow' }), Slow: invokeTask('slow', { End: true }) }),
+    );
     const arn = await first.run(m);
     expect(first.count('slow')).toBe(1);
     // Dropped without stop while `slow` is in flight.
@@ -40,21 +50,32 @@ describe('restart: every RUNNING execution resumes from the store', () => {
     const fns = { ask: (p: any) => void tokens.push(p.token) };
     const first = track(await new EngineHarness(fns).start());
     const m = await first.machine(
-      jsonata({ Ask: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', Arguments: { FunctionName: 'ask', Payload: { token: '{% $states.context.Task.Token %}' } }, End: true } }),
+      jsonata({
+        Ask: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+          Arguments: { FunctionName: 'ask', Payload: { token: '{% $states.context.Task.Token %}' } },
+          End: true,
+        },
+      }),
     );
     const arns = await Promise.all([1, 2, 3].map(() => first.run(m)));
     await first.engine.stop();
     const second = track(await first.restart());
     await second.idle();
     expect(second.count('ask')).toBe(0);
-    await Promise.all(tokens.map((t, i) => second.call('SendTaskSuccess', { taskToken: t, output: JSON.stringify({ i }) })));
+    await Promise.all(
+      tokens.map((t, i) => second.call('SendTaskSuccess', { taskToken: t, output: JSON.stringify({ i }) })),
+    );
     await second.idle();
     for (const arn of arns) expect((await second.describe(arn)).status).toBe('SUCCEEDED');
   });
 
   it('fires Wait timers at their original time when the engine is back before it', async () => {
     const first = track(await new EngineHarness().start());
-    const m = await first.machine(jsonata({ W: { Type: 'Wait', Seconds: 3600, Next: 'Done' }, Done: { Type: 'Succeed' } }));
+    const m = await first.machine(
+      jsonata({ W: { Type: 'Wait', Seconds: 3600, Next: 'Done' }, Done: { Type: 'Succeed' } }),
+    );
     const arn = await first.run(m);
     const startMs = first.clock.now();
     await first.clock.advance(minutes(10));
@@ -78,9 +99,19 @@ describe('restart: every RUNNING execution resumes from the store', () => {
     };
     const first = track(await new EngineHarness(fns).start());
     const waiting = await first.machine(jsonata({ W: { Type: 'Wait', Seconds: 60, End: true } }));
-    const retrying = await first.machine(jsonata({ T: invokeTask('flaky', { Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 30 }], End: true }) }));
+    const retrying = await first.machine(
+      jsonata({ T: invokeTask('flaky', { Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 30 }], End: true }) }),
+    );
     const timing = await first.machine(
-      jsonata({ A: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', TimeoutSeconds: 90, Arguments: { FunctionName: 'ask', Payload: {} }, End: true } }),
+      jsonata({
+        A: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+          TimeoutSeconds: 90,
+          Arguments: { FunctionName: 'ask', Payload: {} },
+          End: true,
+        },
+      }),
     );
     const runs = [await first.run(waiting), await first.run(retrying), await first.run(timing)];
     const downUntil = first.clock.now() + 3600_000;
@@ -101,7 +132,8 @@ describe('restart: every RUNNING execution resumes from the store', () => {
         counts.quick++;
         return p;
       },
-      slow: (_p: unknown, { releaseClock }: { releaseClock: () => void }) => (hang ? neverReturns(releaseClock) : 'slow-done'),
+      slow: (_p: unknown, { releaseClock }: { releaseClock: () => void }) =>
+        hang ? neverReturns(releaseClock) : 'slow-done',
     };
     const first = track(await new EngineHarness(fns).start());
     const m = await first.machine(
@@ -109,7 +141,17 @@ describe('restart: every RUNNING execution resumes from the store', () => {
         Fan: {
           Type: 'Parallel',
           Branches: [
-            { StartAt: 'Q', States: { Q: { Type: 'Map', Items: '{% [1, 2, 3] %}', ItemProcessor: { StartAt: 'I', States: { I: invokeTask('quick', { End: true }) } }, End: true } } },
+            {
+              StartAt: 'Q',
+              States: {
+                Q: {
+                  Type: 'Map',
+                  Items: '{% [1, 2, 3] %}',
+                  ItemProcessor: { StartAt: 'I', States: { I: invokeTask('quick', { End: true }) } },
+                  End: true,
+                },
+              },
+            },
             { StartAt: 'S', States: { S: invokeTask('slow', { End: true }) } },
           ],
           End: true,
@@ -136,7 +178,15 @@ describe('restart: every RUNNING execution resumes from the store', () => {
     };
     const first = track(await new EngineHarness(fns).start());
     const m = await first.machine(
-      jsonata({ Each: { Type: 'Map', Items: '{% [0, 1, 2, 3] %}', MaxConcurrency: 1, ItemProcessor: { StartAt: 'I', States: { I: invokeTask('item', { End: true }) } }, End: true } }),
+      jsonata({
+        Each: {
+          Type: 'Map',
+          Items: '{% [0, 1, 2, 3] %}',
+          MaxConcurrency: 1,
+          ItemProcessor: { StartAt: 'I', States: { I: invokeTask('item', { End: true }) } },
+          End: true,
+        },
+      }),
     );
     const arn = await first.run(m);
     expect(seen).toEqual([0, 1]);

@@ -24,7 +24,11 @@ const event = {
   step: 'EmailWelcomePack',
   tool: 'send-email',
   idempotencyKey: 'site-4412:welcome',
-  input: { to: ['coordinator@site-4412.example'], subject: 'Welcome to the trial', body: 'Your welcome pack is attached.' },
+  input: {
+    to: ['coordinator@site-4412.example'],
+    subject: 'Welcome to the trial',
+    body: 'Your welcome pack is attached.',
+  },
 };
 
 const invoke = (env: Record<string, string>) =>
@@ -37,7 +41,10 @@ describe('seed scenario: crash between the send and the COMPLETED write', () => 
 
     // Attempt 1: the Lambda has 1 ms of lease left after the margin, so its claim is stale by the time
     // anyone retries; it is SIGKILLed right after the provider accepted the email.
-    const crashed = await invoke({ [CRASH_POINT_ENV]: CrashPoint.AfterActBeforeComplete, TEST_REMAINING_MILLIS: String(LEASE_SAFETY_MARGIN_MILLIS + 1) });
+    const crashed = await invoke({
+      [CRASH_POINT_ENV]: CrashPoint.AfterActBeforeComplete,
+      TEST_REMAINING_MILLIS: String(LEASE_SAFETY_MARGIN_MILLIS + 1),
+    });
     expect(crashed.signal).toBe('SIGKILL');
     expect(crashed.stdout).not.toContain('RESULT');
     expect(await outbox.list()).toHaveLength(1);
@@ -49,7 +56,10 @@ describe('seed scenario: crash between the send and the COMPLETED write', () => 
     const result = JSON.parse(retried.stdout.split('\nRESULT ')[1]);
     const emails = await outbox.list();
     expect(emails).toHaveLength(1);
-    expect(result).toMatchObject({ result: { messageId: emails[0].messageId, provider: 'outbox' }, source: 'reconciled' });
+    expect(result).toMatchObject({
+      result: { messageId: emails[0].messageId, provider: 'outbox' },
+      source: 'reconciled',
+    });
     expect(retried.stdout).toContain(`"${MetricName.Reconciled}"`);
     expect((await table.get('idem#site-4412:welcome'))?.status).toBe('COMPLETED');
 

@@ -58,7 +58,11 @@ describe.each([
   it('a failed updateIf returns the item that stopped it, and leaves it as it was', async () => {
     const id = freshId();
     await table.putIfAbsent({ id, status: 'COMPLETED', result: '"r"' });
-    const out = await table.updateIf(id, { status: 'IN_PROGRESS' }, { expression: '#s = :p', names: { '#s': 'status' }, values: { ':p': 'IN_PROGRESS' } });
+    const out = await table.updateIf(
+      id,
+      { status: 'IN_PROGRESS' },
+      { expression: '#s = :p', names: { '#s': 'status' }, values: { ':p': 'IN_PROGRESS' } },
+    );
     expect(out).toEqual({ written: false, existing: { id, status: 'COMPLETED', result: '"r"' } });
     expect(await table.get(id)).toEqual({ id, status: 'COMPLETED', result: '"r"' });
   });
@@ -81,7 +85,14 @@ describe.each([
     const store = new DynamoDbLedgerStore(backend.dynamodb, backend.table);
     const key = `site-${++n}:welcome`;
     const now = Date.UTC(2026, 11, 1);
-    const claimA = { key, status: 'IN_PROGRESS' as const, payloadHash: 'h', claimToken: 'A', leaseExpiresAtMillis: now + 1_000, expiresAtSeconds: now / 1000 + 86_400 };
+    const claimA = {
+      key,
+      status: 'IN_PROGRESS' as const,
+      payloadHash: 'h',
+      claimToken: 'A',
+      leaseExpiresAtMillis: now + 1_000,
+      expiresAtSeconds: now / 1000 + 86_400,
+    };
     expect(await store.claim(claimA, now)).toEqual({ acquired: true, replaced: undefined });
     const blocked = await store.claim({ ...claimA, claimToken: 'B' }, now + 500);
     expect(blocked).toEqual({ acquired: false, existing: claimA });

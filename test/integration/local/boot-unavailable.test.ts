@@ -24,7 +24,11 @@ const freePort = () =>
   });
 
 const listStateMachines = (url: string) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AWSStepFunctions.ListStateMachines' }, body: '{}' });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AWSStepFunctions.ListStateMachines' },
+    body: '{}',
+  });
 
 describe('the local engine while it boots', () => {
   let local: LocalEngine | undefined;

@@ -15,7 +15,9 @@ describe("the local engine's banner", () => {
     const lines: string[] = [];
     const local = await startLocal({ port: 0, dataDir, deployWorkflows: false, log: (line) => lines.push(line) });
     try {
-      expect(lines.join('\n')).toMatch(/credentials +any: the engine checks none, but an SDK client or the AWS CLI needs some, e\.g\. AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local/);
+      expect(lines.join('\n')).toMatch(
+        /credentials +any: the engine checks none, but an SDK client or the AWS CLI needs some, e\.g\. AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local/,
+      );
     } finally {
       await local.stop();
       await rm(dataDir, { recursive: true, force: true });

@@ -30,7 +30,10 @@ function definition(release: string): string {
       Approve: {
         Type: 'Task',
         Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
-        Arguments: { FunctionName: 'await-approval', Payload: { token: '{% $states.context.Task.Token %}', run: '{% $states.context.Execution.Name %}' } },
+        Arguments: {
+          FunctionName: 'await-approval',
+          Payload: { token: '{% $states.context.Task.Token %}', run: '{% $states.context.Execution.Name %}' },
+        },
         Next: 'Finish',
       },
       Finish: { Type: 'Pass', Output: `{% {"release": "${release}", "decision": $states.input} %}`, End: true },
@@ -45,8 +48,19 @@ describe('deploying a new version while runs wait on approvals', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'autosave-deploy-'));
-    local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, functions, deployWorkflows: false, log: () => {} });
-    sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+    local = await startLocal({
+      ...(await exampleApp()),
+      port: 0,
+      dataDir,
+      functions,
+      deployWorkflows: false,
+      log: () => {},
+    });
+    sfn = new SFNClient({
+      endpoint: local.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
   });
   afterAll(async () => {
     sfn?.destroy();
@@ -55,27 +69,38 @@ describe('deploying a new version while runs wait on approvals', () => {
   });
 
   const startAndPark = async (aliasArn: string, name: string) => {
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: aliasArn, name, input: '{}' }));
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({ stateMachineArn: aliasArn, name, input: '{}' }),
+    );
     await eventually(`${name} to park on its task token`, () => (parked.has(name) ? true : undefined));
     return executionArn!;
   };
 
   const finish = async (name: string, executionArn: string) => {
-    await sfn.send(new SendTaskSuccessCommand({ taskToken: parked.get(name), output: JSON.stringify({ approved: true, by: 'coordinator' }) }));
+    await sfn.send(
+      new SendTaskSuccessCommand({
+        taskToken: parked.get(name),
+        output: JSON.stringify({ approved: true, by: 'coordinator' }),
+      }),
+    );
     return untilClosed(sfn, executionArn);
   };
 
   it('finishes old runs on the old version and starts new runs on the new one', async () => {
     const v1 = await deployDefinition(local.engine, 'onboarding', definition('v1'));
     expect(v1.change).toBe('created');
-    const old = await Promise.all(['old-1', 'old-2', 'old-3'].map(async (n) => [n, await startAndPark(v1.aliasArn, n)] as const));
+    const old = await Promise.all(
+      ['old-1', 'old-2', 'old-3'].map(async (n) => [n, await startAndPark(v1.aliasArn, n)] as const),
+    );
 
     const v2 = await deployDefinition(local.engine, 'onboarding', definition('v2'));
     expect(v2.change).toBe('updated');
     expect(v2.versionArn).not.toBe(v1.versionArn);
     expect(v2.aliasArn).toBe(v1.aliasArn);
     expect((await deployDefinition(local.engine, 'onboarding', definition('v2'))).change).toBe('unchanged');
-    const fresh = await Promise.all(['new-1', 'new-2'].map(async (n) => [n, await startAndPark(v2.aliasArn, n)] as const));
+    const fresh = await Promise.all(
+      ['new-1', 'new-2'].map(async (n) => [n, await startAndPark(v2.aliasArn, n)] as const),
+    );
 
     for (const [name, arn] of old) {
       const d = await finish(name, arn);

@@ -31,7 +31,13 @@ describe('the boot sweep of recorded approval decisions', () => {
   it('runs once per boot', async () => {
     const { startLocal } = await import('../../../packages/local/src/server');
     const dir = await mkdtemp(join(tmpdir(), 'autosave-sweep-'));
-    const local = await startLocal({ ...(await exampleApp()), port: 0, dataDir: dir, console: false, log: () => undefined });
+    const local = await startLocal({
+      ...(await exampleApp()),
+      port: 0,
+      dataDir: dir,
+      console: false,
+      log: () => undefined,
+    });
     try {
       await local.engine.whenIdle();
       // The sweep's module loads after the start (the runs caught in flight do not wait for it).

@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CreateStateMachineCommand, DescribeStateMachineAliasCommand, SendTaskSuccessCommand, SFNClient,
+  CreateStateMachineCommand,
+  DescribeStateMachineAliasCommand,
+  SendTaskSuccessCommand,
+  SFNClient,
   StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { CreateQueueCommand, GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -31,8 +34,12 @@ const functions = {
   'report-env': async () => {
     const env = runtimeEnvironment();
     return {
-      sfn: env.AWS_ENDPOINT_URL_SFN, sqs: env.AWS_ENDPOINT_URL_SQS, dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
-      s3: env.AWS_ENDPOINT_URL_S3, dlq: env.AUTOSAVE_DLQ_URL, table: env.AUTOSAVE_TABLE,
+      sfn: env.AWS_ENDPOINT_URL_SFN,
+      sqs: env.AWS_ENDPOINT_URL_SQS,
+      dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB,
+      s3: env.AWS_ENDPOINT_URL_S3,
+      dlq: env.AUTOSAVE_DLQ_URL,
+      table: env.AUTOSAVE_TABLE,
     };
   },
   'always-fails': async () => {
@@ -44,9 +51,15 @@ const functions = {
   },
 };
 
-const machine = (states: Record<string, unknown>, startAt: string) => JSON.stringify({ QueryLanguage: 'JSONata', StartAt: startAt, States: states });
+const machine = (states: Record<string, unknown>, startAt: string) =>
+  JSON.stringify({ QueryLanguage: 'JSONata', StartAt: startAt, States: states });
 const invoke = (fn: string, extra: Record<string, unknown> = {}) => ({
-  Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Arguments: { FunctionName: fn, Payload: {} }, Output: '{% $states.result.Payload %}', End: true, ...extra,
+  Type: 'Task',
+  Resource: 'arn:aws:states:::lambda:invoke',
+  Arguments: { FunctionName: fn, Payload: {} },
+  Output: '{% $states.result.Payload %}',
+  End: true,
+  ...extra,
 });
 const credentials = { accessKeyId: 'a', secretAccessKey: 'b' };
 
@@ -87,7 +100,13 @@ describe('startLocal', () => {
 
   it('writes where everything listens to endpoints.json', async () => {
     const endpoints = JSON.parse(await readFile(join(dataDir, 'endpoints.json'), 'utf8'));
-    expect(endpoints).toMatchObject({ url: local.url, stepFunctions: local.url, sqs: local.url, region: 'us-east-1', accountId: '123456789012' });
+    expect(endpoints).toMatchObject({
+      url: local.url,
+      stepFunctions: local.url,
+      sqs: local.url,
+      region: 'us-east-1',
+      accountId: '123456789012',
+    });
     expect(endpoints.dynamodb).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(endpoints.s3).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
@@ -109,17 +128,33 @@ describe('startLocal', () => {
   });
 
   it('runs handlers with the standard endpoint variables pointing at the local services', async () => {
-    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'env', roleArn: role, definition: machine({ Env: invoke('report-env') }, 'Env') }));
+    const { stateMachineArn } = await sfn.send(
+      new CreateStateMachineCommand({
+        name: 'env',
+        roleArn: role,
+        definition: machine({ Env: invoke('report-env') }, 'Env'),
+      }),
+    );
     const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn }));
     const d = await waitForStatus(sfn, executionArn!, 'SUCCEEDED');
     expect(JSON.parse(d.output)).toEqual({
-      sfn: local.url, sqs: local.url, dynamodb: local.endpoints.dynamodb, s3: local.endpoints.s3,
-      dlq: `${local.url}/123456789012/autosave-dlq`, table: 'autosave',
+      sfn: local.url,
+      sqs: local.url,
+      dynamodb: local.endpoints.dynamodb,
+      s3: local.endpoints.s3,
+      dlq: `${local.url}/123456789012/autosave-dlq`,
+      table: 'autosave',
     });
   });
 
   it('dead-letters a failed run through run-monitor (the EventBridge rule, emulated)', async () => {
-    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'fails', roleArn: role, definition: machine({ Check: invoke('always-fails') }, 'Check') }));
+    const { stateMachineArn } = await sfn.send(
+      new CreateStateMachineCommand({
+        name: 'fails',
+        roleArn: role,
+        definition: machine({ Check: invoke('always-fails') }, 'Check'),
+      }),
+    );
     const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'doomed' }));
     const d = await waitForStatus(sfn, executionArn!, 'FAILED');
     expect(d.error).toBe('SiteRejectedError');
@@ -127,7 +162,12 @@ describe('startLocal', () => {
     try {
       const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: 'autosave-dlq' }));
       const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 20 }));
-      expect(JSON.parse(Messages![0].Body!)).toMatchObject({ executionArn, status: 'FAILED', error: 'SiteRejectedError', failedState: 'Check' });
+      expect(JSON.parse(Messages![0].Body!)).toMatchObject({
+        executionArn,
+        status: 'FAILED',
+        error: 'SiteRejectedError',
+        failedState: 'Check',
+      });
     } finally {
       sqs.destroy();
     }
@@ -135,26 +175,49 @@ describe('startLocal', () => {
 
   it('wires the sqs:sendMessage and DynamoDB integrations to the local SQS and DynamoDB', async () => {
     const sqs = new SQSClient({ endpoint: local.url, region: 'us-east-1', credentials });
-    const dynamodb = new DynamoDBClient({ endpoint: local.endpoints.dynamodb, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+    const dynamodb = new DynamoDBClient({
+      endpoint: local.endpoints.dynamodb,
+      region: 'us-east-1',
+      credentials: LOCAL_CREDENTIALS,
+    });
     try {
       const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'integration-out' }));
-      const definition = machine({
-        Send: {
-          Type: 'Task', Resource: 'arn:aws:states:::sqs:sendMessage',
-          Arguments: { QueueUrl, MessageBody: '{% $string($states.input) %}' }, Output: '{% $states.input %}', Next: 'Put',
+      const definition = machine(
+        {
+          Send: {
+            Type: 'Task',
+            Resource: 'arn:aws:states:::sqs:sendMessage',
+            Arguments: { QueueUrl, MessageBody: '{% $string($states.input) %}' },
+            Output: '{% $states.input %}',
+            Next: 'Put',
+          },
+          Put: {
+            Type: 'Task',
+            Resource: 'arn:aws:states:::dynamodb:putItem',
+            Arguments: {
+              TableName: 'autosave',
+              Item: {
+                id: { S: '{% "test#" & $states.context.Execution.Name %}' },
+                siteId: { S: '{% $states.input.siteId %}' },
+              },
+            },
+            End: true,
+          },
         },
-        Put: {
-          Type: 'Task', Resource: 'arn:aws:states:::dynamodb:putItem',
-          Arguments: { TableName: 'autosave', Item: { id: { S: '{% "test#" & $states.context.Execution.Name %}' }, siteId: { S: '{% $states.input.siteId %}' } } },
-          End: true,
-        },
-      }, 'Send');
-      const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'integrations', roleArn: role, definition }));
-      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'wired', input: '{"siteId":"site-4412"}' }));
+        'Send',
+      );
+      const { stateMachineArn } = await sfn.send(
+        new CreateStateMachineCommand({ name: 'integrations', roleArn: role, definition }),
+      );
+      const { executionArn } = await sfn.send(
+        new StartExecutionCommand({ stateMachineArn, name: 'wired', input: '{"siteId":"site-4412"}' }),
+      );
       await waitForStatus(sfn, executionArn!, 'SUCCEEDED');
       const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl }));
       expect(JSON.parse(Messages![0].Body!)).toEqual({ siteId: 'site-4412' });
-      const { Item } = await dynamodb.send(new GetItemCommand({ TableName: 'autosave', Key: { id: { S: 'test#wired' } } }));
+      const { Item } = await dynamodb.send(
+        new GetItemCommand({ TableName: 'autosave', Key: { id: { S: 'test#wired' } } }),
+      );
       expect(Item?.siteId).toEqual({ S: 'site-4412' });
     } finally {
       sqs.destroy();
@@ -166,20 +229,38 @@ describe('startLocal', () => {
     const s3 = new S3Client({ endpoint: local.endpoints.s3, region: 'us-east-1', forcePathStyle: true, credentials });
     try {
       await s3.send(new CreateBucketCommand({ Bucket: 'map-items' }));
-      const definition = machine({
-        Put: {
-          Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:s3:putObject',
-          Arguments: { Bucket: 'map-items', Key: 'items.json', Body: '{% $states.input.items %}' }, Output: '{% $states.input %}', Next: 'Each',
+      const definition = machine(
+        {
+          Put: {
+            Type: 'Task',
+            Resource: 'arn:aws:states:::aws-sdk:s3:putObject',
+            Arguments: { Bucket: 'map-items', Key: 'items.json', Body: '{% $states.input.items %}' },
+            Output: '{% $states.input %}',
+            Next: 'Each',
+          },
+          Each: {
+            Type: 'Map',
+            ItemReader: {
+              Resource: 'arn:aws:states:::s3:getObject',
+              ReaderConfig: { InputType: 'JSON' },
+              Arguments: { Bucket: 'map-items', Key: 'items.json' },
+            },
+            ItemProcessor: {
+              ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' },
+              StartAt: 'Double',
+              States: { Double: { Type: 'Pass', Output: '{% $states.input * 2 %}', End: true } },
+            },
+            End: true,
+          },
         },
-        Each: {
-          Type: 'Map',
-          ItemReader: { Resource: 'arn:aws:states:::s3:getObject', ReaderConfig: { InputType: 'JSON' }, Arguments: { Bucket: 'map-items', Key: 'items.json' } },
-          ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'Double', States: { Double: { Type: 'Pass', Output: '{% $states.input * 2 %}', End: true } } },
-          End: true,
-        },
-      }, 'Put');
-      const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 's3-items', roleArn: role, definition }));
-      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{"items":[1,2,3]}' }));
+        'Put',
+      );
+      const { stateMachineArn } = await sfn.send(
+        new CreateStateMachineCommand({ name: 's3-items', roleArn: role, definition }),
+      );
+      const { executionArn } = await sfn.send(
+        new StartExecutionCommand({ stateMachineArn, input: '{"items":[1,2,3]}' }),
+      );
       const done = await waitForStatus(sfn, executionArn!, 'SUCCEEDED');
       expect(JSON.parse(done.output)).toEqual([2, 4, 6]);
     } finally {
@@ -188,15 +269,24 @@ describe('startLocal', () => {
   });
 
   it('resumes a run paused on a task token after a restart on the same data directory', async () => {
-    const definition = machine({
-      Wait: {
-        Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
-        Arguments: { FunctionName: 'park', Payload: { token: '{% $states.context.Task.Token %}' } }, End: true,
+    const definition = machine(
+      {
+        Wait: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+          Arguments: { FunctionName: 'park', Payload: { token: '{% $states.context.Task.Token %}' } },
+          End: true,
+        },
       },
-    }, 'Wait');
-    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'paused', roleArn: role, definition }));
+      'Wait',
+    );
+    const { stateMachineArn } = await sfn.send(
+      new CreateStateMachineCommand({ name: 'paused', roleArn: role, definition }),
+    );
     const before = tokens.length;
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{"siteId":"site-4412"}' }));
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({ stateMachineArn, input: '{"siteId":"site-4412"}' }),
+    );
     await eventually('the paused run to hand out its task token', () => (tokens.length > before ? true : undefined));
     const token = tokens.at(-1)!;
 
@@ -216,13 +306,32 @@ describe('startLocal with --virtual-clock', () => {
   it('serves the clock routes and keeps the clock across a restart', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'autosave-local-clock-'));
     try {
-      let local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, virtualClock: true, deployWorkflows: false, log: () => {} });
-      const start = ((await (await fetch(`${local.url}/_autosave/clock`)).json()) as { epochMillis: number }).epochMillis as number;
-      const advanced = (await (await fetch(`${local.url}/_autosave/clock/advance`, { method: "POST", body: "{\"seconds\": 432000}" })).json()) as { epochMillis: number };
+      let local = await startLocal({
+        ...(await exampleApp()),
+        port: 0,
+        dataDir,
+        virtualClock: true,
+        deployWorkflows: false,
+        log: () => {},
+      });
+      const start = ((await (await fetch(`${local.url}/_autosave/clock`)).json()) as { epochMillis: number })
+        .epochMillis as number;
+      const advanced = (await (
+        await fetch(`${local.url}/_autosave/clock/advance`, { method: 'POST', body: '{"seconds": 432000}' })
+      ).json()) as { epochMillis: number };
       expect(advanced.epochMillis).toBe(start + 432_000_000);
       await local.stop();
-      local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, virtualClock: true, deployWorkflows: false, log: () => {} });
-      expect(((await (await fetch(`${local.url}/_autosave/clock`)).json()) as { epochMillis: number }).epochMillis).toBe(start + 432_000_000);
+      local = await startLocal({
+        ...(await exampleApp()),
+        port: 0,
+        dataDir,
+        virtualClock: true,
+        deployWorkflows: false,
+        log: () => {},
+      });
+      expect(
+        ((await (await fetch(`${local.url}/_autosave/clock`)).json()) as { epochMillis: number }).epochMillis,
+      ).toBe(start + 432_000_000);
       await local.stop();
     } finally {
       await rm(dataDir, { recursive: true, force: true });
@@ -244,7 +353,11 @@ describe('startLocal with a routed service whose client is not installed', () =>
         log: (line) => lines.push(line),
       });
       await local.stop();
-      expect(lines).toContainEqual(expect.stringMatching(/^ {2}warning: Routing 'athena' to a real endpoint needs its AWS SDK v3 client: npm install @aws-sdk\/client-not-installed-here \(its Tasks fail with Local\.IntegrationNotServed until then\)$/));
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /^ {2}warning: Routing 'athena' to a real endpoint needs its AWS SDK v3 client: npm install @aws-sdk\/client-not-installed-here \(its Tasks fail with Local\.IntegrationNotServed until then\)$/,
+        ),
+      );
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -8,7 +8,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateStateMachineCommand, SendTaskSuccessCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  CreateStateMachineCommand,
+  SendTaskSuccessCommand,
+  SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { WAIT_ROUTE } from '../../../packages/local/src/api/server';
 import { RunWaitError, waitForRunToClose } from '../../../packages/local/src/api/wait-for-run';
@@ -27,7 +32,10 @@ const parkMachine = jsonataMachine('Park', {
   Park: {
     Type: 'Task',
     Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
-    Arguments: { FunctionName: 'park', Payload: { token: '{% $states.context.Task.Token %}', run: '{% $states.context.Execution.Name %}' } },
+    Arguments: {
+      FunctionName: 'park',
+      Payload: { token: '{% $states.context.Task.Token %}', run: '{% $states.context.Execution.Name %}' },
+    },
     End: true,
   },
 });
@@ -42,7 +50,8 @@ describe('the wait for a run', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'autosave-wait-'));
     local = await startLocal({ port: 0, dataDir, functions, deployWorkflows: false, console: false, log: () => {} });
     sfn = sfnClient(local.url);
-    parkArn = (await sfn.send(new CreateStateMachineCommand({ name: 'park', definition: parkMachine, roleArn: ROLE }))).stateMachineArn!;
+    parkArn = (await sfn.send(new CreateStateMachineCommand({ name: 'park', definition: parkMachine, roleArn: ROLE })))
+      .stateMachineArn!;
   });
   afterAll(async () => {
     sfn?.destroy();
@@ -54,9 +63,15 @@ describe('the wait for a run', () => {
     fetch(`${local.url}${WAIT_ROUTE}?executionArn=${encodeURIComponent(executionArn)}&waitSeconds=${waitSeconds}`);
 
   it('answers the moment the run closes, in one request, with the DescribeExecution shape', async () => {
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: parkArn, name: 'closes', input: '{"a":1}' }));
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({ stateMachineArn: parkArn, name: 'closes', input: '{"a":1}' }),
+    );
     const token = await eventually('the task token', () => tokens.get('closes'));
-    const answered = wait(executionArn!, 30).then(async (res) => ({ at: performance.now(), status: res.status, body: (await res.json()) as Record<string, unknown> }));
+    const answered = wait(executionArn!, 30).then(async (res) => ({
+      at: performance.now(),
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown>,
+    }));
     await new Promise((resolve) => setTimeout(resolve, 300));
     const sent = performance.now();
     await sfn.send(new SendTaskSuccessCommand({ taskToken: token, output: '{"ok":true}' }));
@@ -70,7 +85,9 @@ describe('the wait for a run', () => {
   });
 
   it('answers RUNNING after waitSeconds when the run is still open, at once when it is closed', async () => {
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: parkArn, name: 'stays-open' }));
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({ stateMachineArn: parkArn, name: 'stays-open' }),
+    );
     await eventually('the task token', () => tokens.get('stays-open'));
     const t = performance.now();
     const open = (await (await wait(executionArn!, 0.2)).json()) as { status: string };
@@ -88,7 +105,9 @@ describe('the wait for a run', () => {
     const res = await wait(missing, 1);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { __type: string }).__type).toBe('ExecutionDoesNotExist');
-    await expect(waitForRunToClose(local.url, missing, 1_000)).rejects.toSatisfy((e: unknown) => e instanceof RunWaitError && e.name === 'ExecutionDoesNotExist');
+    await expect(waitForRunToClose(local.url, missing, 1_000)).rejects.toSatisfy(
+      (e: unknown) => e instanceof RunWaitError && e.name === 'ExecutionDoesNotExist',
+    );
     expect((await wait(missing, 61)).status).toBe(400);
     expect((await wait(missing, Number.NaN)).status).toBe(400);
   });

@@ -17,17 +17,30 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, npmInstall, PACKAGE_NAMES, packedPackages, ROOT, sh, tarballDependencies, type PackageName } from '../../fixtures/packages/packed-packages';
+import {
+  createApp,
+  npmInstall,
+  PACKAGE_NAMES,
+  packedPackages,
+  ROOT,
+  sh,
+  tarballDependencies,
+  type PackageName,
+} from '../../fixtures/packages/packed-packages';
 
 /** The versions this repository installs (so the apps install from the same npm cache). */
 async function rootVersions(names: readonly string[]): Promise<Record<string, string>> {
-  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
+  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version: string }>;
+  };
   return Object.fromEntries(names.map((name) => [name, lock.packages[`node_modules/${name}`].version]));
 }
 
 /** The lowest version a package's peer range (`^x.y.z`) allows, read from its tarball. */
 async function peerFloor(tarball: string, peer: string): Promise<string> {
-  const manifest = JSON.parse(await sh('tar', ['-xzOf', tarball, 'package/package.json'], ROOT)) as { peerDependencies: Record<string, string> };
+  const manifest = JSON.parse(await sh('tar', ['-xzOf', tarball, 'package/package.json'], ROOT)) as {
+    peerDependencies: Record<string, string>;
+  };
   const floor = /^\^(\d+\.\d+\.\d+)$/.exec(manifest.peerDependencies[peer])?.[1];
   if (!floor) throw new Error(`${peer}'s peer range is not ^x.y.z: ${manifest.peerDependencies[peer]}`);
   return floor;
@@ -104,7 +117,10 @@ new AppStack(app, 'AppStack', { env: { account: '111111111111', region: 'us-east
 const MODEL_SCRIPT = JSON.stringify({ responses: [{ step: 'draft', text: 'Welcome aboard, {{prompt}}' }] });
 
 /** The app's own test, the same text under jest (globals) and vitest (imported). */
-const userTest = (runner: 'jest' | 'vitest', type: 'commonjs' | 'module') => `${runner === 'vitest' ? "import { afterAll, beforeAll, expect, test } from 'vitest';\n" : ''}import { AutosaveTestEnvironment } from '@autosave/local/testing';
+const userTest = (
+  runner: 'jest' | 'vitest',
+  type: 'commonjs' | 'module',
+) => `${runner === 'vitest' ? "import { afterAll, beforeAll, expect, test } from 'vitest';\n" : ''}import { AutosaveTestEnvironment } from '@autosave/local/testing';
 import { hello } from '../workflows/hello${ext(type)}';
 import { greetings, handler } from '../lambdas/tool-step${ext(type)}';
 
@@ -166,20 +182,29 @@ export function loaded(): string[] {
 async function entrySpecifiers(appDir: string): Promise<string[]> {
   const specifiers: string[] = [];
   for (const name of PACKAGE_NAMES) {
-    const manifest = JSON.parse(await readFile(join(appDir, 'node_modules/@autosave', name, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-    for (const subpath of Object.keys(manifest.exports)) if (subpath !== './package.json') specifiers.push(`@autosave/${name}${subpath.slice(1)}`);
+    const manifest = JSON.parse(
+      await readFile(join(appDir, 'node_modules/@autosave', name, 'package.json'), 'utf8'),
+    ) as { exports: Record<string, unknown> };
+    for (const subpath of Object.keys(manifest.exports))
+      if (subpath !== './package.json') specifiers.push(`@autosave/${name}${subpath.slice(1)}`);
   }
   return specifiers;
 }
 
 /** Loads each specifier in a fresh Node process of the app, with `require` or `import`; resolves to specifier -> export count. */
-async function load(appDir: string, how: 'require' | 'import', specifiers: readonly string[]): Promise<Record<string, number>> {
+async function load(
+  appDir: string,
+  how: 'require' | 'import',
+  specifiers: readonly string[],
+): Promise<Record<string, number>> {
   const script =
     how === 'require'
       ? `const out = {}; for (const s of ${JSON.stringify(specifiers)}) out[s] = Object.keys(require(s)).length; console.log(JSON.stringify(out));`
       : `const out = {}; for (const s of ${JSON.stringify(specifiers)}) out[s] = Object.keys(await import(s)).length; console.log(JSON.stringify(out));`;
   const args = how === 'require' ? ['-e', script] : ['--input-type=module', '-e', script];
-  return JSON.parse(await sh(process.execPath, args, appDir, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' })) as Record<string, number>;
+  return JSON.parse(
+    await sh(process.execPath, args, appDir, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' }),
+  ) as Record<string, number>;
 }
 
 /** What `cdk init app --language typescript` writes into tsconfig.json. */
@@ -222,7 +247,11 @@ const APPS: readonly AppKind[] = [
 
 /** Runs `autosave local` of the app until `work` is done; resolves with what work returned. */
 async function withEngine<T>(appDir: string, work: (url: string) => Promise<T>): Promise<T> {
-  const child = spawn(join(appDir, 'node_modules/.bin/autosave'), ['local', '--port', '0', '--data', join(appDir, '.autosave')], { cwd: appDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    join(appDir, 'node_modules/.bin/autosave'),
+    ['local', '--port', '0', '--data', join(appDir, '.autosave')],
+    { cwd: appDir, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
@@ -252,11 +281,22 @@ describe('the packed tarballs', () => {
     const tarballs = await packedPackages();
     for (const name of PACKAGE_NAMES) {
       const files = (await sh('tar', ['-tzf', tarballs[name]], ROOT)).trim().split('\n');
-      expect(files.filter((file) => !/^package\/(dist\/|package\.json$|README\.md$|LICENSE$)/.test(file)), name).toEqual([]);
-      expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts')), name).toEqual([]);
+      expect(
+        files.filter((file) => !/^package\/(dist\/|package\.json$|README\.md$|LICENSE$)/.test(file)),
+        name,
+      ).toEqual([]);
+      expect(
+        files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts')),
+        name,
+      ).toEqual([]);
       expect(files, name).toContain('package/LICENSE');
-      const manifest = JSON.parse(await sh('tar', ['-xzOf', tarballs[name], 'package/package.json'], ROOT)) as { scripts?: Record<string, string> };
-      expect(Object.keys(manifest.scripts ?? {}).filter((s) => /install|prepare/.test(s)), name).toEqual([]);
+      const manifest = JSON.parse(await sh('tar', ['-xzOf', tarballs[name], 'package/package.json'], ROOT)) as {
+        scripts?: Record<string, string>;
+      };
+      expect(
+        Object.keys(manifest.scripts ?? {}).filter((s) => /install|prepare/.test(s)),
+        name,
+      ).toEqual([]);
     }
   }, 900_000);
 });
@@ -268,7 +308,17 @@ describe.each(APPS)('$label, installed from the tarballs', (kind) => {
 
   beforeAll(async () => {
     const tarballs = await packedPackages();
-    const versions = await rootVersions(['aws-cdk-lib', 'constructs', 'typescript', '@types/node', 'vitest', 'vite', 'aws-cdk', 'esbuild', 'tsx']);
+    const versions = await rootVersions([
+      'aws-cdk-lib',
+      'constructs',
+      'typescript',
+      '@types/node',
+      'vitest',
+      'vite',
+      'aws-cdk',
+      'esbuild',
+      'tsx',
+    ]);
     const { '@autosave/local': local, ...runtimeDeps } = tarballDependencies(tarballs as Record<PackageName, string>);
     const runnerDeps = kind.runner === 'jest' ? JEST : { vitest: versions.vitest, vite: versions.vite };
     cdkLibVersion = kind.cdkLib === 'oldest' ? await peerFloor(tarballs.cdk, 'aws-cdk-lib') : versions['aws-cdk-lib'];
@@ -280,12 +330,33 @@ describe.each(APPS)('$label, installed from the tarballs', (kind) => {
         type: kind.type,
         scripts: { test: kind.runner === 'jest' ? 'jest' : 'vitest run' },
         // What cdk init writes into jest.config.js: ts-jest for .ts files, the tests under test/.
-        ...(kind.runner === 'jest' ? { jest: { testEnvironment: 'node', roots: ['<rootDir>/test'], testMatch: ['**/*.test.ts'], transform: { '^.+\\.tsx?$': 'ts-jest' } } } : {}),
+        ...(kind.runner === 'jest'
+          ? {
+              jest: {
+                testEnvironment: 'node',
+                roots: ['<rootDir>/test'],
+                testMatch: ['**/*.test.ts'],
+                transform: { '^.+\\.tsx?$': 'ts-jest' },
+              },
+            }
+          : {}),
         dependencies: { ...runtimeDeps, 'aws-cdk-lib': cdkLibVersion, constructs: versions.constructs },
-        devDependencies: { '@autosave/local': local, 'aws-cdk': versions['aws-cdk'], esbuild: versions.esbuild, tsx: versions.tsx, typescript: versions.typescript, '@types/node': versions['@types/node'], ...runnerDeps },
+        devDependencies: {
+          '@autosave/local': local,
+          'aws-cdk': versions['aws-cdk'],
+          esbuild: versions.esbuild,
+          tsx: versions.tsx,
+          typescript: versions.typescript,
+          '@types/node': versions['@types/node'],
+          ...runnerDeps,
+        },
       }),
       'tsconfig.json': JSON.stringify({
-        compilerOptions: { ...CDK_INIT_COMPILER_OPTIONS, ...(kind.type === 'module' ? { verbatimModuleSyntax: true } : {}), types: kind.runner === 'jest' ? ['node', 'jest'] : ['node'] },
+        compilerOptions: {
+          ...CDK_INIT_COMPILER_OPTIONS,
+          ...(kind.type === 'module' ? { verbatimModuleSyntax: true } : {}),
+          types: kind.runner === 'jest' ? ['node', 'jest'] : ['node'],
+        },
         include: ['workflows', 'lambdas', 'lib', 'bin', 'test', 'autosave.config.ts'],
       }),
       'workflows/hello.ts': WORKFLOW,
@@ -305,15 +376,23 @@ describe.each(APPS)('$label, installed from the tarballs', (kind) => {
     if (appDir) await rm(appDir, { recursive: true, force: true });
   });
 
-  it.each(['require', 'import'] as const)('loads every entry of every exports map with %s', async (how) => {
-    const specifiers = await entrySpecifiers(appDir);
-    const counts = await load(appDir, how, specifiers);
-    expect(Object.keys(counts).sort()).toEqual([...specifiers].sort());
-    expect(Object.entries(counts).filter(([, count]) => count === 0)).toEqual([]);
-  }, 120_000);
+  it.each(['require', 'import'] as const)(
+    'loads every entry of every exports map with %s',
+    async (how) => {
+      const specifiers = await entrySpecifiers(appDir);
+      const counts = await load(appDir, how, specifiers);
+      expect(Object.keys(counts).sort()).toEqual([...specifiers].sort());
+      expect(Object.entries(counts).filter(([, count]) => count === 0)).toEqual([]);
+    },
+    120_000,
+  );
 
   it("passes the app's own tsc (its workflow, config, stack and tests), which reads our declarations only", async () => {
-    const files = await sh(process.execPath, [join(appDir, 'node_modules/typescript/bin/tsc'), '-p', '.', '--listFiles'], appDir);
+    const files = await sh(
+      process.execPath,
+      [join(appDir, 'node_modules/typescript/bin/tsc'), '-p', '.', '--listFiles'],
+      appDir,
+    );
     const ours = files.split('\n').filter((file) => file.includes('/node_modules/@autosave/'));
     expect(ours.length).toBeGreaterThan(0);
     expect(ours.filter((file) => !kind.declarations.test(file))).toEqual([]);
@@ -323,7 +402,9 @@ describe.each(APPS)('$label, installed from the tarballs', (kind) => {
   const synth = async () => {
     await rm(join(appDir, 'cdk.out'), { recursive: true, force: true });
     await sh(join(appDir, 'node_modules/.bin/cdk'), ['synth', '--quiet', '--no-notices'], appDir);
-    const template = JSON.parse(await readFile(join(appDir, 'cdk.out/AppStack.template.json'), 'utf8')) as { Resources: Record<string, { Type: string }> };
+    const template = JSON.parse(await readFile(join(appDir, 'cdk.out/AppStack.template.json'), 'utf8')) as {
+      Resources: Record<string, { Type: string }>;
+    };
     const ofType = (type: string) => Object.entries(template.Resources).filter(([, r]) => r.Type === type);
     expect(ofType('AWS::DynamoDB::Table').map(([id]) => id)).toEqual([expect.stringMatching(/^Customers/)]);
     expect(ofType('AWS::StepFunctions::StateMachine')).toHaveLength(1);
@@ -331,7 +412,9 @@ describe.each(APPS)('$label, installed from the tarballs', (kind) => {
   };
 
   it(`synthesizes its stack with cdk synth on ${kind.cdkLib === 'oldest' ? "the oldest aws-cdk-lib @autosave/cdk's peer range allows" : "this repository's aws-cdk-lib"}: its own table beside the construct and its state machine`, async () => {
-    const installed = (JSON.parse(await readFile(join(appDir, 'node_modules/aws-cdk-lib/package.json'), 'utf8')) as { version: string }).version;
+    const installed = (
+      JSON.parse(await readFile(join(appDir, 'node_modules/aws-cdk-lib/package.json'), 'utf8')) as { version: string }
+    ).version;
     expect(installed).toBe(cdkLibVersion);
     await synth();
   }, 600_000);
@@ -339,14 +422,26 @@ describe.each(APPS)('$label, installed from the tarballs', (kind) => {
   it('compiles and runs the workflow on autosave local through the CLI: start --wait stops at the approval, approve finishes it', async () => {
     expect(JSON.parse(await autosave(['compile', 'hello'])).States).toHaveProperty('review');
     await withEngine(appDir, async (url) => {
-      const started = await autosave(['start', 'hello', '--input', JSON.stringify({ name: 'Ada', email: 'ada@example.com' }), '--name', 'cli-run', '--wait', '--endpoint', url]);
+      const started = await autosave([
+        'start',
+        'hello',
+        '--input',
+        JSON.stringify({ name: 'Ada', email: 'ada@example.com' }),
+        '--name',
+        'cli-run',
+        '--wait',
+        '--endpoint',
+        url,
+      ]);
       expect(started).toContain('waiting on a human at review');
       const id = /autosave approve (?:\[--reject\] \[--comment "\.\.\."\] -- )?(\S+)/.exec(started)?.[1];
       expect(id, started).toBeDefined();
       await autosave(['approve', id!, '--endpoint', url]);
       let status = '';
       for (let i = 0; i < 300 && status !== 'SUCCEEDED'; i++) {
-        status = (JSON.parse(await autosave(['describe', 'cli-run', '--json', '--endpoint', url])) as { status: string }).status;
+        status = (
+          JSON.parse(await autosave(['describe', 'cli-run', '--json', '--endpoint', url])) as { status: string }
+        ).status;
         if (status === 'RUNNING') await new Promise((r) => setTimeout(r, 100));
         else expect(status).toBe('SUCCEEDED');
       }
@@ -356,7 +451,9 @@ describe.each(APPS)('$label, installed from the tarballs', (kind) => {
 
   it(`passes its own tests under ${kind.runner}, through the test environment, with no transform configuration of ours`, async () => {
     // jest prints its summary on stderr.
-    const out = stripVTControlCharacters(await sh('sh', ['-c', 'npm test 2>&1'], appDir, { CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' }));
+    const out = stripVTControlCharacters(
+      await sh('sh', ['-c', 'npm test 2>&1'], appDir, { CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' }),
+    );
     expect(out).toMatch(kind.runner === 'jest' ? /Tests:\s+3 passed, 3 total/ : /Tests\s+3 passed \(3\)/);
   }, 300_000);
 
@@ -370,7 +467,9 @@ describe.each(APPS)('$label, installed from the tarballs', (kind) => {
           if (typeof handler !== 'function') throw new Error(name + ' exports no handler');
         }
         console.log('ok');`;
-      expect((await sh(process.execPath, ['--input-type=module', '-e', script], appDir, { AWS_REGION: 'us-east-1' })).trim()).toBe('ok');
+      expect(
+        (await sh(process.execPath, ['--input-type=module', '-e', script], appDir, { AWS_REGION: 'us-east-1' })).trim(),
+      ).toBe('ok');
     }, 120_000);
   }
 });

@@ -8,7 +8,14 @@
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, npmInstall, packedPackages, ROOT, sh, type PackageName } from '../../fixtures/packages/packed-packages';
+import {
+  createApp,
+  npmInstall,
+  packedPackages,
+  ROOT,
+  sh,
+  type PackageName,
+} from '../../fixtures/packages/packed-packages';
 
 const TEST = `import { afterAll, expect, it } from 'vitest';
 import { mockConfig, mockReturn, TestEngine } from '@autosave/engine/testing';
@@ -59,10 +66,21 @@ async function footprint(appDir: string): Promise<{ packages: number; megabytes:
       if (!entry.isDirectory() || entry.name === '.bin' || entry.name === '.cache') continue;
       const path = join(dir, entry.name);
       if (entry.name.startsWith('@')) await visit(path);
-      else if (await stat(join(path, 'package.json')).then(() => true, () => false)) {
+      else if (
+        await stat(join(path, 'package.json')).then(
+          () => true,
+          () => false,
+        )
+      ) {
         packages += 1;
         const nested = join(path, 'node_modules');
-        if (await stat(nested).then(() => true, () => false)) await visit(nested);
+        if (
+          await stat(nested).then(
+            () => true,
+            () => false,
+          )
+        )
+          await visit(nested);
       }
     }
   };
@@ -72,7 +90,9 @@ async function footprint(appDir: string): Promise<{ packages: number; megabytes:
 
 /** The vitest and vite this repository installs (the apps install from the same npm cache). */
 async function vitestVersions(): Promise<Record<string, string>> {
-  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
+  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version: string }>;
+  };
   return { vitest: lock.packages['node_modules/vitest'].version, vite: lock.packages['node_modules/vite'].version };
 }
 
@@ -91,7 +111,10 @@ describe('a test-only app with @autosave/engine alone', () => {
           private: true,
           type: 'module',
           scripts: { test: 'vitest run' },
-          devDependencies: { ...Object.fromEntries(packages.map((name) => [`@autosave/${name}`, `file:${tarballs[name]}`])), ...runner },
+          devDependencies: {
+            ...Object.fromEntries(packages.map((name) => [`@autosave/${name}`, `file:${tarballs[name]}`])),
+            ...runner,
+          },
         }),
         'test/order.test.ts': TEST,
       });

@@ -6,7 +6,13 @@
  * it would be all of it), and 25,000
  * events take about five times as long as 5,000. Both figures are printed.
  */
-import { GetExecutionHistoryCommand, DescribeExecutionCommand, DescribeStateMachineForExecutionCommand, SFNClient, type HistoryEvent } from '@aws-sdk/client-sfn';
+import {
+  GetExecutionHistoryCommand,
+  DescribeExecutionCommand,
+  DescribeStateMachineForExecutionCommand,
+  SFNClient,
+  type HistoryEvent,
+} from '@aws-sdk/client-sfn';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +24,12 @@ const DEFINITION = JSON.stringify({
   StartAt: 'Loop',
   States: {
     Loop: { Type: 'Pass', Next: 'Work' },
-    Work: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'autosave-tool-step', 'Payload.$': '$' }, End: true },
+    Work: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::lambda:invoke',
+      Parameters: { FunctionName: 'autosave-tool-step', 'Payload.$': '$' },
+      End: true,
+    },
   },
 });
 
@@ -27,14 +38,53 @@ function eventAt(id: number, total: number): HistoryEvent {
   const at = new Date(Date.UTC(2026, 0, 1) + id);
   const base = { id, previousEventId: id - 1, timestamp: at };
   const tail = total - id;
-  if (id === 1) return { ...base, previousEventId: 0, type: 'ExecutionStarted', executionStartedEventDetails: { input: PAYLOAD, inputDetails: { truncated: false }, roleArn: 'arn:aws:iam::111122223333:role/r' } };
-  if (tail === 0) return { ...base, type: 'ExecutionFailed', executionFailedEventDetails: { error: 'Boom', cause: 'the last step' } };
-  if (tail === 1) return { ...base, type: 'TaskFailed', taskFailedEventDetails: { resourceType: 'lambda', resource: 'invoke', error: 'Boom', cause: 'the last step' } };
-  if (tail === 2) return { ...base, type: 'TaskScheduled', taskScheduledEventDetails: { resourceType: 'lambda', resource: 'invoke', region: 'eu-west-1', parameters: PAYLOAD } };
-  if (tail === 3) return { ...base, type: 'TaskStateEntered', stateEnteredEventDetails: { name: 'Work', input: PAYLOAD, inputDetails: { truncated: false } } };
+  if (id === 1)
+    return {
+      ...base,
+      previousEventId: 0,
+      type: 'ExecutionStarted',
+      executionStartedEventDetails: {
+        input: PAYLOAD,
+        inputDetails: { truncated: false },
+        roleArn: 'arn:aws:iam::111122223333:role/r',
+      },
+    };
+  if (tail === 0)
+    return { ...base, type: 'ExecutionFailed', executionFailedEventDetails: { error: 'Boom', cause: 'the last step' } };
+  if (tail === 1)
+    return {
+      ...base,
+      type: 'TaskFailed',
+      taskFailedEventDetails: { resourceType: 'lambda', resource: 'invoke', error: 'Boom', cause: 'the last step' },
+    };
+  if (tail === 2)
+    return {
+      ...base,
+      type: 'TaskScheduled',
+      taskScheduledEventDetails: {
+        resourceType: 'lambda',
+        resource: 'invoke',
+        region: 'eu-west-1',
+        parameters: PAYLOAD,
+      },
+    };
+  if (tail === 3)
+    return {
+      ...base,
+      type: 'TaskStateEntered',
+      stateEnteredEventDetails: { name: 'Work', input: PAYLOAD, inputDetails: { truncated: false } },
+    };
   return id % 2 === 0
-    ? { ...base, type: 'PassStateEntered', stateEnteredEventDetails: { name: 'Loop', input: PAYLOAD, inputDetails: { truncated: false } } }
-    : { ...base, type: 'PassStateExited', stateExitedEventDetails: { name: 'Loop', output: PAYLOAD, outputDetails: { truncated: false } } };
+    ? {
+        ...base,
+        type: 'PassStateEntered',
+        stateEnteredEventDetails: { name: 'Loop', input: PAYLOAD, inputDetails: { truncated: false } },
+      }
+    : {
+        ...base,
+        type: 'PassStateExited',
+        stateExitedEventDetails: { name: 'Loop', output: PAYLOAD, outputDetails: { truncated: false } },
+      };
 }
 
 /** A Step Functions source that makes a failed run's pages on demand (nothing holds its whole history). */
@@ -45,9 +95,23 @@ class GeneratedSource extends SFNClient {
   override send(command: unknown): Promise<never> {
     const arn = `arn:aws:states:eu-west-1:111122223333:execution:big-${this.total}:run`;
     if (command instanceof DescribeExecutionCommand) {
-      return Promise.resolve({ executionArn: arn, name: 'run', status: 'FAILED', startDate: new Date(Date.UTC(2026, 0, 1)), stopDate: new Date(Date.UTC(2026, 0, 2)), input: PAYLOAD, error: 'Boom', cause: 'the last step' } as never);
+      return Promise.resolve({
+        executionArn: arn,
+        name: 'run',
+        status: 'FAILED',
+        startDate: new Date(Date.UTC(2026, 0, 1)),
+        stopDate: new Date(Date.UTC(2026, 0, 2)),
+        input: PAYLOAD,
+        error: 'Boom',
+        cause: 'the last step',
+      } as never);
     }
-    if (command instanceof DescribeStateMachineForExecutionCommand) return Promise.resolve({ name: `big-${this.total}`, definition: DEFINITION, roleArn: 'arn:aws:iam::111122223333:role/r' } as never);
+    if (command instanceof DescribeStateMachineForExecutionCommand)
+      return Promise.resolve({
+        name: `big-${this.total}`,
+        definition: DEFINITION,
+        roleArn: 'arn:aws:iam::111122223333:role/r',
+      } as never);
     if (command instanceof GetExecutionHistoryCommand) {
       const from = Number(command.input.nextToken ?? 1);
       const to = Math.min(this.total, from + (command.input.maxResults ?? 1000) - 1);
@@ -85,7 +149,11 @@ async function measurePull(total: number): Promise<{ millis: number; heapGrowthB
   }, 250);
   const started = performance.now();
   try {
-    const pulled = await pullRun(new GeneratedSource(total), laptop.local.url, `arn:aws:states:eu-west-1:111122223333:execution:big-${total}:run`);
+    const pulled = await pullRun(
+      new GeneratedSource(total),
+      laptop.local.url,
+      `arn:aws:states:eu-west-1:111122223333:execution:big-${total}:run`,
+    );
     expect(pulled).toMatchObject({ status: 'FAILED', events: total, failedState: 'Work' });
   } finally {
     clearInterval(sampler);

@@ -18,23 +18,34 @@ import { startCountedEngine, type CountedEngine, type StepEvent } from './two-en
 
 /** Where each workflow's defect is planted: a tool step that runs after at least one other step. */
 const CASES = [
-  { workflow: clinicalTrialOnboarding, state: 'provision-edc-access', input: { ...clinicalTrialOnboarding.exampleInput, siteId: 'site-7001' } },
+  {
+    workflow: clinicalTrialOnboarding,
+    state: 'provision-edc-access',
+    input: { ...clinicalTrialOnboarding.exampleInput, siteId: 'site-7001' },
+  },
   { workflow: contractRenewal, state: 'send-renewal-email', input: contractRenewal.exampleInput },
   { workflow: researchAgent, state: 'research-tools', input: researchAgent.exampleInput },
 ] as const;
 
 /** A run named `broken-*` meets the defect at the AWS side; the tool step of the planted state fails before acting. */
 const plantedAt = (event: StepEvent, fn: string) =>
-  fn === 'tool-step' && String(event.executionArn ?? '').includes(':broken-') && CASES.some((c) => c.workflow.name === String(event.executionArn).split(':')[6] && toolStateOf(c.state, event));
+  fn === 'tool-step' &&
+  String(event.executionArn ?? '').includes(':broken-') &&
+  CASES.some((c) => c.workflow.name === String(event.executionArn).split(':')[6] && toolStateOf(c.state, event));
 /** research-tools' tool-step event names the agent step (`research`) with its calls; the others name their own state. */
-const toolStateOf = (state: string, event: StepEvent) => (state === 'research-tools' ? event.step === 'research' : event.step === state);
+const toolStateOf = (state: string, event: StepEvent) =>
+  state === 'research-tools' ? event.step === 'research' : event.step === state;
 
 let aws: CountedEngine;
 let laptop: CountedEngine;
 /** A third engine, without the defect: the same run there gives the output to expect. */
 let reference: CountedEngine;
 beforeAll(async () => {
-  [aws, laptop, reference] = await Promise.all([startCountedEngine(plantedAt), startCountedEngine(), startCountedEngine()]);
+  [aws, laptop, reference] = await Promise.all([
+    startCountedEngine(plantedAt),
+    startCountedEngine(),
+    startCountedEngine(),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([aws?.close(), laptop?.close(), reference?.close()]);
@@ -75,75 +86,122 @@ async function runToEnd(side: CountedEngine, executionArn: string): Promise<stri
 
 async function start(side: CountedEngine, workflow: string, name: string, input: unknown): Promise<string> {
   const alias = side.local.deployments.find((d) => d.workflow === workflow)?.aliasArn as string;
-  const out = await side.sfn.send(new StartExecutionCommand({ stateMachineArn: alias, name, input: JSON.stringify(input) }));
+  const out = await side.sfn.send(
+    new StartExecutionCommand({ stateMachineArn: alias, name, input: JSON.stringify(input) }),
+  );
   return out.executionArn as string;
 }
 
 /** The event ids after which the laptop ran the run (its first ExecutionRedriven). */
-const afterRedrive = (events: readonly HistoryEvent[]) => events.slice(events.findIndex((e) => e.type === 'ExecutionRedriven'));
+const afterRedrive = (events: readonly HistoryEvent[]) =>
+  events.slice(events.findIndex((e) => e.type === 'ExecutionRedriven'));
 
-describe.each(CASES)('$workflow.name: fails on "AWS" at $state, is pulled, fixed and redriven on the laptop', ({ workflow, state, input }) => {
-  it('ends SUCCEEDED with the output of a run without the defect; no earlier step runs again and no model turn is asked twice', async () => {
-    // The reference: the same run (name and input) on an engine without the defect.
-    const clean = await start(reference, workflow.name, `broken-${workflow.name}`, input);
-    expect(await runToEnd(reference, clean)).toBe('SUCCEEDED');
-    const cleanOutput = (await reference.sfn.send(new DescribeExecutionCommand({ executionArn: clean }))).output as string;
+describe.each(CASES)(
+  '$workflow.name: fails on "AWS" at $state, is pulled, fixed and redriven on the laptop',
+  ({ workflow, state, input }) => {
+    it('ends SUCCEEDED with the output of a run without the defect; no earlier step runs again and no model turn is asked twice', async () => {
+      // The reference: the same run (name and input) on an engine without the defect.
+      const clean = await start(reference, workflow.name, `broken-${workflow.name}`, input);
+      expect(await runToEnd(reference, clean)).toBe('SUCCEEDED');
+      const cleanOutput = (await reference.sfn.send(new DescribeExecutionCommand({ executionArn: clean })))
+        .output as string;
 
-    const awsBefore = new Map(aws.invocations);
-    const broken = await start(aws, workflow.name, `broken-${workflow.name}`, input);
-    expect(await runToEnd(aws, broken)).toBe('FAILED');
-    const failedThere = await aws.sfn.send(new DescribeExecutionCommand({ executionArn: broken }));
-    expect(failedThere.error).toBe('PlantedDefect');
-    const awsHistory = await getFullHistory(aws.sfn, broken);
-    const awsInvocations = new Map([...aws.invocations].map(([k, n]) => [k, n - (awsBefore.get(k) ?? 0)] as const).filter(([, n]) => n > 0));
+      const awsBefore = new Map(aws.invocations);
+      const broken = await start(aws, workflow.name, `broken-${workflow.name}`, input);
+      expect(await runToEnd(aws, broken)).toBe('FAILED');
+      const failedThere = await aws.sfn.send(new DescribeExecutionCommand({ executionArn: broken }));
+      expect(failedThere.error).toBe('PlantedDefect');
+      const awsHistory = await getFullHistory(aws.sfn, broken);
+      const awsInvocations = new Map(
+        [...aws.invocations].map(([k, n]) => [k, n - (awsBefore.get(k) ?? 0)] as const).filter(([, n]) => n > 0),
+      );
 
-    const pulled = await autosave('pull', broken, '--from-endpoint', aws.local.url, '--from-s3-endpoint', aws.local.endpoints.s3, '--endpoint', laptop.local.url);
-    expect(pulled.stderr).toBe('');
-    expect(pulled.code).toBe(0);
-    expect(pulled.stdout).toContain(`FAILED at ${state}: PlantedDefect`);
-    expect(pulled.stdout).toContain(`npx autosave redrive broken-${workflow.name}`);
-    // The research agent's conversation is offloaded to S3: the pull copies it, or the laptop's next model turn could not read it.
-    if (JSON.stringify(awsHistory).includes('s3://')) expect(pulled.stdout).toMatch(/\d+ payload\(s\) it names by s3:\/\/ reference copied to the local S3/);
-    const here = await laptop.sfn.send(new DescribeExecutionCommand({ executionArn: broken }));
-    expect(here).toMatchObject({ status: 'FAILED', error: 'PlantedDefect', cause: failedThere.cause, input: failedThere.input });
-    expect(await getFullHistory(laptop.sfn, broken)).toEqual(awsHistory);
+      const pulled = await autosave(
+        'pull',
+        broken,
+        '--from-endpoint',
+        aws.local.url,
+        '--from-s3-endpoint',
+        aws.local.endpoints.s3,
+        '--endpoint',
+        laptop.local.url,
+      );
+      expect(pulled.stderr).toBe('');
+      expect(pulled.code).toBe(0);
+      expect(pulled.stdout).toContain(`FAILED at ${state}: PlantedDefect`);
+      expect(pulled.stdout).toContain(`npx autosave redrive broken-${workflow.name}`);
+      // The research agent's conversation is offloaded to S3: the pull copies it, or the laptop's next model turn could not read it.
+      if (JSON.stringify(awsHistory).includes('s3://'))
+        expect(pulled.stdout).toMatch(/\d+ payload\(s\) it names by s3:\/\/ reference copied to the local S3/);
+      const here = await laptop.sfn.send(new DescribeExecutionCommand({ executionArn: broken }));
+      expect(here).toMatchObject({
+        status: 'FAILED',
+        error: 'PlantedDefect',
+        cause: failedThere.cause,
+        input: failedThere.input,
+      });
+      expect(await getFullHistory(laptop.sfn, broken)).toEqual(awsHistory);
 
-    const laptopBefore = new Map(laptop.invocations);
-    const redriven = await autosave('redrive', `broken-${workflow.name}`, '--endpoint', laptop.local.url);
-    expect(redriven.stderr).toBe('');
-    expect(redriven.code).toBe(0);
-    expect(await runToEnd(laptop, broken)).toBe('SUCCEEDED');
-    const done = await laptop.sfn.send(new DescribeExecutionCommand({ executionArn: broken }));
-    expect(done.redriveCount).toBe(1);
-    expect(JSON.parse(done.output as string)).toEqual(JSON.parse(cleanOutput));
+      const laptopBefore = new Map(laptop.invocations);
+      const redriven = await autosave('redrive', `broken-${workflow.name}`, '--endpoint', laptop.local.url);
+      expect(redriven.stderr).toBe('');
+      expect(redriven.code).toBe(0);
+      expect(await runToEnd(laptop, broken)).toBe('SUCCEEDED');
+      const done = await laptop.sfn.send(new DescribeExecutionCommand({ executionArn: broken }));
+      expect(done.redriveCount).toBe(1);
+      expect(JSON.parse(done.output as string)).toEqual(JSON.parse(cleanOutput));
 
-    // What the laptop ran: the failed state's tool call again, then what came after it. Every other
-    // invocation at AWS (model turns included) ran there only: as many times in all as on the AWS side.
-    const laptopInvocations = new Map([...laptop.invocations].map(([k, n]) => [k, n - (laptopBefore.get(k) ?? 0)] as const).filter(([, n]) => n > 0));
-    const ranOnBoth = [...laptopInvocations.keys()].filter((key) => awsInvocations.has(key));
-    expect(ranOnBoth).toHaveLength(1);
-    expect(ranOnBoth[0]).toMatch(/^tool-step:/);
-    expect(laptopInvocations.get(ranOnBoth[0])).toBe(1);
-    for (const [key, n] of laptopInvocations) if (key.startsWith('model-step:')) expect(n, `${key} asked more than once`).toBe(1);
-    // The history agrees: the AWS events first, as they were, then nothing scheduled again before the failed state.
-    const history = await getFullHistory(laptop.sfn, broken);
-    expect(history.slice(0, awsHistory.length)).toEqual(awsHistory);
-    expect(afterRedrive(history)[1].stateEnteredEventDetails?.name).toBe(state);
-  });
-});
+      // What the laptop ran: the failed state's tool call again, then what came after it. Every other
+      // invocation at AWS (model turns included) ran there only: as many times in all as on the AWS side.
+      const laptopInvocations = new Map(
+        [...laptop.invocations].map(([k, n]) => [k, n - (laptopBefore.get(k) ?? 0)] as const).filter(([, n]) => n > 0),
+      );
+      const ranOnBoth = [...laptopInvocations.keys()].filter((key) => awsInvocations.has(key));
+      expect(ranOnBoth).toHaveLength(1);
+      expect(ranOnBoth[0]).toMatch(/^tool-step:/);
+      expect(laptopInvocations.get(ranOnBoth[0])).toBe(1);
+      for (const [key, n] of laptopInvocations)
+        if (key.startsWith('model-step:')) expect(n, `${key} asked more than once`).toBe(1);
+      // The history agrees: the AWS events first, as they were, then nothing scheduled again before the failed state.
+      const history = await getFullHistory(laptop.sfn, broken);
+      expect(history.slice(0, awsHistory.length)).toEqual(awsHistory);
+      expect(afterRedrive(history)[1].stateEnteredEventDetails?.name).toBe(state);
+    });
+  },
+);
 
 describe('pull --state-machine --status FAILED --since', () => {
   it('pulls every failed run of the machine and prints them grouped by state and error', async () => {
     const broken = await start(aws, contractRenewal.name, 'broken-bulk-1', contractRenewal.exampleInput);
     expect(await runToEnd(aws, broken)).toBe('FAILED');
-    const machineArn = (await aws.sfn.send(new DescribeExecutionCommand({ executionArn: broken }))).stateMachineArn as string;
+    const machineArn = (await aws.sfn.send(new DescribeExecutionCommand({ executionArn: broken })))
+      .stateMachineArn as string;
     // The engines' virtual clocks stand at 1 Jan 2026; --since counts back from the wall clock.
-    const out = await autosave('pull', '--state-machine', machineArn, '--status', 'FAILED', '--since', '400d', '--from-endpoint', aws.local.url, '--endpoint', laptop.local.url, '--json');
+    const out = await autosave(
+      'pull',
+      '--state-machine',
+      machineArn,
+      '--status',
+      'FAILED',
+      '--since',
+      '400d',
+      '--from-endpoint',
+      aws.local.url,
+      '--endpoint',
+      laptop.local.url,
+      '--json',
+    );
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
-    const answer = JSON.parse(out.stdout) as { pulled: { executionArn: string }[]; groups: { state: string; error: string; runs: number }[]; resumable: number };
+    const answer = JSON.parse(out.stdout) as {
+      pulled: { executionArn: string }[];
+      groups: { state: string; error: string; runs: number }[];
+      resumable: number;
+    };
     expect(answer.pulled.map((p) => p.executionArn)).toContain(broken);
-    expect(answer.groups).toContainEqual(expect.objectContaining({ state: 'send-renewal-email', error: 'PlantedDefect' }));
+    expect(answer.groups).toContainEqual(
+      expect.objectContaining({ state: 'send-renewal-email', error: 'PlantedDefect' }),
+    );
     expect(answer.resumable).toBeGreaterThanOrEqual(1);
     expect((await laptop.sfn.send(new DescribeExecutionCommand({ executionArn: broken }))).status).toBe('FAILED');
   });
@@ -152,8 +210,17 @@ describe('pull --state-machine --status FAILED --since', () => {
 describe('an EXPRESS run', () => {
   it('is refused in plain words: the service keeps no history of it', async () => {
     const alias = aws.local.deployments.find((d) => d.workflow === supportTriage.name)?.aliasArn as string;
-    const started = await aws.sfn.send(new StartExecutionCommand({ stateMachineArn: alias, input: JSON.stringify(supportTriage.exampleInput) }));
-    const pulled = await autosave('pull', started.executionArn as string, '--from-endpoint', aws.local.url, '--endpoint', laptop.local.url);
+    const started = await aws.sfn.send(
+      new StartExecutionCommand({ stateMachineArn: alias, input: JSON.stringify(supportTriage.exampleInput) }),
+    );
+    const pulled = await autosave(
+      'pull',
+      started.executionArn as string,
+      '--from-endpoint',
+      aws.local.url,
+      '--endpoint',
+      laptop.local.url,
+    );
     expect(pulled.code).toBe(1);
     expect(pulled.stderr).toMatch(/is an EXPRESS run: the service keeps no history of it/);
   });

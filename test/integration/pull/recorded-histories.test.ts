@@ -8,7 +8,13 @@
  * days ago, as RedriveExecution refuses it.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { DescribeExecutionCommand, DescribeStateMachineForExecutionCommand, GetExecutionHistoryCommand, SFNClient, type HistoryEvent } from '@aws-sdk/client-sfn';
+import {
+  DescribeExecutionCommand,
+  DescribeStateMachineForExecutionCommand,
+  GetExecutionHistoryCommand,
+  SFNClient,
+  type HistoryEvent,
+} from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../packages/local/src/cli/main';
 import { captureTerminal } from '../../../packages/local/src/cli/output';
@@ -21,7 +27,14 @@ const DIR = new URL('../../fixtures/history/aws-recorded/', import.meta.url);
 interface RecordedRun {
   readonly source: Record<string, string>;
   readonly stateMachine: { name: string; definition: string; roleArn: string };
-  readonly execution: { executionArn: string; name: string; status: string; startDate: number; stopDate: number; [field: string]: unknown };
+  readonly execution: {
+    executionArn: string;
+    name: string;
+    status: string;
+    startDate: number;
+    stopDate: number;
+    [field: string]: unknown;
+  };
   readonly pages: { events: (Omit<HistoryEvent, 'timestamp'> & { timestamp: number })[] }[];
 }
 
@@ -38,11 +51,19 @@ class RecordedSource extends SFNClient {
   }
   override send(command: unknown): Promise<never> {
     const { execution, stateMachine, pages } = this.run;
-    if (command instanceof DescribeExecutionCommand) return Promise.resolve({ ...execution, startDate: new Date(execution.startDate), stopDate: new Date(execution.stopDate) } as never);
+    if (command instanceof DescribeExecutionCommand)
+      return Promise.resolve({
+        ...execution,
+        startDate: new Date(execution.startDate),
+        stopDate: new Date(execution.stopDate),
+      } as never);
     if (command instanceof DescribeStateMachineForExecutionCommand) return Promise.resolve(stateMachine as never);
     if (command instanceof GetExecutionHistoryCommand) {
       const page = Number(command.input.nextToken ?? 0);
-      return Promise.resolve({ events: pages[page].events.map(withDates), ...(page + 1 < pages.length ? { nextToken: String(page + 1) } : {}) } as never);
+      return Promise.resolve({
+        events: pages[page].events.map(withDates),
+        ...(page + 1 < pages.length ? { nextToken: String(page + 1) } : {}),
+      } as never);
     }
     return Promise.reject(new Error(`unexpected ${String(command)}`));
   }
@@ -65,7 +86,9 @@ describe.each(recorded)('%s', (_file, run) => {
     expect(await getFullHistory(laptop.sfn, localArn)).toEqual(events.map(withDates));
     if (run.execution.status === 'FAILED') {
       expect(pulled.failedState).toBe('Start');
-      expect(pulled.warnings).toEqual([expect.stringContaining("invokes the Lambda function 'sfn-raise-exception', which this engine does not have")]);
+      expect(pulled.warnings).toEqual([
+        expect.stringContaining("invokes the Lambda function 'sfn-raise-exception', which this engine does not have"),
+      ]);
     }
     const out = captureTerminal();
     let code: number;
@@ -77,7 +100,9 @@ describe.each(recorded)('%s', (_file, run) => {
     expect(out.stderr).toBe('');
     expect(code).toBe(0);
     for (const e of events) expect(out.stdout).toMatch(new RegExp(`\\b${e.id}\\b.*${e.type}`));
-    expect(out.stdout).toContain(`pulled from ${run.execution.executionArn} (account 111111111111, region us-east-1): events 1 to ${events.length} are its history there`);
+    expect(out.stdout).toContain(
+      `pulled from ${run.execution.executionArn} (account 111111111111, region us-east-1): events 1 to ${events.length} are its history there`,
+    );
 
     const page = await (await fetch(`${laptop.local.url}/runs/${encodeURIComponent(localArn)}`)).text();
     expect(page).toContain(`data-pulled-from="${run.execution.executionArn}"`);
@@ -85,8 +110,14 @@ describe.each(recorded)('%s', (_file, run) => {
     if (run.execution.status !== 'FAILED') return;
     // The page's Redrive asks RedriveExecution, which refuses a run that closed more than 14 days ago (this one, in 2023), as AWS does.
     expect(page).toContain(`action="/runs/${encodeURIComponent(localArn)}/redrive"`);
-    const redriven = await fetch(`${laptop.local.url}/runs/${encodeURIComponent(localArn)}/redrive`, { method: 'POST', redirect: 'manual', headers: { origin: laptop.local.url } });
+    const redriven = await fetch(`${laptop.local.url}/runs/${encodeURIComponent(localArn)}/redrive`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: laptop.local.url },
+    });
     expect(redriven.status).toBe(409);
-    expect(await redriven.text()).toContain('ExecutionNotRedrivable: Execution cannot be redriven: Execution closed more than 14 days ago');
+    expect(await redriven.text()).toContain(
+      'ExecutionNotRedrivable: Execution cannot be redriven: Execution closed more than 14 days ago',
+    );
   });
 });

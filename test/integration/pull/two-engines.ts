@@ -54,15 +54,21 @@ export async function startCountedEngine(
   const invocations = new Map<string, number>();
   const toolStep = app.functions[TOOL_STEP] as unknown as Handler;
   const modelStep = (await functionSpec('model-step').load()) as Handler;
-  const counted = (fn: 'tool-step' | 'model-step', inner: Handler): Handler => async (event, context) => {
-    const key = `${fn}:${event.step}:${event.turn ?? '-'}`;
-    invocations.set(key, (invocations.get(key) ?? 0) + 1);
-    if (defect(event, fn)) throw new PlantedDefectError(`planted defect in ${event.step}`);
-    return inner(event, context);
-  };
+  const counted =
+    (fn: 'tool-step' | 'model-step', inner: Handler): Handler =>
+    async (event, context) => {
+      const key = `${fn}:${event.step}:${event.turn ?? '-'}`;
+      invocations.set(key, (invocations.get(key) ?? 0) + 1);
+      if (defect(event, fn)) throw new PlantedDefectError(`planted defect in ${event.step}`);
+      return inner(event, context);
+    };
   const local = await startLocal({
     ...app,
-    functions: { ...app.functions, [TOOL_STEP]: counted('tool-step', toolStep), [MODEL_STEP]: counted('model-step', modelStep) },
+    functions: {
+      ...app.functions,
+      [TOOL_STEP]: counted('tool-step', toolStep),
+      [MODEL_STEP]: counted('model-step', modelStep),
+    },
     environment: { ...app.environment, POWERTOOLS_METRICS_DISABLED: 'true' },
     port: 0,
     dataDir: join(dir, 'data'),
@@ -70,13 +76,21 @@ export async function startCountedEngine(
     console: options.console ?? false,
     log: () => {},
   });
-  const sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, disableHostPrefix: true });
+  const sfn = new SFNClient({
+    endpoint: local.url,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+    disableHostPrefix: true,
+  });
   return {
     local,
     sfn,
     invocations,
     async advance(seconds) {
-      const res = await fetch(`${local.url}/_autosave/clock/advance`, { method: 'POST', body: JSON.stringify({ seconds }) });
+      const res = await fetch(`${local.url}/_autosave/clock/advance`, {
+        method: 'POST',
+        body: JSON.stringify({ seconds }),
+      });
       if (!res.ok) throw new Error(`clock advance: HTTP ${res.status}`);
     },
     async close() {

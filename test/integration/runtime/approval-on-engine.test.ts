@@ -7,7 +7,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateStateMachineCommand, DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  CreateStateMachineCommand,
+  DescribeExecutionCommand,
+  SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seconds, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { OutboxEmailProvider } from '@autosave/runtime/tools';
@@ -48,10 +53,22 @@ const definition = (timeoutSeconds: number) => ({
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'autosave-approvals-'));
-  local = await startLocal({ ...(await exampleApp()), port: 0, dataDir: join(dir, 'data'), deployWorkflows: false, console: false, virtualClock: true, log: () => {} });
+  local = await startLocal({
+    ...(await exampleApp()),
+    port: 0,
+    dataDir: join(dir, 'data'),
+    deployWorkflows: false,
+    console: false,
+    virtualClock: true,
+    log: () => {},
+  });
   sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   ({ stateMachineArn } = (await sfn.send(
-    new CreateStateMachineCommand({ name: 'approval-check', definition: JSON.stringify(definition(3600)), roleArn: 'arn:aws:iam::123456789012:role/local' }),
+    new CreateStateMachineCommand({
+      name: 'approval-check',
+      definition: JSON.stringify(definition(3600)),
+      roleArn: 'arn:aws:iam::123456789012:role/local',
+    }),
   )) as { stateMachineArn: string });
 });
 afterAll(async () => {
@@ -71,7 +88,11 @@ const status = (executionArn: string) => sfn.send(new DescribeExecutionCommand({
 describe('approvals on the local engine', () => {
   it('GET shows the page without deciding; POST resumes the run with the decision; a second POST is refused', async () => {
     const { executionArn } = await sfn.send(
-      new StartExecutionCommand({ stateMachineArn, name: 'site-4412', input: JSON.stringify({ siteId: 'site-4412', coordinator: 'coord@site-4412.example' }) }),
+      new StartExecutionCommand({
+        stateMachineArn,
+        name: 'site-4412',
+        input: JSON.stringify({ siteId: 'site-4412', coordinator: 'coord@site-4412.example' }),
+      }),
     );
     const link = await linkFor('coord@site-4412.example');
     expect(link.startsWith(`${local.url}/approvals/`)).toBe(true);
@@ -95,11 +116,17 @@ describe('approvals on the local engine', () => {
 
   it('a link whose run timed out answers 410 and says the run is no longer waiting', async () => {
     const { executionArn } = await sfn.send(
-      new StartExecutionCommand({ stateMachineArn, name: 'site-5000', input: JSON.stringify({ siteId: 'site-5000', coordinator: 'coord@site-5000.example' }) }),
+      new StartExecutionCommand({
+        stateMachineArn,
+        name: 'site-5000',
+        input: JSON.stringify({ siteId: 'site-5000', coordinator: 'coord@site-5000.example' }),
+      }),
     );
     const link = await linkFor('coord@site-5000.example');
     await local.clock!.advance(seconds(3601));
-    await eventually('the run to time out', async () => (['TIMED_OUT', 'FAILED'].includes((await status(executionArn!)).status!) ? true : undefined));
+    await eventually('the run to time out', async () =>
+      ['TIMED_OUT', 'FAILED'].includes((await status(executionArn!)).status!) ? true : undefined,
+    );
 
     const late = await fetch(link, { method: 'POST', body: new URLSearchParams({ decision: 'approve', by: 'late' }) });
     expect(late.status).toBe(410);

@@ -6,7 +6,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateStateMachineCommand, DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  CreateStateMachineCommand,
+  DescribeExecutionCommand,
+  SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localFunctionName } from '@autosave/runtime/handlers';
@@ -49,7 +54,10 @@ const definition = {
     DeliverWelcome: {
       Type: 'Task',
       Resource: 'arn:aws:states:::lambda:invoke',
-      Arguments: { FunctionName: 'arn:aws:lambda:us-east-1:123456789012:function:autosave-test-flaky', Payload: '{% $states.input %}' },
+      Arguments: {
+        FunctionName: 'arn:aws:lambda:us-east-1:123456789012:function:autosave-test-flaky',
+        Payload: '{% $states.input %}',
+      },
       Output: '{% $states.result.Payload %}',
       Next: 'Done',
     },
@@ -68,16 +76,36 @@ function until(executionArn: string, statuses: string[]) {
 describe('dead letter and redrive on the local engine', () => {
   it('dead-letters a failed run with its failed state, and the redrive handler resumes it there', async () => {
     const { stateMachineArn } = await sfn.send(
-      new CreateStateMachineCommand({ name: 'redrive-check', definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/local' }),
+      new CreateStateMachineCommand({
+        name: 'redrive-check',
+        definition: JSON.stringify(definition),
+        roleArn: 'arn:aws:iam::123456789012:role/local',
+      }),
     );
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'site-4412', input: JSON.stringify({ siteId: 'site-4412' }) }));
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({ stateMachineArn, name: 'site-4412', input: JSON.stringify({ siteId: 'site-4412' }) }),
+    );
     const failed = await until(executionArn!, ['FAILED']);
     expect(failed.error).toBe('ProviderDown');
 
-    const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: local.environment.AUTOSAVE_DLQ_URL, MaxNumberOfMessages: 10, WaitTimeSeconds: 5 }));
+    const received = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: local.environment.AUTOSAVE_DLQ_URL,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 5,
+      }),
+    );
     expect(received.Messages).toHaveLength(1);
     const letter = JSON.parse(received.Messages![0].Body!) as DeadLetterMessage;
-    expect(letter).toMatchObject({ executionArn, stateMachineArn, workflow: 'redrive-check', status: 'FAILED', error: 'ProviderDown', failedState: 'DeliverWelcome', redriveCount: 0 });
+    expect(letter).toMatchObject({
+      executionArn,
+      stateMachineArn,
+      workflow: 'redrive-check',
+      status: 'FAILED',
+      error: 'ProviderDown',
+      failedState: 'DeliverWelcome',
+      redriveCount: 0,
+    });
 
     await writeFile(process.env.TEST_FLAKY_MARKER!, 'fixed');
     const sqsEvent = { Records: [{ messageId: received.Messages![0].MessageId!, body: received.Messages![0].Body! }] };

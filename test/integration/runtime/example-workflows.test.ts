@@ -21,7 +21,13 @@ let sfn: SFNClient;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'autosave-examples-'));
-  local = await startLocal({ ...(await exampleApp()), port: 0, dataDir: join(dir, 'data'), console: false, log: () => {} });
+  local = await startLocal({
+    ...(await exampleApp()),
+    port: 0,
+    dataDir: join(dir, 'data'),
+    console: false,
+    log: () => {},
+  });
   sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
 });
 afterAll(async () => {
@@ -32,7 +38,8 @@ afterAll(async () => {
 
 async function start(workflow: string, input: unknown, name: string): Promise<string> {
   const aliasArn = local.deployments.find((d) => d.workflow === workflow)!.aliasArn;
-  return (await sfn.send(new StartExecutionCommand({ stateMachineArn: aliasArn, name, input: JSON.stringify(input) }))).executionArn!;
+  return (await sfn.send(new StartExecutionCommand({ stateMachineArn: aliasArn, name, input: JSON.stringify(input) })))
+    .executionArn!;
 }
 
 const closed = (executionArn: string) =>
@@ -49,7 +56,9 @@ describe('example workflows on the local engine', () => {
     expect(run.status).toBe('SUCCEEDED');
     // A second run for the same contract version does not email the customer again.
     expect((await closed(await start('contract-renewal', input, 'renewal-2'))).status).toBe('SUCCEEDED');
-    const sent = (await outbox().list()).filter((e) => e.idempotencyKey === `renewal:${input.contractId}:${input.version}`);
+    const sent = (await outbox().list()).filter(
+      (e) => e.idempotencyKey === `renewal:${input.contractId}:${input.version}`,
+    );
     expect(sent).toHaveLength(1);
     expect(sent[0].body).toContain('renewal');
   });
@@ -67,7 +76,14 @@ describe('example workflows on the local engine', () => {
       const email = (await outbox().list()).find((e) => e.idempotencyKey.startsWith('approval:'));
       return email && /(http:\/\/\S+\/approvals\/\S+)/.exec(email.body)?.[1];
     });
-    expect((await fetch(link, { method: 'POST', body: new URLSearchParams({ decision: 'approve', by: input.coordinatorEmail }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(link, {
+          method: 'POST',
+          body: new URLSearchParams({ decision: 'approve', by: input.coordinatorEmail }),
+        })
+      ).status,
+    ).toBe(200);
     const run = await closed(executionArn);
     expect(run.status).toBe('SUCCEEDED');
     expect((await outbox().list()).filter((e) => e.idempotencyKey === `${input.siteId}:welcome`)).toHaveLength(1);

@@ -4,7 +4,12 @@
  * allows every call its workflows make; a deploy that takes a grant away fails the next call the way AWS
  * fails it (Lambda.AWSLambdaException, AccessDeniedException in AWS's wording).
  */
-import { DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  DescribeExecutionCommand,
+  GetExecutionHistoryCommand,
+  SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minutes } from '../../../packages/workflow/src/config/duration';
 import type { LocalEngine } from '../../../packages/local/src/server';
@@ -29,7 +34,9 @@ const aliasOf = (workflow: string) => local.deployments.find((d) => d.workflow =
 
 /** Starts a run and moves the virtual clock (retry backoff included) until it closes. */
 async function runToEnd(workflow: string, input: unknown, name: string) {
-  const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: aliasOf(workflow), name, input: JSON.stringify(input) }));
+  const { executionArn } = await sfn.send(
+    new StartExecutionCommand({ stateMachineArn: aliasOf(workflow), name, input: JSON.stringify(input) }),
+  );
   for (let i = 0; i < 200; i++) {
     const run = await sfn.send(new DescribeExecutionCommand({ executionArn }));
     if (run.status !== 'RUNNING') return run;
@@ -45,24 +52,36 @@ describe('autosave local --stack --enforce-iam', () => {
   });
 
   it('runs the workflows as shipped: their roles allow every call they make', async () => {
-    expect((await runToEnd('contract-renewal', contractRenewal.exampleInput, 'renewal-allowed')).status).toBe('SUCCEEDED');
+    expect((await runToEnd('contract-renewal', contractRenewal.exampleInput, 'renewal-allowed')).status).toBe(
+      'SUCCEEDED',
+    );
     expect((await runToEnd('research-agent', researchAgent.exampleInput, 'research-allowed')).status).toBe('SUCCEEDED');
   });
 
   it('after a deploy that takes the Lambda grant away, fails the Task as AWS does, before the function runs', async () => {
     const edited = editedAssembly(v1, (t) => {
-      const policy = Object.entries(t.Resources).find(([id, r]) => id.startsWith('ContractRenewalRoleDefaultPolicy') && r.Type === 'AWS::IAM::Policy')![1];
-      policy.Properties.PolicyDocument.Statement = policy.Properties.PolicyDocument.Statement.filter((s: { Action: unknown }) => s.Action !== 'lambda:InvokeFunction');
+      const policy = Object.entries(t.Resources).find(
+        ([id, r]) => id.startsWith('ContractRenewalRoleDefaultPolicy') && r.Type === 'AWS::IAM::Policy',
+      )![1];
+      policy.Properties.PolicyDocument.Statement = policy.Properties.PolicyDocument.Statement.filter(
+        (s: { Action: unknown }) => s.Action !== 'lambda:InvokeFunction',
+      );
     });
     const deployed = await local.stack!.deploy(edited);
-    expect(deployed.changes.filter((c) => c.change !== 'unchanged').map((c) => c.logicalId)).toEqual([expect.stringMatching(/^ContractRenewalRoleDefaultPolicy/)]);
+    expect(deployed.changes.filter((c) => c.change !== 'unchanged').map((c) => c.logicalId)).toEqual([
+      expect.stringMatching(/^ContractRenewalRoleDefaultPolicy/),
+    ]);
 
     const run = await runToEnd('contract-renewal', contractRenewal.exampleInput, 'renewal-denied');
     expect(run.status).toBe('FAILED');
-    const { events } = await sfn.send(new GetExecutionHistoryCommand({ executionArn: run.executionArn, maxResults: 1000 }));
+    const { events } = await sfn.send(
+      new GetExecutionHistoryCommand({ executionArn: run.executionArn, maxResults: 1000 }),
+    );
     const failures = (events ?? []).filter((e) => e.type === 'TaskFailed').map((e) => e.taskFailedEventDetails!);
     expect(failures.length).toBeGreaterThan(0);
-    const roleName = local.stack!.summary()!.resources.find((r) => r.logicalId.startsWith('ContractRenewalRole') && r.type === 'AWS::IAM::Role')!.physicalId;
+    const roleName = local
+      .stack!.summary()!
+      .resources.find((r) => r.logicalId.startsWith('ContractRenewalRole') && r.type === 'AWS::IAM::Role')!.physicalId;
     for (const f of failures) {
       expect(f.error).toBe('Lambda.AWSLambdaException');
       expect(f.cause).toMatch(

@@ -36,10 +36,16 @@ describe('the deploy rehearsal', () => {
   );
 
   it(
-    'with --enforce-iam, the app\'s own roles still let every run in flight finish on its old versions',
+    "with --enforce-iam, the app's own roles still let every run in flight finish on its old versions",
     async () => {
       await appAssemblies();
-      const report = await rehearse({ runsBefore: 8, runsAfter: 3, concurrency: 8, enforceIam: true, virtualClock: true });
+      const report = await rehearse({
+        runsBefore: 8,
+        runsAfter: 3,
+        concurrency: 8,
+        enforceIam: true,
+        virtualClock: true,
+      });
       expect(report.iamEnforced).toBe(true);
       expect(report.problems).toEqual([]);
       expect(Object.values(report.finishedPerStateMachineVersion)).toEqual([8, 3]);
@@ -51,12 +57,21 @@ describe('the deploy rehearsal', () => {
     'with --enforce-iam, a v2 whose roles drop old versions fails every run in flight with AccessDenied, and only those',
     async () => {
       await appAssemblies();
-      const report = await rehearse({ runsBefore: 5, runsAfter: 3, concurrency: 8, enforceIam: true, dropOldVersionGrants: true, virtualClock: true });
+      const report = await rehearse({
+        runsBefore: 5,
+        runsAfter: 3,
+        concurrency: 8,
+        enforceIam: true,
+        dropOldVersionGrants: true,
+        virtualClock: true,
+      });
       expect(report.oldVersionGrantsDropped).toBe(true);
       expect(report.failedPerError).toEqual({ 'Lambda.AWSLambdaException': 5 });
       expect(report.problems).toHaveLength(5);
       for (const p of report.problems) {
-        expect(p).toMatch(/^before-\d \(started before the deploy\) FAILED: Lambda\.AWSLambdaException User: arn:aws:sts::123456789012:assumed-role\/.+ is not authorized to perform: lambda:InvokeFunction on resource: arn:aws:lambda:us-east-1:123456789012:function:[^ ]*ToolStep[^ ]*:1 because no identity-based policy allows the lambda:InvokeFunction action/);
+        expect(p).toMatch(
+          /^before-\d \(started before the deploy\) FAILED: Lambda\.AWSLambdaException User: arn:aws:sts::123456789012:assumed-role\/.+ is not authorized to perform: lambda:InvokeFunction on resource: arn:aws:lambda:us-east-1:123456789012:function:[^ ]*ToolStep[^ ]*:1 because no identity-based policy allows the lambda:InvokeFunction action/,
+        );
       }
       // The runs started after the deploy are on v2's versions, which the new role grants.
       expect(Object.values(report.finishedPerStateMachineVersion)).toEqual([3]);

@@ -23,11 +23,15 @@ describe('autosave deploy --local with no cached assembly', () => {
     'synthesizes the app from the CLI bundle, then reports the unreachable engine in one line',
     async () => {
       cache = await mkdtemp(join(tmpdir(), 'autosave-assembly-cache-'));
-      const child = spawn(process.execPath, ['bin/autosave.js', 'deploy', '--local', '--endpoint', 'http://127.0.0.1:9'], {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, [ASSEMBLY_CACHE_ENV]: cache },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['bin/autosave.js', 'deploy', '--local', '--endpoint', 'http://127.0.0.1:9'],
+        {
+          cwd: PROJECT_ROOT,
+          env: { ...process.env, [ASSEMBLY_CACHE_ENV]: cache },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -37,7 +41,12 @@ describe('autosave deploy --local with no cached assembly', () => {
       expect(stdout).toMatch(/^assembly: synthesized now from sources [0-9a-f]{12} in \d+ ms$/m);
       expect((await readdir(cache)).filter((e) => /^[0-9a-f]{12}$/.test(e))).toHaveLength(1);
       expect(code).toBe(1);
-      expect(stderr.trimEnd().split('\n').filter((l) => l.startsWith('autosave deploy:'))).toHaveLength(1);
+      expect(
+        stderr
+          .trimEnd()
+          .split('\n')
+          .filter((l) => l.startsWith('autosave deploy:')),
+      ).toHaveLength(1);
     },
     SYNTH_TIMEOUT_MILLIS,
   );

@@ -18,7 +18,16 @@ beforeAll(async () => {
       .response(
         'ModelDownThenDraft',
         mockThrow('Lambda.ServiceException', 'The model endpoint was unavailable.'),
-        mockReturn({ StatusCode: 200, Payload: { text: 'Shall we renew, Ada?', toolCalls: [], final: true, usage: { inputTokens: 1, outputTokens: 1 }, replayed: false } }),
+        mockReturn({
+          StatusCode: 200,
+          Payload: {
+            text: 'Shall we renew, Ada?',
+            toolCalls: [],
+            final: true,
+            usage: { inputTokens: 1, outputTokens: 1 },
+            replayed: false,
+          },
+        }),
       )
       .testCase(clinicalTrialOnboarding.name, 'ApprovalExpired', {
         'verify-site': 'ToolDone',
@@ -45,13 +54,19 @@ describe('AutosaveTestEnvironment with mocks', () => {
   });
 
   it('runs a Catch path: an approval that times out goes to notify-approval-expired', async () => {
-    const run = await env.startRun(clinicalTrialOnboarding, clinicalTrialOnboarding.exampleInput, { testCase: 'ApprovalExpired' });
+    const run = await env.startRun(clinicalTrialOnboarding, clinicalTrialOnboarding.exampleInput, {
+      testCase: 'ApprovalExpired',
+    });
     await env.waitFor(run, 'SUCCEEDED');
-    const entered = (await env.history(run)).filter((e) => e.type === 'TaskStateEntered').map((e) => e.stateEnteredEventDetails!.name);
+    const entered = (await env.history(run))
+      .filter((e) => e.type === 'TaskStateEntered')
+      .map((e) => e.stateEnteredEventDetails!.name);
     expect(entered.at(-1)).toBe('notify-approval-expired');
   });
 
   it('an unknown test case is refused at start, naming it', async () => {
-    await expect(env.startRun(contractRenewal, contractRenewal.exampleInput, { testCase: 'Nope' })).rejects.toThrow(/Invalid mock test case name 'Nope' for state machine 'contract-renewal'/);
+    await expect(env.startRun(contractRenewal, contractRenewal.exampleInput, { testCase: 'Nope' })).rejects.toThrow(
+      /Invalid mock test case name 'Nope' for state machine 'contract-renewal'/,
+    );
   });
 });

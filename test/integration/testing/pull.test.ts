@@ -20,8 +20,16 @@ let env: AutosaveTestEnvironment;
 beforeAll(async () => {
   const script = (await exampleProject()).environment.AUTOSAVE_MODEL_SCRIPT;
   [aws, env] = await Promise.all([
-    AutosaveTestEnvironment.start({ workflows: [contractRenewal], functions: { 'tool-step': brokenToolStep }, model: { script } }),
-    AutosaveTestEnvironment.start({ workflows: [contractRenewal], functions: { 'tool-step': exampleToolStep }, model: { script } }),
+    AutosaveTestEnvironment.start({
+      workflows: [contractRenewal],
+      functions: { 'tool-step': brokenToolStep },
+      model: { script },
+    }),
+    AutosaveTestEnvironment.start({
+      workflows: [contractRenewal],
+      functions: { 'tool-step': exampleToolStep },
+      model: { script },
+    }),
   ]);
 });
 afterAll(async () => {
@@ -33,10 +41,18 @@ describe('env.pull', () => {
     const failed = await aws.startRun(contractRenewal, contractRenewal.exampleInput, { name: 'renewal-c2291' });
     for (let i = 0; i < 20 && (await aws.describe(failed)).status === 'RUNNING'; i++) await aws.advanceTime(minutes(1));
     expect((await aws.describe(failed)).status).toBe('FAILED');
-    const client = new SFNClient({ endpoint: aws.url, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const client = new SFNClient({
+      endpoint: aws.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
 
     const run = await env.pull(failed.executionArn, { client });
-    expect(run).toMatchObject({ executionArn: failed.executionArn, name: 'renewal-c2291', workflow: contractRenewal.name });
+    expect(run).toMatchObject({
+      executionArn: failed.executionArn,
+      name: 'renewal-c2291',
+      workflow: contractRenewal.name,
+    });
     expect(run.pulled).toMatchObject({ status: 'FAILED', error: 'PlantedDefect', failedState: 'send-renewal-email' });
     expect(await env.history(run)).toEqual(await aws.history(failed));
 

@@ -27,8 +27,14 @@ afterAll(async () => {
 });
 
 /** An onboarding run of the calling test's own site (its own idempotency keys). */
-const onboard = (site: string) => env.startRun(clinicalTrialOnboarding, { ...clinicalTrialOnboarding.exampleInput, siteId: site, coordinatorEmail: `coordinator@${site}.example.org` });
-const welcomeEmails = async (site: string) => (await env.outbox()).filter((e) => e.idempotencyKey === `${site}:welcome`);
+const onboard = (site: string) =>
+  env.startRun(clinicalTrialOnboarding, {
+    ...clinicalTrialOnboarding.exampleInput,
+    siteId: site,
+    coordinatorEmail: `coordinator@${site}.example.org`,
+  });
+const welcomeEmails = async (site: string) =>
+  (await env.outbox()).filter((e) => e.idempotencyKey === `${site}:welcome`);
 
 describe('AutosaveTestEnvironment', () => {
   it('starts the engine in process without writing process.env', () => {
@@ -41,7 +47,9 @@ describe('AutosaveTestEnvironment', () => {
     expect((await env.approvals(run)).map((a) => a.step)).toEqual(['coordinator-approval']);
     await env.approve(run, 'coordinator-approval', { by: 'coordinator@example.org' });
     const done = await env.waitFor(run, 'SUCCEEDED');
-    expect(JSON.parse(done.output!)).toMatchObject({ steps: { 'coordinator-approval': { approved: true, by: 'coordinator@example.org' } } });
+    expect(JSON.parse(done.output!)).toMatchObject({
+      steps: { 'coordinator-approval': { approved: true, by: 'coordinator@example.org' } },
+    });
     expect(await welcomeEmails('site-approve')).toHaveLength(1);
     expect(await env.attempts(run, 'email-welcome-pack')).toBe(1);
   });
@@ -69,7 +77,8 @@ describe('AutosaveTestEnvironment', () => {
     await env.restart();
     await env.approve(run);
     await env.waitFor(run, 'SUCCEEDED');
-    for (const step of ['verify-site', 'create-accounts', 'request-irb-document', 'email-welcome-pack']) expect(await env.attempts(run, step)).toBe(1);
+    for (const step of ['verify-site', 'create-accounts', 'request-irb-document', 'email-welcome-pack'])
+      expect(await env.attempts(run, step)).toBe(1);
     expect(await welcomeEmails('site-restart')).toHaveLength(1);
     const types = (await env.history(run)).map((e) => e.type);
     expect(types[0]).toBe('ExecutionStarted');
@@ -77,7 +86,9 @@ describe('AutosaveTestEnvironment', () => {
   });
 
   it('says what is wrong in its own words: an unknown workflow, an approval that is not waiting, a run that ended otherwise', async () => {
-    await expect(env.startRun('no-such-workflow')).rejects.toThrow(/no workflow 'no-such-workflow' \(deployed: clinical-trial-onboarding\)/);
+    await expect(env.startRun('no-such-workflow')).rejects.toThrow(
+      /no workflow 'no-such-workflow' \(deployed: clinical-trial-onboarding\)/,
+    );
     const run = await onboard('site-errors');
     await env.waitFor(run, 'WAITING_FOR_APPROVAL');
     await expect(env.approve(run, 'provision-edc-access')).rejects.toBeInstanceOf(TestEnvironmentError);

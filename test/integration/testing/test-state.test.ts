@@ -16,7 +16,11 @@ const hello = defineWorkflow({
   steps: [
     model('draft', { prompt: 'Write a one-line welcome for {name}' }),
     approval('review', { title: 'Send this welcome to {name}?', approvers: ['{email}'] }),
-    tool('send', { tool: 'send-email', idempotencyKey: 'welcome:{email}', input: { to: '{email}', subject: 'Welcome', body: '{steps.draft.text}' } }),
+    tool('send', {
+      tool: 'send-email',
+      idempotencyKey: 'welcome:{email}',
+      input: { to: '{email}', subject: 'Welcome', body: '{steps.draft.text}' },
+    }),
   ],
 });
 /** The state data the `send` step reads: the run's input and what the steps before it returned. */
@@ -35,19 +39,43 @@ afterAll(async () => {
 describe('AutosaveTestEnvironment.testState', () => {
   it('runs one state given alone and answers with its output and, at DEBUG, its data flow step by step', async () => {
     const answer = await env.testState({
-      definition: { Type: 'Pass', Parameters: { 'greeting.$': "States.Format('Hello, {}', $.name)" }, ResultPath: '$.out', Next: 'After' },
+      definition: {
+        Type: 'Pass',
+        Parameters: { 'greeting.$': "States.Format('Hello, {}', $.name)" },
+        ResultPath: '$.out',
+        Next: 'After',
+      },
       input: { name: 'Ada' },
       inspectionLevel: 'DEBUG',
     });
-    expect(answer).toMatchObject({ status: 'SUCCEEDED', output: { name: 'Ada', out: { greeting: 'Hello, Ada' } }, nextState: 'After' });
-    expect(answer.inspectionData).toMatchObject({ input: { name: 'Ada' }, afterParameters: { greeting: 'Hello, Ada' } });
+    expect(answer).toMatchObject({
+      status: 'SUCCEEDED',
+      output: { name: 'Ada', out: { greeting: 'Hello, Ada' } },
+      nextState: 'After',
+    });
+    expect(answer.inspectionData).toMatchObject({
+      input: { name: 'Ada' },
+      afterParameters: { greeting: 'Hello, Ada' },
+    });
   });
 
   it("runs a step of the user's workflow by name, on the definition the engine runs, with a mocked result", async () => {
-    const answer = await env.testState({ definition: hello, stateName: 'send', input: SEND_INPUT, mock: { result: SENT } });
+    const answer = await env.testState({
+      definition: hello,
+      stateName: 'send',
+      input: SEND_INPUT,
+      mock: { result: SENT },
+    });
     expect(answer.status).toBe('SUCCEEDED');
     // The step's Arguments are evaluated even when mocked: the tool-step would have been asked this.
-    expect(answer.inspectionData?.afterArguments).toMatchObject({ Payload: { step: 'send', tool: 'send-email', idempotencyKey: 'welcome:ada@example.com', input: { to: 'ada@example.com', body: 'Welcome aboard!' } } });
+    expect(answer.inspectionData?.afterArguments).toMatchObject({
+      Payload: {
+        step: 'send',
+        tool: 'send-email',
+        idempotencyKey: 'welcome:ada@example.com',
+        input: { to: 'ada@example.com', body: 'Welcome aboard!' },
+      },
+    });
     expect(answer.output).toEqual({ ...SEND_INPUT, steps: { ...SEND_INPUT.steps, send: { messageId: 'm-1' } } });
     // The last step ends the machine: no nextState.
     expect(answer).not.toHaveProperty('nextState');
@@ -60,22 +88,45 @@ describe('AutosaveTestEnvironment.testState', () => {
     expect(retriable).not.toHaveProperty('output');
     // States.ALL is the step's third retrier (index 2), MaxAttempts 5.
     expect(retriable.inspectionData?.errorDetails).toMatchObject({ retryIndex: 2 });
-    const failed = await env.testState({ definition: hello, stateName: 'send', input: SEND_INPUT, mock, retrierRetryCount: 5 });
+    const failed = await env.testState({
+      definition: hello,
+      stateName: 'send',
+      input: SEND_INPUT,
+      mock,
+      retrierRetryCount: 5,
+    });
     expect(failed).toMatchObject({ status: 'FAILED', error: 'Lambda.ServiceException' });
   });
 
   it('answers CAUGHT_ERROR with the catcher as nextState and its output', async () => {
     const answer = await env.testState({
-      definition: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: 'f' }, Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Recover' }], End: true },
+      definition: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::lambda:invoke',
+        Parameters: { FunctionName: 'f' },
+        Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Recover' }],
+        End: true,
+      },
       input: { order: 7 },
       mock: { error: 'Refused', cause: 'no stock' },
     });
-    expect(answer).toMatchObject({ status: 'CAUGHT_ERROR', nextState: 'Recover', error: 'Refused', cause: 'no stock', output: { order: 7, error: { Error: 'Refused', Cause: 'no stock' } } });
+    expect(answer).toMatchObject({
+      status: 'CAUGHT_ERROR',
+      nextState: 'Recover',
+      error: 'Refused',
+      cause: 'no stock',
+      output: { order: 7, error: { Error: 'Refused', Cause: 'no stock' } },
+    });
   });
 
   it('uses a given context object as $$ (with a mock)', async () => {
     const answer = await env.testState({
-      definition: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { 'run.$': '$$.Execution.Name' }, End: true },
+      definition: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::lambda:invoke',
+        Parameters: { 'run.$': '$$.Execution.Name' },
+        End: true,
+      },
       context: { Execution: { Name: 'given-run' } },
       mock: { result: { StatusCode: 200 } },
     });
@@ -83,9 +134,15 @@ describe('AutosaveTestEnvironment.testState', () => {
   });
 
   it.each([
-    ['revealSecrets together with a mock', { revealSecrets: true, mock: { result: SENT } }, 'TestState does not support RevealSecrets when a mock is specified.'],
+    [
+      'revealSecrets together with a mock',
+      { revealSecrets: true, mock: { result: SENT } },
+      'TestState does not support RevealSecrets when a mock is specified.',
+    ],
     ['a stateName the definition does not have', { stateName: 'nowhere' }, 'State not found in definition'],
-  ])('refuses %s with ValidationException, in the API\'s words', async (_case, fields, message) => {
-    await expect(env.testState({ definition: hello, input: SEND_INPUT, stateName: 'send', ...fields })).rejects.toMatchObject({ name: 'ValidationException', message });
+  ])("refuses %s with ValidationException, in the API's words", async (_case, fields, message) => {
+    await expect(
+      env.testState({ definition: hello, input: SEND_INPUT, stateName: 'send', ...fields }),
+    ).rejects.toMatchObject({ name: 'ValidationException', message });
   });
 });

@@ -12,7 +12,15 @@ import { days } from '@autosave/workflow/config';
 import type { DeadLetterMessage } from '@autosave/runtime/dead-letters';
 import { approval, defineWorkflow, tool } from '@autosave/workflow';
 import {
-  approvalUrlIn, approvalUrlOf, eventually, historyOf, postDecision, scheduledPerState, startWorkflowEngine, untilClosed, untilStatus,
+  approvalUrlIn,
+  approvalUrlOf,
+  eventually,
+  historyOf,
+  postDecision,
+  scheduledPerState,
+  startWorkflowEngine,
+  untilClosed,
+  untilStatus,
   type WorkflowEngine,
 } from './support/workflow-engine';
 
@@ -49,13 +57,23 @@ describe('an approval that times out with no timeout path', () => {
     expect(failed.error).toBe('States.Timeout');
 
     const letter = await eventually('the dead letter', async () => {
-      const out = await engine.sqs.send(new ReceiveMessageCommand({ QueueUrl: engine.local.endpoints.dlqUrl, MaxNumberOfMessages: 10 }));
+      const out = await engine.sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: engine.local.endpoints.dlqUrl, MaxNumberOfMessages: 10 }),
+      );
       return out.Messages?.length ? out.Messages : undefined;
     });
     expect(letter).toHaveLength(1);
-    expect(JSON.parse(letter[0].Body!) as DeadLetterMessage).toMatchObject({ executionArn, status: 'FAILED', error: 'States.Timeout', failedState: 'sign-off' });
+    expect(JSON.parse(letter[0].Body!) as DeadLetterMessage).toMatchObject({
+      executionArn,
+      status: 'FAILED',
+      error: 'States.Timeout',
+      failedState: 'sign-off',
+    });
 
-    const redriven = await engine.local.lambdas.invoke({ functionName: localFunctionName('redrive'), payload: { Records: [{ messageId: letter[0].MessageId!, body: letter[0].Body! }] } });
+    const redriven = await engine.local.lambdas.invoke({
+      functionName: localFunctionName('redrive'),
+      payload: { Records: [{ messageId: letter[0].MessageId!, body: letter[0].Body! }] },
+    });
     expect(redriven.payload).toEqual({ batchItemFailures: [] });
 
     // A new request, with a new link.

@@ -9,7 +9,13 @@ import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { days, hours } from '@autosave/workflow/config';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import {
-  approvalUrlOf, enteredStates, historyOf, postDecision, startWorkflowEngine, untilClosed, type WorkflowEngine,
+  approvalUrlOf,
+  enteredStates,
+  historyOf,
+  postDecision,
+  startWorkflowEngine,
+  untilClosed,
+  type WorkflowEngine,
 } from './support/workflow-engine';
 
 const WORKFLOW = clinicalTrialOnboarding.name;
@@ -52,12 +58,19 @@ describe('clinical-trial-onboarding on the local engine', () => {
     const done = await untilClosed(engine.sfn, executionArn);
     expect(done.status).toBe('SUCCEEDED');
     const output = JSON.parse(done.output!) as { steps: Record<string, any> };
-    expect(output.steps['coordinator-approval']).toMatchObject({ approved: true, by: 'coordinator@site-4412.example.org', comment: 'IRB document checked' });
+    expect(output.steps['coordinator-approval']).toMatchObject({
+      approved: true,
+      by: 'coordinator@site-4412.example.org',
+      comment: 'IRB document checked',
+    });
     expect(output.steps['schedule-kickoff']).toMatchObject({ siteId: 'site-4412' });
 
     const welcome = await emailsUnder('site-4412:welcome');
     expect(welcome).toHaveLength(1);
-    expect(welcome[0]).toMatchObject({ to: [seed.coordinatorEmail], subject: `Welcome to the trial, ${seed.siteName}` });
+    expect(welcome[0]).toMatchObject({
+      to: [seed.coordinatorEmail],
+      subject: `Welcome to the trial, ${seed.siteName}`,
+    });
     expect((await engine.outbox()).filter((e) => e.idempotencyKey.startsWith('site-4412:'))).toHaveLength(1);
 
     const entered = enteredStates(await historyOf(engine.sfn, executionArn));

@@ -7,7 +7,13 @@ import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineWorkflow, tool } from '@autosave/workflow';
 import { clinicalTrialOnboarding } from '../../../statemachines';
-import { approvalUrlOf, postDecision, startWorkflowEngine, untilClosed, type WorkflowEngine } from './support/workflow-engine';
+import {
+  approvalUrlOf,
+  postDecision,
+  startWorkflowEngine,
+  untilClosed,
+  type WorkflowEngine,
+} from './support/workflow-engine';
 
 const SITE_NAME = String(clinicalTrialOnboarding.exampleInput?.siteName);
 const NEW_SUBJECT_PREFIX = 'You are live on the trial';
@@ -21,7 +27,11 @@ const nextRelease = defineWorkflow({
       ? tool('email-welcome-pack', {
           tool: 'send-email',
           idempotencyKey: '{siteId}:welcome',
-          input: { to: '{coordinatorEmail}', subject: `${NEW_SUBJECT_PREFIX}, {siteName}`, body: 'Site {siteId}: accounts and EDC access are ready.' },
+          input: {
+            to: '{coordinatorEmail}',
+            subject: `${NEW_SUBJECT_PREFIX}, {siteName}`,
+            body: 'Site {siteId}: accounts and EDC access are ready.',
+          },
         })
       : step,
   ),
@@ -37,7 +47,11 @@ afterAll(async () => {
 
 describe('a deploy while runs wait on approvals', () => {
   it('finishes the waiting run on its own version and starts new runs on the new one', async () => {
-    const start = (siteId: string) => engine.start(clinicalTrialOnboarding.name, `onboard-${siteId}`, { ...clinicalTrialOnboarding.exampleInput, siteId });
+    const start = (siteId: string) =>
+      engine.start(clinicalTrialOnboarding.name, `onboard-${siteId}`, {
+        ...clinicalTrialOnboarding.exampleInput,
+        siteId,
+      });
     const before = await start('site-1100');
     const beforeUrl = await approvalUrlOf(engine.sfn, before);
 
@@ -46,12 +60,16 @@ describe('a deploy while runs wait on approvals', () => {
     const after = await start('site-1200');
     const afterUrl = await approvalUrlOf(engine.sfn, after);
 
-    const [oldRun, newRun] = await Promise.all([before, after].map((executionArn) => engine.sfn.send(new DescribeExecutionCommand({ executionArn }))));
+    const [oldRun, newRun] = await Promise.all(
+      [before, after].map((executionArn) => engine.sfn.send(new DescribeExecutionCommand({ executionArn }))),
+    );
     expect(oldRun.stateMachineVersionArn).not.toBe(newRun.stateMachineVersionArn);
     expect(newRun.stateMachineVersionArn).toBe(deployment.versionArn);
 
-    for (const url of [beforeUrl, afterUrl]) expect((await postDecision(url, 'approve', 'coordinator@example.org')).status).toBe(200);
-    for (const executionArn of [before, after]) expect((await untilClosed(engine.sfn, executionArn)).status).toBe('SUCCEEDED');
+    for (const url of [beforeUrl, afterUrl])
+      expect((await postDecision(url, 'approve', 'coordinator@example.org')).status).toBe(200);
+    for (const executionArn of [before, after])
+      expect((await untilClosed(engine.sfn, executionArn)).status).toBe('SUCCEEDED');
 
     const subjectOf = async (key: string) => (await engine.outbox()).find((e) => e.idempotencyKey === key)?.subject;
     expect(await subjectOf('site-1100:welcome')).toBe(`Welcome to the trial, ${SITE_NAME}`);

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { days } from '@autosave/workflow/config';
 import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../statemachines';
 import { goldenEvents, goldenFor } from './support/golden-history';
-import { approvalUrlOf, historyOf, postDecision, startWorkflowEngine, untilClosed, type WorkflowEngine } from './support/workflow-engine';
+import {
+  approvalUrlOf,
+  historyOf,
+  postDecision,
+  startWorkflowEngine,
+  untilClosed,
+  type WorkflowEngine,
+} from './support/workflow-engine';
 
 let engine: WorkflowEngine;
 beforeAll(async () => {
@@ -23,8 +30,16 @@ const paths: { workflow: string; path?: string; run(): Promise<string> }[] = [
   {
     workflow: clinicalTrialOnboarding.name,
     async run() {
-      const executionArn = await engine.start(clinicalTrialOnboarding.name, 'golden-onboarding', clinicalTrialOnboarding.exampleInput);
-      const decided = await postDecision(await approvalUrlOf(engine.sfn, executionArn), 'approve', 'coordinator@site-4412.example.org');
+      const executionArn = await engine.start(
+        clinicalTrialOnboarding.name,
+        'golden-onboarding',
+        clinicalTrialOnboarding.exampleInput,
+      );
+      const decided = await postDecision(
+        await approvalUrlOf(engine.sfn, executionArn),
+        'approve',
+        'coordinator@site-4412.example.org',
+      );
       expect(decided.status).toBe(200);
       return executionArn;
     },
@@ -33,8 +48,15 @@ const paths: { workflow: string; path?: string; run(): Promise<string> }[] = [
     workflow: clinicalTrialOnboarding.name,
     path: 'rejected',
     async run() {
-      const executionArn = await engine.start(clinicalTrialOnboarding.name, 'golden-onboarding-rejected', { ...clinicalTrialOnboarding.exampleInput, siteId: 'site-0002' });
-      const decided = await postDecision(await approvalUrlOf(engine.sfn, executionArn), 'reject', 'coordinator@site-4412.example.org');
+      const executionArn = await engine.start(clinicalTrialOnboarding.name, 'golden-onboarding-rejected', {
+        ...clinicalTrialOnboarding.exampleInput,
+        siteId: 'site-0002',
+      });
+      const decided = await postDecision(
+        await approvalUrlOf(engine.sfn, executionArn),
+        'reject',
+        'coordinator@site-4412.example.org',
+      );
       expect(decided.status).toBe(200);
       return executionArn;
     },
@@ -43,7 +65,10 @@ const paths: { workflow: string; path?: string; run(): Promise<string> }[] = [
     workflow: clinicalTrialOnboarding.name,
     path: 'approval-expired',
     async run() {
-      const executionArn = await engine.start(clinicalTrialOnboarding.name, 'golden-onboarding-expired', { ...clinicalTrialOnboarding.exampleInput, siteId: 'site-0003' });
+      const executionArn = await engine.start(clinicalTrialOnboarding.name, 'golden-onboarding-expired', {
+        ...clinicalTrialOnboarding.exampleInput,
+        siteId: 'site-0003',
+      });
       await approvalUrlOf(engine.sfn, executionArn);
       await engine.advance(days(5));
       return executionArn;

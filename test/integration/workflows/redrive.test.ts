@@ -16,7 +16,14 @@ import type { DeadLetterMessage } from '@autosave/runtime/dead-letters';
 import { clinicalTrialOnboarding } from '../../../statemachines';
 import { faultLog, setFaultPlan } from './fixtures/fault-functions';
 import {
-  approvalUrlOf, eventually, historyOf, postDecision, scheduledPerState, startWorkflowEngine, untilClosed, type WorkflowEngine,
+  approvalUrlOf,
+  eventually,
+  historyOf,
+  postDecision,
+  scheduledPerState,
+  startWorkflowEngine,
+  untilClosed,
+  type WorkflowEngine,
 } from './support/workflow-engine';
 
 const FAULT_FUNCTIONS = new URL('./fixtures/fault-functions.ts', import.meta.url).pathname;
@@ -37,7 +44,9 @@ afterAll(async () => {
 
 /** Receives what is on the DLQ now (no wait). */
 async function receiveDeadLetters(): Promise<Message[]> {
-  const out = await engine.sqs.send(new ReceiveMessageCommand({ QueueUrl: engine.local.endpoints.dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
+  const out = await engine.sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: engine.local.endpoints.dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+  );
   return out.Messages ?? [];
 }
 
@@ -51,7 +60,15 @@ describe('a failed onboarding: dead letter, fix, redrive', () => {
   it('fails at the step, is dead-lettered once, and the redrive resumes it there without re-running earlier steps', async () => {
     const input = { ...clinicalTrialOnboarding.exampleInput, siteId: 'site-9001' };
     const executionArn = await engine.start(clinicalTrialOnboarding.name, 'onboard-site-9001', input);
-    expect((await postDecision(await approvalUrlOf(engine.sfn, executionArn), 'approve', 'coordinator@site-9001.example.org')).status).toBe(200);
+    expect(
+      (
+        await postDecision(
+          await approvalUrlOf(engine.sfn, executionArn),
+          'approve',
+          'coordinator@site-9001.example.org',
+        )
+      ).status,
+    ).toBe(200);
 
     // Every retry fails too; their backoff passes on the virtual clock.
     const failed = await eventually('the run to fail', async () => {
@@ -70,16 +87,26 @@ describe('a failed onboarding: dead letter, fix, redrive', () => {
     expect(letters).toHaveLength(1);
     const letter = JSON.parse(letters[0].Body!) as DeadLetterMessage;
     expect(letter).toMatchObject({
-      executionArn, workflow: clinicalTrialOnboarding.name, status: 'FAILED', error: 'ProviderDown', failedState: FAILING_STEP, redriveCount: 0,
+      executionArn,
+      workflow: clinicalTrialOnboarding.name,
+      status: 'FAILED',
+      error: 'ProviderDown',
+      failedState: FAILING_STEP,
+      redriveCount: 0,
     });
 
     // The operator fixes the provider; the redrive handler takes the message, as the DLQ's event source would.
     providerFixed = true;
     const sqsEvent = { Records: [{ messageId: letters[0].MessageId!, body: letters[0].Body! }] };
-    const redriven = await engine.local.lambdas.invoke({ functionName: localFunctionName('redrive'), payload: sqsEvent });
+    const redriven = await engine.local.lambdas.invoke({
+      functionName: localFunctionName('redrive'),
+      payload: sqsEvent,
+    });
     expect(redriven.functionError).toBeUndefined();
     expect(redriven.payload).toEqual({ batchItemFailures: [] });
-    await engine.sqs.send(new DeleteMessageCommand({ QueueUrl: engine.local.endpoints.dlqUrl, ReceiptHandle: letters[0].ReceiptHandle! }));
+    await engine.sqs.send(
+      new DeleteMessageCommand({ QueueUrl: engine.local.endpoints.dlqUrl, ReceiptHandle: letters[0].ReceiptHandle! }),
+    );
 
     const done = await untilClosed(engine.sfn, executionArn);
     expect(done.status).toBe('SUCCEEDED');

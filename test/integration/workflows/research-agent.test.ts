@@ -16,7 +16,14 @@ import { researchTools } from '../../../tools';
 import { agentLoop, defineWorkflow } from '@autosave/workflow';
 import { researchAgent } from '../../../statemachines';
 import { faultLog, setFaultPlan } from './fixtures/fault-functions';
-import { enteredStates, eventually, historyOf, startWorkflowEngine, untilClosed, type WorkflowEngine } from './support/workflow-engine';
+import {
+  enteredStates,
+  eventually,
+  historyOf,
+  startWorkflowEngine,
+  untilClosed,
+  type WorkflowEngine,
+} from './support/workflow-engine';
 
 const FAULT_FUNCTIONS = new URL('./fixtures/fault-functions.ts', import.meta.url).pathname;
 const LOOP = 'research';
@@ -56,8 +63,16 @@ const largeDocumentScript: ScriptedResponse[] = [
     turn: 0,
     text: 'Reading two long reports.',
     toolCalls: [
-      { id: 'call-read-a', name: 'read-document', input: { url: 'https://example.org/report-a', bytes: LARGE_DOCUMENT_BYTES } },
-      { id: 'call-read-b', name: 'read-document', input: { url: 'https://example.org/report-b', bytes: LARGE_DOCUMENT_BYTES / 2 } },
+      {
+        id: 'call-read-a',
+        name: 'read-document',
+        input: { url: 'https://example.org/report-a', bytes: LARGE_DOCUMENT_BYTES },
+      },
+      {
+        id: 'call-read-b',
+        name: 'read-document',
+        input: { url: 'https://example.org/report-b', bytes: LARGE_DOCUMENT_BYTES / 2 },
+      },
     ],
   },
   { workflow: largeDocuments.name, turn: 1, text: 'Final answer: both reports agree.' },
@@ -67,9 +82,14 @@ let dir: string;
 let engine: WorkflowEngine;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'autosave-research-'));
-  const base = JSON.parse(await readFile((await exampleProject()).environment.AUTOSAVE_MODEL_SCRIPT!, 'utf8')) as ModelScript;
+  const base = JSON.parse(
+    await readFile((await exampleProject()).environment.AUTOSAVE_MODEL_SCRIPT!, 'utf8'),
+  ) as ModelScript;
   const script = join(dir, 'model-script.json');
-  await writeFile(script, JSON.stringify({ responses: [...base.responses, ...generationScript, ...largeDocumentScript] }));
+  await writeFile(
+    script,
+    JSON.stringify({ responses: [...base.responses, ...generationScript, ...largeDocumentScript] }),
+  );
   engine = await startWorkflowEngine({ functionsModule: FAULT_FUNCTIONS, modelScript: script });
   await engine.deploy(generations);
   await engine.deploy(largeDocuments);
@@ -83,7 +103,11 @@ afterAll(async () => {
 /** Model provider calls and model-step invocations of one execution, by turn. */
 function modelCountsOf(executionArn: string): { calls: Map<number, number>; invocations: Map<number, number> } {
   const byTurn = (m: Map<string, number>) =>
-    new Map([...m].filter(([site]) => site.startsWith(`${executionArn}#${LOOP}#`)).map(([site, n]) => [Number(site.split('#').at(-1)), n]));
+    new Map(
+      [...m]
+        .filter(([site]) => site.startsWith(`${executionArn}#${LOOP}#`))
+        .map(([site, n]) => [Number(site.split('#').at(-1)), n]),
+    );
   return { calls: byTurn(faultLog().modelCalls), invocations: byTurn(faultLog().modelInvocations) };
 }
 
@@ -98,12 +122,16 @@ describe('research-agent on the local engine', () => {
       return run.status === 'RUNNING' ? undefined : run;
     });
     expect(done.status).toBe('SUCCEEDED');
-    const output = JSON.parse(done.output!) as { steps: Record<string, { text: string; final: boolean; turn: number }> };
+    const output = JSON.parse(done.output!) as {
+      steps: Record<string, { text: string; final: boolean; turn: number }>;
+    };
     expect(output.steps[LOOP]).toMatchObject({ final: true, turn: 2 });
     expect(output.steps[LOOP].text).toMatch(/^Final answer: /);
 
     const events = await historyOf(engine.sfn, executionArn);
-    expect(events.filter((e) => e.type === 'TaskFailed').map((e) => e.taskFailedEventDetails?.error)).toEqual(['Runtime.ExitError']);
+    expect(events.filter((e) => e.type === 'TaskFailed').map((e) => e.taskFailedEventDetails?.error)).toEqual([
+      'Runtime.ExitError',
+    ]);
 
     const { calls, invocations } = modelCountsOf(executionArn);
     expect(Object.fromEntries(calls)).toEqual({ 0: 1, 1: 1, 2: 1 }); // the model: once per turn
@@ -137,14 +165,18 @@ describe('research-agent on the local engine', () => {
     // Every generation was started through the alias (the root by the test, the others by the machine).
     expect(runs.map((r) => r.stateMachineAliasArn)).toEqual([aliasArn, aliasArn, aliasArn]);
     // No fourth generation.
-    await expect(engine.sfn.send(new DescribeExecutionCommand({ executionArn: arnOf(`${root}-g3`) }))).rejects.toMatchObject({ name: 'ExecutionDoesNotExist' });
+    await expect(
+      engine.sfn.send(new DescribeExecutionCommand({ executionArn: arnOf(`${root}-g3`) })),
+    ).rejects.toMatchObject({ name: 'ExecutionDoesNotExist' });
 
     // The first two hand over; the last answers.
     for (const run of runs.slice(0, 2)) {
       const entered = enteredStates(await historyOf(engine.sfn, run.executionArn!));
       expect(entered.slice(-2)).toEqual([`${LOOP}-continue-as-new`, `${LOOP}-continued`]);
     }
-    const last = JSON.parse(runs[2].output!) as { steps: Record<string, { text: string; final: boolean; turn: number; generation: number }> };
+    const last = JSON.parse(runs[2].output!) as {
+      steps: Record<string, { text: string; final: boolean; turn: number; generation: number }>;
+    };
     expect(last.steps[LOOP]).toMatchObject({ text: FINAL_ANSWER, final: true, turn: 4, generation: 2 });
     expect(enteredStates(await historyOf(engine.sfn, runs[2].executionArn!))).not.toContain(`${LOOP}-continue-as-new`);
 
@@ -157,7 +189,9 @@ describe('research-agent on the local engine', () => {
 
   it('reads documents over the inline limit: tool results and the conversation travel by reference, no event carries them', async () => {
     setFaultPlan({});
-    const executionArn = await engine.start(largeDocuments.name, 'long-reports', { question: 'Do the two reports agree?' });
+    const executionArn = await engine.start(largeDocuments.name, 'long-reports', {
+      question: 'Do the two reports agree?',
+    });
     const done = await untilClosed(engine.sfn, executionArn);
     expect(done.status).toBe('SUCCEEDED');
     const output = JSON.parse(done.output!) as { steps: Record<string, { text: string; final: boolean }> };
@@ -166,13 +200,17 @@ describe('research-agent on the local engine', () => {
     const events = await historyOf(engine.sfn, executionArn);
     const largest = Math.max(...events.map((e) => JSON.stringify(e).length));
     expect(largest).toBeLessThan(PAYLOAD_INLINE_LIMIT_BYTES);
-    const batch = events.find((e) => e.type === 'TaskSucceeded' && e.taskSucceededEventDetails?.output?.includes('call-read-a'));
+    const batch = events.find(
+      (e) => e.type === 'TaskSucceeded' && e.taskSucceededEventDetails?.output?.includes('call-read-a'),
+    );
     expect(batch?.taskSucceededEventDetails?.output).toContain('"$ref":"s3://');
   });
 
   it('a turn whose tools fail for good is redriven at its tools step: earlier turns are neither re-asked nor re-run', async () => {
     let fixed = false;
-    setFaultPlan({ providerDown: (e) => Boolean(e.executionArn?.endsWith(':research-redrive')) && e.turn === 1 && !fixed });
+    setFaultPlan({
+      providerDown: (e) => Boolean(e.executionArn?.endsWith(':research-redrive')) && e.turn === 1 && !fixed,
+    });
     const executionArn = await engine.start(researchAgent.name, 'research-redrive', researchAgent.exampleInput);
     const failed = await eventually('the run to fail', async () => {
       await engine.advance({ seconds: 60 });
@@ -185,7 +223,9 @@ describe('research-agent on the local engine', () => {
     await engine.sfn.send(new RedriveExecutionCommand({ executionArn, clientToken: 'research-redrive-1' }));
     const done = await untilClosed(engine.sfn, executionArn);
     expect(done).toMatchObject({ status: 'SUCCEEDED', redriveCount: 1 });
-    expect((JSON.parse(done.output!) as { steps: Record<string, { text: string }> }).steps[LOOP].text).toMatch(/^Final answer: /);
+    expect((JSON.parse(done.output!) as { steps: Record<string, { text: string }> }).steps[LOOP].text).toMatch(
+      /^Final answer: /,
+    );
 
     // The redrive resumed at the failed tools Task: no model turn was asked twice or re-run.
     const { calls, invocations } = modelCountsOf(executionArn);

@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CLI_BUNDLE_DIR, cliBundle } from '../../../bin/cli-bundle.js';
 
-interface Manifest { build: string; builtAt: string; inputs: Record<string, { size: number; mtimeMs: number; sha256: string }> }
+interface Manifest {
+  build: string;
+  builtAt: string;
+  inputs: Record<string, { size: number; mtimeMs: number; sha256: string }>;
+}
 const MANIFEST = join(CLI_BUNDLE_DIR, 'manifest.json');
 const readManifest = async () => JSON.parse(await readFile(MANIFEST, 'utf8')) as Manifest;
 
@@ -17,7 +21,13 @@ describe('the CLI bundle', () => {
     const entry = fileURLToPath(await cliBundle());
     expect(entry.startsWith(CLI_BUNDLE_DIR)).toBe(true);
     const { inputs } = await readManifest();
-    for (const file of ['packages/local/src/cli/main.ts', 'packages/local/src/cli/commands/local.ts', 'packages/local/src/server.ts', 'packages/runtime/src/handlers/tool-step.ts', 'packages/runtime/src/handlers/approval-endpoint.ts']) {
+    for (const file of [
+      'packages/local/src/cli/main.ts',
+      'packages/local/src/cli/commands/local.ts',
+      'packages/local/src/server.ts',
+      'packages/runtime/src/handlers/tool-step.ts',
+      'packages/runtime/src/handlers/approval-endpoint.ts',
+    ]) {
       expect(Object.keys(inputs)).toContain(file);
     }
     // The project's workflows come from its autosave.config.ts at run time, never from the bundle.

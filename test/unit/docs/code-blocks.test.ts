@@ -10,7 +10,12 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** One ```ts block: where it is and its text. */
 interface CodeBlock {
@@ -53,12 +58,16 @@ function isUserImport(specifier: string): boolean {
 function withUserFilesDeclared(code: string): string {
   const file = ts.createSourceFile('block.ts', code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   let text = code;
-  const relative = file.statements.filter(ts.isImportDeclaration).filter((s) => (s.moduleSpecifier as ts.StringLiteral).text.startsWith('.'));
+  const relative = file.statements
+    .filter(ts.isImportDeclaration)
+    .filter((s) => (s.moduleSpecifier as ts.StringLiteral).text.startsWith('.'));
   for (const statement of relative.reverse()) {
     const clause = statement.importClause;
     const names = [
       ...(clause?.name ? [clause.name.text] : []),
-      ...(clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements.map((e) => e.name.text) : []),
+      ...(clause?.namedBindings && ts.isNamedImports(clause.namedBindings)
+        ? clause.namedBindings.elements.map((e) => e.name.text)
+        : []),
       ...(clause?.namedBindings && ts.isNamespaceImport(clause.namedBindings) ? [clause.namedBindings.name.text] : []),
     ];
     const declared = names.map((n) => `declare const ${n}: any;`).join(' ');
@@ -70,23 +79,38 @@ function withUserFilesDeclared(code: string): string {
 
 /** Type errors of each block, checked in one program against the packages' sources, as `file:line message`. */
 function typeErrors(blocks: readonly CodeBlock[]): string[] {
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   if (!config) throw new Error('tsconfig.json did not parse');
   // The blocks' tests use jest's or vitest's globals (describe, it, expect, beforeAll), as the README says.
-  const options: ts.CompilerOptions = { ...config.options, types: ['node', 'vitest/globals'], incremental: false, tsBuildInfoFile: undefined, noEmit: true };
+  const options: ts.CompilerOptions = {
+    ...config.options,
+    types: ['node', 'vitest/globals'],
+    incremental: false,
+    tsBuildInfoFile: undefined,
+    noEmit: true,
+  };
   const virtual = new Map(blocks.map((b, i) => [join(ROOT, `docs-block-${i}.ts`), b] as const));
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, version, onError, create) => {
     const block = virtual.get(resolve(name));
-    return block ? ts.createSourceFile(name, withUserFilesDeclared(block.code), version, true, ts.ScriptKind.TS) : getSourceFile(name, version, onError, create);
+    return block
+      ? ts.createSourceFile(name, withUserFilesDeclared(block.code), version, true, ts.ScriptKind.TS)
+      : getSourceFile(name, version, onError, create);
   };
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => virtual.has(resolve(name)) || fileExists(name);
   const program = ts.createProgram([...virtual.keys()], options, host);
   const errors: string[] = [];
   for (const [name, block] of virtual) {
-    const diagnostics = [...program.getSyntacticDiagnostics(program.getSourceFile(name)), ...program.getSemanticDiagnostics(program.getSourceFile(name))];
+    const diagnostics = [
+      ...program.getSyntacticDiagnostics(program.getSourceFile(name)),
+      ...program.getSemanticDiagnostics(program.getSourceFile(name)),
+    ];
     for (const d of diagnostics) {
       const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : 0;
       errors.push(`${block.doc}:${block.line + line} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
@@ -102,12 +126,16 @@ describe('the ```ts blocks of README.md and docs/', () => {
     expect(BLOCKS.length).toBeGreaterThanOrEqual(10);
   });
 
-  it('import only package names and the user\'s own files, never this repository\'s folders', () => {
-    const misplaced = BLOCKS.flatMap((b) => importedModules(b.code).filter((m) => !isUserImport(m)).map((m) => `${b.doc}:${b.line} ${m}`));
+  it("import only package names and the user's own files, never this repository's folders", () => {
+    const misplaced = BLOCKS.flatMap((b) =>
+      importedModules(b.code)
+        .filter((m) => !isUserImport(m))
+        .map((m) => `${b.doc}:${b.line} ${m}`),
+    );
     expect(misplaced).toEqual([]);
   });
 
-  it('type-check against the packages\' public entries', () => {
+  it("type-check against the packages' public entries", () => {
     expect(typeErrors(BLOCKS)).toEqual([]);
   }, 300_000); // one program over the packages' sources: ~60 s on an idle machine of 2 cores, 145 s at load 18
 });
@@ -120,12 +148,20 @@ describe('the code-block check', () => {
     ]);
   });
 
-  it('refuses a path into the repository and takes names and the user\'s files', () => {
-    expect(['@autosave/workflow', 'aws-cdk-lib/aws-dynamodb', './workflows/hello', '../workflows/refund'].every(isUserImport)).toBe(true);
+  it("refuses a path into the repository and takes names and the user's files", () => {
+    expect(
+      ['@autosave/workflow', 'aws-cdk-lib/aws-dynamodb', './workflows/hello', '../workflows/refund'].every(
+        isUserImport,
+      ),
+    ).toBe(true);
     expect(['../packages/workflow/src', '../../packages/workflow/src/config', '/abs/x'].some(isUserImport)).toBe(false);
   });
 
   it('reports a name a package does not export', () => {
-    expect(typeErrors([{ doc: 'x.md', line: 1, code: "import { noSuchExport } from '@autosave/workflow';\nnoSuchExport();" }]).join('\n')).toMatch(/x\.md:1 .*noSuchExport/);
+    expect(
+      typeErrors([
+        { doc: 'x.md', line: 1, code: "import { noSuchExport } from '@autosave/workflow';\nnoSuchExport();" },
+      ]).join('\n'),
+    ).toMatch(/x\.md:1 .*noSuchExport/);
   }, 120_000);
 });

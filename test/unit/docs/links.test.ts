@@ -7,8 +7,15 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
-const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+const scripts = Object.keys(
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts,
+);
 
 /** Markdown link targets `[text](target)` that are not URLs or in-page anchors. */
 function relativeLinks(markdown: string): string[] {
@@ -21,7 +28,9 @@ describe.each(DOCS)('%s', (doc) => {
   const text = readFileSync(join(ROOT, doc), 'utf8');
 
   it('links only to files and folders that exist', () => {
-    const missing = relativeLinks(text).filter((target) => !existsSync(join(ROOT, dirname(doc), decodeURIComponent(target.split('#')[0]))));
+    const missing = relativeLinks(text).filter(
+      (target) => !existsSync(join(ROOT, dirname(doc), decodeURIComponent(target.split('#')[0]))),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -34,6 +43,8 @@ describe.each(DOCS)('%s', (doc) => {
 
 describe('the link and script checks', () => {
   it('see relative links and skip URLs and anchors', () => {
-    expect(relativeLinks('[a](docs/x.md) [b](https://aws.amazon.com) [c](#top) [d](../shared/LAYOUT.md "title")')).toEqual(['docs/x.md', '../shared/LAYOUT.md']);
+    expect(
+      relativeLinks('[a](docs/x.md) [b](https://aws.amazon.com) [c](#top) [d](../shared/LAYOUT.md "title")'),
+    ).toEqual(['docs/x.md', '../shared/LAYOUT.md']);
   });
 });

@@ -20,7 +20,9 @@ function section(markdown: string, title: string): string {
 
 describe('npx in the docs', () => {
   it('@autosave/local has exactly one bin, so npx runs it by the package name', () => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'packages/local/package.json'), 'utf8')) as { bin: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'packages/local/package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    };
     expect(Object.keys(manifest.bin)).toEqual(['autosave']);
   });
 

@@ -43,9 +43,8 @@ describe('the published packages', () => {
   it('the path check sees a climb out of the package and nothing inside it', () => {
     const root = '/r/packages/local';
     const file = '/r/packages/local/src/cli/x.ts';
-    expect(pathsOutOf(root, file, "new URL('../../../../bin/autosave.js', u); resolve(d, '../../../..'); import '../args';")).toEqual([
-      '../../../../bin/autosave.js',
-      '../../../..',
-    ]);
+    expect(
+      pathsOutOf(root, file, "new URL('../../../../bin/autosave.js', u); resolve(d, '../../../..'); import '../args';"),
+    ).toEqual(['../../../../bin/autosave.js', '../../../..']);
   });
 });

@@ -27,20 +27,26 @@ interface Manifest {
   readonly files?: readonly string[];
 }
 
-const manifest = (name: string): Manifest => JSON.parse(readFileSync(join(ROOT, 'packages', name, 'package.json'), 'utf8')) as Manifest;
-const rootManifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest & { workspaces: string[] };
+const manifest = (name: string): Manifest =>
+  JSON.parse(readFileSync(join(ROOT, 'packages', name, 'package.json'), 'utf8')) as Manifest;
+const rootManifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest & {
+  workspaces: string[];
+};
 
 /** Dependencies a package declares without importing them by name, and why. Nothing else may be unused. */
 const DECLARED_WITHOUT_IMPORT: Record<string, Record<string, string>> = {
   cdk: {
     esbuild: "NodejsFunction bundles the app's own Lambda entries with a local esbuild (without it, CDK tries Docker)",
-    'cdk-nag': "an optional peer: the construct's acknowledgements go through aws-cdk-lib's Validations, which cdk-nag's packs read",
+    'cdk-nag':
+      "an optional peer: the construct's acknowledgements go through aws-cdk-lib's Validations, which cdk-nag's packs read",
   },
   runtime: {
-    '@types/aws-lambda': "the declarations of Powertools Metrics (EmfMetrics exposes its Metrics) import it; without it an app's tsc fails on them",
+    '@types/aws-lambda':
+      "the declarations of Powertools Metrics (EmfMetrics exposes its Metrics) import it; without it an app's tsc fails on them",
   },
   engine: {
-    '@types/better-sqlite3': "the declarations of ./store (EngineStore, QueueStore and the rest take a Database) import better-sqlite3, which ships no types; without it an app's tsc fails on them",
+    '@types/better-sqlite3':
+      "the declarations of ./store (EngineStore, QueueStore and the rest take a Database) import better-sqlite3, which ships no types; without it an app's tsc fails on them",
     '@aws-sdk/client-lambda': "TestState reads the service's embedded schema to check a mocked result (issue 20)",
     '@aws-sdk/client-eventbridge': "TestState reads the service's embedded schema to check a mocked result (issue 20)",
     '@aws-sdk/client-kms': "TestState reads the service's embedded schema to check a mocked result (issue 20)",
@@ -66,9 +72,13 @@ function sources(dir: string): string[] {
 /** The npm package names a source file imports (static, dynamic, type-only and `typeof import`), builtins aside. */
 function importedPackages(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire(?:\.resolve)?\s*\(\s*|\bimport\s+)(['"])([^'"\s]+)\1/g)].map((m) => m[2]);
+  const specifiers = [
+    ...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire(?:\.resolve)?\s*\(\s*|\bimport\s+)(['"])([^'"\s]+)\1/g),
+  ].map((m) => m[2]);
   return specifiers
-    .filter((spec) => !spec.startsWith('.') && !spec.startsWith('node:') && !builtinModules.includes(spec.split('/')[0]))
+    .filter(
+      (spec) => !spec.startsWith('.') && !spec.startsWith('node:') && !builtinModules.includes(spec.split('/')[0]),
+    )
     .map((spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]))
     .filter((name) => PACKAGE_NAME.test(name));
 }
@@ -91,13 +101,19 @@ describe.each(PACKAGES)('@autosave/%s', (name) => {
   });
 
   it('imports every dependency it declares, or says why not', () => {
-    const unused = Object.keys(declared).filter((dep) => !imported.has(dep) && !(dep in (DECLARED_WITHOUT_IMPORT[name] ?? {})));
+    const unused = Object.keys(declared).filter(
+      (dep) => !imported.has(dep) && !(dep in (DECLARED_WITHOUT_IMPORT[name] ?? {})),
+    );
     expect(unused).toEqual([]);
   });
 
   it('pins its own dependencies exactly and runs no install script', () => {
-    expect(Object.entries(pkg.dependencies ?? {}).filter(([, version]) => !/^\d+\.\d+\.\d+$/.test(version))).toEqual([]);
-    expect(Object.keys(pkg.scripts ?? {}).filter((script) => /^(pre|post)?install$|^prepare$/.test(script))).toEqual([]);
+    expect(Object.entries(pkg.dependencies ?? {}).filter(([, version]) => !/^\d+\.\d+\.\d+$/.test(version))).toEqual(
+      [],
+    );
+    expect(Object.keys(pkg.scripts ?? {}).filter((script) => /^(pre|post)?install$|^prepare$/.test(script))).toEqual(
+      [],
+    );
   });
 
   it('never depends on the AGPL IAM simulator', () => {
@@ -110,15 +126,25 @@ describe.each(PACKAGES)('@autosave/%s', (name) => {
 
   it("ships the repository's Apache-2.0 LICENSE in its tarball (npm packs a package folder's LICENSE whatever `files` says)", () => {
     expect(pkg).toMatchObject({ license: 'Apache-2.0' });
-    expect(readFileSync(join(ROOT, 'packages', name, 'LICENSE'), 'utf8')).toBe(readFileSync(join(ROOT, 'LICENSE'), 'utf8'));
-    const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--workspace', `packages/${name}`], { cwd: ROOT, encoding: 'utf8' })) as { files: { path: string }[] }[];
+    expect(readFileSync(join(ROOT, 'packages', name, 'LICENSE'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'LICENSE'), 'utf8'),
+    );
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--workspace', `packages/${name}`], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      }),
+    ) as { files: { path: string }[] }[];
     expect(packed.files.map((f) => f.path)).toContain('LICENSE');
   }, 60_000);
 
-  it('has a development path for each entry of its exports map, to that entry\'s source', () => {
+  it("has a development path for each entry of its exports map, to that entry's source", () => {
     const fromExports = Object.keys(pkg.exports)
       .filter((sub) => sub !== './package.json')
-      .map((sub) => [pkg.name + sub.slice(1), `./packages/${name}/src/${sub === '.' ? '' : `${sub.slice(2)}/`}index.ts`]);
+      .map((sub) => [
+        pkg.name + sub.slice(1),
+        `./packages/${name}/src/${sub === '.' ? '' : `${sub.slice(2)}/`}index.ts`,
+      ]);
     const fromPaths = Object.entries(tsconfigPaths())
       .filter(([spec]) => spec === pkg.name || spec.startsWith(`${pkg.name}/`))
       .map(([spec, [target]]) => [spec, target]);
@@ -132,29 +158,46 @@ describe('the example app at the repository root', () => {
     expect(rootManifest.workspaces).toEqual(PACKAGES.map((name) => `packages/${name}`));
     PACKAGES.forEach((name, index) => {
       const later = PACKAGES.slice(index).map((other) => `@autosave/${other}`);
-      expect(Object.keys(manifest(name).dependencies ?? {}).filter((dep) => later.includes(dep) && dep !== `@autosave/${name}`)).toEqual([]);
+      expect(
+        Object.keys(manifest(name).dependencies ?? {}).filter(
+          (dep) => later.includes(dep) && dep !== `@autosave/${name}`,
+        ),
+      ).toEqual([]);
     });
   });
 
   // The engine reaches the app through @autosave/local, as it does a user's app that runs the local cloud.
   it('depends by name on the four packages a user app installs', () => {
-    expect(Object.keys(rootManifest.dependencies ?? {}).filter((dep) => dep.startsWith('@autosave/')).sort()).toEqual(
-      PACKAGES.filter((name) => name !== 'engine').map((name) => `@autosave/${name}`).sort(),
+    expect(
+      Object.keys(rootManifest.dependencies ?? {})
+        .filter((dep) => dep.startsWith('@autosave/'))
+        .sort(),
+    ).toEqual(
+      PACKAGES.filter((name) => name !== 'engine')
+        .map((name) => `@autosave/${name}`)
+        .sort(),
     );
   });
 });
 
 describe('in development, with or without a built dist/', () => {
   it('each name resolves to the TypeScript source under vitest (the same module instance as a relative import)', async () => {
-    const [byName, bySource] = await Promise.all([import('@autosave/workflow/config'), import('../../../packages/workflow/src/config')]);
+    const [byName, bySource] = await Promise.all([
+      import('@autosave/workflow/config'),
+      import('../../../packages/workflow/src/config'),
+    ]);
     expect(byName).toBe(bySource);
   });
 
-  it('each name resolves to the TypeScript source under tsx (cdk.json\'s app, the benchmarks)', () => {
-    const resolved = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "console.log(import.meta.resolve('@autosave/runtime/tools'))"], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+  it("each name resolves to the TypeScript source under tsx (cdk.json's app, the benchmarks)", () => {
+    const resolved = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', "console.log(import.meta.resolve('@autosave/runtime/tools'))"],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     expect(resolved.trim()).toBe(pathToFileURL(join(ROOT, 'packages/runtime/src/tools/index.ts')).href);
   });
 });

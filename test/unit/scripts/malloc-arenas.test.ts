@@ -7,17 +7,17 @@
 import { describe, expect, it } from 'vitest';
 import { MALLOC_ARENAS, mallocArenaCap } from '../../../scripts/rehearsal/malloc-arenas';
 
-describe('the malloc arena cap of the rehearsal\'s engine process', () => {
+describe("the malloc arena cap of the rehearsal's engine process", () => {
   it('sets MALLOC_ARENA_MAX to one arena when the environment leaves it unset (Linux)', () => {
     expect(mallocArenaCap({ PATH: '/bin' }, 'linux')).toEqual({ MALLOC_ARENA_MAX: MALLOC_ARENAS });
     expect(MALLOC_ARENAS).toBe('1');
   });
 
-  it('adds nothing when MALLOC_ARENA_MAX is already set: the user\'s choice stands', () => {
+  it("adds nothing when MALLOC_ARENA_MAX is already set: the user's choice stands", () => {
     expect(mallocArenaCap({ MALLOC_ARENA_MAX: '4' }, 'linux')).toEqual({});
   });
 
-  it('adds nothing off Linux (the variable is glibc\'s)', () => {
+  it("adds nothing off Linux (the variable is glibc's)", () => {
     expect(mallocArenaCap({}, 'darwin')).toEqual({});
   });
 });

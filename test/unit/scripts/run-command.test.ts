@@ -11,25 +11,36 @@ import { REPOSITORY_ROOT } from '../../../scripts/repository-root';
 /** `tsx scripts/run-command.ts <args>`, what the package.json scripts run. */
 function runCommand(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const tsx = join(REPOSITORY_ROOT, 'node_modules', '.bin', 'tsx');
-  const r = spawnSync(tsx, ['scripts/run-command.ts', ...args], { cwd: REPOSITORY_ROOT, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(tsx, ['scripts/run-command.ts', ...args], {
+    cwd: REPOSITORY_ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('tsx scripts/run-command.ts', () => {
   it.each([
-    [['rehearse', '--runs', '0'], /^autosave rehearse: --runs takes a positive whole number \(usage: npm run rehearse -- /],
+    [
+      ['rehearse', '--runs', '0'],
+      /^autosave rehearse: --runs takes a positive whole number \(usage: npm run rehearse -- /,
+    ],
     [['rehearse', '--endpoint', 'http://127.0.0.1:9'], /^autosave rehearse: Unknown option '--endpoint'/],
     [['demo', '--bogus'], /^autosave demo: Unknown option '--bogus'/],
     [['bogus'], /^usage: tsx scripts\/run-command\.ts <rehearse\|demo> \[options\]/],
-  ])('%j exits 2 with one line on stderr', (args, message) => {
-    const r = runCommand(...args);
-    expect(r.stdout).toBe('');
-    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(message);
-    expect(r.code).toBe(2);
-  }, 60_000);
+  ])(
+    '%j exits 2 with one line on stderr',
+    (args, message) => {
+      const r = runCommand(...args);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.code).toBe(2);
+    },
+    60_000,
+  );
 
-  it('prints each command\'s help with its npm run form', () => {
+  it("prints each command's help with its npm run form", () => {
     const r = runCommand('rehearse', '--help');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('npm run rehearse -- --runs 100');

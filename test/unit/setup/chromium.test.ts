@@ -67,7 +67,11 @@ describe('ensureChromium', () => {
     await fakeAptGet();
     await writeFile(join(bin, 'chromium'), '#!/bin/sh\n');
     await chmod(join(bin, 'chromium'), 0o755);
-    expect(ensureChromium({ path: bin, isRoot: true, log: quiet })).toEqual({ available: true, executablePath: join(bin, 'chromium'), installed: false });
+    expect(ensureChromium({ path: bin, isRoot: true, log: quiet })).toEqual({
+      available: true,
+      executablePath: join(bin, 'chromium'),
+      installed: false,
+    });
     expect(await aptCalls()).toEqual([]);
   });
 });

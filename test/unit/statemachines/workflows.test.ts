@@ -18,13 +18,20 @@ const compiled = new Map<string, AslDefinition>(workflows.map((w) => [w.name, co
 const aslOf = (name: string) => compiled.get(name)!;
 
 type Payload = Record<string, unknown>;
-const payloadOf = (asl: AslDefinition, state: string) => (stateOf(asl, state, 'Task').Arguments as { Payload: Payload }).Payload;
+const payloadOf = (asl: AslDefinition, state: string) =>
+  (stateOf(asl, state, 'Task').Arguments as { Payload: Payload }).Payload;
 const keyOf = (asl: AslDefinition, state: string) => payloadOf(asl, state).idempotencyKey as string;
-const evaluate = (field: string, input: unknown) => jsonata(field.slice(2, -2)).evaluate({}, { states: { input: { input, steps: {} } } });
+const evaluate = (field: string, input: unknown) =>
+  jsonata(field.slice(2, -2)).evaluate({}, { states: { input: { input, steps: {} } } });
 
 describe('the workflow registry', () => {
   it('holds the four example workflows under unique names, each with an example input', () => {
-    expect(workflows.map((w) => w.name)).toEqual(['clinical-trial-onboarding', 'contract-renewal', 'research-agent', 'support-triage']);
+    expect(workflows.map((w) => w.name)).toEqual([
+      'clinical-trial-onboarding',
+      'contract-renewal',
+      'research-agent',
+      'support-triage',
+    ]);
     for (const w of workflows) {
       expect(w.exampleInput, w.name).toBeDefined();
       // Only the short triage runs as EXPRESS: the others wait on humans or loop for many turns.
@@ -48,8 +55,15 @@ describe.each(workflows.map((w) => [w.name, w] as const))('%s', (name, workflow)
     for (const [state, task] of tasks) {
       expect(task.Retry[0].ErrorEquals, state).toEqual(expect.arrayContaining([...NON_RETRYABLE_ERRORS]));
       expect(task.Retry[0].MaxAttempts, state).toBe(0);
-      expect(task.Retry.at(-1), state).toMatchObject({ ErrorEquals: [StatesError.ALL], MaxAttempts: 5, IntervalSeconds: 2, BackoffRate: 2, JitterStrategy: 'FULL' });
-      for (const c of task.Catch ?? []) expect(asl.States[c.Next].Type, `${state} catches to ${c.Next}`).not.toBe('Fail');
+      expect(task.Retry.at(-1), state).toMatchObject({
+        ErrorEquals: [StatesError.ALL],
+        MaxAttempts: 5,
+        IntervalSeconds: 2,
+        BackoffRate: 2,
+        JitterStrategy: 'FULL',
+      });
+      for (const c of task.Catch ?? [])
+        expect(asl.States[c.Next].Type, `${state} catches to ${c.Next}`).not.toBe('Fail');
     }
   });
 
@@ -84,9 +98,19 @@ describe('clinical-trial-onboarding', () => {
     const approval = stateOf(asl, 'coordinator-approval', 'Task');
     expect(approval.Resource).toBe('arn:aws:states:::lambda:invoke.waitForTaskToken');
     expect(approval.TimeoutSeconds).toBe(days(5).seconds);
-    expect(payloadOf(asl, 'coordinator-approval')).toMatchObject({ taskToken: '{% $states.context.Task.Token %}', timeoutSeconds: days(5).seconds });
-    expect(approval.Retry[0].ErrorEquals).toEqual(expect.arrayContaining([StatesError.Timeout, StatesError.HeartbeatTimeout]));
-    expect(approval.Catch).toEqual([expect.objectContaining({ ErrorEquals: [StatesError.Timeout, StatesError.HeartbeatTimeout], Next: 'notify-approval-expired' })]);
+    expect(payloadOf(asl, 'coordinator-approval')).toMatchObject({
+      taskToken: '{% $states.context.Task.Token %}',
+      timeoutSeconds: days(5).seconds,
+    });
+    expect(approval.Retry[0].ErrorEquals).toEqual(
+      expect.arrayContaining([StatesError.Timeout, StatesError.HeartbeatTimeout]),
+    );
+    expect(approval.Catch).toEqual([
+      expect.objectContaining({
+        ErrorEquals: [StatesError.Timeout, StatesError.HeartbeatTimeout],
+        Next: 'notify-approval-expired',
+      }),
+    ]);
     expect(stateOf(asl, 'coordinator-approval-decision', 'Choice')).toMatchObject({
       Choices: [{ Next: 'provision-edc-access' }],
       Default: 'notify-site-rejected',
@@ -108,7 +132,11 @@ describe('clinical-trial-onboarding', () => {
   };
 
   it('runs its seven steps in order when approved', async () => {
-    const { handler, calls } = tools({ approved: true, by: 'coordinator@site-4412.example.org', at: '2026-11-30T10:00:00Z' });
+    const { handler, calls } = tools({
+      approved: true,
+      by: 'coordinator@site-4412.example.org',
+      at: '2026-11-30T10:00:00Z',
+    });
     const run = await walkDefinition(asl, input, handler);
     expect(calls.map((c) => c.state)).toEqual([
       'verify-site',
@@ -119,8 +147,15 @@ describe('clinical-trial-onboarding', () => {
       'email-welcome-pack',
       'schedule-kickoff',
     ]);
-    expect(calls[5].payload).toMatchObject({ tool: 'send-email', idempotencyKey: 'site-4412:welcome', input: { to: input?.coordinatorEmail } });
-    expect(calls[3].payload).toMatchObject({ title: 'Approve Riverside Clinical Research (site-4412) for the trial', approvers: [input?.coordinatorEmail] });
+    expect(calls[5].payload).toMatchObject({
+      tool: 'send-email',
+      idempotencyKey: 'site-4412:welcome',
+      input: { to: input?.coordinatorEmail },
+    });
+    expect(calls[3].payload).toMatchObject({
+      title: 'Approve Riverside Clinical Research (site-4412) for the trial',
+      approvers: [input?.coordinatorEmail],
+    });
     expect(run.end).toBe('schedule-kickoff');
     expect(run.output.steps['coordinator-approval']).toMatchObject({ approved: true });
     // A tool step records the tool's result, not the Lambda's envelope.
@@ -140,7 +175,10 @@ describe('clinical-trial-onboarding', () => {
   it('tells the coordinator and stops when nobody decides in 5 days', async () => {
     const { handler, calls } = tools(new SimulatedTaskError(StatesError.Timeout));
     const run = await walkDefinition(asl, input, handler);
-    expect(calls.at(-1)).toMatchObject({ state: 'notify-approval-expired', payload: { idempotencyKey: 'site-4412:approval-expired' } });
+    expect(calls.at(-1)).toMatchObject({
+      state: 'notify-approval-expired',
+      payload: { idempotencyKey: 'site-4412:approval-expired' },
+    });
     expect(run.output.steps['coordinator-approval']).toEqual({ approved: false, timedOut: true });
   });
 });
@@ -152,7 +190,9 @@ describe('contract-renewal', () => {
     expect(stateOf(asl, 'draft-renewal-email', 'Task')).toMatchObject({ Next: 'send-renewal-email' });
     expect(payloadOf(asl, 'send-renewal-email').tool).toBe('send-email');
     expect(await evaluate(keyOf(asl, 'send-renewal-email'), contractRenewal.exampleInput)).toBe('renewal:C-2291:3');
-    expect((payloadOf(asl, 'send-renewal-email').input as Payload).body).toBe('{% $states.input.steps.`draft-renewal-email`.text %}');
+    expect((payloadOf(asl, 'send-renewal-email').input as Payload).body).toBe(
+      '{% $states.input.steps.`draft-renewal-email`.text %}',
+    );
   });
 });
 
@@ -162,8 +202,15 @@ describe('research-agent', () => {
   it('loops over search-web, read-document and calculator and can continue as new', () => {
     const tools = (payloadOf(asl, 'research').tools as { name: string }[]).map((t) => t.name);
     expect(tools).toEqual(['search-web', 'read-document', 'calculator']);
-    expect(stateOf(asl, 'research-route', 'Choice').Choices.map((c) => c.Next)).toEqual(['Done', 'Done', 'research-continue-as-new']);
-    expect(stateOf(asl, 'research-continue-as-new', 'Task')).toMatchObject({ Resource: 'arn:aws:states:::states:startExecution', Next: 'research-continued' });
+    expect(stateOf(asl, 'research-route', 'Choice').Choices.map((c) => c.Next)).toEqual([
+      'Done',
+      'Done',
+      'research-continue-as-new',
+    ]);
+    expect(stateOf(asl, 'research-continue-as-new', 'Task')).toMatchObject({
+      Resource: 'arn:aws:states:::states:startExecution',
+      Next: 'research-continued',
+    });
     expect(planHistory(researchAgent).eventsPerTurn).toEqual({ research: 12 });
   });
 });

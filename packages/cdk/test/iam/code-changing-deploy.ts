@@ -3,14 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssetStaging } from 'aws-cdk-lib';
-import { dropOldVersionGrants as dropOldVersionTemplateGrants, editTemplateInPlace } from '../../../../scripts/rehearsal/assembly-edits';
+import {
+  dropOldVersionGrants as dropOldVersionTemplateGrants,
+  editTemplateInPlace,
+} from '../../../../scripts/rehearsal/assembly-edits';
 import { createAutosaveApp } from '../../../../infra/create-app';
 import { registeredFunctionSpecs, registeredWorkflowSpecs } from '../../../../infra/registries';
 import type { FunctionSpec, WorkflowSpec } from '../../src/stack-inputs';
-import { readCloudAssembly, resolveAwsDeployment, stackOf, type DeploymentRecord, type ResolvedDeployment } from '../../../local/src/cloud-assembly';
+import {
+  readCloudAssembly,
+  resolveAwsDeployment,
+  stackOf,
+  type DeploymentRecord,
+  type ResolvedDeployment,
+} from '../../../local/src/cloud-assembly';
 
 /** The stand-in code of each deploy: every function is bundled from it, so deploy 2 changes every function's code. */
-const handlerOf = (deploy: 1 | 2): string => fileURLToPath(new URL(`./fixtures/handler-v${deploy}.ts`, import.meta.url));
+const handlerOf = (deploy: 1 | 2): string =>
+  fileURLToPath(new URL(`./fixtures/handler-v${deploy}.ts`, import.meta.url));
 
 /** Options of {@link synthAndResolve}. */
 export interface SynthOptions {
@@ -35,7 +45,11 @@ export function synthAndResolve(deploy: 1 | 2, options: SynthOptions = {}): Reso
   const outdir = synthAssembly(deploy, options);
   try {
     const artifact = stackOf(readCloudAssembly(outdir));
-    return resolveAwsDeployment(artifact.template, { stackName: artifact.stackName, previous: options.previous, region: options.region });
+    return resolveAwsDeployment(artifact.template, {
+      stackName: artifact.stackName,
+      previous: options.previous,
+      region: options.region,
+    });
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
@@ -50,7 +64,11 @@ export function synthAssembly(deploy: 1 | 2, options: Omit<SynthOptions, 'previo
   const { app } = createAutosaveApp({
     workflows: [...(options.workflows ?? registeredWorkflowSpecs())],
     functions,
-    app: { outdir, builtinCloudFormationValidation: false, context: { 'aws:cdk:bundling-stacks': ['**'], ...options.context } },
+    app: {
+      outdir,
+      builtinCloudFormationValidation: false,
+      context: { 'aws:cdk:bundling-stacks': ['**'], ...options.context },
+    },
   });
   app.synth();
   return outdir;

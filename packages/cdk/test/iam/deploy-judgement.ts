@@ -20,7 +20,9 @@ export interface JudgedCall {
 }
 
 /** Every Task call of every state machine version a deploy published, with the machine's role ARN. */
-export function definitionCalls(deploy: ResolvedDeployment): (JudgedCall & { machine: string; request: TaskRequest })[] {
+export function definitionCalls(
+  deploy: ResolvedDeployment,
+): (JudgedCall & { machine: string; request: TaskRequest })[] {
   return stateMachinesOf(deploy.resolver).flatMap((sm) => {
     const { requests, dynamic } = taskRequestsOf(sm.definition);
     expect(dynamic, `${sm.name}: a Task target computed at run time cannot be proved offline`).toEqual([]);
@@ -29,7 +31,11 @@ export function definitionCalls(deploy: ResolvedDeployment): (JudgedCall & { mac
 }
 
 /** The calls the simulator denies, described, each under the role of its ARN in `policiesFrom`. */
-export async function denied(iam: IamEvaluator, policiesFrom: ResolvedDeployment, calls: readonly JudgedCall[]): Promise<string[]> {
+export async function denied(
+  iam: IamEvaluator,
+  policiesFrom: ResolvedDeployment,
+  calls: readonly JudgedCall[],
+): Promise<string[]> {
   const out: string[] = [];
   for (const { machine, roleArn, request } of calls) {
     const role = roleByArn(policiesFrom.resolver, roleArn);
@@ -38,7 +44,10 @@ export async function denied(iam: IamEvaluator, policiesFrom: ResolvedDeployment
       continue;
     }
     const decision = await iam.evaluate(role.arn, role.policies, request);
-    if (!decision.allowed) out.push(`${machine ?? role.name} ${'state' in request ? `${String(request.state)}: ` : ''}${request.action} on ${request.resource} ${JSON.stringify(request.context ?? {})} -> ${decision.result}`);
+    if (!decision.allowed)
+      out.push(
+        `${machine ?? role.name} ${'state' in request ? `${String(request.state)}: ` : ''}${request.action} on ${request.resource} ${JSON.stringify(request.context ?? {})} -> ${decision.result}`,
+      );
   }
   return out;
 }
@@ -55,7 +64,11 @@ export async function unreachableAlarmTopics(iam: IamEvaluator, resolver: Templa
     const decision = await iam.evaluateService(CLOUDWATCH_SERVICE_PRINCIPAL, policy, {
       action: 'sns:Publish',
       resource: topicArn,
-      context: { 'aws:SourceAccount': alarmArn.split(':')[4], 'aws:SourceArn': alarmArn, 'aws:SecureTransport': 'true' },
+      context: {
+        'aws:SourceAccount': alarmArn.split(':')[4],
+        'aws:SourceArn': alarmArn,
+        'aws:SecureTransport': 'true',
+      },
     });
     if (!decision.allowed) refused.push(`${alarmLogicalId} -> ${topicArn}: ${decision.result}`);
   }

@@ -15,7 +15,8 @@ export function functionsOf(deploy: ResolvedDeployment): Map<string, DeployedFun
   for (const logicalId of resolver.logicalIds('AWS::Lambda::Function')) {
     const description = String(resolver.property(logicalId, 'Description') ?? '');
     const registryName = description.replace(/^Autosave /, '');
-    const env = ((resolver.property(logicalId, 'Environment') as { Variables?: Record<string, string> } | undefined)?.Variables ?? {}) as Record<string, string>;
+    const env = ((resolver.property(logicalId, 'Environment') as { Variables?: Record<string, string> } | undefined)
+      ?.Variables ?? {}) as Record<string, string>;
     out.set(registryName, { logicalId, registryName, roleArn: String(resolver.property(logicalId, 'Role')), env });
   }
   return out;
@@ -46,13 +47,17 @@ function arns(deploy: ResolvedDeployment) {
 export function callsOf(fn: DeployedFunction, deploy: ResolvedDeployment, machines: readonly string[]): IamRequest[] {
   const a = arns(deploy);
   const e = fn.env;
-  const table = (...actions: string[]) => actions.map((action) => ({ action: `dynamodb:${action}`, resource: a.table(e.AUTOSAVE_TABLE) }));
+  const table = (...actions: string[]) =>
+    actions.map((action) => ({ action: `dynamodb:${action}`, resource: a.table(e.AUTOSAVE_TABLE) }));
   const payloads = () => [
     { action: 's3:GetObject', resource: a.object(e.AUTOSAVE_BUCKET) },
     { action: 's3:PutObject', resource: a.object(e.AUTOSAVE_BUCKET) },
   ];
-  const secret = (): IamRequest[] => [{ action: 'ssm:GetParameter', resource: a.parameter(e.AUTOSAVE_APPROVAL_SECRET_PARAMETER) }];
-  const executions = (...actions: string[]) => machines.flatMap((m) => actions.map((action) => ({ action, resource: a.execution(m) })));
+  const secret = (): IamRequest[] => [
+    { action: 'ssm:GetParameter', resource: a.parameter(e.AUTOSAVE_APPROVAL_SECRET_PARAMETER) },
+  ];
+  const executions = (...actions: string[]) =>
+    machines.flatMap((m) => actions.map((action) => ({ action, resource: a.execution(m) })));
   switch (fn.registryName) {
     case 'model-step':
       return [...table('GetItem', 'PutItem'), ...payloads(), ...bedrockCalls(e.AUTOSAVE_MODEL_ID, a)];
@@ -63,7 +68,11 @@ export function callsOf(fn: DeployedFunction, deploy: ResolvedDeployment, machin
     case 'approval-endpoint':
       return [...table('GetItem', 'UpdateItem'), ...secret(), { action: 'states:SendTaskSuccess', resource: '*' }];
     case 'run-monitor':
-      return [...executions('states:DescribeExecution', 'states:GetExecutionHistory'), { action: 'sqs:SendMessage', resource: a.queue(e.AUTOSAVE_DLQ_URL) }, ...table('GetItem', 'PutItem')];
+      return [
+        ...executions('states:DescribeExecution', 'states:GetExecutionHistory'),
+        { action: 'sqs:SendMessage', resource: a.queue(e.AUTOSAVE_DLQ_URL) },
+        ...table('GetItem', 'PutItem'),
+      ];
     case 'redrive':
       return executions('states:RedriveExecution', 'states:DescribeExecution');
     default:
@@ -95,7 +104,12 @@ export function bedrockCalls(modelId: string, a: { region: string; account: stri
   const id = arn ? arn[2] : modelId;
   const profile = /^(us|eu|apac|global)\.(.+)$/.exec(id);
   if (!profile || arn?.[1] === 'foundation-model') {
-    return [{ action: 'bedrock:InvokeModel', resource: arn ? modelId : `arn:${a.partition}:bedrock:${a.region}::foundation-model/${id}` }];
+    return [
+      {
+        action: 'bedrock:InvokeModel',
+        resource: arn ? modelId : `arn:${a.partition}:bedrock:${a.region}::foundation-model/${id}`,
+      },
+    ];
   }
   const profileArn = arn ? modelId : `arn:${a.partition}:bedrock:${a.region}:${a.account}:inference-profile/${id}`;
   return [

@@ -8,15 +8,28 @@
  */
 import { MAX_NAME_LENGTH } from '@autosave/workflow/config';
 import {
-  type ActivityRow, countActivities, deleteActivity as deleteActivityRow, dequeueActivityTask, dropClosedActivityTasks, getActivity, insertActivity,
-  listActivities as listActivityRows, waitingActivityTasks,
+  type ActivityRow,
+  countActivities,
+  deleteActivity as deleteActivityRow,
+  dequeueActivityTask,
+  dropClosedActivityTasks,
+  getActivity,
+  insertActivity,
+  listActivities as listActivityRows,
+  waitingActivityTasks,
 } from '../store';
 import type { ActivityWorkers, PollAnswer } from '../activity-workers';
 import { activityArn, assertActivityArn } from '../arns';
 import type { EngineContext } from '../engine-context';
 import { isValidResourceName } from '../names';
 import {
-  ActivityAlreadyExists, ActivityDoesNotExist, ActivityLimitExceeded, InvalidName, ServiceUnavailable, TooManyTags, ValidationException,
+  ActivityAlreadyExists,
+  ActivityDoesNotExist,
+  ActivityLimitExceeded,
+  InvalidName,
+  ServiceUnavailable,
+  TooManyTags,
+  ValidationException,
 } from '../service-errors';
 import type { ExecutionRuntime } from './executions';
 import { epochSeconds, optionalString, page, pageRequest, requireString } from './wire';
@@ -31,7 +44,8 @@ const MAX_TAGS = 50;
 function encryptionOf(input: Input): string | null {
   const config = input.encryptionConfiguration;
   if (config === undefined || config === null) return null;
-  if (typeof config !== 'object' || Array.isArray(config)) throw new ValidationException("Value at 'encryptionConfiguration' must be an object");
+  if (typeof config !== 'object' || Array.isArray(config))
+    throw new ValidationException("Value at 'encryptionConfiguration' must be an object");
   return JSON.stringify(config);
 }
 
@@ -57,10 +71,12 @@ export async function createActivity(ctx: EngineContext, input: Input): Promise<
   const row = await ctx.store.committer.commit(() => {
     const existing = getActivity(ctx.store, arn);
     if (existing) {
-      if ((existing.encryption ?? null) !== encryption) throw new ActivityAlreadyExists(`Activity already exists: '${arn}'`);
+      if ((existing.encryption ?? null) !== encryption)
+        throw new ActivityAlreadyExists(`Activity already exists: '${arn}'`);
       return existing;
     }
-    if (countActivities(ctx.store) >= MAX_ACTIVITIES) throw new ActivityLimitExceeded(`The maximum number of activities (${MAX_ACTIVITIES}) has been reached`);
+    if (countActivities(ctx.store) >= MAX_ACTIVITIES)
+      throw new ActivityLimitExceeded(`The maximum number of activities (${MAX_ACTIVITIES}) has been reached`);
     const created: ActivityRow = { arn, name, created_ms: ctx.clock.now(), encryption, tags };
     insertActivity(ctx.store, created);
     return created;
@@ -110,7 +126,11 @@ export async function deleteActivity(ctx: EngineContext, input: Input): Promise<
  * GetActivityTask: the oldest task of the activity, `{taskToken, input}`; or, when none is scheduled
  * within the poll time (60 s), `{}` (no token, as the service answers an empty poll).
  */
-export async function getActivityTask(rt: ExecutionRuntime, workers: ActivityWorkers, input: Input): Promise<PollAnswer> {
+export async function getActivityTask(
+  rt: ExecutionRuntime,
+  workers: ActivityWorkers,
+  input: Input,
+): Promise<PollAnswer> {
   const activity = existingActivity(rt, input);
   const workerName = optionalString(input, 'workerName');
   if (workerName !== undefined && [...workerName].length > MAX_NAME_LENGTH) {
@@ -124,7 +144,11 @@ export async function getActivityTask(rt: ExecutionRuntime, workers: ActivityWor
 }
 
 /** Hands the oldest waiting task to this worker: its `ActivityStarted` committed first. Undefined when none waits. */
-async function takeTask(rt: ExecutionRuntime, arn: string, workerName: string | undefined): Promise<PollAnswer | undefined> {
+async function takeTask(
+  rt: ExecutionRuntime,
+  arn: string,
+  workerName: string | undefined,
+): Promise<PollAnswer | undefined> {
   for (;;) {
     const [task] = waitingActivityTasks(rt.store, arn, 1);
     if (!task) return undefined;

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { StatesError } from '@autosave/workflow/errors';
-import { EXPRESS_MAX_DURATION_SECONDS, HISTORY_EVENT_LIMIT, MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES } from '@autosave/workflow/config';
+import {
+  EXPRESS_MAX_DURATION_SECONDS,
+  HISTORY_EVENT_LIMIT,
+  MAX_JSON_NESTING_DEPTH,
+  STATES_PAYLOAD_LIMIT_BYTES,
+} from '@autosave/workflow/config';
 import type { EngineStore, ExecutionRow, FrameRow } from '../store';
 import { assertExecutionArn, executionArn, expressExecutionArn, parseStateMachineArn, versionArn } from '../arns';
 import type { EngineContext } from '../engine-context';
@@ -22,7 +27,16 @@ import {
   ValidationException,
 } from '../service-errors';
 import { requireStateMachine, routeAlias } from './state-machines';
-import { byteLength, epochSeconds, nestsDeeperThan, optionalString, optionalStringOfAtMost, pageRequest, pageToken, requireString } from './wire';
+import {
+  byteLength,
+  epochSeconds,
+  nestsDeeperThan,
+  optionalString,
+  optionalStringOfAtMost,
+  pageRequest,
+  pageToken,
+  requireString,
+} from './wire';
 
 type Input = Record<string, unknown>;
 
@@ -48,7 +62,6 @@ export interface StartPlacement {
   readonly expressExecutionArn?: string;
 }
 
-
 export function requireExecution(store: EngineStore, arnInput: unknown): ExecutionRow {
   const arn = assertExecutionArn(arnInput);
   const row = store.getExecution(arn);
@@ -62,7 +75,9 @@ export function parseExecutionInput(text: string): unknown {
     throw new InvalidExecutionInput(`Input exceeds the maximum size of ${STATES_PAYLOAD_LIMIT_BYTES} bytes`);
   }
   if (nestsDeeperThan(text, MAX_JSON_NESTING_DEPTH)) {
-    throw new InvalidExecutionInput(`Invalid State Machine Execution Input: nested deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
+    throw new InvalidExecutionInput(
+      `Invalid State Machine Execution Input: nested deeper than ${MAX_JSON_NESTING_DEPTH} levels`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -86,10 +101,11 @@ export async function startExecution(
   const selected = splitTestCase(requireString(input, 'stateMachineArn'));
   const target = parseStateMachineArn(selected.stateMachineArn);
   const machine = requireStateMachine(rt, target.stateMachineArn);
-  const testCase = selected.testCase === undefined ? undefined : requireTestCase(rt.mockConfig, machine.name, selected.testCase);
+  const testCase =
+    selected.testCase === undefined ? undefined : requireTestCase(rt.mockConfig, machine.name, selected.testCase);
   const express = machine.type === 'EXPRESS';
   const home = express ? rt.express : rt;
-  if (!home) throw new Error('express runs need the engine\'s express runtime');
+  if (!home) throw new Error("express runs need the engine's express runtime");
   let definitionHash = machine.definition_hash;
   let roleArn = machine.role_arn;
   let pinnedVersion: string | null = null;
@@ -143,7 +159,15 @@ export async function startExecution(
     parent_task: parentTask ? JSON.stringify(parentTask) : null,
     event_count: 0,
   };
-  const root = new FrameRecord(arn, ROOT_FRAME_ID, null, 0, 'RUNNING', initialPosition(definition.root.startAt, parsedInput, nowMs), null);
+  const root = new FrameRecord(
+    arn,
+    ROOT_FRAME_ID,
+    null,
+    0,
+    'RUNNING',
+    initialPosition(definition.root.startAt, parsedInput, nowMs),
+    null,
+  );
   const batch = new TransitionBatch(arn, () => rt.clock.now());
   // As the service writes it: the first state's Entered event has previousEventId 0, like ExecutionStarted.
   batch.event(null, 'ExecutionStarted', {
@@ -154,9 +178,12 @@ export async function startExecution(
     ...(pinnedVersion ? { stateMachineVersionArn: pinnedVersion } : {}),
   });
   batch.touch(root);
-  const ownTimeout = definition.timeoutSeconds !== undefined && definition.timeoutSeconds > 0 ? definition.timeoutSeconds : undefined;
+  const ownTimeout =
+    definition.timeoutSeconds !== undefined && definition.timeoutSeconds > 0 ? definition.timeoutSeconds : undefined;
   // The service stops an express run at five minutes, whatever the definition asks.
-  const timeoutSeconds = express ? Math.min(ownTimeout ?? EXPRESS_MAX_DURATION_SECONDS, EXPRESS_MAX_DURATION_SECONDS) : ownTimeout;
+  const timeoutSeconds = express
+    ? Math.min(ownTimeout ?? EXPRESS_MAX_DURATION_SECONDS, EXPRESS_MAX_DURATION_SECONDS)
+    : ownTimeout;
   const timed = timeoutSeconds !== undefined;
   if (timed) {
     batch.armExecutionTimer(EXECUTION_TIMER_FRAME, 'execution-timeout', nowMs + timeoutSeconds * 1000);
@@ -168,7 +195,8 @@ export async function startExecution(
   const result = await store.committer.commit(() => {
     const existing = store.insertExecutionUnlessExists(row);
     if (existing) {
-      if ((existing.status === 'RUNNING' || child.replay) && existing.input === inputText) return { created: false, startMs: existing.start_ms };
+      if ((existing.status === 'RUNNING' || child.replay) && existing.input === inputText)
+        return { created: false, startMs: existing.start_ms };
       throw new ExecutionAlreadyExists(`Execution Already Exists: '${arn}'`);
     }
     if (testCase) home.mocks.write(arn, testCase);
@@ -187,12 +215,26 @@ export async function startExecution(
 const START_WRITE = { rerunnable: true } as const;
 
 function initialPosition(startAt: string, input: unknown, nowMs: number): FramePosition {
-  return { path: [], state: startAt, input, variables: {}, phase: { kind: 'enter' }, retries: [], retryCount: 0, enteredMs: nowMs, seq: 0, spawns: 0, lastEventId: 0 };
+  return {
+    path: [],
+    state: startAt,
+    input,
+    variables: {},
+    phase: { kind: 'enter' },
+    retries: [],
+    retryCount: 0,
+    enteredMs: nowMs,
+    seq: 0,
+    spawns: 0,
+    lastEventId: 0,
+  };
 }
 
 function redriveStatus(row: ExecutionRow, nowMs: number): { redriveStatus: string; redriveStatusReason?: string } {
-  if (row.status === 'RUNNING') return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Execution is RUNNING and cannot be redriven' };
-  if (row.status === 'SUCCEEDED') return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Execution is SUCCEEDED and cannot be redriven' };
+  if (row.status === 'RUNNING')
+    return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Execution is RUNNING and cannot be redriven' };
+  if (row.status === 'SUCCEEDED')
+    return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Execution is SUCCEEDED and cannot be redriven' };
   if (row.event_count >= HISTORY_EVENT_LIMIT - 1) {
     return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Execution history reached the event limit' };
   }
@@ -238,7 +280,11 @@ export function describeStateMachineForExecution(rt: ExecutionRuntime, input: In
     updateDate: epochSeconds(version?.created_ms ?? machine?.updated_ms ?? machine?.created_ms ?? row.start_ms),
     loggingConfiguration: { level: 'OFF', includeExecutionData: false },
     tracingConfiguration: { enabled: false },
-    ...(version ? { revisionId: version.revision_id } : machine && machine.definition_hash === row.definition_hash ? { revisionId: machine.revision_id } : {}),
+    ...(version
+      ? { revisionId: version.revision_id }
+      : machine && machine.definition_hash === row.definition_hash
+        ? { revisionId: machine.revision_id }
+        : {}),
   };
 }
 
@@ -254,14 +300,17 @@ export function listExecutions(rt: ExecutionRuntime, input: Input): object {
   const target = parseStateMachineArn(requireString(input, 'stateMachineArn'));
   const machine = requireStateMachine(rt, target.stateMachineArn);
   // Express runs keep no record the service can list (CloudWatch Logs only).
-  if (machine.type === 'EXPRESS') throw new StateMachineTypeNotSupported('This operation is not supported by this type of state machine');
+  if (machine.type === 'EXPRESS')
+    throw new StateMachineTypeNotSupported('This operation is not supported by this type of state machine');
   const status = optionalString(input, 'statusFilter');
-  if (status !== undefined && !EXECUTION_STATUSES.includes(status)) throw new ValidationException(`Invalid statusFilter '${status}'`);
+  if (status !== undefined && !EXECUTION_STATUSES.includes(status))
+    throw new ValidationException(`Invalid statusFilter '${status}'`);
   const redriveFilter = optionalString(input, 'redriveFilter');
   const by = target.kind === 'stateMachine' ? 'machine_arn' : target.kind === 'version' ? 'version_arn' : 'alias_arn';
   const arn = target.kind === 'stateMachine' ? target.stateMachineArn : String(input.stateMachineArn);
   if (target.kind === 'alias' && !rt.store.getAlias(arn)) throw new ResourceNotFound(`Resource not found: '${arn}'`);
-  if (target.kind === 'version' && !rt.store.getVersion(arn)) throw new ResourceNotFound(`Resource not found: '${arn}'`);
+  if (target.kind === 'version' && !rt.store.getVersion(arn))
+    throw new ResourceNotFound(`Resource not found: '${arn}'`);
   // Keyset pages (the token holds the last seq returned): runs started meanwhile neither repeat nor vanish.
   const req = pageRequest(input);
   const rows = rt.store.listExecutions({ by, arn, beforeSeq: req.offset, status, redriveFilter, limit: req.limit + 1 });
@@ -312,8 +361,17 @@ export async function stopExecution(rt: ExecutionRuntime, input: Input): Promise
   if (row.status !== 'RUNNING') return { stopDate: epochSeconds(row.stop_ms ?? rt.clock.now()) };
   const batch = new TransitionBatch(row.arn, () => rt.clock.now());
   // AWS chains ExecutionAborted to no event (previousEventId 0).
-  batch.event(null, 'ExecutionAborted', { ...(error !== undefined ? { error } : {}), ...(cause !== undefined ? { cause } : {}) }, { unchained: true });
-  batch.closeExecution({ status: 'ABORTED', ...(error !== undefined ? { error } : {}), ...(cause !== undefined ? { cause } : {}) });
+  batch.event(
+    null,
+    'ExecutionAborted',
+    { ...(error !== undefined ? { error } : {}), ...(cause !== undefined ? { cause } : {}) },
+    { unchained: true },
+  );
+  batch.closeExecution({
+    status: 'ABORTED',
+    ...(error !== undefined ? { error } : {}),
+    ...(cause !== undefined ? { cause } : {}),
+  });
   try {
     await rt.store.committer.commit(() => batch.write(rt.store), { rerunnable: true });
   } catch (err) {
@@ -347,15 +405,22 @@ export async function timeOutExecution(rt: ExecutionRuntime, executionArn: strin
 export async function redriveExecution(rt: ExecutionRuntime, input: Input): Promise<object> {
   const row = requireExecution(rt.store, requireString(input, 'executionArn'));
   const clientToken = optionalString(input, 'clientToken');
-  if (row.status === 'RUNNING' && clientToken !== undefined && row.redrive_token === clientToken && row.redrive_ms !== null) {
+  if (
+    row.status === 'RUNNING' &&
+    clientToken !== undefined &&
+    row.redrive_token === clientToken &&
+    row.redrive_ms !== null
+  ) {
     return { redriveDate: epochSeconds(row.redrive_ms) };
   }
   const status = redriveStatus(row, rt.clock.now());
-  if (status.redriveStatus !== 'REDRIVABLE') throw new ExecutionNotRedrivable(`Execution cannot be redriven: ${status.redriveStatusReason ?? row.status}`);
+  if (status.redriveStatus !== 'REDRIVABLE')
+    throw new ExecutionNotRedrivable(`Execution cannot be redriven: ${status.redriveStatusReason ?? row.status}`);
   const nowMs = rt.clock.now();
   await rt.store.committer.commit(() => {
     const current = rt.store.getExecution(row.arn) as ExecutionRow;
-    if (current.status === 'RUNNING' || current.status === 'SUCCEEDED') throw new ExecutionNotRedrivable(`Execution is ${current.status} and cannot be redriven`);
+    if (current.status === 'RUNNING' || current.status === 'SUCCEEDED')
+      throw new ExecutionNotRedrivable(`Execution is ${current.status} and cannot be redriven`);
     rt.store.reopenForRedrive(row.arn, nowMs, clientToken ?? null);
     const batch = new TransitionBatch(row.arn, () => nowMs);
     batch.event(null, 'ExecutionRedriven', { redriveCount: current.redrive_count + 1 });
@@ -367,12 +432,23 @@ export async function redriveExecution(rt: ExecutionRuntime, input: Input): Prom
 }
 
 /** Resets a frame that did not succeed, and the unfinished children of the Parallel/Map it stopped in. */
-function resetForRedrive(store: EngineStore, executionArn: string, frameId: string, batch: TransitionBatch, nowMs: number): void {
+function resetForRedrive(
+  store: EngineStore,
+  executionArn: string,
+  frameId: string,
+  batch: TransitionBatch,
+  nowMs: number,
+): void {
   const row = store.getFrame(executionArn, frameId) as FrameRow;
   if (row.status === 'SUCCEEDED' || row.status === 'PENDING') return;
   const frame = FrameRecord.fromRow(row);
   const phase = frame.pos.phase;
-  const resume = phase.kind === 'closed' ? (phase.resume ?? { kind: 'enter' as const }) : phase.kind === 'children' ? phase : { kind: 'enter' as const };
+  const resume =
+    phase.kind === 'closed'
+      ? (phase.resume ?? { kind: 'enter' as const })
+      : phase.kind === 'children'
+        ? phase
+        : { kind: 'enter' as const };
   frame.status = 'RUNNING';
   frame.pos.phase = resume;
   frame.pos.retries = [];
@@ -383,7 +459,8 @@ function resetForRedrive(store: EngineStore, executionArn: string, frameId: stri
   frame.timers = [];
   batch.touch(frame);
   if (resume.kind === 'children') {
-    for (const child of store.childFrames(executionArn, resume.group)) resetForRedrive(store, executionArn, child.frame_id, batch, nowMs);
+    for (const child of store.childFrames(executionArn, resume.group))
+      resetForRedrive(store, executionArn, child.frame_id, batch, nowMs);
   }
 }
 

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AliasRow, StateMachineRow, VersionRow } from '../store';
 import { aliasArn, parseStateMachineArn, stateMachineArn, versionArn } from '../arns';
-import { DEFINITION_LIMIT_BYTES, MAX_ALIASES_PER_STATE_MACHINE, MAX_JSON_NESTING_DEPTH, MAX_VERSIONS_PER_STATE_MACHINE } from '@autosave/workflow/config';
+import {
+  DEFINITION_LIMIT_BYTES,
+  MAX_ALIASES_PER_STATE_MACHINE,
+  MAX_JSON_NESTING_DEPTH,
+  MAX_VERSIONS_PER_STATE_MACHINE,
+} from '@autosave/workflow/config';
 import { InvalidDefinitionError, type StateMachineType, type UnservedTask, validateDefinition } from '../definition';
 import type { EngineContext } from '../engine-context';
 import { howToServe } from '../executor/integration-catalog';
@@ -18,7 +23,6 @@ import { byteLength, epochSeconds, nestsDeeperThan, optionalString, page, pageRe
 
 type Input = Record<string, unknown>;
 
-
 const LOGGING_OFF = { level: 'OFF', includeExecutionData: false };
 const TRACING_OFF = { enabled: false };
 
@@ -32,16 +36,24 @@ export function requireStateMachine(ctx: EngineContext, arn: string): StateMachi
   return row;
 }
 
-function publishVersion(ctx: EngineContext, machine: StateMachineRow, description: string | undefined, nowMs: number): VersionRow {
+function publishVersion(
+  ctx: EngineContext,
+  machine: StateMachineRow,
+  description: string | undefined,
+  nowMs: number,
+): VersionRow {
   const latest = ctx.store.latestVersion(machine.arn);
   // Publishing an unchanged revision returns the version that already holds it, as the service does.
   if (latest && latest.revision_id === machine.revision_id) {
     if (description !== undefined && description !== (latest.description ?? undefined)) {
-      throw new ConflictException(`Version ${latest.version} already holds revision ${machine.revision_id} with another description`);
+      throw new ConflictException(
+        `Version ${latest.version} already holds revision ${machine.revision_id} with another description`,
+      );
     }
     return latest;
   }
-  if (ctx.store.countVersions(machine.arn) >= MAX_VERSIONS_PER_STATE_MACHINE) throw new ServiceQuotaExceededException('Too many versions');
+  if (ctx.store.countVersions(machine.arn) >= MAX_VERSIONS_PER_STATE_MACHINE)
+    throw new ServiceQuotaExceededException('Too many versions');
   const version = machine.last_version + 1;
   const row: VersionRow = {
     arn: versionArn(machine.arn, version),
@@ -80,7 +92,11 @@ function boundedDefinition(input: Input): string {
 export function refuseDeepDefinition(definition: string): void {
   if (nestsDeeperThan(definition, MAX_JSON_NESTING_DEPTH)) {
     throw new InvalidDefinitionError([
-      { code: 'SCHEMA_VALIDATION_FAILED', message: `the definition nests deeper than ${MAX_JSON_NESTING_DEPTH} levels`, location: '' },
+      {
+        code: 'SCHEMA_VALIDATION_FAILED',
+        message: `the definition nests deeper than ${MAX_JSON_NESTING_DEPTH} levels`,
+        location: '',
+      },
     ]);
   }
 }
@@ -146,27 +162,49 @@ export function createStateMachine(ctx: EngineContext, input: Input): Promise<ob
         ...(published ? { stateMachineVersionArn: published.arn } : {}),
       };
     }
-    const row = newStateMachineRow({ arn, name, type, roleArn, definitionHash: hash, nowMs, logging: input.loggingConfiguration, tracing: input.tracingConfiguration });
+    const row = newStateMachineRow({
+      arn,
+      name,
+      type,
+      roleArn,
+      definitionHash: hash,
+      nowMs,
+      logging: input.loggingConfiguration,
+      tracing: input.tracingConfiguration,
+    });
     ctx.store.insertStateMachine(row);
     const published = input.publish === true ? publishVersion(ctx, row, versionDescription, nowMs) : undefined;
-    return { stateMachineArn: arn, creationDate: epochSeconds(nowMs), ...(published ? { stateMachineVersionArn: published.arn } : {}) };
+    return {
+      stateMachineArn: arn,
+      creationDate: epochSeconds(nowMs),
+      ...(published ? { stateMachineVersionArn: published.arn } : {}),
+    };
   });
 }
 
 function unqualifiedMachine(ctx: EngineContext, arnInput: unknown): StateMachineRow {
   const target = parseStateMachineArn(arnInput);
-  if (target.kind !== 'stateMachine') throw new ValidationException(`Expected an unqualified state machine ARN: '${String(arnInput)}'`);
+  if (target.kind !== 'stateMachine')
+    throw new ValidationException(`Expected an unqualified state machine ARN: '${String(arnInput)}'`);
   return requireStateMachine(ctx, target.stateMachineArn);
 }
 
 /** UpdateStateMachine: a new revision (running executions keep theirs), optionally published. */
 export function updateStateMachine(ctx: EngineContext, input: Input): Promise<object> {
   const machine = unqualifiedMachine(ctx, requireString(input, 'stateMachineArn'));
-  const definition = input.definition === undefined ? undefined : readDefinition(ctx, input, machine.type as StateMachineType);
+  const definition =
+    input.definition === undefined ? undefined : readDefinition(ctx, input, machine.type as StateMachineType);
   const roleArn = optionalString(input, 'roleArn');
   const versionDescription = optionalString(input, 'versionDescription');
-  if (definition === undefined && roleArn === undefined && input.loggingConfiguration === undefined && input.tracingConfiguration === undefined) {
-    throw new ValidationException('At least one of definition, roleArn, loggingConfiguration or tracingConfiguration is required');
+  if (
+    definition === undefined &&
+    roleArn === undefined &&
+    input.loggingConfiguration === undefined &&
+    input.tracingConfiguration === undefined
+  ) {
+    throw new ValidationException(
+      'At least one of definition, roleArn, loggingConfiguration or tracingConfiguration is required',
+    );
   }
   const nowMs = ctx.clock.now();
   return ctx.store.committer.commit(() => {
@@ -184,7 +222,11 @@ export function updateStateMachine(ctx: EngineContext, input: Input): Promise<ob
     });
     const updated = requireStateMachine(ctx, machine.arn);
     const published = input.publish === true ? publishVersion(ctx, updated, versionDescription, nowMs) : undefined;
-    return { updateDate: epochSeconds(nowMs), revisionId, ...(published ? { stateMachineVersionArn: published.arn } : {}) };
+    return {
+      updateDate: epochSeconds(nowMs),
+      revisionId,
+      ...(published ? { stateMachineVersionArn: published.arn } : {}),
+    };
   });
 }
 
@@ -201,7 +243,8 @@ export function describeStateMachine(ctx: EngineContext, input: Input): object {
   };
   if (target.kind === 'version') {
     const version = ctx.store.getVersion(versionArn(machine.arn, target.version));
-    if (!version) throw new StateMachineDoesNotExist(`State Machine Does Not Exist: '${String(input.stateMachineArn)}'`);
+    if (!version)
+      throw new StateMachineDoesNotExist(`State Machine Does Not Exist: '${String(input.stateMachineArn)}'`);
     return {
       stateMachineArn: version.arn,
       ...common,
@@ -228,7 +271,12 @@ export function listStateMachines(ctx: EngineContext, input: Input): object {
   const rows = ctx.store.listStateMachines();
   const { items, nextToken } = page(rows, pageRequest(input));
   return {
-    stateMachines: items.map((r) => ({ stateMachineArn: r.arn, name: r.name, type: r.type, creationDate: epochSeconds(r.created_ms) })),
+    stateMachines: items.map((r) => ({
+      stateMachineArn: r.arn,
+      name: r.name,
+      type: r.type,
+      creationDate: epochSeconds(r.created_ms),
+    })),
     ...(nextToken ? { nextToken } : {}),
   };
 }
@@ -240,7 +288,11 @@ export async function deleteStateMachine(ctx: EngineContext, input: Input): Prom
     if (target.kind === 'version') {
       const arn = versionArn(target.stateMachineArn, target.version);
       const routings = ctx.store.aliasRoutings(target.stateMachineArn);
-      if (routings.some((routing) => (JSON.parse(routing) as { stateMachineVersionArn: string }[]).some((r) => r.stateMachineVersionArn === arn))) {
+      if (
+        routings.some((routing) =>
+          (JSON.parse(routing) as { stateMachineVersionArn: string }[]).some((r) => r.stateMachineVersionArn === arn),
+        )
+      ) {
         throw new ConflictException(`Version ${arn} is referenced by an alias`);
       }
       ctx.store.deleteVersion(arn);
@@ -262,7 +314,9 @@ export async function publishStateMachineVersion(ctx: EngineContext, input: Inpu
   if (revisionId !== undefined && revisionId !== machine.revision_id) {
     throw new ConflictException(`revisionId ${revisionId} is not the latest revision (${machine.revision_id})`);
   }
-  const version = await ctx.store.committer.commit(() => publishVersion(ctx, machine, optionalString(input, 'description'), ctx.clock.now()));
+  const version = await ctx.store.committer.commit(() =>
+    publishVersion(ctx, machine, optionalString(input, 'description'), ctx.clock.now()),
+  );
   return { creationDate: epochSeconds(version.created_ms), stateMachineVersionArn: version.arn };
 }
 
@@ -272,7 +326,10 @@ export function listStateMachineVersions(ctx: EngineContext, input: Input): obje
   const rows = ctx.store.listVersions(machine.arn);
   const { items, nextToken } = page(rows, pageRequest(input));
   return {
-    stateMachineVersions: items.map((r) => ({ stateMachineVersionArn: r.arn, creationDate: epochSeconds(r.created_ms) })),
+    stateMachineVersions: items.map((r) => ({
+      stateMachineVersionArn: r.arn,
+      creationDate: epochSeconds(r.created_ms),
+    })),
     ...(nextToken ? { nextToken } : {}),
   };
 }
@@ -285,7 +342,11 @@ export interface RoutingEntry {
   readonly weight: number;
 }
 
-function readRouting(ctx: EngineContext, input: Input, machineArn?: string): { machineArn: string; routing: RoutingEntry[] } {
+function readRouting(
+  ctx: EngineContext,
+  input: Input,
+  machineArn?: string,
+): { machineArn: string; routing: RoutingEntry[] } {
   const routing = input.routingConfiguration;
   if (!Array.isArray(routing) || routing.length < 1 || routing.length > 2) {
     throw new ValidationException('routingConfiguration must list one or two versions');
@@ -293,15 +354,20 @@ function readRouting(ctx: EngineContext, input: Input, machineArn?: string): { m
   let machine = machineArn;
   const entries: RoutingEntry[] = routing.map((r: Record<string, unknown>) => {
     const target = parseStateMachineArn(r?.stateMachineVersionArn);
-    if (target.kind !== 'version') throw new ValidationException(`Not a version ARN: '${String(r?.stateMachineVersionArn)}'`);
-    if (machine !== undefined && machine !== target.stateMachineArn) throw new ValidationException('All versions must belong to one state machine');
+    if (target.kind !== 'version')
+      throw new ValidationException(`Not a version ARN: '${String(r?.stateMachineVersionArn)}'`);
+    if (machine !== undefined && machine !== target.stateMachineArn)
+      throw new ValidationException('All versions must belong to one state machine');
     machine = target.stateMachineArn;
-    if (!ctx.store.getVersion(r.stateMachineVersionArn as string)) throw new ResourceNotFound(`Resource not found: '${String(r.stateMachineVersionArn)}'`);
+    if (!ctx.store.getVersion(r.stateMachineVersionArn as string))
+      throw new ResourceNotFound(`Resource not found: '${String(r.stateMachineVersionArn)}'`);
     const weight = r.weight;
-    if (typeof weight !== 'number' || !Number.isInteger(weight) || weight < 0 || weight > 100) throw new ValidationException('weight must be an integer 0-100');
+    if (typeof weight !== 'number' || !Number.isInteger(weight) || weight < 0 || weight > 100)
+      throw new ValidationException('weight must be an integer 0-100');
     return { stateMachineVersionArn: r.stateMachineVersionArn as string, weight };
   });
-  if (entries.reduce((s, e) => s + e.weight, 0) !== 100) throw new ValidationException('Sum of routing weights must be 100');
+  if (entries.reduce((s, e) => s + e.weight, 0) !== 100)
+    throw new ValidationException('Sum of routing weights must be 100');
   if (entries.length === 2 && entries[0].stateMachineVersionArn === entries[1].stateMachineVersionArn) {
     throw new ValidationException('routingConfiguration lists the same version twice');
   }
@@ -333,8 +399,17 @@ export function createStateMachineAlias(ctx: EngineContext, input: Input): Promi
       }
       return { stateMachineAliasArn: arn, creationDate: epochSeconds(existing.created_ms) };
     }
-    if (ctx.store.countAliases(machineArn) >= MAX_ALIASES_PER_STATE_MACHINE) throw new ServiceQuotaExceededException('Too many aliases');
-    ctx.store.insertAlias({ arn, machine_arn: machineArn, name, description, routing: JSON.stringify(routing), created_ms: nowMs, updated_ms: nowMs });
+    if (ctx.store.countAliases(machineArn) >= MAX_ALIASES_PER_STATE_MACHINE)
+      throw new ServiceQuotaExceededException('Too many aliases');
+    ctx.store.insertAlias({
+      arn,
+      machine_arn: machineArn,
+      name,
+      description,
+      routing: JSON.stringify(routing),
+      created_ms: nowMs,
+      updated_ms: nowMs,
+    });
     return { stateMachineAliasArn: arn, creationDate: epochSeconds(nowMs) };
   });
 }
@@ -342,11 +417,14 @@ export function createStateMachineAlias(ctx: EngineContext, input: Input): Promi
 /** UpdateStateMachineAlias: new routing and/or description. */
 export async function updateStateMachineAlias(ctx: EngineContext, input: Input): Promise<object> {
   const alias = requireAlias(ctx, requireString(input, 'stateMachineAliasArn'));
-  const routing = input.routingConfiguration === undefined ? undefined : readRouting(ctx, input, alias.machine_arn).routing;
+  const routing =
+    input.routingConfiguration === undefined ? undefined : readRouting(ctx, input, alias.machine_arn).routing;
   const description = optionalString(input, 'description');
   if (routing === undefined && description === undefined) throw new ValidationException('Nothing to update');
   const nowMs = ctx.clock.now();
-  await ctx.store.committer.commit(() => ctx.store.updateAlias(alias.arn, routing ? JSON.stringify(routing) : null, description ?? null, nowMs));
+  await ctx.store.committer.commit(() =>
+    ctx.store.updateAlias(alias.arn, routing ? JSON.stringify(routing) : null, description ?? null, nowMs),
+  );
   return { updateDate: epochSeconds(nowMs) };
 }
 
@@ -394,7 +472,12 @@ export function routeAlias(ctx: EngineContext, alias: AliasRow): string {
 }
 
 /** The warning of a Task the engine does not serve, as a diagnostic (and a line for `autosave local` and the console). */
-export function unservedDiagnostic(task: UnservedTask): { severity: 'WARNING'; code: string; message: string; location: string } {
+export function unservedDiagnostic(task: UnservedTask): {
+  severity: 'WARNING';
+  code: string;
+  message: string;
+  location: string;
+} {
   return {
     severity: 'WARNING',
     code: 'INTEGRATION_NOT_SERVED',
@@ -410,13 +493,20 @@ export function unservedDiagnostic(task: UnservedTask): { severity: 'WARNING'; c
  */
 export function validateStateMachineDefinition(_ctx: EngineContext, input: Input): object {
   try {
-    const prepared = validateDefinition(boundedDefinition(input), { type: input.type === 'EXPRESS' ? 'EXPRESS' : 'STANDARD' });
+    const prepared = validateDefinition(boundedDefinition(input), {
+      type: input.type === 'EXPRESS' ? 'EXPRESS' : 'STANDARD',
+    });
     return { result: 'OK', diagnostics: prepared.unservedTasks.map(unservedDiagnostic), truncated: false };
   } catch (err) {
     if (!(err instanceof InvalidDefinitionError)) throw err;
     return {
       result: 'FAIL',
-      diagnostics: err.problems.map((p) => ({ severity: 'ERROR', code: p.code, message: p.message, ...(p.location ? { location: p.location } : {}) })),
+      diagnostics: err.problems.map((p) => ({
+        severity: 'ERROR',
+        code: p.code,
+        message: p.message,
+        ...(p.location ? { location: p.location } : {}),
+      })),
       truncated: false,
     };
   }

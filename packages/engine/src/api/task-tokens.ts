@@ -8,11 +8,11 @@ import { byteLength, nestsDeeperThan, optionalString, requireString } from './wi
 
 type Input = Record<string, unknown>;
 
-
 /** The request's `taskToken`, refused with AWS's `InvalidToken` answer when it is not one the engine could have made. */
 function wellFormedToken(input: Input): string {
   const token = requireString(input, 'taskToken');
-  if (token.length > MAX_TASK_TOKEN_LENGTH || !TASK_TOKEN_PATTERN.test(token)) throw new InvalidToken("Invalid Token: 'Invalid token'");
+  if (token.length > MAX_TASK_TOKEN_LENGTH || !TASK_TOKEN_PATTERN.test(token))
+    throw new InvalidToken("Invalid Token: 'Invalid token'");
   return token;
 }
 
@@ -25,7 +25,11 @@ function openToken(rt: ExecutionRuntime, input: Input): TaskTokenRow {
   return row;
 }
 
-async function answer(rt: ExecutionRuntime, row: TaskTokenRow, outcome: Parameters<ExecutionRuntime['executor']['signal']>[2]): Promise<object> {
+async function answer(
+  rt: ExecutionRuntime,
+  row: TaskTokenRow,
+  outcome: Parameters<ExecutionRuntime['executor']['signal']>[2],
+): Promise<object> {
   const result = await rt.executor.signal(row.execution_arn, row.frame_id, outcome);
   if (result === 'stale') throw new TaskTimedOut('Task Timed Out');
   // The task is still waiting on this token: a caller told "timed out" would give up on a live task.
@@ -40,7 +44,8 @@ export async function sendTaskSuccess(rt: ExecutionRuntime, input: Input): Promi
   wellFormedToken(input);
   const output = requireString(input, 'output');
   if (byteLength(output) > STATES_PAYLOAD_LIMIT_BYTES) throw new InvalidOutput('Output exceeds the maximum size');
-  if (nestsDeeperThan(output, MAX_JSON_NESTING_DEPTH)) throw new InvalidOutput(`Invalid Output: nested deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
+  if (nestsDeeperThan(output, MAX_JSON_NESTING_DEPTH))
+    throw new InvalidOutput(`Invalid Output: nested deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
   let value: unknown;
   try {
     value = JSON.parse(output);
@@ -69,7 +74,9 @@ export async function sendTaskHeartbeat(rt: ExecutionRuntime, input: Input): Pro
   const heartbeatSeconds = pos.phase.heartbeatSeconds;
   if (heartbeatSeconds !== undefined) {
     // On the group commit like every other write: many heartbeats in one turn share one fsync.
-    await rt.store.committer.commit(() => rt.store.pushHeartbeat(row.execution_arn, row.frame_id, row.seq, rt.clock.now() + heartbeatSeconds * 1000));
+    await rt.store.committer.commit(() =>
+      rt.store.pushHeartbeat(row.execution_arn, row.frame_id, row.seq, rt.clock.now() + heartbeatSeconds * 1000),
+    );
     rt.armTimers();
   }
   return {};

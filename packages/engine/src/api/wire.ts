@@ -8,9 +8,14 @@ export const epochSeconds = (ms: number): number => ms / 1000;
 export function requireString(input: Record<string, unknown>, field: string): string {
   const v = input[field];
   // A number or an object where a string belongs is not "null": say what it is.
-  if (v !== undefined && v !== null && typeof v !== 'string') throw new ValidationException(`Value at '${field}' must be a string, not ${Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `the ${typeof v} ${JSON.stringify(v)}`}`);
+  if (v !== undefined && v !== null && typeof v !== 'string')
+    throw new ValidationException(
+      `Value at '${field}' must be a string, not ${Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `the ${typeof v} ${JSON.stringify(v)}`}`,
+    );
   if (typeof v !== 'string' || v.length === 0) {
-    throw new ValidationException(`1 validation error detected: Value null at '${field}' failed to satisfy constraint: Member must not be null`);
+    throw new ValidationException(
+      `1 validation error detected: Value null at '${field}' failed to satisfy constraint: Member must not be null`,
+    );
   }
   return v;
 }
@@ -30,7 +35,9 @@ export function optionalString(input: Record<string, unknown>, field: string): s
 export function optionalStringOfAtMost(input: Record<string, unknown>, field: string, max: number): string | undefined {
   const v = optionalString(input, field);
   if (v !== undefined && v.length > max) {
-    throw new ValidationException(`1 validation error detected: Value at '${field}' failed to satisfy constraint: Member must have length less than or equal to ${max}`);
+    throw new ValidationException(
+      `1 validation error detected: Value at '${field}' failed to satisfy constraint: Member must have length less than or equal to ${max}`,
+    );
   }
   return v;
 }
@@ -47,8 +54,14 @@ export interface PageRequest {
 /** Parses `maxResults` / `nextToken` (tokens are opaque offsets). */
 export function pageRequest(input: Record<string, unknown>): PageRequest {
   const max = input.maxResults;
-  if (max !== undefined && max !== null && (typeof max !== 'number' || !Number.isInteger(max) || max < 0 || max > MAX_PAGE_SIZE)) {
-    throw new ValidationException(`1 validation error detected: Value '${String(max)}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to ${MAX_PAGE_SIZE}`);
+  if (
+    max !== undefined &&
+    max !== null &&
+    (typeof max !== 'number' || !Number.isInteger(max) || max < 0 || max > MAX_PAGE_SIZE)
+  ) {
+    throw new ValidationException(
+      `1 validation error detected: Value '${String(max)}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to ${MAX_PAGE_SIZE}`,
+    );
   }
   const limit = typeof max === 'number' && max > 0 ? max : DEFAULT_PAGE_SIZE;
   const token = input.nextToken;
@@ -72,14 +85,17 @@ function decodeToken(token: unknown): number {
       // not JSON: refused below
     }
   }
-  throw new InvalidToken(`Invalid Token: ${JSON.stringify(typeof token === 'string' ? token.slice(0, MAX_TOKEN_LENGTH) : token ?? null)}`);
+  throw new InvalidToken(
+    `Invalid Token: ${JSON.stringify(typeof token === 'string' ? token.slice(0, MAX_TOKEN_LENGTH) : (token ?? null))}`,
+  );
 }
 
 /** Longest `nextToken` the API reference allows. */
 const MAX_TOKEN_LENGTH = 1024;
 
 /** An opaque `nextToken` carrying a position (an offset, or the last key of a keyset page). */
-export const pageToken = (position: number): string => Buffer.from(JSON.stringify({ o: position })).toString('base64url');
+export const pageToken = (position: number): string =>
+  Buffer.from(JSON.stringify({ o: position })).toString('base64url');
 
 /** The `nextToken` for the page after `offset + count`, or undefined when this page was the last. */
 export function nextToken(req: PageRequest, got: number, total?: number): string | undefined {
@@ -104,7 +120,8 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {

@@ -35,7 +35,6 @@ export interface EvaluationScope {
   readonly evaluationWatch?: EvaluationWatch;
 }
 
-
 /** A failure raised while evaluating a state's data flow; `name` is the ASL error name. */
 export interface StatesErrorLike extends Error {
   /** e.g. `States.QueryEvaluationError`, `States.Runtime`, `States.NoChoiceMatched`, `States.IntrinsicFailure`. */
@@ -118,7 +117,10 @@ export interface StateDataFlow {
   /** New variable values from the state's `Assign` (evaluated with `$states.result` visible). */
   assign(state: StateDefinition, scope: EvaluationScope): Promise<Record<string, unknown>>;
   /** The output and assignments of a Catch clause (`scope.errorOutput` is set). */
-  catchOutput(catcher: Readonly<Record<string, unknown>>, scope: EvaluationScope): Promise<{ output: unknown; assign: Record<string, unknown> }>;
+  catchOutput(
+    catcher: Readonly<Record<string, unknown>>,
+    scope: EvaluationScope,
+  ): Promise<{ output: unknown; assign: Record<string, unknown> }>;
   /** The next state of a Choice state; throws `States.NoChoiceMatched` when no rule and no Default. */
   choose(state: StateDefinition, scope: EvaluationScope): Promise<ChoiceDecision>;
   /** When a Wait state ends (epoch ms): Seconds/Timestamp (JSONata expressions), SecondsPath/TimestampPath. */
@@ -139,7 +141,10 @@ export interface StateDataFlow {
   /** A Distributed Map's `ResultWriter` (undefined when it has none): its arguments evaluated. */
   mapResultWriter(state: StateDefinition, scope: EvaluationScope): Promise<MapResultWriterSpec | undefined>;
   /** A Task's `TimeoutSeconds`/`HeartbeatSeconds` (numbers, JSONata expressions or `*Path` fields); undefined when absent. */
-  taskTimeouts(state: StateDefinition, scope: EvaluationScope): Promise<{ timeoutSeconds?: number; heartbeatSeconds?: number }>;
+  taskTimeouts(
+    state: StateDefinition,
+    scope: EvaluationScope,
+  ): Promise<{ timeoutSeconds?: number; heartbeatSeconds?: number }>;
   /** A Fail state's `Error` and `Cause` (literal, JSONata, or ErrorPath/CausePath). */
   failure(state: StateDefinition, scope: EvaluationScope): Promise<{ error?: string; cause?: string }>;
 }

@@ -9,6 +9,9 @@ declare module 'asl-validator' {
     readonly checkPaths?: boolean;
     readonly checkArn?: boolean;
   }
-  function validator(definition: object, options?: AslValidatorOptions): { readonly isValid: boolean; readonly errors: readonly AslValidatorError[] };
+  function validator(
+    definition: object,
+    options?: AslValidatorOptions,
+  ): { readonly isValid: boolean; readonly errors: readonly AslValidatorError[] };
   export default validator;
 }

@@ -19,7 +19,9 @@ export class InvalidDefinitionError extends InvalidDefinition {
   readonly problems: readonly DefinitionProblem[];
 
   constructor(problems: readonly DefinitionProblem[]) {
-    super(`Invalid State Machine Definition: '${problems.map((p) => `${p.code}: ${p.message}${p.location ? ` at ${p.location}` : ''}`).join(', ')}'`);
+    super(
+      `Invalid State Machine Definition: '${problems.map((p) => `${p.code}: ${p.message}${p.location ? ` at ${p.location}` : ''}`).join(', ')}'`,
+    );
     this.problems = problems;
   }
 }

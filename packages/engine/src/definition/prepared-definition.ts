@@ -16,7 +16,16 @@ export const MAP_ITEMS = 'items';
 export type StateType = 'Pass' | 'Task' | 'Choice' | 'Wait' | 'Succeed' | 'Fail' | 'Parallel' | 'Map';
 
 /** Every ASL state type, in the order the spec lists them. */
-export const STATE_TYPES: readonly StateType[] = ['Pass', 'Task', 'Choice', 'Wait', 'Succeed', 'Fail', 'Parallel', 'Map'];
+export const STATE_TYPES: readonly StateType[] = [
+  'Pass',
+  'Task',
+  'Choice',
+  'Wait',
+  'Succeed',
+  'Fail',
+  'Parallel',
+  'Map',
+];
 
 /** A list of states with its start: the top level, one Parallel branch or one Map item processor. */
 export interface PreparedStateList {
@@ -83,7 +92,8 @@ export interface UnservedTask {
 const pointerPart = (key: string | number) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const RECOVERABLE: ReadonlySet<StateType> = new Set(['Task', 'Parallel', 'Map']);
 
 /**
@@ -117,15 +127,35 @@ export function prepareDefinition(definition: Json): PreparedDefinition {
         retry: recoverable && Array.isArray(state.Retry) ? (state.Retry as Retrier[]) : [],
         catch: recoverable && Array.isArray(state.Catch) ? (state.Catch as Catcher[]) : [],
         ...(type === 'Task' ? { task: resolveTaskTarget(state.Resource as string) } : {}),
-        ...(type === 'Parallel' ? { branches: (state.Branches as Json[]).map((b, i) => list(b, [...path, name, i], `${at}/Branches/${i}`)) } : {}),
-        ...(type === 'Map' && processor ? { itemProcessor: list(processor, [...path, name, MAP_ITEMS], `${at}/${state.ItemProcessor ? 'ItemProcessor' : 'Iterator'}`) } : {}),
-        ...(type === 'Map' && (processor?.ProcessorConfig as Json | undefined)?.Mode === 'DISTRIBUTED' ? { distributed: true } : {}),
+        ...(type === 'Parallel'
+          ? { branches: (state.Branches as Json[]).map((b, i) => list(b, [...path, name, i], `${at}/Branches/${i}`)) }
+          : {}),
+        ...(type === 'Map' && processor
+          ? {
+              itemProcessor: list(
+                processor,
+                [...path, name, MAP_ITEMS],
+                `${at}/${state.ItemProcessor ? 'ItemProcessor' : 'Iterator'}`,
+              ),
+            }
+          : {}),
+        ...(type === 'Map' && (processor?.ProcessorConfig as Json | undefined)?.Mode === 'DISTRIBUTED'
+          ? { distributed: true }
+          : {}),
       });
-      if (prepared.task?.service === 'unserved') unservedTasks.push({ state: name, resource: prepared.task.resourceArn, location: `${at}/Resource` });
+      if (prepared.task?.service === 'unserved')
+        unservedTasks.push({ state: name, resource: prepared.task.resourceArn, location: `${at}/Resource` });
     }
     return stateList;
   };
   const root = list(definition, [], '');
   const timeout = definition.TimeoutSeconds;
-  return { definition, queryLanguage, root, states, unservedTasks, ...(typeof timeout === 'number' ? { timeoutSeconds: timeout } : {}) };
+  return {
+    definition,
+    queryLanguage,
+    root,
+    states,
+    unservedTasks,
+    ...(typeof timeout === 'number' ? { timeoutSeconds: timeout } : {}),
+  };
 }

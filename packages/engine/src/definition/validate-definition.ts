@@ -29,7 +29,13 @@ import {
 import { resolveTaskTarget, type TaskTarget } from '../executor/task-integrations';
 import { isItemReaderResource, ITEM_READER_INPUT_TYPES, MAX_ITEM_READER_ITEMS } from '../executor/map-item-reader';
 import { InvalidDefinitionError, type DefinitionProblem } from './invalid-definition-error';
-import { MAP_ITEMS, prepareDefinition, type PreparedDefinition, type PreparedStateList, type StateListPath } from './prepared-definition';
+import {
+  MAP_ITEMS,
+  prepareDefinition,
+  type PreparedDefinition,
+  type PreparedStateList,
+  type StateListPath,
+} from './prepared-definition';
 
 /** The state types, in the order AWS lists them when it refuses another. */
 const STATE_TYPES = new Set(['Task', 'Wait', 'Pass', 'Succeed', 'Fail', 'Choice', 'Parallel', 'Map']);
@@ -37,8 +43,21 @@ const QUERY_LANGUAGES = new Set<string>(['JSONata', 'JSONPath']);
 
 /** Fields only JSONPath states have (a JSONata state using one is refused). */
 export const JSONPATH_ONLY_FIELDS: readonly string[] = [
-  'InputPath', 'OutputPath', 'Parameters', 'ResultSelector', 'ResultPath', 'Result', 'ItemsPath', 'SecondsPath', 'TimestampPath',
-  'TimeoutSecondsPath', 'HeartbeatSecondsPath', 'ErrorPath', 'CausePath', 'MaxConcurrencyPath', 'ToleratedFailureCountPath',
+  'InputPath',
+  'OutputPath',
+  'Parameters',
+  'ResultSelector',
+  'ResultPath',
+  'Result',
+  'ItemsPath',
+  'SecondsPath',
+  'TimestampPath',
+  'TimeoutSecondsPath',
+  'HeartbeatSecondsPath',
+  'ErrorPath',
+  'CausePath',
+  'MaxConcurrencyPath',
+  'ToleratedFailureCountPath',
   'ToleratedFailurePercentagePath',
 ];
 /** Fields only JSONata states have. */
@@ -56,11 +75,13 @@ const INVALID_LABEL_CHARACTER = /[\s?*<>{}[\]:;,\\|^~$#%&`"\u0000-\u001f\u007f-\
 const RESERVED_VARIABLES = new Set(['states']);
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const pointerPart = (key: string | number) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Whether a value is written as a JSONPath Step Functions takes (`$...`, `$$...`, `$variable`; Jayway's syntax). */
-const isPathText = (value: unknown): value is string => typeof value === 'string' && jsonPathProblem(value) === undefined;
+const isPathText = (value: unknown): value is string =>
+  typeof value === 'string' && jsonPathProblem(value) === undefined;
 
 /** What is wrong with a `.$` value: the intrinsic call's compile error, `'not a path'`, or undefined when it is fine. */
 function dynamicProblem(value: unknown): string | undefined {
@@ -100,11 +121,18 @@ class DefinitionChecker {
     const list: PreparedStateList = { path, startAt, stateNames };
     // AWS names every missing field in one problem at the list ('/' at the top), and checks StartAt's target only with States given.
     const missing = ['States', 'StartAt'].filter((field) => !(field in owner));
-    if (missing.length > 0) this.problem('SCHEMA_VALIDATION_FAILED', `These fields are required: [${missing.join(', ')}]`, pointer || '/');
-    if ('States' in owner && (!isObject(owner.States) || stateNames.length === 0)) this.problem('SCHEMA_VALIDATION_FAILED', 'States must be an object with at least one state', `${pointer}/States`);
-    if ('StartAt' in owner && typeof owner.StartAt !== 'string') this.problem('SCHEMA_VALIDATION_FAILED', 'StartAt must be the name of a state', `${pointer}/StartAt`);
+    if (missing.length > 0)
+      this.problem('SCHEMA_VALIDATION_FAILED', `These fields are required: [${missing.join(', ')}]`, pointer || '/');
+    if ('States' in owner && (!isObject(owner.States) || stateNames.length === 0))
+      this.problem('SCHEMA_VALIDATION_FAILED', 'States must be an object with at least one state', `${pointer}/States`);
+    if ('StartAt' in owner && typeof owner.StartAt !== 'string')
+      this.problem('SCHEMA_VALIDATION_FAILED', 'StartAt must be the name of a state', `${pointer}/StartAt`);
     else if (typeof owner.StartAt === 'string' && isObject(owner.States) && !(startAt in states)) {
-      this.problem('MISSING_TRANSITION_TARGET', `StartAt names the state '${startAt}', which is not in this list of states`, `${pointer}/StartAt`);
+      this.problem(
+        'MISSING_TRANSITION_TARGET',
+        `StartAt names the state '${startAt}', which is not in this list of states`,
+        `${pointer}/StartAt`,
+      );
     }
     for (const name of stateNames) this.state(name, states[name], list, `${pointer}/States/${pointerPart(name)}`);
     return list;
@@ -114,11 +142,25 @@ class DefinitionChecker {
     if (!isObject(raw)) return this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' must be an object`, at);
     if (!('Type' in raw)) return this.problem('SCHEMA_VALIDATION_FAILED', 'These fields are required: [Type]', at);
     if (typeof raw.Type !== 'string' || !STATE_TYPES.has(raw.Type)) {
-      return this.problem('SCHEMA_VALIDATION_FAILED', `The field 'Type' should have one of these values: [${[...STATE_TYPES].join(', ')}]`, `${at}/Type`);
+      return this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `The field 'Type' should have one of these values: [${[...STATE_TYPES].join(', ')}]`,
+        `${at}/Type`,
+      );
     }
     const state = raw as StateDefinition;
-    if (this.seen.has(name)) this.problem('DUPLICATE_STATE_NAMES', `The state name '${name}' is used more than once (names must be unique across the whole state machine)`, at);
-    if (name.length > MAX_STATE_NAME_LENGTH) this.problem('SCHEMA_VALIDATION_FAILED', `State name '${name.slice(0, 20)}...' is longer than ${MAX_STATE_NAME_LENGTH} characters`, at);
+    if (this.seen.has(name))
+      this.problem(
+        'DUPLICATE_STATE_NAMES',
+        `The state name '${name}' is used more than once (names must be unique across the whole state machine)`,
+        at,
+      );
+    if (name.length > MAX_STATE_NAME_LENGTH)
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `State name '${name.slice(0, 20)}...' is longer than ${MAX_STATE_NAME_LENGTH} characters`,
+        at,
+      );
 
     const language = this.language(name, state, at);
     this.seen.add(name);
@@ -128,7 +170,12 @@ class DefinitionChecker {
     // workflow state): no Output and no Assign, whichever the query language (the schema lets them through).
     if (state.Type === 'Fail') {
       for (const field of FAIL_STATE_EXCLUDED_FIELDS) {
-        if (field in state) this.problem('SCHEMA_VALIDATION_FAILED', `The field '${field}' is not supported by the Fail state '${name}' (it takes Type, Comment, Error and Cause)`, `${at}/${field}`);
+        if (field in state)
+          this.problem(
+            'SCHEMA_VALIDATION_FAILED',
+            `The field '${field}' is not supported by the Fail state '${name}' (it takes Type, Comment, Error and Cause)`,
+            `${at}/${field}`,
+          );
       }
     }
     if (language === 'JSONata') this.jsonataFields(name, state, at);
@@ -145,9 +192,17 @@ class DefinitionChecker {
     if (state.Type === 'Parallel') {
       const branches = Array.isArray(state.Branches) ? state.Branches : [];
       if (!('Branches' in state)) this.problem('SCHEMA_VALIDATION_FAILED', 'These fields are required: [Branches]', at);
-      else if (!Array.isArray(state.Branches)) this.problem('SCHEMA_VALIDATION_FAILED', `Parallel state '${name}' field Branches must be an array of state lists`, `${at}/Branches`);
-      else if (branches.length === 0) this.problem('SCHEMA_VALIDATION_FAILED', 'Value cannot be empty', `${at}/Branches`);
-      branches.forEach((branch, i) => this.list(isObject(branch) ? branch : {}, [...list.path, name, i], `${at}/Branches/${i}`));
+      else if (!Array.isArray(state.Branches))
+        this.problem(
+          'SCHEMA_VALIDATION_FAILED',
+          `Parallel state '${name}' field Branches must be an array of state lists`,
+          `${at}/Branches`,
+        );
+      else if (branches.length === 0)
+        this.problem('SCHEMA_VALIDATION_FAILED', 'Value cannot be empty', `${at}/Branches`);
+      branches.forEach((branch, i) =>
+        this.list(isObject(branch) ? branch : {}, [...list.path, name, i], `${at}/Branches/${i}`),
+      );
     }
     if (state.Type === 'Map') this.map(name, state, list, at);
   }
@@ -156,11 +211,19 @@ class DefinitionChecker {
     const own = state.QueryLanguage;
     if (own === undefined) return this.topLanguage;
     if (typeof own !== 'string' || !QUERY_LANGUAGES.has(own)) {
-      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' has QueryLanguage ${JSON.stringify(own)}; use JSONata or JSONPath`, `${at}/QueryLanguage`);
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `State '${name}' has QueryLanguage ${JSON.stringify(own)}; use JSONata or JSONPath`,
+        `${at}/QueryLanguage`,
+      );
       return this.topLanguage;
     }
     if (own === 'JSONPath' && this.topLanguage === 'JSONata') {
-      this.problem('SCHEMA_VALIDATION_FAILED', "'QueryLanguage' can not be 'JSONPath' if set to 'JSONata' for whole state machine", at);
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        "'QueryLanguage' can not be 'JSONPath' if set to 'JSONata' for whole state machine",
+        at,
+      );
     }
     return own as QueryLanguage;
   }
@@ -168,28 +231,46 @@ class DefinitionChecker {
   private transitions(name: string, state: StateDefinition, list: PreparedStateList, at: string): void {
     const target = (next: unknown, field: string) => {
       if (typeof next === 'string' && !list.stateNames.includes(next)) {
-        this.problem('MISSING_TRANSITION_TARGET', `State '${name}' field ${field} names '${next}', which is not a state of the same list of states`, `${at}/${field.replace(/[[\]/]+/g, '/')}`);
+        this.problem(
+          'MISSING_TRANSITION_TARGET',
+          `State '${name}' field ${field} names '${next}', which is not a state of the same list of states`,
+          `${at}/${field.replace(/[[\]/]+/g, '/')}`,
+        );
       }
     };
     target(state.Next, 'Next');
     target(state.Default, 'Default');
-    if (Array.isArray(state.Choices)) state.Choices.forEach((rule, i) => isObject(rule) && target(rule.Next, `Choices[${i}]/Next`));
-    if (Array.isArray(state.Catch)) state.Catch.forEach((catcher, i) => isObject(catcher) && target(catcher.Next, `Catch[${i}]/Next`));
+    if (Array.isArray(state.Choices))
+      state.Choices.forEach((rule, i) => isObject(rule) && target(rule.Next, `Choices[${i}]/Next`));
+    if (Array.isArray(state.Catch))
+      state.Catch.forEach((catcher, i) => isObject(catcher) && target(catcher.Next, `Catch[${i}]/Next`));
   }
 
   // ---- JSONata states ----
 
   private jsonataFields(name: string, state: StateDefinition, at: string): void {
     for (const field of JSONPATH_ONLY_FIELDS) {
-      if (field in state) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONata, which has no field '${field}' (use Arguments, Output and Assign)`, `${at}/${field}`);
+      if (field in state)
+        this.problem(
+          'SCHEMA_VALIDATION_FAILED',
+          `State '${name}' uses JSONata, which has no field '${field}' (use Arguments, Output and Assign)`,
+          `${at}/${field}`,
+        );
     }
-    for (const field of JSONATA_FIELDS) if (field in state) this.expressions(name, state[field], field, `${at}/${field}`);
+    for (const field of JSONATA_FIELDS)
+      if (field in state) this.expressions(name, state[field], field, `${at}/${field}`);
     this.jsonataAssign(name, state.Assign, 'Assign', `${at}/Assign`);
     if (Array.isArray(state.Catch)) {
       state.Catch.forEach((catcher, i) => {
         if (!isObject(catcher)) return;
-        if ('ResultPath' in catcher) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONata, which has no field 'Catch[${i}]/ResultPath' (use Output)`, `${at}/Catch/${i}/ResultPath`);
-        if ('Output' in catcher) this.expressions(name, catcher.Output, `Catch[${i}]/Output`, `${at}/Catch/${i}/Output`);
+        if ('ResultPath' in catcher)
+          this.problem(
+            'SCHEMA_VALIDATION_FAILED',
+            `State '${name}' uses JSONata, which has no field 'Catch[${i}]/ResultPath' (use Output)`,
+            `${at}/Catch/${i}/ResultPath`,
+          );
+        if ('Output' in catcher)
+          this.expressions(name, catcher.Output, `Catch[${i}]/Output`, `${at}/Catch/${i}/Output`);
         this.jsonataAssign(name, catcher.Assign, `Catch[${i}]/Assign`, `${at}/Catch/${i}/Assign`);
       });
     }
@@ -197,13 +278,26 @@ class DefinitionChecker {
       state.Choices.forEach((rule, i) => {
         if (!isObject(rule)) return;
         const ruleAt = `${at}/Choices/${i}`;
-        if (!('Condition' in rule)) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONata: Choices[${i}] needs a Condition`, `${ruleAt}/Condition`);
+        if (!('Condition' in rule))
+          this.problem(
+            'SCHEMA_VALIDATION_FAILED',
+            `State '${name}' uses JSONata: Choices[${i}] needs a Condition`,
+            `${ruleAt}/Condition`,
+          );
         else if (typeof rule.Condition !== 'boolean' && !isJsonataExpression(rule.Condition)) {
-          this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field Choices[${i}]/Condition must be a {% %} expression or a boolean`, `${ruleAt}/Condition`);
+          this.problem(
+            'SCHEMA_VALIDATION_FAILED',
+            `State '${name}' field Choices[${i}]/Condition must be a {% %} expression or a boolean`,
+            `${ruleAt}/Condition`,
+          );
         } else this.expressions(name, rule.Condition, `Choices[${i}]/Condition`, `${ruleAt}/Condition`);
         for (const key of Object.keys(rule)) {
           if (key === 'Variable' || CHOICE_OPERATORS.includes(key) || key === 'And' || key === 'Or' || key === 'Not') {
-            this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONata, which has no Choice rule field '${key}' (use Condition)`, `${ruleAt}/${key}`);
+            this.problem(
+              'SCHEMA_VALIDATION_FAILED',
+              `State '${name}' uses JSONata, which has no Choice rule field '${key}' (use Condition)`,
+              `${ruleAt}/${key}`,
+            );
           }
         }
         if ('Output' in rule) this.expressions(name, rule.Output, `Choices[${i}]/Output`, `${ruleAt}/Output`);
@@ -216,7 +310,11 @@ class DefinitionChecker {
   private expressions(name: string, value: unknown, field: string, at: string): void {
     forEachString(value, field, (text, position) => {
       if (isMalformedJsonataExpression(text)) {
-        this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${position} has a malformed JSONata expression ${JSON.stringify(text)} (it must be the whole string, '{% ... %}')`, at);
+        this.problem(
+          'SCHEMA_VALIDATION_FAILED',
+          `State '${name}' field ${position} has a malformed JSONata expression ${JSON.stringify(text)} (it must be the whole string, '{% ... %}')`,
+          at,
+        );
       } else if (isJsonataExpression(text)) {
         try {
           compileJsonata(text, position);
@@ -230,7 +328,11 @@ class DefinitionChecker {
   private jsonataAssign(name: string, assign: unknown, field: string, at: string): void {
     if (assign === undefined) return;
     if (!isObject(assign)) {
-      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be an object of variable names to values`, at);
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `State '${name}' field ${field} must be an object of variable names to values`,
+        at,
+      );
       return;
     }
     for (const key of Object.keys(assign)) this.variableName(name, key, field, at);
@@ -239,7 +341,11 @@ class DefinitionChecker {
 
   private variableName(name: string, variable: string, field: string, at: string): void {
     if (!VARIABLE_NAME.test(variable) || variable.length > MAX_STATE_NAME_LENGTH || RESERVED_VARIABLES.has(variable)) {
-      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} assigns the invalid variable name '${variable}'`, `${at}/${pointerPart(variable)}`);
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `State '${name}' field ${field} assigns the invalid variable name '${variable}'`,
+        `${at}/${pointerPart(variable)}`,
+      );
     }
   }
 
@@ -247,23 +353,46 @@ class DefinitionChecker {
 
   private jsonPathFields(name: string, state: StateDefinition, at: string): void {
     for (const field of JSONATA_ONLY_FIELDS) {
-      if (field in state) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONPath, which has no field '${field}' (set "QueryLanguage": "JSONata" to use it)`, `${at}/${field}`);
+      if (field in state)
+        this.problem(
+          'SCHEMA_VALIDATION_FAILED',
+          `State '${name}' uses JSONPath, which has no field '${field}' (set "QueryLanguage": "JSONata" to use it)`,
+          `${at}/${field}`,
+        );
     }
-    for (const field of ['InputPath', 'OutputPath']) if (field in state && state[field] !== null) this.path(name, state[field], field, `${at}/${field}`);
-    for (const field of ['ItemsPath', 'SecondsPath', 'TimestampPath', 'TimeoutSecondsPath', 'HeartbeatSecondsPath', 'MaxConcurrencyPath', 'ToleratedFailureCountPath', 'ToleratedFailurePercentagePath']) {
+    for (const field of ['InputPath', 'OutputPath'])
+      if (field in state && state[field] !== null) this.path(name, state[field], field, `${at}/${field}`);
+    for (const field of [
+      'ItemsPath',
+      'SecondsPath',
+      'TimestampPath',
+      'TimeoutSecondsPath',
+      'HeartbeatSecondsPath',
+      'MaxConcurrencyPath',
+      'ToleratedFailureCountPath',
+      'ToleratedFailurePercentagePath',
+    ]) {
       if (field in state) this.path(name, state[field], field, `${at}/${field}`);
     }
-    for (const field of ['ErrorPath', 'CausePath']) if (field in state) this.dynamic(name, state[field], field, `${at}/${field}`);
+    for (const field of ['ErrorPath', 'CausePath'])
+      if (field in state) this.dynamic(name, state[field], field, `${at}/${field}`);
     if ('ResultPath' in state) this.resultPath(name, state.ResultPath, 'ResultPath', `${at}/ResultPath`);
     for (const field of ['Parameters', 'ResultSelector', 'ItemSelector']) {
-      if (field in state) forEachDynamic(state[field], field, (value, position) => this.templateValue(value, position, `${at}/${field}`));
+      if (field in state)
+        forEachDynamic(state[field], field, (value, position) => this.templateValue(value, position, `${at}/${field}`));
     }
     this.jsonPathAssign(name, state.Assign, 'Assign', `${at}/Assign`);
     if (Array.isArray(state.Catch)) {
       state.Catch.forEach((catcher, i) => {
         if (!isObject(catcher)) return;
-        if ('ResultPath' in catcher) this.resultPath(name, catcher.ResultPath, `Catch[${i}]/ResultPath`, `${at}/Catch/${i}/ResultPath`);
-        if ('Output' in catcher) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' uses JSONPath, which has no field 'Catch[${i}]/Output' (use ResultPath)`, `${at}/Catch/${i}/Output`);
+        if ('ResultPath' in catcher)
+          this.resultPath(name, catcher.ResultPath, `Catch[${i}]/ResultPath`, `${at}/Catch/${i}/ResultPath`);
+        if ('Output' in catcher)
+          this.problem(
+            'SCHEMA_VALIDATION_FAILED',
+            `State '${name}' uses JSONPath, which has no field 'Catch[${i}]/Output' (use ResultPath)`,
+            `${at}/Catch/${i}/Output`,
+          );
         this.jsonPathAssign(name, catcher.Assign, `Catch[${i}]/Assign`, `${at}/Catch/${i}/Assign`);
       });
     }
@@ -277,13 +406,22 @@ class DefinitionChecker {
 
   private path(name: string, value: unknown, field: string, at: string): void {
     const problem = typeof value === 'string' ? jsonPathProblem(value) : 'it must be a string';
-    if (problem) this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be a JSONPath (${problem}), got ${JSON.stringify(value)}`, at);
+    if (problem)
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `State '${name}' field ${field} must be a JSONPath (${problem}), got ${JSON.stringify(value)}`,
+        at,
+      );
   }
 
   private resultPath(name: string, value: unknown, field: string, at: string): void {
     if (value === null) return;
     if (typeof value !== 'string' || value.startsWith('$$') || /^\$[A-Za-z_]/.test(value) || !definiteSteps(value)) {
-      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be null or a reference path ('$', '$.a.b', "$['a']", '$.a[0]'), got ${JSON.stringify(value)}`, at);
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `State '${name}' field ${field} must be null or a reference path ('$', '$.a.b', "$['a']", '$.a[0]'), got ${JSON.stringify(value)}`,
+        at,
+      );
     }
   }
 
@@ -298,28 +436,45 @@ class DefinitionChecker {
   private templateValue(value: unknown, position: string, at: string): void {
     if (dynamicProblem(value) === undefined) return;
     const key = position.slice(position.lastIndexOf('/') + 1);
-    this.problem('SCHEMA_VALIDATION_FAILED', `The value for the field '${key}' must be a valid JSONPath or a valid intrinsic function call`, at);
+    this.problem(
+      'SCHEMA_VALIDATION_FAILED',
+      `The value for the field '${key}' must be a valid JSONPath or a valid intrinsic function call`,
+      at,
+    );
   }
 
   private jsonPathAssign(name: string, assign: unknown, field: string, at: string): void {
     if (assign === undefined) return;
     if (!isObject(assign)) {
-      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be an object of variable names to values`, at);
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `State '${name}' field ${field} must be an object of variable names to values`,
+        at,
+      );
       return;
     }
-    for (const key of Object.keys(assign)) this.variableName(name, key.endsWith('.$') ? key.slice(0, -2) : key, field, at);
+    for (const key of Object.keys(assign))
+      this.variableName(name, key.endsWith('.$') ? key.slice(0, -2) : key, field, at);
     forEachDynamic(assign, field, (value, position) => this.dynamic(name, value, position, at));
   }
 
   private choiceRule(name: string, rule: unknown, field: string, at: string): void {
-    const fail = (message: string, where = at) => this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' ${field}: ${message}`, where);
+    const fail = (message: string, where = at) =>
+      this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' ${field}: ${message}`, where);
     if (!isObject(rule)) return fail('a Choice rule must be an object');
-    if ('Condition' in rule) return fail("JSONPath Choice rules have no Condition (set \"QueryLanguage\": \"JSONata\" to use it)", `${at}/Condition`);
+    if ('Condition' in rule)
+      return fail(
+        'JSONPath Choice rules have no Condition (set "QueryLanguage": "JSONata" to use it)',
+        `${at}/Condition`,
+      );
     for (const combinator of ['And', 'Or'] as const) {
       if (combinator in rule) {
         const inner = rule[combinator];
-        if (!Array.isArray(inner) || inner.length === 0) return fail(`${combinator} must be a non-empty array of rules`, `${at}/${combinator}`);
-        inner.forEach((sub, i) => this.choiceRule(name, sub, `${field}/${combinator}[${i}]`, `${at}/${combinator}/${i}`));
+        if (!Array.isArray(inner) || inner.length === 0)
+          return fail(`${combinator} must be a non-empty array of rules`, `${at}/${combinator}`);
+        inner.forEach((sub, i) =>
+          this.choiceRule(name, sub, `${field}/${combinator}[${i}]`, `${at}/${combinator}/${i}`),
+        );
         return;
       }
     }
@@ -331,7 +486,8 @@ class DefinitionChecker {
     const operator = operatorOf(rule) as string;
     const operand = rule[operator];
     this.path(name, rule.Variable, `${field}/Variable`, `${at}/Variable`);
-    const expect = (ok: boolean, what: string) => ok || fail(`${operator} needs ${what}, got ${JSON.stringify(operand)}`, `${at}/${operator}`);
+    const expect = (ok: boolean, what: string) =>
+      ok || fail(`${operator} needs ${what}, got ${JSON.stringify(operand)}`, `${at}/${operator}`);
     if (operator.endsWith('Path')) this.path(name, operand, `${field}/${operator}`, `${at}/${operator}`);
     else if (operator.startsWith('Is')) expect(typeof operand === 'boolean', 'a boolean');
     else if (operator.startsWith('String')) expect(typeof operand === 'string', 'a string');
@@ -345,33 +501,60 @@ class DefinitionChecker {
   private errorMatchers(name: string, state: StateDefinition, field: 'Retry' | 'Catch', at: string): void {
     const matchers = state[field];
     if (matchers === undefined) return;
-    if (!Array.isArray(matchers)) return this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field} must be an array`, `${at}/${field}`);
+    if (!Array.isArray(matchers))
+      return this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `State '${name}' field ${field} must be an array`,
+        `${at}/${field}`,
+      );
     matchers.forEach((matcher, i) => {
       const errors = isObject(matcher) ? matcher.ErrorEquals : undefined;
       const where = `${at}/${field}/${i}/ErrorEquals`;
       if (!Array.isArray(errors) || errors.length === 0 || !errors.every((e) => typeof e === 'string')) {
-        this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field}[${i}]/ErrorEquals must be a non-empty array of error names`, where);
+        this.problem(
+          'SCHEMA_VALIDATION_FAILED',
+          `State '${name}' field ${field}[${i}]/ErrorEquals must be a non-empty array of error names`,
+          where,
+        );
       } else if (errors.includes(StatesError.ALL) && (errors.length > 1 || i !== matchers.length - 1)) {
-        this.problem('SCHEMA_VALIDATION_FAILED', `State '${name}' field ${field}[${i}]/ErrorEquals: ${StatesError.ALL} must appear alone, in the last ${field === 'Retry' ? 'retrier' : 'catcher'}`, where);
+        this.problem(
+          'SCHEMA_VALIDATION_FAILED',
+          `State '${name}' field ${field}[${i}]/ErrorEquals: ${StatesError.ALL} must appear alone, in the last ${field === 'Retry' ? 'retrier' : 'catcher'}`,
+          where,
+        );
       }
     });
   }
 
   private resource(name: string, state: StateDefinition, at: string): void {
     const resource = state.Resource;
-    if (typeof resource !== 'string') return this.problem('SCHEMA_VALIDATION_FAILED', `Task state '${name}' needs a Resource`, `${at}/Resource`);
+    if (typeof resource !== 'string')
+      return this.problem('SCHEMA_VALIDATION_FAILED', `Task state '${name}' needs a Resource`, `${at}/Resource`);
     let target: TaskTarget;
     try {
       target = resolveTaskTarget(resource);
     } catch {
-      return this.problem('SCHEMA_VALIDATION_FAILED', `The resource provided ${resource} is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.`, `${at}/Resource`);
+      return this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `The resource provided ${resource} is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.`,
+        `${at}/Resource`,
+      );
     }
     // An express run lasts five minutes at most and keeps no history to wait in: no activity, job or callback,
     // whichever the service (AWS's words; its '.waitForTaskToken' message ends in a space).
     if (this.type === 'EXPRESS' || this.expressChildren > 0) {
-      if (target.resourceType === 'activity') return this.problem('SCHEMA_VALIDATION_FAILED', 'Express state machine does not support Activity ARN', `${at}/Resource`);
+      if (target.resourceType === 'activity')
+        return this.problem(
+          'SCHEMA_VALIDATION_FAILED',
+          'Express state machine does not support Activity ARN',
+          `${at}/Resource`,
+        );
       if (target.pattern !== 'request') {
-        return this.problem('SCHEMA_VALIDATION_FAILED', `Express state machine does not support '.${target.pattern}' service integration${target.pattern === 'waitForTaskToken' ? ' ' : ''}`, `${at}/Resource`);
+        return this.problem(
+          'SCHEMA_VALIDATION_FAILED',
+          `Express state machine does not support '.${target.pattern}' service integration${target.pattern === 'waitForTaskToken' ? ' ' : ''}`,
+          `${at}/Resource`,
+        );
       }
     }
   }
@@ -388,14 +571,20 @@ class DefinitionChecker {
   /** A Wait's `Timestamp` written in the definition (not a JSONata expression) must be an RFC 3339 timestamp. */
   private timestamp(value: unknown, language: QueryLanguage, at: string): void {
     if (language === 'JSONata' && isJsonataExpression(value)) return;
-    if (parseTimestamp(value) === undefined) this.problem('SCHEMA_VALIDATION_FAILED', 'String does not match RFC3339 timestamp', at);
+    if (parseTimestamp(value) === undefined)
+      this.problem('SCHEMA_VALIDATION_FAILED', 'String does not match RFC3339 timestamp', at);
   }
 
   /** A Map `Label` (part of its Map Run ARNs): 1 to 40 characters, none of the ones AWS refuses. */
   private label(name: string, state: StateDefinition, at: string): void {
     if (!('Label' in state)) return;
     const label = state.Label;
-    if (typeof label !== 'string' || label.length === 0 || label.length > MAX_MAP_LABEL_LENGTH || INVALID_LABEL_CHARACTER.test(label)) {
+    if (
+      typeof label !== 'string' ||
+      label.length === 0 ||
+      label.length > MAX_MAP_LABEL_LENGTH ||
+      INVALID_LABEL_CHARACTER.test(label)
+    ) {
       this.problem(
         'SCHEMA_VALIDATION_FAILED',
         `Map state '${name}' field Label must be 1 to ${MAX_MAP_LABEL_LENGTH} characters, without whitespace, control characters or any of ? * < > { } [ ] : ; , \\ | ^ ~ $ # % & \` "`,
@@ -404,7 +593,12 @@ class DefinitionChecker {
     }
   }
 
-  private map(name: string, state: StateDefinition, list: PreparedStateList, at: string): PreparedStateList | undefined {
+  private map(
+    name: string,
+    state: StateDefinition,
+    list: PreparedStateList,
+    at: string,
+  ): PreparedStateList | undefined {
     this.label(name, state, at);
     const processorField = 'ItemProcessor' in state ? 'ItemProcessor' : 'Iterator';
     const processor = state[processorField];
@@ -414,14 +608,26 @@ class DefinitionChecker {
     }
     const mode = isObject(processor.ProcessorConfig) ? processor.ProcessorConfig.Mode : undefined;
     if (mode !== undefined && mode !== 'INLINE' && mode !== 'DISTRIBUTED') {
-      this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' field ItemProcessor.ProcessorConfig.Mode must be INLINE or DISTRIBUTED, got ${JSON.stringify(mode)}`, `${at}/${processorField}/ProcessorConfig/Mode`);
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `Map state '${name}' field ItemProcessor.ProcessorConfig.Mode must be INLINE or DISTRIBUTED, got ${JSON.stringify(mode)}`,
+        `${at}/${processorField}/ProcessorConfig/Mode`,
+      );
     }
     for (const field of DISTRIBUTED_MAP_FIELDS) {
-      if (field in state && mode !== 'DISTRIBUTED') this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' field ${field} is only supported in DISTRIBUTED mode (ItemProcessor.ProcessorConfig.Mode)`, `${at}/${field}`);
+      if (field in state && mode !== 'DISTRIBUTED')
+        this.problem(
+          'SCHEMA_VALIDATION_FAILED',
+          `Map state '${name}' field ${field} is only supported in DISTRIBUTED mode (ItemProcessor.ProcessorConfig.Mode)`,
+          `${at}/${field}`,
+        );
     }
     this.mapItemSources(name, state, at);
     // A distributed Map's EXPRESS child workflows are Express runs: what an EXPRESS machine may not do, they may not either.
-    const expressChildren = mode === 'DISTRIBUTED' && isObject(processor.ProcessorConfig) && processor.ProcessorConfig.ExecutionType === 'EXPRESS';
+    const expressChildren =
+      mode === 'DISTRIBUTED' &&
+      isObject(processor.ProcessorConfig) &&
+      processor.ProcessorConfig.ExecutionType === 'EXPRESS';
     if (expressChildren) this.expressChildren += 1;
     try {
       return this.list(processor, [...list.path, name, MAP_ITEMS], `${at}/${processorField}`);
@@ -435,22 +641,50 @@ class DefinitionChecker {
     const reader = state.ItemReader;
     if (isObject(reader)) {
       const resource = typeof reader.Resource === 'string' ? reader.Resource : '';
-      if (!isItemReaderResource(resource)) this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ItemReader.Resource must be arn:aws:states:::s3:getObject or arn:aws:states:::s3:listObjectsV2 on the local engine, got ${JSON.stringify(reader.Resource)}`, `${at}/ItemReader/Resource`);
+      if (!isItemReaderResource(resource))
+        this.problem(
+          'SCHEMA_VALIDATION_FAILED',
+          `Map state '${name}' ItemReader.Resource must be arn:aws:states:::s3:getObject or arn:aws:states:::s3:listObjectsV2 on the local engine, got ${JSON.stringify(reader.Resource)}`,
+          `${at}/ItemReader/Resource`,
+        );
       const maxItems = isObject(reader.ReaderConfig) ? reader.ReaderConfig.MaxItems : undefined;
-      if (typeof maxItems === 'number' && !(Number.isInteger(maxItems) && maxItems >= 0 && maxItems <= MAX_ITEM_READER_ITEMS)) {
-        this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ItemReader.ReaderConfig.MaxItems must be an integer from 0 to ${MAX_ITEM_READER_ITEMS}, got ${maxItems}`, `${at}/ItemReader/ReaderConfig/MaxItems`);
+      if (
+        typeof maxItems === 'number' &&
+        !(Number.isInteger(maxItems) && maxItems >= 0 && maxItems <= MAX_ITEM_READER_ITEMS)
+      ) {
+        this.problem(
+          'SCHEMA_VALIDATION_FAILED',
+          `Map state '${name}' ItemReader.ReaderConfig.MaxItems must be an integer from 0 to ${MAX_ITEM_READER_ITEMS}, got ${maxItems}`,
+          `${at}/ItemReader/ReaderConfig/MaxItems`,
+        );
       }
       const inputType = isObject(reader.ReaderConfig) ? reader.ReaderConfig.InputType : undefined;
       if (/:s3:getObject$/.test(resource) && !ITEM_READER_INPUT_TYPES.includes(String(inputType))) {
-        this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ItemReader.ReaderConfig.InputType must be one of ${ITEM_READER_INPUT_TYPES.join(', ')}, got ${JSON.stringify(inputType)}`, `${at}/ItemReader/ReaderConfig/InputType`);
+        this.problem(
+          'SCHEMA_VALIDATION_FAILED',
+          `Map state '${name}' ItemReader.ReaderConfig.InputType must be one of ${ITEM_READER_INPUT_TYPES.join(', ')}, got ${JSON.stringify(inputType)}`,
+          `${at}/ItemReader/ReaderConfig/InputType`,
+        );
       }
     }
     const writer = state.ResultWriter;
     if (isObject(writer) && writer.Resource === undefined && !isObject(writer.WriterConfig)) {
-      this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ResultWriter needs a Resource and Parameters, a WriterConfig, or both`, `${at}/ResultWriter`);
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `Map state '${name}' ResultWriter needs a Resource and Parameters, a WriterConfig, or both`,
+        `${at}/ResultWriter`,
+      );
     }
-    if (isObject(writer) && writer.Resource !== undefined && (typeof writer.Resource !== 'string' || !/^arn:aws[a-z-]*:states:::s3:putObject$/.test(writer.Resource))) {
-      this.problem('SCHEMA_VALIDATION_FAILED', `Map state '${name}' ResultWriter.Resource must be arn:aws:states:::s3:putObject, got ${JSON.stringify(writer.Resource)}`, `${at}/ResultWriter/Resource`);
+    if (
+      isObject(writer) &&
+      writer.Resource !== undefined &&
+      (typeof writer.Resource !== 'string' || !/^arn:aws[a-z-]*:states:::s3:putObject$/.test(writer.Resource))
+    ) {
+      this.problem(
+        'SCHEMA_VALIDATION_FAILED',
+        `Map state '${name}' ResultWriter.Resource must be arn:aws:states:::s3:putObject, got ${JSON.stringify(writer.Resource)}`,
+        `${at}/ResultWriter/Resource`,
+      );
     }
   }
 }
@@ -486,7 +720,8 @@ function forSchema(definition: Json, names: Map<string, string>): Json {
     delete owner.Assign;
     if (typeof owner.Condition === 'boolean') owner.Condition = `{% ${owner.Condition} %}`;
     // The service takes a fractional percentage (ToleratedFailurePercentage 0.5); the schema only integers.
-    if (typeof owner.ToleratedFailurePercentage === 'number') owner.ToleratedFailurePercentage = Math.round(owner.ToleratedFailurePercentage);
+    if (typeof owner.ToleratedFailurePercentage === 'number')
+      owner.ToleratedFailurePercentage = Math.round(owner.ToleratedFailurePercentage);
     // The service takes ReaderConfig.MaxItems 0 (every item: test_map_item_reader_csv_max_items[0]); the schema from 1. Checked in mapItemSources.
     const readerConfig = isObject(owner.ItemReader) ? owner.ItemReader.ReaderConfig : undefined;
     if (isObject(readerConfig) && readerConfig.MaxItems === 0) delete readerConfig.MaxItems;
@@ -496,7 +731,7 @@ function forSchema(definition: Json, names: Map<string, string>): Json {
   // asl-validator finds state lists by the key `States` and walks `Branches`/`Iterator` by name, so a state named
   // States, Branches or Iterator breaks it (a TypeError, not a finding): the copy's states get neutral names,
   // which `names` maps back for its findings.
-  const rename = (target: unknown) => (typeof target === 'string' ? renamed.get(target) ?? target : target);
+  const rename = (target: unknown) => (typeof target === 'string' ? (renamed.get(target) ?? target) : target);
   const renamed = new Map<string, string>();
   const renameList = (list: Json): void => {
     const states = list.States as Json;
@@ -505,14 +740,19 @@ function forSchema(definition: Json, names: Map<string, string>): Json {
       names.set(neutral, name);
       renamed.set(name, neutral);
     }
-    list.States = Object.fromEntries(Object.entries(states).map(([name, state]) => [renamed.get(name) as string, state]));
+    list.States = Object.fromEntries(
+      Object.entries(states).map(([name, state]) => [renamed.get(name) as string, state]),
+    );
     list.StartAt = rename(list.StartAt);
     for (const state of Object.values(list.States as Json)) {
       if (!isObject(state)) continue;
       state.Next = rename(state.Next);
       if (state.Next === undefined) delete state.Next;
       if ('Default' in state) state.Default = rename(state.Default);
-      for (const nested of ['Choices', 'Catch'] as const) if (Array.isArray(state[nested])) for (const rule of state[nested] as unknown[]) if (isObject(rule) && 'Next' in rule) rule.Next = rename(rule.Next);
+      for (const nested of ['Choices', 'Catch'] as const)
+        if (Array.isArray(state[nested]))
+          for (const rule of state[nested] as unknown[])
+            if (isObject(rule) && 'Next' in rule) rule.Next = rename(rule.Next);
     }
   };
   // The schema wants `{% ` and ` %}` spaced and no line break in any string; the service takes `{%expr%}`, expressions
@@ -531,7 +771,8 @@ function forSchema(definition: Json, names: Map<string, string>): Json {
     for (const state of Object.values(list.States)) {
       if (!isObject(state)) continue;
       relax(state);
-      for (const nested of ['Choices', 'Catch'] as const) if (Array.isArray(state[nested])) (state[nested] as unknown[]).forEach(relax);
+      for (const nested of ['Choices', 'Catch'] as const)
+        if (Array.isArray(state[nested])) (state[nested] as unknown[]).forEach(relax);
       if (Array.isArray(state.Branches)) state.Branches.forEach(visitList);
       visitList(state.ItemProcessor ?? state.Iterator);
     }
@@ -563,7 +804,11 @@ function schemaProblems(definition: Json, text: string): DefinitionProblem[] {
     return [];
   }
   const original = (text: string) => text.replace(/\bstate\d+\b/g, (neutral) => names.get(neutral) ?? neutral);
-  return result.errors.map((error) => ({ code: error['Error code'], message: original(error.Message), location: original(error.schemaError?.instancePath ?? '') }));
+  return result.errors.map((error) => ({
+    code: error['Error code'],
+    message: original(error.Message),
+    location: original(error.schemaError?.instancePath ?? ''),
+  }));
 }
 
 /** AWS's words for a definition that is blank or not a JSON object. */
@@ -576,17 +821,31 @@ const NOT_AN_OBJECT = 'Definition must be a valid JSON object';
  */
 export function validateDefinition(definitionJson: string, options: ValidationOptions = {}): PreparedDefinition {
   let definition: unknown;
-  if (definitionJson.trim() === '') throw new InvalidDefinitionError([{ code: 'SCHEMA_VALIDATION_FAILED', message: NOT_AN_OBJECT, location: '' }]);
+  if (definitionJson.trim() === '')
+    throw new InvalidDefinitionError([{ code: 'SCHEMA_VALIDATION_FAILED', message: NOT_AN_OBJECT, location: '' }]);
   try {
     definition = JSON.parse(definitionJson);
   } catch (err) {
-    throw new InvalidDefinitionError([{ code: 'INVALID_JSON_DESCRIPTION', message: `the definition is not valid JSON: ${(err as Error).message}`, location: '' }]);
+    throw new InvalidDefinitionError([
+      {
+        code: 'INVALID_JSON_DESCRIPTION',
+        message: `the definition is not valid JSON: ${(err as Error).message}`,
+        location: '',
+      },
+    ]);
   }
-  if (!isObject(definition)) throw new InvalidDefinitionError([{ code: 'SCHEMA_VALIDATION_FAILED', message: NOT_AN_OBJECT, location: '' }]);
+  if (!isObject(definition))
+    throw new InvalidDefinitionError([{ code: 'SCHEMA_VALIDATION_FAILED', message: NOT_AN_OBJECT, location: '' }]);
 
   const top = definition.QueryLanguage;
   if (top !== undefined && (typeof top !== 'string' || !QUERY_LANGUAGES.has(top))) {
-    throw new InvalidDefinitionError([{ code: 'SCHEMA_VALIDATION_FAILED', message: `QueryLanguage must be JSONata or JSONPath, got ${JSON.stringify(top)}`, location: '/QueryLanguage' }]);
+    throw new InvalidDefinitionError([
+      {
+        code: 'SCHEMA_VALIDATION_FAILED',
+        message: `QueryLanguage must be JSONata or JSONPath, got ${JSON.stringify(top)}`,
+        location: '/QueryLanguage',
+      },
+    ]);
   }
   const queryLanguage = (top ?? 'JSONPath') as QueryLanguage;
   const checker = new DefinitionChecker(queryLanguage, options.type ?? 'STANDARD');

@@ -53,12 +53,36 @@ const AWS_SDK_ARN = /^arn:aws[a-z-]*:states:::aws-sdk:([a-z0-9]+):([A-Za-z0-9]+)
  * workflow may call through `aws-sdk:sfn`.
  */
 export const STEP_FUNCTIONS_SDK_ACTIONS: readonly string[] = [
-  'CreateStateMachine', 'UpdateStateMachine', 'DescribeStateMachine', 'ListStateMachines', 'ValidateStateMachineDefinition',
-  'DeleteStateMachine', 'PublishStateMachineVersion', 'ListStateMachineVersions', 'DeleteStateMachineVersion',
-  'CreateStateMachineAlias', 'UpdateStateMachineAlias', 'DescribeStateMachineAlias', 'ListStateMachineAliases', 'DeleteStateMachineAlias',
-  'StartExecution', 'StartSyncExecution', 'DescribeExecution', 'DescribeStateMachineForExecution', 'ListExecutions', 'GetExecutionHistory',
-  'StopExecution', 'RedriveExecution', 'SendTaskSuccess', 'SendTaskFailure', 'SendTaskHeartbeat',
-  'CreateActivity', 'DescribeActivity', 'ListActivities', 'DeleteActivity', 'GetActivityTask',
+  'CreateStateMachine',
+  'UpdateStateMachine',
+  'DescribeStateMachine',
+  'ListStateMachines',
+  'ValidateStateMachineDefinition',
+  'DeleteStateMachine',
+  'PublishStateMachineVersion',
+  'ListStateMachineVersions',
+  'DeleteStateMachineVersion',
+  'CreateStateMachineAlias',
+  'UpdateStateMachineAlias',
+  'DescribeStateMachineAlias',
+  'ListStateMachineAliases',
+  'DeleteStateMachineAlias',
+  'StartExecution',
+  'StartSyncExecution',
+  'DescribeExecution',
+  'DescribeStateMachineForExecution',
+  'ListExecutions',
+  'GetExecutionHistory',
+  'StopExecution',
+  'RedriveExecution',
+  'SendTaskSuccess',
+  'SendTaskFailure',
+  'SendTaskHeartbeat',
+  'CreateActivity',
+  'DescribeActivity',
+  'ListActivities',
+  'DeleteActivity',
+  'GetActivityTask',
 ];
 
 /** How one service is called, and the names the Java SDK (which Step Functions runs) gives it in errors. */
@@ -76,7 +100,8 @@ interface SdkService {
 }
 
 /** An SDK client module has one `<Action>Command` class per API action. */
-const hasCommand = (module: () => object) => (action: string) => typeof (module() as Record<string, unknown>)[`${action}Command`] === 'function';
+const hasCommand = (module: () => object) => (action: string) =>
+  typeof (module() as Record<string, unknown>)[`${action}Command`] === 'function';
 
 const SDK_SERVICES: Readonly<Record<string, SdkService>> = {
   sfn: { errorPrefix: 'Sfn', attemptCount: true, hasAction: (action) => STEP_FUNCTIONS_SDK_ACTIONS.includes(action) },
@@ -85,9 +110,21 @@ const SDK_SERVICES: Readonly<Record<string, SdkService>> = {
   // S3's results and errors are not the other services' (aws-sdk-s3.ts): only its prefix and actions are used here.
   s3: { errorPrefix: 'S3', attemptCount: false, hasAction: (action) => AWS_SDK_S3_ACTIONS.includes(camel(action)) },
   // The emulated services: the Java SDK v2 names them Sns, EventBridge and CloudWatch in errors and causes.
-  sns: { errorPrefix: 'Sns', attemptCount: true, hasAction: (action) => (EMULATED_API_ACTIONS.sns as readonly string[]).includes(action) },
-  eventbridge: { errorPrefix: 'EventBridge', attemptCount: true, hasAction: (action) => (EMULATED_API_ACTIONS.eventbridge as readonly string[]).includes(action) },
-  cloudwatch: { errorPrefix: 'CloudWatch', attemptCount: true, hasAction: (action) => (EMULATED_API_ACTIONS.cloudwatch as readonly string[]).includes(action) },
+  sns: {
+    errorPrefix: 'Sns',
+    attemptCount: true,
+    hasAction: (action) => (EMULATED_API_ACTIONS.sns as readonly string[]).includes(action),
+  },
+  eventbridge: {
+    errorPrefix: 'EventBridge',
+    attemptCount: true,
+    hasAction: (action) => (EMULATED_API_ACTIONS.eventbridge as readonly string[]).includes(action),
+  },
+  cloudwatch: {
+    errorPrefix: 'CloudWatch',
+    attemptCount: true,
+    hasAction: (action) => (EMULATED_API_ACTIONS.cloudwatch as readonly string[]).includes(action),
+  },
 };
 
 /** The services the engine runs through `aws-sdk:` (for messages that list what the engine runs). */
@@ -103,14 +140,23 @@ export function awsSdkCall(resource: string): AwsSdkCall | undefined {
   const [, service, action, suffix] = m;
   if (suffix !== undefined && suffix !== 'waitForTaskToken') return undefined;
   if (!Object.hasOwn(SDK_SERVICES, service) || !SDK_SERVICES[service].hasAction(pascal(action))) return undefined;
-  return { resourceType: `aws-sdk:${service}`, resource: suffix ? `${action}.${suffix}` : action, action, pattern: suffix ? 'waitForTaskToken' : 'request' };
+  return {
+    resourceType: `aws-sdk:${service}`,
+    resource: suffix ? `${action}.${suffix}` : action,
+    action,
+    pattern: suffix ? 'waitForTaskToken' : 'request',
+  };
 }
 
 /** A parameter set to null is one the Java SDK leaves out of the request. */
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
 }
 
 /** A response value as JSON: binary as base64, timestamps as ISO-8601 text, no `$metadata`, no undefined members. */
@@ -119,7 +165,11 @@ function asJson(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map(asJson);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k, v]) => k !== '$metadata' && v !== undefined).map(([k, v]) => [k, asJson(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k, v]) => k !== '$metadata' && v !== undefined)
+      .map(([k, v]) => [k, asJson(v)]),
+  );
 }
 
 /** Re-keys an object tree (the Step Functions wire format is camelCase, the SDK integration's PascalCase). */
@@ -142,14 +192,25 @@ function sdkCause(service: SdkService, message: string, status: number, requestI
 function clientFailure(service: SdkService, err: unknown, genericClass: new (...args: never[]) => Error): TaskOutcome {
   const e = err as Error & { $metadata?: { httpStatusCode?: number; requestId?: string } };
   const status = e.$metadata?.httpStatusCode;
-  if (!(err instanceof genericClass) || status === undefined) return failure(`${service.errorPrefix}.SdkClientException`, `Unable to execute HTTP request: ${e.message}`);
+  if (!(err instanceof genericClass) || status === undefined)
+    return failure(`${service.errorPrefix}.SdkClientException`, `Unable to execute HTTP request: ${e.message}`);
   const name = err.constructor === genericClass ? `${service.errorPrefix}Exception` : exceptionName(e.name);
-  return failure(`${service.errorPrefix}.${name}`, sdkCause(service, e.message, status, e.$metadata?.requestId ?? randomUUID()));
+  return failure(
+    `${service.errorPrefix}.${name}`,
+    sdkCause(service, e.message, status, e.$metadata?.requestId ?? randomUUID()),
+  );
 }
 
 type Client = { send(command: unknown): Promise<unknown> };
 
-async function callClient(service: SdkService, client: Client, module: Record<string, unknown>, genericClass: new (...args: never[]) => Error, action: string, args: unknown): Promise<TaskOutcome> {
+async function callClient(
+  service: SdkService,
+  client: Client,
+  module: Record<string, unknown>,
+  genericClass: new (...args: never[]) => Error,
+  action: string,
+  args: unknown,
+): Promise<TaskOutcome> {
   const Command = module[`${pascal(action)}Command`] as new (input: unknown) => unknown;
   try {
     return { ok: true, value: asJson(await client.send(new Command(withoutNulls(args ?? {})))) };
@@ -164,32 +225,64 @@ const JSON_TEXT_MEMBERS: ReadonlySet<string> = new Set(['input', 'output']);
 /** Calls this engine's own Step Functions API, with the request and response re-keyed between the two casings. */
 async function callStepFunctions(services: AwsSdkClients, action: string, args: unknown): Promise<TaskOutcome> {
   const service = SDK_SERVICES.sfn;
-  if (!services.stepFunctions) return failure(StatesError.TaskFailed, 'The local engine has no Step Functions API to call');
+  if (!services.stepFunctions)
+    return failure(StatesError.TaskFailed, 'The local engine has no Step Functions API to call');
   // A worker's long poll waits for another run to schedule a task: virtual time must not stand still for it.
   if (pascal(action) === 'GetActivityTask') services.releaseClock?.();
   const input = rekey(withoutNulls(args ?? {}), camel) as Record<string, unknown>;
-  for (const member of JSON_TEXT_MEMBERS) if (member in input && typeof input[member] !== 'string') input[member] = JSON.stringify(input[member]);
+  for (const member of JSON_TEXT_MEMBERS)
+    if (member in input && typeof input[member] !== 'string') input[member] = JSON.stringify(input[member]);
   try {
     const output = (await services.stepFunctions(pascal(action), input)) as Record<string, unknown>;
     // The wire's epoch-second dates are timestamps to the SDK, which the integration writes as ISO-8601 text.
-    const dated = Object.fromEntries(Object.entries(output).map(([k, v]) => [k, /Date$/.test(k) && typeof v === 'number' ? new Date(v * 1000).toISOString() : v]));
+    const dated = Object.fromEntries(
+      Object.entries(output).map(([k, v]) => [
+        k,
+        /Date$/.test(k) && typeof v === 'number' ? new Date(v * 1000).toISOString() : v,
+      ]),
+    );
     return { ok: true, value: rekey(dated, pascal) };
   } catch (err) {
     const e = err as Error & { httpStatus?: number };
-    return failure(`${service.errorPrefix}.${exceptionName(e.name)}`, sdkCause(service, e.message, e.httpStatus ?? 400, randomUUID()));
+    return failure(
+      `${service.errorPrefix}.${exceptionName(e.name)}`,
+      sdkCause(service, e.message, e.httpStatus ?? 400, randomUUID()),
+    );
   }
 }
 
 /** Calls an emulated service's API port, the result and errors as the Java SDK gives them. */
-async function callEmulated(service: EmulatedService, services: AwsSdkClients, action: string, args: unknown, context: TaskCallContext): Promise<TaskOutcome> {
+async function callEmulated(
+  service: EmulatedService,
+  services: AwsSdkClients,
+  action: string,
+  args: unknown,
+  context: TaskCallContext,
+): Promise<TaskOutcome> {
   const api = services.ports[service];
   const sdk = SDK_SERVICES[service];
-  if (!api) return failure('Local.IntegrationNotServed', `The local engine has no ${sdk.errorPrefix} service: start it with the local services (autosave local), or pass integrations.${service} to the Engine`);
+  if (!api)
+    return failure(
+      'Local.IntegrationNotServed',
+      `The local engine has no ${sdk.errorPrefix} service: start it with the local services (autosave local), or pass integrations.${service} to the Engine`,
+    );
   try {
-    return { ok: true, value: asJson(await api.call(pascal(action), (withoutNulls(args ?? {}) ?? {}) as Record<string, unknown>, context)) };
+    return {
+      ok: true,
+      value: asJson(
+        await api.call(pascal(action), (withoutNulls(args ?? {}) ?? {}) as Record<string, unknown>, context),
+      ),
+    };
   } catch (err) {
-    if (!(err instanceof ServiceFault)) return failure(`${sdk.errorPrefix}.SdkClientException`, `Unable to execute HTTP request: ${(err as Error)?.message ?? String(err)}`);
-    return failure(`${sdk.errorPrefix}.${exceptionName(err.code)}`, sdkCause(sdk, err.message, err.status, randomUUID()));
+    if (!(err instanceof ServiceFault))
+      return failure(
+        `${sdk.errorPrefix}.SdkClientException`,
+        `Unable to execute HTTP request: ${(err as Error)?.message ?? String(err)}`,
+      );
+    return failure(
+      `${sdk.errorPrefix}.${exceptionName(err.code)}`,
+      sdkCause(sdk, err.message, err.status, randomUUID()),
+    );
   }
 }
 
@@ -197,17 +290,32 @@ async function callEmulated(service: EmulatedService, services: AwsSdkClients, a
  * A call routed to a real endpoint: the response's members as the SDK integration gives them, an error as
  * `<Service>.<Name>Exception` (the SDK error's own name; the Java SDK's prefix is the service's name capitalized).
  */
-export async function callPassThrough(services: Pick<AwsSdkClients, 'ports'>, service: string, action: string, args: unknown): Promise<TaskOutcome> {
+export async function callPassThrough(
+  services: Pick<AwsSdkClients, 'ports'>,
+  service: string,
+  action: string,
+  args: unknown,
+): Promise<TaskOutcome> {
   const prefix = Object.hasOwn(SDK_SERVICES, service) ? SDK_SERVICES[service].errorPrefix : pascal(service);
   try {
-    return { ok: true, value: asJson(await services.ports.passThrough!.call(service, pascal(action), (withoutNulls(args ?? {}) ?? {}) as Record<string, unknown>)) };
+    return {
+      ok: true,
+      value: asJson(
+        await services.ports.passThrough!.call(
+          service,
+          pascal(action),
+          (withoutNulls(args ?? {}) ?? {}) as Record<string, unknown>,
+        ),
+      ),
+    };
   } catch (err) {
     const e = err as Error & { $metadata?: { httpStatusCode?: number; requestId?: string } };
     // The service's SDK client is not installed: the cause names the package to install.
     if (e.name === 'PassThroughClientMissingError') return failure('Local.IntegrationNotServed', e.message);
     if (err instanceof ServiceFault) return failure(`${prefix}.${exceptionName(err.code)}`, err.message);
     const status = e.$metadata?.httpStatusCode;
-    if (status === undefined) return failure(`${prefix}.SdkClientException`, `Unable to execute HTTP request: ${e.message}`);
+    if (status === undefined)
+      return failure(`${prefix}.SdkClientException`, `Unable to execute HTTP request: ${e.message}`);
     const cause = `${e.message} (Service: ${prefix}, Status Code: ${status}, Request ID: ${e.$metadata?.requestId ?? randomUUID()})`;
     return failure(`${prefix}.${exceptionName(e.name && e.name !== 'Error' ? e.name : `${prefix}`)}`, cause);
   }
@@ -231,11 +339,26 @@ export async function runAwsSdkIntegration(
     case 'sfn':
       return callStepFunctions(services, target.action, args);
     case 'dynamodb':
-      if (!services.dynamodb) return failure(StatesError.TaskFailed, 'No DynamoDB client is configured on the local engine');
-      return callClient(SDK_SERVICES.dynamodb, services.dynamodb as Client, dynamoDbSdk(), dynamoDbSdk().DynamoDBServiceException, target.action, args);
+      if (!services.dynamodb)
+        return failure(StatesError.TaskFailed, 'No DynamoDB client is configured on the local engine');
+      return callClient(
+        SDK_SERVICES.dynamodb,
+        services.dynamodb as Client,
+        dynamoDbSdk(),
+        dynamoDbSdk().DynamoDBServiceException,
+        target.action,
+        args,
+      );
     case 'sqs':
       if (!services.sqs) return failure(StatesError.TaskFailed, 'No SQS client is configured on the local engine');
-      return callClient(SDK_SERVICES.sqs, services.sqs as Client, sqsSdk(), sqsSdk().SQSServiceException, target.action, args);
+      return callClient(
+        SDK_SERVICES.sqs,
+        services.sqs as Client,
+        sqsSdk(),
+        sqsSdk().SQSServiceException,
+        target.action,
+        args,
+      );
     case 's3':
       return runAwsSdkS3(services.s3, target.action, args);
     default:

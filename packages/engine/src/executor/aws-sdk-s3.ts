@@ -13,17 +13,39 @@ import { StatesError } from '@autosave/workflow/errors';
 import { exceptionName, failure, type TaskOutcome } from './task-outcome';
 
 /** The S3 actions the engine runs as `aws-sdk:s3` Tasks. */
-export const AWS_SDK_S3_ACTIONS: readonly string[] = ['getObject', 'putObject', 'deleteObject', 'headObject', 'listObjects', 'listObjectsV2', 'copyObject', 'deleteObjects', 'getObjectAttributes'];
+export const AWS_SDK_S3_ACTIONS: readonly string[] = [
+  'getObject',
+  'putObject',
+  'deleteObject',
+  'headObject',
+  'listObjects',
+  'listObjectsV2',
+  'copyObject',
+  'deleteObjects',
+  'getObjectAttributes',
+];
 
 /** An S3 SDK error's cause as AWS writes it: `<message> (Service: S3, Status Code: 404, Request ID: …, Extended Request ID: …)`. */
 export function s3ErrorCause(err: unknown): string {
-  const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number; requestId?: string; extendedRequestId?: string } };
+  const e = err as {
+    name?: string;
+    message?: string;
+    $metadata?: { httpStatusCode?: number; requestId?: string; extendedRequestId?: string };
+  };
   const meta = e.$metadata ?? {};
   return `${e.message || e.name || String(err)} (Service: S3, Status Code: ${meta.httpStatusCode ?? 500}, Request ID: ${meta.requestId ?? randomUUID()}, Extended Request ID: ${meta.extendedRequestId ?? randomUUID()})`;
 }
 
 /** The order of a getObject result's fields as AWS records them; `Body` comes last. */
-const GET_OBJECT_FIELDS = ['AcceptRanges', 'ContentLength', 'ContentType', 'ETag', 'LastModified', 'Metadata', 'ServerSideEncryption'];
+const GET_OBJECT_FIELDS = [
+  'AcceptRanges',
+  'ContentLength',
+  'ContentType',
+  'ETag',
+  'LastModified',
+  'Metadata',
+  'ServerSideEncryption',
+];
 
 /** An SDK output without its `$metadata` and unset fields, dates as ISO text. */
 function plain(output: object): Record<string, unknown> {
@@ -43,28 +65,50 @@ export async function runAwsSdkS3(s3: S3Client | undefined, action: string, args
         const text = (await Body?.transformToString('utf-8')) ?? '';
         // S3 encrypts every object (SSE-S3) since 2023 and says so; the local S3 does not.
         const fields: Record<string, unknown> = { ServerSideEncryption: 'AES256', ...plain(rest) };
-        const ordered = Object.fromEntries([...GET_OBJECT_FIELDS.filter((k) => k in fields).map((k) => [k, fields[k]]), ...Object.entries(fields).filter(([k]) => !GET_OBJECT_FIELDS.includes(k) && !k.startsWith('Checksum'))]);
+        const ordered = Object.fromEntries([
+          ...GET_OBJECT_FIELDS.filter((k) => k in fields).map((k) => [k, fields[k]]),
+          ...Object.entries(fields).filter(([k]) => !GET_OBJECT_FIELDS.includes(k) && !k.startsWith('Checksum')),
+        ]);
         return { ok: true, value: { ...ordered, Body: text } };
       }
       case 'putObject': {
         // AWS stores the Body's JSON, a string's too (`text data` is stored as `"text data"`), as text/plain.
         const body = JSON.stringify(input.Body ?? null);
-        const out = plain(await s3.send(new sdk.PutObjectCommand({ ContentType: 'text/plain; charset=UTF-8', ...input, Body: body } as never)));
+        const out = plain(
+          await s3.send(
+            new sdk.PutObjectCommand({ ContentType: 'text/plain; charset=UTF-8', ...input, Body: body } as never),
+          ),
+        );
         const checksum = Buffer.alloc(4);
         checksum.writeUInt32BE(crc32(body));
         const { ETag, ...rest } = out;
-        return { ok: true, value: { ChecksumCRC32: checksum.toString('base64'), ChecksumType: 'FULL_OBJECT', ETag, ServerSideEncryption: 'AES256', ...Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('Checksum'))) } };
+        return {
+          ok: true,
+          value: {
+            ChecksumCRC32: checksum.toString('base64'),
+            ChecksumType: 'FULL_OBJECT',
+            ETag,
+            ServerSideEncryption: 'AES256',
+            ...Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith('Checksum'))),
+          },
+        };
       }
       case 'deleteObject':
         return { ok: true, value: plain(await s3.send(new sdk.DeleteObjectCommand(input as never))) };
       case 'headObject':
-        return { ok: true, value: { ServerSideEncryption: 'AES256', ...plain(await s3.send(new sdk.HeadObjectCommand(input as never))) } };
+        return {
+          ok: true,
+          value: { ServerSideEncryption: 'AES256', ...plain(await s3.send(new sdk.HeadObjectCommand(input as never))) },
+        };
       case 'listObjects':
         return { ok: true, value: plain(await s3.send(new sdk.ListObjectsCommand(input as never))) };
       case 'listObjectsV2':
         return { ok: true, value: plain(await s3.send(new sdk.ListObjectsV2Command(input as never))) };
       case 'copyObject':
-        return { ok: true, value: { ...plain(await s3.send(new sdk.CopyObjectCommand(input as never))), ServerSideEncryption: 'AES256' } };
+        return {
+          ok: true,
+          value: { ...plain(await s3.send(new sdk.CopyObjectCommand(input as never))), ServerSideEncryption: 'AES256' },
+        };
       case 'deleteObjects':
         return { ok: true, value: plain(await s3.send(new sdk.DeleteObjectsCommand(input as never))) };
       case 'getObjectAttributes': {

@@ -10,17 +10,27 @@ import { argsObject, notServed, optimizedFault, type ServedIntegration } from '.
 import { failure } from './task-outcome';
 
 /** The model id of a `ModelId` written as an ARN (`arn:aws:bedrock:<region>::foundation-model/<id>`, an inference profile's, ...). */
-const modelIdOf = (value: string): string => (value.startsWith('arn:') ? value.slice(value.lastIndexOf('/') + 1) : value);
+const modelIdOf = (value: string): string =>
+  value.startsWith('arn:') ? value.slice(value.lastIndexOf('/') + 1) : value;
 
 export const bedrockIntegration: ServedIntegration = {
   service: 'bedrock',
   actions: { invokeModel: ['request'] },
   async run({ ports, context }, _action, args) {
-    if (!ports.models) return notServed('model provider', 'start it with the local services (autosave local: AUTOSAVE_MODEL_PROVIDER scripted or bedrock), or pass integrations.models to the Engine');
+    if (!ports.models)
+      return notServed(
+        'model provider',
+        'start it with the local services (autosave local: AUTOSAVE_MODEL_PROVIDER scripted or bedrock), or pass integrations.models to the Engine',
+      );
     const input = argsObject(args);
-    if (typeof input.ModelId !== 'string' || input.ModelId === '') return failure('Bedrock.ValidationException', 'The field ModelId is required');
+    if (typeof input.ModelId !== 'string' || input.ModelId === '')
+      return failure('Bedrock.ValidationException', 'The field ModelId is required');
     // An S3 input or output moves the body through S3; the local model provider takes the body inline only.
-    if (input.Input !== undefined || input.Output !== undefined) return failure(StatesError.TaskFailed, 'The local engine takes a bedrock:invokeModel Body inline; Input/Output S3 URIs are not served');
+    if (input.Input !== undefined || input.Output !== undefined)
+      return failure(
+        StatesError.TaskFailed,
+        'The local engine takes a bedrock:invokeModel Body inline; Input/Output S3 URIs are not served',
+      );
     const body = typeof input.Body === 'string' ? parseOrKeep(input.Body) : input.Body;
     try {
       const answer = await ports.models.invokeModel(

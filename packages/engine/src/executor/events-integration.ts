@@ -12,7 +12,11 @@ export const eventsIntegration: ServedIntegration = {
   service: 'events',
   actions: { putEvents: ['request', 'waitForTaskToken'] },
   async run({ ports, context }, _action, args) {
-    if (!ports.eventbridge) return notServed('EventBridge', 'start it with the local services (autosave local), or pass integrations.eventbridge to the Engine');
+    if (!ports.eventbridge)
+      return notServed(
+        'EventBridge',
+        'start it with the local services (autosave local), or pass integrations.eventbridge to the Engine',
+      );
     const input = argsObject(args);
     const entries = Array.isArray(input.Entries) ? input.Entries : [];
     const sent = entries.map((entry: unknown) => {
@@ -24,7 +28,8 @@ export const eventsIntegration: ServedIntegration = {
     try {
       const out = await ports.eventbridge.call('PutEvents', { ...input, Entries: sent }, context);
       const answer = { Entries: out.Entries, FailedEntryCount: out.FailedEntryCount };
-      if (Number(out.FailedEntryCount) > 0) return { ok: false, error: 'EventBridge.FailedEntry', cause: JSON.stringify(answer) };
+      if (Number(out.FailedEntryCount) > 0)
+        return { ok: false, error: 'EventBridge.FailedEntry', cause: JSON.stringify(answer) };
       return { ok: true, value: answer };
     } catch (err) {
       return optimizedFault('EventBridge', 'AmazonEventBridge', err);

@@ -24,7 +24,13 @@
 import { StatesError } from '@autosave/workflow/errors';
 import type { EngineStore, ExecutionHeader } from '../store';
 import type { PreparedDefinition } from '../definition';
-import { type CommitOptions, EventIdsMovedError, StaleTransitionError, TransitionBatch, type WriteOutcome } from '../store';
+import {
+  type CommitOptions,
+  EventIdsMovedError,
+  StaleTransitionError,
+  TransitionBatch,
+  type WriteOutcome,
+} from '../store';
 import type { EngineContext } from '../engine-context';
 import { FrameRecord } from './frame';
 import { FrameRows } from './frame-rows';
@@ -220,7 +226,8 @@ export class Executor {
         return;
       } catch (failed) {
         // Closed meanwhile (a stop, a timeout): nothing left to do.
-        if (failed instanceof StaleTransitionError || this.store.getExecution(executionArn)?.status !== 'RUNNING') return;
+        if (failed instanceof StaleTransitionError || this.store.getExecution(executionArn)?.status !== 'RUNNING')
+          return;
         if (attempt >= FAIL_RUN_ATTEMPTS || this.stopped) {
           console.error(`autosave engine: could not fail ${executionArn} either`, failed);
           return;
@@ -248,7 +255,8 @@ export class Executor {
   private async process(executionArn: string, frameId: string, signal: FrameSignal): Promise<SignalResult> {
     for (let attempt = 1; ; attempt++) {
       // The header this executor wrote last (checked by the write; see RunHeaders), read again after a retry.
-      const exec = (attempt === 1 ? this.headers.get(executionArn) : undefined) ?? this.store.getExecutionHeader(executionArn);
+      const exec =
+        (attempt === 1 ? this.headers.get(executionArn) : undefined) ?? this.store.getExecutionHeader(executionArn);
       if (!exec || exec.status !== 'RUNNING') return 'stale';
       // The row this executor's last transition of the frame wrote, if it still has it (FrameRows): a
       // transition from it that turns out stale or not to apply is computed again from a fresh read.
@@ -297,14 +305,17 @@ export class Executor {
     const phase = frame.pos.phase;
     if (signal.kind === 'resume' || signal.kind === 'recover') {
       if (phase.kind === 'enter') await step.drive();
-      else if (phase.kind === 'children') await this.moduleOf(step).onChildren?.(step, signal.kind === 'resume' ? signal.childLastEventId : undefined);
-      else if (signal.kind === 'recover' && phase.kind === 'task' && !phase.submitted) this.moduleOf(step).relaunch?.(step);
+      else if (phase.kind === 'children')
+        await this.moduleOf(step).onChildren?.(step, signal.kind === 'resume' ? signal.childLastEventId : undefined);
+      else if (signal.kind === 'recover' && phase.kind === 'task' && !phase.submitted)
+        this.moduleOf(step).relaunch?.(step);
       else return false;
       return true;
     }
     if (signal.kind === 'activity-started') {
       // Taken already (another worker's poll won), or the attempt has moved on: not this worker's task.
-      if (phase.kind !== 'task' || frame.pos.seq !== signal.seq || phase.token !== signal.token || phase.started) return false;
+      if (phase.kind !== 'task' || frame.pos.seq !== signal.seq || phase.token !== signal.token || phase.started)
+        return false;
       this.moduleOf(step).onActivityStarted?.(step, signal);
       return true;
     }
@@ -317,7 +328,8 @@ export class Executor {
     }
     // A timer: the row may have moved on since it was picked (a heartbeat pushed it out, a new attempt replaced it).
     const timer = this.store.getTimer(frame.executionArn, frame.id, signal.timer);
-    if (frame.pos.seq !== signal.seq || !timer || timer.seq !== signal.seq || timer.due_ms > this.ctx.clock.now()) return false;
+    if (frame.pos.seq !== signal.seq || !timer || timer.seq !== signal.seq || timer.due_ms > this.ctx.clock.now())
+      return false;
     if (signal.timer === 'retry' && phase.kind === 'retry') {
       const module = this.moduleOf(step);
       await step.guard(() => module.attempt?.(step) ?? Promise.resolve());
@@ -340,7 +352,11 @@ export class Executor {
    * The first transition of a new execution, computed before its row exists so that StartExecution and
    * the run's first steps share one commit. Returns what to do once `batch` (with the row) is committed.
    */
-  async firstTransition(exec: ExecutionHeader & { readonly input: string }, root: FrameRecord, batch: TransitionBatch): Promise<() => void> {
+  async firstTransition(
+    exec: ExecutionHeader & { readonly input: string },
+    root: FrameRecord,
+    batch: TransitionBatch,
+  ): Promise<() => void> {
     const run = this.runOf(exec, exec.input);
     const step = new Step(this.stepServices, run, root, batch, new Effects());
     this.enter();
@@ -366,7 +382,11 @@ export class Executor {
     for (const s of fx.signals) {
       // The ended child's event ids were assigned by the commit that just happened.
       const childLastEventId = s.endedChild?.pos.lastEventId;
-      void this.signal(run.exec.arn, s.frameId, childLastEventId !== undefined && s.signal.kind === 'resume' ? { ...s.signal, childLastEventId } : s.signal);
+      void this.signal(
+        run.exec.arn,
+        s.frameId,
+        childLastEventId !== undefined && s.signal.kind === 'resume' ? { ...s.signal, childLastEventId } : s.signal,
+      );
     }
     if (fx.timersChanged) this.hooks.onTimersChanged();
     if (fx.closed) this.hooks.onClosed(run.exec.arn);
@@ -379,7 +399,14 @@ export class Executor {
     const mocked = this.ctx.mocks.mockedState(executionArn, state);
     if (launch.target.service === 'activity') {
       // Step Functions Local refuses to mock an activity (a worker's answer is no service response): so do we.
-      if (mocked) void this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome: ACTIVITY_NOT_MOCKABLE, mocked: true });
+      if (mocked)
+        void this.signal(executionArn, launch.frame.id, {
+          kind: 'task-outcome',
+          seq: launch.seq,
+          source: 'invoke',
+          outcome: ACTIVITY_NOT_MOCKABLE,
+          mocked: true,
+        });
       // Queued for workers (committed): wake the ones waiting on the activity.
       else this.hooks.onActivityScheduled?.(launch.target.resource);
       return;
@@ -388,16 +415,39 @@ export class Executor {
       // A mocked state makes no call (and so asks no IAM): its response stands for the call and any wait.
       const invocation: Invocation = { released: new Promise<void>(() => undefined), isReleased: false };
       invocation.settled = this.ctx.mocks
-        .outcome(mocked, { executionArn, frameId: launch.frame.id, seq: launch.seq, state, functionResource: launch.target.service === 'lambda-function' })
-        .catch((err: unknown): TaskOutcome => ({ ok: false, error: StatesError.Runtime, cause: (err as Error)?.message ?? String(err) }))
-        .then((outcome) => this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome, mocked: true }))
+        .outcome(mocked, {
+          executionArn,
+          frameId: launch.frame.id,
+          seq: launch.seq,
+          state,
+          functionResource: launch.target.service === 'lambda-function',
+        })
+        .catch((err: unknown): TaskOutcome => ({
+          ok: false,
+          error: StatesError.Runtime,
+          cause: (err as Error)?.message ?? String(err),
+        }))
+        .then((outcome) =>
+          this.signal(executionArn, launch.frame.id, {
+            kind: 'task-outcome',
+            seq: launch.seq,
+            source: 'invoke',
+            outcome,
+            mocked: true,
+          }),
+        )
         .finally(() => this.invocations.delete(invocation));
       this.invocations.add(invocation);
       return;
     }
     const parentTask =
       launch.target.service === 'states' && launch.target.pattern === 'sync'
-        ? { executionArn, frameId: launch.frame.id, seq: launch.seq, outputAsJson: launch.target.resource.endsWith(':2') }
+        ? {
+            executionArn,
+            frameId: launch.frame.id,
+            seq: launch.seq,
+            outputAsJson: launch.target.resource.endsWith(':2'),
+          }
         : undefined;
     let release!: () => void;
     const invocation: Invocation = {
@@ -421,10 +471,29 @@ export class Executor {
     const denied = authorize ? authorize(call) : Promise.resolve(undefined);
     invocation.settled = denied
       .then((denial): Promise<TaskOutcome> | TaskOutcome =>
-        denial ? { ok: false, ...denial } : runTaskIntegration(this.services, launch.target, launch.args, { parentTask, replay: launch.replay, releaseClock, call, argsJson: launch.argsJson }),
+        denial
+          ? { ok: false, ...denial }
+          : runTaskIntegration(this.services, launch.target, launch.args, {
+              parentTask,
+              replay: launch.replay,
+              releaseClock,
+              call,
+              argsJson: launch.argsJson,
+            }),
       )
-      .catch((err: unknown): TaskOutcome => ({ ok: false, error: StatesError.TaskFailed, cause: (err as Error)?.message ?? String(err) }))
-      .then((outcome) => this.signal(executionArn, launch.frame.id, { kind: 'task-outcome', seq: launch.seq, source: 'invoke', outcome }))
+      .catch((err: unknown): TaskOutcome => ({
+        ok: false,
+        error: StatesError.TaskFailed,
+        cause: (err as Error)?.message ?? String(err),
+      }))
+      .then((outcome) =>
+        this.signal(executionArn, launch.frame.id, {
+          kind: 'task-outcome',
+          seq: launch.seq,
+          source: 'invoke',
+          outcome,
+        }),
+      )
       .finally(() => this.invocations.delete(invocation));
     this.invocations.add(invocation);
   }

@@ -80,4 +80,3 @@ export class FrameRows {
 export interface KeptFrameRow extends FrameRow {
   readonly noTimerRows: boolean;
 }
-

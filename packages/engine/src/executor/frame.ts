@@ -138,6 +138,14 @@ export class FrameRecord {
   ) {}
 
   static fromRow(row: FrameRow): FrameRecord {
-    return new FrameRecord(row.execution_arn, row.frame_id, row.parent_id, row.item_index, row.status, JSON.parse(row.position), row.rev);
+    return new FrameRecord(
+      row.execution_arn,
+      row.frame_id,
+      row.parent_id,
+      row.item_index,
+      row.status,
+      JSON.parse(row.position),
+      row.rev,
+    );
   }
 }

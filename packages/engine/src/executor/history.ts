@@ -39,7 +39,8 @@ export function toWireEvent(row: HistoryEventRow, includeExecutionData: boolean)
   };
   if (row.details) {
     // A copy either way: the data fields may be dropped below.
-    const details = typeof row.details === 'string' ? (JSON.parse(row.details) as Record<string, unknown>) : { ...row.details };
+    const details =
+      typeof row.details === 'string' ? (JSON.parse(row.details) as Record<string, unknown>) : { ...row.details };
     if (!includeExecutionData) for (const f of DATA_FIELDS) delete details[f];
     const key = detailsKey(row.type);
     event[key] = details;
@@ -50,7 +51,8 @@ export function toWireEvent(row: HistoryEventRow, includeExecutionData: boolean)
 }
 
 /** Details of an event carrying a payload: `input`/`output` as JSON text and its size details. */
-export const payloadDetails = (field: 'input' | 'output', value: unknown): Record<string, unknown> => payloadTextDetails(field, JSON.stringify(value ?? null));
+export const payloadDetails = (field: 'input' | 'output', value: unknown): Record<string, unknown> =>
+  payloadTextDetails(field, JSON.stringify(value ?? null));
 
 /** Details of an event carrying a payload already written as JSON text (kept as written). */
 export const payloadTextDetails = (field: 'input' | 'output', text: string): Record<string, unknown> => ({

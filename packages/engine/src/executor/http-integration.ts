@@ -22,7 +22,9 @@ function urlEncoded(body: unknown, arrayFormat: string): string {
   const add = (key: string, value: unknown): void => {
     if (Array.isArray(value)) {
       if (arrayFormat === 'COMMAS') return params.append(key, value.map(String).join(','));
-      value.forEach((v, i) => add(arrayFormat === 'REPEAT' ? key : arrayFormat === 'BRACKETS' ? `${key}[]` : `${key}[${i}]`, v));
+      value.forEach((v, i) =>
+        add(arrayFormat === 'REPEAT' ? key : arrayFormat === 'BRACKETS' ? `${key}[]` : `${key}[${i}]`, v),
+      );
     } else if (value !== null && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
     } else params.append(key, String(value as Scalar));
@@ -38,13 +40,25 @@ export const httpIntegration: ServedIntegration = {
     const input = argsObject(args);
     const method = typeof input.Method === 'string' ? input.Method.toUpperCase() : '';
     if (typeof input.ApiEndpoint !== 'string' || !METHODS.has(method)) {
-      return failure('States.Runtime', 'An http:invoke Task needs an ApiEndpoint string and a Method (GET, POST, PUT, DELETE, PATCH, OPTIONS or HEAD)');
+      return failure(
+        'States.Runtime',
+        'An http:invoke Task needs an ApiEndpoint string and a Method (GET, POST, PUT, DELETE, PATCH, OPTIONS or HEAD)',
+      );
     }
     // A public API's connection is named in Authentication, a private API's (through the connection's VPC
     // resource configuration) in InvocationConfig (AWS docs, "Call HTTPS APIs": HTTP Task fields).
-    const connectionArn = argsObject(input.Authentication).ConnectionArn ?? argsObject(input.InvocationConfig).ConnectionArn;
-    if (typeof connectionArn !== 'string') return failure('States.Runtime', 'An http:invoke Task needs Authentication.ConnectionArn (or InvocationConfig.ConnectionArn for a private API)');
-    if (!ports.httpConnections) return notServed('EventBridge connections', 'describe them in the connections file of autosave local (docs/integrations.md), or pass integrations.httpConnections to the Engine');
+    const connectionArn =
+      argsObject(input.Authentication).ConnectionArn ?? argsObject(input.InvocationConfig).ConnectionArn;
+    if (typeof connectionArn !== 'string')
+      return failure(
+        'States.Runtime',
+        'An http:invoke Task needs Authentication.ConnectionArn (or InvocationConfig.ConnectionArn for a private API)',
+      );
+    if (!ports.httpConnections)
+      return notServed(
+        'EventBridge connections',
+        'describe them in the connections file of autosave local (docs/integrations.md), or pass integrations.httpConnections to the Engine',
+      );
     let auth;
     try {
       auth = await ports.httpConnections.resolve(connectionArn);
@@ -66,7 +80,10 @@ export const httpIntegration: ServedIntegration = {
     if (input.RequestBody !== undefined && method !== 'GET' && method !== 'HEAD') {
       const transform = argsObject(input.Transform);
       if (transform.RequestBodyEncoding === 'URL_ENCODED') {
-        body = urlEncoded(input.RequestBody, String(argsObject(transform.RequestEncodingOptions).ArrayFormat ?? 'INDICES'));
+        body = urlEncoded(
+          input.RequestBody,
+          String(argsObject(transform.RequestEncodingOptions).ArrayFormat ?? 'INDICES'),
+        );
         headers['content-type'] = 'application/x-www-form-urlencoded';
       } else {
         body = typeof input.RequestBody === 'string' ? input.RequestBody : JSON.stringify(input.RequestBody);
@@ -88,8 +105,14 @@ export const httpIntegration: ServedIntegration = {
         responseBody = response.body;
       }
     }
-    const result = { Headers: response.headers, ResponseBody: responseBody, StatusCode: response.status, StatusText: response.statusText };
-    if (response.status < 200 || response.status > 299) return failure(`States.Http.StatusCode.${response.status}`, JSON.stringify(result));
+    const result = {
+      Headers: response.headers,
+      ResponseBody: responseBody,
+      StatusCode: response.status,
+      StatusText: response.statusText,
+    };
+    if (response.status < 200 || response.status > 299)
+      return failure(`States.Http.StatusCode.${response.status}`, JSON.stringify(result));
     return { ok: true, value: result };
   },
 };

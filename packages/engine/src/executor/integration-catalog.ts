@@ -23,7 +23,13 @@ export type KnownResource =
       /** The action with its suffix, as history's `resource` names it (`publish.waitForTaskToken`). */
       readonly resource: string;
     }
-  | { readonly kind: 'activity'; readonly service: 'activity'; readonly action: string; readonly pattern: 'request'; readonly resource: string };
+  | {
+      readonly kind: 'activity';
+      readonly service: 'activity';
+      readonly action: string;
+      readonly pattern: 'request';
+      readonly resource: string;
+    };
 
 /** An optimized integration's service: its actions and the patterns AWS has for them. */
 interface OptimizedService {
@@ -49,7 +55,10 @@ const OPTIMIZED_SERVICES: Readonly<Record<string, OptimizedService>> = {
   dynamodb: { actions: ['getItem', 'putItem', 'updateItem', 'deleteItem'], patterns: ['request'] },
   states: { actions: ['startExecution'] },
   http: { actions: ['invoke'] },
-  athena: { actions: ['startQueryExecution', 'stopQueryExecution', 'getQueryExecution', 'getQueryResults'], patterns: JOB },
+  athena: {
+    actions: ['startQueryExecution', 'stopQueryExecution', 'getQueryExecution', 'getQueryResults'],
+    patterns: JOB,
+  },
   batch: { actions: ['submitJob'], patterns: JOB },
   bedrock: { actions: ['invokeModel', 'createModelCustomizationJob'] },
   ecs: { actions: ['runTask'] },
@@ -79,7 +88,8 @@ function awsSdkActions(): Map<string, ReadonlySet<string>> {
       const set = new Set(actions.split(' '));
       sdkActions.set(service, set);
       // The Java SDK v2 (whose names Step Functions uses) drops a trailing "Service" (`directoryservice` -> `directory`).
-      if (service.endsWith('service') && service.length > 'service'.length) sdkActions.set(service.slice(0, -'service'.length), set);
+      if (service.endsWith('service') && service.length > 'service'.length)
+        sdkActions.set(service.slice(0, -'service'.length), set);
     }
   }
   return sdkActions;
@@ -156,7 +166,9 @@ export function knownResource(resource: string): KnownResource | undefined {
   if (!arn) return undefined;
   const [, region, account, rest] = arn;
   if (ACTIVITY.test(rest)) {
-    return region && account ? { kind: 'activity', service: 'activity', action: rest.slice('activity:'.length), pattern: 'request', resource } : undefined;
+    return region && account
+      ? { kind: 'activity', service: 'activity', action: rest.slice('activity:'.length), pattern: 'request', resource }
+      : undefined;
   }
   const m = INTEGRATION.exec(rest);
   if (!m) return undefined;
@@ -165,10 +177,17 @@ export function knownResource(resource: string): KnownResource | undefined {
   const parsed = { service, action, pattern, resource: suffix ? `${action}.${suffix}` : action };
   if (service.startsWith('aws-sdk:')) {
     // AWS has no `.sync` for SDK integrations.
-    return pattern !== 'sync' && isAwsSdkAction(service.slice('aws-sdk:'.length), action) ? { kind: 'aws-sdk', ...parsed } : undefined;
+    return pattern !== 'sync' && isAwsSdkAction(service.slice('aws-sdk:'.length), action)
+      ? { kind: 'aws-sdk', ...parsed }
+      : undefined;
   }
   const known = Object.hasOwn(OPTIMIZED_SERVICES, service) ? OPTIMIZED_SERVICES[service] : undefined;
-  if (!known || (known.actions !== '*' && !known.actions.includes(action)) || (known.patterns && !known.patterns.includes(pattern))) return undefined;
+  if (
+    !known ||
+    (known.actions !== '*' && !known.actions.includes(action)) ||
+    (known.patterns && !known.patterns.includes(pattern))
+  )
+    return undefined;
   return { kind: 'optimized', ...parsed };
 }
 
@@ -195,10 +214,15 @@ export class IntegrationNotServedError extends Error {
  */
 export function howToServe(resource: string): string {
   const sdk = /^arn:aws[a-z-]*:states:[a-z0-9-]*:\d*:aws-sdk:([a-z0-9-]+):/.exec(resource)?.[1];
-  const retired = sdk && isRetiredAwsSdkService(sdk) ? `aws-sdk:${sdk} is a service AWS has retired (its SDK model is gone), and no endpoint serves it any more. ` : '';
+  const retired =
+    sdk && isRetiredAwsSdkService(sdk)
+      ? `aws-sdk:${sdk} is a service AWS has retired (its SDK model is gone), and no endpoint serves it any more. `
+      : '';
   const service = /^arn:aws[a-z-]*:states:[a-z0-9-]*:\d*:(?:aws-sdk:)?([a-z0-9-]+):/.exec(resource)?.[1];
   const ways = [
-    ...(service && !retired && !/\.sync(?::2)?$/.test(resource) ? [`route it to a real endpoint with --pass-through ${service}[=<endpoint>] (real calls, real side effects)`] : []),
+    ...(service && !retired && !/\.sync(?::2)?$/.test(resource)
+      ? [`route it to a real endpoint with --pass-through ${service}[=<endpoint>] (real calls, real side effects)`]
+      : []),
     'mock it in a mock config test case (--mock-config)',
     'or call a Lambda function of your --functions module in its place',
   ];

@@ -89,7 +89,9 @@ export class LongEvaluations {
     mkdirSync(this.dir, { recursive: true });
     const file = join(this.dir, `${process.pid}-${++this.written}.json`);
     writeFileSync(file, JSON.stringify(mark));
-    this.log(`autosave engine: run ${mark.executionArn} has been evaluating state '${mark.state}' for ${this.longAfterMillis} ms`);
+    this.log(
+      `autosave engine: run ${mark.executionArn} has been evaluating state '${mark.state}' for ${this.longAfterMillis} ms`,
+    );
     return () => {
       try {
         unlinkSync(file);

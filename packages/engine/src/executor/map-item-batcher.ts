@@ -7,14 +7,21 @@ import type { MapItemBatcherSpec } from '../dataflow';
 
 /** The batches of `items` (the items after ItemSelector), in order. */
 export function batchItems(items: readonly unknown[], spec: MapItemBatcherSpec): Record<string, unknown>[] {
-  const envelope = (batch: unknown[]) => ({ ...(spec.batchInput !== undefined ? { BatchInput: spec.batchInput } : {}), Items: batch });
+  const envelope = (batch: unknown[]) => ({
+    ...(spec.batchInput !== undefined ? { BatchInput: spec.batchInput } : {}),
+    Items: batch,
+  });
   const emptyBytes = Buffer.byteLength(JSON.stringify(envelope([])));
   const batches: unknown[][] = [];
   let current: unknown[] = [];
   let bytes = emptyBytes;
   for (const item of items) {
     const itemBytes = Buffer.byteLength(JSON.stringify(item ?? null)) + (current.length > 0 ? 1 : 0);
-    const full = (spec.maxItemsPerBatch !== undefined && current.length >= spec.maxItemsPerBatch) || (spec.maxInputBytesPerBatch !== undefined && current.length > 0 && bytes + itemBytes > spec.maxInputBytesPerBatch);
+    const full =
+      (spec.maxItemsPerBatch !== undefined && current.length >= spec.maxItemsPerBatch) ||
+      (spec.maxInputBytesPerBatch !== undefined &&
+        current.length > 0 &&
+        bytes + itemBytes > spec.maxInputBytesPerBatch);
     if (full) {
       batches.push(current);
       current = [];

@@ -21,17 +21,25 @@ const GET_OBJECT = /^arn:aws[a-z-]*:states:::s3:getObject$/;
 const LIST_OBJECTS_V2 = /^arn:aws[a-z-]*:states:::s3:listObjectsV2$/;
 
 /** Whether the engine reads items from this `ItemReader.Resource`. */
-export const isItemReaderResource = (resource: string): boolean => GET_OBJECT.test(resource) || LIST_OBJECTS_V2.test(resource);
+export const isItemReaderResource = (resource: string): boolean =>
+  GET_OBJECT.test(resource) || LIST_OBJECTS_V2.test(resource);
 
 /** The `InputType`s of `s3:getObject` AWS takes (API reference, ItemReader ReaderConfig). */
 export const ITEM_READER_INPUT_TYPES: readonly string[] = ['CSV', 'JSON', 'JSONL', 'MANIFEST', 'PARQUET'];
 
 /** `ReaderConfig.CSVDelimiter` names and the character each stands for. */
-const CSV_DELIMITERS: Readonly<Record<string, string>> = { COMMA: ',', PIPE: '|', SEMICOLON: ';', SPACE: ' ', TAB: '\t' };
+const CSV_DELIMITERS: Readonly<Record<string, string>> = {
+  COMMA: ',',
+  PIPE: '|',
+  SEMICOLON: ';',
+  SPACE: ' ',
+  TAB: '\t',
+};
 
 /** Reads the items of a Distributed Map's `ItemReader`; throws {@link ItemReaderFailedError}. */
 export async function readMapItems(s3: S3Client | undefined, spec: MapItemReaderSpec): Promise<unknown[]> {
-  if (spec.maxItems !== undefined && spec.maxItems < 0) throw new ItemReaderFailedError('field MaxItems must be positive');
+  if (spec.maxItems !== undefined && spec.maxItems < 0)
+    throw new ItemReaderFailedError('field MaxItems must be positive');
   // 0 (or none) reads every item; AWS reads at most MAX_ITEM_READER_ITEMS.
   const limit = spec.maxItems ? Math.min(spec.maxItems, MAX_ITEM_READER_ITEMS) : MAX_ITEM_READER_ITEMS;
   if (!s3) throw new ItemReaderFailedError('No S3 client is configured on the local engine');
@@ -40,17 +48,31 @@ export async function readMapItems(s3: S3Client | undefined, spec: MapItemReader
     const items: unknown[] = [];
     let token: string | undefined;
     do {
-      const page = await s3call(() => s3.send(new ListObjectsV2Command({ ...(spec.args as object), ...(token ? { ContinuationToken: token } : {}) } as never)));
+      const page = await s3call(() =>
+        s3.send(
+          new ListObjectsV2Command({
+            ...(spec.args as object),
+            ...(token ? { ContinuationToken: token } : {}),
+          } as never),
+        ),
+      );
       for (const o of page.Contents ?? []) {
         if (items.length >= limit) break;
         // AWS's item for an object: these five fields, LastModified in epoch seconds.
-        items.push({ Etag: o.ETag, Key: o.Key, LastModified: o.LastModified ? Math.floor(o.LastModified.getTime() / 1000) : undefined, Size: o.Size, StorageClass: o.StorageClass ?? 'STANDARD' });
+        items.push({
+          Etag: o.ETag,
+          Key: o.Key,
+          LastModified: o.LastModified ? Math.floor(o.LastModified.getTime() / 1000) : undefined,
+          Size: o.Size,
+          StorageClass: o.StorageClass ?? 'STANDARD',
+        });
       }
       token = page.IsTruncated && items.length < limit ? page.NextContinuationToken : undefined;
     } while (token);
     return items;
   }
-  if (!GET_OBJECT.test(spec.resource)) throw new ItemReaderFailedError(`The local engine does not read items from '${spec.resource}'`);
+  if (!GET_OBJECT.test(spec.resource))
+    throw new ItemReaderFailedError(`The local engine does not read items from '${spec.resource}'`);
   const object = await s3call(() => s3.send(new GetObjectCommand(spec.args as never)));
   const text = (await object.Body?.transformToString('utf-8')) ?? '';
   switch (spec.inputType) {
@@ -69,7 +91,9 @@ export async function readMapItems(s3: S3Client | undefined, spec: MapItemReader
       return (await csvRows(text, spec)).slice(0, limit);
     default:
       // MANIFEST (an S3 inventory) and PARQUET: AWS reads them, the engine does not (yet).
-      throw new ItemReaderFailedError(`The local engine does not read ItemReader InputType '${spec.inputType ?? ''}': serve the Map's items with a mock config, or read them as JSON, JSONL or CSV (docs/definitions.md)`);
+      throw new ItemReaderFailedError(
+        `The local engine does not read ItemReader InputType '${spec.inputType ?? ''}': serve the Map's items with a mock config, or read them as JSON, JSONL or CSV (docs/definitions.md)`,
+      );
   }
 }
 
@@ -86,7 +110,9 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new ItemReaderFailedError(`The object's content is not valid JSON: ${(err as Error).message}`, { cause: err });
+    throw new ItemReaderFailedError(`The object's content is not valid JSON: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 }
 
@@ -99,12 +125,17 @@ async function csvRows(text: string, spec: MapItemReaderSpec): Promise<Record<st
   const { parse } = await import('csv-parse/sync');
   let rows: string[][];
   try {
-    rows = parse(text, { delimiter: CSV_DELIMITERS[spec.csvDelimiter ?? 'COMMA'] ?? ',', relax_column_count: true, skip_empty_lines: true }) as string[][];
+    rows = parse(text, {
+      delimiter: CSV_DELIMITERS[spec.csvDelimiter ?? 'COMMA'] ?? ',',
+      relax_column_count: true,
+      skip_empty_lines: true,
+    }) as string[][];
   } catch (err) {
     throw new ItemReaderFailedError(`The object's content is not valid CSV: ${(err as Error).message}`, { cause: err });
   }
   const headers = spec.csvHeaderLocation === 'GIVEN' ? (spec.csvHeaders ?? []).map(String) : (rows.shift() ?? []);
-  if (new Set(headers).size !== headers.length) throw new ItemReaderFailedError('CSV headers cannot contain duplicates.');
+  if (new Set(headers).size !== headers.length)
+    throw new ItemReaderFailedError('CSV headers cannot contain duplicates.');
   const order = javaHashMapOrder(headers);
   return rows.map((row) => Object.fromEntries(order.map((i) => [headers[i], row[i] ?? ''])));
 }
@@ -123,5 +154,8 @@ export function javaHashMapOrder(keys: readonly string[]): number[] {
     for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
     return (h ^ (h >>> 16)) & (capacity - 1);
   };
-  return keys.map((key, index) => ({ index, bucket: bucketOf(key) })).sort((a, b) => a.bucket - b.bucket || a.index - b.index).map((k) => k.index);
+  return keys
+    .map((key, index) => ({ index, bucket: bucketOf(key) }))
+    .sort((a, b) => a.bucket - b.bucket || a.index - b.index)
+    .map((k) => k.index);
 }

@@ -57,7 +57,10 @@ function childRecord(child: MapRunChild, run: MapRunResults): Record<string, unk
     Name: name,
     ...(child.status === 'SUCCEEDED'
       ? { Output: JSON.stringify(child.output ?? null), OutputDetails: { Included: true } }
-      : { ...(child.error !== undefined ? { Error: child.error } : {}), ...(child.cause !== undefined ? { Cause: child.cause } : {}) }),
+      : {
+          ...(child.error !== undefined ? { Error: child.error } : {}),
+          ...(child.cause !== undefined ? { Cause: child.cause } : {}),
+        }),
     RedriveCount: 0,
     StartDate: iso(run.startMs),
     StateMachineArn: [...base, 'stateMachine', runName].join(':'),
@@ -70,28 +73,44 @@ function childRecord(child: MapRunChild, run: MapRunResults): Record<string, unk
 function fileBody(children: readonly MapRunChild[], run: MapRunResults, spec: MapResultWriterSpec): string {
   const transformation = spec.transformation ?? 'NONE';
   // A failed child is written unchanged whatever the transformation (AWS documents it so).
-  let values: unknown[] = children.map((c) => (transformation === 'NONE' || c.status === 'FAILED' ? childRecord(c, run) : c.output));
+  let values: unknown[] = children.map((c) =>
+    transformation === 'NONE' || c.status === 'FAILED' ? childRecord(c, run) : c.output,
+  );
   if (transformation === 'FLATTEN') values = values.flatMap((v) => (Array.isArray(v) ? v : [v]));
   return spec.outputType === 'JSONL' ? values.map((v) => JSON.stringify(v)).join('\n') : JSON.stringify(values);
 }
 
 /** Writes the Map Run's results and manifest; throws {@link ResultWriterFailedError}. */
-export async function writeMapRunResults(s3: S3Client | undefined, spec: MapResultWriterSpec, run: MapRunResults): Promise<ResultWriterOutput> {
+export async function writeMapRunResults(
+  s3: S3Client | undefined,
+  spec: MapResultWriterSpec,
+  run: MapRunResults,
+): Promise<ResultWriterOutput> {
   const bucket = spec.args.Bucket;
   if (typeof bucket !== 'string') throw new ResultWriterFailedError('The ResultWriter needs a Bucket');
   if (!s3) throw new ResultWriterFailedError('No S3 client is configured on the local engine');
   const { PutObjectCommand } = await import('@aws-sdk/client-s3');
-  const prefix = typeof spec.args.Prefix === 'string' && spec.args.Prefix !== '' ? `${spec.args.Prefix.replace(/(?<!\/)\/+$/, '')}/` : '';
+  const prefix =
+    typeof spec.args.Prefix === 'string' && spec.args.Prefix !== ''
+      ? `${spec.args.Prefix.replace(/(?<!\/)\/+$/, '')}/`
+      : '';
   const folder = `${prefix}${run.mapRunArn.split(':').pop()}/`;
   const put = async (Key: string, Body: string) => {
     try {
       await s3.send(new PutObjectCommand({ Bucket: bucket, Key, Body, ContentType: 'application/json' }));
     } catch (err) {
       const e = err as { message?: string; name?: string; $metadata?: { httpStatusCode?: number } };
-      throw new ResultWriterFailedError(`${e.message ?? e.name ?? String(err)} (Service: S3, Status Code: ${e.$metadata?.httpStatusCode ?? 500})`, { cause: err });
+      throw new ResultWriterFailedError(
+        `${e.message ?? e.name ?? String(err)} (Service: S3, Status Code: ${e.$metadata?.httpStatusCode ?? 500})`,
+        { cause: err },
+      );
     }
   };
-  const files: Record<'FAILED' | 'PENDING' | 'SUCCEEDED', { Key: string; Size: number }[]> = { FAILED: [], PENDING: [], SUCCEEDED: [] };
+  const files: Record<'FAILED' | 'PENDING' | 'SUCCEEDED', { Key: string; Size: number }[]> = {
+    FAILED: [],
+    PENDING: [],
+    SUCCEEDED: [],
+  };
   for (const status of ['SUCCEEDED', 'FAILED'] as const) {
     const children = run.children.filter((c) => c.status === status);
     if (children.length === 0) continue;

@@ -69,8 +69,23 @@ export class OutboundRequestError extends Error {
 /** Loopback, link-local, private, shared and unspecified ranges (IPv4-mapped IPv6 addresses included: BlockList maps them). */
 const LOCAL_ADDRESSES = (() => {
   const list = new BlockList();
-  for (const [net, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) list.addSubnet(net, prefix, 'ipv4');
-  for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10]] as const) list.addSubnet(net, prefix, 'ipv6');
+  for (const [net, prefix] of [
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.168.0.0', 16],
+  ] as const)
+    list.addSubnet(net, prefix, 'ipv4');
+  for (const [net, prefix] of [
+    ['::', 128],
+    ['::1', 128],
+    ['fc00::', 7],
+    ['fe80::', 10],
+  ] as const)
+    list.addSubnet(net, prefix, 'ipv6');
   return list;
 })();
 
@@ -83,13 +98,18 @@ export function isLocalAddress(address: string): boolean {
 const defaultPort = (url: URL): number => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
 
 /** A function making {@link OutboundRequest}s under `options`. */
-export function outboundHttp(options: OutboundHttpOptions = {}): (request: OutboundRequest) => Promise<OutboundResponse> {
+export function outboundHttp(
+  options: OutboundHttpOptions = {},
+): (request: OutboundRequest) => Promise<OutboundResponse> {
   const allowed = new Set((options.allowedTargets ?? []).map((t) => t.toLowerCase()));
   const timeoutMillis = options.timeoutMillis ?? HTTP_TASK_TIMEOUT_MILLIS;
   const maxBytes = options.maxResponseBytes ?? STATES_PAYLOAD_LIMIT_BYTES;
   return async ({ url, method, headers, body }) => {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new OutboundRequestError(`The ApiEndpoint '${url.href}' has the scheme '${url.protocol.slice(0, -1)}': an HTTP Task calls only http and https endpoints`, 'States.Runtime');
+      throw new OutboundRequestError(
+        `The ApiEndpoint '${url.href}' has the scheme '${url.protocol.slice(0, -1)}': an HTTP Task calls only http and https endpoints`,
+        'States.Runtime',
+      );
     }
     const host = url.hostname.toLowerCase();
     const port = defaultPort(url);
@@ -117,30 +137,52 @@ export function outboundHttp(options: OutboundHttpOptions = {}): (request: Outbo
   };
 }
 
-function send(url: URL, request: { method: string; headers: Readonly<Record<string, string>>; body?: string }, limits: { lookup: LookupFunction; timeoutMillis: number; maxBytes: number }): Promise<OutboundResponse> {
+function send(
+  url: URL,
+  request: { method: string; headers: Readonly<Record<string, string>>; body?: string },
+  limits: { lookup: LookupFunction; timeoutMillis: number; maxBytes: number },
+): Promise<OutboundResponse> {
   return new Promise((resolve, reject) => {
     const signal = AbortSignal.timeout(limits.timeoutMillis);
     const make = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const headers = { ...request.headers, ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}) };
-    const req = make(url, { method: request.method, headers, lookup: limits.lookup, signal }, (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > limits.maxBytes) {
-          // As the Task fails when a result exceeds the payload limit (task.ts), with the read stopped here.
-          req.destroy(new OutboundRequestError("The state/task 'http' returned a result with a size exceeding the maximum number of bytes service limit.", 'States.DataLimitExceeded'));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on('end', () => {
-        const headers: Record<string, string[]> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value : [value];
-        resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers, body: Buffer.concat(chunks).toString('utf8') });
-      });
-      res.on('error', (err) => reject(reason(err, url, limits.timeoutMillis)));
-    });
+    const headers = {
+      ...request.headers,
+      ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
+    };
+    const req = make(
+      url,
+      { method: request.method, headers, lookup: limits.lookup, signal },
+      (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > limits.maxBytes) {
+            // As the Task fails when a result exceeds the payload limit (task.ts), with the read stopped here.
+            req.destroy(
+              new OutboundRequestError(
+                "The state/task 'http' returned a result with a size exceeding the maximum number of bytes service limit.",
+                'States.DataLimitExceeded',
+              ),
+            );
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const headers: Record<string, string[]> = {};
+          for (const [name, value] of Object.entries(res.headers))
+            if (value !== undefined) headers[name] = Array.isArray(value) ? value : [value];
+          resolve({
+            status: res.statusCode ?? 0,
+            statusText: res.statusMessage ?? '',
+            headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+        res.on('error', (err) => reject(reason(err, url, limits.timeoutMillis)));
+      },
+    );
     req.on('error', (err) => reject(reason(err, url, limits.timeoutMillis)));
     if (request.body !== undefined) req.write(request.body);
     req.end();
@@ -150,7 +192,10 @@ function send(url: URL, request: { method: string; headers: Readonly<Record<stri
 /** The error a failed request fails the Task with, saying which bound ended it. */
 function reason(err: Error, url: URL, timeoutMillis: number): OutboundRequestError {
   if (err instanceof OutboundRequestError) return err;
-  if (err.name === 'AbortError' || err.name === 'TimeoutError') return new OutboundRequestError(`The HTTP request to ${url.origin} got no answer within ${timeoutMillis / 1000} seconds, the HTTP Task's limit`);
+  if (err.name === 'AbortError' || err.name === 'TimeoutError')
+    return new OutboundRequestError(
+      `The HTTP request to ${url.origin} got no answer within ${timeoutMillis / 1000} seconds, the HTTP Task's limit`,
+    );
   const cause = (err as { cause?: unknown }).cause;
   if (cause instanceof OutboundRequestError) return cause;
   return new OutboundRequestError(`The HTTP request to ${url.origin} got no answer: ${err.message}`);

@@ -11,7 +11,10 @@ export interface Retrier {
 }
 
 /** An ASL Catcher. */
-export type Catcher = Readonly<Record<string, unknown>> & { readonly ErrorEquals: readonly string[]; readonly Next: string };
+export type Catcher = Readonly<Record<string, unknown>> & {
+  readonly ErrorEquals: readonly string[];
+  readonly Next: string;
+};
 
 /** ASL defaults of a Retrier. */
 export const DEFAULT_RETRY_INTERVAL_SECONDS = 1;
@@ -58,8 +61,11 @@ export const findRetrier = (retry: readonly Retrier[] | undefined, error: string
   (retry ?? []).findIndex((r) => errorMatches(r.ErrorEquals, error, options));
 
 /** The first catcher matching `error`. */
-export const findCatcher = (catchers: readonly Catcher[] | undefined, error: string, options: MatchOptions = {}): Catcher | undefined =>
-  (catchers ?? []).find((c) => errorMatches(c.ErrorEquals, error, options));
+export const findCatcher = (
+  catchers: readonly Catcher[] | undefined,
+  error: string,
+  options: MatchOptions = {},
+): Catcher | undefined => (catchers ?? []).find((c) => errorMatches(c.ErrorEquals, error, options));
 
 /**
  * The delay before retry number `attempt + 1` (attempt counts from 0): `IntervalSeconds × BackoffRate^attempt`,
@@ -75,4 +81,5 @@ export function retryDelayMillis(retrier: Retrier, attempt: number, random: () =
 }
 
 /** Whether the retrier allows another attempt after `used` retries. */
-export const retrierAllows = (retrier: Retrier, used: number): boolean => used < (retrier.MaxAttempts ?? DEFAULT_RETRY_MAX_ATTEMPTS);
+export const retrierAllows = (retrier: Retrier, used: number): boolean =>
+  used < (retrier.MaxAttempts ?? DEFAULT_RETRY_MAX_ATTEMPTS);

@@ -52,6 +52,36 @@ export class RunHeaders {
 
 /** The columns of an {@link ExecutionHeader} taken from a fuller row (a new run's, which holds its input too). */
 export function headerOf(row: ExecutionHeader): ExecutionHeader {
-  const { arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, status, start_ms, redrive_count, redrive_ms, event_count } = row;
-  return { arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, status, start_ms, redrive_count, redrive_ms, event_count };
+  const {
+    arn,
+    seq,
+    machine_arn,
+    machine_name,
+    name,
+    version_arn,
+    alias_arn,
+    role_arn,
+    definition_hash,
+    status,
+    start_ms,
+    redrive_count,
+    redrive_ms,
+    event_count,
+  } = row;
+  return {
+    arn,
+    seq,
+    machine_arn,
+    machine_name,
+    name,
+    version_arn,
+    alias_arn,
+    role_arn,
+    definition_hash,
+    status,
+    start_ms,
+    redrive_count,
+    redrive_ms,
+    event_count,
+  };
 }

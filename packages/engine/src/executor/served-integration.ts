@@ -10,7 +10,6 @@ import { sdkCause } from './service-responses';
 import { exceptionName, failure, type TaskOutcome } from './task-outcome';
 import type { IntegrationPattern } from './integration-catalog';
 
-
 /** What one attempt of a served integration has to work with. */
 export interface ServedCall {
   readonly ports: ServicePorts;
@@ -42,7 +41,8 @@ export function notServed(what: string, how: string): TaskOutcome {
  * cause (`Topic does not exist (Service: AmazonSNS; Status Code: 404; Error Code: NotFound; ...)`).
  */
 export function optimizedFault(prefix: string, javaService: string, err: unknown): TaskOutcome {
-  if (err instanceof ServiceFault) return failure(`${prefix}.${exceptionName(err.code)}`, sdkCause(err.message, javaService, err.status, err.code));
+  if (err instanceof ServiceFault)
+    return failure(`${prefix}.${exceptionName(err.code)}`, sdkCause(err.message, javaService, err.status, err.code));
   return failure(StatesError.TaskFailed, (err as Error)?.message ?? String(err));
 }
 

@@ -14,7 +14,13 @@ export const SERVED_INTEGRATIONS: Readonly<Record<string, ServedIntegration>> = 
 );
 
 /** The served integration for `<service>:<action>` with this pattern, or undefined. */
-export function servedIntegration(service: string, action: string, pattern: IntegrationPattern): ServedIntegration | undefined {
+export function servedIntegration(
+  service: string,
+  action: string,
+  pattern: IntegrationPattern,
+): ServedIntegration | undefined {
   const integration = Object.hasOwn(SERVED_INTEGRATIONS, service) ? SERVED_INTEGRATIONS[service] : undefined;
-  return integration && Object.hasOwn(integration.actions, action) && integration.actions[action].includes(pattern) ? integration : undefined;
+  return integration && Object.hasOwn(integration.actions, action) && integration.actions[action].includes(pattern)
+    ? integration
+    : undefined;
 }

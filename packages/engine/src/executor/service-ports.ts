@@ -51,7 +51,10 @@ export interface ModelInvocation {
 
 /** Answers `bedrock:invokeModel` Tasks: the engine's model provider (scripted by default, Bedrock when configured). */
 export interface ModelInvoker {
-  invokeModel(request: ModelInvocation, context: TaskCallContext): Promise<{ readonly body: unknown; readonly contentType: string }>;
+  invokeModel(
+    request: ModelInvocation,
+    context: TaskCallContext,
+  ): Promise<{ readonly body: unknown; readonly contentType: string }>;
 }
 
 /** How an `http:invoke` Task's EventBridge connection authorizes: headers and query parameters to add. */

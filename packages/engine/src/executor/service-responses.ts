@@ -46,11 +46,23 @@ export function responseMetadata(facts: ResponseFacts): Record<string, unknown> 
       };
       break;
     case 'json-1.0':
-      headers = { 'x-amzn-RequestId': facts.requestId, connection: 'keep-alive', 'Content-Length': length, Date: date, 'Content-Type': 'application/x-amz-json-1.0' };
+      headers = {
+        'x-amzn-RequestId': facts.requestId,
+        connection: 'keep-alive',
+        'Content-Length': length,
+        Date: date,
+        'Content-Type': 'application/x-amz-json-1.0',
+      };
       break;
     case 'xml':
       // The query-protocol services (SNS): recorded as test_publish_base's TaskSucceeded headers.
-      headers = { 'x-amzn-RequestId': facts.requestId, connection: 'keep-alive', 'Content-Length': length, Date: date, 'Content-Type': 'text/xml' };
+      headers = {
+        'x-amzn-RequestId': facts.requestId,
+        connection: 'keep-alive',
+        'Content-Length': length,
+        Date: date,
+        'Content-Type': 'text/xml',
+      };
       break;
     case 'dynamodb':
       headers = {
@@ -64,7 +76,9 @@ export function responseMetadata(facts: ResponseFacts): Record<string, unknown> 
       };
       break;
   }
-  const sorted = Object.fromEntries(Object.entries(headers).sort(([a], [b]) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)));
+  const sorted = Object.fromEntries(
+    Object.entries(headers).sort(([a], [b]) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)),
+  );
   return {
     SdkHttpMetadata: {
       AllHttpHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
@@ -78,4 +92,3 @@ export function responseMetadata(facts: ResponseFacts): Record<string, unknown> 
 /** The cause the service writes for an AWS SDK error: the message, then the Java SDK's service details. */
 export const sdkCause = (message: string, service: string, status: number, code: string): string =>
   `${message} (Service: ${service}; Status Code: ${status}; Error Code: ${code}; Request ID: ${randomUUID()}; Proxy: null)`;
-

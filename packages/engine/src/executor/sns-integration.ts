@@ -22,7 +22,11 @@ export const snsIntegration: ServedIntegration = {
   service: 'sns',
   actions: { publish: ['request', 'waitForTaskToken'] },
   async run({ ports, nowMs, context }, _action, args) {
-    if (!ports.sns) return notServed('SNS', 'start it with the local services (autosave local), or pass integrations.sns to the Engine');
+    if (!ports.sns)
+      return notServed(
+        'SNS',
+        'start it with the local services (autosave local), or pass integrations.sns to the Engine',
+      );
     const input = argsObject(args);
     if (input.Message !== undefined && typeof input.Message !== 'string') input.Message = JSON.stringify(input.Message);
     try {
@@ -32,7 +36,11 @@ export const snsIntegration: ServedIntegration = {
       const body = publishResponseXml(String(out.MessageId), id, sequence);
       return {
         ok: true,
-        value: { MessageId: out.MessageId, ...(sequence !== undefined ? { SequenceNumber: sequence } : {}), ...responseMetadata({ kind: 'xml', requestId: id, body, nowMs }) },
+        value: {
+          MessageId: out.MessageId,
+          ...(sequence !== undefined ? { SequenceNumber: sequence } : {}),
+          ...responseMetadata({ kind: 'xml', requestId: id, body, nowMs }),
+        },
       };
     } catch (err) {
       return optimizedFault('SNS', 'AmazonSNS', err);

@@ -70,7 +70,10 @@ export interface StateModule {
   /** The outcome of a Task attempt. */
   onTaskOutcome?(step: Step, signal: import('./transition').TaskOutcomeSignal): Promise<void>;
   /** A worker took the activity task the frame waits on. */
-  onActivityStarted?(step: Step, signal: Extract<import('./transition').FrameSignal, { kind: 'activity-started' }>): void;
+  onActivityStarted?(
+    step: Step,
+    signal: Extract<import('./transition').FrameSignal, { kind: 'activity-started' }>,
+  ): void;
   /** After a restart: a Task attempt whose outcome was never committed is invoked again. */
   relaunch?(step: Step): void;
   /** A child frame changed (Parallel, Map): start more, fail, or finish. `childLastEventId`: see the resume signal. */
@@ -132,7 +135,10 @@ export class Step {
    * The context object (`$$`, `$states.context`) of the current state, as it is now. Built when an
    * expression first reads it (most read none), from what the state was when the scope was made.
    */
-  private contextObject(extra: { token?: string; mapItem?: { index: number; value: unknown } }): () => Record<string, unknown> {
+  private contextObject(extra: {
+    token?: string;
+    mapItem?: { index: number; value: unknown };
+  }): () => Record<string, unknown> {
     const { run } = this;
     const e = run.exec;
     const { state, enteredMs, retryCount } = this.frame.pos;
@@ -215,7 +221,11 @@ export class Step {
       // The run's first state is entered with the execution input as its caller wrote it, as AWS records it.
       const first = frame.id === ROOT_FRAME_ID && frame.pos.lastEventId === 0 && !this.enteredHere;
       const known = frame.inputJson;
-      const inputText = first ? this.run.inputText : known && known.of === frame.pos.input ? known.text : JSON.stringify(frame.pos.input ?? null);
+      const inputText = first
+        ? this.run.inputText
+        : known && known.of === frame.pos.input
+          ? known.text
+          : JSON.stringify(frame.pos.input ?? null);
       const input = payloadTextDetails('input', inputText);
       frame.pos.enteredEventId = this.event(`${state.type}StateEntered`, { name: frame.pos.state, ...input });
       this.enteredHere = true;
@@ -242,13 +252,20 @@ export class Step {
   failureOf(err: unknown): StateFailure {
     const failure = toFailure(err);
     const entered = this.frame.pos.enteredEventId;
-    if (!(err instanceof StatesDataFlowError) || err instanceof NoChoiceMatchedError || err instanceof DataLimitExceededError || entered === undefined) return failure;
+    if (
+      !(err instanceof StatesDataFlowError) ||
+      err instanceof NoChoiceMatchedError ||
+      err instanceof DataLimitExceededError ||
+      entered === undefined
+    )
+      return failure;
     // A quiet frame's events have no ids in this run's history to name.
     if (this.frame.pos.quiet) return failure;
     // The id is only predicted while the state's entry is in this batch: its write checks the prediction held.
     if (this.enteredHere) this.batch.reliesOnEventIds();
     const cause = `An error occurred while executing the state '${this.frame.pos.state}' (entered at the event id #${entered}). ${failure.cause}`;
-    if (err instanceof QueryEvaluationError) return { ...failure, cause, evaluation: err.location !== undefined ? { location: err.location } : {} };
+    if (err instanceof QueryEvaluationError)
+      return { ...failure, cause, evaluation: err.location !== undefined ? { location: err.location } : {} };
     return { ...failure, cause };
   }
 
@@ -256,12 +273,22 @@ export class Step {
   async exit(result: unknown): Promise<void> {
     const state = this.state;
     const scope = this.scope({ result });
-    const [output, assign] = await Promise.all([this.flow.output(state.definition, scope), this.flow.assign(state.definition, scope)]);
+    const [output, assign] = await Promise.all([
+      this.flow.output(state.definition, scope),
+      this.flow.assign(state.definition, scope),
+    ]);
     const outputText = JSON.stringify(output ?? null);
     if (Buffer.byteLength(outputText) > STATES_PAYLOAD_LIMIT_BYTES) {
-      throw new DataLimitExceededError(`The state/task '${this.frame.pos.state}' returned a result with a size exceeding the maximum number of bytes service limit.`);
+      throw new DataLimitExceededError(
+        `The state/task '${this.frame.pos.state}' returned a result with a size exceeding the maximum number of bytes service limit.`,
+      );
     }
-    this.event(`${state.type}StateExited`, { name: this.frame.pos.state, output: outputText, outputDetails: { truncated: false }, ...assignedDetails(assign) });
+    this.event(`${state.type}StateExited`, {
+      name: this.frame.pos.state,
+      output: outputText,
+      outputDetails: { truncated: false },
+      ...assignedDetails(assign),
+    });
     if (state.next === undefined) {
       this.frame.pos.variables = { ...this.frame.pos.variables, ...assign };
       this.succeed(output, outputText);
@@ -295,7 +322,12 @@ export class Step {
       return;
     }
     // AWS chains the Map's next events after the iteration's last state event, not after this one.
-    if (frame.pos.mapItem) this.event('MapIterationSucceeded', { name: mapStateName(frame.pos), index: frame.itemIndex }, { advance: false });
+    if (frame.pos.mapItem)
+      this.event(
+        'MapIterationSucceeded',
+        { name: mapStateName(frame.pos), index: frame.itemIndex },
+        { advance: false },
+      );
     this.fx.signals.push({ frameId: parentFrameId(frame), signal: { kind: 'resume' }, endedChild: frame });
   }
 
@@ -312,7 +344,8 @@ export class Step {
       this.closeExecution({ status: 'FAILED', error: failure.error, cause });
       return;
     }
-    if (frame.pos.mapItem) this.event('MapIterationFailed', { name: mapStateName(frame.pos), index: frame.itemIndex }, { advance: false });
+    if (frame.pos.mapItem)
+      this.event('MapIterationFailed', { name: mapStateName(frame.pos), index: frame.itemIndex }, { advance: false });
     // AWS records a branch's or iteration's failed Task as aborted too, beside the chain (the parent follows the failure).
     if (this.state.type === 'Task') this.event('TaskStateAborted', undefined, { advance: false });
     this.fx.signals.push({ frameId: parentFrameId(frame), signal: { kind: 'resume' }, endedChild: frame });
@@ -356,7 +389,11 @@ export class Step {
         const errorOutput = { Error: failure.error, Cause: failure.cause };
         const { output, assign } = await this.flow.catchOutput(catcher, this.scope({ errorOutput }));
         // The service exits a state whose error was caught, with the Catch's output.
-        this.event(`${state.type}StateExited`, { name: pos.state, ...payloadDetails('output', output), ...assignedDetails(assign) });
+        this.event(`${state.type}StateExited`, {
+          name: pos.state,
+          ...payloadDetails('output', output),
+          ...assignedDetails(assign),
+        });
         this.moveTo(catcher.Next, output, assign);
         return;
       } catch (err) {
@@ -375,7 +412,12 @@ export class Step {
   private evaluationFailed(failure: StateFailure, resume: ClosedResume): void {
     const state = this.state;
     const location = failure.evaluation?.location;
-    const details = { error: failure.error, cause: failure.cause, ...(location !== undefined ? { location } : {}), state: this.frame.pos.state };
+    const details = {
+      error: failure.error,
+      cause: failure.cause,
+      ...(location !== undefined ? { location } : {}),
+      state: this.frame.pos.state,
+    };
     this.event('EvaluationFailed', details, { besideEntered: state.type !== 'Wait' });
     if (state.type === 'Map' && resume.kind === 'enter') this.event('MapStateFailed');
   }

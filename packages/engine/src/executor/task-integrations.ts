@@ -27,7 +27,16 @@ export interface TaskTarget {
   /** The integration that runs it; `unserved`: one AWS knows and the engine does not run (it fails at run time). */
   /** `served`: an optimized integration on an emulated service (served-integrations.ts). */
   /** `activity`: an activity ARN, whose tasks wait for a worker's GetActivityTask (nothing is invoked). */
-  readonly service: 'lambda-invoke' | 'lambda-function' | 'sqs' | 'dynamodb' | 'states' | 'aws-sdk' | 'served' | 'unserved' | 'activity';
+  readonly service:
+    | 'lambda-invoke'
+    | 'lambda-function'
+    | 'sqs'
+    | 'dynamodb'
+    | 'states'
+    | 'aws-sdk'
+    | 'served'
+    | 'unserved'
+    | 'activity';
   readonly action: string;
   readonly pattern: IntegrationPattern;
 }
@@ -49,10 +58,26 @@ const FUNCTION_ARN = /^arn:aws[a-z-]*:lambda:[a-z0-9-]+:\d{12}:function:([A-Za-z
  */
 export function resolveTaskTarget(resource: string): TaskTarget {
   const fn = FUNCTION_ARN.exec(resource);
-  if (fn) return { resourceArn: resource, resourceType: 'lambda', resource, service: 'lambda-function', action: 'invoke', pattern: 'request' };
+  if (fn)
+    return {
+      resourceArn: resource,
+      resourceType: 'lambda',
+      resource,
+      service: 'lambda-function',
+      action: 'invoke',
+      pattern: 'request',
+    };
   const known = knownResource(resource);
   if (!known) throw new UnsupportedResourceError(`The local engine does not know the Task resource '${resource}'`);
-  if (known.kind === 'activity') return { resourceArn: resource, resourceType: 'activity', resource, service: 'activity', action: known.action, pattern: 'request' };
+  if (known.kind === 'activity')
+    return {
+      resourceArn: resource,
+      resourceType: 'activity',
+      resource,
+      service: 'activity',
+      action: known.action,
+      pattern: 'request',
+    };
   const { service, action, pattern } = known;
   const target = { resourceArn: resource, resourceType: service, resource: known.resource, action, pattern };
   if (known.kind === 'optimized') {
@@ -147,7 +172,10 @@ export interface IntegrationServices {
   /** Region and account of the engine, for ARNs in service errors. */
   readonly scope: ArnScope;
   /** Starts a child execution (StartExecution on this engine). */
-  readonly startExecution: (input: Record<string, unknown>, options: ChildStartOptions) => Promise<{ executionArn: string; startDate: number }>;
+  readonly startExecution: (
+    input: Record<string, unknown>,
+    options: ChildStartOptions,
+  ) => Promise<{ executionArn: string; startDate: number }>;
   /** Serves one of this engine's Step Functions API operations (the `aws-sdk:sfn` integration). */
   readonly stepFunctions?: (operation: string, input: Record<string, unknown>) => Promise<object>;
   /** Asked before every call. @default every call is allowed (IAM is not enforced) */
@@ -191,7 +219,12 @@ function platformLog(requestId: string, version: string, durationMs: number): st
   return `START RequestId: ${requestId} Version: ${version}\nEND RequestId: ${requestId}\nREPORT RequestId: ${requestId}\tDuration: ${duration} ms\tBilled Duration: ${Math.max(1, Math.ceil(durationMs))} ms\t\n`;
 }
 
-async function invokeLambda(services: IntegrationServices, target: TaskTarget, args: unknown, options: AttemptOptions): Promise<TaskOutcome> {
+async function invokeLambda(
+  services: IntegrationServices,
+  target: TaskTarget,
+  args: unknown,
+  options: AttemptOptions,
+): Promise<TaskOutcome> {
   const { releaseClock } = options;
   let functionName: string;
   let qualifier: string | undefined;
@@ -204,7 +237,8 @@ async function invokeLambda(services: IntegrationServices, target: TaskTarget, a
     payloadJson = options.argsJson;
   } else {
     const a = (args ?? {}) as Record<string, unknown>;
-    if (typeof a.FunctionName !== 'string') return failure(StatesError.Runtime, 'lambda:invoke needs a FunctionName string');
+    if (typeof a.FunctionName !== 'string')
+      return failure(StatesError.Runtime, 'lambda:invoke needs a FunctionName string');
     ({ name: functionName, qualifier } = parseFunctionName(a.FunctionName));
     if (typeof a.Qualifier === 'string') qualifier = a.Qualifier;
     payload = typeof a.Payload === 'string' ? safeParse(a.Payload) : (a.Payload ?? {});
@@ -226,27 +260,55 @@ async function invokeLambda(services: IntegrationServices, target: TaskTarget, a
     const name = e.name && e.name !== 'Error' ? e.name : 'ServiceException';
     if (name === 'ResourceNotFoundException') {
       const arn = `${functionArnOf(services, target.service === 'lambda-function' ? target.resource : String((args as { FunctionName?: unknown }).FunctionName), functionName)}:${qualifier ?? '$LATEST'}`;
-      return failure('Lambda.ResourceNotFoundException', sdkCause(`Function not found: ${arn}`, 'AWSLambda', 404, name));
+      return failure(
+        'Lambda.ResourceNotFoundException',
+        sdkCause(`Function not found: ${arn}`, 'AWSLambda', 404, name),
+      );
     }
     return failure(name.startsWith('Lambda.') ? name : `Lambda.${name}`, e.message ?? String(err));
   }
   // The response body as the function's runtime wrote it: lambda:invoke's Content-Length counts it, and a
   // function ARN Task's error cause quotes it; lambda:invoke writes the error payload anew, compact (recorded:
   // test_task_lambda vs test_task_service_lambda test_raise_exception_catch).
-  const json = result.payloadJson ?? (result.payloadText === undefined ? JSON.stringify(result.payload ?? null) : undefined);
+  const json =
+    result.payloadJson ?? (result.payloadText === undefined ? JSON.stringify(result.payload ?? null) : undefined);
   const body = result.payloadText ?? json ?? JSON.stringify(result.payload ?? null);
   if (result.functionError) {
     const p = (result.payload ?? {}) as { errorType?: unknown };
     const error = typeof p.errorType === 'string' && p.errorType ? p.errorType : result.functionError;
-    return failure(error, target.service === 'lambda-function' ? body : (json ?? JSON.stringify(result.payload ?? null)));
+    return failure(
+      error,
+      target.service === 'lambda-function' ? body : (json ?? JSON.stringify(result.payload ?? null)),
+    );
   }
   // The payload's JSON text travels with it: its event and its size check read it.
-  if (target.service === 'lambda-function') return { ok: true, value: result.payload ?? null, ...(json !== undefined ? { text: json } : {}) };
+  if (target.service === 'lambda-function')
+    return { ok: true, value: result.payload ?? null, ...(json !== undefined ? { text: json } : {}) };
   const requestId = randomUUID();
   // LogType Tail: the log's last 4 KB, base64, in LogResult and its header (recorded: test_invoke_unsupported_param).
-  const logResult = tail ? Buffer.from(result.logTail ?? platformLog(requestId, result.executedVersion, performance.now() - startedMs)).toString('base64') : undefined;
-  const metadata = responseMetadata({ kind: 'lambda', requestId, body, nowMs: nowOf(services), executedVersion: result.executedVersion, ...(logResult !== undefined ? { logResult } : {}) });
-  return { ok: true, value: { ExecutedVersion: result.executedVersion, ...(logResult !== undefined ? { LogResult: logResult } : {}), Payload: result.payload ?? null, ...metadata, StatusCode: 200 } };
+  const logResult = tail
+    ? Buffer.from(
+        result.logTail ?? platformLog(requestId, result.executedVersion, performance.now() - startedMs),
+      ).toString('base64')
+    : undefined;
+  const metadata = responseMetadata({
+    kind: 'lambda',
+    requestId,
+    body,
+    nowMs: nowOf(services),
+    executedVersion: result.executedVersion,
+    ...(logResult !== undefined ? { logResult } : {}),
+  });
+  return {
+    ok: true,
+    value: {
+      ExecutedVersion: result.executedVersion,
+      ...(logResult !== undefined ? { LogResult: logResult } : {}),
+      Payload: result.payload ?? null,
+      ...metadata,
+      StatusCode: 200,
+    },
+  };
 }
 
 /** The unqualified ARN of a function named in a definition (its own ARN's region and account, else the engine's). */
@@ -269,7 +331,15 @@ function safeParse(text: string): unknown {
 /** An SDK command's output as the service result: its fields, then the metadata AWS adds. */
 function asServiceResult(services: IntegrationServices, kind: ResponderKind, output: object): Record<string, unknown> {
   const { $metadata, ...rest } = output as Record<string, unknown> & { $metadata?: { requestId?: string } };
-  return { ...rest, ...responseMetadata({ kind, requestId: $metadata?.requestId ?? randomUUID(), body: JSON.stringify(rest), nowMs: nowOf(services) }) };
+  return {
+    ...rest,
+    ...responseMetadata({
+      kind,
+      requestId: $metadata?.requestId ?? randomUUID(),
+      body: JSON.stringify(rest),
+      nowMs: nowOf(services),
+    }),
+  };
 }
 
 function dynamoDbCommand(action: string, args: unknown) {
@@ -293,12 +363,18 @@ function dynamoDbCommand(action: string, args: unknown) {
  * 113-character execution ARN, test_start_execution_sync).
  */
 function javaDouble(n: number): string {
-  if (n !== 0 && (Math.abs(n) >= 1e7 || Math.abs(n) < 1e-3)) return n.toExponential().replace('e+', 'E').replace('e-', 'E-');
+  if (n !== 0 && (Math.abs(n) >= 1e7 || Math.abs(n) < 1e-3))
+    return n.toExponential().replace('e+', 'E').replace('e-', 'E-');
   return Number.isInteger(n) ? n.toFixed(1) : String(n);
 }
 
 /** Runs one Task attempt's work (not the waiting of `.waitForTaskToken` / `.sync`). */
-export async function runTaskIntegration(services: IntegrationServices, target: TaskTarget, args: unknown, options: AttemptOptions = {}): Promise<TaskOutcome> {
+export async function runTaskIntegration(
+  services: IntegrationServices,
+  target: TaskTarget,
+  args: unknown,
+  options: AttemptOptions = {},
+): Promise<TaskOutcome> {
   const { parentTask, replay, call } = options;
   const child: ChildStartOptions = { parentTask, replay };
   const context: TaskCallContext = call ?? { executionArn: '', stateMachineArn: '', state: '' };
@@ -311,41 +387,78 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
       const routed = target.resourceType.replace(/^aws-sdk:/, '');
       if (await services.ports?.passThrough?.routes(routed)) {
         // The call is made; a `.waitForTaskToken` then waits as any other. A `.sync` job's polling is the service's own, not emulated.
-        if (target.pattern === 'sync') return failure('Local.IntegrationNotServed', `The pass-through makes the call only; '${target.resourceArn}' waits for a job (.sync), whose polling the engine does not emulate`);
+        if (target.pattern === 'sync')
+          return failure(
+            'Local.IntegrationNotServed',
+            `The pass-through makes the call only; '${target.resourceArn}' waits for a job (.sync), whose polling the engine does not emulate`,
+          );
         return callPassThrough({ ports: services.ports ?? {} }, routed, target.action, args);
       }
       const error = new IntegrationNotServedError(target.resourceArn);
       return failure(error.name, error.message);
     }
     case 'aws-sdk':
-      return runAwsSdkIntegration({ ...services, ports: services.ports ?? {}, ...(options.releaseClock ? { releaseClock: options.releaseClock } : {}) }, target, args, context);
+      return runAwsSdkIntegration(
+        {
+          ...services,
+          ports: services.ports ?? {},
+          ...(options.releaseClock ? { releaseClock: options.releaseClock } : {}),
+        },
+        target,
+        args,
+        context,
+      );
     case 'served':
       // A routed service goes to its endpoint even where the engine emulates it (a missing client fails the
       // Task naming the package: it is never served locally instead).
-      if (await services.ports?.passThrough?.routes(target.resourceType)) return callPassThrough({ ports: services.ports ?? {} }, target.resourceType, target.action, args);
-      return SERVED_INTEGRATIONS[target.resourceType].run({ ports: services.ports ?? {}, nowMs: nowOf(services), context }, target.action, args);
+      if (await services.ports?.passThrough?.routes(target.resourceType))
+        return callPassThrough({ ports: services.ports ?? {} }, target.resourceType, target.action, args);
+      return SERVED_INTEGRATIONS[target.resourceType].run(
+        { ports: services.ports ?? {}, nowMs: nowOf(services), context },
+        target.action,
+        args,
+      );
     case 'lambda-invoke':
     case 'lambda-function':
       return invokeLambda(services, target, args, options);
     case 'sqs': {
       const a = { ...((args ?? {}) as Record<string, unknown>) };
       const host = unreachableQueueHost(a.QueueUrl);
-      if (host !== undefined) return failure('SQS.SdkClientException', `Unable to execute HTTP request: ${host}: Name or service not known`);
+      if (host !== undefined)
+        return failure('SQS.SdkClientException', `Unable to execute HTTP request: ${host}: Name or service not known`);
       if (!services.sqs) return failure(StatesError.TaskFailed, 'No SQS client is configured on the local engine');
       if (a.MessageBody === undefined || a.MessageBody === null) {
-        return failure('SQS.AmazonSQSException', sdkCause('The request must contain the parameter MessageBody.', 'AmazonSQS', 400, 'MissingParameter'));
+        return failure(
+          'SQS.AmazonSQSException',
+          sdkCause('The request must contain the parameter MessageBody.', 'AmazonSQS', 400, 'MissingParameter'),
+        );
       }
       if (typeof a.MessageBody !== 'string') a.MessageBody = JSON.stringify(a.MessageBody);
       try {
-        return { ok: true, value: asServiceResult(services, 'json-1.0', await services.sqs.send(new (sqsSdk().SendMessageCommand)(a as never))) };
+        return {
+          ok: true,
+          value: asServiceResult(
+            services,
+            'json-1.0',
+            await services.sqs.send(new (sqsSdk().SendMessageCommand)(a as never)),
+          ),
+        };
       } catch (err) {
         return sdkFailure('SQS', err);
       }
     }
     case 'dynamodb': {
-      if (!services.dynamodb) return failure(StatesError.TaskFailed, 'No DynamoDB client is configured on the local engine');
+      if (!services.dynamodb)
+        return failure(StatesError.TaskFailed, 'No DynamoDB client is configured on the local engine');
       try {
-        return { ok: true, value: asServiceResult(services, 'dynamodb', await services.dynamodb.send(dynamoDbCommand(target.action, args) as never)) };
+        return {
+          ok: true,
+          value: asServiceResult(
+            services,
+            'dynamodb',
+            await services.dynamodb.send(dynamoDbCommand(target.action, args) as never),
+          ),
+        };
       } catch (err) {
         return sdkFailure('DynamoDB', err);
       }
@@ -353,7 +466,12 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
     case 'states': {
       const a = (args ?? {}) as Record<string, unknown>;
       // A missing or null Input starts the child with {} (recorded: test_start_execution_sync, "Input": null).
-      const input = a.Input === undefined || a.Input === null ? '{}' : typeof a.Input === 'string' ? a.Input : JSON.stringify(a.Input);
+      const input =
+        a.Input === undefined || a.Input === null
+          ? '{}'
+          : typeof a.Input === 'string'
+            ? a.Input
+            : JSON.stringify(a.Input);
       try {
         const started = await services.startExecution(
           { stateMachineArn: a.StateMachineArn, input, ...(a.Name !== undefined ? { name: a.Name } : {}) },
@@ -367,7 +485,10 @@ export async function runTaskIntegration(services: IntegrationServices, target: 
         const e = err as { name?: string; message?: string };
         const name = e.name ?? 'ServiceException';
         const code = name.replace(/Exception$/, '');
-        return failure(`StepFunctions.${code}Exception`, sdkCause(e.message ?? String(err), 'AWSStepFunctions', 400, code));
+        return failure(
+          `StepFunctions.${code}Exception`,
+          sdkCause(e.message ?? String(err), 'AWSStepFunctions', 400, code),
+        );
       }
     }
   }

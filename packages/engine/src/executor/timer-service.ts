@@ -79,7 +79,9 @@ export class TimerService implements TimeDriven {
 
   async fireDue(): Promise<void> {
     if (this.stopped) return;
-    const due = this.store.dueTimers(this.clock.now(), FIRE_BATCH + this.delivering.size).filter((r) => !this.delivering.has(keyOf(r)));
+    const due = this.store
+      .dueTimers(this.clock.now(), FIRE_BATCH + this.delivering.size)
+      .filter((r) => !this.delivering.has(keyOf(r)));
     await Promise.all(
       due.map(async (timer) => {
         const key = keyOf(timer);
@@ -108,4 +110,5 @@ export class TimerService implements TimeDriven {
   }
 }
 
-const keyOf = (t: TimerRow): string => `${t.execution_arn}\u0000${t.frame_id}\u0000${t.kind}\u0000${t.seq}\u0000${t.due_ms}`;
+const keyOf = (t: TimerRow): string =>
+  `${t.execution_arn}\u0000${t.frame_id}\u0000${t.kind}\u0000${t.seq}\u0000${t.due_ms}`;

@@ -22,7 +22,13 @@ export type FrameSignal =
    * A Task attempt's work ended (`source: 'invoke'`) or its token was answered (`'token'`). `mocked`: the
    * outcome is a mocked response standing for the whole call, a `.waitForTaskToken`/`.sync` wait included.
    */
-  | { readonly kind: 'task-outcome'; readonly seq: number; readonly source: 'invoke' | 'token' | 'child'; readonly outcome: TaskOutcome; readonly mocked?: boolean }
+  | {
+      readonly kind: 'task-outcome';
+      readonly seq: number;
+      readonly source: 'invoke' | 'token' | 'child';
+      readonly outcome: TaskOutcome;
+      readonly mocked?: boolean;
+    }
   /** A worker took the activity task of attempt `seq` (GetActivityTask), named `workerName` if it gave one. */
   | { readonly kind: 'activity-started'; readonly seq: number; readonly token: string; readonly workerName?: string }
   /** A timer row came due. */

@@ -35,8 +35,19 @@ export interface ReplayedOutcome {
 }
 
 const CHILDREN_OPEN = new Set(['MapStateStarted', 'ParallelStateStarted']);
-const CHILDREN_CLOSE = new Set(['MapStateSucceeded', 'MapStateFailed', 'MapStateAborted', 'ParallelStateSucceeded', 'ParallelStateFailed', 'ParallelStateAborted']);
-const ITERATION_END: Readonly<Record<string, FrameStatus>> = { MapIterationSucceeded: 'SUCCEEDED', MapIterationFailed: 'FAILED', MapIterationAborted: 'ABORTED' };
+const CHILDREN_CLOSE = new Set([
+  'MapStateSucceeded',
+  'MapStateFailed',
+  'MapStateAborted',
+  'ParallelStateSucceeded',
+  'ParallelStateFailed',
+  'ParallelStateAborted',
+]);
+const ITERATION_END: Readonly<Record<string, FrameStatus>> = {
+  MapIterationSucceeded: 'SUCCEEDED',
+  MapIterationFailed: 'FAILED',
+  MapIterationAborted: 'ABORTED',
+};
 const RUN_CLOSE: Readonly<Record<string, ExecutionStatus>> = {
   ExecutionSucceeded: 'SUCCEEDED',
   ExecutionFailed: 'FAILED',
@@ -85,7 +96,10 @@ interface FrameBuild {
 }
 
 const parseText = (text: unknown, what: string): unknown => {
-  if (typeof text !== 'string') throw new ImportRefusedError(`the history holds no ${what}: pull needs the execution data (read it with includeExecutionData, which the IAM policy in docs/pull.md allows)`);
+  if (typeof text !== 'string')
+    throw new ImportRefusedError(
+      `the history holds no ${what}: pull needs the execution data (read it with includeExecutionData, which the IAM policy in docs/pull.md allows)`,
+    );
   return JSON.parse(text);
 };
 
@@ -102,13 +116,27 @@ export class HistoryReplay {
   count = 0;
 
   constructor(private readonly definition: PreparedDefinition) {
-    this.root = { id: ROOT_FRAME_ID, parentId: null, itemIndex: 0, path: [], enteredMs: 0, lastEventId: 0, variables: {}, attempts: 0, spawns: 0, status: 'RUNNING' };
+    this.root = {
+      id: ROOT_FRAME_ID,
+      parentId: null,
+      itemIndex: 0,
+      path: [],
+      enteredMs: 0,
+      lastEventId: 0,
+      variables: {},
+      attempts: 0,
+      spawns: 0,
+      status: 'RUNNING',
+    };
     this.frames = [this.root];
   }
 
   /** Reads the next event (ids must follow one another from 1, as GetExecutionHistory gives them). */
   add(e: ImportedEvent): void {
-    if (e.id !== this.lastId + 1) throw new ImportRefusedError(`the history skips from event ${this.lastId} to ${e.id}: every page must be read, in order`);
+    if (e.id !== this.lastId + 1)
+      throw new ImportRefusedError(
+        `the history skips from event ${this.lastId} to ${e.id}: every page must be read, in order`,
+      );
     this.lastId = e.id;
     this.count += 1;
     const d = e.details ?? {};
@@ -144,8 +172,7 @@ export class HistoryReplay {
       // A Map's Exited shares its Succeeded event's previousEventId, an iteration's event: its frame is the one in that state.
       frame = this.inState(after, String(d.name)) ?? after;
       this.exit(frame, d);
-    }
-    else if (ATTEMPTS.has(e.type)) after.attempts += 1;
+    } else if (ATTEMPTS.has(e.type)) after.attempts += 1;
     if (typeof d.error === 'string' && !RUN_CLOSE[e.type]) {
       frame.error = d.error;
       frame.cause = typeof d.cause === 'string' ? d.cause : undefined;
@@ -158,13 +185,15 @@ export class HistoryReplay {
 
   /** The frame at or above `from` whose children are open and match. */
   private opening(from: FrameBuild, match: (o: OpenChildren) => boolean = () => true): FrameBuild | undefined {
-    for (let f: FrameBuild | undefined = from; f; f = f.parentId === null ? undefined : this.parentOf(f)) if (f.open && match(f.open)) return f;
+    for (let f: FrameBuild | undefined = from; f; f = f.parentId === null ? undefined : this.parentOf(f))
+      if (f.open && match(f.open)) return f;
     return undefined;
   }
 
   /** The frame at or above `from` in the state `name`. */
   private inState(from: FrameBuild, name: string): FrameBuild | undefined {
-    for (let f: FrameBuild | undefined = from; f; f = f.parentId === null ? undefined : this.parentOf(f)) if (f.state === name) return f;
+    for (let f: FrameBuild | undefined = from; f; f = f.parentId === null ? undefined : this.parentOf(f))
+      if (f.state === name) return f;
     return undefined;
   }
 
@@ -177,7 +206,14 @@ export class HistoryReplay {
     const state = this.definition.states.get(frame.state ?? '');
     const type = e.type === 'MapStateStarted' ? 'Map' : 'Parallel';
     const total = type === 'Map' ? Number(d.length ?? 0) : (state?.branches?.length ?? 0);
-    frame.open = { type, group: `${frame.id}.${frame.spawns}`, state: frame.state ?? '', startedEventId: e.id, total, children: new Map() };
+    frame.open = {
+      type,
+      group: `${frame.id}.${frame.spawns}`,
+      state: frame.state ?? '',
+      startedEventId: e.id,
+      total,
+      children: new Map(),
+    };
     frame.spawns += 1;
     frame.attempts += 1;
   }
@@ -225,11 +261,16 @@ export class HistoryReplay {
     if (after.open?.type === 'Parallel' && e.previous_id === after.open.startedEventId) {
       const state = this.definition.states.get(after.open.state);
       const branch = state?.branches?.findIndex((b) => b.startAt === name) ?? -1;
-      frame = this.child(after, branch < 0 ? after.open.children.size : branch, [...after.path, after.open.state, branch]);
+      frame = this.child(after, branch < 0 ? after.open.children.size : branch, [
+        ...after.path,
+        after.open.state,
+        branch,
+      ]);
     }
     const input = parseText(d.input, `input of state '${name}'`);
     // An iteration's first state: its input is the item (as ItemSelector made it), the context's Map.Item too.
-    if (frame.mapItem === undefined && frame.parentId !== null && frame.path.at(-1) === MAP_ITEMS) frame.mapItem = { index: frame.itemIndex, value: input };
+    if (frame.mapItem === undefined && frame.parentId !== null && frame.path.at(-1) === MAP_ITEMS)
+      frame.mapItem = { index: frame.itemIndex, value: input };
     frame.state = name;
     frame.input = input;
     frame.enteredMs = e.ts_ms;
@@ -245,7 +286,7 @@ export class HistoryReplay {
     if (assigned) for (const [name, text] of Object.entries(assigned)) frame.variables[name] = JSON.parse(text);
     const state = this.definition.states.get(String(d.name));
     // A branch or iteration whose last state exited has succeeded, with that state's output.
-    if (frame.parentId !== null && state && (state.next === undefined && state.type !== 'Choice')) {
+    if (frame.parentId !== null && state && state.next === undefined && state.type !== 'Choice') {
       frame.status = 'SUCCEEDED';
       frame.output = parseText(d.output, `output of state '${String(d.name)}'`);
     }
@@ -265,7 +306,10 @@ export class HistoryReplay {
   get caveats(): string[] {
     return this.frames
       .filter((f) => f.closed && f.unstarted && f.status !== 'SUCCEEDED')
-      .map((f) => `Map '${f.state}': ${f.unstarted} of its ${f.closed?.total} iterations never started, and the history does not hold their inputs; a redrive runs the whole Map again`);
+      .map(
+        (f) =>
+          `Map '${f.state}': ${f.unstarted} of its ${f.closed?.total} iterations never started, and the history does not hold their inputs; a redrive runs the whole Map again`,
+      );
   }
 
   /**
@@ -274,7 +318,8 @@ export class HistoryReplay {
    */
   framesOf(executionArn: string): FrameRow[] {
     const { status } = this.outcome;
-    if (status === 'RUNNING') throw new ImportRefusedError('the history does not end the run (it is still RUNNING at the source)');
+    if (status === 'RUNNING')
+      throw new ImportRefusedError('the history does not end the run (it is still RUNNING at the source)');
     if (status === 'SUCCEEDED' || this.root.state === undefined) return [];
     this.root.status = status === 'FAILED' ? 'FAILED' : 'ABORTED';
     this.root.error = this.outcome.error;
@@ -296,15 +341,27 @@ export class HistoryReplay {
         seq: f.attempts,
         spawns: f.spawns,
         lastEventId: f.lastEventId,
-        ...(f.enteredEventId !== undefined ? { enteredEventId: f.enteredEventId, enteredPreviousEventId: f.enteredPreviousEventId } : {}),
+        ...(f.enteredEventId !== undefined
+          ? { enteredEventId: f.enteredEventId, enteredPreviousEventId: f.enteredPreviousEventId }
+          : {}),
         ...(f.sideEventId !== undefined && f.sideEventId > f.lastEventId ? { sideEventId: f.sideEventId } : {}),
         ...(succeeded ? { output: f.output } : {}),
         ...(!succeeded && f.error !== undefined ? { error: f.error } : {}),
         ...(!succeeded && f.cause !== undefined ? { cause: f.cause } : {}),
       };
       const frameStatus: FrameStatus = succeeded ? 'SUCCEEDED' : f.status === 'ABORTED' ? 'ABORTED' : 'FAILED';
-      rows.push({ execution_arn: executionArn, frame_id: f.id, parent_id: f.parentId, item_index: f.itemIndex, status: frameStatus, rev: 0, position: JSON.stringify(position) });
-      if (resume.kind === 'children' && f.closed) for (const child of [...f.closed.children.values()].sort((a, b) => a.itemIndex - b.itemIndex)) if (child.state !== undefined) write(child);
+      rows.push({
+        execution_arn: executionArn,
+        frame_id: f.id,
+        parent_id: f.parentId,
+        item_index: f.itemIndex,
+        status: frameStatus,
+        rev: 0,
+        position: JSON.stringify(position),
+      });
+      if (resume.kind === 'children' && f.closed)
+        for (const child of [...f.closed.children.values()].sort((a, b) => a.itemIndex - b.itemIndex))
+          if (child.state !== undefined) write(child);
     };
     write(this.root);
     return rows;
@@ -313,7 +370,8 @@ export class HistoryReplay {
   /** Where a redrive picks the frame up: its children when it stopped in a Parallel/Map whose children are all known, else its state. */
   private resumeOf(f: FrameBuild): ChildrenPhase | { kind: 'enter' } {
     const closed = f.closed;
-    if (!closed || f.unstarted || [...closed.children.values()].some((c) => c.state === undefined)) return { kind: 'enter' };
+    if (!closed || f.unstarted || [...closed.children.values()].some((c) => c.state === undefined))
+      return { kind: 'enter' };
     const state = this.definition.states.get(closed.state)?.definition as Record<string, unknown> | undefined;
     const number = (v: unknown) => (typeof v === 'number' ? v : undefined);
     const toleratedCount = number(state?.ToleratedFailureCount);

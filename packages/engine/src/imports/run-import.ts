@@ -72,7 +72,12 @@ export interface RunImportOptions {
 const PULLABLE = new Set(['FAILED', 'TIMED_OUT', 'ABORTED', 'SUCCEEDED']);
 
 /** Imports a run; see the module comment. `events` are its history, oldest first, every page. */
-export async function importRun(rt: ExecutionRuntime, header: RunImportHeader, events: AsyncIterable<WireHistoryEvent>, options: RunImportOptions = {}): Promise<RunImportAnswer> {
+export async function importRun(
+  rt: ExecutionRuntime,
+  header: RunImportHeader,
+  events: AsyncIterable<WireHistoryEvent>,
+  options: RunImportOptions = {},
+): Promise<RunImportAnswer> {
   const source = checkHeader(header);
   const prepared = validateDefinition(header.stateMachine.definition, { type: 'STANDARD' });
   const arn = executionArn(rt.scope, header.stateMachine.name, source.name);
@@ -85,7 +90,9 @@ export async function importRun(rt: ExecutionRuntime, header: RunImportHeader, e
     const frames = replay.framesOf(arn);
     const outcome = replay.result;
     if (outcome.status !== header.execution.status) {
-      throw new ImportRefusedError(`the history ends the run ${outcome.status}, DescribeExecution says ${header.execution.status}: pull it again`);
+      throw new ImportRefusedError(
+        `the history ends the run ${outcome.status}, DescribeExecution says ${header.execution.status}: pull it again`,
+      );
     }
     const machineArn = stateMachineArn(rt.scope, header.stateMachine.name);
     const nowMs = rt.clock.now();
@@ -94,8 +101,21 @@ export async function importRun(rt: ExecutionRuntime, header: RunImportHeader, e
     await rt.store.committer.commit(() => {
       const hash = rt.store.putDefinition(definition);
       const machine = rt.store.getStateMachine(machineArn);
-      const roleArn = header.stateMachine.roleArn ?? machine?.role_arn ?? `arn:aws:iam::${rt.scope.accountId}:role/service-role/StepFunctions-local`;
-      if (!machine) rt.store.insertStateMachine(newStateMachineRow({ arn: machineArn, name: header.stateMachine.name, type: 'STANDARD', roleArn, definitionHash: hash, nowMs }));
+      const roleArn =
+        header.stateMachine.roleArn ??
+        machine?.role_arn ??
+        `arn:aws:iam::${rt.scope.accountId}:role/service-role/StepFunctions-local`;
+      if (!machine)
+        rt.store.insertStateMachine(
+          newStateMachineRow({
+            arn: machineArn,
+            name: header.stateMachine.name,
+            type: 'STANDARD',
+            roleArn,
+            definitionHash: hash,
+            nowMs,
+          }),
+        );
       if (rt.store.getExecution(arn)) throw new ExecutionAlreadyExists(`Execution Already Exists: '${arn}'`);
       const row: ExecutionRow = {
         arn,
@@ -140,7 +160,10 @@ export async function importRun(rt: ExecutionRuntime, header: RunImportHeader, e
       ...(outcome.state !== undefined && outcome.status !== 'SUCCEEDED' ? { failedState: outcome.state } : {}),
       events: replay.count,
       alreadyPulled: false,
-      warnings: outcome.state === undefined || outcome.status === 'SUCCEEDED' ? [] : [...replay.caveats, ...warningsFor(prepared, outcome.state, options)],
+      warnings:
+        outcome.state === undefined || outcome.status === 'SUCCEEDED'
+          ? []
+          : [...replay.caveats, ...warningsFor(prepared, outcome.state, options)],
     };
   } catch (err) {
     await rt.store.committer.commit(() => rt.store.dropStagedImport(importId)).catch(() => undefined);
@@ -152,8 +175,16 @@ export async function importRun(rt: ExecutionRuntime, header: RunImportHeader, e
 function checkHeader(header: RunImportHeader): { account: string; region: string; name: string } {
   const e = header?.execution as Partial<RunImportHeader['execution']> | undefined;
   const m = header?.stateMachine as Partial<RunImportHeader['stateMachine']> | undefined;
-  if (typeof e?.executionArn !== 'string' || typeof e.status !== 'string' || typeof e.startDate !== 'number' || typeof m?.name !== 'string' || typeof m.definition !== 'string') {
-    throw new ValidationException('the header must hold execution {executionArn, status, startDate} (DescribeExecution) and stateMachine {name, definition} (DescribeStateMachineForExecution)');
+  if (
+    typeof e?.executionArn !== 'string' ||
+    typeof e.status !== 'string' ||
+    typeof e.startDate !== 'number' ||
+    typeof m?.name !== 'string' ||
+    typeof m.definition !== 'string'
+  ) {
+    throw new ValidationException(
+      'the header must hold execution {executionArn, status, startDate} (DescribeExecution) and stateMachine {name, definition} (DescribeStateMachineForExecution)',
+    );
   }
   const sourceArn = header.execution.executionArn;
   if (/:express:/.test(sourceArn)) {
@@ -170,14 +201,20 @@ function checkHeader(header: RunImportHeader): { account: string; region: string
     );
   }
   if (!PULLABLE.has(status)) throw new ImportRefusedError(`${sourceArn} is ${status}, which a pull does not take`);
-  return { account: parts.account, region: parts.region, name: assertValidName(header.execution.name ?? parts.name, 'Name') };
+  return {
+    account: parts.account,
+    region: parts.region,
+    name: assertValidName(header.execution.name ?? parts.name, 'Name'),
+  };
 }
 
 /** A run of the same name is here: the same run pulled before (answered as it stands), or another one. */
 function alreadyHere(rt: ExecutionRuntime, arn: string, header: RunImportHeader, row: ExecutionRow): RunImportAnswer {
   const origin = importedRunOf(rt.store, arn);
   if (origin?.source_arn !== header.execution.executionArn) {
-    throw new ExecutionAlreadyExists(`Execution Already Exists: '${arn}' (a run of that name is here and was not pulled from ${header.execution.executionArn})`);
+    throw new ExecutionAlreadyExists(
+      `Execution Already Exists: '${arn}' (a run of that name is here and was not pulled from ${header.execution.executionArn})`,
+    );
   }
   return {
     executionArn: arn,
@@ -193,7 +230,12 @@ function alreadyHere(rt: ExecutionRuntime, arn: string, header: RunImportHeader,
 }
 
 /** Feeds the events to the replay and stages them, a segment's worth per commit. */
-async function stageEvents(rt: ExecutionRuntime, importId: string, events: AsyncIterable<WireHistoryEvent>, replay: HistoryReplay): Promise<void> {
+async function stageEvents(
+  rt: ExecutionRuntime,
+  importId: string,
+  events: AsyncIterable<WireHistoryEvent>,
+  replay: HistoryReplay,
+): Promise<void> {
   let batch: ImportedEvent[] = [];
   let bytes = 0;
   const flush = async () => {
@@ -205,7 +247,8 @@ async function stageEvents(rt: ExecutionRuntime, importId: string, events: Async
   for await (const wire of events) {
     const event = toImportedEvent(wire);
     replay.add(event);
-    if (replay.count > HISTORY_EVENT_LIMIT) throw new ImportRefusedError(`the history holds more than ${HISTORY_EVENT_LIMIT} events, more than a run can`);
+    if (replay.count > HISTORY_EVENT_LIMIT)
+      throw new ImportRefusedError(`the history holds more than ${HISTORY_EVENT_LIMIT} events, more than a run can`);
     batch.push(event);
     bytes += event.details ? JSON.stringify(event.details).length : 0;
     if (batch.length >= PACKED_SEGMENT_MAX_EVENTS || bytes >= PACKED_SEGMENT_MAX_BYTES) await flush();
@@ -219,12 +262,17 @@ function warningsFor(prepared: PreparedDefinition, resumeState: string, options:
   const left = statesLeftToRun(prepared, resumeState);
   const warnings = prepared.unservedTasks
     .filter((t) => left.states.has(t.state))
-    .map((t) => `state '${t.state}' calls ${t.resource}, which the local engine does not serve: mock it (a mock config test case, docs/testing.md) or route it to a real endpoint (docs/integrations.md)`);
+    .map(
+      (t) =>
+        `state '${t.state}' calls ${t.resource}, which the local engine does not serve: mock it (a mock config test case, docs/testing.md) or route it to a real endpoint (docs/integrations.md)`,
+    );
   if (options.hasFunction) {
     for (const [state, fn] of left.functions) {
-      if (!options.hasFunction(fn)) warnings.push(`state '${state}' invokes the Lambda function '${fn}', which this engine does not have: register it by that name (functions in autosave.config.ts, or --functions) or mock it`);
+      if (!options.hasFunction(fn))
+        warnings.push(
+          `state '${state}' invokes the Lambda function '${fn}', which this engine does not have: register it by that name (functions in autosave.config.ts, or --functions) or mock it`,
+        );
     }
   }
   return warnings;
 }
-

@@ -20,7 +20,8 @@ function successors(state: PreparedState): string[] {
   const out: string[] = [];
   if (state.next !== undefined) out.push(state.next);
   if (typeof d.Default === 'string') out.push(d.Default);
-  if (Array.isArray(d.Choices)) for (const c of d.Choices) if (isObject(c) && typeof c.Next === 'string') out.push(c.Next);
+  if (Array.isArray(d.Choices))
+    for (const c of d.Choices) if (isObject(c) && typeof c.Next === 'string') out.push(c.Next);
   for (const c of state.catch) if (typeof c.Next === 'string') out.push(c.Next);
   return out;
 }
@@ -28,9 +29,16 @@ function successors(state: PreparedState): string[] {
 /** The function a Task names literally (`arn:...:function:<name>[:qualifier]`, or a bare name), if any. */
 function functionOf(state: PreparedState): string | undefined {
   const d = state.definition as Record<string, unknown>;
-  const args = (isObject(d.Arguments) ? d.Arguments : isObject(d.Parameters) ? d.Parameters : {}) as Record<string, unknown>;
+  const args = (isObject(d.Arguments) ? d.Arguments : isObject(d.Parameters) ? d.Parameters : {}) as Record<
+    string,
+    unknown
+  >;
   const resource = typeof d.Resource === 'string' ? d.Resource : '';
-  const named = resource.startsWith('arn:aws:states:::lambda:invoke') ? args.FunctionName : resource.includes(':function:') ? resource : undefined;
+  const named = resource.startsWith('arn:aws:states:::lambda:invoke')
+    ? args.FunctionName
+    : resource.includes(':function:')
+      ? resource
+      : undefined;
   if (typeof named !== 'string' || named.startsWith('{%')) return undefined;
   const at = named.indexOf('function:');
   return (at >= 0 ? named.slice(at + 'function:'.length) : named).split(':')[0];

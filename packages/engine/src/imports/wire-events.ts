@@ -8,7 +8,6 @@ import { detailsKey, OTHER_MEMBERS } from '../executor/history';
 import type { ImportedEvent } from './history-replay';
 import { ImportRefusedError } from './import-errors';
 
-
 /** The members every event has, outside its details. */
 const FRAME_MEMBERS = new Set(['timestamp', 'type', 'id', 'previousEventId']);
 
@@ -26,7 +25,12 @@ export interface WireHistoryEvent {
 
 /** A wire event as the store keeps it; throws {@link ImportRefusedError} for one that is not an event. */
 export function toImportedEvent(wire: WireHistoryEvent): ImportedEvent {
-  if (typeof wire?.type !== 'string' || !Number.isInteger(wire.id) || wire.id < 1 || typeof wire.timestamp !== 'number') {
+  if (
+    typeof wire?.type !== 'string' ||
+    !Number.isInteger(wire.id) ||
+    wire.id < 1 ||
+    typeof wire.timestamp !== 'number'
+  ) {
     throw new ImportRefusedError(`not a history event: ${JSON.stringify(wire).slice(0, 200)}`);
   }
   const key = detailsKey(wire.type);
@@ -36,6 +40,14 @@ export function toImportedEvent(wire: WireHistoryEvent): ImportedEvent {
     if (FRAME_MEMBERS.has(member) || member === key) continue;
     (others ??= {})[member] = wire[member];
   }
-  const details = others ? { ...(own ?? {}), [OTHER_MEMBERS]: { members: others, ...(own === undefined ? { bare: true } : {}) } } : own;
-  return { id: wire.id, type: wire.type, ts_ms: Math.round(wire.timestamp), previous_id: wire.previousEventId ?? 0, details };
+  const details = others
+    ? { ...(own ?? {}), [OTHER_MEMBERS]: { members: others, ...(own === undefined ? { bare: true } : {}) } }
+    : own;
+  return {
+    id: wire.id,
+    type: wire.type,
+    ts_ms: Math.round(wire.timestamp),
+    previous_id: wire.previousEventId ?? 0,
+    details,
+  };
 }

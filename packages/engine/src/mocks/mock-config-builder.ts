@@ -21,7 +21,10 @@ export interface MockStep {
 export const mockReturn = (value: unknown, times = 1): MockStep => ({ response: { Return: value }, times });
 
 /** The next invocation(s) fail with `error` and `cause`. @param times how many invocations in a row @default 1 */
-export const mockThrow = (error: string, cause = '', times = 1): MockStep => ({ response: { Throw: { Error: error, Cause: cause } }, times });
+export const mockThrow = (error: string, cause = '', times = 1): MockStep => ({
+  response: { Throw: { Error: error, Cause: cause } },
+  times,
+});
 
 /** The MockConfigFile JSON. */
 export interface MockConfigJson {
@@ -46,7 +49,8 @@ export class MockConfigBuilder {
     const entries: Record<string, MockedResponse> = {};
     let next = 0;
     for (const step of steps) {
-      if (!Number.isInteger(step.times) || step.times < 1) throw new RangeError(`mock response '${name}': times must be a whole number from 1 (got ${step.times})`);
+      if (!Number.isInteger(step.times) || step.times < 1)
+        throw new RangeError(`mock response '${name}': times must be a whole number from 1 (got ${step.times})`);
       const last = next + step.times - 1;
       entries[last === next ? String(next) : `${next}-${last}`] = step.response;
       next = last + 1;

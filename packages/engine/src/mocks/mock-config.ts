@@ -11,7 +11,8 @@
  */
 
 /** One canned answer of a mocked Task invocation: the service response, or the error the call fails with. */
-export type MockedResponse = { readonly Return: unknown } | { readonly Throw: { readonly Error: string; readonly Cause: string } };
+export type MockedResponse =
+  { readonly Return: unknown } | { readonly Throw: { readonly Error: string; readonly Cause: string } };
 
 /** The answer of invocations `first` to `last` (0-based, both included) of a mocked state. */
 export interface MockedRange {
@@ -31,7 +32,8 @@ export interface MockedStateResponses {
 }
 
 /** How many invocations `responses` answers (they are numbered 0 to this minus one). */
-export const invocationCount = (responses: MockedStateResponses): number => (responses.ranges.length === 0 ? 0 : responses.ranges[responses.ranges.length - 1]!.last + 1);
+export const invocationCount = (responses: MockedStateResponses): number =>
+  responses.ranges.length === 0 ? 0 : responses.ranges[responses.ranges.length - 1]!.last + 1;
 
 /** The answer of invocation `number`, or undefined past the last range (a binary search: ranges are sorted). */
 export function answerOf(responses: MockedStateResponses, number: number): MockedResponse | undefined {
@@ -81,7 +83,8 @@ export class MockConfigError extends Error {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const RANGE = /^(\d+)(?:-(\d+))?$/;
 
 /** A parsed, checked mock config. */
@@ -104,27 +107,38 @@ export class MockConfig implements MockTestCases {
     const fail = (key: string, problem: string): never => {
       throw new MockConfigError(file, key, problem);
     };
-    if (!isObject(value)) return fail('', 'the file must hold a JSON object with "StateMachines" and "MockedResponses"');
+    if (!isObject(value))
+      return fail('', 'the file must hold a JSON object with "StateMachines" and "MockedResponses"');
     // The developer guide once wrote the key in the singular (corrected by awsdocs PR #87).
-    if (value.MockedResponses === undefined && value.MockedResponse !== undefined) return fail('MockedResponse', 'the key is "MockedResponses" (plural)');
-    for (const key of Object.keys(value)) if (key !== 'StateMachines' && key !== 'MockedResponses') fail(key, 'unknown key: a mock config has only "StateMachines" and "MockedResponses"');
+    if (value.MockedResponses === undefined && value.MockedResponse !== undefined)
+      return fail('MockedResponse', 'the key is "MockedResponses" (plural)');
+    for (const key of Object.keys(value))
+      if (key !== 'StateMachines' && key !== 'MockedResponses')
+        fail(key, 'unknown key: a mock config has only "StateMachines" and "MockedResponses"');
     if (!isObject(value.StateMachines)) return fail('StateMachines', 'must be an object of state machine names');
     if (!isObject(value.MockedResponses)) return fail('MockedResponses', 'must be an object of response names');
     const responses = new Map<string, MockedRange[]>();
-    for (const [name, entries] of Object.entries(value.MockedResponses)) responses.set(name, parseResponse(`MockedResponses.${name}`, entries, fail));
+    for (const [name, entries] of Object.entries(value.MockedResponses))
+      responses.set(name, parseResponse(`MockedResponses.${name}`, entries, fail));
     const cases = new Map<string, Map<string, MockTestCase>>();
     for (const [machine, config] of Object.entries(value.StateMachines)) {
       const at = `StateMachines.${machine}`;
-      if (!isObject(config) || !isObject(config.TestCases)) return fail(`${at}.TestCases`, 'must be an object of test case names');
+      if (!isObject(config) || !isObject(config.TestCases))
+        return fail(`${at}.TestCases`, 'must be an object of test case names');
       const byName = new Map<string, MockTestCase>();
       for (const [testCase, mapping] of Object.entries(config.TestCases)) {
         const caseAt = `${at}.TestCases.${testCase}`;
         if (!isObject(mapping)) return fail(caseAt, 'must map state names to response names');
         const states: Record<string, MockedStateResponses> = {};
         for (const [state, response] of Object.entries(mapping)) {
-          if (typeof response !== 'string') return fail(`${caseAt}.${state}`, 'must be the name of a response in MockedResponses');
+          if (typeof response !== 'string')
+            return fail(`${caseAt}.${state}`, 'must be the name of a response in MockedResponses');
           const ranges = responses.get(response);
-          if (!ranges) return fail(`${caseAt}.${state}`, `names the response '${response}', which MockedResponses does not define`);
+          if (!ranges)
+            return fail(
+              `${caseAt}.${state}`,
+              `names the response '${response}', which MockedResponses does not define`,
+            );
           states[state] = { response, ranges };
         }
         byName.set(testCase, { stateMachine: machine, testCase, states });
@@ -148,23 +162,33 @@ export class MockConfig implements MockTestCases {
 
 /** A response's numbered entries, checked to cover 0..n once each, as sorted ranges (never expanded). */
 function parseResponse(at: string, entries: unknown, fail: (key: string, problem: string) => never): MockedRange[] {
-  if (!isObject(entries) || Object.keys(entries).length === 0) return fail(at, 'must be an object of invocation numbers ("0", "1-2", ...) with at least one entry');
+  if (!isObject(entries) || Object.keys(entries).length === 0)
+    return fail(at, 'must be an object of invocation numbers ("0", "1-2", ...) with at least one entry');
   const ranges = Object.entries(entries).map(([key, entry]) => {
     const m = RANGE.exec(key);
-    if (!m) return fail(`${at}.${key}`, 'an invocation number must be "<n>" or "<first>-<last>" (0-based, e.g. "0" or "1-2")');
+    if (!m)
+      return fail(
+        `${at}.${key}`,
+        'an invocation number must be "<n>" or "<first>-<last>" (0-based, e.g. "0" or "1-2")',
+      );
     const first = Number(m[1]);
     const last = m[2] === undefined ? first : Number(m[2]);
-    if (!Number.isSafeInteger(last)) return fail(`${at}.${key}`, `an invocation number must be at most ${Number.MAX_SAFE_INTEGER}`);
+    if (!Number.isSafeInteger(last))
+      return fail(`${at}.${key}`, `an invocation number must be at most ${Number.MAX_SAFE_INTEGER}`);
     if (last < first) return fail(`${at}.${key}`, `the range ends before it starts`);
     return { key, first, last, answer: parseEntry(`${at}.${key}`, entry, fail) };
   });
   ranges.sort((a, b) => a.first - b.first);
   let next = 0;
   for (const r of ranges) {
-    if (r.first < next) return fail(`${at}.${r.key}`, `overlaps an earlier entry: invocation ${r.first} is numbered twice`);
+    if (r.first < next)
+      return fail(`${at}.${r.key}`, `overlaps an earlier entry: invocation ${r.first} is numbered twice`);
     if (r.first > next) {
       const missing = next === r.first - 1 ? `${next}` : `${next}-${r.first - 1}`;
-      return fail(`${at}.${r.key}`, `the numbering has a gap: no entry for invocation ${missing} (numbers start at 0 and must be consecutive)`);
+      return fail(
+        `${at}.${r.key}`,
+        `the numbering has a gap: no entry for invocation ${missing} (numbers start at 0 and must be consecutive)`,
+      );
     }
     next = r.last + 1;
   }
@@ -182,7 +206,8 @@ function parseEntry(at: string, entry: unknown, fail: (key: string, problem: str
   if (hasReturn) return { Return: entry.Return };
   const thrown = entry.Throw;
   if (!isObject(thrown)) return fail(`${at}.Throw`, 'must be an object with "Error" and "Cause" strings');
-  if (typeof thrown.Error !== 'string') return fail(`${at}.Throw.Error`, 'must be a string (the error name Retry and Catch match)');
+  if (typeof thrown.Error !== 'string')
+    return fail(`${at}.Throw.Error`, 'must be a string (the error name Retry and Catch match)');
   if (typeof thrown.Cause !== 'string') return fail(`${at}.Throw.Cause`, 'must be a string');
   return { Throw: { Error: thrown.Error, Cause: thrown.Cause } };
 }

@@ -20,7 +20,12 @@ export function mockedOutcome(response: MockedResponse): TaskOutcome {
  * the state, the invocation and the test case, as the docs say a run whose mocked state runs out of
  * responses fails.
  */
-export function mockedInvocationOutcome(testCase: MockTestCase, state: string, number: number, options: { functionResource?: boolean } = {}): TaskOutcome {
+export function mockedInvocationOutcome(
+  testCase: MockTestCase,
+  state: string,
+  number: number,
+  options: { functionResource?: boolean } = {},
+): TaskOutcome {
   const responses = testCase.states[state];
   const response = responses && answerOf(responses, number);
   if (response) return options.functionResource ? functionResult(mockedOutcome(response)) : mockedOutcome(response);
@@ -41,6 +46,7 @@ export function mockedInvocationOutcome(testCase: MockTestCase, state: string, n
 function functionResult(outcome: TaskOutcome): TaskOutcome {
   if (!outcome.ok) return outcome;
   const value = outcome.value;
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, 'Payload')) return { ok: true, value: (value as { Payload: unknown }).Payload };
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, 'Payload'))
+    return { ok: true, value: (value as { Payload: unknown }).Payload };
   return outcome;
 }

@@ -44,9 +44,14 @@ export class MockedRuns {
    * The outcome of one attempt (`frameId`, `seq`) of a mocked state: it takes the state's next invocation
    * number durably (a replayed attempt gets its number again), then that number's response.
    */
-  async outcome(testCase: MockTestCase, attempt: { executionArn: string; frameId: string; seq: number; state: string; functionResource: boolean }): Promise<TaskOutcome> {
+  async outcome(
+    testCase: MockTestCase,
+    attempt: { executionArn: string; frameId: string; seq: number; state: string; functionResource: boolean },
+  ): Promise<TaskOutcome> {
     const { executionArn, frameId, seq, state, functionResource } = attempt;
-    const number = await this.store.committer.commit(() => takeMockInvocation(this.store, executionArn, frameId, seq, state));
+    const number = await this.store.committer.commit(() =>
+      takeMockInvocation(this.store, executionArn, frameId, seq, state),
+    );
     return mockedInvocationOutcome(testCase, state, number, { functionResource });
   }
 }
@@ -56,10 +61,20 @@ export class MockedRuns {
  * invocation (`invocations`), which reads back as one range each.
  */
 function storedTestCase(text: string): MockTestCase {
-  const stored = JSON.parse(text) as { stateMachine: string; testCase: string; states: Record<string, MockedStateResponses | { response: string; invocations: MockedResponse[] }> };
+  const stored = JSON.parse(text) as {
+    stateMachine: string;
+    testCase: string;
+    states: Record<string, MockedStateResponses | { response: string; invocations: MockedResponse[] }>;
+  };
   const states: Record<string, MockedStateResponses> = {};
   for (const [state, responses] of Object.entries(stored.states)) {
-    states[state] = 'ranges' in responses ? responses : { response: responses.response, ranges: responses.invocations.map((answer, n) => ({ first: n, last: n, answer })) };
+    states[state] =
+      'ranges' in responses
+        ? responses
+        : {
+            response: responses.response,
+            ranges: responses.invocations.map((answer, n) => ({ first: n, last: n, answer })),
+          };
   }
   return { ...stored, states };
 }

@@ -11,14 +11,18 @@ import type { TaskOutcome } from '../executor/task-outcome';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** StartExecution's response: the child's ARN and start (from the mocked DescribeExecution result when it has them). */
 function startExecutionResponse(args: Json, outcome: TaskOutcome, nowMs: number): Json {
   const final = outcome.ok && isObject(outcome.value) ? outcome.value : {};
   const machine = typeof args.StateMachineArn === 'string' ? args.StateMachineArn : '';
   const name = typeof args.Name === 'string' ? args.Name : randomUUID();
-  const executionArn = typeof final.ExecutionArn === 'string' ? final.ExecutionArn : `${machine.replace(':stateMachine:', ':execution:')}:${name}`;
+  const executionArn =
+    typeof final.ExecutionArn === 'string'
+      ? final.ExecutionArn
+      : `${machine.replace(':stateMachine:', ':execution:')}:${name}`;
   return { ExecutionArn: executionArn, StartDate: final.StartDate ?? nowMs / 1000 };
 }
 
@@ -32,7 +36,13 @@ function sendMessageResponse(args: Json): Json {
  * The submitting call's response of a mocked callback or `.sync` Task (`resourceType`, `resource` as its
  * history names them). Integrations whose submit response no recording shows answer `{}`.
  */
-export function mockedSubmission(resourceType: string, resource: string, args: unknown, outcome: TaskOutcome, nowMs: number): Json {
+export function mockedSubmission(
+  resourceType: string,
+  resource: string,
+  args: unknown,
+  outcome: TaskOutcome,
+  nowMs: number,
+): Json {
   const action = resource.split('.')[0];
   const request = isObject(args) ? args : {};
   if (resourceType === 'states' && action === 'startExecution') return startExecutionResponse(request, outcome, nowMs);

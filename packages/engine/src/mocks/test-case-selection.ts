@@ -7,7 +7,10 @@ import { InvalidName } from '../service-errors';
 import type { MockTestCase, MockTestCases } from './mock-config';
 
 /** A `stateMachineArn` request field split into the ARN and the test case after `#`, if any. */
-export function splitTestCase(stateMachineArn: string): { readonly stateMachineArn: string; readonly testCase?: string } {
+export function splitTestCase(stateMachineArn: string): {
+  readonly stateMachineArn: string;
+  readonly testCase?: string;
+} {
   const hash = stateMachineArn.indexOf('#');
   if (hash < 0) return { stateMachineArn };
   return { stateMachineArn: stateMachineArn.slice(0, hash), testCase: stateMachineArn.slice(hash + 1) };
@@ -17,7 +20,11 @@ export function splitTestCase(stateMachineArn: string): { readonly stateMachineA
  * The test case a start asked for. None found (not defined, or no valid mock config loaded) is
  * `InvalidName` in LocalStack's words, which name the case and the machine.
  */
-export function requireTestCase(mocks: MockTestCases | undefined, stateMachine: string, testCase: string): MockTestCase {
+export function requireTestCase(
+  mocks: MockTestCases | undefined,
+  stateMachine: string,
+  testCase: string,
+): MockTestCase {
   const found = mocks?.testCase(stateMachine, testCase);
   if (found) return found;
   throw new InvalidName(

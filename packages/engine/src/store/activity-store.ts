@@ -31,7 +31,11 @@ export interface ActivityTaskRow {
 
 /** Inserts an activity, or keeps the one of that ARN (CreateActivity is idempotent on the name). */
 export function insertActivity(store: EngineStore, row: ActivityRow): void {
-  store.sql('INSERT OR IGNORE INTO activities (arn, name, created_ms, encryption, tags) VALUES (@arn, @name, @created_ms, @encryption, @tags)').run(row);
+  store
+    .sql(
+      'INSERT OR IGNORE INTO activities (arn, name, created_ms, encryption, tags) VALUES (@arn, @name, @created_ms, @encryption, @tags)',
+    )
+    .run(row);
 }
 
 export function getActivity(store: EngineStore, arn: string): ActivityRow | undefined {
@@ -56,7 +60,9 @@ export function deleteActivity(store: EngineStore, arn: string): void {
 /** Queues a scheduled activity task (inside the scheduling transition's commit). */
 export function queueActivityTask(store: EngineStore, task: Omit<ActivityTaskRow, 'id'>): void {
   store
-    .sql('INSERT INTO activity_tasks (token, activity_arn, execution_arn, frame_id, input) VALUES (@token, @activity_arn, @execution_arn, @frame_id, @input)')
+    .sql(
+      'INSERT INTO activity_tasks (token, activity_arn, execution_arn, frame_id, input) VALUES (@token, @activity_arn, @execution_arn, @frame_id, @input)',
+    )
     .run(task);
 }
 
@@ -81,6 +87,8 @@ export function waitingActivityTasks(store: EngineStore, activityArn: string, li
 /** Drops an activity's queued tasks whose tokens closed before a worker took them; returns how many. */
 export function dropClosedActivityTasks(store: EngineStore, activityArn: string): number {
   return store
-    .sql('DELETE FROM activity_tasks WHERE activity_arn = ? AND token IN (SELECT token FROM task_tokens WHERE open = 0)')
+    .sql(
+      'DELETE FROM activity_tasks WHERE activity_arn = ? AND token IN (SELECT token FROM task_tokens WHERE open = 0)',
+    )
     .run(activityArn).changes;
 }

@@ -19,7 +19,10 @@ export const DATA_DIR_LOCK_WAIT_MILLIS = 1_000;
 export class DataDirectoryInUseError extends AutosaveError {
   override readonly name = 'DataDirectoryInUseError';
 
-  constructor(readonly dataDir: string, readonly pid: number | undefined) {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number | undefined,
+  ) {
     super(
       `the data directory ${dataDir} is in use by ${pid ? `process ${pid}` : 'another process'}: stop that engine first, or pass another --data directory`,
     );
@@ -44,10 +47,13 @@ export async function lockDataDirectory(dataDir: string): Promise<() => Promise<
   try {
     db.pragma('locking_mode = EXCLUSIVE');
     // A write takes the exclusive lock; in exclusive locking mode it is kept after the commit.
-    db.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS lock_taken (at_ms INTEGER); DELETE FROM lock_taken; INSERT INTO lock_taken VALUES (0); COMMIT');
+    db.exec(
+      'BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS lock_taken (at_ms INTEGER); DELETE FROM lock_taken; INSERT INTO lock_taken VALUES (0); COMMIT',
+    );
   } catch (err) {
     db.close();
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirectoryInUseError(dataDir, readOwner(ownerFile));
+    if ((err as { code?: string }).code === 'SQLITE_BUSY')
+      throw new DataDirectoryInUseError(dataDir, readOwner(ownerFile));
     throw err;
   }
   writeFileSync(ownerFile, String(process.pid));

@@ -39,13 +39,17 @@ const EVENT_COUNT_WITH_OLDER_EVENTS = `${EVENT_COUNT},
 const HEADER_SQL = (count: string) =>
   `SELECT arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, status, start_ms,
      redrive_count, redrive_ms, ${count} AS event_count FROM executions e WHERE arn = ?`;
-const TRANSITION_BASE_SQL = (count: string) => `SELECT seq, status, ${count} AS event_count FROM executions e WHERE arn = ?`;
+const TRANSITION_BASE_SQL = (count: string) =>
+  `SELECT seq, status, ${count} AS event_count FROM executions e WHERE arn = ?`;
 /** The SQL text of the event-count reads, picked once per store. */
 interface EventCountSql {
   readonly header: string;
   readonly transitionBase: string;
 }
-const EVENT_COUNT_SQL: EventCountSql = { header: HEADER_SQL(`${EVENT_COUNT})`), transitionBase: TRANSITION_BASE_SQL(`${EVENT_COUNT})`) };
+const EVENT_COUNT_SQL: EventCountSql = {
+  header: HEADER_SQL(`${EVENT_COUNT})`),
+  transitionBase: TRANSITION_BASE_SQL(`${EVENT_COUNT})`),
+};
 const EVENT_COUNT_SQL_WITH_OLDER_EVENTS: EventCountSql = {
   header: HEADER_SQL(EVENT_COUNT_WITH_OLDER_EVENTS),
   transitionBase: TRANSITION_BASE_SQL(EVENT_COUNT_WITH_OLDER_EVENTS),
@@ -55,14 +59,23 @@ const EVENT_COUNT_SQL_WITH_OLDER_EVENTS: EventCountSql = {
  * Events (in id order) as history segments: a segment per {@link PACKED_SEGMENT_MAX_EVENTS} events or
  * {@link PACKED_SEGMENT_MAX_BYTES} of details, whichever comes first, so no segment is one giant string.
  */
-function* historySegments(events: readonly EventToPack[], deflate: boolean): Generator<{ firstId: number; lastId: number; body: Buffer }> {
+function* historySegments(
+  events: readonly EventToPack[],
+  deflate: boolean,
+): Generator<{ firstId: number; lastId: number; body: Buffer }> {
   const entries = events.map(encodeEvent);
   let start = 0;
   let bytes = 0;
   for (let i = 0; i <= entries.length; i += 1) {
-    const full = i === entries.length || (i > start && (i - start >= PACKED_SEGMENT_MAX_EVENTS || bytes + entries[i].length > PACKED_SEGMENT_MAX_BYTES));
+    const full =
+      i === entries.length ||
+      (i > start && (i - start >= PACKED_SEGMENT_MAX_EVENTS || bytes + entries[i].length > PACKED_SEGMENT_MAX_BYTES));
     if (full && i > start) {
-      yield { firstId: events[start].id, lastId: events[i - 1].id, body: packEncoded(entries.slice(start, i), deflate) };
+      yield {
+        firstId: events[start].id,
+        lastId: events[i - 1].id,
+        body: packEncoded(entries.slice(start, i), deflate),
+      };
       start = i;
       bytes = 0;
     }
@@ -71,7 +84,10 @@ function* historySegments(events: readonly EventToPack[], deflate: boolean): Gen
 }
 
 /** The first and last `history` key of the execution numbered `seq` (see {@link HISTORY_KEYS_PER_RUN}). */
-const historyKeys = (seq: number): [number, number] => [seq * HISTORY_KEYS_PER_RUN, seq * HISTORY_KEYS_PER_RUN + HISTORY_KEYS_PER_RUN - 1];
+const historyKeys = (seq: number): [number, number] => [
+  seq * HISTORY_KEYS_PER_RUN,
+  seq * HISTORY_KEYS_PER_RUN + HISTORY_KEYS_PER_RUN - 1,
+];
 
 /** How many running executions' transition bases the store keeps (the runs written last; a miss reads the row). */
 export const TRANSITION_BASES_KEPT = 1024;
@@ -161,8 +177,20 @@ export interface ExecutionRow {
 /** The columns of an execution a transition reads. */
 export type ExecutionHeader = Pick<
   ExecutionRow,
-  | 'arn' | 'seq' | 'machine_arn' | 'machine_name' | 'name' | 'version_arn' | 'alias_arn' | 'role_arn' | 'definition_hash'
-  | 'status' | 'start_ms' | 'redrive_count' | 'redrive_ms' | 'event_count'
+  | 'arn'
+  | 'seq'
+  | 'machine_arn'
+  | 'machine_name'
+  | 'name'
+  | 'version_arn'
+  | 'alias_arn'
+  | 'role_arn'
+  | 'definition_hash'
+  | 'status'
+  | 'start_ms'
+  | 'redrive_count'
+  | 'redrive_ms'
+  | 'event_count'
 >;
 
 /** A history event row; `details` is the JSON of the event's details object. */
@@ -314,9 +342,16 @@ export class EngineStore {
       // The copied tables' old pages are free now: give them back, or the file stays twice its size until
       // a retention sweep removes a run.
       this.releaseFreePages();
-      console.error(`autosave engine: store layout ${movedFrom} moved to ${SCHEMA_VERSION} in ${((performance.now() - started) / 1000).toFixed(1)} s (${this.db.name})`);
+      console.error(
+        `autosave engine: store layout ${movedFrom} moved to ${SCHEMA_VERSION} in ${((performance.now() - started) / 1000).toFixed(1)} s (${this.db.name})`,
+      );
     }
-    this.holdsOlderEvents = (this.db.prepare('SELECT EXISTS (SELECT 1 FROM events) OR EXISTS (SELECT 1 FROM packed_events) AS older').get() as { older: number }).older === 1;
+    this.holdsOlderEvents =
+      (
+        this.db
+          .prepare('SELECT EXISTS (SELECT 1 FROM events) OR EXISTS (SELECT 1 FROM packed_events) AS older')
+          .get() as { older: number }
+      ).older === 1;
     this.eventCountSql = this.holdsOlderEvents ? EVENT_COUNT_SQL_WITH_OLDER_EVENTS : EVENT_COUNT_SQL;
     this.committer = new GroupCommitter(this.db, () => {
       this.bases.clear();
@@ -366,7 +401,10 @@ export class EngineStore {
     return this.sql('SELECT * FROM aliases WHERE arn = ?').get(arn) as AliasRow | undefined;
   }
   listStateMachines(): Pick<StateMachineRow, 'arn' | 'name' | 'type' | 'created_ms'>[] {
-    return this.sql('SELECT arn, name, type, created_ms FROM state_machines ORDER BY name').all() as Pick<StateMachineRow, 'arn' | 'name' | 'type' | 'created_ms'>[];
+    return this.sql('SELECT arn, name, type, created_ms FROM state_machines ORDER BY name').all() as Pick<
+      StateMachineRow,
+      'arn' | 'name' | 'type' | 'created_ms'
+    >[];
   }
   insertStateMachine(row: StateMachineRow): void {
     this.machines.delete(row.arn);
@@ -390,7 +428,8 @@ export class EngineStore {
     this.sql('DELETE FROM state_machines WHERE arn = ?').run(arn);
   }
   latestVersion(machineArn: string): VersionRow | undefined {
-    return this.sql('SELECT * FROM versions WHERE machine_arn = ? ORDER BY version DESC LIMIT 1').get(machineArn) as VersionRow | undefined;
+    return this.sql('SELECT * FROM versions WHERE machine_arn = ? ORDER BY version DESC LIMIT 1').get(machineArn) as
+      VersionRow | undefined;
   }
   countVersions(machineArn: string): number {
     return (this.sql('SELECT COUNT(*) AS n FROM versions WHERE machine_arn = ?').get(machineArn) as { n: number }).n;
@@ -406,14 +445,18 @@ export class EngineStore {
   }
   /** Versions of a machine, newest first. */
   listVersions(machineArn: string): Pick<VersionRow, 'arn' | 'created_ms'>[] {
-    return this.sql('SELECT arn, created_ms FROM versions WHERE machine_arn = ? ORDER BY version DESC').all(machineArn) as Pick<VersionRow, 'arn' | 'created_ms'>[];
+    return this.sql('SELECT arn, created_ms FROM versions WHERE machine_arn = ? ORDER BY version DESC').all(
+      machineArn,
+    ) as Pick<VersionRow, 'arn' | 'created_ms'>[];
   }
   deleteVersion(arn: string): void {
     this.sql('DELETE FROM versions WHERE arn = ?').run(arn);
   }
   /** The `routing` JSON of every alias of a machine. */
   aliasRoutings(machineArn: string): string[] {
-    return (this.sql('SELECT routing FROM aliases WHERE machine_arn = ?').all(machineArn) as { routing: string }[]).map((r) => r.routing);
+    return (this.sql('SELECT routing FROM aliases WHERE machine_arn = ?').all(machineArn) as { routing: string }[]).map(
+      (r) => r.routing,
+    );
   }
   countAliases(machineArn: string): number {
     return (this.sql('SELECT COUNT(*) AS n FROM aliases WHERE machine_arn = ?').get(machineArn) as { n: number }).n;
@@ -425,16 +468,16 @@ export class EngineStore {
   }
   /** New routing and/or description (null keeps the stored value). */
   updateAlias(arn: string, routing: string | null, description: string | null, updatedMs: number): void {
-    this.sql('UPDATE aliases SET routing = COALESCE(?, routing), description = COALESCE(?, description), updated_ms = ? WHERE arn = ?').run(
-      routing,
-      description,
-      updatedMs,
-      arn,
-    );
+    this.sql(
+      'UPDATE aliases SET routing = COALESCE(?, routing), description = COALESCE(?, description), updated_ms = ? WHERE arn = ?',
+    ).run(routing, description, updatedMs, arn);
   }
   /** Aliases of a machine, by name. */
   listAliases(machineArn: string): Pick<AliasRow, 'arn' | 'created_ms'>[] {
-    return this.sql('SELECT arn, created_ms FROM aliases WHERE machine_arn = ? ORDER BY name').all(machineArn) as Pick<AliasRow, 'arn' | 'created_ms'>[];
+    return this.sql('SELECT arn, created_ms FROM aliases WHERE machine_arn = ? ORDER BY name').all(machineArn) as Pick<
+      AliasRow,
+      'arn' | 'created_ms'
+    >[];
   }
   deleteAlias(arn: string): void {
     this.sql('DELETE FROM aliases WHERE arn = ?').run(arn);
@@ -502,7 +545,17 @@ export class EngineStore {
          FROM executions WHERE ${q.by} = ? AND (? = 0 OR seq < ?) AND (? IS NULL OR status = ?)
          AND (? IS NULL OR (? = 'REDRIVEN' AND redrive_count > 0) OR (? = 'NOT_REDRIVEN' AND redrive_count = 0))
        ORDER BY seq DESC LIMIT ?`,
-    ).all(q.arn, q.beforeSeq, q.beforeSeq, q.status ?? null, q.status ?? null, q.redriveFilter ?? null, q.redriveFilter ?? null, q.redriveFilter ?? null, q.limit) as ExecutionRow[];
+    ).all(
+      q.arn,
+      q.beforeSeq,
+      q.beforeSeq,
+      q.status ?? null,
+      q.status ?? null,
+      q.redriveFilter ?? null,
+      q.redriveFilter ?? null,
+      q.redriveFilter ?? null,
+      q.limit,
+    ) as ExecutionRow[];
   }
   /**
    * A page of history events (keyset by id): after `afterId` ascending, or before `beforeId` descending
@@ -515,22 +568,56 @@ export class EngineStore {
     const rows = !this.holdsOlderEvents
       ? []
       : order === 'ASC'
-        ? (this.sql('SELECT * FROM events WHERE execution_arn = ? AND id > ? ORDER BY id ASC LIMIT ?').all(executionArn, boundId, limit) as EventRow[])
-        : (this.sql('SELECT * FROM events WHERE execution_arn = ? AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?').all(executionArn, boundId, boundId, limit) as EventRow[]);
+        ? (this.sql('SELECT * FROM events WHERE execution_arn = ? AND id > ? ORDER BY id ASC LIMIT ?').all(
+            executionArn,
+            boundId,
+            limit,
+          ) as EventRow[])
+        : (this.sql('SELECT * FROM events WHERE execution_arn = ? AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?').all(
+            executionArn,
+            boundId,
+            boundId,
+            limit,
+          ) as EventRow[]);
     // Segments: the run's own (`history`, by seq, written since store schema 2) and those packed by an
     // older version (`packed_events`, by ARN). Their ids never overlap each other or the rows.
-    const seq = (this.sql('SELECT seq FROM executions WHERE arn = ?').get(executionArn) as { seq: number } | undefined)?.seq ?? -1;
+    const seq =
+      (this.sql('SELECT seq FROM executions WHERE arn = ?').get(executionArn) as { seq: number } | undefined)?.seq ??
+      -1;
     const asc = order === 'ASC';
     const [low, high] = historyKeys(seq);
     const located = [
-      ...((asc
-        ? this.sql('SELECT key, last_id FROM history WHERE key BETWEEN ? AND ? AND last_id > ? ORDER BY key ASC').all(low, high, boundId)
-        : this.sql('SELECT key, last_id FROM history WHERE key BETWEEN ? AND ? AND (? = 0 OR key < ? + ?) ORDER BY key DESC').all(low, high, boundId, low, boundId)) as { key: number }[]
-      ).map((s) => ({ first: s.key - low, body: () => this.sql('SELECT body FROM history WHERE key = ?').get(s.key) as { body: Buffer } })),
-      ...(!this.holdsOlderEvents ? [] : (asc
-        ? this.sql('SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND last_id > ? ORDER BY first_id ASC').all(executionArn, boundId)
-        : this.sql('SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND (? = 0 OR first_id < ?) ORDER BY first_id DESC').all(executionArn, boundId, boundId)) as { first_id: number }[]
-      ).map((s) => ({ first: s.first_id, body: () => this.sql('SELECT body FROM packed_events WHERE execution_arn = ? AND first_id = ?').get(executionArn, s.first_id) as { body: Buffer } })),
+      ...(
+        (asc
+          ? this.sql('SELECT key, last_id FROM history WHERE key BETWEEN ? AND ? AND last_id > ? ORDER BY key ASC').all(
+              low,
+              high,
+              boundId,
+            )
+          : this.sql(
+              'SELECT key, last_id FROM history WHERE key BETWEEN ? AND ? AND (? = 0 OR key < ? + ?) ORDER BY key DESC',
+            ).all(low, high, boundId, low, boundId)) as { key: number }[]
+      ).map((s) => ({
+        first: s.key - low,
+        body: () => this.sql('SELECT body FROM history WHERE key = ?').get(s.key) as { body: Buffer },
+      })),
+      ...(!this.holdsOlderEvents
+        ? []
+        : ((asc
+            ? this.sql(
+                'SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND last_id > ? ORDER BY first_id ASC',
+              ).all(executionArn, boundId)
+            : this.sql(
+                'SELECT first_id, last_id FROM packed_events WHERE execution_arn = ? AND (? = 0 OR first_id < ?) ORDER BY first_id DESC',
+              ).all(executionArn, boundId, boundId)) as { first_id: number }[])
+      ).map((s) => ({
+        first: s.first_id,
+        body: () =>
+          this.sql('SELECT body FROM packed_events WHERE execution_arn = ? AND first_id = ?').get(
+            executionArn,
+            s.first_id,
+          ) as { body: Buffer },
+      })),
     ].sort((a, b) => (asc ? a.first - b.first : b.first - a.first));
     if (located.length === 0) return rows;
     const inRange = (id: number) => (asc ? id > boundId : boundId === 0 || id < boundId);
@@ -539,7 +626,8 @@ export class EngineStore {
     const packed: HistoryEventRow[] = [];
     for (const segment of located) {
       if (packed.length >= limit) break;
-      for (const e of unpackEventValues(segment.body().body)) if (inRange(e.id)) packed.push({ execution_arn: executionArn, ...e });
+      for (const e of unpackEventValues(segment.body().body))
+        if (inRange(e.id)) packed.push({ execution_arn: executionArn, ...e });
     }
     return [...packed, ...rows].sort((a, b) => (asc ? a.id - b.id : b.id - a.id)).slice(0, limit);
   }
@@ -559,7 +647,9 @@ export class EngineStore {
    */
   adoptStagedHistory(importId: string, executionSeq: number): void {
     const [low] = historyKeys(executionSeq);
-    this.sql('INSERT INTO history (key, last_id, body) SELECT ? + first_id, last_id, body FROM import_staging WHERE import_id = ?').run(low, importId);
+    this.sql(
+      'INSERT INTO history (key, last_id, body) SELECT ? + first_id, last_id, body FROM import_staging WHERE import_id = ?',
+    ).run(low, importId);
     this.sql('DELETE FROM import_staging WHERE import_id = ?').run(importId);
   }
   /** Writes a page of an import's events (in id order) as staged history segments, seen by no reader until adopted. */
@@ -587,14 +677,20 @@ export class EngineStore {
       this.db.transaction(() => this.packSegments(executionArn))();
       return true;
     } catch (err) {
-      console.error(`autosave engine: the history of ${executionArn} stays unpacked (${(err as Error)?.message ?? String(err)})`);
+      console.error(
+        `autosave engine: the history of ${executionArn} stays unpacked (${(err as Error)?.message ?? String(err)})`,
+      );
       return false;
     }
   }
 
   private packSegments(executionArn: string): void {
-    const read = this.sql('SELECT id, type, ts_ms, previous_id, details FROM events WHERE execution_arn = ? AND id > ? ORDER BY id LIMIT ?');
-    const write = this.sql('INSERT OR REPLACE INTO packed_events (execution_arn, first_id, last_id, body) VALUES (?, ?, ?, ?)');
+    const read = this.sql(
+      'SELECT id, type, ts_ms, previous_id, details FROM events WHERE execution_arn = ? AND id > ? ORDER BY id LIMIT ?',
+    );
+    const write = this.sql(
+      'INSERT OR REPLACE INTO packed_events (execution_arn, first_id, last_id, body) VALUES (?, ?, ?, ?)',
+    );
     let segment: EventRow[] = [];
     let bytes = 0;
     const flush = () => {
@@ -609,7 +705,11 @@ export class EngineStore {
       if (batch.length === 0) break;
       for (const event of batch) {
         const size = (event.details?.length ?? 0) + EVENT_OVERHEAD_BYTES;
-        if (segment.length >= PACKED_SEGMENT_MAX_EVENTS || (segment.length > 0 && bytes + size > PACKED_SEGMENT_MAX_BYTES)) flush();
+        if (
+          segment.length >= PACKED_SEGMENT_MAX_EVENTS ||
+          (segment.length > 0 && bytes + size > PACKED_SEGMENT_MAX_BYTES)
+        )
+          flush();
         segment.push(event);
         bytes += size;
       }
@@ -625,7 +725,9 @@ export class EngineStore {
   /** Up to `limit` closed executions that stopped before `stoppedBeforeMs`, oldest first. */
   closedBefore(stoppedBeforeMs: number, limit: number): string[] {
     return (
-      this.sql("SELECT arn FROM executions WHERE stop_ms IS NOT NULL AND stop_ms < ? AND status != 'RUNNING' ORDER BY stop_ms LIMIT ?").all(stoppedBeforeMs, limit) as {
+      this.sql(
+        "SELECT arn FROM executions WHERE stop_ms IS NOT NULL AND stop_ms < ? AND status != 'RUNNING' ORDER BY stop_ms LIMIT ?",
+      ).all(stoppedBeforeMs, limit) as {
         arn: string;
       }[]
     ).map((r) => r.arn);
@@ -670,7 +772,11 @@ export class EngineStore {
   // ---- close notifications (close hooks not yet run to the end) -----------------------------------------
   /** Closed executions still `open`: their close hooks have not run to the end. */
   closeNotifications(): string[] {
-    return (this.sql("SELECT arn FROM executions WHERE open = 1 AND status != 'RUNNING' ORDER BY seq").all() as { arn: string }[]).map((r) => r.arn);
+    return (
+      this.sql("SELECT arn FROM executions WHERE open = 1 AND status != 'RUNNING' ORDER BY seq").all() as {
+        arn: string;
+      }[]
+    ).map((r) => r.arn);
   }
   /** The hooks of an execution's close (as `status`) have run: it is no longer open, unless it was redriven meanwhile. */
   deleteCloseNotification(executionArn: string, status: string): void {
@@ -682,7 +788,17 @@ export class EngineStore {
     this.bases.delete(arn);
     const seq = (this.sql('SELECT seq FROM executions WHERE arn = ?').get(arn) as { seq: number } | undefined)?.seq;
     if (seq !== undefined) this.sql('DELETE FROM history WHERE key BETWEEN ? AND ?').run(...historyKeys(seq));
-    for (const table of ['events', 'packed_events', 'frames', 'timers', 'task_tokens', 'mocked_runs', 'mock_invocations', 'activity_tasks', 'imported_runs']) {
+    for (const table of [
+      'events',
+      'packed_events',
+      'frames',
+      'timers',
+      'task_tokens',
+      'mocked_runs',
+      'mock_invocations',
+      'activity_tasks',
+      'imported_runs',
+    ]) {
       this.sql(`DELETE FROM ${table} WHERE execution_arn = ?`).run(arn);
     }
     this.sql('DELETE FROM executions WHERE arn = ?').run(arn);
@@ -691,8 +807,7 @@ export class EngineStore {
   // ---- frames ------------------------------------------------------------------------------------------
   getFrame(executionArn: string, frameId: string): FrameRow | undefined {
     return this.sql('SELECT * FROM frames WHERE execution_arn = ? AND frame_id = ?').get(executionArn, frameId) as
-      | FrameRow
-      | undefined;
+      FrameRow | undefined;
   }
   childFrames(executionArn: string, parentId: string): FrameRow[] {
     return this.sql('SELECT * FROM frames WHERE execution_arn = ? AND parent_id = ? ORDER BY item_index').all(
@@ -710,11 +825,9 @@ export class EngineStore {
   }
   /** The first `limit` PENDING children of a group (Map iterations waiting for room under MaxConcurrency), by index. */
   pendingChildren(executionArn: string, parentId: string, limit: number): FrameRow[] {
-    return this.sql("SELECT * FROM frames WHERE execution_arn = ? AND parent_id = ? AND status = 'PENDING' ORDER BY item_index LIMIT ?").all(
-      executionArn,
-      parentId,
-      limit,
-    ) as FrameRow[];
+    return this.sql(
+      "SELECT * FROM frames WHERE execution_arn = ? AND parent_id = ? AND status = 'PENDING' ORDER BY item_index LIMIT ?",
+    ).all(executionArn, parentId, limit) as FrameRow[];
   }
   /**
    * Frames of running executions (all, or one) that have something to do: about to enter a state, waiting
@@ -742,11 +855,21 @@ export class EngineStore {
   }
   /** Deletes one timer row, if it is still the one that fired. */
   deleteTimer(t: TimerRow): void {
-    this.sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id = ? AND kind = ? AND seq = ? AND due_ms = ?').run(t.execution_arn, t.frame_id, t.kind, t.seq, t.due_ms);
+    this.sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id = ? AND kind = ? AND seq = ? AND due_ms = ?').run(
+      t.execution_arn,
+      t.frame_id,
+      t.kind,
+      t.seq,
+      t.due_ms,
+    );
   }
   /** Pushes a Task attempt's heartbeat deadline out (SendTaskHeartbeat); false when the attempt has no heartbeat timer. */
   pushHeartbeat(executionArn: string, frameId: string, seq: number, dueMs: number): boolean {
-    return this.sql("UPDATE timers SET due_ms = ? WHERE execution_arn = ? AND frame_id = ? AND kind = 'heartbeat' AND seq = ?").run(dueMs, executionArn, frameId, seq).changes > 0;
+    return (
+      this.sql(
+        "UPDATE timers SET due_ms = ? WHERE execution_arn = ? AND frame_id = ? AND kind = 'heartbeat' AND seq = ?",
+      ).run(dueMs, executionArn, frameId, seq).changes > 0
+    );
   }
   dueTimers(nowMs: number, limit: number): TimerRow[] {
     return this.sql('SELECT * FROM timers WHERE due_ms <= ? ORDER BY due_ms LIMIT ?').all(nowMs, limit) as TimerRow[];

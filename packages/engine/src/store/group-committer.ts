@@ -80,7 +80,12 @@ export class GroupCommitter {
   /** Queues `write` for the next group transaction; resolves with its result once committed. */
   commit<T>(write: StoreWrite<T>, options: CommitOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ write, resolve: resolve as (v: unknown) => void, reject, rerunnable: options.rerunnable === true });
+      this.pending.push({
+        write,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        rerunnable: options.rerunnable === true,
+      });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());

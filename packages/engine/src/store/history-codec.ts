@@ -23,17 +23,62 @@ export const HISTORY_CODEC_VERSION = 2;
  */
 const DICTIONARY_V1 = Buffer.from(
   [
-    'arn:aws:states:::lambda:invoke', 'arn:aws:states:::states:startExecution.sync:2', 'arn:aws:states:::sqs:sendMessage',
-    'waitForTaskToken', 'ExecutionFailed', 'ExecutionTimedOut', 'ExecutionAborted', 'TaskFailed', 'LambdaFunctionFailed',
-    'ChoiceStateEntered', 'ChoiceStateExited', 'PassStateEntered', 'PassStateExited', 'WaitStateEntered', 'WaitStateExited',
-    'ParallelStateEntered', 'MapStateEntered', 'MapIterationStarted', 'MapIterationSucceeded', 'TaskSubmitted',
-    '"error":"States.', '"cause":"', 'ExecutionSucceeded', 'ExecutionStarted', '"roleArn":"arn:aws:iam::',
-    '"stateMachineAliasArn":"', '"stateMachineVersionArn":"', '"resourceType":"lambda"', '"parameters":"{',
-    'TaskScheduled', 'TaskStarted', 'TaskSucceeded', '"region":"us-east-1"', '"resource":"invoke"',
-    'arn:aws:lambda:us-east-1:', ':function:', '"timeoutInSeconds":', 'LambdaFunctionScheduled', 'LambdaFunctionStarted',
-    'LambdaFunctionSucceeded', 'TaskStateEntered', 'TaskStateExited', '"name":"', '"resource":"arn:aws:lambda:',
-    '"input":"{', '"inputDetails":{"truncated":false}', '"output":"{', '"outputDetails":{"truncated":false}',
-    '\\"', '\\":\\"', '\\",\\"', '\\":{\\"', '\\"}', '"},', ',null]', '",null],[',
+    'arn:aws:states:::lambda:invoke',
+    'arn:aws:states:::states:startExecution.sync:2',
+    'arn:aws:states:::sqs:sendMessage',
+    'waitForTaskToken',
+    'ExecutionFailed',
+    'ExecutionTimedOut',
+    'ExecutionAborted',
+    'TaskFailed',
+    'LambdaFunctionFailed',
+    'ChoiceStateEntered',
+    'ChoiceStateExited',
+    'PassStateEntered',
+    'PassStateExited',
+    'WaitStateEntered',
+    'WaitStateExited',
+    'ParallelStateEntered',
+    'MapStateEntered',
+    'MapIterationStarted',
+    'MapIterationSucceeded',
+    'TaskSubmitted',
+    '"error":"States.',
+    '"cause":"',
+    'ExecutionSucceeded',
+    'ExecutionStarted',
+    '"roleArn":"arn:aws:iam::',
+    '"stateMachineAliasArn":"',
+    '"stateMachineVersionArn":"',
+    '"resourceType":"lambda"',
+    '"parameters":"{',
+    'TaskScheduled',
+    'TaskStarted',
+    'TaskSucceeded',
+    '"region":"us-east-1"',
+    '"resource":"invoke"',
+    'arn:aws:lambda:us-east-1:',
+    ':function:',
+    '"timeoutInSeconds":',
+    'LambdaFunctionScheduled',
+    'LambdaFunctionStarted',
+    'LambdaFunctionSucceeded',
+    'TaskStateEntered',
+    'TaskStateExited',
+    '"name":"',
+    '"resource":"arn:aws:lambda:',
+    '"input":"{',
+    '"inputDetails":{"truncated":false}',
+    '"output":"{',
+    '"outputDetails":{"truncated":false}',
+    '\\"',
+    '\\":\\"',
+    '\\",\\"',
+    '\\":{\\"',
+    '\\"}',
+    '"},',
+    ',null]',
+    '",null],[',
   ].join(''),
 );
 
@@ -90,7 +135,12 @@ export function packEncoded(entries: readonly string[], deflate = true): Buffer 
 
 /** Packs events already held as rows (details as JSON text) into one blob of the current version. */
 export function packEventRows(events: readonly PackedEvent[]): Buffer {
-  return packEvents(events.map((e) => ({ ...e, details: e.details === null ? undefined : (JSON.parse(e.details) as Record<string, unknown>) })));
+  return packEvents(
+    events.map((e) => ({
+      ...e,
+      details: e.details === null ? undefined : (JSON.parse(e.details) as Record<string, unknown>),
+    })),
+  );
 }
 
 /**
@@ -108,13 +158,26 @@ export interface UnpackedEvent {
 /** The events of a blob written by {@link packEvents} (or by version 1), in id order, details as the blob holds them. */
 export function unpackEventValues(blob: Buffer): UnpackedEvent[] {
   const version = blob[0];
-  const json = (version === PLAIN_VERSION ? blob.subarray(1) : inflateRawSync(blob.subarray(1), { dictionary: dictionaryFor(version) })).toString('utf8');
-  return (JSON.parse(json) as [number, string, number, number, string | Record<string, unknown> | null][]).map(([id, type, ts_ms, previous_id, details]) => ({
-    id, type, ts_ms, previous_id, details,
-  }));
+  const json = (
+    version === PLAIN_VERSION
+      ? blob.subarray(1)
+      : inflateRawSync(blob.subarray(1), { dictionary: dictionaryFor(version) })
+  ).toString('utf8');
+  return (JSON.parse(json) as [number, string, number, number, string | Record<string, unknown> | null][]).map(
+    ([id, type, ts_ms, previous_id, details]) => ({
+      id,
+      type,
+      ts_ms,
+      previous_id,
+      details,
+    }),
+  );
 }
 
 /** The events of a blob written by {@link packEvents} (or by version 1), in id order, details as JSON text. */
 export function unpackEvents(blob: Buffer): PackedEvent[] {
-  return unpackEventValues(blob).map((e) => ({ ...e, details: e.details === null || typeof e.details === 'string' ? e.details : JSON.stringify(e.details) }));
+  return unpackEventValues(blob).map((e) => ({
+    ...e,
+    details: e.details === null || typeof e.details === 'string' ? e.details : JSON.stringify(e.details),
+  }));
 }

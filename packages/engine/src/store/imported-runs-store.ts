@@ -23,18 +23,37 @@ export interface ImportedRunRow {
  * Writes an imported run: its row (numbered after every other run, `row.seq` set) and not open (its close
  * hooks ran at the source, if anywhere), its frames, its origin, and the history staged under `importId`.
  */
-export function insertImportedRun(store: EngineStore, importId: string, row: ExecutionRow, frames: readonly FrameRow[], origin: ImportedRunRow): void {
+export function insertImportedRun(
+  store: EngineStore,
+  importId: string,
+  row: ExecutionRow,
+  frames: readonly FrameRow[],
+  origin: ImportedRunRow,
+): void {
   store.insertExecution(row);
   store.sql('UPDATE executions SET open = 0 WHERE arn = ?').run(row.arn);
-  const insertFrame = store.sql('INSERT INTO frames (execution_arn, frame_id, parent_id, item_index, status, rev, position) VALUES (?, ?, ?, ?, ?, 0, ?)');
+  const insertFrame = store.sql(
+    'INSERT INTO frames (execution_arn, frame_id, parent_id, item_index, status, rev, position) VALUES (?, ?, ?, ?, ?, 0, ?)',
+  );
   for (const f of frames) insertFrame.run(f.execution_arn, f.frame_id, f.parent_id, f.item_index, f.status, f.position);
   store
-    .sql('INSERT INTO imported_runs (execution_arn, source_arn, account, region, source_endpoint, imported_ms, last_imported_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(origin.execution_arn, origin.source_arn, origin.account, origin.region, origin.source_endpoint, origin.imported_ms, origin.last_imported_id);
+    .sql(
+      'INSERT INTO imported_runs (execution_arn, source_arn, account, region, source_endpoint, imported_ms, last_imported_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
+    .run(
+      origin.execution_arn,
+      origin.source_arn,
+      origin.account,
+      origin.region,
+      origin.source_endpoint,
+      origin.imported_ms,
+      origin.last_imported_id,
+    );
   store.adoptStagedHistory(importId, row.seq);
 }
 
 /** Where a run was pulled from, or undefined: it started here. */
 export function importedRunOf(store: EngineStore, executionArn: string): ImportedRunRow | undefined {
-  return store.sql('SELECT * FROM imported_runs WHERE execution_arn = ?').get(executionArn) as ImportedRunRow | undefined;
+  return store.sql('SELECT * FROM imported_runs WHERE execution_arn = ?').get(executionArn) as
+    ImportedRunRow | undefined;
 }

@@ -21,31 +21,45 @@ export function insertMockedRun(store: EngineStore, executionArn: string, testCa
 
 /** The test case (JSON) a run was started under, if it was mocked. */
 export function mockedRunTestCase(store: EngineStore, executionArn: string): string | undefined {
-  const row = store.sql('SELECT test_case FROM mocked_runs WHERE execution_arn = ?').get(executionArn) as { test_case: string } | undefined;
+  const row = store.sql('SELECT test_case FROM mocked_runs WHERE execution_arn = ?').get(executionArn) as
+    { test_case: string } | undefined;
   return row?.test_case;
 }
 
 /** Every mocked run the store holds (read once at start). */
 export function mockedRuns(store: EngineStore): { execution_arn: string; test_case: string }[] {
-  return store.sql('SELECT execution_arn, test_case FROM mocked_runs').all() as { execution_arn: string; test_case: string }[];
+  return store.sql('SELECT execution_arn, test_case FROM mocked_runs').all() as {
+    execution_arn: string;
+    test_case: string;
+  }[];
 }
 
 /**
  * The number of the invocation an attempt makes: the next of its state in its run, taken once. Asked
  * again for the same attempt (its outcome was lost in a crash and it is replayed), it is the same number.
  */
-export function takeMockInvocation(store: EngineStore, executionArn: string, frameId: string, seq: number, state: string): number {
+export function takeMockInvocation(
+  store: EngineStore,
+  executionArn: string,
+  frameId: string,
+  seq: number,
+  state: string,
+): number {
   store
     .sql(
       `INSERT OR IGNORE INTO mock_invocations (execution_arn, frame_id, seq, state, number)
        SELECT ?, ?, ?, ?, COUNT(*) FROM mock_invocations WHERE execution_arn = ? AND state = ?`,
     )
     .run(executionArn, frameId, seq, state, executionArn, state);
-  const row = store.sql('SELECT number FROM mock_invocations WHERE execution_arn = ? AND frame_id = ? AND seq = ?').get(executionArn, frameId, seq) as { number: number };
+  const row = store
+    .sql('SELECT number FROM mock_invocations WHERE execution_arn = ? AND frame_id = ? AND seq = ?')
+    .get(executionArn, frameId, seq) as { number: number };
   return row.number;
 }
 
 /** A run's mocked invocations, in the order they were taken per state. */
 export function mockInvocations(store: EngineStore, executionArn: string): MockInvocationRow[] {
-  return store.sql('SELECT frame_id, seq, state, number FROM mock_invocations WHERE execution_arn = ? ORDER BY state, number').all(executionArn) as MockInvocationRow[];
+  return store
+    .sql('SELECT frame_id, seq, state, number FROM mock_invocations WHERE execution_arn = ? ORDER BY state, number')
+    .all(executionArn) as MockInvocationRow[];
 }

@@ -89,11 +89,18 @@ export class QueueStore {
     return this.sql('SELECT * FROM queues WHERE name = ?').get(name) as QueueRow | undefined;
   }
   insertQueue(name: string, attributes: string, nowMs: number): void {
-    this.sql('INSERT INTO queues (name, attributes, created_at, modified_at) VALUES (?, ?, ?, ?)').run(name, attributes, nowMs, nowMs);
+    this.sql('INSERT INTO queues (name, attributes, created_at, modified_at) VALUES (?, ?, ?, ?)').run(
+      name,
+      attributes,
+      nowMs,
+      nowMs,
+    );
   }
   /** Queue names after `after`, in order. */
   queueNamesAfter(after: string): string[] {
-    return (this.sql('SELECT name FROM queues WHERE name > ? ORDER BY name').all(after) as { name: string }[]).map((r) => r.name);
+    return (this.sql('SELECT name FROM queues WHERE name > ? ORDER BY name').all(after) as { name: string }[]).map(
+      (r) => r.name,
+    );
   }
   /** Deletes a queue and its messages. */
   deleteQueue(name: string): void {
@@ -106,49 +113,48 @@ export class QueueStore {
     this.sql('UPDATE queues SET attributes = ?, modified_at = ? WHERE name = ?').run(attributes, nowMs, name);
   }
   countMessages(queue: string, kind: MessageCountKind, nowMs: number): number {
-    return (this.sql(`SELECT COUNT(*) AS n FROM messages WHERE queue = ? AND ${COUNT_WHERE[kind]}`).get(queue, nowMs) as { n: number }).n;
+    return (
+      this.sql(`SELECT COUNT(*) AS n FROM messages WHERE queue = ? AND ${COUNT_WHERE[kind]}`).get(queue, nowMs) as {
+        n: number;
+      }
+    ).n;
   }
   purge(queue: string): void {
     this.sql('DELETE FROM messages WHERE queue = ?').run(queue);
   }
   insertMessage(m: NewMessage): void {
-    this.sql('INSERT INTO messages (queue, message_id, body, message_attributes, sent_at, visible_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-      m.queue,
-      m.messageId,
-      m.body,
-      m.messageAttributes,
-      m.sentAt,
-      m.visibleAt,
-    );
+    this.sql(
+      'INSERT INTO messages (queue, message_id, body, message_attributes, sent_at, visible_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(m.queue, m.messageId, m.body, m.messageAttributes, m.sentAt, m.visibleAt);
   }
   deleteExpired(queue: string, sentBeforeMs: number): void {
     this.sql('DELETE FROM messages WHERE queue = ? AND sent_at < ?').run(queue, sentBeforeMs);
   }
   visibleMessages(queue: string, nowMs: number, limit: number): MessageRow[] {
-    return this.sql('SELECT * FROM messages WHERE queue = ? AND visible_at <= ? ORDER BY seq LIMIT ?').all(queue, nowMs, limit) as MessageRow[];
+    return this.sql('SELECT * FROM messages WHERE queue = ? AND visible_at <= ? ORDER BY seq LIMIT ?').all(
+      queue,
+      nowMs,
+      limit,
+    ) as MessageRow[];
   }
   /** Moves a message to another queue as if never received (its dead-letter queue). */
   moveMessage(seq: number, toQueue: string, nowMs: number): void {
-    this.sql('UPDATE messages SET queue = ?, receive_count = 0, first_received_at = NULL, receipt_handle = NULL, visible_at = ? WHERE seq = ?').run(
-      toQueue,
-      nowMs,
-      seq,
-    );
+    this.sql(
+      'UPDATE messages SET queue = ?, receive_count = 0, first_received_at = NULL, receipt_handle = NULL, visible_at = ? WHERE seq = ?',
+    ).run(toQueue, nowMs, seq);
   }
   /** Records a receive: hidden until `visibleAt`, under a new receipt handle. */
   markReceived(seq: number, visibleAt: number, firstReceivedAt: number, handle: string): void {
-    this.sql('UPDATE messages SET visible_at = ?, receive_count = receive_count + 1, first_received_at = ?, receipt_handle = ? WHERE seq = ?').run(
-      visibleAt,
-      firstReceivedAt,
-      handle,
-      seq,
-    );
+    this.sql(
+      'UPDATE messages SET visible_at = ?, receive_count = receive_count + 1, first_received_at = ?, receipt_handle = ? WHERE seq = ?',
+    ).run(visibleAt, firstReceivedAt, handle, seq);
   }
   deleteByHandle(queue: string, handle: string): void {
     this.sql('DELETE FROM messages WHERE queue = ? AND receipt_handle = ?').run(queue, handle);
   }
   messageByHandle(queue: string, handle: string): MessageRow | undefined {
-    return this.sql('SELECT * FROM messages WHERE queue = ? AND receipt_handle = ?').get(queue, handle) as MessageRow | undefined;
+    return this.sql('SELECT * FROM messages WHERE queue = ? AND receipt_handle = ?').get(queue, handle) as
+      MessageRow | undefined;
   }
   setVisibleAt(seq: number, visibleAt: number): void {
     this.sql('UPDATE messages SET visible_at = ? WHERE seq = ?').run(visibleAt, seq);

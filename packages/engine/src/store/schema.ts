@@ -36,7 +36,10 @@ export const HISTORY_KEYS_PER_RUN = 2 ** 20;
 export class StoreSchemaTooNewError extends AutosaveError {
   override readonly name = 'StoreSchemaTooNewError';
 
-  constructor(readonly file: string, readonly version: number) {
+  constructor(
+    readonly file: string,
+    readonly version: number,
+  ) {
     super(
       `${file} was written by a newer version of autosave (store schema ${version}; this version reads up to ${SCHEMA_VERSION}): ` +
         'upgrade autosave, or pass another --data directory',
@@ -53,7 +56,9 @@ const tableExists = (db: Database, name: string): boolean =>
   db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined;
 
 const columnExists = (db: Database, table: string, column: string): boolean =>
-  (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).some((c) => c.name === column);
+  (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).some(
+    (c) => c.name === column,
+  );
 
 /** Moves a store of version `from - 1` to version `from`: run in one transaction, in order. */
 const MIGRATIONS: Record<number, string | ((db: Database) => void)> = {
@@ -77,7 +82,8 @@ const MIGRATIONS: Record<number, string | ((db: Database) => void)> = {
   },
   // A store of version 3 keeps its table (one of an older version is made anew by SCHEMA_SQL and copied).
   4: (db) => {
-    if (tableExists(db, 'executions') && !columnExists(db, 'executions', 'open')) db.exec('ALTER TABLE executions ADD COLUMN open INTEGER NOT NULL DEFAULT 1');
+    if (tableExists(db, 'executions') && !columnExists(db, 'executions', 'open'))
+      db.exec('ALTER TABLE executions ADD COLUMN open INTEGER NOT NULL DEFAULT 1');
     db.exec('DROP INDEX IF EXISTS executions_running');
   },
 };
@@ -90,9 +96,13 @@ const MIGRATION_COPIES: Record<number, string | ((db: Database) => void)> = {
   `,
   2: '',
   3: (db) => {
-    db.exec(`INSERT INTO executions (${EXECUTION_COLUMNS}) SELECT ${EXECUTION_COLUMNS} FROM executions_v2; DROP TABLE executions_v2;`);
+    db.exec(
+      `INSERT INTO executions (${EXECUTION_COLUMNS}) SELECT ${EXECUTION_COLUMNS} FROM executions_v2; DROP TABLE executions_v2;`,
+    );
     if (!tableExists(db, 'history_v2')) return;
-    db.exec(`INSERT INTO history (key, last_id, body) SELECT execution_seq * ${HISTORY_KEYS_PER_RUN} + first_id, last_id, body FROM history_v2; DROP TABLE history_v2;`);
+    db.exec(
+      `INSERT INTO history (key, last_id, body) SELECT execution_seq * ${HISTORY_KEYS_PER_RUN} + first_id, last_id, body FROM history_v2; DROP TABLE history_v2;`,
+    );
   },
   // Closed runs whose close hooks have run are no longer open.
   4: `
@@ -120,7 +130,8 @@ export function refuseNewerSchema(db: Database): number {
  */
 export function openSchema(db: Database): number | undefined {
   const version = refuseNewerSchema(db);
-  const fresh = (db.prepare("SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = 'executions'").get() as { n: number }).n === 0;
+  const fresh =
+    (db.prepare("SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = 'executions'").get() as { n: number }).n === 0;
   db.transaction(() => {
     if (!fresh) for (let v = version + 1; v <= SCHEMA_VERSION; v += 1) run(db, MIGRATIONS[v]);
     db.exec(SCHEMA_SQL);

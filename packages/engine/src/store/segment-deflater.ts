@@ -16,7 +16,15 @@ import { constants, DeflateRaw, deflateRawSync, type ZlibOptions } from 'node:zl
 
 /** The native side of a zlib stream, as Node's `lib/zlib.js` uses it. */
 interface NativeZlibHandle {
-  writeSync(flush: number, input: Buffer, inOff: number, inLen: number, out: Buffer, outOff: number, outLen: number): void;
+  writeSync(
+    flush: number,
+    input: Buffer,
+    inOff: number,
+    inLen: number,
+    out: Buffer,
+    outOff: number,
+    outLen: number,
+  ): void;
   reset(): void;
 }
 
@@ -48,7 +56,12 @@ export class SegmentDeflater {
     // A failed native write destroys the stream, which then emits 'error': the caller has already fallen back.
     stream.on('error', () => undefined);
     const { _handle: handle, _writeState: state } = stream as unknown as StreamInternals;
-    if (typeof handle?.writeSync !== 'function' || typeof handle.reset !== 'function' || !(state instanceof Uint32Array)) return;
+    if (
+      typeof handle?.writeSync !== 'function' ||
+      typeof handle.reset !== 'function' ||
+      !(state instanceof Uint32Array)
+    )
+      return;
     const candidate = { stream, handle, state };
     const probe = Buffer.from('{"probe":["segment-deflater","segment-deflater"]}');
     const reused = this.tryFast(candidate, probe, 0);

@@ -105,11 +105,15 @@ export class StackStore {
 
   /** Opens a deployment of `assemblyId` (a rerun of an unfinished one of the same assembly continues it). */
   beginDeployment(stack: string, assemblyId: string, assemblyDir: string, nowMs: number): DeploymentRow {
-    const open = this.db.prepare(`SELECT * FROM deployments WHERE status = 'IN_PROGRESS' ORDER BY id DESC LIMIT 1`).get() as DeploymentRow | undefined;
+    const open = this.db
+      .prepare(`SELECT * FROM deployments WHERE status = 'IN_PROGRESS' ORDER BY id DESC LIMIT 1`)
+      .get() as DeploymentRow | undefined;
     if (open && open.assembly_id === assemblyId) return open;
     const id = Number(
       this.db
-        .prepare(`INSERT INTO deployments (stack, assembly_id, assembly_dir, status, started_ms) VALUES (?, ?, ?, 'IN_PROGRESS', ?)`)
+        .prepare(
+          `INSERT INTO deployments (stack, assembly_id, assembly_dir, status, started_ms) VALUES (?, ?, ?, 'IN_PROGRESS', ?)`,
+        )
         .run(stack, assemblyId, assemblyDir, nowMs).lastInsertRowid,
     );
     return this.db.prepare('SELECT * FROM deployments WHERE id = ?').get(id) as DeploymentRow;
@@ -117,9 +121,13 @@ export class StackStore {
 
   finishDeployment(id: number, nowMs: number, outputs: Readonly<Record<string, string>>): void {
     this.db.transaction(() => {
-      this.db.prepare(`UPDATE deployments SET status = 'COMPLETE', finished_ms = ?, outputs = ? WHERE id = ?`).run(nowMs, JSON.stringify(outputs), id);
+      this.db
+        .prepare(`UPDATE deployments SET status = 'COMPLETE', finished_ms = ?, outputs = ? WHERE id = ?`)
+        .run(nowMs, JSON.stringify(outputs), id);
       // An older unfinished deployment is superseded by this one: it is not "in progress" any more.
-      this.db.prepare(`UPDATE deployments SET status = 'COMPLETE', finished_ms = ? WHERE id < ? AND status = 'IN_PROGRESS'`).run(nowMs, id);
+      this.db
+        .prepare(`UPDATE deployments SET status = 'COMPLETE', finished_ms = ? WHERE id < ? AND status = 'IN_PROGRESS'`)
+        .run(nowMs, id);
     })();
   }
 
@@ -130,7 +138,8 @@ export class StackStore {
 
   /** The newest finished deployment. */
   lastCompleteDeployment(): DeploymentRow | undefined {
-    return this.db.prepare(`SELECT * FROM deployments WHERE status = 'COMPLETE' ORDER BY id DESC LIMIT 1`).get() as DeploymentRow | undefined;
+    return this.db.prepare(`SELECT * FROM deployments WHERE status = 'COMPLETE' ORDER BY id DESC LIMIT 1`).get() as
+      DeploymentRow | undefined;
   }
 
   resources(): StackResourceRow[] {
@@ -138,7 +147,8 @@ export class StackStore {
   }
 
   resource(logicalId: string): StackResourceRow | undefined {
-    return this.db.prepare('SELECT * FROM resources WHERE logical_id = ?').get(logicalId) as StackResourceRow | undefined;
+    return this.db.prepare('SELECT * FROM resources WHERE logical_id = ?').get(logicalId) as
+      StackResourceRow | undefined;
   }
 
   putResource(row: StackResourceRow): void {
@@ -175,7 +185,12 @@ export class StackStore {
 
   private keepRetained(row: StackResourceRow, nowMs: number): void {
     // Kept under a name that cannot clash with a template's logical id (those are alphanumeric).
-    this.putResource({ ...row, logical_id: `retained:${row.logical_id}:${row.physical_id}`, state: 'RETAINED', updated_ms: nowMs });
+    this.putResource({
+      ...row,
+      logical_id: `retained:${row.logical_id}:${row.physical_id}`,
+      state: 'RETAINED',
+      updated_ms: nowMs,
+    });
   }
 
   deleteResource(logicalId: string): void {
@@ -183,11 +198,14 @@ export class StackStore {
   }
 
   lambdaFunction(name: string): (LambdaCodeRow & { last_version: number }) | undefined {
-    return this.db.prepare('SELECT * FROM lambda_functions WHERE name = ?').get(name) as (LambdaCodeRow & { last_version: number }) | undefined;
+    return this.db.prepare('SELECT * FROM lambda_functions WHERE name = ?').get(name) as
+      (LambdaCodeRow & { last_version: number }) | undefined;
   }
 
   lambdaFunctions(): (LambdaCodeRow & { last_version: number })[] {
-    return this.db.prepare('SELECT * FROM lambda_functions ORDER BY name').all() as (LambdaCodeRow & { last_version: number })[];
+    return this.db.prepare('SELECT * FROM lambda_functions ORDER BY name').all() as (LambdaCodeRow & {
+      last_version: number;
+    })[];
   }
 
   putLambdaFunction(name: string, config: string, codeSha: string, assemblyId: string): void {
@@ -208,13 +226,16 @@ export class StackStore {
   }
 
   lambdaVersion(name: string, version: number): LambdaCodeRow | undefined {
-    return this.db.prepare('SELECT * FROM lambda_versions WHERE name = ? AND version = ?').get(name, version) as LambdaCodeRow | undefined;
+    return this.db.prepare('SELECT * FROM lambda_versions WHERE name = ? AND version = ?').get(name, version) as
+      LambdaCodeRow | undefined;
   }
 
   lambdaVersions(name?: string): LambdaCodeRow[] {
-    return (name === undefined
-      ? this.db.prepare('SELECT * FROM lambda_versions ORDER BY name, version').all()
-      : this.db.prepare('SELECT * FROM lambda_versions WHERE name = ? ORDER BY version').all(name)) as LambdaCodeRow[];
+    return (
+      name === undefined
+        ? this.db.prepare('SELECT * FROM lambda_versions ORDER BY name, version').all()
+        : this.db.prepare('SELECT * FROM lambda_versions WHERE name = ? ORDER BY version').all(name)
+    ) as LambdaCodeRow[];
   }
 
   /**
@@ -225,11 +246,15 @@ export class StackStore {
     return this.db.transaction(() => {
       const fn = this.lambdaFunction(name);
       if (!fn) throw new Error(`No function ${name}`);
-      const latest = this.db.prepare('SELECT * FROM lambda_versions WHERE name = ? ORDER BY version DESC LIMIT 1').get(name) as LambdaCodeRow | undefined;
+      const latest = this.db
+        .prepare('SELECT * FROM lambda_versions WHERE name = ? ORDER BY version DESC LIMIT 1')
+        .get(name) as LambdaCodeRow | undefined;
       if (latest && latest.code_sha === fn.code_sha && latest.config === fn.config) return latest.version as number;
       const version = fn.last_version + 1;
       this.db
-        .prepare('INSERT INTO lambda_versions (name, version, config, code_sha, assembly_id, created_ms) VALUES (?, ?, ?, ?, ?, ?)')
+        .prepare(
+          'INSERT INTO lambda_versions (name, version, config, code_sha, assembly_id, created_ms) VALUES (?, ?, ?, ?, ?, ?)',
+        )
         .run(name, version, fn.config, fn.code_sha, fn.assembly_id, nowMs);
       this.db.prepare('UPDATE lambda_functions SET last_version = ? WHERE name = ?').run(version, name);
       return version;

@@ -15,7 +15,14 @@ export interface BatchFrame {
   readonly parentId: string | null;
   readonly itemIndex: number;
   readonly status: FrameStatus;
-  readonly pos: { lastEventId?: number; enteredEventId?: number; enteredPreviousEventId?: number; sideEventId?: number; readonly seq: number; readonly quiet?: true };
+  readonly pos: {
+    lastEventId?: number;
+    enteredEventId?: number;
+    enteredPreviousEventId?: number;
+    sideEventId?: number;
+    readonly seq: number;
+    readonly quiet?: true;
+  };
   /** The row's `rev` the frame was read at; null for a frame not yet written. */
   readonly baseRev: number | null;
   /** Timers replacing the frame's timer rows (undefined: leave them). */
@@ -162,7 +169,16 @@ export class TransitionBatch {
   event(frame: BatchFrame | null, type: string, details?: Record<string, unknown>, options: EventOptions = {}): number {
     // A quiet frame's events are not part of this run's history (see the frame's `pos.quiet`).
     if (frame?.pos.quiet) return this.baseEventCount + this.events.length;
-    this.events.push({ frame, type, details, tsMs: this.nowMs(), advance: options.advance ?? true, besideEntered: options.besideEntered ?? false, afterSide: options.afterSide ?? false, unchained: options.unchained ?? false });
+    this.events.push({
+      frame,
+      type,
+      details,
+      tsMs: this.nowMs(),
+      advance: options.advance ?? true,
+      besideEntered: options.besideEntered ?? false,
+      afterSide: options.afterSide ?? false,
+      unchained: options.unchained ?? false,
+    });
     return this.baseEventCount + this.events.length;
   }
 
@@ -259,10 +275,12 @@ export class TransitionBatch {
   write(store: EngineStore, justInserted?: TransitionBase): WriteOutcome {
     this.restoreEventIds();
     const exec = justInserted ?? store.transitionBase(this.executionArn);
-    if (!exec || (!this.allowNotRunning && exec.status !== 'RUNNING')) throw new StaleTransitionError(this.executionArn);
+    if (!exec || (!this.allowNotRunning && exec.status !== 'RUNNING'))
+      throw new StaleTransitionError(this.executionArn);
     if (this.idsRelied && exec.event_count !== this.baseEventCount) throw new EventIdsMovedError(this.executionArn);
     const room = store.historyEventLimit - exec.event_count;
-    const fits = this.events.length < room || (this.events.length === room && this.events[room - 1].type === 'ExecutionSucceeded');
+    const fits =
+      this.events.length < room || (this.events.length === room && this.events[room - 1].type === 'ExecutionSucceeded');
     if (!fits && !this.endsAtLimit) {
       const failed = new TransitionBatch(this.executionArn, this.nowMs);
       for (const e of this.events.slice(0, Math.max(0, room - 1))) failed.events.push(e);
@@ -279,7 +297,8 @@ export class TransitionBatch {
     for (const e of this.events) {
       const id = nextId++;
       let previous = e.frame ? (e.frame.pos.lastEventId ?? e.frame.parent?.pos.lastEventId ?? lastId) : lastId;
-      if (e.besideEntered && e.frame?.pos.enteredPreviousEventId !== undefined) previous = e.frame.pos.enteredPreviousEventId;
+      if (e.besideEntered && e.frame?.pos.enteredPreviousEventId !== undefined)
+        previous = e.frame.pos.enteredPreviousEventId;
       if (e.afterSide && e.frame?.pos.sideEventId !== undefined) previous = e.frame.pos.sideEventId;
       if (e.unchained) previous = 0;
       written.push({ id, type: e.type, ts_ms: e.tsMs, previous_id: previous, details: e.details });
@@ -295,14 +314,19 @@ export class TransitionBatch {
     }
     // The transition's events: one row (see history-codec).
     store.insertHistorySegment(exec.seq, written);
-    const update = store.sql('UPDATE frames SET status = ?, position = ?, rev = rev + 1 WHERE execution_arn = ? AND frame_id = ? AND rev = ?');
+    const update = store.sql(
+      'UPDATE frames SET status = ?, position = ?, rev = rev + 1 WHERE execution_arn = ? AND frame_id = ? AND rev = ?',
+    );
     const insert = store.sql(
       'INSERT INTO frames (execution_arn, frame_id, parent_id, item_index, status, rev, position) VALUES (?, ?, ?, ?, ?, 0, ?)',
     );
     const deleteTimers = store.sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id = ?');
-    const insertTimer = store.sql('INSERT OR REPLACE INTO timers (execution_arn, frame_id, kind, seq, due_ms) VALUES (?, ?, ?, ?, ?)');
+    const insertTimer = store.sql(
+      'INSERT OR REPLACE INTO timers (execution_arn, frame_id, kind, seq, due_ms) VALUES (?, ?, ?, ?, ?)',
+    );
     for (const f of this.frames.values()) {
-      if (f.pos.lastEventId === undefined && f.parent?.pos.lastEventId !== undefined) f.pos.lastEventId = f.parent.pos.lastEventId;
+      if (f.pos.lastEventId === undefined && f.parent?.pos.lastEventId !== undefined)
+        f.pos.lastEventId = f.parent.pos.lastEventId;
       const position = JSON.stringify(f.pos);
       f.writtenPosition = position;
       if (f.baseRev === null) {
@@ -317,35 +341,67 @@ export class TransitionBatch {
       }
       f.leftNoTimerRows = f.timers ? f.timers.length === 0 : f.noTimerRowsAtBase === true;
     }
-    const openToken = store.sql('INSERT INTO task_tokens (token, execution_arn, frame_id, seq, open) VALUES (?, ?, ?, ?, 1)');
+    const openToken = store.sql(
+      'INSERT INTO task_tokens (token, execution_arn, frame_id, seq, open) VALUES (?, ?, ?, ?, 1)',
+    );
     for (const t of this.tokensOpened) openToken.run(t.token, this.executionArn, t.frameId, t.seq);
     const closeToken = store.sql('UPDATE task_tokens SET open = 0 WHERE token = ?');
     for (const t of this.tokensClosed) closeToken.run(t);
-    for (const t of this.activityTasksQueued) queueActivityTask(store, { token: t.token, activity_arn: t.activityArn, execution_arn: this.executionArn, frame_id: t.frameId, input: t.input });
+    for (const t of this.activityTasksQueued)
+      queueActivityTask(store, {
+        token: t.token,
+        activity_arn: t.activityArn,
+        execution_arn: this.executionArn,
+        frame_id: t.frameId,
+        input: t.input,
+      });
     for (const token of this.activityTasksTaken) dequeueActivityTask(store, token);
     for (const group of this.abortedGroups) {
       const like = `${group}.%`;
-      store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND frame_id LIKE ? AND status = 'RUNNING'").run(this.executionArn, like);
+      store
+        .sql(
+          "UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND frame_id LIKE ? AND status = 'RUNNING'",
+        )
+        .run(this.executionArn, like);
       store.sql('DELETE FROM timers WHERE execution_arn = ? AND frame_id LIKE ?').run(this.executionArn, like);
-      store.sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND frame_id LIKE ? AND open = 1').run(this.executionArn, like);
+      store
+        .sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND frame_id LIKE ? AND open = 1')
+        .run(this.executionArn, like);
     }
-    if (!this.close) for (const t of this.executionTimers) insertTimer.run(this.executionArn, t.frameId, t.kind, 0, t.dueMs);
+    if (!this.close)
+      for (const t of this.executionTimers) insertTimer.run(this.executionArn, t.frameId, t.kind, 0, t.dueMs);
     if (this.close) {
       store
-        .sql('UPDATE executions SET status = ?, stop_ms = ?, output = ?, error = ?, cause = ?, event_count = ? WHERE arn = ?')
-        .run(this.close.status, this.nowMs(), this.close.output ?? null, this.close.error ?? null, this.close.cause ?? null, lastId, this.executionArn);
+        .sql(
+          'UPDATE executions SET status = ?, stop_ms = ?, output = ?, error = ?, cause = ?, event_count = ? WHERE arn = ?',
+        )
+        .run(
+          this.close.status,
+          this.nowMs(),
+          this.close.output ?? null,
+          this.close.error ?? null,
+          this.close.cause ?? null,
+          lastId,
+          this.executionArn,
+        );
       // Nothing of a closed run may fire or answer any more.
       store.sql('DELETE FROM timers WHERE execution_arn = ?').run(this.executionArn);
       store.sql('UPDATE task_tokens SET open = 0 WHERE execution_arn = ? AND open = 1').run(this.executionArn);
       // A SUCCEEDED run's frames are deleted below instead.
-      if (this.close.status !== 'SUCCEEDED') store.sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND status = 'RUNNING'").run(this.executionArn);
+      if (this.close.status !== 'SUCCEEDED')
+        store
+          .sql("UPDATE frames SET status = 'ABORTED', rev = rev + 1 WHERE execution_arn = ? AND status = 'RUNNING'")
+          .run(this.executionArn);
       // The run stays `open` (its row's flag, untouched here) until its close hooks have run.
       // What a closed run keeps: its row, its history segments, and (unless it succeeded, so a redrive
       // may pick up from them) its frames. Events an older version left in rows are packed now.
       store.packHistory(this.executionArn);
       if (this.close.status === 'SUCCEEDED') store.deleteFrames(this.executionArn);
     }
-    store.transitionWritten(this.executionArn, this.close ? undefined : { seq: exec.seq, status: exec.status, event_count: lastId });
+    store.transitionWritten(
+      this.executionArn,
+      this.close ? undefined : { seq: exec.seq, status: exec.status, event_count: lastId },
+    );
     return 'written';
   }
 }

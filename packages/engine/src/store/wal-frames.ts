@@ -23,7 +23,12 @@ export const PAGE_LABELS = {
  * checkpoint resumes after), then `count`s what the WAL holds: every frame `work` wrote is in it.
  * `settle` runs after `work`, before the count (a group commit's last flush).
  */
-async function withEmptiedWal<T>(db: Database, work: () => Promise<void>, settle: () => void, count: (walFile: string, pageSize: number) => T): Promise<T> {
+async function withEmptiedWal<T>(
+  db: Database,
+  work: () => Promise<void>,
+  settle: () => void,
+  count: (walFile: string, pageSize: number) => T,
+): Promise<T> {
   const autocheckpoint = Number(db.pragma('wal_autocheckpoint', { simple: true }));
   settle();
   db.pragma('wal_checkpoint(TRUNCATE)');
@@ -42,7 +47,11 @@ async function withEmptiedWal<T>(db: Database, work: () => Promise<void>, settle
  * page it changed, so its cost grows with them. A measuring aid (`npm run bench`): durability is unchanged.
  * `settle` runs after `work`, before the count (a group commit's last flush).
  */
-export function walFramesDuring(db: Database, work: () => Promise<void>, settle: () => void = () => {}): Promise<number> {
+export function walFramesDuring(
+  db: Database,
+  work: () => Promise<void>,
+  settle: () => void = () => {},
+): Promise<number> {
   return withEmptiedWal(db, work, settle, (walFile, pageSize) => {
     const bytes = statSync(walFile, { throwIfNoEntry: false })?.size ?? 0;
     return bytes <= WAL_HEADER_BYTES ? 0 : (bytes - WAL_HEADER_BYTES) / (WAL_FRAME_HEADER_BYTES + pageSize);
@@ -58,7 +67,11 @@ export function walCommitPageNumbers(walFile: string): number[][] {
   const salt2 = wal.readUInt32BE(20);
   const commits: number[][] = [];
   let pages: number[] = [];
-  for (let at = WAL_HEADER_BYTES; at + WAL_FRAME_HEADER_BYTES + pageSize <= wal.length; at += WAL_FRAME_HEADER_BYTES + pageSize) {
+  for (
+    let at = WAL_HEADER_BYTES;
+    at + WAL_FRAME_HEADER_BYTES + pageSize <= wal.length;
+    at += WAL_FRAME_HEADER_BYTES + pageSize
+  ) {
     if (wal.readUInt32BE(at + 8) !== salt1 || wal.readUInt32BE(at + 12) !== salt2) break;
     pages.push(wal.readUInt32BE(at));
     // A commit's last frame holds the database's size in pages after it; the others hold 0.
@@ -77,7 +90,10 @@ export function walCommitPageNumbers(walFile: string): number[][] {
 export function pageOwners(db: Database, pageNumbers: Iterable<number>): Map<number, string> {
   const wanted = new Set(pageNumbers);
   const owners = new Map<number, string>();
-  for (const row of db.prepare('SELECT name, pageno FROM dbstat').iterate() as Iterable<{ name: string; pageno: number }>) {
+  for (const row of db.prepare('SELECT name, pageno FROM dbstat').iterate() as Iterable<{
+    name: string;
+    pageno: number;
+  }>) {
     if (wanted.has(row.pageno) && row.pageno !== 1) owners.set(row.pageno, row.name);
   }
   const autoVacuum = Number(db.pragma('auto_vacuum', { simple: true })) !== 0;
@@ -97,7 +113,11 @@ export function pageOwners(db: Database, pageNumbers: Iterable<number>): Map<num
  * per commit in commit order: which table, index or bookkeeping page a transition's fsync pays for. A
  * measuring aid like {@link walFramesDuring}.
  */
-export function walCommitsDuring(db: Database, work: () => Promise<void>, settle: () => void = () => {}): Promise<string[][]> {
+export function walCommitsDuring(
+  db: Database,
+  work: () => Promise<void>,
+  settle: () => void = () => {},
+): Promise<string[][]> {
   return withEmptiedWal(db, work, settle, (walFile) => {
     const commits = statSync(walFile, { throwIfNoEntry: false }) ? walCommitPageNumbers(walFile) : [];
     const owners = pageOwners(db, commits.flat());

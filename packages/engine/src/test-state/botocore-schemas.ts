@@ -63,11 +63,18 @@ export function botocoreSchemaModule(service: string): Readonly<Record<string, u
       // Required members first: a static schema counts them from the start (`requiredCount`).
       const required = new Set(shape.required ?? []);
       const names = Object.keys(shape.members ?? {}).sort((a, b) => Number(required.has(b)) - Number(required.has(a)));
-      const refs = names.map((member) => (member === shape.payload ? [ref(shape.members?.[member]), { httpPayload: 1 }] : ref(shape.members?.[member])));
+      const refs = names.map((member) =>
+        member === shape.payload ? [ref(shape.members?.[member]), { httpPayload: 1 }] : ref(shape.members?.[member]),
+      );
       schema = [shape.type === 'union' ? 4 : 3, service, name, 0, names, refs, required.size];
     }
     made.set(name, schema);
     return schema;
   };
-  return Object.fromEntries(Object.entries(table.operations).map(([operation, output]) => [`${operation}$`, [9, service, operation, 0, undefined, () => schemaOf(output)]]));
+  return Object.fromEntries(
+    Object.entries(table.operations).map(([operation, output]) => [
+      `${operation}$`,
+      [9, service, operation, 0, undefined, () => schemaOf(output)],
+    ]),
+  );
 }

@@ -51,14 +51,24 @@ type FieldType = 'string' | 'number' | 'any';
 
 /** The fields a given context may have, and their types: the context object AWS documents, without `Map`. */
 const CONTEXT_FIELDS: Readonly<Record<string, Readonly<Record<string, FieldType>>>> = {
-  Execution: { Id: 'string', Input: 'any', Name: 'string', RoleArn: 'string', StartTime: 'string', RedriveCount: 'number', RedriveTime: 'string' },
+  Execution: {
+    Id: 'string',
+    Input: 'any',
+    Name: 'string',
+    RoleArn: 'string',
+    StartTime: 'string',
+    RedriveCount: 'number',
+    RedriveTime: 'string',
+  },
   State: { EnteredTime: 'string', Name: 'string', RetryCount: 'number' },
   StateMachine: { Id: 'string', Name: 'string' },
   Task: { Token: 'string' },
 };
 
-const invalid = (reason: string): ValidationException => new ValidationException(`Invalid Context object provided: ${reason}`);
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const invalid = (reason: string): ValidationException =>
+  new ValidationException(`Invalid Context object provided: ${reason}`);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Parses and checks the caller's context. `{}` and empty sections are taken as they are; `Task` only for a
@@ -77,13 +87,16 @@ export function givenContext(text: string, options: { readonly tokenTask: boolea
     const fields = CONTEXT_FIELDS[section];
     if (!fields) throw invalid(`Field '${section}' is not allowed`);
     if (section === 'Task' && !options.tokenTask) {
-      throw invalid("Context object contains 'Task' when state is not a Task state with a '.sync' or '.waitForTaskToken' service integration pattern");
+      throw invalid(
+        "Context object contains 'Task' when state is not a Task state with a '.sync' or '.waitForTaskToken' service integration pattern",
+      );
     }
     if (!isObject(value)) throw invalid(`${section} must be an object`);
     for (const [field, fieldValue] of Object.entries(value)) {
       const type = fields[field];
       if (!type) throw invalid(`Field '${field}' is not allowed`);
-      if (type !== 'any' && fieldValue !== null && typeof fieldValue !== type) throw invalid(`${section}.${field} must be a ${type}`);
+      if (type !== 'any' && fieldValue !== null && typeof fieldValue !== type)
+        throw invalid(`${section}.${field} must be a ${type}`);
     }
   }
   return context;

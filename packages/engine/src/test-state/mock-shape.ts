@@ -76,11 +76,17 @@ const CLIENTS: Readonly<Record<string, Service>> = {
  * `.sync` on `states:startExecution` ends with the child's DescribeExecution.
  */
 function operationOf(resource: string): { service: string; operation: string } | undefined {
-  const m = /^arn:aws[a-z-]*:states:::(aws-sdk:)?([a-z0-9-]+):([A-Za-z0-9]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/.exec(resource);
+  const m =
+    /^arn:aws[a-z-]*:states:::(aws-sdk:)?([a-z0-9-]+):([A-Za-z0-9]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/.exec(
+      resource,
+    );
   if (!m) return undefined;
   const [, , service, action, suffix] = m;
   if (suffix === 'waitForTaskToken') return undefined;
-  const operation = service === 'states' && suffix?.startsWith('sync') ? 'DescribeExecution' : action.charAt(0).toUpperCase() + action.slice(1);
+  const operation =
+    service === 'states' && suffix?.startsWith('sync')
+      ? 'DescribeExecution'
+      : action.charAt(0).toUpperCase() + action.slice(1);
   return CLIENTS[service] ? { service, operation } : undefined;
 }
 
@@ -90,7 +96,10 @@ const resolve = (ref: SchemaRef): SchemaRef => (typeof ref === 'function' ? (ref
 function memberOf(ref: SchemaRef): { schema: SchemaRef; httpPayload: boolean } {
   if (Array.isArray(ref) && ref.length === 2) {
     const traits = ref[1];
-    const httpPayload = typeof traits === 'number' ? (traits & 0b1_0000) !== 0 : typeof traits === 'object' && traits !== null && 'httpPayload' in traits;
+    const httpPayload =
+      typeof traits === 'number'
+        ? (traits & 0b1_0000) !== 0
+        : typeof traits === 'object' && traits !== null && 'httpPayload' in traits;
     return { schema: resolve(ref[0]), httpPayload };
   }
   return { schema: resolve(ref), httpPayload: false };
@@ -106,7 +115,8 @@ function target(schema: SchemaRef): SchemaRef {
 /** Step Functions names API fields in PascalCase, whatever the protocol's own casing (sfn's is camelCase). */
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
-const fail = (message: string): ValidationException => new ValidationException(`Mock result schema validation error: ${message}`);
+const fail = (message: string): ValidationException =>
+  new ValidationException(`Mock result schema validation error: ${message}`);
 
 /** How long a value is for its length bounds: a blob travels as base64 text and is bounded in bytes. */
 function lengthOf(type: string, value: unknown): number | undefined {
@@ -145,19 +155,24 @@ function matchesPattern(c: Constraints, value: string): boolean {
  */
 function checkConstraints(name: string, c: Constraints, value: unknown): void {
   if (value === null || value === undefined) return;
-  if (c.enum && typeof value === 'string' && !c.enum.includes(value)) throw fail(`Field '${name}' is not an expected value`);
+  if (c.enum && typeof value === 'string' && !c.enum.includes(value))
+    throw fail(`Field '${name}' is not an expected value`);
   if (NUMERIC.has(c.type)) {
     if (typeof value !== 'number') return;
     if (c.min !== undefined && value < c.min) throw fail(`Field '${name}' is less than the minimum value`);
     if (c.max !== undefined && value > c.max) throw fail(`Field '${name}' exceeds the maximum value`);
   } else {
     const length = lengthOf(c.type, value);
-    if (length !== undefined && c.min !== undefined && length < c.min) throw fail(`Field '${name}' is smaller than the minimum length`);
-    if (length !== undefined && c.max !== undefined && length > c.max) throw fail(`Field '${name}' exceeds the maximum length`);
-    if (typeof value === 'string' && !matchesPattern(c, value)) throw fail(`Field '${name}' does not match the expected pattern`);
+    if (length !== undefined && c.min !== undefined && length < c.min)
+      throw fail(`Field '${name}' is smaller than the minimum length`);
+    if (length !== undefined && c.max !== undefined && length > c.max)
+      throw fail(`Field '${name}' exceeds the maximum length`);
+    if (typeof value === 'string' && !matchesPattern(c, value))
+      throw fail(`Field '${name}' does not match the expected pattern`);
   }
   if (c.items && Array.isArray(value)) for (const item of value) checkConstraints(name, c.items, item);
-  if (c.values && typeof value === 'object' && !Array.isArray(value)) for (const item of Object.values(value)) checkConstraints(name, c.values, item);
+  if (c.values && typeof value === 'object' && !Array.isArray(value))
+    for (const item of Object.values(value)) checkConstraints(name, c.values, item);
 }
 
 class ShapeChecker {

@@ -17,7 +17,12 @@ export type FieldValidationMode = 'STRICT' | 'PRESENT' | 'NONE';
 /** The `mock` field: a result standing in for the state's work, or the error it raised. */
 export type TestStateMock =
   | { readonly kind: 'result'; readonly text: string; readonly fieldValidationMode: FieldValidationMode }
-  | { readonly kind: 'error'; readonly error: string; readonly cause: string; readonly fieldValidationMode: FieldValidationMode };
+  | {
+      readonly kind: 'error';
+      readonly error: string;
+      readonly cause: string;
+      readonly fieldValidationMode: FieldValidationMode;
+    };
 
 /** The `stateConfiguration` field. */
 export interface TestStateConfiguration {
@@ -57,26 +62,36 @@ const FIELD_VALIDATION_MODES: readonly FieldValidationMode[] = ['STRICT', 'PRESE
 
 /** The service's words for a field breaking a constraint (AWS JSON 1.0 validation). */
 const constraint = (field: string, value: unknown, rule: string): ValidationException =>
-  new ValidationException(`1 validation error detected: Value ${value === undefined || value === null ? 'null' : `'${String(value)}'`} at '${field}' failed to satisfy constraint: ${rule}`);
+  new ValidationException(
+    `1 validation error detected: Value ${value === undefined || value === null ? 'null' : `'${String(value)}'`} at '${field}' failed to satisfy constraint: ${rule}`,
+  );
 
 type Fields = Readonly<Record<string, unknown>>;
 
-function stringField(owner: Fields, name: string, path: string, limits: { min?: number; max: number; required?: boolean }): string | undefined {
+function stringField(
+  owner: Fields,
+  name: string,
+  path: string,
+  limits: { min?: number; max: number; required?: boolean },
+): string | undefined {
   const value = owner[name];
   if (value === undefined || value === null) {
     if (limits.required) throw constraint(path, value, 'Member must not be null');
     return undefined;
   }
   if (typeof value !== 'string') throw new ValidationException(`Value at '${path}' must be a string`);
-  if (value.length < (limits.min ?? 0)) throw constraint(path, value, `Member must have length greater than or equal to ${limits.min}`);
-  if (value.length > limits.max) throw constraint(path, '…', `Member must have length less than or equal to ${limits.max}`);
+  if (value.length < (limits.min ?? 0))
+    throw constraint(path, value, `Member must have length greater than or equal to ${limits.min}`);
+  if (value.length > limits.max)
+    throw constraint(path, '…', `Member must have length less than or equal to ${limits.max}`);
   return value;
 }
 
 function countField(owner: Fields, name: string, path: string): number | undefined {
   const value = owner[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw new ValidationException(`Value at '${path}' must be an integer`);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw new ValidationException(`Value at '${path}' must be an integer`);
   if (value < 0) throw constraint(path, value, 'Member must have value greater than or equal to 0');
   return value;
 }
@@ -84,14 +99,16 @@ function countField(owner: Fields, name: string, path: string): number | undefin
 function enumField<T extends string>(owner: Fields, name: string, path: string, allowed: readonly T[], fallback: T): T {
   const value = owner[name];
   if (value === undefined || value === null) return fallback;
-  if (!allowed.includes(value as T)) throw constraint(path, value, `Member must satisfy enum value set: [${allowed.join(', ')}]`);
+  if (!allowed.includes(value as T))
+    throw constraint(path, value, `Member must satisfy enum value set: [${allowed.join(', ')}]`);
   return value as T;
 }
 
 function objectField(owner: Fields, name: string): Fields | undefined {
   const value = owner[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw new ValidationException(`Value at '${name}' must be an object`);
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new ValidationException(`Value at '${name}' must be an object`);
   return value as Fields;
 }
 
@@ -99,22 +116,35 @@ function objectField(owner: Fields, name: string): Fields | undefined {
 function readMock(input: Fields, revealSecrets: boolean): TestStateMock | undefined {
   const mock = objectField(input, 'mock');
   if (!mock) return undefined;
-  const fieldValidationMode = enumField(mock, 'fieldValidationMode', 'mock.fieldValidationMode', FIELD_VALIDATION_MODES, 'STRICT');
+  const fieldValidationMode = enumField(
+    mock,
+    'fieldValidationMode',
+    'mock.fieldValidationMode',
+    FIELD_VALIDATION_MODES,
+    'STRICT',
+  );
   const result = stringField(mock, 'result', 'mock.result', { max: MAX_DATA_LENGTH });
   const errorOutput = objectField(mock, 'errorOutput');
   if (result !== undefined && errorOutput !== undefined) {
     throw new ValidationException('A test mock should have only one of the following fields: [result, errorOutput].');
   }
-  if (revealSecrets) throw new ValidationException('TestState does not support RevealSecrets when a mock is specified.');
+  if (revealSecrets)
+    throw new ValidationException('TestState does not support RevealSecrets when a mock is specified.');
   if (errorOutput) {
     const error = stringField(errorOutput, 'error', 'mock.errorOutput.error', { max: 256 });
     const cause = stringField(errorOutput, 'cause', 'mock.errorOutput.cause', { max: 32_768 });
     // An error output that says nothing raises nothing a Retry or Catch could match.
-    if (error === undefined && cause === undefined) throw new ValidationException('A test mock errorOutput should have at least one of the following fields: [error, cause].');
+    if (error === undefined && cause === undefined)
+      throw new ValidationException(
+        'A test mock errorOutput should have at least one of the following fields: [error, cause].',
+      );
     return { kind: 'error', error: error ?? '', cause: cause ?? '', fieldValidationMode };
   }
   if (result === undefined) return undefined;
-  if (nestsDeeperThan(result, MAX_JSON_NESTING_DEPTH)) throw new ValidationException(`Mocked result must be valid JSON nested no deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
+  if (nestsDeeperThan(result, MAX_JSON_NESTING_DEPTH))
+    throw new ValidationException(
+      `Mocked result must be valid JSON nested no deeper than ${MAX_JSON_NESTING_DEPTH} levels`,
+    );
   try {
     JSON.parse(result);
   } catch {
@@ -136,7 +166,11 @@ function roleArnField(input: Fields): string | undefined {
 
 /** Reads a TestState request, refusing what the API model refuses with `ValidationException`. */
 export function readTestStateRequest(input: Fields): TestStateRequest {
-  const definition = stringField(input, 'definition', 'definition', { min: 1, max: MAX_DEFINITION_LENGTH, required: true }) as string;
+  const definition = stringField(input, 'definition', 'definition', {
+    min: 1,
+    max: MAX_DEFINITION_LENGTH,
+    required: true,
+  }) as string;
   // As CreateStateMachine refuses it: 10,000 levels answered 500 (Maximum call stack size exceeded).
   refuseDeepDefinition(definition);
   const revealSecrets = input.revealSecrets === true;
@@ -146,9 +180,18 @@ export function readTestStateRequest(input: Fields): TestStateRequest {
   const configuration = objectField(input, 'stateConfiguration') ?? {};
   const stateConfiguration: TestStateConfiguration = {
     retrierRetryCount: countField(configuration, 'retrierRetryCount', 'stateConfiguration.retrierRetryCount'),
-    errorCausedByState: stringField(configuration, 'errorCausedByState', 'stateConfiguration.errorCausedByState', { min: 1, max: 80 }),
-    mapIterationFailureCount: countField(configuration, 'mapIterationFailureCount', 'stateConfiguration.mapIterationFailureCount'),
-    mapItemReaderData: stringField(configuration, 'mapItemReaderData', 'stateConfiguration.mapItemReaderData', { max: MAX_DATA_LENGTH }),
+    errorCausedByState: stringField(configuration, 'errorCausedByState', 'stateConfiguration.errorCausedByState', {
+      min: 1,
+      max: 80,
+    }),
+    mapIterationFailureCount: countField(
+      configuration,
+      'mapIterationFailureCount',
+      'stateConfiguration.mapIterationFailureCount',
+    ),
+    mapItemReaderData: stringField(configuration, 'mapItemReaderData', 'stateConfiguration.mapItemReaderData', {
+      max: MAX_DATA_LENGTH,
+    }),
   };
   return {
     definition,

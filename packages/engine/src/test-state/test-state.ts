@@ -13,7 +13,13 @@ import { MAX_JSON_NESTING_DEPTH, STATES_PAYLOAD_LIMIT_BYTES, type Clock } from '
 import { parseExecutionInput } from '../api/executions';
 import { nestsDeeperThan } from '../api/wire';
 import type { ArnScope } from '../arns';
-import { dataFlowFor, type EvaluationScope, type ExpressionLimits, type StateDataFlow, type StateDefinition } from '../dataflow';
+import {
+  dataFlowFor,
+  type EvaluationScope,
+  type ExpressionLimits,
+  type StateDataFlow,
+  type StateDefinition,
+} from '../dataflow';
 import { type PreparedState, validateDefinition } from '../definition';
 import { errorMatches, findRetrier, retrierAllows, retryDelayMillis } from '../executor/retry-policy';
 import { type IntegrationServices, resolveTaskTarget, runTaskIntegration } from '../executor/task-integrations';
@@ -40,7 +46,8 @@ export interface TestStateServices {
 export type TestStateStatus = 'SUCCEEDED' | 'FAILED' | 'RETRIABLE' | 'CAUGHT_ERROR';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** States that take a mock, and the ones that cannot run without one. */
 const MOCKABLE: ReadonlySet<string> = new Set(['Task', 'Map', 'Parallel']);
@@ -97,7 +104,8 @@ function stateUnderTest(req: TestStateRequest): PreparedState {
   // /States/StateName/...); the states it may go to stand in as Succeed states.
   const states: Json = {};
   for (const target of transitionTargets(parsed)) states[target] = { Type: 'Succeed' };
-  states[SYNTHESIZED_STATE_NAME] = req.mock && NEEDS_MOCK.has(String(parsed.Type)) ? withInnerResourcesUnchecked(parsed) : parsed;
+  states[SYNTHESIZED_STATE_NAME] =
+    req.mock && NEEDS_MOCK.has(String(parsed.Type)) ? withInnerResourcesUnchecked(parsed) : parsed;
   const prepared = validateDefinition(JSON.stringify({ StartAt: SYNTHESIZED_STATE_NAME, States: states }));
   return prepared.states.get(SYNTHESIZED_STATE_NAME) as PreparedState;
 }
@@ -127,7 +135,8 @@ function withInnerResourcesUnchecked(state: Json): Json {
       if (!isObject(list) || !isObject(list.States)) continue;
       for (const inner of Object.values(list.States)) {
         if (!isObject(inner)) continue;
-        if (inner.Type === 'Task' && typeof inner.Resource === 'string' && !recognised(inner.Resource)) inner.Resource = STAND_IN_RESOURCE;
+        if (inner.Type === 'Task' && typeof inner.Resource === 'string' && !recognised(inner.Resource))
+          inner.Resource = STAND_IN_RESOURCE;
         visitOwner(inner);
       }
     }
@@ -139,29 +148,36 @@ function withInnerResourcesUnchecked(state: Json): Json {
 /** The states a state can move to: `Next`, a Choice's rules' `Next` and `Default`, each catcher's `Next`. */
 function transitionTargets(state: Json): string[] {
   const targets = [state.Next, state.Default];
-  for (const list of [state.Choices, state.Catch]) if (Array.isArray(list)) for (const item of list) if (isObject(item)) targets.push(item.Next);
+  for (const list of [state.Choices, state.Catch])
+    if (Array.isArray(list)) for (const item of list) if (isObject(item)) targets.push(item.Next);
   return targets.filter((t): t is string => typeof t === 'string' && t !== SYNTHESIZED_STATE_NAME);
 }
 
 /** The rules on a request that need its state: mocks by state type, roles, configuration. */
 function checkRequestAgainstState(req: TestStateRequest, state: PreparedState): void {
   const { mock, stateConfiguration: config } = req;
-  if (mock && !MOCKABLE.has(state.type)) throw new ValidationException(`State type '${state.type}' is not supported when a mock is specified`);
+  if (mock && !MOCKABLE.has(state.type))
+    throw new ValidationException(`State type '${state.type}' is not supported when a mock is specified`);
   // Recorded on a Map without a mock: this refusal comes before the Map's own.
   if (config.mapIterationFailureCount !== undefined && !mock) {
     throw new ValidationException('TestState does not support MapIterationFailureCount when a mock is not specified.');
   }
   if (!mock && NEEDS_MOCK.has(state.type)) {
-    throw new InvalidDefinition('TestState API does not support Map or Parallel states. Supported state types include: [Task, Wait, Pass, Succeed, Fail, Choice]');
+    throw new InvalidDefinition(
+      'TestState API does not support Map or Parallel states. Supported state types include: [Task, Wait, Pass, Succeed, Fail, Choice]',
+    );
   }
   if (state.type === 'Task' && !mock) {
     if (req.roleArn === undefined) throw new ValidationException('RoleArn must be specified when testing a Task state');
     // An activity task waits for a worker, which a test has none of: AWS documents Activity as needing a mock.
-    if (state.task?.service === 'activity') throw new ValidationException('TestState does not support Activity tasks when a mock is not specified.');
+    if (state.task?.service === 'activity')
+      throw new ValidationException('TestState does not support Activity tasks when a mock is not specified.');
     const pattern = state.task?.pattern;
     // The service waits for neither a callback nor a job in a test; AWS documents these as needing a mock.
     if (pattern === 'waitForTaskToken' || pattern === 'sync') {
-      throw new ValidationException(`TestState does not support the '.${state.task?.resource.split('.').slice(1).join('.')}' integration pattern when a mock is not specified.`);
+      throw new ValidationException(
+        `TestState does not support the '.${state.task?.resource.split('.').slice(1).join('.')}' integration pattern when a mock is not specified.`,
+      );
     }
   }
   if (req.context !== undefined && !mock) {
@@ -171,14 +187,19 @@ function checkRequestAgainstState(req: TestStateRequest, state: PreparedState): 
   // errorCausedByState names the state inside the Map or Parallel where a mocked error originated.
   const causedBy = config.errorCausedByState;
   if (causedBy !== undefined && !nestedStateNames(state.definition).has(causedBy)) {
-    throw new ValidationException(`The errorCausedByState '${causedBy}' names no state inside the tested ${state.type} state.`);
+    throw new ValidationException(
+      `The errorCausedByState '${causedBy}' names no state inside the tested ${state.type} state.`,
+    );
   }
 }
 
 /** The names of the states inside a Parallel's branches or a Map's item processor, at any depth. */
 function nestedStateNames(definition: Readonly<Record<string, unknown>>): Set<string> {
   const names = new Set<string>();
-  const lists = [...(Array.isArray(definition.Branches) ? definition.Branches : []), definition.ItemProcessor ?? definition.Iterator];
+  const lists = [
+    ...(Array.isArray(definition.Branches) ? definition.Branches : []),
+    definition.ItemProcessor ?? definition.Iterator,
+  ];
   for (const list of lists) {
     if (!isObject(list) || !isObject(list.States)) continue;
     for (const [name, nested] of Object.entries(list.States)) {
@@ -194,7 +215,9 @@ function checkMockedAggregate(state: PreparedState, result: unknown, req: TestSt
   if (state.type === 'Parallel') {
     if (!Array.isArray(result)) throw new ValidationException('Mocked result must be an array.');
     if (result.length !== (state.branches ?? []).length) {
-      throw new ValidationException('Mocked result must contain the same number of items as number of Parallel branches.');
+      throw new ValidationException(
+        'Mocked result must contain the same number of items as number of Parallel branches.',
+      );
     }
   }
   if (state.type === 'Map') {
@@ -205,7 +228,9 @@ function checkMockedAggregate(state: PreparedState, result: unknown, req: TestSt
     }
     const failures = req.stateConfiguration.mapIterationFailureCount;
     if (failures !== undefined && Array.isArray(result) && failures > result.length) {
-      throw new ValidationException('Map iteration failure count must be less than or equal to the number of Map iterations');
+      throw new ValidationException(
+        'Map iteration failure count must be less than or equal to the number of Map iterations',
+      );
     }
   }
 }
@@ -279,7 +304,10 @@ class TestRun {
 
   /** JSONPath's `InputPath` step. */
   private async afterInputPath(): Promise<unknown> {
-    const value = await this.flow.effectiveInput(without(this.definition, 'Parameters', 'Result', 'Arguments'), this.scope);
+    const value = await this.flow.effectiveInput(
+      without(this.definition, 'Parameters', 'Result', 'Arguments'),
+      this.scope,
+    );
     this.inspection.json('afterInputPath', value);
     return value;
   }
@@ -298,11 +326,23 @@ class TestRun {
   }
 
   /** A result's way out: ResultSelector, ResultPath, OutputPath (JSONPath) or Output (JSONata), and Assign. */
-  private async succeedWith(result: unknown, options: { showResult: boolean; showSteps: boolean } = { showResult: true, showSteps: true }): Promise<Json> {
+  private async succeedWith(
+    result: unknown,
+    options: { showResult: boolean; showSteps: boolean } = { showResult: true, showSteps: true },
+  ): Promise<Json> {
     const scope = { ...this.scope, result };
     if (options.showResult) this.inspection.json('result', result);
     if (this.jsonPath && options.showSteps) {
-      this.inspection.json('afterResultSelector', await this.flow.output({ Type: this.definition.Type, ...('ResultSelector' in this.definition ? { ResultSelector: this.definition.ResultSelector } : {}) } as StateDefinition, scope));
+      this.inspection.json(
+        'afterResultSelector',
+        await this.flow.output(
+          {
+            Type: this.definition.Type,
+            ...('ResultSelector' in this.definition ? { ResultSelector: this.definition.ResultSelector } : {}),
+          } as StateDefinition,
+          scope,
+        ),
+      );
       this.inspection.json('afterResultPath', await this.flow.output(without(this.definition, 'OutputPath'), scope));
     }
     const output = await this.flow.output(this.definition, scope);
@@ -312,7 +352,7 @@ class TestRun {
 
   private async task(): Promise<Json> {
     const args = await this.effectiveInput();
-    const outcome = this.mocked ?? await runTaskIntegration(this.services.integrations, this.state.task!, args);
+    const outcome = this.mocked ?? (await runTaskIntegration(this.services.integrations, this.state.task!, args));
     if (!outcome.ok) return this.recover({ error: outcome.error, cause: outcome.cause });
     if (this.jsonPath) return this.succeedWith(outcome.value);
     return this.succeedWith(outcome.value, { showResult: true, showSteps: false });
@@ -322,7 +362,8 @@ class TestRun {
     const outcome = this.mocked as TaskOutcome;
     if (this.jsonPath) {
       await this.afterInputPath();
-      if (this.definition.ItemReader === undefined) this.inspection.json('afterItemsPath', await this.flow.mapItems(this.definition, this.scope));
+      if (this.definition.ItemReader === undefined)
+        this.inspection.json('afterItemsPath', await this.flow.mapItems(this.definition, this.scope));
     }
     const limits = await this.flow.mapLimits(this.definition, this.scope);
     this.inspection.number('maxConcurrency', limits.maxConcurrency);
@@ -334,8 +375,14 @@ class TestRun {
     // With no tolerance configured, failed iterations did not fail the Map (recorded: BASE_MAP_STATE, count 2).
     const exceeded =
       (limits.toleratedFailureCount !== undefined && failed > limits.toleratedFailureCount) ||
-      (limits.toleratedFailurePercentage !== undefined && total > 0 && (failed / total) * 100 > limits.toleratedFailurePercentage);
-    if (exceeded) return this.recover({ error: StatesError.ExceedToleratedFailureThreshold, cause: 'The specified tolerated failure threshold was exceeded' });
+      (limits.toleratedFailurePercentage !== undefined &&
+        total > 0 &&
+        (failed / total) * 100 > limits.toleratedFailurePercentage);
+    if (exceeded)
+      return this.recover({
+        error: StatesError.ExceedToleratedFailureThreshold,
+        cause: 'The specified tolerated failure threshold was exceeded',
+      });
     return this.succeedWith(outcome.value, { showResult: false, showSteps: true });
   }
 
@@ -400,7 +447,10 @@ class TestRun {
       const catcher = state.catch[catchIndex];
       this.inspection.data.errorDetails = { catchIndex };
       try {
-        const { output } = await this.flow.catchOutput(catcher, { ...this.scope, errorOutput: { Error: failure.error, Cause: failure.cause } });
+        const { output } = await this.flow.catchOutput(catcher, {
+          ...this.scope,
+          errorOutput: { Error: failure.error, Cause: failure.cause },
+        });
         return this.answer('CAUGHT_ERROR', { ...failure, output, nextState: catcher.Next });
       } catch (err) {
         return this.answer('FAILED', failureOf(err));
@@ -410,7 +460,10 @@ class TestRun {
     return this.answer('FAILED', failure);
   }
 
-  private answer(status: TestStateStatus, parts: { output?: unknown; nextState?: string; error?: string; cause?: string }): Json {
+  private answer(
+    status: TestStateStatus,
+    parts: { output?: unknown; nextState?: string; error?: string; cause?: string },
+  ): Json {
     const failed = status === 'FAILED' || status === 'RETRIABLE';
     const output = !failed && 'output' in parts ? this.texts.of(parts.output) : undefined;
     // The payload limit a run holds the same state's output to (step.ts exit): over it, the state fails.
@@ -430,7 +483,12 @@ class TestRun {
 }
 
 /** The mock as the outcome of the state's work, its result checked first (shape, aggregate form). */
-async function mockOutcome(mock: TestStateMock, state: PreparedState, req: TestStateRequest, texts: Texts): Promise<TaskOutcome> {
+async function mockOutcome(
+  mock: TestStateMock,
+  state: PreparedState,
+  req: TestStateRequest,
+  texts: Texts,
+): Promise<TaskOutcome> {
   // The same place a mock config's Throw/Return becomes an outcome, so what follows is the real data flow.
   if (mock.kind === 'error') return mockedOutcome({ Throw: { Error: mock.error, Cause: mock.cause } });
   const result = texts.remember(JSON.parse(mock.text), mock.text);
@@ -444,7 +502,8 @@ export async function testState(services: TestStateServices, input: Json): Promi
   const req = readTestStateRequest(input);
   const state = stateUnderTest(req);
   checkRequestAgainstState(req, state);
-  const tokenTask = state.type === 'Task' && (state.task?.pattern === 'waitForTaskToken' || state.task?.pattern === 'sync');
+  const tokenTask =
+    state.type === 'Task' && (state.task?.pattern === 'waitForTaskToken' || state.task?.pattern === 'sync');
   const context = req.context !== undefined ? givenContext(req.context, { tokenTask }) : undefined;
   const value = parseExecutionInput(req.input);
   const variables = req.variables === undefined ? {} : parseVariables(req.variables);
@@ -455,7 +514,14 @@ export async function testState(services: TestStateServices, input: Json): Promi
     context:
       context ??
       // Task, Map and Parallel are the states with Retry fields (and the ones a mock is for).
-      synthesizedContext({ scope: services.scope, input: value, roleArn: req.roleArn, nowMillis, recoverable: MOCKABLE.has(state.type), ...(tokenTask ? { token: newTaskToken() } : {}) }),
+      synthesizedContext({
+        scope: services.scope,
+        input: value,
+        roleArn: req.roleArn,
+        nowMillis,
+        recoverable: MOCKABLE.has(state.type),
+        ...(tokenTask ? { token: newTaskToken() } : {}),
+      }),
     nowMillis,
     expressionLimits: services.expressionLimits,
   };
@@ -467,7 +533,10 @@ export async function testState(services: TestStateServices, input: Json): Promi
 
 /** `variables`: a JSON object of variable values. */
 function parseVariables(text: string): Json {
-  if (nestsDeeperThan(text, MAX_JSON_NESTING_DEPTH)) throw new ValidationException(`Variables must be a valid JSON object nested no deeper than ${MAX_JSON_NESTING_DEPTH} levels`);
+  if (nestsDeeperThan(text, MAX_JSON_NESTING_DEPTH))
+    throw new ValidationException(
+      `Variables must be a valid JSON object nested no deeper than ${MAX_JSON_NESTING_DEPTH} levels`,
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

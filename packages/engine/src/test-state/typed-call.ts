@@ -59,7 +59,14 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : JS
 
 /** The wire request of a call. */
 export function testStateRequest(definition: object | string, options: TestStateOptions = {}): Record<string, unknown> {
-  const { mock, fieldValidationMode, retrierRetryCount, errorCausedByState, mapIterationFailureCount, mapItemReaderData } = options;
+  const {
+    mock,
+    fieldValidationMode,
+    retrierRetryCount,
+    errorCausedByState,
+    mapIterationFailureCount,
+    mapItemReaderData,
+  } = options;
   const configuration = {
     ...(retrierRetryCount !== undefined ? { retrierRetryCount } : {}),
     ...(errorCausedByState !== undefined ? { errorCausedByState } : {}),
@@ -78,7 +85,9 @@ export function testStateRequest(definition: object | string, options: TestState
     ...(mock !== undefined
       ? {
           mock: {
-            ...('result' in mock ? { result: JSON.stringify(mock.result) } : { errorOutput: { error: mock.error, cause: mock.cause ?? '' } }),
+            ...('result' in mock
+              ? { result: JSON.stringify(mock.result) }
+              : { errorOutput: { error: mock.error, cause: mock.cause ?? '' } }),
             ...(fieldValidationMode !== undefined ? { fieldValidationMode } : {}),
           },
         }
@@ -94,11 +103,19 @@ export function testStateResult(answer: Readonly<Record<string, unknown>>): Test
   return {
     ...(rest as Omit<TestStateResult, 'output' | 'inspectionData'>),
     ...(output !== undefined ? { output: parse(output) } : {}),
-    ...(inspectionData !== undefined ? { inspectionData: Object.fromEntries(Object.entries(inspectionData as object).map(([k, v]) => [k, parse(v)])) } : {}),
+    ...(inspectionData !== undefined
+      ? { inspectionData: Object.fromEntries(Object.entries(inspectionData as object).map(([k, v]) => [k, parse(v)])) }
+      : {}),
   };
 }
 
 /** Runs TestState on `handler` with values: `callTestState(engine, {Type: 'Pass', ...}, { input: {...} })`. */
-export async function callTestState(handler: TestStateHandler, definition: object | string, options: TestStateOptions = {}): Promise<TestStateResult> {
-  return testStateResult((await handler.handle('TestState', testStateRequest(definition, options))) as Record<string, unknown>);
+export async function callTestState(
+  handler: TestStateHandler,
+  definition: object | string,
+  options: TestStateOptions = {},
+): Promise<TestStateResult> {
+  return testStateResult(
+    (await handler.handle('TestState', testStateRequest(definition, options))) as Record<string, unknown>,
+  );
 }

@@ -3,5 +3,11 @@
  * and a virtual clock (no server, no emulated services).
  */
 export { TestEngine } from './test-engine';
-export type { TestEngineOptions, TestExecution, TestExecutionOptions, TestFunction, TestHistoryEvent } from './test-engine';
+export type {
+  TestEngineOptions,
+  TestExecution,
+  TestExecutionOptions,
+  TestFunction,
+  TestHistoryEvent,
+} from './test-engine';
 export { mockConfig, mockReturn, mockThrow, MockConfigBuilder } from '../mocks';

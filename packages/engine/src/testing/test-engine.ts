@@ -83,10 +83,20 @@ export class TestEngine {
   /** Starts an engine on its own data directory. */
   static async start(options: TestEngineOptions = {}): Promise<TestEngine> {
     const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'autosave-test-engine-')));
-    return TestEngine.open(options, dataDir, options.dataDir === undefined, new VirtualClock(options.startAt?.getTime() ?? DEFAULT_VIRTUAL_EPOCH_MILLIS));
+    return TestEngine.open(
+      options,
+      dataDir,
+      options.dataDir === undefined,
+      new VirtualClock(options.startAt?.getTime() ?? DEFAULT_VIRTUAL_EPOCH_MILLIS),
+    );
   }
 
-  private static async open(options: TestEngineOptions, dataDir: string, ownsDataDir: boolean, clock: VirtualClock): Promise<TestEngine> {
+  private static async open(
+    options: TestEngineOptions,
+    dataDir: string,
+    ownsDataDir: boolean,
+    clock: VirtualClock,
+  ): Promise<TestEngine> {
     const invocations = new Map<string, number>();
     const engine = new Engine({
       dataDir,
@@ -99,16 +109,33 @@ export class TestEngine {
   }
 
   /** Creates a state machine from its definition (an object or its JSON text); answers its ARN. */
-  async createStateMachine(name: string, definition: object | string, type: 'STANDARD' | 'EXPRESS' = 'STANDARD'): Promise<string> {
+  async createStateMachine(
+    name: string,
+    definition: object | string,
+    type: 'STANDARD' | 'EXPRESS' = 'STANDARD',
+  ): Promise<string> {
     const text = typeof definition === 'string' ? definition : JSON.stringify(definition);
-    const out = (await this.engine.handle('CreateStateMachine', { name, definition: text, roleArn: TEST_ROLE_ARN, type })) as { stateMachineArn: string };
+    const out = (await this.engine.handle('CreateStateMachine', {
+      name,
+      definition: text,
+      roleArn: TEST_ROLE_ARN,
+      type,
+    })) as { stateMachineArn: string };
     return out.stateMachineArn;
   }
 
   /** Starts a run and answers its ARN at once; {@link TestEngine.settle} waits for what it can do without time passing. */
-  async startExecution(stateMachineArn: string, input: unknown = {}, options: TestExecutionOptions = {}): Promise<string> {
+  async startExecution(
+    stateMachineArn: string,
+    input: unknown = {},
+    options: TestExecutionOptions = {},
+  ): Promise<string> {
     const target = options.testCase ? `${stateMachineArn}#${options.testCase}` : stateMachineArn;
-    const out = (await this.engine.handle('StartExecution', { stateMachineArn: target, input: JSON.stringify(input), ...(options.name ? { name: options.name } : {}) })) as { executionArn: string };
+    const out = (await this.engine.handle('StartExecution', {
+      stateMachineArn: target,
+      input: JSON.stringify(input),
+      ...(options.name ? { name: options.name } : {}),
+    })) as { executionArn: string };
     return out.executionArn;
   }
 
@@ -141,7 +168,11 @@ export class TestEngine {
     const events: TestHistoryEvent[] = [];
     let nextToken: string | undefined;
     do {
-      const page = (await this.engine.handle('GetExecutionHistory', { executionArn, maxResults: 1000, ...(nextToken ? { nextToken } : {}) })) as { events: TestHistoryEvent[]; nextToken?: string };
+      const page = (await this.engine.handle('GetExecutionHistory', {
+        executionArn,
+        maxResults: 1000,
+        ...(nextToken ? { nextToken } : {}),
+      })) as { events: TestHistoryEvent[]; nextToken?: string };
       events.push(...page.events);
       nextToken = page.nextToken;
     } while (nextToken);
@@ -159,7 +190,12 @@ export class TestEngine {
    */
   async restart(functions: Readonly<Record<string, TestFunction>> = this.options.functions ?? {}): Promise<TestEngine> {
     await this.engine.stop();
-    return TestEngine.open({ ...this.options, functions }, this.dataDir, this.ownsDataDir, new VirtualClock(this.clock.now()));
+    return TestEngine.open(
+      { ...this.options, functions },
+      this.dataDir,
+      this.ownsDataDir,
+      new VirtualClock(this.clock.now()),
+    );
   }
 
   /** Stops the engine, and removes its data directory if it made it. */
@@ -170,16 +206,24 @@ export class TestEngine {
 }
 
 /** Lambda's Invoke over the functions a test gave, counting each function's invocations. */
-function functionInvoker(functions: Readonly<Record<string, TestFunction>>, invocations: Map<string, number>): LambdaInvoker {
+function functionInvoker(
+  functions: Readonly<Record<string, TestFunction>>,
+  invocations: Map<string, number>,
+): LambdaInvoker {
   return async ({ functionName, payload }) => {
     const fn = functions[functionName];
-    if (!fn) throw Object.assign(new Error(`Function not found: ${functionName}`), { name: 'ResourceNotFoundException' });
+    if (!fn)
+      throw Object.assign(new Error(`Function not found: ${functionName}`), { name: 'ResourceNotFoundException' });
     invocations.set(functionName, (invocations.get(functionName) ?? 0) + 1);
     try {
       return { payload: (await fn(payload)) ?? null, executedVersion: '$LATEST' };
     } catch (err) {
       const e = err instanceof Error ? err : new Error(String(err));
-      return { payload: { errorType: e.name, errorMessage: e.message }, functionError: 'Unhandled', executedVersion: '$LATEST' };
+      return {
+        payload: { errorType: e.name, errorMessage: e.message },
+        functionError: 'Unhandled',
+        executedVersion: '$LATEST',
+      };
     }
   };
 }

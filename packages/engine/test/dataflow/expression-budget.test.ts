@@ -6,12 +6,22 @@
  */
 import jsonata from 'jsonata';
 import { describe, expect, it } from 'vitest';
-import { dataFlowFor, DEFAULT_EXPRESSION_LIMITS, type EvaluationScope, type ExpressionLimits } from '../../src/dataflow';
+import {
+  dataFlowFor,
+  DEFAULT_EXPRESSION_LIMITS,
+  type EvaluationScope,
+  type ExpressionLimits,
+} from '../../src/dataflow';
 
 const flow = dataFlowFor('JSONata');
 /** Small enough that a runaway case ends quickly, as an engine's options would set it. */
 const limits: ExpressionLimits = { ...DEFAULT_EXPRESSION_LIMITS, timeoutMillis: 300 };
-const scope = (input: unknown = {}, expressionLimits: ExpressionLimits = limits): EvaluationScope => ({ input, context: {}, variables: {}, expressionLimits });
+const scope = (input: unknown = {}, expressionLimits: ExpressionLimits = limits): EvaluationScope => ({
+  input,
+  context: {},
+  variables: {},
+  expressionLimits,
+});
 const output = (expression: string, input?: unknown, expressionLimits?: ExpressionLimits) =>
   flow.output({ Type: 'Pass', Output: `{% ${expression} %}` }, scope(input, expressionLimits));
 
@@ -31,19 +41,35 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
 
 describe('the expression budget', () => {
   it.each([
-    ['infinite tail recursion (the issue: freezes the engine)', '($f := function($n){ $f($n+1) }; $f(0))', 'timeoutMillis'],
-    ['non-tail recursion without end (670 MB at depth 100,000)', '($f := function($n){ 1 + $f($n+1) }; $f(0))', 'maxDepth', { ...limits, timeoutMillis: 60_000, maxDepth: 3000 }],
+    [
+      'infinite tail recursion (the issue: freezes the engine)',
+      '($f := function($n){ $f($n+1) }; $f(0))',
+      'timeoutMillis',
+    ],
+    [
+      'non-tail recursion without end (670 MB at depth 100,000)',
+      '($f := function($n){ 1 + $f($n+1) }; $f(0))',
+      'maxDepth',
+      { ...limits, timeoutMillis: 60_000, maxDepth: 3000 },
+    ],
     ['$pad to 50,000,000 characters (3-13 s)', '$pad("", 50000000)', 'maxStringLength'],
     ['$pad with a long pad string', '$pad("", 1000000, $join($map([1..10], function(){"x"})))', 'maxStringLength'],
     ['a string doubled by concatenation', '($f := function($s){ $f($s & $s) }; $f("xxxxxxxx"))', 'maxStringLength'],
-    ['$join of many copies of a long string', '($s := $pad("", 1000000); $join([$s, $s, $s, $s, $s]))', 'maxStringLength'],
+    [
+      '$join of many copies of a long string',
+      '($s := $pad("", 1000000); $join([$s, $s, $s, $s, $s]))',
+      'maxStringLength',
+    ],
     ['a range of 10,000,000 items', '[1..10000000]', 'maxArrayLength'],
-  ])('%s fails with States.QueryEvaluationError naming the budget', async (_what, expression, limit, budget?: ExpressionLimits) => {
-    const err = await failure(output(expression, {}, budget));
-    expect(err.name).toBe('States.QueryEvaluationError');
-    expect(err.message).toContain(`specified for the field 'Output' was stopped`);
-    expect(err.message).toContain(`expressionLimits.${limit}`);
-  });
+  ])(
+    '%s fails with States.QueryEvaluationError naming the budget',
+    async (_what, expression, limit, budget?: ExpressionLimits) => {
+      const err = await failure(output(expression, {}, budget));
+      expect(err.name).toBe('States.QueryEvaluationError');
+      expect(err.message).toContain(`specified for the field 'Output' was stopped`);
+      expect(err.message).toContain(`expressionLimits.${limit}`);
+    },
+  );
 
   it('the budget is the scope’s: a larger time budget lets the same loop run longer', async () => {
     const loop = '($f := function($n){ $f($n+1) }; $f(0))';
@@ -84,8 +110,19 @@ describe('the expression budget', () => {
 
 describe('regexes run on a linear-time engine and match as JavaScript regexes do', () => {
   it.each([
-    ['$match with groups and indices', '$match("ab12cd34", /[a-z]+(\\d)/)', [{ match: 'ab1', index: 0, groups: ['1'] }, { match: 'cd3', index: 4, groups: ['3'] }]],
-    ['$match past characters outside the BMP (UTF-16 indices)', '$match("x😀éb", /é(b)?/)', { match: 'éb', index: 3, groups: ['b'] }],
+    [
+      '$match with groups and indices',
+      '$match("ab12cd34", /[a-z]+(\\d)/)',
+      [
+        { match: 'ab1', index: 0, groups: ['1'] },
+        { match: 'cd3', index: 4, groups: ['3'] },
+      ],
+    ],
+    [
+      '$match past characters outside the BMP (UTF-16 indices)',
+      '$match("x😀éb", /é(b)?/)',
+      { match: 'éb', index: 3, groups: ['b'] },
+    ],
     ['$replace', '$replace("hello world", /o/, "0")', 'hell0 w0rld'],
     ['$replace with a group reference', '$replace("John Smith", /(\\w+)\\s(\\w+)/, "$2, $1")', 'Smith, John'],
     ['$split', '$split("a1b2c", /\\d/)', ['a', 'b', 'c']],

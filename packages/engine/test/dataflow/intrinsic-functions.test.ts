@@ -27,12 +27,18 @@ describe('intrinsic functions', () => {
     ["States.Format('{}', $greeting)", 'hello'],
     ['States.Format($.tmpl, $.name)', 'Hi ada'],
     ['States.StringToJson($.json)', { x: [1, 2], y: null }],
-    ["States.StringToJson('[1, \"a\"]')", [1, 'a']],
+    ['States.StringToJson(\'[1, "a"]\')', [1, 'a']],
     ['States.JsonToString($.obj)', '{"a":1,"b":{"c":2}}'],
     ['States.JsonToString($.n)', '3'],
     ["States.Array('a', 1, true, null, $.obj.b)", ['a', 1, true, null, { c: 2 }]],
     ['States.Array()', []],
-    ['States.ArrayPartition($.list, 4)', [[1, 2, 2, 3], [{ a: 1 }, { a: 1 }]]],
+    [
+      'States.ArrayPartition($.list, 4)',
+      [
+        [1, 2, 2, 3],
+        [{ a: 1 }, { a: 1 }],
+      ],
+    ],
     ['States.ArrayPartition(States.Array(1, 2, 3), 1)', [[1], [2], [3]]],
     ['States.ArrayContains($.list, 3)', true],
     ['States.ArrayContains($.list, $.obj.b)', false],
@@ -40,7 +46,7 @@ describe('intrinsic functions', () => {
     ['States.ArrayRange(1, 9, 2)', [1, 3, 5, 7, 9]],
     ['States.ArrayRange(10, 0, -5)', [10, 5, 0]],
     ['States.ArrayGetItem($.list, 3)', 3],
-    ['States.ArrayGetItem(States.Array(\'a\', \'b\'), 0)', 'a'],
+    ["States.ArrayGetItem(States.Array('a', 'b'), 0)", 'a'],
     ['States.ArrayLength($.list)', 6],
     ['States.ArrayLength(States.Array())', 0],
     ['States.ArrayUnique($.list)', [1, 2, 3, { a: 1 }]],
@@ -80,9 +86,24 @@ describe('intrinsic functions', () => {
   it('the table has every Step Functions intrinsic', () => {
     expect(Object.keys(INTRINSIC_FUNCTIONS).sort()).toEqual(
       [
-        'States.Array', 'States.ArrayContains', 'States.ArrayGetItem', 'States.ArrayLength', 'States.ArrayPartition', 'States.ArrayRange',
-        'States.ArrayUnique', 'States.Base64Decode', 'States.Base64Encode', 'States.Format', 'States.Hash', 'States.JsonMerge',
-        'States.JsonToString', 'States.MathAdd', 'States.MathRandom', 'States.StringSplit', 'States.StringToJson', 'States.UUID',
+        'States.Array',
+        'States.ArrayContains',
+        'States.ArrayGetItem',
+        'States.ArrayLength',
+        'States.ArrayPartition',
+        'States.ArrayRange',
+        'States.ArrayUnique',
+        'States.Base64Decode',
+        'States.Base64Encode',
+        'States.Format',
+        'States.Hash',
+        'States.JsonMerge',
+        'States.JsonToString',
+        'States.MathAdd',
+        'States.MathRandom',
+        'States.StringSplit',
+        'States.StringToJson',
+        'States.UUID',
       ].sort(),
     );
   });
@@ -105,7 +126,9 @@ describe('intrinsic functions', () => {
     ["States.MathAdd('1', 1)", /must be a number/],
     ['States.MathRandom(5, 5)', /greater/],
   ])('%s is a States.IntrinsicFailure (%s)', (text, message) => {
-    expect(() => run(text)).toThrowError(expect.objectContaining({ name: 'States.IntrinsicFailure', message: expect.stringMatching(message) }));
+    expect(() => run(text)).toThrowError(
+      expect.objectContaining({ name: 'States.IntrinsicFailure', message: expect.stringMatching(message) }),
+    );
   });
 
   it.each([
@@ -117,10 +140,14 @@ describe('intrinsic functions', () => {
     ['States.ArrayRange(1, 2, 3) extra', /trailing text/],
     ['States.Array(nope)', /unexpected argument/],
   ])('%s does not compile: %s', (text, message) => {
-    expect(() => compileIntrinsic(text)).toThrowError(expect.objectContaining({ name: 'States.IntrinsicFailure', message: expect.stringMatching(message) }));
+    expect(() => compileIntrinsic(text)).toThrowError(
+      expect.objectContaining({ name: 'States.IntrinsicFailure', message: expect.stringMatching(message) }),
+    );
   });
 
   it('a path argument that selects nothing is a States.Runtime error', () => {
-    expect(() => run("States.Format('{}', $.missing)")).toThrowError(expect.objectContaining({ name: 'States.Runtime' }));
+    expect(() => run("States.Format('{}', $.missing)")).toThrowError(
+      expect.objectContaining({ name: 'States.Runtime' }),
+    );
   });
 });

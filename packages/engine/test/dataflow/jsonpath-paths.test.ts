@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { readPath, setReferencePath } from '../../src/dataflow';
 
-const data = { a: { b: [10, 20, { c: 'deep' }] }, 'odd key': 1, 'dots.in.key': 2, list: [{ id: 1, ok: true }, { id: 2, ok: false }], zero: 0, nil: null };
-const roots = { data, context: { Execution: { Name: 'run-1' }, Map: { Item: { Index: 2 } } }, variables: { user: { name: 'ada', tags: ['x'] }, count: 3 } };
+const data = {
+  a: { b: [10, 20, { c: 'deep' }] },
+  'odd key': 1,
+  'dots.in.key': 2,
+  list: [
+    { id: 1, ok: true },
+    { id: 2, ok: false },
+  ],
+  zero: 0,
+  nil: null,
+};
+const roots = {
+  data,
+  context: { Execution: { Name: 'run-1' }, Map: { Item: { Index: 2 } } },
+  variables: { user: { name: 'ada', tags: ['x'] }, count: 3 },
+};
 
 describe('readPath', () => {
   it.each([
@@ -28,19 +42,28 @@ describe('readPath', () => {
     expect(readPath(path, roots, 'InputPath')).toEqual(expected);
   });
 
-  it.each([['$.missing'], ['$.a.b[9]'], ['$.a.b.length'], ['$.zero.x'], ['$$.Task.Token'], ['$unknownVariable'], ['no-dollar']])(
-    '%s is a States.Runtime error',
-    (path) => {
-      expect(() => readPath(path, roots, 'InputPath')).toThrowError(expect.objectContaining({ name: 'States.Runtime' }));
-    },
-  );
+  it.each([
+    ['$.missing'],
+    ['$.a.b[9]'],
+    ['$.a.b.length'],
+    ['$.zero.x'],
+    ['$$.Task.Token'],
+    ['$unknownVariable'],
+    ['no-dollar'],
+  ])('%s is a States.Runtime error', (path) => {
+    expect(() => readPath(path, roots, 'InputPath')).toThrowError(expect.objectContaining({ name: 'States.Runtime' }));
+  });
 
   it('names the field in the message', () => {
     expect(() => readPath('$.missing', { ...roots, data: { a: 1 } }, 'Parameters/x.$')).toThrow(
       `The JSONPath '$.missing' specified for the field 'x.$' could not be found in the input '{"a":1}'`,
     );
-    expect(() => readPath('$.missing', roots, 'InputPath')).toThrow("Invalid path '$.missing' : No results for path: $['missing']");
-    expect(() => readPath('$.no.such', roots, 'OutputPath')).toThrow("Invalid path '$.no.such' : Missing property in path $['no']");
+    expect(() => readPath('$.missing', roots, 'InputPath')).toThrow(
+      "Invalid path '$.missing' : No results for path: $['missing']",
+    );
+    expect(() => readPath('$.no.such', roots, 'OutputPath')).toThrow(
+      "Invalid path '$.no.such' : Missing property in path $['no']",
+    );
   });
 });
 
@@ -71,6 +94,8 @@ describe('setReferencePath (ResultPath)', () => {
     ['$.list[*]', { list: [] }],
     ['$..r', {}],
   ])('%s into %j is a States.ResultPathMatchFailure', (path, input) => {
-    expect(() => setReferencePath(input, path, 1)).toThrowError(expect.objectContaining({ name: 'States.ResultPathMatchFailure' }));
+    expect(() => setReferencePath(input, path, 1)).toThrowError(
+      expect.objectContaining({ name: 'States.ResultPathMatchFailure' }),
+    );
   });
 });

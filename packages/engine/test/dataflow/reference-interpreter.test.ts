@@ -10,7 +10,10 @@ type Json = Record<string, unknown>;
 type Handler = (input: unknown) => unknown;
 const flow = dataFlowFor('JSONPath');
 
-let StateMachine: new (definition: object, options?: object) => { run(input: unknown, options?: object): { result: Promise<unknown> } };
+let StateMachine: new (
+  definition: object,
+  options?: object,
+) => { run(input: unknown, options?: object): { result: Promise<unknown> } };
 
 beforeAll(async () => {
   // The reference declares Node 22; this is the one API it needs from it.
@@ -49,11 +52,17 @@ async function runLocally(list: Json, input: unknown, handlers: Record<string, H
           const items = await flow.mapItems(state, scope);
           result = [];
           for (const [index, item] of items.entries()) {
-            const itemInput = await flow.mapItemInput(state, { ...scope, context: { Map: { Item: { Index: index, Value: item } } } });
+            const itemInput = await flow.mapItemInput(state, {
+              ...scope,
+              context: { Map: { Item: { Index: index, Value: item } } },
+            });
             (result as unknown[]).push(await runLocally(state.ItemProcessor as Json, itemInput, handlers));
           }
         }
-        if (state.Type === 'Parallel') result = await Promise.all((state.Branches as Json[]).map((branch) => runLocally(branch, effective, handlers)));
+        if (state.Type === 'Parallel')
+          result = await Promise.all(
+            (state.Branches as Json[]).map((branch) => runLocally(branch, effective, handlers)),
+          );
         value = await flow.output(state, { ...scope, result });
         next = state.Next as string | undefined;
       }
@@ -65,7 +74,9 @@ async function runLocally(list: Json, input: unknown, handlers: Record<string, H
 
 async function runReference(definition: Json, input: unknown, handlers: Record<string, Handler>): Promise<unknown> {
   const machine = new StateMachine(definition, { validationOptions: { checkArn: false } });
-  const taskResourceLocalHandlers = Object.fromEntries(Object.entries(handlers).map(([name, fn]) => [name, async (i: unknown) => fn(i)]));
+  const taskResourceLocalHandlers = Object.fromEntries(
+    Object.entries(handlers).map(([name, fn]) => [name, async (i: unknown) => fn(i)]),
+  );
   return machine.run(input, { overrides: { taskResourceLocalHandlers } }).result;
 }
 
@@ -100,11 +111,27 @@ const machines: Array<[string, Json, unknown[], Record<string, Handler>]> = [
           ResultPath: '$.shaped',
           Next: 'Narrow',
         },
-        Narrow: { Type: 'Pass', InputPath: '$.shaped', Result: { note: 'fixed' }, ResultPath: '$.deep.note', OutputPath: '$', Next: 'Keep' },
+        Narrow: {
+          Type: 'Pass',
+          InputPath: '$.shaped',
+          Result: { note: 'fixed' },
+          ResultPath: '$.deep.note',
+          OutputPath: '$',
+          Next: 'Keep',
+        },
         Keep: { Type: 'Pass', ResultPath: null, OutputPath: '$', End: true },
       },
     },
-    [{ user: { name: 'ada', id: 1 }, extra: { id: 2, role: 'x' }, items: [3, 1, 3, 2], raw: '{"k":[true]}', n: 5, csv: 'a,b,c' }],
+    [
+      {
+        user: { name: 'ada', id: 1 },
+        extra: { id: 2, role: 'x' },
+        items: [3, 1, 3, 2],
+        raw: '{"k":[true]}',
+        n: 5,
+        csv: 'a,b,c',
+      },
+    ],
     {},
   ],
   [
@@ -115,8 +142,20 @@ const machines: Array<[string, Json, unknown[], Record<string, Handler>]> = [
         Route: {
           Type: 'Choice',
           Choices: [
-            { And: [{ Variable: '$.kind', StringEquals: 'vip' }, { Variable: '$.amount', NumericGreaterThanEquals: 100 }], Next: 'Vip' },
-            { Or: [{ Variable: '$.when', TimestampLessThan: '2020-01-01T00:00:00Z' }, { Variable: '$.flag', BooleanEquals: true }], Next: 'Old' },
+            {
+              And: [
+                { Variable: '$.kind', StringEquals: 'vip' },
+                { Variable: '$.amount', NumericGreaterThanEquals: 100 },
+              ],
+              Next: 'Vip',
+            },
+            {
+              Or: [
+                { Variable: '$.when', TimestampLessThan: '2020-01-01T00:00:00Z' },
+                { Variable: '$.flag', BooleanEquals: true },
+              ],
+              Next: 'Old',
+            },
             { Not: { Variable: '$.name', StringMatches: 'a*' }, Next: 'NotA' },
             { Variable: '$.amount', NumericLessThanPath: '$.limit', Next: 'Under' },
             { Variable: '$.optional', IsPresent: true, Next: 'Present' },
@@ -159,14 +198,20 @@ const machines: Array<[string, Json, unknown[], Record<string, Handler>]> = [
           Type: 'Map',
           ItemsPath: '$.order.lines',
           ItemSelector: { 'sku.$': '$$.Map.Item.Value.sku', 'index.$': '$$.Map.Item.Index', 'orderId.$': '$.orderId' },
-          ItemProcessor: { StartAt: 'Price', States: { Price: { Type: 'Task', Resource: LAMBDA, ResultPath: '$.price', End: true } } },
+          ItemProcessor: {
+            StartAt: 'Price',
+            States: { Price: { Type: 'Task', Resource: LAMBDA, ResultPath: '$.price', End: true } },
+          },
           ResultPath: '$.priced',
           Next: 'Both',
         },
         Both: {
           Type: 'Parallel',
           Branches: [
-            { StartAt: 'Count', States: { Count: { Type: 'Pass', Parameters: { 'n.$': '$.order.count' }, End: true } } },
+            {
+              StartAt: 'Count',
+              States: { Count: { Type: 'Pass', Parameters: { 'n.$': '$.order.count' }, End: true } },
+            },
             { StartAt: 'Ids', States: { Ids: { Type: 'Pass', InputPath: '$.priced[*].sku', End: true } } },
           ],
           ResultSelector: { 'count.$': '$[0].n', 'skus.$': '$[1]' },
@@ -178,7 +223,15 @@ const machines: Array<[string, Json, unknown[], Record<string, Handler>]> = [
     },
     [{ orderId: 'o-9' }],
     {
-      Fetch: (input) => ({ body: { lines: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 2 }], echo: input } }),
+      Fetch: (input) => ({
+        body: {
+          lines: [
+            { sku: 'a', qty: 1 },
+            { sku: 'b', qty: 2 },
+          ],
+          echo: input,
+        },
+      }),
       Price: (input) => ((input as { sku: string }).sku === 'a' ? 10 : 20),
     },
   ],
@@ -187,7 +240,10 @@ const machines: Array<[string, Json, unknown[], Record<string, Handler>]> = [
 describe('the JSONPath data flow agrees with aws-local-stepfunctions', () => {
   for (const [name, definition, inputs, handlers] of machines) {
     it.each(inputs.map((input, i) => [i, input] as const))(`${name} (input %i)`, async (_, input) => {
-      const [ours, reference] = await Promise.all([runLocally(definition, input, handlers), runReference(definition, input, handlers)]);
+      const [ours, reference] = await Promise.all([
+        runLocally(definition, input, handlers),
+        runReference(definition, input, handlers),
+      ]);
       expect(reference).toBeDefined();
       expect(ours).toEqual(reference);
     });

@@ -12,7 +12,9 @@ describe('the context object has AWS fields', () => {
 
   it('has no State.RetryCount outside a Task with Retry', async () => {
     h = await new EngineHarness().start();
-    const m = await h.machine(jsonata({ TestState: { Type: 'Pass', Output: '{% $states.context.State %}', End: true } }));
+    const m = await h.machine(
+      jsonata({ TestState: { Type: 'Pass', Output: '{% $states.context.State %}', End: true } }),
+    );
     const state = (await h.output(await h.run(m))) as Record<string, unknown>;
     expect(Object.keys(state).sort()).toEqual(['EnteredTime', 'Name']);
   });

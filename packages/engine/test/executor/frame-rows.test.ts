@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { FRAME_ROW_MAX_CHARS, FRAME_ROWS_KEPT, FrameRows } from '../../src/executor/frame-rows';
 import { FrameRecord, type FramePosition } from '../../src/executor/frame';
 
-const written = (arn: string, id: string, baseRev: number | null, status: 'RUNNING' | 'SUCCEEDED' = 'RUNNING', position = '{"state":"S"}'): FrameRecord => {
+const written = (
+  arn: string,
+  id: string,
+  baseRev: number | null,
+  status: 'RUNNING' | 'SUCCEEDED' = 'RUNNING',
+  position = '{"state":"S"}',
+): FrameRecord => {
   const frame = new FrameRecord(arn, id, null, 0, status, {} as FramePosition, baseRev);
   frame.writtenPosition = position;
   return frame;

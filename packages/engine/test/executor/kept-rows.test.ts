@@ -10,7 +10,12 @@ import { ENGINE_DB_FILE } from '../../src/store';
 import { EngineHarness, jsonata } from '../support/engine-harness';
 
 const waitForToken = jsonata({
-  W: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } }, Next: 'Done' },
+  W: {
+    Type: 'Task',
+    Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+    Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } },
+    Next: 'Done',
+  },
   Done: { Type: 'Pass', Output: { done: true }, End: true },
 });
 
@@ -50,10 +55,26 @@ describe('transitions taken from the rows the executor wrote last', () => {
     h = await new EngineHarness({ step: () => ({ ok: true }), wait: (p) => void tokens.push(p.token) }).start();
     const timed = jsonata({
       // TimeoutSeconds arms a task-timeout timer with the attempt; its outcome replaces the frame's timers.
-      T: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:123456789012:function:step', TimeoutSeconds: 3600, Next: 'W' },
-      W: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } }, Next: 'Untimed' },
+      T: {
+        Type: 'Task',
+        Resource: 'arn:aws:lambda:us-east-1:123456789012:function:step',
+        TimeoutSeconds: 3600,
+        Next: 'W',
+      },
+      W: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+        Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } },
+        Next: 'Untimed',
+      },
       Untimed: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:123456789012:function:step', Next: 'TimedWait' },
-      TimedWait: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken', TimeoutSeconds: 60, Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } }, End: true },
+      TimedWait: {
+        Type: 'Task',
+        Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+        TimeoutSeconds: 60,
+        Arguments: { FunctionName: 'wait', Payload: { token: '{% $states.context.Task.Token %}' } },
+        End: true,
+      },
     });
     const arn = await h.run(await h.machine(timed));
     await h.idle();

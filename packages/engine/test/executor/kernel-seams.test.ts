@@ -27,7 +27,11 @@ describe('the kernel wires the data flow seams', () => {
     const m = await h.machine(jsonpath({ Each: mapOver({ MaxConcurrencyPath: '$.limit' }) }));
     const arn = await h.run(m, { items: ['a', 'b', 'c'], limit: 1 });
     expect((await h.describe(arn)).status).toBe('SUCCEEDED');
-    const iterationEvents = (await h.history(arn)).filter((e) => e.type.startsWith('MapIteration')).map((e) => `${e.type}:${e.mapIterationStartedEventDetails?.index ?? e.mapIterationSucceededEventDetails?.index}`);
+    const iterationEvents = (await h.history(arn))
+      .filter((e) => e.type.startsWith('MapIteration'))
+      .map(
+        (e) => `${e.type}:${e.mapIterationStartedEventDetails?.index ?? e.mapIterationSucceededEventDetails?.index}`,
+      );
     expect(iterationEvents).toEqual([
       'MapIterationStarted:0',
       'MapIterationSucceeded:0',
@@ -64,7 +68,12 @@ describe('the kernel wires the data flow seams', () => {
     );
     const arn = await h.run(m, { items: [1, 2], limit: 1 });
     const types = (await h.eventTypes(arn)).filter((t) => t.startsWith('MapIteration'));
-    expect(types).toEqual(['MapIterationStarted', 'MapIterationSucceeded', 'MapIterationStarted', 'MapIterationSucceeded']);
+    expect(types).toEqual([
+      'MapIterationStarted',
+      'MapIterationSucceeded',
+      'MapIterationStarted',
+      'MapIterationSucceeded',
+    ]);
   });
 
   it('$now() and $millis() read the engine clock: on a virtual clock they give virtual time', async () => {
@@ -78,12 +87,17 @@ describe('the kernel wires the data flow seams', () => {
     const started = h.clock.now();
     const arn = await h.run(m);
     await h.clock.advance(days(1));
-    expect(await h.output(arn)).toEqual({ now: new Date(started + 86_400_000).toISOString(), millis: started + 86_400_000 });
+    expect(await h.output(arn)).toEqual({
+      now: new Date(started + 86_400_000).toISOString(),
+      millis: started + 86_400_000,
+    });
   });
 
   it('a Lambda in flight holds virtual time: a timer cannot fire before its result is committed, however slow the Lambda', async () => {
     // A second of wall time stands for a Lambda on a loaded machine (longer than any settle guess the engine could make).
-    h = await new EngineHarness({ slow: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 1_000)) }).start();
+    h = await new EngineHarness({
+      slow: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 1_000)),
+    }).start();
     const m = await h.machine(
       jsonata({
         Both: {

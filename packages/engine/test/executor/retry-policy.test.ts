@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  errorMatches,
-  findCatcher,
-  findRetrier,
-  retryDelayMillis,
-} from '../../src/executor/retry-policy';
+import { errorMatches, findCatcher, findRetrier, retryDelayMillis } from '../../src/executor/retry-policy';
 
 describe('errorMatches', () => {
   it.each([
@@ -31,7 +26,15 @@ describe('errorMatches', () => {
     expect(findRetrier(retry, 'A')).toBe(0);
     expect(findRetrier(retry, 'B')).toBe(1);
     expect(findRetrier(undefined, 'B')).toBe(-1);
-    expect(findCatcher([{ ErrorEquals: ['X'], Next: 'x' }, { ErrorEquals: ['States.ALL'], Next: 'all' }], 'Y')?.Next).toBe('all');
+    expect(
+      findCatcher(
+        [
+          { ErrorEquals: ['X'], Next: 'x' },
+          { ErrorEquals: ['States.ALL'], Next: 'all' },
+        ],
+        'Y',
+      )?.Next,
+    ).toBe('all');
   });
 });
 

@@ -3,8 +3,20 @@ import type { ExecutionHeader } from '../../src/store';
 import { RUN_HEADERS_KEPT, RunHeaders } from '../../src/executor/run-headers';
 
 const header = (arn: string, event_count = 0): ExecutionHeader => ({
-  arn, seq: 1, machine_arn: 'm', machine_name: 'm', name: arn, version_arn: null, alias_arn: null, role_arn: 'r',
-  definition_hash: 'h', status: 'RUNNING', start_ms: 0, redrive_count: 0, redrive_ms: null, event_count,
+  arn,
+  seq: 1,
+  machine_arn: 'm',
+  machine_name: 'm',
+  name: arn,
+  version_arn: null,
+  alias_arn: null,
+  role_arn: 'r',
+  definition_hash: 'h',
+  status: 'RUNNING',
+  start_ms: 0,
+  redrive_count: 0,
+  redrive_ms: null,
+  event_count,
 });
 
 describe('RunHeaders: the headers of running executions the executor wrote last', () => {

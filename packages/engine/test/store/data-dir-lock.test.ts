@@ -14,10 +14,14 @@ const HOLDER = 'test/fixtures/runtime/hold-data-dir.ts';
  * killed it stays a zombie — as it does in a container without an init, or for a while under `npx`.
  */
 async function holderUnderNonReapingParent(dir: string): Promise<{ pid: number; kill(): void; stopParent(): void }> {
-  const parent = spawn('sh', ['-c', `"${process.execPath}" --import tsx ${HOLDER} "${dir}" & echo "pid $!"; exec sleep 60`], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const parent = spawn(
+    'sh',
+    ['-c', `"${process.execPath}" --import tsx ${HOLDER} "${dir}" & echo "pid $!"; exec sleep 60`],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   await new Promise<void>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`the holder did not lock in time: ${out}`)), 30_000);
@@ -33,7 +37,11 @@ async function holderUnderNonReapingParent(dir: string): Promise<{ pid: number; 
   return { pid, kill: () => process.kill(pid, 'SIGKILL'), stopParent: () => parent.kill('SIGKILL') };
 }
 
-const processState = (pid: number) => readFile(`/proc/${pid}/stat`, 'utf8').then((s) => s.slice(s.lastIndexOf(')') + 2)[0], () => 'gone');
+const processState = (pid: number) =>
+  readFile(`/proc/${pid}/stat`, 'utf8').then(
+    (s) => s.slice(s.lastIndexOf(')') + 2)[0],
+    () => 'gone',
+  );
 
 describe('lockDataDirectory', () => {
   const cleanups: (() => void)[] = [];
@@ -42,7 +50,10 @@ describe('lockDataDirectory', () => {
   it('refuses a second engine while the holder lives, naming its pid', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'autosave-lock-'));
     const holder = await holderUnderNonReapingParent(dir);
-    cleanups.push(() => holder.stopParent(), () => holder.kill());
+    cleanups.push(
+      () => holder.stopParent(),
+      () => holder.kill(),
+    );
     const refused = await lockDataDirectory(dir).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DataDirectoryInUseError);
     expect((refused as Error).message).toContain(`in use by process ${holder.pid}`);
@@ -53,7 +64,8 @@ describe('lockDataDirectory', () => {
     const holder = await holderUnderNonReapingParent(dir);
     cleanups.push(() => holder.stopParent());
     holder.kill();
-    for (let i = 0; i < 200 && (await processState(holder.pid)) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && (await processState(holder.pid)) !== 'Z'; i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(await processState(holder.pid)).toBe('Z');
     const release = await lockDataDirectory(dir);
     expect(await readFile(join(dir, DATA_DIR_OWNER_FILE), 'utf8')).toBe(String(process.pid));

@@ -22,7 +22,9 @@ describe('GroupCommitter', () => {
   it('commits the writes queued in one turn in one transaction', async () => {
     const committer = new GroupCommitter(db);
     const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => committer.commit(() => insert.run(`k${i}`).changes)));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => committer.commit(() => insert.run(`k${i}`).changes)),
+    );
     expect(results.every((r) => r === 1)).toBe(true);
     expect(committer.commits).toBe(1);
     expect(committer.writes).toBe(50);
@@ -65,9 +67,19 @@ describe('GroupCommitter', () => {
     await committer.commit(() => insert.run('a'));
     const deferredFails = committer.defer(() => insert.run('a')); // duplicate key
     const deferredOk = committer.defer(() => insert.run('d'));
-    const outcomes = await Promise.allSettled([committer.commit(() => insert.run('b')), committer.commit(() => insert.run('c')), deferredFails, deferredOk]);
+    const outcomes = await Promise.allSettled([
+      committer.commit(() => insert.run('b')),
+      committer.commit(() => insert.run('c')),
+      deferredFails,
+      deferredOk,
+    ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['a', 'b', 'c', 'd']);
+    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
     expect(db.inTransaction).toBe(false);
   });
 
@@ -79,7 +91,10 @@ describe('GroupCommitter', () => {
     await committer.commit(() => insert.run('now'));
     await deferred;
     expect(committer.commits).toBe(1);
-    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['later', 'now']);
+    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual([
+      'later',
+      'now',
+    ]);
   });
 
   it('writes a group of rerunnable writes in one go; when one throws, the group is written again write by write, and only that one fails', async () => {
@@ -92,16 +107,29 @@ describe('GroupCommitter', () => {
     };
     await committer.commit(() => insert.run('a'));
     const outcomes = await Promise.allSettled([
-      committer.commit(counted('b', () => insert.run('b').changes), { rerunnable: true }),
-      committer.commit(counted('dup', () => {
-        insert.run('c');
-        insert.run('a'); // duplicate key: this write fails as a whole
-      }), { rerunnable: true }),
-      committer.commit(counted('d', () => insert.run('d').changes), { rerunnable: true }),
+      committer.commit(
+        counted('b', () => insert.run('b').changes),
+        { rerunnable: true },
+      ),
+      committer.commit(
+        counted('dup', () => {
+          insert.run('c');
+          insert.run('a'); // duplicate key: this write fails as a whole
+        }),
+        { rerunnable: true },
+      ),
+      committer.commit(
+        counted('d', () => insert.run('d').changes),
+        { rerunnable: true },
+      ),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[0] as PromiseFulfilledResult<number>).value).toBe(1);
-    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['a', 'b', 'd']);
+    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual([
+      'a',
+      'b',
+      'd',
+    ]);
     // The group written whole stops at the write that throws (rolled back); then each runs in a savepoint of its own.
     expect(Object.fromEntries(runs)).toEqual({ b: 2, dup: 2, d: 1 });
     expect(committer.rewrites).toBe(1);
@@ -129,7 +157,10 @@ describe('GroupCommitter', () => {
     let rollbacks = 0;
     const committer = new GroupCommitter(db, () => (rollbacks += 1));
     const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
-    await Promise.allSettled([committer.commit(() => insert.run('y'), { rerunnable: true }), committer.commit(() => insert.run('y'), { rerunnable: true })]);
+    await Promise.allSettled([
+      committer.commit(() => insert.run('y'), { rerunnable: true }),
+      committer.commit(() => insert.run('y'), { rerunnable: true }),
+    ]);
     // The group rolled back whole, then the duplicate's savepoint.
     expect(rollbacks).toBe(2);
   });

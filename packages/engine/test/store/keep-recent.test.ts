@@ -15,6 +15,9 @@ describe('keepRecent', () => {
     keepRecent(map, 'b', 2, 2);
     keepRecent(map, 'a', 3, 2);
     keepRecent(map, 'c', 4, 2);
-    expect([...map.entries()]).toEqual([['a', 3], ['c', 4]]);
+    expect([...map.entries()]).toEqual([
+      ['a', 3],
+      ['c', 4],
+    ]);
   });
 });

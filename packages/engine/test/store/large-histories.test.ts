@@ -14,7 +14,11 @@ import { EngineHarness, jsonpath } from '../support/engine-harness';
 
 /** A loop of `turns` Pass + Choice turns carrying `$.blob` in every state's input and output: 4 events per turn. */
 const loop = jsonpath({
-  Turn: { Type: 'Pass', Parameters: { 'i.$': 'States.MathAdd($.i, 1)', 'n.$': '$.n', 'blob.$': '$.blob' }, Next: 'More' },
+  Turn: {
+    Type: 'Pass',
+    Parameters: { 'i.$': 'States.MathAdd($.i, 1)', 'n.$': '$.n', 'blob.$': '$.blob' },
+    Next: 'More',
+  },
   More: { Type: 'Choice', Choices: [{ Variable: '$.i', NumericLessThanPath: '$.n', Next: 'Turn' }], Default: 'Done' },
   Done: { Type: 'Pass', Parameters: { 'i.$': '$.i' }, End: true },
 });
@@ -24,7 +28,9 @@ function segmentsOf(dataDir: string, arn: string): { first_id: number; last_id: 
   try {
     // Since store schema 2 each transition writes its events as a segment of `history`, keyed by the run's seq.
     return db
-      .prepare('SELECT first_id, last_id, body FROM history WHERE execution_seq = (SELECT seq FROM executions WHERE arn = ?) ORDER BY first_id')
+      .prepare(
+        'SELECT first_id, last_id, body FROM history WHERE execution_seq = (SELECT seq FROM executions WHERE arn = ?) ORDER BY first_id',
+      )
       .all(arn) as { first_id: number; last_id: number; body: Buffer }[];
   } finally {
     db.close();
@@ -67,7 +73,12 @@ describe('a large history closes, is packed in bounded segments and pages', () =
       const ids: number[] = [];
       let nextToken: string | undefined;
       do {
-        const page = await h.call('GetExecutionHistory', { executionArn: exec, maxResults: 100, reverseOrder, ...(nextToken ? { nextToken } : {}) });
+        const page = await h.call('GetExecutionHistory', {
+          executionArn: exec,
+          maxResults: 100,
+          reverseOrder,
+          ...(nextToken ? { nextToken } : {}),
+        });
         ids.push(...page.events.map((e: { id: number }) => e.id));
         nextToken = page.nextToken;
       } while (nextToken);

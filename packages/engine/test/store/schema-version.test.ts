@@ -25,7 +25,9 @@ function writeV0Store(file: string): void {
   );
   insert.run(RUNNING, 1, MACHINE, 'running', VERSION, 'RUNNING', null, 3);
   insert.run(CLOSED, 2, MACHINE, 'closed', null, 'SUCCEEDED', 2, 5);
-  const event = db.prepare('INSERT INTO events (execution_arn, id, type, ts_ms, previous_id, details) VALUES (?, ?, ?, 1, ?, NULL)');
+  const event = db.prepare(
+    'INSERT INTO events (execution_arn, id, type, ts_ms, previous_id, details) VALUES (?, ?, ?, 1, ?, NULL)',
+  );
   ['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled'].forEach((type, i) => event.run(RUNNING, i + 1, type, i));
   db.prepare("INSERT INTO close_notifications (execution_arn, status) VALUES (?, 'SUCCEEDED')").run(CLOSED);
   db.close();
@@ -40,7 +42,7 @@ const userVersion = (file: string) => {
   }
 };
 
-describe('the engine store\'s layout version', () => {
+describe("the engine store's layout version", () => {
   let dir: string;
   let file: string;
   beforeEach(async () => {
@@ -61,28 +63,43 @@ describe('the engine store\'s layout version', () => {
     const store = new EngineStore(dir);
     try {
       expect(store.getExecutionHeader(RUNNING)).toMatchObject({ status: 'RUNNING', event_count: 3 });
-      expect(store.historyPage(RUNNING, 'ASC', 0, 10).map((e) => e.type)).toEqual(['ExecutionStarted', 'TaskStateEntered', 'TaskScheduled']);
+      expect(store.historyPage(RUNNING, 'ASC', 0, 10).map((e) => e.type)).toEqual([
+        'ExecutionStarted',
+        'TaskStateEntered',
+        'TaskScheduled',
+      ]);
       expect(store.closeNotifications()).toEqual([CLOSED]);
-      expect(store.listExecutions({ by: 'version_arn', arn: VERSION, beforeSeq: 0, limit: 10 }).map((r) => r.arn)).toEqual([RUNNING]);
-      expect(store.listExecutions({ by: 'machine_arn', arn: MACHINE, beforeSeq: 0, limit: 10 }).map((r) => r.arn)).toEqual([CLOSED, RUNNING]);
+      expect(
+        store.listExecutions({ by: 'version_arn', arn: VERSION, beforeSeq: 0, limit: 10 }).map((r) => r.arn),
+      ).toEqual([RUNNING]);
+      expect(
+        store.listExecutions({ by: 'machine_arn', arn: MACHINE, beforeSeq: 0, limit: 10 }).map((r) => r.arn),
+      ).toEqual([CLOSED, RUNNING]);
     } finally {
       store.close();
     }
     expect(userVersion(file)).toBe(SCHEMA_VERSION);
     const db = new Database(file, { readonly: true });
     try {
-      const sql = (name: string) => (db.prepare('SELECT sql FROM sqlite_schema WHERE name = ?').get(name) as { sql: string }).sql;
+      const sql = (name: string) =>
+        (db.prepare('SELECT sql FROM sqlite_schema WHERE name = ?').get(name) as { sql: string }).sql;
       expect(sql('executions_by_version')).toMatch(/WHERE version_arn IS NOT NULL/);
       expect(sql('executions_by_alias')).toMatch(/WHERE alias_arn IS NOT NULL/);
       // Since schema 4 a run waiting for its close hooks is an open execution, not a row of its own.
       expect(sql('executions_open')).toMatch(/WHERE open = 1/);
-      expect(db.prepare("SELECT name FROM sqlite_schema WHERE name LIKE '%_v0' OR name LIKE '%_v2' OR name IN ('close_notifications', 'executions_running')").all()).toEqual([]);
+      expect(
+        db
+          .prepare(
+            "SELECT name FROM sqlite_schema WHERE name LIKE '%_v0' OR name LIKE '%_v2' OR name IN ('close_notifications', 'executions_running')",
+          )
+          .all(),
+      ).toEqual([]);
     } finally {
       db.close();
     }
   });
 
-  it('counts a running run\'s events still in rows when its row\'s count was not kept (schema 1 wrote events without the row)', () => {
+  it("counts a running run's events still in rows when its row's count was not kept (schema 1 wrote events without the row)", () => {
     writeV0Store(file);
     const db = new Database(file);
     db.prepare('UPDATE executions SET event_count = 0 WHERE arn = ?').run(RUNNING);
@@ -110,7 +127,9 @@ describe('the engine store\'s layout version', () => {
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     expect(() => new EngineStore(dir)).toThrow(StoreSchemaTooNewError);
-    expect(() => new EngineStore(dir)).toThrow(`written by a newer version of autosave (store schema ${SCHEMA_VERSION + 1}; this version reads up to ${SCHEMA_VERSION})`);
+    expect(() => new EngineStore(dir)).toThrow(
+      `written by a newer version of autosave (store schema ${SCHEMA_VERSION + 1}; this version reads up to ${SCHEMA_VERSION})`,
+    );
     expect(userVersion(file)).toBe(SCHEMA_VERSION + 1);
   });
 });

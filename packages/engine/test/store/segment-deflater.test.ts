@@ -8,12 +8,21 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { SegmentDeflater } from '../../src/store/segment-deflater';
 
-const dictionary = Buffer.from('"TaskStateEntered","TaskScheduled","TaskSucceeded","arn:aws:states:us-east-1:123456789012:execution:');
+const dictionary = Buffer.from(
+  '"TaskStateEntered","TaskScheduled","TaskSucceeded","arn:aws:states:us-east-1:123456789012:execution:',
+);
 const options = { dictionary, level: 6 };
 
 const event = (i: number): string =>
-  JSON.stringify([i, 'TaskSucceeded', 1_764_000_000_000 + i, i - 1, { output: { step: i, note: 'x'.repeat(i % 97) }, resource: 'invoke' }]);
-const segment = (from: number, count: number): Buffer => Buffer.from(`[${Array.from({ length: count }, (_, k) => event(from + k)).join(',')}]`);
+  JSON.stringify([
+    i,
+    'TaskSucceeded',
+    1_764_000_000_000 + i,
+    i - 1,
+    { output: { step: i, note: 'x'.repeat(i % 97) }, resource: 'invoke' },
+  ]);
+const segment = (from: number, count: number): Buffer =>
+  Buffer.from(`[${Array.from({ length: count }, (_, k) => event(from + k)).join(',')}]`);
 
 describe('SegmentDeflater', () => {
   const inputs: [string, Buffer][] = [
@@ -26,7 +35,7 @@ describe('SegmentDeflater', () => {
     ['a transition after all of those', segment(500, 6)],
   ];
 
-  it('answers deflateRawSync\'s bytes after the lead byte, input after input on the one stream', () => {
+  it("answers deflateRawSync's bytes after the lead byte, input after input on the one stream", () => {
     const deflater = new SegmentDeflater(options);
     for (const [what, input] of inputs) {
       const blob = deflater.deflate(input, 2);
@@ -51,6 +60,11 @@ describe('SegmentDeflater', () => {
     expect(b.reusesStream).toBe(true);
     const input = segment(1, 12);
     expect(a.deflate(input, 0).subarray(1).equals(deflateRawSync(input, options))).toBe(true);
-    expect(b.deflate(input, 0).subarray(1).equals(deflateRawSync(input, { level: 1 }))).toBe(true);
+    expect(
+      b
+        .deflate(input, 0)
+        .subarray(1)
+        .equals(deflateRawSync(input, { level: 1 })),
+    ).toBe(true);
   });
 });

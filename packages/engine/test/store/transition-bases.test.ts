@@ -9,16 +9,39 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BatchFrame, EngineStore, type ExecutionRow, StaleTransitionError, TransitionBatch } from '../../src/store';
+import {
+  type BatchFrame,
+  EngineStore,
+  type ExecutionRow,
+  StaleTransitionError,
+  TransitionBatch,
+} from '../../src/store';
 
 const ARN = 'arn:aws:states:us-east-1:123456789012:execution:m:run';
 
 function executionRow(arn: string): ExecutionRow {
   return {
-    arn, seq: 0, machine_arn: 'arn:aws:states:us-east-1:123456789012:stateMachine:m', machine_name: 'm', name: 'run',
-    version_arn: null, alias_arn: null, role_arn: 'arn:aws:iam::123456789012:role/r', definition_hash: 'h', input: '{}',
-    status: 'RUNNING', start_ms: 0, stop_ms: null, output: null, error: null, cause: null, redrive_count: 0, redrive_ms: null,
-    redrive_token: null, parent_task: null, event_count: 0,
+    arn,
+    seq: 0,
+    machine_arn: 'arn:aws:states:us-east-1:123456789012:stateMachine:m',
+    machine_name: 'm',
+    name: 'run',
+    version_arn: null,
+    alias_arn: null,
+    role_arn: 'arn:aws:iam::123456789012:role/r',
+    definition_hash: 'h',
+    input: '{}',
+    status: 'RUNNING',
+    start_ms: 0,
+    stop_ms: null,
+    output: null,
+    error: null,
+    cause: null,
+    redrive_count: 0,
+    redrive_ms: null,
+    redrive_token: null,
+    parent_task: null,
+    event_count: 0,
   };
 }
 
@@ -29,7 +52,7 @@ function batchOf(arn: string, ...types: string[]): TransitionBatch {
   return batch;
 }
 
-describe('the transition base a run\'s next write starts from', () => {
+describe("the transition base a run's next write starts from", () => {
   let dir: string;
   let store: EngineStore;
   beforeEach(async () => {
@@ -86,7 +109,9 @@ describe('the transition base a run\'s next write starts from', () => {
     const close = batchOf(ARN, 'ExecutionFailed');
     close.closeExecution({ status: 'FAILED', error: 'E' });
     await store.committer.commit(() => close.write(store));
-    await expect(store.committer.commit(() => batchOf(ARN, 'PassStateEntered').write(store))).rejects.toThrow(StaleTransitionError);
+    await expect(store.committer.commit(() => batchOf(ARN, 'PassStateEntered').write(store))).rejects.toThrow(
+      StaleTransitionError,
+    );
     await store.committer.commit(() => {
       store.reopenForRedrive(ARN, 1, null);
       batchOf(ARN, 'ExecutionRedriven').write(store);
@@ -114,7 +139,15 @@ describe('the transition base a run\'s next write starts from', () => {
     const other = `${ARN}-other`;
     await Promise.all([start(), start(other)]);
     // A new frame of the run, its events chained after the start: written in a group with a write that throws.
-    const frame: BatchFrame = { executionArn: ARN, id: 'r', parentId: null, itemIndex: 0, status: 'RUNNING', pos: { seq: 0, lastEventId: 1 }, baseRev: null };
+    const frame: BatchFrame = {
+      executionArn: ARN,
+      id: 'r',
+      parentId: null,
+      itemIndex: 0,
+      status: 'RUNNING',
+      pos: { seq: 0, lastEventId: 1 },
+      baseRev: null,
+    };
     const batch = new TransitionBatch(ARN, () => 0, 1);
     batch.event(frame, 'PassStateEntered');
     batch.event(frame, 'PassStateExited');

@@ -24,7 +24,9 @@ function walDatabase(schema: string, pragmas: string[] = []): () => Database.Dat
 
 // SQLite's WAL format: a COMMIT appends one frame per page it changed (https://www.sqlite.org/fileformat.html).
 describe('walFramesDuring', () => {
-  const database = walDatabase('CREATE TABLE a (k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE b (k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE c (k INTEGER PRIMARY KEY, v TEXT)');
+  const database = walDatabase(
+    'CREATE TABLE a (k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE b (k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE c (k INTEGER PRIMARY KEY, v TEXT)',
+  );
   let db: Database.Database;
   beforeEach(() => {
     db = database();
@@ -59,7 +61,10 @@ describe('walFramesDuring', () => {
 // The WAL's frame header names the page it holds and marks a commit's last frame
 // (https://www.sqlite.org/fileformat.html#wal_file_format); dbstat names the b-tree owning a page.
 describe('walCommitsDuring', () => {
-  const database = walDatabase('CREATE TABLE a (k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE c (k TEXT PRIMARY KEY, v TEXT); CREATE INDEX c_by_v ON c (v)', ['auto_vacuum = INCREMENTAL']);
+  const database = walDatabase(
+    'CREATE TABLE a (k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE c (k TEXT PRIMARY KEY, v TEXT); CREATE INDEX c_by_v ON c (v)',
+    ['auto_vacuum = INCREMENTAL'],
+  );
   let db: Database.Database;
   beforeEach(() => {
     db = database();

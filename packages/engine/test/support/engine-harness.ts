@@ -8,7 +8,10 @@ import { Engine, type EngineOptions, type LambdaInvoker, VirtualClock } from '..
  * A test Lambda: a plain async function of the payload. Throwing makes a function error. A function that
  * never returns on purpose calls `releaseClock()` first, so the virtual clock can move on without it.
  */
-export type TestFunction = (payload: any, request: { qualifier?: string; releaseClock: () => void }) => unknown | Promise<unknown>;
+export type TestFunction = (
+  payload: any,
+  request: { qualifier?: string; releaseClock: () => void },
+) => unknown | Promise<unknown>;
 
 /**
  * What a test function returns to stand for a Lambda still running when the engine dies (or one that
@@ -23,13 +26,21 @@ export function neverReturns<T = never>(releaseClock: () => void): Promise<T> {
 export function testInvoker(functions: Record<string, TestFunction>, calls: Map<string, number>): LambdaInvoker {
   return async ({ functionName, qualifier, payload, releaseClock }) => {
     const fn = functions[functionName];
-    if (!fn) throw Object.assign(new Error(`Function not found: ${functionName}`), { name: 'ResourceNotFoundException' });
+    if (!fn)
+      throw Object.assign(new Error(`Function not found: ${functionName}`), { name: 'ResourceNotFoundException' });
     calls.set(functionName, (calls.get(functionName) ?? 0) + 1);
     try {
-      return { payload: (await fn(payload, { qualifier, releaseClock: releaseClock ?? (() => undefined) })) ?? null, executedVersion: '$LATEST' };
+      return {
+        payload: (await fn(payload, { qualifier, releaseClock: releaseClock ?? (() => undefined) })) ?? null,
+        executedVersion: '$LATEST',
+      };
     } catch (err) {
       const e = err as Error;
-      return { payload: { errorType: e.name, errorMessage: e.message }, functionError: 'Unhandled', executedVersion: '$LATEST' };
+      return {
+        payload: { errorType: e.name, errorMessage: e.message },
+        functionError: 'Unhandled',
+        executedVersion: '$LATEST',
+      };
     }
   };
 }
@@ -55,7 +66,12 @@ export class EngineHarness {
 
   async start(dataDir?: string): Promise<this> {
     this.dataDir = dataDir ?? (await mkdtemp(join(tmpdir(), 'autosave-engine-')));
-    this.engine = new Engine({ dataDir: this.dataDir, clock: this.clock, invokeLambda: testInvoker(this.functions, this.calls), ...this.extra });
+    this.engine = new Engine({
+      dataDir: this.dataDir,
+      clock: this.clock,
+      invokeLambda: testInvoker(this.functions, this.calls),
+      ...this.extra,
+    });
     await this.engine.start();
     return this;
   }
@@ -64,7 +80,10 @@ export class EngineHarness {
    * A second engine on the same data dir (the first is dropped or stopped by the caller), on a fresh
    * virtual clock at `atMillis` (default: where this one's clock stands) — the wall clock of the restart.
    */
-  async restart(functions: Record<string, TestFunction> = this.functions, atMillis = this.clock.now()): Promise<EngineHarness> {
+  async restart(
+    functions: Record<string, TestFunction> = this.functions,
+    atMillis = this.clock.now(),
+  ): Promise<EngineHarness> {
     const next = new EngineHarness(functions, { ...this.extra, clock: new VirtualClock(atMillis) });
     await next.start(this.dataDir);
     return next;
@@ -85,13 +104,22 @@ export class EngineHarness {
 
   /** Creates a state machine (name unique per call unless given). */
   async machine(definition: object, name = `m${Math.floor(Math.random() * 1e9)}`, extra: object = {}): Promise<string> {
-    const out = await this.call('CreateStateMachine', { name, definition: JSON.stringify(definition), roleArn: 'arn:aws:iam::123456789012:role/test', ...extra });
+    const out = await this.call('CreateStateMachine', {
+      name,
+      definition: JSON.stringify(definition),
+      roleArn: 'arn:aws:iam::123456789012:role/test',
+      ...extra,
+    });
     return out.stateMachineArn as string;
   }
 
   /** Starts an execution and waits until the engine is idle. */
   async run(stateMachineArn: string, input: unknown = {}, name?: string): Promise<string> {
-    const out = await this.call('StartExecution', { stateMachineArn, input: JSON.stringify(input), ...(name ? { name } : {}) });
+    const out = await this.call('StartExecution', {
+      stateMachineArn,
+      input: JSON.stringify(input),
+      ...(name ? { name } : {}),
+    });
     await this.engine.whenIdle();
     return out.executionArn as string;
   }
@@ -142,7 +170,10 @@ export function invokeTask(fn: string, rest: object = {}): object {
 }
 
 /** An {@link EngineHarness} started before a test file's tests and closed after them. */
-export function engineForTestFile(functions: Record<string, TestFunction> = {}, extra: Partial<EngineOptions> = {}): EngineHarness {
+export function engineForTestFile(
+  functions: Record<string, TestFunction> = {},
+  extra: Partial<EngineOptions> = {},
+): EngineHarness {
   const h = new EngineHarness(functions, extra);
   beforeAll(async () => {
     await h.start();

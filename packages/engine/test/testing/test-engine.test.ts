@@ -14,7 +14,11 @@ const invoke = (fn: string, rest: object = {}) => ({
   Output: '{% $states.result.Payload %}',
   ...rest,
 });
-const machine = (states: Record<string, object>) => ({ QueryLanguage: 'JSONata', StartAt: Object.keys(states)[0], States: states });
+const machine = (states: Record<string, object>) => ({
+  QueryLanguage: 'JSONata',
+  StartAt: Object.keys(states)[0],
+  States: states,
+});
 
 const started: TestEngine[] = [];
 const startEngine = async (...args: Parameters<typeof TestEngine.start>) => {
@@ -38,7 +42,15 @@ describe('TestEngine', () => {
         },
       },
     });
-    const arn = await engine.createStateMachine('charge', machine({ Charge: invoke('charge', { Retry: [{ ErrorEquals: ['NetworkError'], IntervalSeconds: 30, MaxAttempts: 3 }], End: true }) }));
+    const arn = await engine.createStateMachine(
+      'charge',
+      machine({
+        Charge: invoke('charge', {
+          Retry: [{ ErrorEquals: ['NetworkError'], IntervalSeconds: 30, MaxAttempts: 3 }],
+          End: true,
+        }),
+      }),
+    );
 
     const first = await engine.run(arn, { amount: 42 });
     expect(first.status).toBe('RUNNING');
@@ -54,7 +66,13 @@ describe('TestEngine', () => {
 
   it('waits three days of virtual time in no time, and a function it was not given fails as Lambda says', async () => {
     const engine = await startEngine({ startAt: new Date('2027-03-01T09:00:00Z') });
-    const arn = await engine.createStateMachine('wait', machine({ Hold: { Type: 'Wait', Seconds: 259_200, Next: 'Missing' }, Missing: invoke('not-deployed', { End: true }) }));
+    const arn = await engine.createStateMachine(
+      'wait',
+      machine({
+        Hold: { Type: 'Wait', Seconds: 259_200, Next: 'Missing' },
+        Missing: invoke('not-deployed', { End: true }),
+      }),
+    );
 
     const run = await engine.run(arn);
     expect(run.status).toBe('RUNNING');
@@ -67,7 +85,11 @@ describe('TestEngine', () => {
   it('answers mocked integrations from a test case, and carries a run on across a restart', async () => {
     const mocks = mockConfig()
       .testCase('order', 'TableBusy', { Save: 'ThrottledThenSaved' })
-      .response('ThrottledThenSaved', mockThrow('DynamoDB.ProvisionedThroughputExceededException', 'slow down'), mockReturn({ SdkHttpMetadata: { HttpStatusCode: 200 } }));
+      .response(
+        'ThrottledThenSaved',
+        mockThrow('DynamoDB.ProvisionedThroughputExceededException', 'slow down'),
+        mockReturn({ SdkHttpMetadata: { HttpStatusCode: 200 } }),
+      );
     const engine = await startEngine({ mocks });
     const arn = await engine.createStateMachine(
       'order',

@@ -43,7 +43,9 @@ export function parseTarget(target: string | undefined): { prefix: string; opera
  * Decodes a request body: an empty body is `{}` (the SDK sends `{}` for operations without input), and
  * anything else must be a JSON object.
  */
-export function decodeJsonObject(body: string): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
+export function decodeJsonObject(
+  body: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
   // Not body.trim(): that copies a body of up to megabytes to find out it is not blank.
   if (!/\S/.test(body)) return { ok: true, value: {} };
   let value: unknown;
@@ -60,8 +62,16 @@ export function decodeJsonObject(body: string): { ok: true; value: Record<string
 
 /** Names of JavaScript's own error classes: an error with one of these names is a bug, never a service answer. */
 const JAVASCRIPT_ERROR_NAMES = new Set([
-  'Error', 'TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'EvalError', 'URIError',
-  'AggregateError', 'SqliteError', 'AbortError',
+  'Error',
+  'TypeError',
+  'RangeError',
+  'ReferenceError',
+  'SyntaxError',
+  'EvalError',
+  'URIError',
+  'AggregateError',
+  'SqliteError',
+  'AbortError',
 ]);
 
 /**

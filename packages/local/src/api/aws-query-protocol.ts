@@ -78,12 +78,20 @@ export function queryResponse(namespace: string, action: string, result: readonl
 }
 
 /** `<ErrorResponse xmlns><Error><Type/><Code/><Message/><Detail/></Error><RequestId/></ErrorResponse>` */
-export function queryErrorResponse(namespace: string, error: { type: 'Sender' | 'Receiver'; code: string; message: string }): string {
+export function queryErrorResponse(
+  namespace: string,
+  error: { type: 'Sender' | 'Receiver'; code: string; message: string },
+): string {
   return xmlDocument(
     new XmlNode('ErrorResponse')
       .addAttribute('xmlns', namespace)
       .addChildNode(
-        new XmlNode('Error', [textElement('Type', error.type), textElement('Code', error.code), textElement('Message', error.message), new XmlNode('Detail')]),
+        new XmlNode('Error', [
+          textElement('Type', error.type),
+          textElement('Code', error.code),
+          textElement('Message', error.message),
+          new XmlNode('Detail'),
+        ]),
       )
       .addChildNode(textElement('RequestId', randomUUID())),
   );

@@ -27,7 +27,14 @@ export function loadConsoleHandler(options: ConsoleMountOptions): HttpRequestHan
   let handler: Promise<HttpRequestHandler> | undefined;
   return async (req, res) => {
     handler ??= import('../console').then(({ createConsoleHandler }) =>
-      createConsoleHandler({ sfnEndpoint: options.sfnEndpoint, dlqUrl: options.dlqUrl, engineLabel: options.engineLabel, outboxDir: options.outboxDir, services: options.services }));
+      createConsoleHandler({
+        sfnEndpoint: options.sfnEndpoint,
+        dlqUrl: options.dlqUrl,
+        engineLabel: options.engineLabel,
+        outboxDir: options.outboxDir,
+        services: options.services,
+      }),
+    );
     return (await handler)(req, res);
   };
 }

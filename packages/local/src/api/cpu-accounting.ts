@@ -51,7 +51,11 @@ export function withCpuAccounting(handler: Handler, commits?: () => { commits: n
   return (req, res) => {
     if (req.method === 'GET' && req.url === CPU_ACCOUNTING_ROUTE) {
       req.resume();
-      const report: CpuAccountingReport = { processCpuMicros: cpuMicros(), operations, ...(commits ? { commits: commits() } : {}) };
+      const report: CpuAccountingReport = {
+        processCpuMicros: cpuMicros(),
+        operations,
+        ...(commits ? { commits: commits() } : {}),
+      };
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(report));
       return;

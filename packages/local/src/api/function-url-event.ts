@@ -47,7 +47,10 @@ export function toFunctionUrlEvent(req: IncomingMessage, body: Buffer, now: Date
   }
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
-  const cookies = req.headers.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
+  const cookies = req.headers.cookie
+    ?.split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
   const contentType = String(req.headers['content-type'] ?? '');
   const isText = body.length === 0 || TEXT_CONTENT_TYPE.test(contentType);
   const host = String(req.headers.host ?? 'localhost');
@@ -88,11 +91,23 @@ export function toFunctionUrlEvent(req: IncomingMessage, body: Buffer, now: Date
  */
 export function fromFunctionUrlResult(value: unknown): FunctionUrlResult {
   if (value !== null && typeof value === 'object' && 'statusCode' in value) {
-    const r = value as { statusCode: number; headers?: Record<string, unknown>; cookies?: string[]; body?: unknown; isBase64Encoded?: boolean };
+    const r = value as {
+      statusCode: number;
+      headers?: Record<string, unknown>;
+      cookies?: string[];
+      body?: unknown;
+      isBase64Encoded?: boolean;
+    };
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = String(v);
-    const text = r.body === undefined || r.body === null ? '' : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
-    return { statusCode: r.statusCode, headers, cookies: r.cookies ?? [], body: Buffer.from(text, r.isBase64Encoded ? 'base64' : 'utf8') };
+    const text =
+      r.body === undefined || r.body === null ? '' : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+    return {
+      statusCode: r.statusCode,
+      headers,
+      cookies: r.cookies ?? [],
+      body: Buffer.from(text, r.isBase64Encoded ? 'base64' : 'utf8'),
+    };
   }
   return {
     statusCode: 200,

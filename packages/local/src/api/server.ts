@@ -2,7 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { keepIdleConnections } from './idle-connections';
 import { seconds, systemClock, type Clock, type Duration } from '@autosave/workflow/config';
-import { AWS_JSON_CONTENT_TYPE, type AwsJsonService, decodeJsonObject, parseTarget, type WireError } from './aws-json-protocol';
+import {
+  AWS_JSON_CONTENT_TYPE,
+  type AwsJsonService,
+  decodeJsonObject,
+  parseTarget,
+  type WireError,
+} from './aws-json-protocol';
 import { AWS_QUERY_CONTENT_TYPE, type AwsQueryService, isQueryRequestPath } from './aws-query-protocol';
 import { type FunctionUrlEvent, fromFunctionUrlResult, toFunctionUrlEvent } from './function-url-event';
 import { NdjsonLineError, ndjsonValues } from './ndjson-lines';
@@ -83,7 +89,10 @@ export interface LocalApiOptions {
    * Serves `POST /_autosave/import`: the body's first line and the lines after it (see {@link IMPORT_ROUTE});
    * a refusal is thrown as an error whose `name` the answer carries (400). @default 404
    */
-  readonly importRun?: (header: Record<string, unknown>, events: AsyncIterable<Record<string, unknown>>) => Promise<unknown>;
+  readonly importRun?: (
+    header: Record<string, unknown>,
+    events: AsyncIterable<Record<string, unknown>>,
+  ) => Promise<unknown>;
   /** Serves `GET /_autosave/imported-run?executionArn=`: where the run was pulled from, or undefined (404). @default 404 */
   readonly importedRun?: (executionArn: string) => unknown;
   /**
@@ -124,7 +133,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-function send(res: ServerResponse, statusCode: number, contentType: string, body: string | Buffer, headers?: Record<string, string>): void {
+function send(
+  res: ServerResponse,
+  statusCode: number,
+  contentType: string,
+  body: string | Buffer,
+  headers?: Record<string, string>,
+): void {
   if (res.headersSent) return;
   // A flat [name, value, ...] list: what Node writes without walking an object (every API answer comes here).
   const head = ['content-type', contentType, 'content-length', String(Buffer.byteLength(body))];
@@ -134,10 +149,16 @@ function send(res: ServerResponse, statusCode: number, contentType: string, body
 }
 
 function sendWireError(res: ServerResponse, error: WireError): void {
-  send(res, error.statusCode ?? 400, AWS_JSON_CONTENT_TYPE, JSON.stringify({ __type: error.type, message: error.message }), {
-    'x-amzn-errortype': error.type,
-    ...error.headers,
-  });
+  send(
+    res,
+    error.statusCode ?? 400,
+    AWS_JSON_CONTENT_TYPE,
+    JSON.stringify({ __type: error.type, message: error.message }),
+    {
+      'x-amzn-errortype': error.type,
+      ...error.headers,
+    },
+  );
 }
 
 function sendJson(res: ServerResponse, statusCode: number, value: unknown): void {
@@ -174,12 +195,21 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
       if (wire) sendWireError(res, wire);
       else {
         console.error(`autosave local: internal error in ${target}:`, err);
-        sendWireError(res, { type: 'InternalFailure', message: (err as Error)?.message ?? String(err), statusCode: 500 });
+        sendWireError(res, {
+          type: 'InternalFailure',
+          message: (err as Error)?.message ?? String(err),
+          statusCode: 500,
+        });
       }
     }
   }
 
-  async function serveQuery(req: IncomingMessage, res: ServerResponse, service: AwsQueryService, path: string): Promise<void> {
+  async function serveQuery(
+    req: IncomingMessage,
+    res: ServerResponse,
+    service: AwsQueryService,
+    path: string,
+  ): Promise<void> {
     const form = new URLSearchParams((await readBody(req, limit)).toString('utf8'));
     const answer = await service.handle(form, path);
     send(res, answer.statusCode, AWS_QUERY_CONTENT_TYPE, answer.body);
@@ -194,7 +224,9 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
       const decoded = decodeJsonObject((await readBody(req, limit)).toString('utf8'));
       const n = decoded.ok ? decoded.value.seconds : undefined;
       if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > MAX_CLOCK_ADVANCE_SECONDS) {
-        return sendJson(res, 400, { message: `Body must be {"seconds": <a number from 0 to ${MAX_CLOCK_ADVANCE_SECONDS}>}` });
+        return sendJson(res, 400, {
+          message: `Body must be {"seconds": <a number from 0 to ${MAX_CLOCK_ADVANCE_SECONDS}>}`,
+        });
       }
       await clock.advance(seconds(n));
       return sendJson(res, 200, describe());
@@ -206,7 +238,10 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
     const stack = options.stack;
     if (!stack) {
       req.resume();
-      return sendJson(res, 404, { __type: 'ResourceNotFound', message: 'This engine runs the registry path: start it with autosave local --stack' });
+      return sendJson(res, 404, {
+        __type: 'ResourceNotFound',
+        message: 'This engine runs the registry path: start it with autosave local --stack',
+      });
     }
     if (req.method === 'GET' && path === STACK_ROUTE) return sendJson(res, 200, stack.describe());
     if (req.method === 'POST' && path === `${STACK_ROUTE}/deploy`) {
@@ -228,12 +263,15 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
     const importRun = options.importRun;
     if (!importRun || req.method !== 'POST') {
       req.resume();
-      return sendJson(res, importRun ? 405 : 404, { message: 'POST a run to import (autosave pull) to a local engine' });
+      return sendJson(res, importRun ? 405 : 404, {
+        message: 'POST a run to import (autosave pull) to a local engine',
+      });
     }
     const lines = ndjsonValues(req, limit);
     try {
       const first = await lines.next();
-      if (first.done || first.value === null || typeof first.value !== 'object') throw new NdjsonLineError('the first line must be the run\'s header');
+      if (first.done || first.value === null || typeof first.value !== 'object')
+        throw new NdjsonLineError("the first line must be the run's header");
       const events = (async function* () {
         for await (const value of lines) yield value as Record<string, unknown>;
       })();
@@ -241,28 +279,47 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
     } catch (err) {
       req.resume();
       const e = err as Error;
-      const known = e instanceof NdjsonLineError || (typeof e?.name === 'string' && e.name !== 'Error' && !(e instanceof TypeError));
+      const known =
+        e instanceof NdjsonLineError ||
+        (typeof e?.name === 'string' && e.name !== 'Error' && !(e instanceof TypeError));
       if (!known) console.error('autosave local: import failed:', err);
-      return sendJson(res, known ? 400 : 500, { __type: known ? e.name : 'InternalFailure', message: e?.message ?? String(err) });
+      return sendJson(res, known ? 400 : 500, {
+        __type: known ? e.name : 'InternalFailure',
+        message: e?.message ?? String(err),
+      });
     }
   }
 
   async function serveWait(req: IncomingMessage, res: ServerResponse): Promise<void> {
     req.resume();
     const wait = options.waitForExecution;
-    if (!wait || req.method !== 'GET') return sendJson(res, wait ? 405 : 404, { message: `GET ${WAIT_ROUTE}?executionArn=<arn>&waitSeconds=<0..${MAX_WAIT_SECONDS}> waits for a run` });
+    if (!wait || req.method !== 'GET')
+      return sendJson(res, wait ? 405 : 404, {
+        message: `GET ${WAIT_ROUTE}?executionArn=<arn>&waitSeconds=<0..${MAX_WAIT_SECONDS}> waits for a run`,
+      });
     const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
     const waitSeconds = query.has('waitSeconds') ? Number(query.get('waitSeconds')) : DEFAULT_WAIT_SECONDS;
     if (!Number.isFinite(waitSeconds) || waitSeconds < 0 || waitSeconds > MAX_WAIT_SECONDS) {
-      return sendWireError(res, { type: 'ValidationException', message: `waitSeconds must be a number from 0 to ${MAX_WAIT_SECONDS}` });
+      return sendWireError(res, {
+        type: 'ValidationException',
+        message: `waitSeconds must be a number from 0 to ${MAX_WAIT_SECONDS}`,
+      });
     }
     const stepFunctions = services.get('AWSStepFunctions');
     try {
-      send(res, 200, AWS_JSON_CONTENT_TYPE, JSON.stringify(await wait(query.get('executionArn') ?? '', waitSeconds * 1000)));
+      send(
+        res,
+        200,
+        AWS_JSON_CONTENT_TYPE,
+        JSON.stringify(await wait(query.get('executionArn') ?? '', waitSeconds * 1000)),
+      );
     } catch (err) {
       const wire = stepFunctions?.describeError(err);
       if (!wire) console.error('autosave local: wait failed:', err);
-      sendWireError(res, wire ?? { type: 'InternalFailure', message: (err as Error)?.message ?? String(err), statusCode: 500 });
+      sendWireError(
+        res,
+        wire ?? { type: 'InternalFailure', message: (err as Error)?.message ?? String(err), statusCode: 500 },
+      );
     }
   }
 
@@ -295,7 +352,8 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
         return send(res, 400, 'text/plain', 'Bad request target\n');
       }
       const form = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
-      if (req.method === 'POST' && form && options.queryService && isQueryRequestPath(path)) return await serveQuery(req, res, options.queryService, path);
+      if (req.method === 'POST' && form && options.queryService && isQueryRequestPath(path))
+        return await serveQuery(req, res, options.queryService, path);
       // `POST /` is the APIs' address: without a target it is an API request that names no operation.
       if (req.method === 'POST' && path === '/') return await serveAwsJson(req, res, undefined);
       if (path === CLOCK_ROUTE || path.startsWith(`${CLOCK_ROUTE}/`)) return await serveClock(req, res, path);
@@ -304,18 +362,27 @@ export function createLocalApiHandler(options: LocalApiOptions): HttpRequestHand
       if (path === MOCKED_RUN_ROUTE && req.method === 'GET') {
         const arn = new URL(req.url ?? '/', 'http://localhost').searchParams.get('executionArn') ?? '';
         const view = options.mockedRun?.(arn);
-        return view === undefined ? sendJson(res, 404, { message: 'Not a mocked run (started without #<TestCase>), or no such run' }) : sendJson(res, 200, view);
+        return view === undefined
+          ? sendJson(res, 404, { message: 'Not a mocked run (started without #<TestCase>), or no such run' })
+          : sendJson(res, 200, view);
       }
       if (path === WAIT_ROUTE) return await serveWait(req, res);
       if (path === IMPORT_ROUTE) return await serveImport(req, res);
       if (path === IMPORTED_RUN_ROUTE && req.method === 'GET') {
         const arn = new URL(req.url ?? '/', 'http://localhost').searchParams.get('executionArn') ?? '';
         const origin = options.importedRun?.(arn);
-        return origin === undefined ? sendJson(res, 404, { message: 'Not a pulled run, or no such run' }) : sendJson(res, 200, origin);
+        return origin === undefined
+          ? sendJson(res, 404, { message: 'Not a pulled run, or no such run' })
+          : sendJson(res, 200, origin);
       }
       if (options.console) return await options.console(req, res);
       if (req.method === 'GET' && path === '/') {
-        return send(res, 200, 'text/plain; charset=utf-8', 'Autosave local engine: Step Functions and SQS APIs on POST / (AWS JSON 1.0).\n');
+        return send(
+          res,
+          200,
+          'text/plain; charset=utf-8',
+          'Autosave local engine: Step Functions and SQS APIs on POST / (AWS JSON 1.0).\n',
+        );
       }
       req.resume();
       send(res, 404, 'text/plain', 'Not found\n');

@@ -21,7 +21,11 @@ export class RunWaitError extends Error {
  * caller to poll DescribeExecution instead.
  * @param timeoutMillis @default no limit
  */
-export async function waitForRunToClose(endpoint: string, executionArn: string, timeoutMillis = Number.POSITIVE_INFINITY): Promise<string | undefined> {
+export async function waitForRunToClose(
+  endpoint: string,
+  executionArn: string,
+  timeoutMillis = Number.POSITIVE_INFINITY,
+): Promise<string | undefined> {
   const deadline = Date.now() + timeoutMillis;
   for (;;) {
     const waitSeconds = Math.max(0, Math.min(DEFAULT_WAIT_SECONDS, (deadline - Date.now()) / 1000));
@@ -34,7 +38,8 @@ export async function waitForRunToClose(endpoint: string, executionArn: string, 
       await new Promise((resolve) => setTimeout(resolve, 100));
       continue;
     }
-    if (!res.ok) throw new RunWaitError(body.__type ?? 'InternalFailure', body.message ?? `the wait answered ${res.status}`);
+    if (!res.ok)
+      throw new RunWaitError(body.__type ?? 'InternalFailure', body.message ?? `the wait answered ${res.status}`);
     if (body.status !== 'RUNNING' || Date.now() >= deadline) return body.status;
   }
 }

@@ -20,10 +20,15 @@ export const COMMON_OPTIONS = {
   endpoint: {
     type: 'string',
     value: '<url>',
-    description: 'the Step Functions endpoint, with its scheme (http://127.0.0.1:8083)\n(default: AWS_ENDPOINT_URL_SFN or AWS_ENDPOINT_URL, else AWS when AWS_PROFILE/AWS_REGION is set, else the local engine)',
+    description:
+      'the Step Functions endpoint, with its scheme (http://127.0.0.1:8083)\n(default: AWS_ENDPOINT_URL_SFN or AWS_ENDPOINT_URL, else AWS when AWS_PROFILE/AWS_REGION is set, else the local engine)',
   },
   /** The project's config file. @default the first autosave.config.ts walking up from the current directory */
-  config: { type: 'string', value: '<file>', description: "the project's config (default: the first autosave.config.ts walking up from here)" },
+  config: {
+    type: 'string',
+    value: '<file>',
+    description: "the project's config (default: the first autosave.config.ts walking up from here)",
+  },
   help: { type: 'boolean', short: 'h', default: false, description: 'show this help' },
 } as const satisfies Readonly<Record<string, FlagSpec>>;
 
@@ -54,7 +59,9 @@ const commonOf = (spec: CommandSpec): Partial<typeof COMMON_OPTIONS> =>
 
 /** Keeps what `util.parseArgs` reads of a flag (it refuses keys it does not know on some Node versions). */
 function parserOptions(flags: FlagSpecs): Options {
-  return Object.fromEntries(Object.entries(flags).map(([name, { description: _d, value: _v, ...parse }]) => [name, parse]));
+  return Object.fromEntries(
+    Object.entries(flags).map(([name, { description: _d, value: _v, ...parse }]) => [name, parse]),
+  );
 }
 
 /**
@@ -64,7 +71,12 @@ function parserOptions(flags: FlagSpecs): Options {
 export function parseCommandArgs<O extends FlagSpecs>(args: string[], spec: CommandSpec<O>) {
   const options = { ...(commonOf(spec) as typeof COMMON_OPTIONS), ...spec.options };
   try {
-    return parseArgs({ args, options: parserOptions(options) as typeof options, allowPositionals: spec.positionals ?? true, strict: true });
+    return parseArgs({
+      args,
+      options: parserOptions(options) as typeof options,
+      allowPositionals: spec.positionals ?? true,
+      strict: true,
+    });
   } catch (err) {
     throw new CliUsageError(`${(err as Error).message.split('\n')[0]} (usage: ${spec.usage})`);
   }
@@ -78,7 +90,9 @@ function flagLabel(name: string, flag: FlagSpec): string {
 
 /** A command's `--help`: its usage, every flag it takes (its own, then the common ones) and examples. */
 export function commandHelp(spec: CommandSpec): string {
-  const flags = [...Object.entries(spec.options), ...Object.entries(commonOf(spec) as FlagSpecs)].map(([name, flag]) => [flagLabel(name, flag), flag] as const);
+  const flags = [...Object.entries(spec.options), ...Object.entries(commonOf(spec) as FlagSpecs)].map(
+    ([name, flag]) => [flagLabel(name, flag), flag] as const,
+  );
   const width = Math.min(Math.max(...flags.map(([label]) => label.length)), 34);
   const lines = [`usage: ${spec.usage}`, ''];
   if (spec.notes?.length) lines.push(...spec.notes, '');

@@ -43,8 +43,11 @@ export function resolveAwsTarget(service: 'SFN' | 'SQS', env: Env = process.env,
   });
   if (endpointFlag) return local(endpointFlag, '--endpoint');
   const envEndpoint = env[`AWS_ENDPOINT_URL_${service}`] ?? env.AWS_ENDPOINT_URL;
-  if (envEndpoint) return local(envEndpoint, env[`AWS_ENDPOINT_URL_${service}`] ? `AWS_ENDPOINT_URL_${service}` : 'AWS_ENDPOINT_URL');
-  const awsSettings = (['AWS_PROFILE', 'AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID'] as const).filter((name) => env[name]);
+  if (envEndpoint)
+    return local(envEndpoint, env[`AWS_ENDPOINT_URL_${service}`] ? `AWS_ENDPOINT_URL_${service}` : 'AWS_ENDPOINT_URL');
+  const awsSettings = (['AWS_PROFILE', 'AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID'] as const).filter(
+    (name) => env[name],
+  );
   if (awsSettings.length > 0) {
     return {
       region,
@@ -90,5 +93,10 @@ export function createSfnClient(target: AwsTarget = resolveAwsTarget('SFN')): SF
 
 /** An SQS client for the resolved target (the dead-letter queue). */
 export function createSqsClient(target: AwsTarget = resolveAwsTarget('SQS')): SQSClient {
-  return new SQSClient({ region: target.region, endpoint: target.endpoint, credentials: target.credentials, maxAttempts: 2 });
+  return new SQSClient({
+    region: target.region,
+    endpoint: target.endpoint,
+    credentials: target.credentials,
+    maxAttempts: 2,
+  });
 }

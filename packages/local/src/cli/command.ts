@@ -1,7 +1,13 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Workflow } from '@autosave/workflow';
-import { createSfnClient, createSqsClient, DEFAULT_LOCAL_ENDPOINT, resolveAwsTarget, type AwsTarget } from './aws-clients';
+import {
+  createSfnClient,
+  createSqsClient,
+  DEFAULT_LOCAL_ENDPOINT,
+  resolveAwsTarget,
+  type AwsTarget,
+} from './aws-clients';
 import { CliUsageError } from './errors';
 import { describeOperationError, engineClock, type EngineNow } from '../operations';
 import { cliProject } from './project';
@@ -44,7 +50,11 @@ export function createCliContext(endpointFlag?: string, configFlag?: string): Cl
 export function describeCliError(err: unknown): string {
   let line = describeOperationError(err, { endpoint: lastTarget?.description, plainNames: ['CliUsageError'] });
   // The commands an error suggests (`autosave approvals`) must reach the same engine when copied.
-  if (lastEndpointFlag) line = line.replace(/`autosave ([^`]*)`/g, (_all, command: string) => `\`autosave ${command} --endpoint ${lastEndpointFlag}\``);
+  if (lastEndpointFlag)
+    line = line.replace(
+      /`autosave ([^`]*)`/g,
+      (_all, command: string) => `\`autosave ${command} --endpoint ${lastEndpointFlag}\``,
+    );
   // A shell with AWS settings sends the CLI to AWS, not to the local engine: say so, or the error reads as the engine's.
   if (lastTarget?.awsBecause && !(err instanceof CliUsageError)) {
     line += ` (this call went to ${lastTarget.description} because ${lastTarget.awsBecause}; for the local engine pass --endpoint ${DEFAULT_LOCAL_ENDPOINT})`;

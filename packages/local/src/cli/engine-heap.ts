@@ -28,5 +28,8 @@ const keepYoungGenerationSize = () => setFlagsFromString('--semi-space-growth-fa
 export function keepEngineHeapSmall(): void {
   keepYoungGenerationSize();
   setFlagsFromString(`--heap-growing-percent=${ENGINE_HEAP_GROWING_PERCENT}`);
-  subscribe('worker_threads', (message) => void (message as { worker: Worker }).worker.once('online', keepYoungGenerationSize));
+  subscribe(
+    'worker_threads',
+    (message) => void (message as { worker: Worker }).worker.once('online', keepYoungGenerationSize),
+  );
 }

@@ -53,7 +53,10 @@ export function progressLine(progress: RunProgress, current: string, elapsedMill
  * The run's elapsed time from engine timestamps only: start to stop once it closed, start to the
  * engine's now while open (undefined when the engine's now is unknown).
  */
-export function runElapsedMillis(execution: Pick<DescribeExecutionCommandOutput, 'startDate' | 'stopDate'>, engineNowMillis: number | undefined): number | undefined {
+export function runElapsedMillis(
+  execution: Pick<DescribeExecutionCommandOutput, 'startDate' | 'stopDate'>,
+  engineNowMillis: number | undefined,
+): number | undefined {
   const start = execution.startDate?.getTime();
   const end = execution.stopDate?.getTime() ?? engineNowMillis;
   return start === undefined || end === undefined ? undefined : Math.max(0, end - start);
@@ -64,7 +67,11 @@ export function runElapsedMillis(execution: Pick<DescribeExecutionCommandOutput,
  * progress line (redrawn in place on a terminal, one line per change otherwise). The total comes from
  * the definition ({@link progressPlanOf}), so it stays the same from the first line to the last.
  */
-export async function followRun(sfn: SFNClient, executionArn: string, options: FollowRunOptions = {}): Promise<FollowOutcome> {
+export async function followRun(
+  sfn: SFNClient,
+  executionArn: string,
+  options: FollowRunOptions = {},
+): Promise<FollowOutcome> {
   const intervalMillis = options.intervalMillis ?? DEFAULT_FOLLOW_INTERVAL_MILLIS;
   const t = terminal();
   let definition: AslGraphDefinition | undefined;

@@ -4,7 +4,12 @@
 export interface LocalDeployAnswer {
   readonly stackName: string;
   readonly assemblyId: string;
-  readonly changes: readonly { readonly logicalId: string; readonly type: string; readonly change: string; readonly physicalId?: string }[];
+  readonly changes: readonly {
+    readonly logicalId: string;
+    readonly type: string;
+    readonly change: string;
+    readonly physicalId?: string;
+  }[];
   readonly notEmulated: readonly { readonly type: string; readonly count: number }[];
   readonly durationMillis: number;
 }
@@ -15,7 +20,11 @@ export class LocalDeployError extends Error {
 }
 
 /** POSTs the assembly directory to `<endpoint>/_autosave/stack/deploy` and waits for the update to finish. */
-export async function deployToLocalEngine(endpoint: string, assemblyDir: string, stackName?: string): Promise<LocalDeployAnswer> {
+export async function deployToLocalEngine(
+  endpoint: string,
+  assemblyDir: string,
+  stackName?: string,
+): Promise<LocalDeployAnswer> {
   const base = endpoint.replace(/(?<!\/)\/+$/, '');
   let response: Response;
   try {
@@ -26,9 +35,13 @@ export async function deployToLocalEngine(endpoint: string, assemblyDir: string,
       signal: AbortSignal.timeout(10 * 60_000),
     });
   } catch (err) {
-    throw new LocalDeployError(`cannot reach the engine at ${base} (${(err as Error).message}); start it with: npx autosave local --stack`, { cause: err });
+    throw new LocalDeployError(
+      `cannot reach the engine at ${base} (${(err as Error).message}); start it with: npx autosave local --stack`,
+      { cause: err },
+    );
   }
   const body = (await response.json().catch(() => ({}))) as LocalDeployAnswer & { __type?: string; message?: string };
-  if (!response.ok) throw new LocalDeployError(`${body.__type ?? response.status}: ${body.message ?? 'the engine refused the deploy'}`);
+  if (!response.ok)
+    throw new LocalDeployError(`${body.__type ?? response.status}: ${body.message ?? 'the engine refused the deploy'}`);
   return body;
 }

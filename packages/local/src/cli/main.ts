@@ -32,14 +32,23 @@ export const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = 
 };
 
 function usage(): string {
-  return ['usage: autosave <command> [options]', '', 'commands:', ...Object.keys(COMMANDS).map((c) => `  ${c}`)].join('\n');
+  return ['usage: autosave <command> [options]', '', 'commands:', ...Object.keys(COMMANDS).map((c) => `  ${c}`)].join(
+    '\n',
+  );
 }
 
 /** `autosave help`: every command with its summary (loads each command module, so only on demand). */
 async function helpText(): Promise<string> {
-  const entries = await Promise.all(Object.entries(COMMANDS).map(async ([name, load]) => [name, (await load()).summary] as const));
+  const entries = await Promise.all(
+    Object.entries(COMMANDS).map(async ([name, load]) => [name, (await load()).summary] as const),
+  );
   const width = Math.max(...entries.map(([name]) => name.length));
-  return ['usage: autosave <command> [options]   (autosave <command> --help for its options)', '', 'commands:', ...entries.map(([n, s]) => `  ${n.padEnd(width)}  ${s}`)].join('\n');
+  return [
+    'usage: autosave <command> [options]   (autosave <command> --help for its options)',
+    '',
+    'commands:',
+    ...entries.map(([n, s]) => `  ${n.padEnd(width)}  ${s}`),
+  ].join('\n');
 }
 
 /** Runs the CLI and resolves to the process exit code. */

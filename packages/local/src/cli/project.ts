@@ -9,7 +9,8 @@ let loaded: { readonly flag: string | undefined; readonly project: Promise<Local
 
 /** The project, or undefined when no config file is found (commands that talk to AWS need none). */
 export function cliProject(configFlag?: string): Promise<LocalProject | undefined> {
-  if (loaded?.flag !== configFlag || !loaded) loaded = { flag: configFlag, project: findProject({ configFile: configFlag }) };
+  if (loaded?.flag !== configFlag || !loaded)
+    loaded = { flag: configFlag, project: findProject({ configFile: configFlag }) };
   return loaded.project;
 }
 

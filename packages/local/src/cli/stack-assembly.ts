@@ -11,13 +11,29 @@ import { spawn } from 'node:child_process';
  * What an assembly is synthesized from, those of them a project has (a `cdk init` app's bin/ and lib/, the
  * example app's statemachines/, infra/, tools/, lambdas/ and packages/): a change in any of these is a new assembly.
  */
-export const ASSEMBLY_SOURCES = ['bin', 'lib', 'src', 'tools', 'lambdas', 'workflows', 'statemachines', 'packages', 'infra', 'package-lock.json', 'cdk.json', 'tsconfig.json'] as const;
+export const ASSEMBLY_SOURCES = [
+  'bin',
+  'lib',
+  'src',
+  'tools',
+  'lambdas',
+  'workflows',
+  'statemachines',
+  'packages',
+  'infra',
+  'package-lock.json',
+  'cdk.json',
+  'tsconfig.json',
+] as const;
 
 /** The CDK app the current directory is in: the nearest folder with a cdk.json, walking up. */
 export function findCdkApp(from: string = process.cwd()): string {
   for (let dir = resolve(from); ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'cdk.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no cdk.json in ${resolve(from)} or its parents: run this in your CDK app, or give its cloud assembly with --app <cdk.out>`);
+    if (dirname(dir) === dir)
+      throw new Error(
+        `no cdk.json in ${resolve(from)} or its parents: run this in your CDK app, or give its cloud assembly with --app <cdk.out>`,
+      );
   }
 }
 /** A synthesis lock older than this was left by a killed process. */
@@ -77,7 +93,8 @@ function prune(cacheDir: string, keep: string): void {
     .filter((e) => !e.endsWith('.tmp') && !e.endsWith('.lock') && e !== keep)
     .map((e) => ({ e, t: statSync(join(cacheDir, e)).mtimeMs }))
     .sort((a, b) => b.t - a.t);
-  for (const { e } of entries.slice(ASSEMBLY_CACHE_SIZE - 1)) rmSync(join(cacheDir, e), { recursive: true, force: true });
+  for (const { e } of entries.slice(ASSEMBLY_CACHE_SIZE - 1))
+    rmSync(join(cacheDir, e), { recursive: true, force: true });
 }
 
 /**
@@ -88,10 +105,15 @@ function prune(cacheDir: string, keep: string): void {
 export async function synthesizeAssembly(options: SynthesizeOptions = {}): Promise<SynthesizedAssembly> {
   const started = Date.now();
   const projectRoot = resolve(options.projectRoot ?? findCdkApp());
-  const cacheDir = resolve(options.cacheDir ?? process.env[ASSEMBLY_CACHE_ENV] ?? join(projectRoot, 'node_modules', '.cache', 'autosave-assemblies'));
+  const cacheDir = resolve(
+    options.cacheDir ??
+      process.env[ASSEMBLY_CACHE_ENV] ??
+      join(projectRoot, 'node_modules', '.cache', 'autosave-assemblies'),
+  );
   const hash = sourceHash(projectRoot, options.context);
   const directory = join(cacheDir, hash);
-  if (existsSync(join(directory, 'manifest.json'))) return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
+  if (existsSync(join(directory, 'manifest.json')))
+    return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
 
   // One synthesis per source hash at a time, across processes (test files run in parallel): the others
   // wait for its assembly instead of bundling the same sources again.
@@ -103,14 +125,16 @@ export async function synthesizeAssembly(options: SynthesizeOptions = {}): Promi
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (existsSync(join(directory, 'manifest.json'))) return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
+      if (existsSync(join(directory, 'manifest.json')))
+        return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
       const held = statSync(lock, { throwIfNoEntry: false });
       if (held && Date.now() - held.mtimeMs > SYNTH_LOCK_STALE_MILLIS) rmSync(lock, { force: true });
       await new Promise((r) => setTimeout(r, 250));
     }
   }
   try {
-    if (existsSync(join(directory, 'manifest.json'))) return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
+    if (existsSync(join(directory, 'manifest.json')))
+      return { directory, sourceHash: hash, cached: true, millis: Date.now() - started };
     await synthesizeInto(projectRoot, directory, options.context);
   } finally {
     rmSync(lock, { force: true });
@@ -124,11 +148,19 @@ export async function synthesizeAssembly(options: SynthesizeOptions = {}): Promi
  * (`CDK_OUTDIR`) and its context (`CDK_CONTEXT_JSON`: cdk.json's, then the caller's), into a temporary
  * directory renamed into the cache once complete.
  */
-async function synthesizeInto(projectRoot: string, directory: string, context: Readonly<Record<string, string>> | undefined): Promise<void> {
+async function synthesizeInto(
+  projectRoot: string,
+  directory: string,
+  context: Readonly<Record<string, string>> | undefined,
+): Promise<void> {
   const tmp = `${directory}.${process.pid}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
-  const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { app?: string; context?: Record<string, unknown> };
-  if (typeof cdkJson.app !== 'string' || cdkJson.app === '') throw new Error(`${join(projectRoot, 'cdk.json')} names no "app" command to synthesize`);
+  const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as {
+    app?: string;
+    context?: Record<string, unknown>;
+  };
+  if (typeof cdkJson.app !== 'string' || cdkJson.app === '')
+    throw new Error(`${join(projectRoot, 'cdk.json')} names no "app" command to synthesize`);
   const env = {
     ...process.env,
     CDK_OUTDIR: tmp,
@@ -143,9 +175,20 @@ async function synthesizeInto(projectRoot: string, directory: string, context: R
     child.stdout.on('data', (c: Buffer) => (text += c.toString()));
     child.stderr.on('data', (c: Buffer) => (text += c.toString()));
     child.once('error', reject);
-    child.once('exit', (code, signal) => (code === 0 ? resolveRun(text) : reject(new Error(`synthesizing ${projectRoot} (${cdkJson.app}) failed (exit ${code ?? signal}):\n${text.slice(-2000)}`))));
+    child.once('exit', (code, signal) =>
+      code === 0
+        ? resolveRun(text)
+        : reject(
+            new Error(
+              `synthesizing ${projectRoot} (${cdkJson.app}) failed (exit ${code ?? signal}):\n${text.slice(-2000)}`,
+            ),
+          ),
+    );
   });
-  if (!existsSync(join(tmp, 'manifest.json'))) throw new Error(`${cdkJson.app} wrote no cloud assembly to CDK_OUTDIR (does the app call app.synth()?):\n${output.slice(-2000)}`);
+  if (!existsSync(join(tmp, 'manifest.json')))
+    throw new Error(
+      `${cdkJson.app} wrote no cloud assembly to CDK_OUTDIR (does the app call app.synth()?):\n${output.slice(-2000)}`,
+    );
   try {
     renameSync(tmp, directory);
   } catch (err) {
@@ -156,11 +199,15 @@ async function synthesizeInto(projectRoot: string, directory: string, context: R
 }
 
 /** The cloud assembly a command runs: the one named by `--app`, or the app synthesized now (cached by source hash). */
-export async function appAssembly(app: string | undefined): Promise<{ readonly directory: string; readonly origin: string }> {
+export async function appAssembly(
+  app: string | undefined,
+): Promise<{ readonly directory: string; readonly origin: string }> {
   if (app) return { directory: resolve(app), origin: 'given with --app' };
   const assembly = await synthesizeAssembly();
   return {
     directory: assembly.directory,
-    origin: assembly.cached ? `synthesized earlier from sources ${assembly.sourceHash}` : `synthesized now from sources ${assembly.sourceHash} in ${assembly.millis} ms`,
+    origin: assembly.cached
+      ? `synthesized earlier from sources ${assembly.sourceHash}`
+      : `synthesized now from sources ${assembly.sourceHash} in ${assembly.millis} ms`,
   };
 }

@@ -30,7 +30,17 @@ export function defaultTopicPolicy(topicArn: string): PolicyDocument {
         Sid: '__default_statement_ID',
         Effect: 'Allow',
         Principal: { AWS: '*' },
-        Action: ['SNS:Publish', 'SNS:Subscribe', 'SNS:Receive', 'SNS:GetTopicAttributes', 'SNS:SetTopicAttributes', 'SNS:AddPermission', 'SNS:RemovePermission', 'SNS:DeleteTopic', 'SNS:ListSubscriptionsByTopic'],
+        Action: [
+          'SNS:Publish',
+          'SNS:Subscribe',
+          'SNS:Receive',
+          'SNS:GetTopicAttributes',
+          'SNS:SetTopicAttributes',
+          'SNS:AddPermission',
+          'SNS:RemovePermission',
+          'SNS:DeleteTopic',
+          'SNS:ListSubscriptionsByTopic',
+        ],
         Resource: topicArn,
         Condition: { StringEquals: { 'AWS:SourceOwner': account } },
       },
@@ -46,7 +56,8 @@ export function topicPolicyOf(resolver: TemplateResolver, topicArn: string): Pol
     .map((id) => resolver.property(id, 'PolicyDocument') as PolicyDocument);
   if (policies.length === 0) return defaultTopicPolicy(topicArn);
   // Two TopicPolicy resources on one topic overwrite each other on AWS: the template must not rely on either.
-  if (policies.length > 1) throw new Error(`${topicArn} has ${policies.length} AWS::SNS::TopicPolicy resources; SNS keeps only one`);
+  if (policies.length > 1)
+    throw new Error(`${topicArn} has ${policies.length} AWS::SNS::TopicPolicy resources; SNS keeps only one`);
   return policies[0];
 }
 
@@ -59,6 +70,11 @@ export function alarmTopicsOf(resolver: TemplateResolver): AlarmTopic[] {
         .map(String)
         .filter((action) => action.startsWith('arn:') && action.split(':')[2] === 'sns'),
     );
-    return [...topics].map((topicArn) => ({ alarmLogicalId, alarmArn, topicArn, policy: topicPolicyOf(resolver, topicArn) }));
+    return [...topics].map((topicArn) => ({
+      alarmLogicalId,
+      alarmArn,
+      topicArn,
+      policy: topicPolicyOf(resolver, topicArn),
+    }));
   });
 }

@@ -8,7 +8,12 @@ export interface AwsEnvironment {
 }
 
 /** `arn:<partition>:<service>:<region>:<account>:<resource>` (region or account may be empty). */
-export function arn(env: AwsEnvironment, service: string, resource: string, scope: { region?: boolean; account?: boolean } = {}): string {
+export function arn(
+  env: AwsEnvironment,
+  service: string,
+  resource: string,
+  scope: { region?: boolean; account?: boolean } = {},
+): string {
   const region = scope.region === false ? '' : env.region;
   const account = scope.account === false ? '' : env.account;
   return `arn:${env.partition}:${service}:${region}:${account}:${resource}`;
@@ -17,7 +22,8 @@ export function arn(env: AwsEnvironment, service: string, resource: string, scop
 /** A Lambda function's unqualified ARN. */
 export const lambdaFunctionArn = (env: AwsEnvironment, name: string): string => arn(env, 'lambda', `function:${name}`);
 /** A state machine's unqualified ARN. */
-export const stateMachineArn = (env: AwsEnvironment, name: string): string => arn(env, 'states', `stateMachine:${name}`);
+export const stateMachineArn = (env: AwsEnvironment, name: string): string =>
+  arn(env, 'states', `stateMachine:${name}`);
 /** A qualified ARN: a version number or alias name after the unqualified one. */
 export const qualifiedArn = (unqualified: string, qualifier: string | number): string => `${unqualified}:${qualifier}`;
 

@@ -59,7 +59,11 @@ interface ManifestArtifact {
 interface AssetManifestFile {
   readonly files?: Record<
     string,
-    { readonly displayName?: string; readonly source: { readonly path: string; readonly packaging?: 'zip' | 'file' }; readonly destinations?: Record<string, { readonly objectKey: string }> }
+    {
+      readonly displayName?: string;
+      readonly source: { readonly path: string; readonly packaging?: 'zip' | 'file' };
+      readonly destinations?: Record<string, { readonly objectKey: string }>;
+    }
   >;
 }
 
@@ -78,7 +82,9 @@ function readJson<T>(path: string): T {
  */
 export function readCloudAssembly(directory: string): CloudAssembly {
   const dir = resolve(directory);
-  const manifest = readJson<{ version: string; artifacts?: Record<string, ManifestArtifact> }>(join(dir, 'manifest.json'));
+  const manifest = readJson<{ version: string; artifacts?: Record<string, ManifestArtifact> }>(
+    join(dir, 'manifest.json'),
+  );
   const artifacts = manifest.artifacts ?? {};
   const stacks: StackArtifact[] = [];
   for (const [id, artifact] of Object.entries(artifacts)) {
@@ -113,7 +119,10 @@ export function readCloudAssembly(directory: string): CloudAssembly {
 
 /** The stack of an assembly with that name (or the only one when no name is given). */
 export function stackOf(assembly: CloudAssembly, stackName?: string): StackArtifact {
-  const found = stackName === undefined ? assembly.stacks : assembly.stacks.filter((s) => s.stackName === stackName || s.id === stackName);
+  const found =
+    stackName === undefined
+      ? assembly.stacks
+      : assembly.stacks.filter((s) => s.stackName === stackName || s.id === stackName);
   if (found.length !== 1) {
     throw new CloudAssemblyError(
       stackName === undefined
@@ -137,7 +146,8 @@ export function assetOfResource(stack: StackArtifact, logicalId: string): FileAs
   }
   const path = resource.Metadata?.['aws:asset:path'];
   if (typeof path === 'string') {
-    for (const asset of stack.assets.values()) if (asset.path.endsWith(path) || asset.hash === path.replace(/^asset\./, '')) return asset;
+    for (const asset of stack.assets.values())
+      if (asset.path.endsWith(path) || asset.hash === path.replace(/^asset\./, '')) return asset;
   }
   return undefined;
 }

@@ -78,7 +78,9 @@ export interface AwsResolutionContextOptions {
 }
 
 /** Physical-name property and maximum length, per resource type, for names CloudFormation generates. */
-const NAMING: Readonly<Record<string, { readonly property: string; readonly max: number; readonly lowercase?: boolean }>> = {
+const NAMING: Readonly<
+  Record<string, { readonly property: string; readonly max: number; readonly lowercase?: boolean }>
+> = {
   'AWS::Lambda::Function': { property: 'FunctionName', max: 64 },
   'AWS::IAM::Role': { property: 'RoleName', max: 64 },
   'AWS::IAM::Policy': { property: 'PolicyName', max: 128 },
@@ -208,32 +210,40 @@ export class AwsResolutionContext implements ResolutionContext {
       }
       case 'AWS::Lambda::Alias':
         if (attribute === 'AliasArn' || attribute === 'Arn') {
-          return qualifiedArn(this.functionArnOf(resolver.property(logicalId, 'FunctionName')), resolver.string(resolver.property(logicalId, 'Name')));
+          return qualifiedArn(
+            this.functionArnOf(resolver.property(logicalId, 'FunctionName')),
+            resolver.string(resolver.property(logicalId, 'Name')),
+          );
         }
         return unknown();
       case 'AWS::Lambda::Url':
-        if (attribute === 'FunctionUrl') return `https://${hashOf(this.stackName, logicalId).slice(0, 32)}.lambda-url.${env.region}.on.aws/`;
+        if (attribute === 'FunctionUrl')
+          return `https://${hashOf(this.stackName, logicalId).slice(0, 32)}.lambda-url.${env.region}.on.aws/`;
         if (attribute === 'FunctionArn') return this.functionArnOf(resolver.property(logicalId, 'TargetFunctionArn'));
         return unknown();
       case 'AWS::StepFunctions::StateMachine':
         if (attribute === 'Arn') return stateMachineArn(env, name());
         if (attribute === 'Name') return name();
-        if (attribute === 'StateMachineRevisionId') return hashOf(JSON.stringify(resolver.resolvedProperties(logicalId))).slice(0, 32);
+        if (attribute === 'StateMachineRevisionId')
+          return hashOf(JSON.stringify(resolver.resolvedProperties(logicalId))).slice(0, 32);
         return unknown();
       case 'AWS::StepFunctions::StateMachineVersion':
         if (attribute === 'Arn') return this.version(logicalId, resolver).arn;
         return unknown();
       case 'AWS::StepFunctions::StateMachineAlias': {
         if (attribute !== 'Arn') return unknown();
-        const routes = resolver.property(logicalId, 'RoutingConfiguration') as { StateMachineVersionArn: string }[] | undefined;
-        const preference = resolver.property(logicalId, 'DeploymentPreference') as { StateMachineVersionArn: string } | undefined;
+        const routes = resolver.property(logicalId, 'RoutingConfiguration') as
+          { StateMachineVersionArn: string }[] | undefined;
+        const preference = resolver.property(logicalId, 'DeploymentPreference') as
+          { StateMachineVersionArn: string } | undefined;
         const versionArn = routes?.[0]?.StateMachineVersionArn ?? preference?.StateMachineVersionArn;
         if (!versionArn) throw new IntrinsicResolutionError(`Alias ${logicalId} routes to no version`);
         const unqualified = versionArn.split(':').slice(0, 7).join(':');
         return qualifiedArn(unqualified, resolver.string(resolver.property(logicalId, 'Name')));
       }
       case 'AWS::IAM::Role':
-        if (attribute === 'Arn') return arn(env, 'iam', `role${this.rolePath(logicalId, resolver)}${name()}`, { region: false });
+        if (attribute === 'Arn')
+          return arn(env, 'iam', `role${this.rolePath(logicalId, resolver)}${name()}`, { region: false });
         if (attribute === 'RoleId') return `AROA${hashOf(this.stackName, logicalId).slice(0, 17).toUpperCase()}`;
         return unknown();
       case 'AWS::DynamoDB::Table':
@@ -256,7 +266,8 @@ export class AwsResolutionContext implements ResolutionContext {
         return unknown();
       case 'AWS::SecretsManager::Secret':
         // Secrets Manager appends a dash and six random characters to a secret's ARN.
-        if (attribute === 'Arn' || attribute === 'Id') return arn(env, 'secretsmanager', `secret:${name()}-${hashOf(name()).slice(0, 6)}`);
+        if (attribute === 'Arn' || attribute === 'Id')
+          return arn(env, 'secretsmanager', `secret:${name()}-${hashOf(name()).slice(0, 6)}`);
         return unknown();
       case 'AWS::Logs::LogGroup':
         if (attribute === 'Arn') return arn(env, 'logs', `log-group:${name()}:*`);
@@ -289,7 +300,9 @@ export class AwsResolutionContext implements ResolutionContext {
     const parents: DeployedParent[] = PARENT_TYPES.flatMap((type) =>
       resolver.logicalIds(type).map((logicalId) => ({
         logicalId,
-        arn: String(type === 'AWS::Lambda::Function' ? this.getAtt(logicalId, 'Arn', resolver) : this.ref(logicalId, resolver)),
+        arn: String(
+          type === 'AWS::Lambda::Function' ? this.getAtt(logicalId, 'Arn', resolver) : this.ref(logicalId, resolver),
+        ),
         retainedOnDelete: isRetained(resolver.template.Resources[logicalId]),
       })),
     );
@@ -309,7 +322,14 @@ export class AwsResolutionContext implements ResolutionContext {
     const lastVersionNumber: Record<string, number> = { ...(this.previous?.lastVersionNumber ?? {}) };
     for (const v of current) lastVersionNumber[v.parentArn] = Math.max(lastVersionNumber[v.parentArn] ?? 0, v.number);
     const templateVersions = Object.fromEntries(current.map((v) => [v.logicalId, v.arn]));
-    return { environment: this.environment, stackName: this.stackName, versions, lastVersionNumber, parents, templateVersions };
+    return {
+      environment: this.environment,
+      stackName: this.stackName,
+      versions,
+      lastVersionNumber,
+      parents,
+      templateVersions,
+    };
   }
 
   private version(logicalId: string, resolver: TemplateResolver): PublishedVersion {
@@ -333,7 +353,9 @@ export class AwsResolutionContext implements ResolutionContext {
         }));
       // Numbering of state machine versions needs Lambda versions resolved (through the revision id):
       // assign Lambda versions first.
-      candidates.sort((a, b) => kindOrder(a.parentArn) - kindOrder(b.parentArn) || a.logicalId.localeCompare(b.logicalId));
+      candidates.sort(
+        (a, b) => kindOrder(a.parentArn) - kindOrder(b.parentArn) || a.logicalId.localeCompare(b.logicalId),
+      );
       const next = new Map<string, number>(Object.entries(this.previous?.lastVersionNumber ?? {}));
       for (const c of candidates) {
         const fingerprint = hashOf(JSON.stringify(resolver.resolvedProperties(c.logicalId)));
@@ -342,7 +364,8 @@ export class AwsResolutionContext implements ResolutionContext {
         const previousArn = this.previous?.templateVersions[c.logicalId];
         const before = this.previous?.versions.find((v) => v.arn === previousArn && v.parentArn === c.parentArn);
         const alive = this.previous?.parents.some((p) => p.arn === c.parentArn) ?? false;
-        const number = before && alive && before.fingerprint === fingerprint ? before.number : (next.get(c.parentArn) ?? 0) + 1;
+        const number =
+          before && alive && before.fingerprint === fingerprint ? before.number : (next.get(c.parentArn) ?? 0) + 1;
         next.set(c.parentArn, Math.max(next.get(c.parentArn) ?? 0, number));
         const resource = resolver.template.Resources[c.logicalId];
         numbering.set(c.logicalId, {
@@ -369,8 +392,11 @@ export class AwsResolutionContext implements ResolutionContext {
 
   /** A function ARN from what a property holds: a name, an ARN, or a qualified ARN. */
   private functionArnOf(value: unknown): string {
-    if (typeof value !== 'string') throw new IntrinsicResolutionError(`Expected a function name or ARN, got ${JSON.stringify(value)}`);
-    return value.startsWith('arn:') ? value.split(':').slice(0, 7).join(':') : lambdaFunctionArn(this.environment, nameOfArn(value));
+    if (typeof value !== 'string')
+      throw new IntrinsicResolutionError(`Expected a function name or ARN, got ${JSON.stringify(value)}`);
+    return value.startsWith('arn:')
+      ? value.split(':').slice(0, 7).join(':')
+      : lambdaFunctionArn(this.environment, nameOfArn(value));
   }
 
   private rolePath(logicalId: string, resolver: TemplateResolver): string {

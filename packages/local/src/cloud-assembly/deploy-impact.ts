@@ -67,12 +67,17 @@ export async function assessDeploy(options: AssessDeployOptions): Promise<Workfl
       const role = roleByArn(after.resolver, version.roleArn);
       for (const request of taskRequestsOf(version.definition).requests) {
         if (!role) {
-          stranded.push({ versionArn: version.versionArn, request, result: `role ${version.roleArn} is not in the new template` });
+          stranded.push({
+            versionArn: version.versionArn,
+            request,
+            result: `role ${version.roleArn} is not in the new template`,
+          });
           continue;
         }
         if (request.action === 'lambda:InvokeFunction') {
           const { unqualified, qualifier } = splitQualifiedArn(request.resource);
-          const gone = qualifier && /^\d+$/.test(qualifier) ? !existing.has(request.resource) : !parents.has(unqualified);
+          const gone =
+            qualifier && /^\d+$/.test(qualifier) ? !existing.has(request.resource) : !parents.has(unqualified);
           if (gone) {
             stranded.push({ versionArn: version.versionArn, request, result: 'target deleted by the deploy' });
             continue;
@@ -108,7 +113,10 @@ export function inFlightFromTemplate(before: ResolvedDeployment): Map<string, In
 }
 
 /** Whether `after` publishes a new version of each state machine of `before` (a version ARN it did not have). */
-export function publishedVersionsBetween(before: ResolvedDeployment, after: ResolvedDeployment): (stateMachine: string) => boolean {
+export function publishedVersionsBetween(
+  before: ResolvedDeployment,
+  after: ResolvedDeployment,
+): (stateMachine: string) => boolean {
   const old = new Map(stateMachinesOf(before.resolver).map((sm) => [sm.name, new Set(sm.versionArns)]));
   const now = new Map(stateMachinesOf(after.resolver).map((sm) => [sm.name, sm.versionArns]));
   return (name) => (now.get(name) ?? []).some((arn) => !old.get(name)?.has(arn));

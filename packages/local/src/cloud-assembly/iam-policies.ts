@@ -25,13 +25,19 @@ export interface ResolvedRole {
 
 /** Every role of a resolved template and the identity policies the template gives it. */
 export function rolesOf(resolver: TemplateResolver): ResolvedRole[] {
-  const policyResources = [...resolver.logicalIds('AWS::IAM::Policy'), ...resolver.logicalIds('AWS::IAM::ManagedPolicy')];
+  const policyResources = [
+    ...resolver.logicalIds('AWS::IAM::Policy'),
+    ...resolver.logicalIds('AWS::IAM::ManagedPolicy'),
+  ];
   const managedArns = new Map<string, string>();
-  for (const id of resolver.logicalIds('AWS::IAM::ManagedPolicy')) managedArns.set(String(resolver.context.ref(id, resolver)), id);
+  for (const id of resolver.logicalIds('AWS::IAM::ManagedPolicy'))
+    managedArns.set(String(resolver.context.ref(id, resolver)), id);
   return resolver.logicalIds('AWS::IAM::Role').map((logicalId) => {
     const name = String(resolver.context.ref(logicalId, resolver));
     const arn = String(resolver.context.getAtt(logicalId, 'Arn', resolver));
-    const inline = ((resolver.property(logicalId, 'Policies') ?? []) as { PolicyName: string; PolicyDocument: PolicyDocument }[]).map((p) => ({
+    const inline = (
+      (resolver.property(logicalId, 'Policies') ?? []) as { PolicyName: string; PolicyDocument: PolicyDocument }[]
+    ).map((p) => ({
       name: p.PolicyName,
       policy: p.PolicyDocument,
     }));
@@ -42,7 +48,8 @@ export function rolesOf(resolver: TemplateResolver): ResolvedRole[] {
     for (const managed of (resolver.property(logicalId, 'ManagedPolicyArns') ?? []) as string[]) {
       const id = managedArns.get(managed);
       if (id === undefined) unresolved.push(managed);
-      else if (!attached.some((a) => a.name === id)) attached.push({ name: id, policy: resolver.property(id, 'PolicyDocument') as PolicyDocument });
+      else if (!attached.some((a) => a.name === id))
+        attached.push({ name: id, policy: resolver.property(id, 'PolicyDocument') as PolicyDocument });
     }
     return { logicalId, arn, name, policies: [...inline, ...attached], unresolvedManagedPolicies: unresolved };
   });

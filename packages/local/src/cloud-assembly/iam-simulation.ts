@@ -37,10 +37,15 @@ let simulator: Promise<SimulatorModule> | undefined;
 
 /** Loads the simulator (once). @throws IamSimulatorUnavailableError when it is not installed */
 export async function loadIamSimulator(): Promise<SimulatorModule> {
-  simulator ??= (import(/* @vite-ignore */ IAM_SIMULATOR_PACKAGE) as Promise<SimulatorModule>).catch((error: unknown) => {
-    simulator = undefined;
-    throw new IamSimulatorUnavailableError(`${IAM_SIMULATOR_PACKAGE} is not installed (a devDependency: npm install without --omit=dev)`, { cause: error });
-  });
+  simulator ??= (import(/* @vite-ignore */ IAM_SIMULATOR_PACKAGE) as Promise<SimulatorModule>).catch(
+    (error: unknown) => {
+      simulator = undefined;
+      throw new IamSimulatorUnavailableError(
+        `${IAM_SIMULATOR_PACKAGE} is not installed (a devDependency: npm install without --omit=dev)`,
+        { cause: error },
+      );
+    },
+  );
   return simulator;
 }
 
@@ -77,12 +82,19 @@ export async function createIamEvaluator(): Promise<IamEvaluator> {
       },
       {},
     );
-    const overall = (result as { overallResult?: string; errors?: unknown }).overallResult ?? `error: ${JSON.stringify((result as { errors?: unknown }).errors)}`;
+    const overall =
+      (result as { overallResult?: string; errors?: unknown }).overallResult ??
+      `error: ${JSON.stringify((result as { errors?: unknown }).errors)}`;
     return { request, allowed: overall === 'Allowed', result: overall };
   };
   return {
-    evaluate: (principalArn, policies, request) => simulate(principalArn, request, { identity: policies, principalAccount: accountOf(principalArn, '') }),
+    evaluate: (principalArn, policies, request) =>
+      simulate(principalArn, request, { identity: policies, principalAccount: accountOf(principalArn, '') }),
     evaluateService: (servicePrincipal, resourcePolicy, request) =>
-      simulate(servicePrincipal, request, { identity: [], resource: resourcePolicy, principalAccount: accountOf(request.resource, '') }),
+      simulate(servicePrincipal, request, {
+        identity: [],
+        resource: resourcePolicy,
+        principalAccount: accountOf(request.resource, ''),
+      }),
   };
 }

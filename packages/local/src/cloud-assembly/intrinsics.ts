@@ -123,7 +123,8 @@ export class TemplateResolver {
   string(value: unknown, what = 'value'): string {
     const resolved = this.value(value);
     if (typeof resolved === 'number' || typeof resolved === 'boolean') return String(resolved);
-    if (typeof resolved !== 'string') throw new IntrinsicResolutionError(`${what} did not resolve to a string: ${JSON.stringify(resolved)}`);
+    if (typeof resolved !== 'string')
+      throw new IntrinsicResolutionError(`${what} did not resolve to a string: ${JSON.stringify(resolved)}`);
     return resolved;
   }
 
@@ -151,15 +152,18 @@ export class TemplateResolver {
     }
     const parameter = this.template.Parameters?.[name];
     if (parameter) return this.context.parameter ? this.context.parameter(name, this) : parameter.Default;
-    if (!this.template.Resources[name]) throw new IntrinsicResolutionError(`Ref to unknown resource or parameter "${name}"`);
+    if (!this.template.Resources[name])
+      throw new IntrinsicResolutionError(`Ref to unknown resource or parameter "${name}"`);
     return this.context.ref(name, this);
   }
 
   private call(fn: string, args: unknown): unknown {
     switch (fn) {
       case 'Fn::GetAtt': {
-        const [logicalId, attribute] = typeof args === 'string' ? splitOnce(args, '.') : (this.value(args) as [string, string]);
-        if (!this.template.Resources[logicalId]) throw new IntrinsicResolutionError(`Fn::GetAtt of unknown resource "${logicalId}"`);
+        const [logicalId, attribute] =
+          typeof args === 'string' ? splitOnce(args, '.') : (this.value(args) as [string, string]);
+        if (!this.template.Resources[logicalId])
+          throw new IntrinsicResolutionError(`Fn::GetAtt of unknown resource "${logicalId}"`);
         return this.context.getAtt(logicalId, attribute, this);
       }
       case 'Fn::Join': {
@@ -173,7 +177,8 @@ export class TemplateResolver {
         const [index, list] = args as [unknown, unknown];
         const items = this.list(list, 'Fn::Select');
         const i = Number(this.value(index));
-        if (!Number.isInteger(i) || i < 0 || i >= items.length) throw new IntrinsicResolutionError(`Fn::Select index ${i} out of range (${items.length} items)`);
+        if (!Number.isInteger(i) || i < 0 || i >= items.length)
+          throw new IntrinsicResolutionError(`Fn::Select index ${i} out of range (${items.length} items)`);
         return items[i];
       }
       case 'Fn::Split': {
@@ -211,13 +216,15 @@ export class TemplateResolver {
 
   private bool(condition: unknown): boolean {
     const value = this.value(condition);
-    if (typeof value !== 'boolean') throw new IntrinsicResolutionError(`Condition did not resolve to a boolean: ${JSON.stringify(value)}`);
+    if (typeof value !== 'boolean')
+      throw new IntrinsicResolutionError(`Condition did not resolve to a boolean: ${JSON.stringify(value)}`);
     return value;
   }
 
   private list(value: unknown, what: string): unknown[] {
     const resolved = this.value(value);
-    if (!Array.isArray(resolved)) throw new IntrinsicResolutionError(`${what} needs a list, got ${JSON.stringify(resolved)}`);
+    if (!Array.isArray(resolved))
+      throw new IntrinsicResolutionError(`${what} needs a list, got ${JSON.stringify(resolved)}`);
     return resolved;
   }
 
@@ -228,7 +235,8 @@ export class TemplateResolver {
       if (name in variables) return this.string(variables[name], `Fn::Sub variable ${name}`);
       if (name.includes('.') && !name.startsWith('AWS::')) {
         const [logicalId, attribute] = splitOnce(name, '.');
-        if (!this.template.Resources[logicalId]) throw new IntrinsicResolutionError(`Fn::Sub of unknown resource "${logicalId}"`);
+        if (!this.template.Resources[logicalId])
+          throw new IntrinsicResolutionError(`Fn::Sub of unknown resource "${logicalId}"`);
         return this.string(this.context.getAtt(logicalId, attribute, this), `Fn::Sub ${name}`);
       }
       return this.string(this.ref(name), `Fn::Sub ${name}`);
@@ -241,7 +249,9 @@ export class TemplateResolver {
  * escaping rule of `Fn::Sub` and of Step Functions `DefinitionSubstitutions`).
  */
 export function substitute(text: string, lookup: (name: string) => string): string {
-  return text.replace(/\$\{([^{}]*)\}/g, (_, name: string) => (name.startsWith('!') ? '${' + name.slice(1) + '}' : lookup(name.trim())));
+  return text.replace(/\$\{([^{}]*)\}/g, (_, name: string) =>
+    name.startsWith('!') ? '${' + name.slice(1) + '}' : lookup(name.trim()),
+  );
 }
 
 function splitOnce(text: string, separator: string): [string, string] {

@@ -31,8 +31,11 @@ export function deployedDefinition(resolver: TemplateResolver, logicalId: string
   const text = resolver.property(logicalId, 'DefinitionString');
   if (typeof text === 'string') return JSON.parse(substitute(text, lookup)) as Record<string, unknown>;
   const object = resolver.property(logicalId, 'Definition');
-  if (object && typeof object === 'object') return JSON.parse(substitute(JSON.stringify(object), lookup)) as Record<string, unknown>;
-  throw new IntrinsicResolutionError(`${logicalId} has neither DefinitionString nor Definition (DefinitionS3Location is not read)`);
+  if (object && typeof object === 'object')
+    return JSON.parse(substitute(JSON.stringify(object), lookup)) as Record<string, unknown>;
+  throw new IntrinsicResolutionError(
+    `${logicalId} has neither DefinitionString nor Definition (DefinitionS3Location is not read)`,
+  );
 }
 
 /** Every state machine of a resolved template, with its deployed definition, role, versions and aliases. */

@@ -71,11 +71,18 @@ export function callRequestsOf(integration: string, args: unknown, env: AwsEnvir
     const value = text(key);
     if (value === undefined) return undefined;
     if (key === 'FunctionName') return functionArnOf(value, text('Qualifier'), env);
-    if (key === 'TableName') return value.startsWith('arn:') ? value : `arn:${env.partition}:dynamodb:${env.region}:${env.account}:table/${value}`;
+    if (key === 'TableName')
+      return value.startsWith('arn:')
+        ? value
+        : `arn:${env.partition}:dynamodb:${env.region}:${env.account}:table/${value}`;
     if (key === 'QueueUrl') return awsQueueUrl(value, env);
     return value;
   };
-  return requestsFor(integration, field).map(({ action, resource, context }) => ({ action, resource, ...(context ? { context } : {}) }));
+  return requestsFor(integration, field).map(({ action, resource, context }) => ({
+    action,
+    resource,
+    ...(context ? { context } : {}),
+  }));
 }
 
 /** `name`, `name:qualifier`, `account:function:name[:qualifier]` or an ARN, with an optional `Qualifier`, as a qualified function ARN. */
@@ -102,7 +109,11 @@ function isExpression(value: string): boolean {
   return value.startsWith('{%') && value.endsWith('%}');
 }
 
-function walkStates(definition: Record<string, unknown>, prefix: string, visit: (name: string, state: State) => void): void {
+function walkStates(
+  definition: Record<string, unknown>,
+  prefix: string,
+  visit: (name: string, state: State) => void,
+): void {
   for (const [name, raw] of Object.entries((definition.States ?? {}) as Record<string, State>)) {
     const path = prefix ? `${prefix}/${name}` : name;
     visit(path, raw);
@@ -114,7 +125,10 @@ function walkStates(definition: Record<string, unknown>, prefix: string, visit: 
 
 const STATES_INTEGRATION = /^arn:([^:]+):states:::([^:]+):([A-Za-z]+)(?:\.(sync|waitForTaskToken))?(?::2)?$/;
 
-function requestsFor(integration: string, field: (key: string) => string | undefined): Omit<TaskRequest, 'state' | 'integration'>[] {
+function requestsFor(
+  integration: string,
+  field: (key: string) => string | undefined,
+): Omit<TaskRequest, 'state' | 'integration'>[] {
   const direct = integration.match(/^arn:[^:]+:lambda:[^:]*:[^:]*:function:/);
   if (direct) return [{ action: 'lambda:InvokeFunction', resource: integration }];
   const sdk = integration.match(/^arn:[^:]+:states:::aws-sdk:([a-z0-9]+):([A-Za-z0-9]+)(?:\.waitForTaskToken)?$/);
@@ -131,8 +145,11 @@ function requestsFor(integration: string, field: (key: string) => string | undef
     const target = field('StateMachineArn');
     if (!target) return [];
     const { unqualified, qualifier } = splitQualifiedArn(target);
-    const start = { action: 'states:StartExecution', resource: unqualified, // An array-valued key (AWS's service authorization reference): policies test it with ForAnyValue.
-    context: qualifier ? { 'states:StateMachineQualifier': [qualifier] } : undefined };
+    const start = {
+      action: 'states:StartExecution',
+      resource: unqualified, // An array-valued key (AWS's service authorization reference): policies test it with ForAnyValue.
+      context: qualifier ? { 'states:StateMachineQualifier': [qualifier] } : undefined,
+    };
     if (pattern !== 'sync') return [start];
     const [, , , region, account] = unqualified.split(':');
     const executions = `${unqualified.replace(':stateMachine:', ':execution:')}:*`;
@@ -146,7 +163,13 @@ function requestsFor(integration: string, field: (key: string) => string | undef
   }
   const action = `${service}:${api[0].toUpperCase()}${api.slice(1)}`;
   const resource =
-    service === 'dynamodb' ? tableArn(field('TableName')) : service === 'sns' ? field('TopicArn') : service === 'sqs' ? queueArn(field('QueueUrl')) : '*';
+    service === 'dynamodb'
+      ? tableArn(field('TableName'))
+      : service === 'sns'
+        ? field('TopicArn')
+        : service === 'sqs'
+          ? queueArn(field('QueueUrl'))
+          : '*';
   return resource ? [{ action, resource }] : [];
 }
 

@@ -29,15 +29,21 @@ const TESTS: Readonly<Record<string, string>> = {
 
 /** A JSONPath rule (Variable + comparison, or And / Or / Not) in operator form. */
 function jsonPathRule(rule: Readonly<Record<string, unknown>>): string {
-  if (Array.isArray(rule.And)) return rule.And.map((r) => `(${jsonPathRule(r as Record<string, unknown>)})`).join(' and ');
+  if (Array.isArray(rule.And))
+    return rule.And.map((r) => `(${jsonPathRule(r as Record<string, unknown>)})`).join(' and ');
   if (Array.isArray(rule.Or)) return rule.Or.map((r) => `(${jsonPathRule(r as Record<string, unknown>)})`).join(' or ');
   if (rule.Not && typeof rule.Not === 'object') return `not (${jsonPathRule(rule.Not as Record<string, unknown>)})`;
   const variable = typeof rule.Variable === 'string' ? rule.Variable : '?';
   for (const [field, value] of Object.entries(rule)) {
-    if (field in TESTS) return value === false ? `${variable} ${TESTS[field].replace('is ', 'is not ')}` : `${variable} ${TESTS[field]}`;
+    if (field in TESTS)
+      return value === false ? `${variable} ${TESTS[field].replace('is ', 'is not ')}` : `${variable} ${TESTS[field]}`;
     // StringEquals, NumericLessThanPath, TimestampGreaterThanEquals...: the type prefix goes, a Path's value is a path.
-    const comparison = /^(?:String|Numeric|Boolean|Timestamp)(Equals|LessThan|GreaterThan|LessThanEquals|GreaterThanEquals|Matches)(Path)?$/.exec(field);
-    if (comparison) return `${variable} ${COMPARISONS[comparison[1]]} ${comparison[2] ? String(value) : JSON.stringify(value)}`;
+    const comparison =
+      /^(?:String|Numeric|Boolean|Timestamp)(Equals|LessThan|GreaterThan|LessThanEquals|GreaterThanEquals|Matches)(Path)?$/.exec(
+        field,
+      );
+    if (comparison)
+      return `${variable} ${COMPARISONS[comparison[1]]} ${comparison[2] ? String(value) : JSON.stringify(value)}`;
   }
   return JSON.stringify(rule);
 }

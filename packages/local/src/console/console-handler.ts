@@ -3,7 +3,22 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_REGION, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
 import { loadRuntimeConfig } from '@autosave/runtime/endpoints';
-import { describeOperationError, engineClock, deadLetterMatches, redriveDeadLetters, resolveDeadLetterQueueUrl, InvalidRunFilterError, InvalidRunInputError, mockedRunOf, runOrigin, startRun, startTargetOf, expressRunSummary, loadRunDetails, runDetailsOf } from '../operations';
+import {
+  describeOperationError,
+  engineClock,
+  deadLetterMatches,
+  redriveDeadLetters,
+  resolveDeadLetterQueueUrl,
+  InvalidRunFilterError,
+  InvalidRunInputError,
+  mockedRunOf,
+  runOrigin,
+  startRun,
+  startTargetOf,
+  expressRunSummary,
+  loadRunDetails,
+  runDetailsOf,
+} from '../operations';
 import { RedriveExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { html } from './html';
 import { renderPage } from './layout';
@@ -46,7 +61,8 @@ const HTML_HEADERS = {
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   // Inline styles only; no script, no request to anywhere but this origin.
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'",
 };
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = HTML_HEADERS): void {
@@ -112,7 +128,10 @@ function isServiceRefusal(err: unknown): boolean {
 }
 
 const errorPage = (status: number, title: string, message: string) =>
-  renderPage({ title, active: '' }, html`<h1>${title}</h1><p class="callout error">${message}</p><p><a href="/">Back to the runs</a></p>`);
+  renderPage(
+    { title, active: '' },
+    html`<h1>${title}</h1><p class="callout error">${message}</p><p><a href="/">Back to the runs</a></p>`,
+  );
 
 /**
  * The local console as a Node request handler, for the engine's port (`GET /`, `/runs/<arn>`,
@@ -120,7 +139,9 @@ const errorPage = (status: number, title: string, message: string) =>
  * script and no build step. It answers every request it is given (unknown paths get a 404 page) and
  * resolves to `true`, so it can be mounted as the server's last handler.
  */
-export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+export function createConsoleHandler(
+  options: ConsoleOptions,
+): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   let clients = options.clients;
   const endpoint = () => (typeof options.sfnEndpoint === 'function' ? options.sfnEndpoint() : options.sfnEndpoint);
   // The engine's now (its virtual clock under --virtual-clock) for durations of runs still open.
@@ -129,7 +150,12 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
   const getClients = () =>
     (clients ??= {
       // Start on an EXPRESS machine is StartSyncExecution, whose `sync-` host prefix a local endpoint does not answer.
-      sfn: new SFNClient({ endpoint: endpoint(), region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, disableHostPrefix: true }),
+      sfn: new SFNClient({
+        endpoint: endpoint(),
+        region: LOCAL_REGION,
+        credentials: LOCAL_CREDENTIALS,
+        disableHostPrefix: true,
+      }),
       sqs: new SQSClient({ endpoint: endpoint(), region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
     });
   let dlqUrl: Promise<string> | undefined;
@@ -143,7 +169,12 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
 
   // Which assembly (or the registry) the engine runs, in the header of every page.
   const withEngineLabel = (page: string): string =>
-    options.engineLabel ? page.replace('</header>', html`<span class="engine" style="margin-left:auto;opacity:.8">${options.engineLabel()}</span></header>`.toString()) : page;
+    options.engineLabel
+      ? page.replace(
+          '</header>',
+          html`<span class="engine" style="margin-left:auto;opacity:.8">${options.engineLabel()}</span></header>`.toString(),
+        )
+      : page;
 
   return async (req, res) => {
     const method = req.method ?? 'GET';
@@ -157,12 +188,18 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
     try {
       const { sfn, sqs } = getClients();
       if (method === 'POST' && path === '/dlq/redrive') {
-        if (!isSameOrigin(req)) return send(res, 403, errorPage(403, 'Refused', 'A redrive must come from the console itself.')), true;
+        if (!isSameOrigin(req))
+          return (send(res, 403, errorPage(403, 'Refused', 'A redrive must come from the console itself.')), true);
         const form = await readForm(req);
         const all = form.get('all') === '1';
         const id = form.get('messageId') ?? '';
         const outcomes = await redriveDeadLetters(sfn, sqs, await queueUrl(), (m) => all || deadLetterMatches(m, id));
-        const notice = outcomes.length === 0 ? 'Nothing to redrive (already done?)' : outcomes.map((o) => (o.redriven ? `Redriven ${o.runName}` : `Dropped ${o.runName}: ${o.reason}`)).join('. ');
+        const notice =
+          outcomes.length === 0
+            ? 'Nothing to redrive (already done?)'
+            : outcomes
+                .map((o) => (o.redriven ? `Redriven ${o.runName}` : `Dropped ${o.runName}: ${o.reason}`))
+                .join('. ');
         res.writeHead(303, { location: `/dlq?notice=${encodeURIComponent(notice)}`, 'content-length': 0 });
         res.end();
         return true;
@@ -170,16 +207,32 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
       const runAction = method === 'POST' ? /^\/runs\/([^/]+)\/(redrive|stop)$/.exec(path) : null;
       if (runAction) {
         const [, encodedArn, action] = runAction;
-        if (!isSameOrigin(req)) return send(res, 403, errorPage(403, 'Refused', `A ${action} must come from the console itself.`)), true;
+        if (!isSameOrigin(req))
+          return (send(res, 403, errorPage(403, 'Refused', `A ${action} must come from the console itself.`)), true);
         req.resume();
         const arn = decodeSegment(encodedArn);
         try {
           if (action === 'redrive') await sfn.send(new RedriveExecutionCommand({ executionArn: arn }));
-          else await sfn.send(new StopExecutionCommand({ executionArn: arn, error: 'Stopped', cause: 'Stopped from the local console' }));
+          else
+            await sfn.send(
+              new StopExecutionCommand({
+                executionArn: arn,
+                error: 'Stopped',
+                cause: 'Stopped from the local console',
+              }),
+            );
         } catch (err) {
           // The service's refusal (not redrivable: succeeded, running, closed more than 14 days ago; already closed) is the page's answer.
           const e = err as Error & { $metadata?: { httpStatusCode?: number } };
-          if ((e.$metadata?.httpStatusCode ?? 500) < 500) return send(res, 409, errorPage(409, action === 'stop' ? 'Not stopped' : 'Not redriven', `${e.name}: ${e.message}`)), true;
+          if ((e.$metadata?.httpStatusCode ?? 500) < 500)
+            return (
+              send(
+                res,
+                409,
+                errorPage(409, action === 'stop' ? 'Not stopped' : 'Not redriven', `${e.name}: ${e.message}`),
+              ),
+              true
+            );
           throw err;
         }
         res.writeHead(303, { location: `/runs/${encodeURIComponent(arn)}`, 'content-length': 0 });
@@ -188,11 +241,18 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
       }
       const start = method === 'POST' ? /^\/state-machines\/([^/]+)\/start$/.exec(path) : null;
       if (start) {
-        if (!isSameOrigin(req)) return send(res, 403, errorPage(403, 'Refused', 'A start must come from the console itself.')), true;
+        if (!isSameOrigin(req))
+          return (send(res, 403, errorPage(403, 'Refused', 'A start must come from the console itself.')), true);
         const form = await readForm(req);
         const machineArn = decodeSegment(start[1]);
-        const started = await startRun(sfn, await startTargetOf(sfn, machineArn), form.get('input') ?? '{}', form.get('name')?.trim() || undefined);
-        if (started.kind === 'express') return send(res, 200, withEngineLabel(expressResultPage(machineArn, started.result))), true;
+        const started = await startRun(
+          sfn,
+          await startTargetOf(sfn, machineArn),
+          form.get('input') ?? '{}',
+          form.get('name')?.trim() || undefined,
+        );
+        if (started.kind === 'express')
+          return (send(res, 200, withEngineLabel(expressResultPage(machineArn, started.result))), true);
         res.writeHead(303, { location: `/runs/${encodeURIComponent(started.executionArn)}`, 'content-length': 0 });
         res.end();
         return true;
@@ -202,29 +262,48 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
         return true;
       }
       let page: string;
-      if (path === '/' || path === '/runs') page = await runsPage(sfn, url.searchParams, await engineNow(), (options.services?.expressRuns?.list() ?? []).map((r) => expressRunSummary(r)));
+      if (path === '/' || path === '/runs')
+        page = await runsPage(
+          sfn,
+          url.searchParams,
+          await engineNow(),
+          (options.services?.expressRuns?.list() ?? []).map((r) => expressRunSummary(r)),
+        );
       else if (path.startsWith('/runs/')) {
         // /runs/<arn>, /runs/<arn>/steps/<n>, /runs/<arn>/events (an encoded ARN holds no '/').
         const [encodedArn, view, n] = path.slice('/runs/'.length).split('/');
         const arn = decodeSegment(encodedArn);
-        const known = view === undefined || (view === 'events' && n === undefined) || (view === 'steps' && /^[1-9]\d{0,6}$/.test(n ?? ''));
-        if (!known) return send(res, 404, errorPage(404, 'Not found', `Nothing at ${path}.`)), true;
+        const known =
+          view === undefined ||
+          (view === 'events' && n === undefined) ||
+          (view === 'steps' && /^[1-9]\d{0,6}$/.test(n ?? ''));
+        if (!known) return (send(res, 404, errorPage(404, 'Not found', `Nothing at ${path}.`)), true);
         // An EXPRESS run is read from what the console kept of it as it closed (the service keeps none).
         const express = options.services?.expressRuns?.get(arn);
         const details = express ? runDetailsOf(express.execution, express.events) : await loadRunDetails(sfn, arn);
-        if (view === undefined) page = await runPage(sfn, details, arn, await engineNow(), (a) => mockedRunOf(endpoint(), a), (a) => runOrigin(endpoint(), a));
+        if (view === undefined)
+          page = await runPage(
+            sfn,
+            details,
+            arn,
+            await engineNow(),
+            (a) => mockedRunOf(endpoint(), a),
+            (a) => runOrigin(endpoint(), a),
+          );
         else if (view === 'events') page = eventsPage(details, arn, url.searchParams.get('type') ?? undefined);
         else {
           const step = stepPage(details, arn, Number(n));
-          if (step === undefined) return send(res, 404, errorPage(404, 'No such step', `The run has no step ${n}.`)), true;
+          if (step === undefined)
+            return (send(res, 404, errorPage(404, 'No such step', `The run has no step ${n}.`)), true);
           page = step;
         }
-      }
-      else if (path === '/state-machines') page = await stateMachinesPage(sfn);
-      else if (path.startsWith('/state-machines/')) page = await stateMachinePage(sfn, decodeSegment(path.slice('/state-machines/'.length)));
+      } else if (path === '/state-machines') page = await stateMachinesPage(sfn);
+      else if (path.startsWith('/state-machines/'))
+        page = await stateMachinePage(sfn, decodeSegment(path.slice('/state-machines/'.length)));
       else if (path === '/services') page = servicesPage(options.services ?? {});
       else if (path === '/approvals') page = await approvalsPage(sfn, await engineNow());
-      else if (path === '/dlq') page = await deadLettersPage(sqs, await queueUrl(), url.searchParams.get('notice') ?? undefined);
+      else if (path === '/dlq')
+        page = await deadLettersPage(sqs, await queueUrl(), url.searchParams.get('notice') ?? undefined);
       else if (path === '/outbox') page = await outboxPage(sfn, outboxDir());
       else {
         send(res, 404, errorPage(404, 'Not found', `Nothing at ${path}.`));
@@ -233,16 +312,31 @@ export function createConsoleHandler(options: ConsoleOptions): (req: IncomingMes
       send(res, 200, method === 'HEAD' ? '' : withEngineLabel(page));
     } catch (err) {
       const name = (err as Error)?.name;
-      const notFound = name === 'RunNotFoundError' || name === 'ExecutionDoesNotExist' || name === 'StateMachineDoesNotExist' || name === 'InvalidArn';
+      const notFound =
+        name === 'RunNotFoundError' ||
+        name === 'ExecutionDoesNotExist' ||
+        name === 'StateMachineDoesNotExist' ||
+        name === 'InvalidArn';
       const status = notFound
         ? 404
         : err instanceof FormTooLargeError
           ? 413
-          : err instanceof InvalidRunFilterError || err instanceof InvalidRunInputError || err instanceof BadConsoleRequestError || isServiceRefusal(err)
+          : err instanceof InvalidRunFilterError ||
+              err instanceof InvalidRunInputError ||
+              err instanceof BadConsoleRequestError ||
+              isServiceRefusal(err)
             ? 400
             : 500;
       if (status === 500) console.error(`autosave console: ${method} ${path} failed:`, err);
-      const title = notFound ? (name === 'StateMachineDoesNotExist' ? 'No such state machine' : 'No such run') : status === 400 ? 'Bad request' : status === 413 ? 'Too large' : 'Console error';
+      const title = notFound
+        ? name === 'StateMachineDoesNotExist'
+          ? 'No such state machine'
+          : 'No such run'
+        : status === 400
+          ? 'Bad request'
+          : status === 413
+            ? 'Too large'
+            : 'Console error';
       send(res, status, errorPage(status, title, describeOperationError(err)));
     }
     return true;

@@ -99,7 +99,9 @@ export interface PageOptions {
 
 /** A whole console page: head, navigation, body. */
 export function renderPage(options: PageOptions, body: SafeHtml): string {
-  const nav = CONSOLE_NAV.map((n) => html`<a href="${n.href}" class="${n.href === options.active ? 'active' : ''}">${n.label}</a>`);
+  const nav = CONSOLE_NAV.map(
+    (n) => html`<a href="${n.href}" class="${n.href === options.active ? 'active' : ''}">${n.label}</a>`,
+  );
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}${options.refreshUrl ? `; url=${options.refreshUrl}` : ''}">` : ''}

@@ -84,16 +84,25 @@ function edgesOf(name: string, state: AslState): { to: string; kind: GraphEdge['
   return out;
 }
 
-const endsRun = (state: AslState | undefined) => Boolean(state && (state.End || state.Type === 'Succeed' || state.Type === 'Fail'));
+const endsRun = (state: AslState | undefined) =>
+  Boolean(state && (state.End || state.Type === 'Succeed' || state.Type === 'Fail'));
 
 /** Lays out the graph: nodes with positions, edges marked forward or back and routed clear of other states. */
-export function layoutStateGraph(definition: AslDefinition): { nodes: GraphNode[]; edges: RoutedGraphEdge[]; width: number; height: number } {
+export function layoutStateGraph(definition: AslDefinition): {
+  nodes: GraphNode[];
+  edges: RoutedGraphEdge[];
+  width: number;
+  height: number;
+} {
   const states = definition.States;
   const names = [START, ...Object.keys(states)];
   const successors = new Map<string, { to: string; kind: GraphEdge['kind']; rules: string[] }[]>();
   successors.set(START, [{ to: definition.StartAt, kind: 'next', rules: [] }]);
   for (const [name, state] of Object.entries(states)) {
-    successors.set(name, edgesOf(name, state).filter((e) => e.to in states));
+    successors.set(
+      name,
+      edgesOf(name, state).filter((e) => e.to in states),
+    );
   }
 
   // Depth-first from the start: an edge to a state still on the stack closes a loop (a back edge).
@@ -168,7 +177,11 @@ export function layoutStateGraph(definition: AslDefinition): { nodes: GraphNode[
       }),
     );
   });
-  const height = MARGIN * 2 + layers.length * GRAPH_NODE_HEIGHT + (layers.length - 1) * LAYER_GAP + (nodes.some((n) => n.end) ? END_MARKER_ROOM : 0);
+  const height =
+    MARGIN * 2 +
+    layers.length * GRAPH_NODE_HEIGHT +
+    (layers.length - 1) * LAYER_GAP +
+    (nodes.some((n) => n.end) ? END_MARKER_ROOM : 0);
   const at = new Map(nodes.map((n) => [n.id, n]));
   const routed = edges.map((e): RoutedGraphEdge => {
     const a = at.get(e.from)!;
@@ -194,7 +207,10 @@ function routeBetweenLayers(a: GraphNode, b: GraphNode): Pick<RoutedGraphEdge, '
     const t = i / CURVE_SAMPLES;
     const u = 1 - t;
     // The cubic below, with control points (x1, bend) and (x2, bend).
-    points.push([u * u * u * x1 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t * t * t * x2, u * u * u * y1 + 3 * u * u * t * bend + 3 * u * t * t * bend + t * t * t * y2]);
+    points.push([
+      u * u * u * x1 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t * t * t * x2,
+      u * u * u * y1 + 3 * u * u * t * bend + 3 * u * t * t * bend + t * t * t * y2,
+    ]);
   }
   return { d: `M${x1},${y1} C${x1},${bend} ${x2},${bend} ${x2},${y2}`, points };
 }
@@ -208,11 +224,20 @@ const LANE_PORT_INSET = 24;
  * (else by the bottom, into the gap below), and enters its target the same way (by the side, or from the
  * gap above into the top). Gaps and lanes hold no state, so it crosses none.
  */
-function routeRoundSide(a: GraphNode, b: GraphNode, nodes: readonly GraphNode[], side: 'left' | 'right', lane: number): Pick<RoutedGraphEdge, 'd' | 'points'> {
+function routeRoundSide(
+  a: GraphNode,
+  b: GraphNode,
+  nodes: readonly GraphNode[],
+  side: 'left' | 'right',
+  lane: number,
+): Pick<RoutedGraphEdge, 'd' | 'points'> {
   const [top, low] = [Math.min(a.layer, b.layer), Math.max(a.layer, b.layer)];
   const passed = nodes.filter((n) => n.layer >= top && n.layer <= low);
   const offset = SIDE_CLEARANCE + lane * SIDE_SPACING;
-  const laneX = side === 'left' ? Math.min(...passed.map((n) => n.x)) - offset : Math.max(...passed.map((n) => n.x + GRAPH_NODE_WIDTH)) + offset;
+  const laneX =
+    side === 'left'
+      ? Math.min(...passed.map((n) => n.x)) - offset
+      : Math.max(...passed.map((n) => n.x + GRAPH_NODE_WIDTH)) + offset;
   // Nothing of its layer between a state and the lane: it can be left or entered by its side.
   const facesLane = (n: GraphNode) =>
     nodes.every((o) => o.layer !== n.layer || o === n || (side === 'left' ? o.x > n.x : o.x < n.x));
@@ -223,11 +248,25 @@ function routeRoundSide(a: GraphNode, b: GraphNode, nodes: readonly GraphNode[],
   const below = bottom(a) + LAYER_GAP / 2 - lane * 2;
   const above = b.y - LAYER_GAP / 2 + lane * 2;
   const leave: GraphPoint[] = facesLane(a)
-    ? [[sideX(a), middle(a)], [laneX, middle(a)]]
-    : [[portX(a), bottom(a)], [portX(a), below], [laneX, below]];
+    ? [
+        [sideX(a), middle(a)],
+        [laneX, middle(a)],
+      ]
+    : [
+        [portX(a), bottom(a)],
+        [portX(a), below],
+        [laneX, below],
+      ];
   const enter: GraphPoint[] = facesLane(b)
-    ? [[laneX, middle(b)], [sideX(b, ARROW_GAP), middle(b)]]
-    : [[laneX, above], [portX(b), above], [portX(b), b.y - ARROW_GAP]];
+    ? [
+        [laneX, middle(b)],
+        [sideX(b, ARROW_GAP), middle(b)],
+      ]
+    : [
+        [laneX, above],
+        [portX(b), above],
+        [portX(b), b.y - ARROW_GAP],
+      ];
   const points = [...leave, ...enter];
   return { d: `M${points.map(([x, y]) => `${x},${y}`).join(' L')}`, points };
 }
@@ -238,15 +277,23 @@ const truncate = (text: string, max: number) => (text.length > max ? `${text.sli
  * The graph as an `<svg>` element. Each state is a `<g class="state status-<status>" data-state="<name>"
  * data-status="<status>">` (tests and the page's CSS read these), with its type and status in a tooltip.
  */
-export function renderStateGraph(definition: AslDefinition, statuses: ReadonlyMap<string, StateStatus> = new Map(), hrefOf: (state: string) => string | undefined = () => undefined): SafeHtml {
+export function renderStateGraph(
+  definition: AslDefinition,
+  statuses: ReadonlyMap<string, StateStatus> = new Map(),
+  hrefOf: (state: string) => string | undefined = () => undefined,
+): SafeHtml {
   const { nodes, edges, width, height } = layoutStateGraph(definition);
-  const edgeMarkup = edges.map((e) => html`<path class="edge edge-${e.kind}${e.back ? ' edge-back' : ''}" d="${e.d}" marker-end="url(#arrow)"/>`);
+  const edgeMarkup = edges.map(
+    (e) => html`<path class="edge edge-${e.kind}${e.back ? ' edge-back' : ''}" d="${e.d}" marker-end="url(#arrow)"/>`,
+  );
   // A Choice's edges say which rule takes them: short on the edge, whole in its tooltip. Drawn after the states, on top.
-  const labelMarkup = edges.filter((e) => e.rules.length > 0).map((e) => {
-    const [x, y] = e.points[Math.floor(e.points.length / 2)];
-    const label = shortChoiceLabel(e.rules.map(shortChoiceLabel).join(' or '));
-    return html`<g class="edge-label edge-label-${e.kind}" data-from="${e.from}" data-to="${e.to}"><title>${e.rules.join('\n')}</title><text x="${x}" y="${y + 4}">${label}</text></g>`;
-  });
+  const labelMarkup = edges
+    .filter((e) => e.rules.length > 0)
+    .map((e) => {
+      const [x, y] = e.points[Math.floor(e.points.length / 2)];
+      const label = shortChoiceLabel(e.rules.map(shortChoiceLabel).join(' or '));
+      return html`<g class="edge-label edge-label-${e.kind}" data-from="${e.from}" data-to="${e.to}"><title>${e.rules.join('\n')}</title><text x="${x}" y="${y + 4}">${label}</text></g>`;
+    });
   const nodeMarkup = nodes.map((n) => {
     if (n.type === 'Terminal') {
       const cx = n.x + GRAPH_NODE_WIDTH / 2;

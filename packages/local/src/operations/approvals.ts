@@ -12,12 +12,20 @@ export interface RunApproval extends PendingApproval {
 }
 
 /** Every approval the running runs wait on, oldest first (read from their histories, §2 of the contracts). */
-export async function listPendingApprovals(sfn: SFNClient, registryNames: readonly string[] = []): Promise<RunApproval[]> {
+export async function listPendingApprovals(
+  sfn: SFNClient,
+  registryNames: readonly string[] = [],
+): Promise<RunApproval[]> {
   const running = await listRuns(sfn, { status: 'RUNNING', limit: 1000 }, registryNames);
   const perRun = await Promise.all(
     running.map(async (r) => {
       const details = await loadRunDetails(sfn, r.executionArn, registryNames);
-      return details.approvals.map((a) => ({ ...a, runName: r.name, executionArn: r.executionArn, workflow: r.workflow }));
+      return details.approvals.map((a) => ({
+        ...a,
+        runName: r.name,
+        executionArn: r.executionArn,
+        workflow: r.workflow,
+      }));
     }),
   );
   return perRun.flat().sort((a, b) => a.since.getTime() - b.since.getTime());
@@ -32,7 +40,11 @@ const APPROVAL_SEARCH_BATCH = 10;
  * and stops at the batch that holds it (ids are unique), so deciding many approvals in a row from the
  * newest does not read every history for each.
  */
-export async function findPendingApproval(sfn: SFNClient, ref: string, registryNames: readonly string[] = []): Promise<RunApproval> {
+export async function findPendingApproval(
+  sfn: SFNClient,
+  ref: string,
+  registryNames: readonly string[] = [],
+): Promise<RunApproval> {
   const running = await listRuns(sfn, { status: 'RUNNING', limit: 1000 }, registryNames);
   const named = running.filter((r) => r.name === ref || r.executionArn === ref);
   const found: RunApproval[] = [];
@@ -41,14 +53,24 @@ export async function findPendingApproval(sfn: SFNClient, ref: string, registryN
     const perRun = await Promise.all(
       candidates.slice(i, i + APPROVAL_SEARCH_BATCH).map(async (r) => {
         const details = await loadRunDetails(sfn, r.executionArn, registryNames);
-        return details.approvals.map((a) => ({ ...a, runName: r.name, executionArn: r.executionArn, workflow: r.workflow }));
+        return details.approvals.map((a) => ({
+          ...a,
+          runName: r.name,
+          executionArn: r.executionArn,
+          workflow: r.workflow,
+        }));
       }),
     );
-    found.push(...perRun.flat().filter((a) => a.approvalId === ref || a.url === ref || a.runName === ref || a.executionArn === ref));
+    found.push(
+      ...perRun
+        .flat()
+        .filter((a) => a.approvalId === ref || a.url === ref || a.runName === ref || a.executionArn === ref),
+    );
     if (found.some((a) => a.approvalId === ref || a.url === ref)) break;
   }
   if (found.length === 1) return found[0];
-  if (found.length > 1) throw new ApprovalNotFoundError(`'${ref}' matches ${found.length} pending approvals; give the approval id`);
+  if (found.length > 1)
+    throw new ApprovalNotFoundError(`'${ref}' matches ${found.length} pending approvals; give the approval id`);
   throw new ApprovalNotFoundError(`no pending approval '${ref}' (see \`autosave approvals\`)`);
 }
 
@@ -57,7 +79,11 @@ export async function findPendingApproval(sfn: SFNClient, ref: string, registryN
  * to its link too, whose page says who decided and when (as the web page does), instead of "not found".
  * Answered approvals are looked for in the newest runs of any status, only once no pending one matches.
  */
-export async function findApproval(sfn: SFNClient, ref: string, registryNames: readonly string[] = []): Promise<RunApproval> {
+export async function findApproval(
+  sfn: SFNClient,
+  ref: string,
+  registryNames: readonly string[] = [],
+): Promise<RunApproval> {
   try {
     return await findPendingApproval(sfn, ref, registryNames);
   } catch (err) {
@@ -69,11 +95,17 @@ export async function findApproval(sfn: SFNClient, ref: string, registryNames: r
       const perRun = await Promise.all(
         candidates.slice(i, i + APPROVAL_SEARCH_BATCH).map(async (r) => {
           const details = await loadRunDetails(sfn, r.executionArn, registryNames);
-          return issuedApprovals(details.analysis).map((a) => ({ ...a, runName: r.name, executionArn: r.executionArn, workflow: r.workflow }));
+          return issuedApprovals(details.analysis).map((a) => ({
+            ...a,
+            runName: r.name,
+            executionArn: r.executionArn,
+            workflow: r.workflow,
+          }));
         }),
       );
       // A run named: its latest link; an id or a link: that one.
-      const match = named.length > 0 ? perRun.flat().at(-1) : perRun.flat().find((a) => a.approvalId === ref || a.url === ref);
+      const match =
+        named.length > 0 ? perRun.flat().at(-1) : perRun.flat().find((a) => a.approvalId === ref || a.url === ref);
       if (match) return match;
     }
     throw err;
@@ -104,7 +136,11 @@ const PAGE_READ_LIMIT = 8_192;
 /** The text of a page's `<h1>` (else `<title>`), without tags: the approval pages say their result there. */
 export function pageHeadline(whole: string): string {
   const page = whole.slice(0, PAGE_READ_LIMIT);
-  return pageText(/<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(page)?.[1] ?? /<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1] ?? page.slice(0, 200));
+  return pageText(
+    /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(page)?.[1] ??
+      /<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1] ??
+      page.slice(0, 200),
+  );
 }
 
 /** A page's headline and its first paragraph: a refusal says why there (who decided and when, for a used link). */
@@ -138,9 +174,17 @@ export async function submitApprovalDecision(url: string, decision: ApprovalDeci
     ...(decision.by ? { by: decision.by } : {}),
     ...(decision.comment ? { comment: decision.comment } : {}),
   });
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+    redirect: 'manual',
+  });
   const text = await response.text();
   const message = pageHeadline(text) || response.statusText;
-  if (response.status >= 400) throw new ApprovalRefusedError(`the approval endpoint answered ${response.status}: ${pageSummary(text) || response.statusText}`);
+  if (response.status >= 400)
+    throw new ApprovalRefusedError(
+      `the approval endpoint answered ${response.status}: ${pageSummary(text) || response.statusText}`,
+    );
   return { status: response.status, message };
 }

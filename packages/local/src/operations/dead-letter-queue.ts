@@ -8,7 +8,12 @@ import {
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import { DEFAULT_DLQ_NAME } from '@autosave/runtime/endpoints';
 import { DeadLetterQueueNotFoundError } from './errors';
-import { parseDeadLetter, redriveDeadLetter, type DeadLetterMessage, type RedriveOutcome } from '@autosave/runtime/dead-letters';
+import {
+  parseDeadLetter,
+  redriveDeadLetter,
+  type DeadLetterMessage,
+  type RedriveOutcome,
+} from '@autosave/runtime/dead-letters';
 
 /** How long messages stay hidden while the CLI pages through the queue. @default 30 s */
 export const DEFAULT_PEEK_VISIBILITY_SECONDS = 30;
@@ -28,8 +33,12 @@ export async function resolveDeadLetterQueueUrl(sqs: SQSClient, env: NodeJS.Proc
   try {
     return (await sqs.send(new GetQueueUrlCommand({ QueueName: DEFAULT_DLQ_NAME }))).QueueUrl!;
   } catch (err) {
-    if (!/NonExistentQueue|QueueDoesNotExist/.test(`${(err as Error).name} ${(err as { Code?: string }).Code ?? ''}`)) throw err;
-    throw new DeadLetterQueueNotFoundError(`no queue named '${DEFAULT_DLQ_NAME}' here: set AUTOSAVE_DLQ_URL to the dead-letter queue's URL`, { cause: err });
+    if (!/NonExistentQueue|QueueDoesNotExist/.test(`${(err as Error).name} ${(err as { Code?: string }).Code ?? ''}`))
+      throw err;
+    throw new DeadLetterQueueNotFoundError(
+      `no queue named '${DEFAULT_DLQ_NAME}' here: set AUTOSAVE_DLQ_URL to the dead-letter queue's URL`,
+      { cause: err },
+    );
   }
 }
 
@@ -46,7 +55,12 @@ export async function readDeadLetters(
   const seen = new Map<string, QueuedDeadLetter>();
   for (;;) {
     const page = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: DEFAULT_PEEK_VISIBILITY_SECONDS, WaitTimeSeconds: 0 }),
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        VisibilityTimeout: DEFAULT_PEEK_VISIBILITY_SECONDS,
+        WaitTimeSeconds: 0,
+      }),
     );
     const messages = (page.Messages ?? []).filter((m) => m.MessageId && !seen.has(m.MessageId));
     if (messages.length === 0) break;
@@ -55,16 +69,39 @@ export async function readDeadLetters(
       try {
         letter = parseDeadLetter(m.Body ?? '');
       } catch {
-        letter = { executionArn: '(not a dead letter)', stateMachineArn: '', workflow: '', status: '', error: 'unreadable message', cause: m.Body ?? '', failedState: null, redriveCount: 0, at: '' };
+        letter = {
+          executionArn: '(not a dead letter)',
+          stateMachineArn: '',
+          workflow: '',
+          status: '',
+          error: 'unreadable message',
+          cause: m.Body ?? '',
+          failedState: null,
+          redriveCount: 0,
+          at: '',
+        };
       }
-      seen.set(m.MessageId!, { messageId: m.MessageId!, receiptHandle: m.ReceiptHandle!, letter, runName: letter.executionArn.split(':').pop() ?? '' });
+      seen.set(m.MessageId!, {
+        messageId: m.MessageId!,
+        receiptHandle: m.ReceiptHandle!,
+        letter,
+        runName: letter.executionArn.split(':').pop() ?? '',
+      });
     }
   }
   const all = [...seen.values()];
   await Promise.all(
     all
       .filter((m) => !keep(m))
-      .map((m) => sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.receiptHandle, VisibilityTimeout: 0 }))),
+      .map((m) =>
+        sqs.send(
+          new ChangeMessageVisibilityCommand({
+            QueueUrl: queueUrl,
+            ReceiptHandle: m.receiptHandle,
+            VisibilityTimeout: 0,
+          }),
+        ),
+      ),
   );
   return all.sort((a, b) => a.letter.at.localeCompare(b.letter.at));
 }
@@ -96,7 +133,13 @@ export async function redriveDeadLetters(
       outcomes.push({ ...outcome, messageId: m.messageId, runName: m.runName });
     } catch (err) {
       // Leave the message for another try, visible again now.
-      await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.receiptHandle, VisibilityTimeout: 0 }));
+      await sqs.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: queueUrl,
+          ReceiptHandle: m.receiptHandle,
+          VisibilityTimeout: 0,
+        }),
+      );
       throw err;
     }
   }

@@ -26,7 +26,10 @@ export interface ChoiceRule {
 }
 
 /** The definition a run executes: its pinned version's when it started through a version or alias. */
-export async function definitionOfRun(sfn: SFNClient, execution: DescribeExecutionCommandOutput): Promise<AslGraphDefinition> {
+export async function definitionOfRun(
+  sfn: SFNClient,
+  execution: DescribeExecutionCommandOutput,
+): Promise<AslGraphDefinition> {
   const arn = execution.stateMachineVersionArn ?? execution.stateMachineArn!;
   const machine = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn: arn }));
   return JSON.parse(machine.definition ?? '{"StartAt":"","States":{}}') as AslGraphDefinition;
@@ -36,9 +39,12 @@ export async function definitionOfRun(sfn: SFNClient, execution: DescribeExecuti
 export function successorsOf(definition: AslGraphDefinition, state: string, withCatch = true): string[] {
   const s = definition.States[state];
   if (!s) return [];
-  return [s.Next, ...(s.Choices ?? []).map((c) => c.Next), s.Default, ...(withCatch ? (s.Catch ?? []).map((c) => c.Next) : [])].filter(
-    (n): n is string => typeof n === 'string' && n in definition.States,
-  );
+  return [
+    s.Next,
+    ...(s.Choices ?? []).map((c) => c.Next),
+    s.Default,
+    ...(withCatch ? (s.Catch ?? []).map((c) => c.Next) : []),
+  ].filter((n): n is string => typeof n === 'string' && n in definition.States);
 }
 
 /** State types that do no work of their own (routing and ends): progress counts the other states, the steps. */
@@ -107,14 +113,21 @@ function statesOnCycles(definition: AslGraphDefinition): Set<string> {
 }
 
 /** Where a run stands against its {@link ProgressPlan}. */
-export type RunProgress = { readonly kind: 'steps'; readonly done: number; readonly total: number } | { readonly kind: 'loop'; readonly turn: number };
+export type RunProgress =
+  | { readonly kind: 'steps'; readonly done: number; readonly total: number }
+  | { readonly kind: 'loop'; readonly turn: number };
 
 /**
  * A run's progress from the names of the states it entered (`entered`, one per entry, in order) and of
  * the steps it finished: distinct steps done (never more than the total, a branch off the longest path
  * included), or the loop's turn.
  */
-export function runProgress(definition: AslGraphDefinition, plan: ProgressPlan, entered: readonly string[], finished: readonly string[]): RunProgress {
+export function runProgress(
+  definition: AslGraphDefinition,
+  plan: ProgressPlan,
+  entered: readonly string[],
+  finished: readonly string[],
+): RunProgress {
   if (plan.kind === 'loop') {
     const entries = new Map<string, number>();
     for (const name of entered) if (plan.loopStates.has(name)) entries.set(name, (entries.get(name) ?? 0) + 1);

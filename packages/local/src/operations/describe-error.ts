@@ -31,7 +31,8 @@ export function describeOperationError(err: unknown, options: DescribeOperationE
   }
   const e = err as Error;
   const message = (e?.message ?? String(err)).split('\n')[0];
-  const plain = e?.name === 'Error' || e?.name === 'InvalidRunFilterError' || (options.plainNames ?? []).includes(e?.name);
+  const plain =
+    e?.name === 'Error' || e?.name === 'InvalidRunFilterError' || (options.plainNames ?? []).includes(e?.name);
   const name = e?.name && !plain ? `${e.name}: ` : '';
   return `${name}${message || 'failed'}`;
 }

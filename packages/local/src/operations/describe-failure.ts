@@ -32,7 +32,8 @@ function expressionFailure(cause: string): FailureWords | undefined {
   const state = cause.slice(STATE_PREFIX.length, cause.indexOf("' (entered at the event id"));
   const expressionAt = cause.indexOf(EXPRESSION);
   const fieldAt = cause.lastIndexOf(FIELD);
-  if (!state || expressionAt < 0 || fieldAt < expressionAt) return { headline: `Step '${state}': ${firstLine(cause.slice(cause.indexOf(').') + 2))}`, state };
+  if (!state || expressionAt < 0 || fieldAt < expressionAt)
+    return { headline: `Step '${state}': ${firstLine(cause.slice(cause.indexOf(').') + 2))}`, state };
   const expression = cause.slice(expressionAt + EXPRESSION.length, fieldAt);
   const rest = cause.slice(fieldAt + FIELD.length);
   const field = rest.slice(0, rest.indexOf("'"));
@@ -44,7 +45,10 @@ function expressionFailure(cause: string): FailureWords | undefined {
   }
   if (rest.startsWith(`${field}${NOTHING}`)) {
     const reads = PATH.exec(expression)?.[0];
-    return { headline: `Step '${state}': ${field} came out empty; ${reads ? `${reads} is missing` : 'its expression returned nothing'}`, state };
+    return {
+      headline: `Step '${state}': ${field} came out empty; ${reads ? `${reads} is missing` : 'its expression returned nothing'}`,
+      state,
+    };
   }
   return undefined;
 }
@@ -55,7 +59,9 @@ function functionFailure(cause: string): FailureWords | undefined {
   try {
     const parsed = JSON.parse(cause) as { errorType?: unknown; errorMessage?: unknown };
     if (typeof parsed.errorMessage !== 'string') return undefined;
-    return { headline: `${typeof parsed.errorType === 'string' ? `${parsed.errorType}: ` : ''}${firstLine(parsed.errorMessage)}` };
+    return {
+      headline: `${typeof parsed.errorType === 'string' ? `${parsed.errorType}: ` : ''}${firstLine(parsed.errorMessage)}`,
+    };
   } catch {
     return undefined;
   }

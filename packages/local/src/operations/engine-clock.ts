@@ -19,7 +19,10 @@ const CLOCK_PATH = '/_autosave/clock';
  *   time is the system clock; anything else (unreachable, an error) leaves now unknown and callers omit
  *   the running duration.
  */
-export function engineClock(endpoint: string | (() => string) | undefined, timeoutMillis = DEFAULT_ENGINE_CLOCK_TIMEOUT_MILLIS): EngineNow {
+export function engineClock(
+  endpoint: string | (() => string) | undefined,
+  timeoutMillis = DEFAULT_ENGINE_CLOCK_TIMEOUT_MILLIS,
+): EngineNow {
   if (!endpoint) return async () => Date.now();
   let systemClock = false;
   return async () => {

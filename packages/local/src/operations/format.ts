@@ -6,14 +6,18 @@ export function formatDuration(ms: number): string {
   const totalSeconds = Math.floor(s);
   const pad = (n: number) => String(n).padStart(2, '0');
   if (totalSeconds < 3600) return `${Math.floor(totalSeconds / 60)}m ${pad(totalSeconds % 60)}s`;
-  if (totalSeconds < 86_400) return `${Math.floor(totalSeconds / 3600)}h ${pad(Math.floor((totalSeconds % 3600) / 60))}m`;
+  if (totalSeconds < 86_400)
+    return `${Math.floor(totalSeconds / 3600)}h ${pad(Math.floor((totalSeconds % 3600) / 60))}m`;
   return `${Math.floor(totalSeconds / 86_400)}d ${pad(Math.floor((totalSeconds % 86_400) / 3600))}h`;
 }
 
 /** A timestamp as `YYYY-MM-DD HH:MM:SS` UTC (stable across machines, sortable). */
 export function formatTime(date: Date | undefined): string {
   if (!date) return '-';
-  return date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /**

@@ -17,7 +17,10 @@ const MOCKED_RUN_PATH = '/_autosave/mocked-run';
 const MOCKED_RUN_TIMEOUT_MILLIS = 2_000;
 
 /** The run's mock test case at `endpoint`, or undefined: not mocked, not the local engine, or no answer. */
-export async function mockedRunOf(endpoint: string | undefined, executionArn: string): Promise<MockedRunInfo | undefined> {
+export async function mockedRunOf(
+  endpoint: string | undefined,
+  executionArn: string,
+): Promise<MockedRunInfo | undefined> {
   if (!endpoint) return undefined;
   try {
     const url = new URL(MOCKED_RUN_PATH, endpoint);
@@ -25,7 +28,9 @@ export async function mockedRunOf(endpoint: string | undefined, executionArn: st
     const res = await fetch(url, { signal: AbortSignal.timeout(MOCKED_RUN_TIMEOUT_MILLIS) });
     if (!res.ok) return void (await res.body?.cancel());
     const body = (await res.json()) as Partial<MockedRunInfo>;
-    return typeof body.testCase === 'string' && body.states && typeof body.states === 'object' ? (body as MockedRunInfo) : undefined;
+    return typeof body.testCase === 'string' && body.states && typeof body.states === 'object'
+      ? (body as MockedRunInfo)
+      : undefined;
   } catch {
     return undefined;
   }

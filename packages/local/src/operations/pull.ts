@@ -31,7 +31,10 @@ export class PullRefusedError extends AutosaveError {
 /** What the engine did with a pulled run, and the payloads the pull copied. */
 export type PulledRun = RunImportAnswer & {
   /** The payloads its data names by S3 reference: how many were copied to the local S3, and which could not be (they stay references). */
-  readonly payloads: { readonly copied: number; readonly missing: readonly { readonly ref: string; readonly reason: string }[] };
+  readonly payloads: {
+    readonly copied: number;
+    readonly missing: readonly { readonly ref: string; readonly reason: string }[];
+  };
 };
 
 /** Where a pulled run came from, as the engine keeps it. */
@@ -57,10 +60,18 @@ export const MAX_PULLED_PAYLOAD_BYTES = 2.5 * 1024 * 1024;
 const S3_REF = /s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])\/([^"\\\s]+)/g;
 
 /** A history event on the import's wire: the SDK's shape, its date as epoch milliseconds. */
-const wireEvent = (e: HistoryEvent): Record<string, unknown> => ({ ...e, timestamp: e.timestamp instanceof Date ? e.timestamp.getTime() : Number(e.timestamp) * 1000 });
+const wireEvent = (e: HistoryEvent): Record<string, unknown> => ({
+  ...e,
+  timestamp: e.timestamp instanceof Date ? e.timestamp.getTime() : Number(e.timestamp) * 1000,
+});
 
 /** Pulls one run from `source` into the engine at `engineEndpoint`; see the module comment. */
-export async function pullRun(source: SFNClient, engineEndpoint: string, executionArn: string, options: PullOptions = {}): Promise<PulledRun> {
+export async function pullRun(
+  source: SFNClient,
+  engineEndpoint: string,
+  executionArn: string,
+  options: PullOptions = {},
+): Promise<PulledRun> {
   if (/:express:/.test(executionArn)) {
     throw new PullRefusedError(
       `${executionArn} is an EXPRESS run: the service keeps no history of it (only its CloudWatch Logs do, with execution data when logging includes it), so it cannot be pulled`,
@@ -88,7 +99,10 @@ export async function pullRun(source: SFNClient, engineEndpoint: string, executi
     stateMachine: { name: machine.name, definition: machine.definition, roleArn: machine.roleArn },
     ...(options.sourceEndpoint ? { sourceEndpoint: options.sourceEndpoint } : {}),
   };
-  const pages = paginateGetExecutionHistory({ client: source, pageSize: options.pageSize ?? 1000 }, { executionArn, includeExecutionData: true });
+  const pages = paginateGetExecutionHistory(
+    { client: source, pageSize: options.pageSize ?? 1000 },
+    { executionArn, includeExecutionData: true },
+  );
   const seen = new Set<string>();
   const payloads = { copied: 0, missing: [] as { ref: string; reason: string }[] };
   const lines = async function* (): AsyncGenerator<string> {
@@ -118,10 +132,16 @@ export async function pullRun(source: SFNClient, engineEndpoint: string, executi
     duplex: 'half',
   } as RequestInit);
   const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (res.status === 404) throw new PullRefusedError(`${engineEndpoint} takes no pulled runs: pull into a local engine (npx autosave local), not into AWS`);
+  if (res.status === 404)
+    throw new PullRefusedError(
+      `${engineEndpoint} takes no pulled runs: pull into a local engine (npx autosave local), not into AWS`,
+    );
   if (!res.ok) {
     const type = typeof body.__type === 'string' ? body.__type : `HTTP ${res.status}`;
-    throw Object.assign(new PullRefusedError(`the local engine refused the run: ${type}: ${String(body.message ?? '')}`), { engineError: type });
+    throw Object.assign(
+      new PullRefusedError(`the local engine refused the run: ${type}: ${String(body.message ?? '')}`),
+      { engineError: type },
+    );
   }
   return { ...(body as unknown as RunImportAnswer), payloads };
 }
@@ -187,14 +207,22 @@ export interface RunSelection {
 /** The runs of a state machine with the status, newest first, stopped since `sinceMs`. */
 export async function listRunsToPull(source: SFNClient, selection: RunSelection): Promise<ExecutionListItem[]> {
   const out: ExecutionListItem[] = [];
-  for await (const page of paginateListExecutions({ client: source, pageSize: 100 }, { stateMachineArn: selection.stateMachineArn, statusFilter: selection.status })) {
+  for await (const page of paginateListExecutions(
+    { client: source, pageSize: 100 },
+    { stateMachineArn: selection.stateMachineArn, statusFilter: selection.status },
+  )) {
     for (const e of page.executions ?? []) {
       // Newest first: once a run started before the window, every later one did too (it may still have stopped inside it, so only the start bounds the walk).
       if (selection.sinceMs !== undefined && (e.stopDate?.getTime() ?? Infinity) < selection.sinceMs) continue;
       out.push(e);
     }
     const last = page.executions?.at(-1);
-    if (selection.sinceMs !== undefined && last?.startDate && last.startDate.getTime() < selection.sinceMs - MAX_RUN_MILLIS) break;
+    if (
+      selection.sinceMs !== undefined &&
+      last?.startDate &&
+      last.startDate.getTime() < selection.sinceMs - MAX_RUN_MILLIS
+    )
+      break;
   }
   return out;
 }

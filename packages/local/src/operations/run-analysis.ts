@@ -181,8 +181,14 @@ function parseJson(text: string | undefined): unknown {
 
 /** What a Task attempt was called with: a Lambda's Payload, else the task's parameters (parsed). */
 function scheduledInput(event: HistoryEvent): unknown {
-  const parameters = parseJson(event.taskScheduledEventDetails?.parameters ?? event.lambdaFunctionScheduledEventDetails?.input ?? event.activityScheduledEventDetails?.input);
-  return parameters && typeof parameters === 'object' && 'Payload' in parameters ? (parameters as { Payload: unknown }).Payload : parameters;
+  const parameters = parseJson(
+    event.taskScheduledEventDetails?.parameters ??
+      event.lambdaFunctionScheduledEventDetails?.input ??
+      event.activityScheduledEventDetails?.input,
+  );
+  return parameters && typeof parameters === 'object' && 'Payload' in parameters
+    ? (parameters as { Payload: unknown }).Payload
+    : parameters;
 }
 
 /** A `lambda:invoke` task result is `{Payload, StatusCode, ...}`; the step's own result is the Payload. */
@@ -197,7 +203,11 @@ const RUN_SOURCES: ReadonlySet<unknown> = new Set<RunSource>(['executed', 'repla
 const isRunSource = (value: unknown): value is RunSource => RUN_SOURCES.has(value);
 
 /** Where a tool-step result came from: `{result, source}` (single) or `{results: [{id, name, result, source}]}` (batch). */
-export function toolResultSources(payload: unknown): { readonly source?: RunSource; readonly result?: unknown; readonly calls?: ToolCallSource[] } {
+export function toolResultSources(payload: unknown): {
+  readonly source?: RunSource;
+  readonly result?: unknown;
+  readonly calls?: ToolCallSource[];
+} {
   if (!payload || typeof payload !== 'object') return {};
   const p = payload as { source?: unknown; result?: unknown; results?: unknown };
   if (isRunSource(p.source) && 'result' in p) return { source: p.source, result: p.result };
@@ -301,7 +311,11 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       // A redrive reschedules the state that failed: its entry is open again, in the new resume.
       resumes += 1;
       redrives += 1;
-      redriveMarks.push({ at, afterEntries: entries.length, redriveCount: event.executionRedrivenEventDetails?.redriveCount ?? redrives });
+      redriveMarks.push({
+        at,
+        afterEntries: entries.length,
+        redriveCount: event.executionRedrivenEventDetails?.redriveCount ?? redrives,
+      });
       closedAt = undefined;
       closeEvent = undefined;
       // (If the engine enters the state afresh instead, the new entry takes over: see `reopened`.)
@@ -353,16 +367,23 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
         | { FunctionName?: unknown; Payload?: { idempotencyKey?: unknown; calls?: { idempotencyKey?: unknown }[] } }
         | undefined;
       if (typeof params?.FunctionName === 'string') entry.functionName = params.FunctionName;
-      const keys = [params?.Payload?.idempotencyKey, ...(Array.isArray(params?.Payload?.calls) ? params.Payload.calls.map((c) => c?.idempotencyKey) : [])].filter(
-        (k): k is string => typeof k === 'string',
-      );
+      const keys = [
+        params?.Payload?.idempotencyKey,
+        ...(Array.isArray(params?.Payload?.calls) ? params.Payload.calls.map((c) => c?.idempotencyKey) : []),
+      ].filter((k): k is string => typeof k === 'string');
       for (const key of keys) if (!entry.idempotencyKeys.includes(key)) entry.idempotencyKeys.push(key);
       if (keys.length > 0) entry.idempotencyKey = keys.length === 1 ? keys[0] : `${keys[0]} (+${keys.length - 1})`;
-      else if (event.lambdaFunctionScheduledEventDetails?.resource) entry.functionName = event.lambdaFunctionScheduledEventDetails.resource;
+      else if (event.lambdaFunctionScheduledEventDetails?.resource)
+        entry.functionName = event.lambdaFunctionScheduledEventDetails.resource;
       if (entry.outcome === 'waiting') entry.outcome = 'running';
       const activity = event.activityScheduledEventDetails;
       entry.activityWait = activity?.resource
-        ? { activityArn: activity.resource, scheduledAt: at, timeoutSeconds: activity.timeoutInSeconds, heartbeatSeconds: activity.heartbeatInSeconds }
+        ? {
+            activityArn: activity.resource,
+            scheduledAt: at,
+            timeoutSeconds: activity.timeoutInSeconds,
+            heartbeatSeconds: activity.heartbeatInSeconds,
+          }
         : undefined;
     } else if (ATTEMPT_STARTED.has(type)) {
       if (type === 'ActivityStarted' && entry.activityWait) {
@@ -374,8 +395,15 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
         entry.reinvocations += 1;
         resumes += 1;
         const cut = entry.attemptLog.at(-1);
-        if (cut?.outcome === 'running') Object.assign(cut, { endedAt: at, outcome: 'failed', error: 'the engine restarted during this attempt' });
-        entry.attemptLog.push({ eventId: event.id, startedAt: at, outcome: 'running', input: cut?.input, reinvocation: true });
+        if (cut?.outcome === 'running')
+          Object.assign(cut, { endedAt: at, outcome: 'failed', error: 'the engine restarted during this attempt' });
+        entry.attemptLog.push({
+          eventId: event.id,
+          startedAt: at,
+          outcome: 'running',
+          input: cut?.input,
+          reinvocation: true,
+        });
       }
       attemptOpen.add(entry);
     } else if (type === 'TaskSubmitted') {
@@ -391,7 +419,8 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
         event.activitySucceededEventDetails?.output;
       const payload = unwrapTaskResult(parseJson(output));
       const attempt = entry.attemptLog.at(-1);
-      if (attempt?.outcome === 'running') Object.assign(attempt, { endedAt: at, outcome: 'succeeded', output: payload });
+      if (attempt?.outcome === 'running')
+        Object.assign(attempt, { endedAt: at, outcome: 'succeeded', output: payload });
       entry.replayed = isReplayedResult(payload);
       const tool = stepKind(entry) === 'tool' ? toolResultSources(payload) : {};
       entry.source = tool.source;
@@ -405,7 +434,8 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
       entry.activityWait = undefined;
       const { error, cause } = failureOf(event);
       const attempt = entry.attemptLog.at(-1);
-      if (attempt?.outcome === 'running') Object.assign(attempt, { endedAt: at, outcome: 'failed', error: error ?? type, cause });
+      if (attempt?.outcome === 'running')
+        Object.assign(attempt, { endedAt: at, outcome: 'failed', error: error ?? type, cause });
       entry.attemptErrors.push(error ?? type);
       entry.error = error ?? type;
       entry.cause = cause;
@@ -426,7 +456,8 @@ export function analyzeHistory(events: readonly HistoryEvent[]): RunAnalysis {
   }
   const stateOfEvent = new Map<number, string>();
   for (const [id, entry] of entryOfEvent) stateOfEvent.set(id, entry.name);
-  for (const event of events) if (event.type === 'ExecutionRedriven' && event.id !== undefined) stateOfEvent.delete(event.id);
+  for (const event of events)
+    if (event.type === 'ExecutionRedriven' && event.id !== undefined) stateOfEvent.delete(event.id);
   return { entries, states, resumes, redrives, redriveMarks, startedAt, closedAt, closeEvent, stateOfEvent };
 }
 
@@ -452,17 +483,16 @@ export function issuedApprovals(analysis: RunAnalysis): PendingApproval[] {
 }
 
 function approvalRequests(entries: readonly StepEntry[]): PendingApproval[] {
-  return entries
-    .map((e) => {
-      const s = (e.submitted ?? {}) as { approvalId?: unknown; url?: unknown; expiresAtSeconds?: unknown };
-      return {
-        approvalId: typeof s.approvalId === 'string' ? s.approvalId : undefined,
-        url: typeof s.url === 'string' ? s.url : undefined,
-        expiresAt: typeof s.expiresAtSeconds === 'number' ? new Date(s.expiresAtSeconds * 1000).toISOString() : undefined,
-        step: e.name,
-        since: e.enteredAt,
-      };
-    });
+  return entries.map((e) => {
+    const s = (e.submitted ?? {}) as { approvalId?: unknown; url?: unknown; expiresAtSeconds?: unknown };
+    return {
+      approvalId: typeof s.approvalId === 'string' ? s.approvalId : undefined,
+      url: typeof s.url === 'string' ? s.url : undefined,
+      expiresAt: typeof s.expiresAtSeconds === 'number' ? new Date(s.expiresAtSeconds * 1000).toISOString() : undefined,
+      step: e.name,
+      since: e.enteredAt,
+    };
+  });
 }
 
 /** A run waiting for a worker of an activity: the state, and the activity task's {@link ActivityWait}. */
@@ -472,11 +502,14 @@ export interface PendingActivity extends ActivityWait {
 }
 
 /** A worker as the console and the CLI name it: `worker <workerName>`, or `a worker` when it gave no name. */
-export const workerLabel = (workerName: string | undefined): string => (workerName ? `worker ${workerName}` : 'a worker');
+export const workerLabel = (workerName: string | undefined): string =>
+  workerName ? `worker ${workerName}` : 'a worker';
 
 /** The activity tasks a run waits on now (scheduled, not yet answered by a worker nor timed out). */
 export function pendingActivities(analysis: RunAnalysis): PendingActivity[] {
-  return analysis.entries.filter((e) => e.activityWait && e.exitedAt === undefined).map((e) => ({ ...e.activityWait!, step: e.name }));
+  return analysis.entries
+    .filter((e) => e.activityWait && e.exitedAt === undefined)
+    .map((e) => ({ ...e.activityWait!, step: e.name }));
 }
 
 /** Which of our Lambdas a step called, for people: `model`, `tool`, `approval`, or the function name. */
@@ -496,13 +529,17 @@ export function describeStepOutcome(entry: StepEntry): string {
   if (caught) notes.push(`caught ${entry.error}`);
   else if (entry.outcome === 'succeeded') notes.push('done');
   else if (entry.outcome === 'waiting') notes.push('waiting on a human');
-  else if (entry.outcome === 'running' && entry.activityWait) notes.push(entry.activityWait.startedAt ? `taken by ${workerLabel(entry.activityWait.workerName)}` : 'waiting for a worker');
+  else if (entry.outcome === 'running' && entry.activityWait)
+    notes.push(
+      entry.activityWait.startedAt ? `taken by ${workerLabel(entry.activityWait.workerName)}` : 'waiting for a worker',
+    );
   else if (entry.outcome === 'running') notes.push('running');
   else notes.push(`FAILED ${entry.error ?? ''}`.trim());
   notes.push(...resultOrigin(entry));
   const retriedAfter = caught ? entry.attemptErrors.slice(0, -1) : entry.attemptErrors;
   if (retriedAfter.length > 0 && entry.outcome !== 'failed') notes.push(`retried after ${retriedAfter.join(', ')}`);
-  if (entry.reinvocations > 0) notes.push(`invoked again after an engine restart${entry.reinvocations > 1 ? ` (${entry.reinvocations}x)` : ''}`);
+  if (entry.reinvocations > 0)
+    notes.push(`invoked again after an engine restart${entry.reinvocations > 1 ? ` (${entry.reinvocations}x)` : ''}`);
   return notes.join('; ');
 }
 
@@ -521,7 +558,10 @@ function resultOrigin(entry: StepEntry): string[] {
     if (replayed === total) return [FROM_LEDGER];
     if (reconciled === total) return [RECONCILED];
     const calls = (n: number) => `${n} of ${total} call${total > 1 ? 's' : ''}`;
-    return [...(replayed ? [`${calls(replayed)} ${FROM_LEDGER}`] : []), ...(reconciled ? [`${calls(reconciled)} ${RECONCILED}`] : [])];
+    return [
+      ...(replayed ? [`${calls(replayed)} ${FROM_LEDGER}`] : []),
+      ...(reconciled ? [`${calls(reconciled)} ${RECONCILED}`] : []),
+    ];
   }
   if (entry.replayed) return [stepKind(entry) === 'model' ? 'recorded model output, no new call' : FROM_LEDGER];
   return [];

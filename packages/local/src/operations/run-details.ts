@@ -1,5 +1,12 @@
 import type { DescribeExecutionCommandOutput, HistoryEvent, SFNClient } from '@aws-sdk/client-sfn';
-import { analyzeHistory, pendingActivities, pendingApprovals, type PendingActivity, type PendingApproval, type RunAnalysis } from './run-analysis';
+import {
+  analyzeHistory,
+  pendingActivities,
+  pendingApprovals,
+  type PendingActivity,
+  type PendingApproval,
+  type RunAnalysis,
+} from './run-analysis';
 import { getFullHistory, resolveRun } from './runs';
 import { workflowNameOf } from './workflows';
 
@@ -17,13 +24,21 @@ export interface RunDetails {
 }
 
 /** Loads a run by ARN or name, with its whole history. */
-export async function loadRunDetails(sfn: SFNClient, ref: string, registryNames: readonly string[] = []): Promise<RunDetails> {
+export async function loadRunDetails(
+  sfn: SFNClient,
+  ref: string,
+  registryNames: readonly string[] = [],
+): Promise<RunDetails> {
   const execution = await resolveRun(sfn, ref, registryNames);
   return runDetailsOf(execution, await getFullHistory(sfn, execution.executionArn!), registryNames);
 }
 
 /** A run's details from its description and whole history, however they were read (an express run's are kept by the console). */
-export function runDetailsOf(execution: DescribeExecutionCommandOutput, events: readonly HistoryEvent[], registryNames: readonly string[] = []): RunDetails {
+export function runDetailsOf(
+  execution: DescribeExecutionCommandOutput,
+  events: readonly HistoryEvent[],
+  registryNames: readonly string[] = [],
+): RunDetails {
   const analysis = analyzeHistory(events);
   const machineName = (execution.stateMachineArn ?? '').split(':')[6] ?? '';
   return {

@@ -39,7 +39,8 @@ export function parseRunDate(field: string, value: string | undefined, endOfDay 
   if (!value) return undefined;
   const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const date = new Date(day ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(date.getTime())) throw new InvalidRunFilterError(`'${field}' must be a day (YYYY-MM-DD) or a time (ISO 8601), not '${value}'`);
+  if (Number.isNaN(date.getTime()))
+    throw new InvalidRunFilterError(`'${field}' must be a day (YYYY-MM-DD) or a time (ISO 8601), not '${value}'`);
   return day && endOfDay ? new Date(date.getTime() + 86_400_000) : date;
 }
 
@@ -75,7 +76,12 @@ export async function searchRuns(
   }
   const pages = Math.max(1, Math.ceil(runs.length / pageSize));
   const current = Math.min(Math.max(1, page), pages);
-  return { runs: runs.slice((current - 1) * pageSize, current * pageSize), total: runs.length, page: current, pageSize };
+  return {
+    runs: runs.slice((current - 1) * pageSize, current * pageSize),
+    total: runs.length,
+    page: current,
+    pageSize,
+  };
 }
 
 /** The runs whose input (JSON text, as DescribeExecution gives it) contains `needle`, in order. */
@@ -85,7 +91,8 @@ async function withInputContaining(sfn: SFNClient, runs: readonly RunSummary[], 
   const reader = async () => {
     while (next < runs.length) {
       const i = next++;
-      const input = runs[i].input ?? (await sfn.send(new DescribeExecutionCommand({ executionArn: runs[i].executionArn }))).input;
+      const input =
+        runs[i].input ?? (await sfn.send(new DescribeExecutionCommand({ executionArn: runs[i].executionArn }))).input;
       keep[i] = (input ?? '').toLowerCase().includes(needle);
     }
   };

@@ -19,7 +19,10 @@ const OTHER_RUNS_READ = 50;
  * every run. Failing those, the newest {@link OTHER_RUNS_READ} others (an engine on a virtual clock keeps other
  * times than the tool's). A key none of them used is absent.
  */
-export async function runsOfIdempotencyKeys(sfn: SFNClient, effects: readonly KeyedSideEffect[]): Promise<Map<string, RunSummary>> {
+export async function runsOfIdempotencyKeys(
+  sfn: SFNClient,
+  effects: readonly KeyedSideEffect[],
+): Promise<Map<string, RunSummary>> {
   const found = new Map<string, RunSummary>();
   if (effects.length === 0) return found;
   const runs = await listRuns(sfn, { limit: RUNS_SEARCHED });
@@ -27,14 +30,17 @@ export async function runsOfIdempotencyKeys(sfn: SFNClient, effects: readonly Ke
   const keysOfRun = (run: RunSummary) => {
     let keys = keysOf.get(run.executionArn);
     if (!keys) {
-      keys = getFullHistory(sfn, run.executionArn).then((events) => analyzeHistory(events).entries.flatMap((e) => e.idempotencyKeys));
+      keys = getFullHistory(sfn, run.executionArn).then((events) =>
+        analyzeHistory(events).entries.flatMap((e) => e.idempotencyKeys),
+      );
       keysOf.set(run.executionArn, keys);
     }
     return keys;
   };
   for (const effect of effects) {
     const t = effect.at.getTime();
-    const isOpen = (r: RunSummary) => (r.startDate?.getTime() ?? Infinity) <= t && (r.stopDate?.getTime() ?? Infinity) >= t;
+    const isOpen = (r: RunSummary) =>
+      (r.startDate?.getTime() ?? Infinity) <= t && (r.stopDate?.getTime() ?? Infinity) >= t;
     const candidates = [...runs.filter(isOpen), ...runs.filter((r) => !isOpen(r)).slice(0, OTHER_RUNS_READ)];
     for (const run of candidates) {
       if ((await keysOfRun(run)).includes(effect.idempotencyKey)) {

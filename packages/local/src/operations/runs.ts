@@ -12,7 +12,14 @@ import { analyzeHistory, pendingActivities, pendingApprovals } from './run-analy
 import { listDeployedWorkflows, type DeployedWorkflow } from './workflows';
 
 /** The statuses Step Functions reports for an execution. */
-export const RUN_STATUSES: readonly ExecutionStatus[] = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE'];
+export const RUN_STATUSES: readonly ExecutionStatus[] = [
+  'RUNNING',
+  'SUCCEEDED',
+  'FAILED',
+  'TIMED_OUT',
+  'ABORTED',
+  'PENDING_REDRIVE',
+];
 
 /** One run as listed. */
 export interface RunSummary {
@@ -36,13 +43,18 @@ export const WAITING_RUN_FILTER = 'WAITING';
 export type RunStatusFilter = ExecutionStatus | typeof WAITING_RUN_FILTER;
 
 /** Every status filter, in display order (WAITING after RUNNING): the CLI's `--status` and the console's links. */
-export const RUN_STATUS_FILTERS: readonly RunStatusFilter[] = [RUN_STATUSES[0], WAITING_RUN_FILTER, ...RUN_STATUSES.slice(1)];
+export const RUN_STATUS_FILTERS: readonly RunStatusFilter[] = [
+  RUN_STATUSES[0],
+  WAITING_RUN_FILTER,
+  ...RUN_STATUSES.slice(1),
+];
 
 /** Parses a `--status` value (case-insensitive) or throws an {@link InvalidRunFilterError} listing the valid ones. */
 export function parseRunStatus(value: string | undefined): RunStatusFilter | undefined {
   if (value === undefined) return undefined;
   const upper = value.toUpperCase() as RunStatusFilter;
-  if (!RUN_STATUS_FILTERS.includes(upper)) throw new InvalidRunFilterError(`unknown status '${value}' (one of ${RUN_STATUS_FILTERS.join(', ')})`);
+  if (!RUN_STATUS_FILTERS.includes(upper))
+    throw new InvalidRunFilterError(`unknown status '${value}' (one of ${RUN_STATUS_FILTERS.join(', ')})`);
   return upper;
 }
 
@@ -55,7 +67,11 @@ export async function runWaits(sfn: SFNClient, runs: readonly RunSummary[]): Pro
   const waits = await Promise.all(
     running.map(async (r) => {
       const analysis = analyzeHistory(await getFullHistory(sfn, r.executionArn));
-      return pendingApprovals(analysis).length > 0 ? 'human' : pendingActivities(analysis).length > 0 ? 'worker' : undefined;
+      return pendingApprovals(analysis).length > 0
+        ? 'human'
+        : pendingActivities(analysis).length > 0
+          ? 'worker'
+          : undefined;
     }),
   );
   return new Map(running.flatMap((r, i) => (waits[i] ? [[r.executionArn, waits[i]] as const] : [])));
@@ -75,11 +91,17 @@ export interface ListRunsOptions {
 export const DEFAULT_RUN_LIST_LIMIT = 50;
 
 /** Runs of every deployed workflow (or one), newest first. */
-export async function listRuns(sfn: SFNClient, options: ListRunsOptions = {}, registryNames: readonly string[] = []): Promise<RunSummary[]> {
+export async function listRuns(
+  sfn: SFNClient,
+  options: ListRunsOptions = {},
+  registryNames: readonly string[] = [],
+): Promise<RunSummary[]> {
   const limit = options.limit ?? DEFAULT_RUN_LIST_LIMIT;
   // EXPRESS machines have no runs to list: the service keeps none (ListExecutions refuses them).
   const machines = (await listDeployedWorkflows(sfn, registryNames)).filter(
-    (w) => w.type !== 'EXPRESS' && (!options.workflow || w.workflow === options.workflow || w.stateMachineName === options.workflow),
+    (w) =>
+      w.type !== 'EXPRESS' &&
+      (!options.workflow || w.workflow === options.workflow || w.stateMachineName === options.workflow),
   );
   const waitingOnly = options.status === WAITING_RUN_FILTER;
   const status = waitingOnly ? 'RUNNING' : (options.status as ExecutionStatus | undefined);
@@ -90,12 +112,22 @@ export async function listRuns(sfn: SFNClient, options: ListRunsOptions = {}, re
   return (waits ? runs.filter((r) => waits.get(r.executionArn) === 'human') : runs).slice(0, limit);
 }
 
-async function listRunsOf(sfn: SFNClient, machine: DeployedWorkflow, status: ExecutionStatus | undefined, limit: number): Promise<RunSummary[]> {
+async function listRunsOf(
+  sfn: SFNClient,
+  machine: DeployedWorkflow,
+  status: ExecutionStatus | undefined,
+  limit: number,
+): Promise<RunSummary[]> {
   const out: RunSummary[] = [];
   let nextToken: string | undefined;
   do {
     const page = await sfn.send(
-      new ListExecutionsCommand({ stateMachineArn: machine.stateMachineArn, statusFilter: status, maxResults: Math.min(limit, 1000), nextToken }),
+      new ListExecutionsCommand({
+        stateMachineArn: machine.stateMachineArn,
+        statusFilter: status,
+        maxResults: Math.min(limit, 1000),
+        nextToken,
+      }),
     );
     for (const e of page.executions ?? []) {
       out.push({
@@ -117,7 +149,11 @@ async function listRunsOf(sfn: SFNClient, machine: DeployedWorkflow, status: Exe
  * The execution a user named: an execution ARN as is, or a name looked up on every deployed workflow
  * (by the ARN Step Functions gives it, `...:execution:<machine>:<name>`, falling back to listing).
  */
-export async function resolveRun(sfn: SFNClient, ref: string, registryNames: readonly string[] = []): Promise<DescribeExecutionCommandOutput> {
+export async function resolveRun(
+  sfn: SFNClient,
+  ref: string,
+  registryNames: readonly string[] = [],
+): Promise<DescribeExecutionCommandOutput> {
   if (ref.startsWith('arn:')) {
     try {
       return await sfn.send(new DescribeExecutionCommand({ executionArn: ref }));
@@ -143,7 +179,9 @@ export async function resolveRun(sfn: SFNClient, ref: string, registryNames: rea
   ).filter((x): x is DescribeExecutionCommandOutput => x !== undefined);
   if (found.length === 1) return found[0];
   if (found.length > 1) {
-    throw new RunAmbiguousError(`'${ref}' names runs of several workflows; use the ARN: ${found.map((f) => f.executionArn).join(', ')}`);
+    throw new RunAmbiguousError(
+      `'${ref}' names runs of several workflows; use the ARN: ${found.map((f) => f.executionArn).join(', ')}`,
+    );
   }
   const listed = (await listRuns(sfn, { limit: 1000 }, registryNames)).filter((r) => r.name === ref);
   if (listed.length === 1) return sfn.send(new DescribeExecutionCommand({ executionArn: listed[0].executionArn }));
@@ -153,7 +191,10 @@ export async function resolveRun(sfn: SFNClient, ref: string, registryNames: rea
 /** An execution's whole history, oldest event first (the SDK's paginator follows `nextToken`). */
 export async function getFullHistory(sfn: SFNClient, executionArn: string): Promise<HistoryEvent[]> {
   const events: HistoryEvent[] = [];
-  for await (const page of paginateGetExecutionHistory({ client: sfn, pageSize: 1000 }, { executionArn, includeExecutionData: true })) {
+  for await (const page of paginateGetExecutionHistory(
+    { client: sfn, pageSize: 1000 },
+    { executionArn, includeExecutionData: true },
+  )) {
     events.push(...(page.events ?? []));
   }
   return events;

@@ -1,4 +1,10 @@
-import { DescribeStateMachineCommand, StartExecutionCommand, StartSyncExecutionCommand, type SFNClient, type StartSyncExecutionCommandOutput } from '@aws-sdk/client-sfn';
+import {
+  DescribeStateMachineCommand,
+  StartExecutionCommand,
+  StartSyncExecutionCommand,
+  type SFNClient,
+  type StartSyncExecutionCommandOutput,
+} from '@aws-sdk/client-sfn';
 import { InvalidRunInputError } from './errors';
 
 /** How a run started from the console went: a STANDARD run to follow, or an EXPRESS run's whole outcome. */

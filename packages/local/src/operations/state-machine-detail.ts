@@ -39,7 +39,11 @@ export interface StateMachineDetail {
 const versionOf = (arn: string) => arn.split(':').at(-1) ?? arn;
 
 /** Versions (newest first), aliases with their routing, and the newest run's input of one state machine. */
-export async function describeStateMachineDetail(sfn: SFNClient, stateMachineArn: string, type: string): Promise<StateMachineDetail> {
+export async function describeStateMachineDetail(
+  sfn: SFNClient,
+  stateMachineArn: string,
+  type: string,
+): Promise<StateMachineDetail> {
   const [versions, aliasItems, lastRunInput] = await Promise.all([
     sfn.send(new ListStateMachineVersionsCommand({ stateMachineArn, maxResults: 100 })),
     sfn.send(new ListStateMachineAliasesCommand({ stateMachineArn, maxResults: 100 })),
@@ -47,21 +51,34 @@ export async function describeStateMachineDetail(sfn: SFNClient, stateMachineArn
   ]);
   const aliases = await Promise.all(
     (aliasItems.stateMachineAliases ?? []).map(async (item): Promise<StateMachineAlias> => {
-      const a = await sfn.send(new DescribeStateMachineAliasCommand({ stateMachineAliasArn: item.stateMachineAliasArn }));
+      const a = await sfn.send(
+        new DescribeStateMachineAliasCommand({ stateMachineAliasArn: item.stateMachineAliasArn }),
+      );
       return {
         arn: a.stateMachineAliasArn ?? item.stateMachineAliasArn ?? '',
         name: a.name ?? '',
         ...(a.description ? { description: a.description } : {}),
-        routing: (a.routingConfiguration ?? []).map((r) => ({ versionArn: r.stateMachineVersionArn ?? '', version: versionOf(r.stateMachineVersionArn ?? ''), weight: r.weight ?? 0 })),
+        routing: (a.routingConfiguration ?? []).map((r) => ({
+          versionArn: r.stateMachineVersionArn ?? '',
+          version: versionOf(r.stateMachineVersionArn ?? ''),
+          weight: r.weight ?? 0,
+        })),
         ...(a.creationDate ? { creationDate: a.creationDate } : {}),
       };
     }),
   );
   return {
-    versions: (versions.stateMachineVersions ?? []).map((v) => ({ arn: v.stateMachineVersionArn ?? '', version: versionOf(v.stateMachineVersionArn ?? ''), ...(v.creationDate ? { creationDate: v.creationDate } : {}) })),
+    versions: (versions.stateMachineVersions ?? []).map((v) => ({
+      arn: v.stateMachineVersionArn ?? '',
+      version: versionOf(v.stateMachineVersionArn ?? ''),
+      ...(v.creationDate ? { creationDate: v.creationDate } : {}),
+    })),
     aliases,
     ...(lastRunInput !== undefined ? { lastRunInput } : {}),
-    startTarget: startTargetAmong(stateMachineArn, aliases.map((a) => a.arn)),
+    startTarget: startTargetAmong(
+      stateMachineArn,
+      aliases.map((a) => a.arn),
+    ),
   };
 }
 
@@ -72,7 +89,10 @@ const startTargetAmong = (stateMachineArn: string, aliasArns: readonly string[])
 /** What a run started from the console targets (see {@link StateMachineDetail.startTarget}). */
 export async function startTargetOf(sfn: SFNClient, stateMachineArn: string): Promise<string> {
   const aliases = await sfn.send(new ListStateMachineAliasesCommand({ stateMachineArn, maxResults: 100 }));
-  return startTargetAmong(stateMachineArn, (aliases.stateMachineAliases ?? []).map((a) => a.stateMachineAliasArn ?? ''));
+  return startTargetAmong(
+    stateMachineArn,
+    (aliases.stateMachineAliases ?? []).map((a) => a.stateMachineAliasArn ?? ''),
+  );
 }
 
 /** The newest run's input (ListExecutions answers newest first), if the machine has run. */

@@ -1,4 +1,10 @@
-import { DescribeStateMachineCommand, ListStateMachinesCommand, type SFNClient, type StateMachineListItem, ValidateStateMachineDefinitionCommand } from '@aws-sdk/client-sfn';
+import {
+  DescribeStateMachineCommand,
+  ListStateMachinesCommand,
+  type SFNClient,
+  type StateMachineListItem,
+  ValidateStateMachineDefinitionCommand,
+} from '@aws-sdk/client-sfn';
 import { LIVE_ALIAS_NAME } from '@autosave/workflow/config';
 import { WorkflowNotFoundError } from './errors';
 
@@ -33,7 +39,10 @@ export async function listStateMachines(sfn: SFNClient): Promise<StateMachineLis
 }
 
 /** Every deployed workflow, named as {@link workflowNameOf} says. */
-export async function listDeployedWorkflows(sfn: SFNClient, registryNames: readonly string[] = []): Promise<DeployedWorkflow[]> {
+export async function listDeployedWorkflows(
+  sfn: SFNClient,
+  registryNames: readonly string[] = [],
+): Promise<DeployedWorkflow[]> {
   return (await listStateMachines(sfn)).map((m) => ({
     workflow: workflowNameOf(m.name ?? '', registryNames),
     stateMachineName: m.name ?? '',
@@ -43,7 +52,11 @@ export async function listDeployedWorkflows(sfn: SFNClient, registryNames: reado
 }
 
 /** The deployed state machine of one workflow, or {@link WorkflowNotFoundError} listing what exists. */
-export async function findDeployedWorkflow(sfn: SFNClient, workflow: string, registryNames: readonly string[] = []): Promise<DeployedWorkflow> {
+export async function findDeployedWorkflow(
+  sfn: SFNClient,
+  workflow: string,
+  registryNames: readonly string[] = [],
+): Promise<DeployedWorkflow> {
   const all = await listDeployedWorkflows(sfn, registryNames);
   const found = all.find((w) => w.workflow === workflow || w.stateMachineName === workflow);
   if (!found) {
@@ -82,10 +95,19 @@ export const INTEGRATION_NOT_SERVED = 'INTEGRATION_NOT_SERVED';
 
 /** The Tasks of `definition` the engine does not serve: its WARNING diagnostics, as the engine answers ValidateStateMachineDefinition. */
 export async function unservedTasksOf(sfn: SFNClient, definition: string, type?: string): Promise<UnservedTask[]> {
-  const answer = await sfn.send(new ValidateStateMachineDefinitionCommand({ definition, ...(type === 'EXPRESS' || type === 'STANDARD' ? { type } : {}) }));
+  const answer = await sfn.send(
+    new ValidateStateMachineDefinitionCommand({
+      definition,
+      ...(type === 'EXPRESS' || type === 'STANDARD' ? { type } : {}),
+    }),
+  );
   return (answer.diagnostics ?? [])
     .filter((d) => d.severity === 'WARNING' && d.code === INTEGRATION_NOT_SERVED && d.location)
-    .map((d) => ({ location: d.location as string, state: (d.location as string).split('/').at(-2) ?? '', message: d.message ?? '' }));
+    .map((d) => ({
+      location: d.location as string,
+      state: (d.location as string).split('/').at(-2) ?? '',
+      message: d.message ?? '',
+    }));
 }
 
 /** One state machine as the console shows it (DescribeStateMachine, then its unserved Tasks). */

@@ -10,7 +10,14 @@ import type { Workflow } from '@autosave/workflow';
 import type { UserFunctionExport } from '../services/lambda/user-functions';
 
 /** The names a config file may have, in the order they are looked for in each directory. */
-export const CONFIG_FILE_NAMES = ['autosave.config.ts', 'autosave.config.mts', 'autosave.config.cts', 'autosave.config.js', 'autosave.config.mjs', 'autosave.config.cjs'] as const;
+export const CONFIG_FILE_NAMES = [
+  'autosave.config.ts',
+  'autosave.config.mts',
+  'autosave.config.cts',
+  'autosave.config.js',
+  'autosave.config.mjs',
+  'autosave.config.cjs',
+] as const;
 
 /** A config file that could not be used: it names the file and what is wrong with it. */
 export class AutosaveConfigError extends AutosaveError {
@@ -48,10 +55,13 @@ export function invokedName(key: string): string {
 export async function resolveConfig(config: AutosaveConfig, configFile: string): Promise<LocalProject> {
   const baseDir = dirname(configFile);
   const problem = (what: string) => new AutosaveConfigError(`${configFile}: ${what}`);
-  if (!config || typeof config !== 'object') throw problem('the default export must be defineConfig({ workflows: [...] })');
-  if (!Array.isArray(config.workflows)) throw problem('`workflows` must be an array of workflows (defineWorkflow(...))');
+  if (!config || typeof config !== 'object')
+    throw problem('the default export must be defineConfig({ workflows: [...] })');
+  if (!Array.isArray(config.workflows))
+    throw problem('`workflows` must be an array of workflows (defineWorkflow(...))');
   config.workflows.forEach((w, i) => {
-    if (!w || typeof w.name !== 'string' || !Array.isArray(w.steps)) throw problem(`workflows[${i}] is not a workflow (defineWorkflow(...))`);
+    if (!w || typeof w.name !== 'string' || !Array.isArray(w.steps))
+      throw problem(`workflows[${i}] is not a workflow (defineWorkflow(...))`);
   });
   const seen = new Set<string>();
   for (const w of config.workflows) {
@@ -60,15 +70,26 @@ export async function resolveConfig(config: AutosaveConfig, configFile: string):
   }
   const keysProblem = configKeysProblem(config, baseDir);
   if (keysProblem) throw problem(keysProblem);
-  const table = typeof config.functions === 'string' ? await loadFunctionsModule(isAbsolute(config.functions) ? config.functions : join(baseDir, config.functions), problem) : (config.functions ?? {});
-  const functions = Object.fromEntries(Object.entries(table).map(([key, fn]) => [invokedName(key), fn as UserFunctionExport]));
+  const table =
+    typeof config.functions === 'string'
+      ? await loadFunctionsModule(
+          isAbsolute(config.functions) ? config.functions : join(baseDir, config.functions),
+          problem,
+        )
+      : (config.functions ?? {});
+  const functions = Object.fromEntries(
+    Object.entries(table).map(([key, fn]) => [invokedName(key), fn as UserFunctionExport]),
+  );
   const environment: Record<string, string> = { ...config.environment };
   if (config.model?.script !== undefined) environment.AUTOSAVE_MODEL_SCRIPT = resolve(baseDir, config.model.script);
   return { configFile, workflows: config.workflows, functions, environment };
 }
 
 /** The `functions` module a config names, its table checked like the config's own. */
-async function loadFunctionsModule(file: string, problem: (what: string) => AutosaveConfigError): Promise<Record<string, unknown>> {
+async function loadFunctionsModule(
+  file: string,
+  problem: (what: string) => AutosaveConfigError,
+): Promise<Record<string, unknown>> {
   let table: Record<string, unknown>;
   try {
     table = await loadUserFunctionTable(file);
@@ -102,7 +123,12 @@ export async function loadConfig(configFile: string, options: LoadConfigOptions 
   // The timer is kept referenced: a pending import holds no handle, so without it Node could exit silently.
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new AutosaveConfigError(`${file} did not finish loading in ${timeoutMillis / 1000} s: does a top-level await in it (or in a module it imports) never settle?`)),
+      () =>
+        reject(
+          new AutosaveConfigError(
+            `${file} did not finish loading in ${timeoutMillis / 1000} s: does a top-level await in it (or in a module it imports) never settle?`,
+          ),
+        ),
       timeoutMillis,
     );
   });
@@ -127,7 +153,9 @@ async function load(file: string): Promise<LocalProject> {
  * The project the CLI runs: the config file named (`--config`), else the first one found walking up from
  * `cwd`; undefined when there is none and none was named.
  */
-export async function findProject(options: { readonly configFile?: string; readonly cwd?: string } = {}): Promise<LocalProject | undefined> {
+export async function findProject(
+  options: { readonly configFile?: string; readonly cwd?: string } = {},
+): Promise<LocalProject | undefined> {
   const file = options.configFile ?? findConfigFile(options.cwd ?? process.cwd());
   return file === undefined ? undefined : loadConfig(file);
 }
@@ -139,5 +167,10 @@ export function projectOptions(project: LocalProject): {
   readonly environment: Readonly<Record<string, string>>;
   readonly label: string;
 } {
-  return { workflows: project.workflows, functions: project.functions, environment: project.environment, label: `config ${project.configFile}` };
+  return {
+    workflows: project.workflows,
+    functions: project.functions,
+    environment: project.environment,
+    label: `config ${project.configFile}`,
+  };
 }

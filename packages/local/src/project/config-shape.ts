@@ -15,13 +15,17 @@ function quoted(value: unknown): string {
 
 /** Whether an entry of the `functions` table is a handler, or `{ handler, timeoutSeconds?, memoryMb? }`. */
 function isHandlerEntry(value: unknown): boolean {
-  return typeof value === 'function' || (value !== null && typeof value === 'object' && typeof (value as { handler?: unknown }).handler === 'function');
+  return (
+    typeof value === 'function' ||
+    (value !== null && typeof value === 'object' && typeof (value as { handler?: unknown }).handler === 'function')
+  );
 }
 
 /** The first problem of a `functions` table (from the config, or from the module it names), or undefined. */
 export function functionsTableProblem(table: Readonly<Record<string, unknown>>, where: string): string | undefined {
   for (const [name, value] of Object.entries(table)) {
-    if (!isHandlerEntry(value)) return `\`${where}['${name}']\` is not a Lambda handler (a function, or { handler, timeoutSeconds?, memoryMb? }); it is ${quoted(value)}`;
+    if (!isHandlerEntry(value))
+      return `\`${where}['${name}']\` is not a Lambda handler (a function, or { handler, timeoutSeconds?, memoryMb? }); it is ${quoted(value)}`;
   }
   return undefined;
 }
@@ -40,18 +44,23 @@ export function configKeysProblem(config: AutosaveConfig, baseDir: string): stri
     if (problem) return problem;
   }
   if (model !== undefined) {
-    if (model === null || typeof model !== 'object') return `\`model\` must be { script?: '<file>.json' }; it is ${quoted(model)}`;
+    if (model === null || typeof model !== 'object')
+      return `\`model\` must be { script?: '<file>.json' }; it is ${quoted(model)}`;
     const script = (model as { script?: unknown }).script;
     if (script !== undefined) {
-      if (typeof script !== 'string' || script === '') return `\`model.script\` must be the path of a JSON file of scripted answers, relative to the config file; it is ${quoted(script)}`;
+      if (typeof script !== 'string' || script === '')
+        return `\`model.script\` must be the path of a JSON file of scripted answers, relative to the config file; it is ${quoted(script)}`;
       const file = resolve(baseDir, script);
-      if (!existsSync(file)) return `\`model.script\` names ${file}, which does not exist (a JSON file { "responses": [{ "workflow", "step", "text" }] })`;
+      if (!existsSync(file))
+        return `\`model.script\` names ${file}, which does not exist (a JSON file { "responses": [{ "workflow", "step", "text" }] })`;
     }
   }
   if (environment !== undefined) {
-    if (environment === null || typeof environment !== 'object' || Array.isArray(environment)) return `\`environment\` must be a table of strings ({ NAME: 'value' }); it is ${quoted(environment)}`;
+    if (environment === null || typeof environment !== 'object' || Array.isArray(environment))
+      return `\`environment\` must be a table of strings ({ NAME: 'value' }); it is ${quoted(environment)}`;
     for (const [name, value] of Object.entries(environment)) {
-      if (typeof value !== 'string') return `\`environment.${name}\` must be a string, as a Lambda function's variables are; it is ${quoted(value)}`;
+      if (typeof value !== 'string')
+        return `\`environment.${name}\` must be a string, as a Lambda function's variables are; it is ${quoted(value)}`;
     }
   }
   return undefined;

@@ -1,5 +1,11 @@
 import { LIVE_ALIAS_NAME, LOCAL_ACCOUNT_ID } from '@autosave/workflow/config';
-import { compileWorkflow, localPlaceholderValues, substitutePlaceholders, toAslJson, type Workflow } from '@autosave/workflow';
+import {
+  compileWorkflow,
+  localPlaceholderValues,
+  substitutePlaceholders,
+  toAslJson,
+  type Workflow,
+} from '@autosave/workflow';
 import type { StepFunctionsHandler } from '../api/step-functions-service';
 
 /** Role every local state machine names (nothing checks it locally; the API requires one). */
@@ -50,14 +56,23 @@ export interface DeployDefinitionOptions {
  * (or update it when the definition changed) with `publish`, then point the `live` alias at the newest
  * version. Runs already started keep the version they started on.
  */
-export async function deployDefinition(sfn: StepFunctionsHandler, name: string, definition: string, options: DeployDefinitionOptions = {}): Promise<WorkflowDeployment> {
+export async function deployDefinition(
+  sfn: StepFunctionsHandler,
+  name: string,
+  definition: string,
+  options: DeployDefinitionOptions = {},
+): Promise<WorkflowDeployment> {
   const { description, type = 'STANDARD' } = options;
   let stateMachineArn = await findStateMachine(sfn, name);
   let versionArn: string | undefined;
   let change: WorkflowDeployment['change'] = 'unchanged';
   if (!stateMachineArn) {
     const created: Wire = await sfn.handle('CreateStateMachine', {
-      name, definition, roleArn: LOCAL_STATE_MACHINE_ROLE_ARN, type, publish: true,
+      name,
+      definition,
+      roleArn: LOCAL_STATE_MACHINE_ROLE_ARN,
+      type,
+      publish: true,
       ...(description ? { versionDescription: description } : {}),
     });
     stateMachineArn = created.stateMachineArn as string;
@@ -67,7 +82,10 @@ export async function deployDefinition(sfn: StepFunctionsHandler, name: string, 
     const current: Wire = await sfn.handle('DescribeStateMachine', { stateMachineArn });
     if (!sameJson(current.definition as string, definition)) {
       const updated: Wire = await sfn.handle('UpdateStateMachine', {
-        stateMachineArn, definition, publish: true, ...(description ? { versionDescription: description } : {}),
+        stateMachineArn,
+        definition,
+        publish: true,
+        ...(description ? { versionDescription: description } : {}),
       });
       versionArn = updated.stateMachineVersionArn as string;
       change = 'updated';
@@ -75,7 +93,8 @@ export async function deployDefinition(sfn: StepFunctionsHandler, name: string, 
       const versions: Wire = await sfn.handle('ListStateMachineVersions', { stateMachineArn, maxResults: 1 });
       versionArn = (versions.stateMachineVersions as Wire[])[0]?.stateMachineVersionArn;
       if (!versionArn) {
-        versionArn = ((await sfn.handle('PublishStateMachineVersion', { stateMachineArn })) as Wire).stateMachineVersionArn as string;
+        versionArn = ((await sfn.handle('PublishStateMachineVersion', { stateMachineArn })) as Wire)
+          .stateMachineVersionArn as string;
         change = 'updated';
       }
     }
@@ -101,7 +120,10 @@ export async function deployDefinition(sfn: StepFunctionsHandler, name: string, 
 }
 
 /** Deploys every workflow of a registry (statemachines/), in order. */
-export async function deployWorkflows(sfn: StepFunctionsHandler, workflows: readonly Workflow[]): Promise<WorkflowDeployment[]> {
+export async function deployWorkflows(
+  sfn: StepFunctionsHandler,
+  workflows: readonly Workflow[],
+): Promise<WorkflowDeployment[]> {
   const deployments: WorkflowDeployment[] = [];
   for (const workflow of workflows) {
     deployments.push(

@@ -28,7 +28,8 @@ export interface LocalDynamoDbDoor extends LocalDynamoDb {
  * once the leases of the attempts the last stop cut off are ended.
  */
 export async function startLocalDynamoDbDoor(options: LocalDynamoDbDoorOptions): Promise<LocalDynamoDbDoor> {
-  let upstream: Promise<{ listener: (req: IncomingMessage, res: ServerResponse) => void; close(): Promise<void> }> | undefined;
+  let upstream:
+    Promise<{ listener: (req: IncomingMessage, res: ServerResponse) => void; close(): Promise<void> }> | undefined;
   const startUpstream = () =>
     (upstream ??= (async () => {
       const { startLocalDynamoDb } = await import('./dynamodb');
@@ -47,22 +48,29 @@ export async function startLocalDynamoDbDoor(options: LocalDynamoDbDoorOptions):
   // The requests dynalite is working on: closing waits for their answers, so that no operation of theirs runs
   // while dynalite's database closes.
   const working = new Set<Promise<void>>();
-  const door = keepIdleConnections(createServer((req, res) => {
-    startUpstream().then(
-      (dynalite) => {
-        if (closing) return answerStopping(req, res);
-        const answered = dynaliteAnswer(req, res);
-        working.add(answered);
-        void answered.then(() => working.delete(answered));
-        dynalite.listener(req, res);
-      },
-      (err: unknown) => {
-        req.resume();
-        res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
-        res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: `The local DynamoDB did not start: ${(err as Error)?.message ?? String(err)}` }));
-      },
-    );
-  }));
+  const door = keepIdleConnections(
+    createServer((req, res) => {
+      startUpstream().then(
+        (dynalite) => {
+          if (closing) return answerStopping(req, res);
+          const answered = dynaliteAnswer(req, res);
+          working.add(answered);
+          void answered.then(() => working.delete(answered));
+          dynalite.listener(req, res);
+        },
+        (err: unknown) => {
+          req.resume();
+          res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
+          res.end(
+            JSON.stringify({
+              __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
+              message: `The local DynamoDB did not start: ${(err as Error)?.message ?? String(err)}`,
+            }),
+          );
+        },
+      );
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     door.once('error', reject);
     door.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -76,7 +84,10 @@ export async function startLocalDynamoDbDoor(options: LocalDynamoDbDoorOptions):
       const closed = new Promise<void>((resolve) => door.close(() => resolve()));
       door.closeIdleConnections();
       let waited: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(working), new Promise((resolve) => (waited = setTimeout(resolve, CLOSE_WAIT_MILLIS)))]);
+      await Promise.race([
+        Promise.all(working),
+        new Promise((resolve) => (waited = setTimeout(resolve, CLOSE_WAIT_MILLIS))),
+      ]);
       clearTimeout(waited);
       door.closeAllConnections();
       await closed;
@@ -92,7 +103,12 @@ const CLOSE_WAIT_MILLIS = 5_000;
 function answerStopping(req: IncomingMessage, res: ServerResponse): void {
   req.resume();
   res.writeHead(503, { 'content-type': 'application/x-amz-json-1.0' });
-  res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ServiceUnavailableException', message: 'The local DynamoDB is stopping' }));
+  res.end(
+    JSON.stringify({
+      __type: 'com.amazonaws.dynamodb.v20120810#ServiceUnavailableException',
+      message: 'The local DynamoDB is stopping',
+    }),
+  );
 }
 
 /**

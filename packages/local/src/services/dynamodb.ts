@@ -1,4 +1,9 @@
-import { CreateTableCommand, DynamoDBClient, ResourceInUseException, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -56,19 +61,25 @@ export async function createRecordTables(endpoint: string, tables: readonly stri
   try {
     for (const table of tables) {
       try {
-        await client.send(new CreateTableCommand({
-          TableName: table,
-          AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
-          KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-          BillingMode: 'PAY_PER_REQUEST',
-        }));
+        await client.send(
+          new CreateTableCommand({
+            TableName: table,
+            AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+            KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+            BillingMode: 'PAY_PER_REQUEST',
+          }),
+        );
       } catch (err) {
         if (!(err instanceof ResourceInUseException)) throw err;
       }
     }
     // CreateTable answers while the table is CREATING (dynalite makes it ACTIVE after a write of its own,
     // even with createTableMs 0): a call before then finds no table.
-    for (const table of tables) await waitUntilTableExists({ client, maxWaitTime: TABLE_ACTIVE_WAIT_SECONDS, minDelay: 0.05, maxDelay: 0.5 }, { TableName: table });
+    for (const table of tables)
+      await waitUntilTableExists(
+        { client, maxWaitTime: TABLE_ACTIVE_WAIT_SECONDS, minDelay: 0.05, maxDelay: 0.5 },
+        { TableName: table },
+      );
   } finally {
     client.destroy();
   }

@@ -13,7 +13,11 @@ export function lazyClient<C extends SdkClientLike>(create: () => Promise<C>): C
   let client: Promise<C> | undefined;
   const lazy: SdkClientLike = {
     send: (command) => (client ??= create()).then((c) => c.send(command)),
-    destroy: () => void client?.then((c) => c.destroy(), () => undefined),
+    destroy: () =>
+      void client?.then(
+        (c) => c.destroy(),
+        () => undefined,
+      ),
   };
   // Only `send` and `destroy` are there: what the engine's integrations and the server's shutdown call.
   return lazy as C;

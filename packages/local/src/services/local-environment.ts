@@ -22,7 +22,10 @@ export interface LocalEndpoints {
 export async function writeEndpointsFile(dataDir: string, endpoints: LocalEndpoints): Promise<string> {
   const file = join(dataDir, ENDPOINTS_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify({ ...endpoints, stepFunctions: endpoints.url, sqs: endpoints.url, console: endpoints.url }, null, 2)}\n`);
+  await writeFile(
+    tmp,
+    `${JSON.stringify({ ...endpoints, stepFunctions: endpoints.url, sqs: endpoints.url, console: endpoints.url }, null, 2)}\n`,
+  );
   await rename(tmp, file);
   return file;
 }
@@ -49,7 +52,10 @@ export interface LocalEnvironmentOptions {
  * bucket names...) are kept when `base` or `variables` set them. A new object: `base` (the process's own
  * environment by default) is read, never written.
  */
-export function localEnvironment(options: LocalEnvironmentOptions, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function localEnvironment(
+  options: LocalEnvironmentOptions,
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   const { endpoints, dataDir } = options;
   const env: NodeJS.ProcessEnv = { ...base, ...options.variables };
   Object.assign(env, {

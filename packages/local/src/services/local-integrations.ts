@@ -63,7 +63,8 @@ export function localIntegrations(options: LocalIntegrationsOptions): LocalInteg
   try {
     config = JSON.parse(readFileSync(file, 'utf8')) as typeof config;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`autosave local: ${file} is not valid JSON: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`autosave local: ${file} is not valid JSON: ${(err as Error).message}`);
   }
   const targets = new DeliveryTargets({
     sendToQueue: localQueueSender(options.sqs),
@@ -83,7 +84,13 @@ export function localIntegrations(options: LocalIntegrationsOptions): LocalInteg
   checkPassThroughRoutes(options.passThrough ?? {}, '--pass-through');
   const passThrough = new SdkPassThrough({ routes: { ...(config.passThrough ?? {}), ...(options.passThrough ?? {}) } });
   // A model answers in one piece once it has written it all, which may take minutes: its own, longer bound.
-  const models = options.modelProvider === 'bedrock' ? new LocalModels({ provider: 'bedrock', passThrough: new SdkPassThrough({ routes: { bedrockruntime: { timeoutMillis: MODEL_CALL_TIMEOUT_MILLIS } } }) }) : new LocalModels({ provider: 'scripted', ...(options.modelScript ? { scriptFile: options.modelScript } : {}) });
+  const models =
+    options.modelProvider === 'bedrock'
+      ? new LocalModels({
+          provider: 'bedrock',
+          passThrough: new SdkPassThrough({ routes: { bedrockruntime: { timeoutMillis: MODEL_CALL_TIMEOUT_MILLIS } } }),
+        })
+      : new LocalModels({ provider: 'scripted', ...(options.modelScript ? { scriptFile: options.modelScript } : {}) });
   return {
     ports: { sns, eventbridge, cloudwatch, models, httpConnections: new FileConnections(file), passThrough },
     sns,
@@ -100,7 +107,9 @@ function outboundAllowOf(outbound: { allow?: unknown } | undefined, file: string
   const allow = outbound?.allow;
   if (allow === undefined) return [];
   if (!Array.isArray(allow) || !allow.every((t) => typeof t === 'string' && t.length > 0)) {
-    throw new Error(`autosave local: ${file}: outbound.allow must be a list of local targets, "host" or "host:port" (e.g. ["127.0.0.1:8080"])`);
+    throw new Error(
+      `autosave local: ${file}: outbound.allow must be a list of local targets, "host" or "host:port" (e.g. ["127.0.0.1:8080"])`,
+    );
   }
   return allow as string[];
 }

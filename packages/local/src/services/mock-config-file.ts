@@ -19,7 +19,8 @@ export interface MockConfigFileOptions {
 }
 
 /** The outcome of reading the file: the config, or why it is refused. */
-export type MockConfigLoad = { readonly ok: true; readonly config: MockConfig } | { readonly ok: false; readonly error: MockConfigError };
+export type MockConfigLoad =
+  { readonly ok: true; readonly config: MockConfig } | { readonly ok: false; readonly error: MockConfigError };
 
 /** A MockConfigFile on disk, as the engine's {@link MockTestCases}. */
 export class MockConfigFile implements MockTestCases {
@@ -52,7 +53,9 @@ export class MockConfigFile implements MockTestCases {
       const config = MockConfig.parse(text, this.path);
       this.current = config;
       this.seen = fingerprint;
-      this.log(`autosave local: mock config ${this.path} loaded (${config.testCaseCount} test cases); start a run on <stateMachineArn>#<TestCase> to use one`);
+      this.log(
+        `autosave local: mock config ${this.path} loaded (${config.testCaseCount} test cases); start a run on <stateMachineArn>#<TestCase> to use one`,
+      );
       return { ok: true, config };
     } catch (err) {
       if (!(err instanceof MockConfigError)) throw err;

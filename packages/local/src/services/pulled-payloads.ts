@@ -18,7 +18,10 @@ export interface PulledPayload {
 }
 
 /** The import's lines with the payloads written to `s3` and left out: what remains are the events. */
-export async function* withPayloadsStored(lines: AsyncIterable<Record<string, unknown>>, s3: () => Promise<S3Client>): AsyncGenerator<Record<string, unknown>> {
+export async function* withPayloadsStored(
+  lines: AsyncIterable<Record<string, unknown>>,
+  s3: () => Promise<S3Client>,
+): AsyncGenerator<Record<string, unknown>> {
   const buckets = new Set<string>();
   for await (const line of lines) {
     const payload = line[PAYLOAD_LINE_MEMBER] as PulledPayload | undefined;
@@ -33,6 +36,8 @@ export async function* withPayloadsStored(lines: AsyncIterable<Record<string, un
       });
       buckets.add(payload.bucket);
     }
-    await client.send(new PutObjectCommand({ Bucket: payload.bucket, Key: payload.key, Body: Buffer.from(payload.base64, 'base64') }));
+    await client.send(
+      new PutObjectCommand({ Bucket: payload.bucket, Key: payload.key, Body: Buffer.from(payload.base64, 'base64') }),
+    );
   }
 }

@@ -24,11 +24,24 @@ export interface RecordedDecisions {
 export function recordedDecisions(dynamodb: () => Promise<DynamoDBClient>, engineUrl: string): RecordedDecisions {
   const config = loadRuntimeConfig();
   // Made on the first decision to deliver: most starts have none, and the client package is megabytes.
-  const sfn = lazyClient<SFNClient>(async () => new (await import('@aws-sdk/client-sfn')).SFNClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: engineUrl }));
+  const sfn = lazyClient<SFNClient>(
+    async () =>
+      new (await import('@aws-sdk/client-sfn')).SFNClient({
+        region: LOCAL_REGION,
+        credentials: LOCAL_CREDENTIALS,
+        endpoint: engineUrl,
+      }),
+  );
   let service: Promise<ApprovalService> | undefined;
   const approvals = () =>
     (service ??= Promise.all([loadApprovalSecrets(config), dynamodb()]).then(
-      ([secrets, client]) => new ApprovalService({ table: new RecordTable(client, config.table), signer: new ApprovalLinkSigner(secrets), sfn, baseUrl: config.approvalBaseUrl }),
+      ([secrets, client]) =>
+        new ApprovalService({
+          table: new RecordTable(client, config.table),
+          signer: new ApprovalLinkSigner(secrets),
+          sfn,
+          baseUrl: config.approvalBaseUrl,
+        }),
     ));
   return {
     beforeTimeout: async (taskToken) => {

@@ -31,5 +31,7 @@ export function isValidBucketName(name: string): boolean {
 /** Four dot-separated groups of digits, as `192.168.5.4`: S3 refuses names "formatted as an IP address". */
 function isIpv4Shaped(name: string): boolean {
   const parts = name.split('.');
-  return parts.length === 4 && parts.every((p) => p.length > 0 && p.length <= 3 && [...p].every((c) => c >= '0' && c <= '9'));
+  return (
+    parts.length === 4 && parts.every((p) => p.length > 0 && p.length <= 3 && [...p].every((c) => c >= '0' && c <= '9'))
+  );
 }

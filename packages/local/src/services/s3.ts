@@ -28,7 +28,10 @@ const S3RVER_ACCESS_KEY = 'S3RVER';
  * `Authorization` header (`Credential=<key>/<scope>`), SigV2's `AWS <key>:<signature>`, and presigned
  * URLs (`X-Amz-Credential=<key>%2F...`, `AWSAccessKeyId=<key>`). Nothing else of the request changes.
  */
-export function withLocalAccessKey(headers: Readonly<Record<string, string | string[] | undefined>>, url: string): { headers: Record<string, string | string[] | undefined>; url: string } {
+export function withLocalAccessKey(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  url: string,
+): { headers: Record<string, string | string[] | undefined>; url: string } {
   const rewritten = { ...headers };
   const auth = headers.authorization;
   if (typeof auth === 'string') {
@@ -38,7 +41,9 @@ export function withLocalAccessKey(headers: Readonly<Record<string, string | str
   }
   return {
     headers: rewritten,
-    url: url.replace(/([?&]X-Amz-Credential=)[^&/%]+(%2F|\/)/i, `$1${S3RVER_ACCESS_KEY}$2`).replace(/([?&]AWSAccessKeyId=)[^&]*/, `$1${S3RVER_ACCESS_KEY}`),
+    url: url
+      .replace(/([?&]X-Amz-Credential=)[^&/%]+(%2F|\/)/i, `$1${S3RVER_ACCESS_KEY}$2`)
+      .replace(/([?&]AWSAccessKeyId=)[^&]*/, `$1${S3RVER_ACCESS_KEY}`),
   };
 }
 

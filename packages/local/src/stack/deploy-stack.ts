@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { assetOfResource, readCloudAssembly, stackOf, TemplateResolver, type CfnTemplate, type StackArtifact } from '../cloud-assembly';
+import {
+  assetOfResource,
+  readCloudAssembly,
+  stackOf,
+  TemplateResolver,
+  type CfnTemplate,
+  type StackArtifact,
+} from '../cloud-assembly';
 import type { StackResourceRow } from '@autosave/engine/store';
 import { LocalResolutionContext, type AppliedAttributes } from './local-resolution-context';
 import { referencedLogicalIds, resourceHandlers, type ResourceHandler, type StackTarget } from './resource-handlers';
@@ -15,7 +22,12 @@ export interface StackDeployment {
   readonly assemblyId: string;
   readonly assemblyDir: string;
   /** Every change, in the order it was made (unchanged resources included). */
-  readonly changes: readonly { readonly logicalId: string; readonly type: string; readonly change: ResourceChange; readonly physicalId?: string }[];
+  readonly changes: readonly {
+    readonly logicalId: string;
+    readonly type: string;
+    readonly change: ResourceChange;
+    readonly physicalId?: string;
+  }[];
   /** Resource types in the template the engine does not emulate, with their counts. */
   readonly notEmulated: readonly { readonly type: string; readonly count: number }[];
   /** The template's Outputs, resolved to local values (may hold the engine URL token). */
@@ -65,11 +77,16 @@ export function dependencyOrder(template: CfnTemplate, has: (id: string) => bool
   return order;
 }
 
-const changed = (handler: ResourceHandler, before: Record<string, unknown>, after: Record<string, unknown>): 'none' | 'update' | 'replace' => {
+const changed = (
+  handler: ResourceHandler,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): 'none' | 'update' | 'replace' => {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   const differing = [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
   if (differing.length === 0) return 'none';
-  if (handler.replaceOn === '*' || differing.some((k) => (handler.replaceOn as readonly string[]).includes(k))) return 'replace';
+  if (handler.replaceOn === '*' || differing.some((k) => (handler.replaceOn as readonly string[]).includes(k)))
+    return 'replace';
   return 'update';
 };
 
@@ -96,15 +113,27 @@ export async function deployStack(target: StackTarget, options: DeployStackOptio
   const deployment = store.beginDeployment(stack.stackName, assemblyId, assembly.directory, target.nowMillis());
 
   const applied = new Map<string, AppliedAttributes>();
-  for (const row of store.resources()) if (row.state === 'IN_STACK') applied.set(row.logical_id, JSON.parse(row.attributes) as AppliedAttributes);
-  const context = new LocalResolutionContext({ stackName: stack.stackName, region: target.region, account: target.account, applied });
+  for (const row of store.resources())
+    if (row.state === 'IN_STACK') applied.set(row.logical_id, JSON.parse(row.attributes) as AppliedAttributes);
+  const context = new LocalResolutionContext({
+    stackName: stack.stackName,
+    region: target.region,
+    account: target.account,
+    applied,
+  });
   const resolver = new TemplateResolver(template, context);
 
   const changes: { logicalId: string; type: string; change: ResourceChange; physicalId?: string }[] = [];
   const notEmulated = new Map<string, number>();
   const toDelete: StackResourceRow[] = [];
   let count = 0;
-  const record = (logicalId: string, type: string, props: Record<string, unknown>, physicalId: string, attributes: AppliedAttributes): StackResourceRow => {
+  const record = (
+    logicalId: string,
+    type: string,
+    props: Record<string, unknown>,
+    physicalId: string,
+    attributes: AppliedAttributes,
+  ): StackResourceRow => {
     const resource = template.Resources[logicalId];
     return {
       logical_id: logicalId,
@@ -129,7 +158,17 @@ export async function deployStack(target: StackTarget, options: DeployStackOptio
     }
     const props = resolver.resolvedProperties(logicalId);
     const previous = store.resource(logicalId);
-    const request = { logicalId, type, stackName: stack.stackName, assemblyId, props, resolver, context, target, assetOf: (id: string) => assetOfResource(stack, id) };
+    const request = {
+      logicalId,
+      type,
+      stackName: stack.stackName,
+      assemblyId,
+      props,
+      resolver,
+      context,
+      target,
+      assetOf: (id: string) => assetOfResource(stack, id),
+    };
     if (previous && previous.type === type) {
       const kind = changed(handler, JSON.parse(previous.properties) as Record<string, unknown>, props);
       if (kind === 'none') {
@@ -143,8 +182,12 @@ export async function deployStack(target: StackTarget, options: DeployStackOptio
         changes.push({ logicalId, type, change: 'updated', physicalId: out.physicalId });
       } else {
         const out = await handler.apply(request);
-        const retain = previous.update_replace_policy === 'Retain' || previous.update_replace_policy === 'RetainExceptOnCreate';
-        store.replaceResource(record(logicalId, type, props, out.physicalId, out.attributes), retain && out.physicalId !== previous.physical_id ? previous : undefined);
+        const retain =
+          previous.update_replace_policy === 'Retain' || previous.update_replace_policy === 'RetainExceptOnCreate';
+        store.replaceResource(
+          record(logicalId, type, props, out.physicalId, out.attributes),
+          retain && out.physicalId !== previous.physical_id ? previous : undefined,
+        );
         if (!retain && out.physicalId !== previous.physical_id) toDelete.push(previous);
         applied.set(logicalId, out.attributes);
         changes.push({ logicalId, type, change: 'replaced', physicalId: out.physicalId });
@@ -192,4 +235,3 @@ export async function deployStack(target: StackTarget, options: DeployStackOptio
     durationMillis: Date.now() - started,
   };
 }
-

@@ -31,11 +31,23 @@ const IAM_TYPES = ['AWS::IAM::Role', 'AWS::IAM::Policy'];
  * action (Service: AWSLambda; Status Code: 403; Error Code: AccessDeniedException; …)"; SQS answers with
  * the query protocol's "Access to the resource <queue URL> is denied." (Error Code AccessDenied).
  */
-const SERVICE_DENIALS: Readonly<Record<string, { readonly error: string; readonly service: string; readonly status: number; readonly code: string }>> = {
+const SERVICE_DENIALS: Readonly<
+  Record<string, { readonly error: string; readonly service: string; readonly status: number; readonly code: string }>
+> = {
   lambda: { error: 'Lambda.AWSLambdaException', service: 'AWSLambda', status: 403, code: 'AccessDeniedException' },
-  dynamodb: { error: 'DynamoDB.AmazonDynamoDBException', service: 'AmazonDynamoDBv2', status: 400, code: 'AccessDeniedException' },
+  dynamodb: {
+    error: 'DynamoDB.AmazonDynamoDBException',
+    service: 'AmazonDynamoDBv2',
+    status: 400,
+    code: 'AccessDeniedException',
+  },
   sqs: { error: 'SQS.AmazonSQSException', service: 'AmazonSQS', status: 403, code: 'AccessDenied' },
-  states: { error: 'StepFunctions.AWSStepFunctionsException', service: 'AWSStepFunctions', status: 400, code: 'AccessDeniedException' },
+  states: {
+    error: 'StepFunctions.AWSStepFunctionsException',
+    service: 'AWSStepFunctions',
+    status: 400,
+    code: 'AccessDeniedException',
+  },
 };
 
 /** Options of {@link StackIamEnforcement}. */
@@ -89,11 +101,17 @@ export class StackIamEnforcement {
     return [...new Set([...this.readRoles().values()].flatMap((r) => r.unresolved))].sort();
   }
 
-  private decide(role: RolePolicies, roleArn: string, request: IamRequest): Promise<{ allowed: boolean; result: string }> {
+  private decide(
+    role: RolePolicies,
+    roleArn: string,
+    request: IamRequest,
+  ): Promise<{ allowed: boolean; result: string }> {
     const key = [role.version, request.action, request.resource, JSON.stringify(request.context ?? {})].join('\0');
     let decision = this.decisions.get(key);
     if (!decision) {
-      decision = this.options.evaluator.evaluate(roleArn, role.policies, request).then((d) => ({ allowed: d.allowed, result: d.result }));
+      decision = this.options.evaluator
+        .evaluate(roleArn, role.policies, request)
+        .then((d) => ({ allowed: d.allowed, result: d.result }));
       decision.catch(() => this.decisions.delete(key));
       this.decisions.set(key, decision);
     }
@@ -108,10 +126,20 @@ export class StackIamEnforcement {
   private readRoles(): Map<string, RolePolicies> {
     if (this.roles) return this.roles;
     const rows = this.options.store.resources().filter((r) => IAM_TYPES.includes(r.type));
-    const template: CfnTemplate = { Resources: Object.fromEntries(rows.map((r) => [r.logical_id, { Type: r.type, Properties: JSON.parse(r.properties) as Record<string, unknown> }])) };
+    const template: CfnTemplate = {
+      Resources: Object.fromEntries(
+        rows.map((r) => [
+          r.logical_id,
+          { Type: r.type, Properties: JSON.parse(r.properties) as Record<string, unknown> },
+        ]),
+      ),
+    };
     const applied = new Map(rows.map((r) => [r.logical_id, JSON.parse(r.attributes) as AppliedAttributes]));
     const { region, account } = this.options.environment;
-    const resolver = new TemplateResolver(template, new LocalResolutionContext({ stackName: this.options.stackName() ?? 'stack', region, account, applied }));
+    const resolver = new TemplateResolver(
+      template,
+      new LocalResolutionContext({ stackName: this.options.stackName() ?? 'stack', region, account, applied }),
+    );
     const roles = new Map<string, RolePolicies>();
     for (const role of rolesOf(resolver)) {
       const version = createHash('sha256').update(JSON.stringify(role.policies)).digest('hex').slice(0, 16);
@@ -125,15 +153,27 @@ export class StackIamEnforcement {
 /** The session Step Functions' assumed-role ARN names (AWS's is random; ours is stable per run). */
 function sessionName(executionArn: string): string {
   const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-  return [...createHash('sha256').update(executionArn).digest()].slice(0, 32).map((b) => letters[b % letters.length]).join('');
+  return [...createHash('sha256').update(executionArn).digest()]
+    .slice(0, 32)
+    .map((b) => letters[b % letters.length])
+    .join('');
 }
 
 /** The error and cause a denied request fails the Task with, as the service words it. */
 export function denialOf(call: TaskCall, request: IamRequest, result: string, env: AwsEnvironment): TaskCallDenial {
   const service = request.action.split(':')[0];
-  const roleName = call.roleArn.split(':').slice(5).join(':').replace(/^role\//, '').split('/').pop();
+  const roleName = call.roleArn
+    .split(':')
+    .slice(5)
+    .join(':')
+    .replace(/^role\//, '')
+    .split('/')
+    .pop();
   const principal = `arn:${env.partition}:sts::${call.roleArn.split(':')[4] || env.account}:assumed-role/${roleName}/${sessionName(call.executionArn)}`;
-  const why = result === 'ExplicitlyDenied' ? 'with an explicit deny in an identity-based policy' : `because no identity-based policy allows the ${request.action} action`;
+  const why =
+    result === 'ExplicitlyDenied'
+      ? 'with an explicit deny in an identity-based policy'
+      : `because no identity-based policy allows the ${request.action} action`;
   const message =
     service === 'sqs'
       ? `Access to the resource ${sqsUrlOf(request.resource)} is denied.`

@@ -1,4 +1,10 @@
-import { AwsResolutionContext, IntrinsicResolutionError, type PseudoParameter, type ResolutionContext, type TemplateResolver } from '../cloud-assembly';
+import {
+  AwsResolutionContext,
+  IntrinsicResolutionError,
+  type PseudoParameter,
+  type ResolutionContext,
+  type TemplateResolver,
+} from '../cloud-assembly';
 
 /** What `Ref` and `Fn::GetAtt` of one applied resource resolve to. */
 export interface AppliedAttributes {
@@ -28,7 +34,11 @@ export class LocalResolutionContext implements ResolutionContext {
   private readonly applied: ReadonlyMap<string, AppliedAttributes>;
 
   constructor(options: LocalResolutionContextOptions) {
-    this.aws = new AwsResolutionContext({ stackName: options.stackName, region: options.region, account: options.account });
+    this.aws = new AwsResolutionContext({
+      stackName: options.stackName,
+      region: options.region,
+      account: options.account,
+    });
     this.applied = options.applied;
   }
 
@@ -56,7 +66,9 @@ export class LocalResolutionContext implements ResolutionContext {
     const applied = this.applied.get(logicalId);
     if (applied) {
       if (attribute in applied) return applied[attribute];
-      throw new IntrinsicResolutionError(`No attribute ${attribute} on ${resolver.typeOf(logicalId)} ${logicalId} locally`);
+      throw new IntrinsicResolutionError(
+        `No attribute ${attribute} on ${resolver.typeOf(logicalId)} ${logicalId} locally`,
+      );
     }
     this.refuseUnpublished(logicalId, resolver);
     return this.aws.getAtt(logicalId, attribute, resolver);
@@ -65,7 +77,11 @@ export class LocalResolutionContext implements ResolutionContext {
   /** A version's number exists only once it is published: nothing may guess it. */
   private refuseUnpublished(logicalId: string, resolver: TemplateResolver): void {
     const type = resolver.typeOf(logicalId);
-    if (type === 'AWS::Lambda::Version' || type === 'AWS::StepFunctions::StateMachineVersion' || type === 'AWS::StepFunctions::StateMachine') {
+    if (
+      type === 'AWS::Lambda::Version' ||
+      type === 'AWS::StepFunctions::StateMachineVersion' ||
+      type === 'AWS::StepFunctions::StateMachine'
+    ) {
       throw new IntrinsicResolutionError(`${logicalId} (${type}) is referenced before it is applied`);
     }
   }

@@ -24,7 +24,8 @@ export interface GenerateSecretStringOptions {
 /** A random password as `GenerateSecretString` makes it (default length 32, all printable classes). */
 export function generateSecretString(options: GenerateSecretStringOptions = {}): string {
   let alphabet = LETTERS + (options.ExcludeNumbers ? '' : DIGITS) + (options.ExcludePunctuation ? '' : PUNCTUATION);
-  if (options.ExcludeCharacters) alphabet = [...alphabet].filter((c) => !options.ExcludeCharacters!.includes(c)).join('');
+  if (options.ExcludeCharacters)
+    alphabet = [...alphabet].filter((c) => !options.ExcludeCharacters!.includes(c)).join('');
   const length = options.PasswordLength ?? 32;
   const bytes = randomBytes(length * 2);
   let password = '';

@@ -1,4 +1,10 @@
-import { CreateTableCommand, DeleteTableCommand, ResourceInUseException, ResourceNotFoundException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  ResourceInUseException,
+  ResourceNotFoundException,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { substitute, type FileAsset, type TemplateResolver } from '../cloud-assembly';
 import type { StackResourceRow, StackStore } from '@autosave/engine/store';
@@ -94,7 +100,12 @@ const str = (value: unknown, what: string): string => {
 
 const attrs = (ref: string, more: Record<string, string> = {}): AppliedAttributes => ({ Ref: ref, ...more });
 
-const arn = (t: StackTarget, service: string, resource: string, scope: { region?: boolean; account?: boolean } = {}): string =>
+const arn = (
+  t: StackTarget,
+  service: string,
+  resource: string,
+  scope: { region?: boolean; account?: boolean } = {},
+): string =>
   `arn:aws:${service}:${scope.region === false ? '' : t.region}:${scope.account === false ? '' : t.account}:${resource}`;
 
 /** A function's config from its template properties. */
@@ -114,20 +125,40 @@ function functionConfig(props: Props): StackFunctionConfig {
 }
 
 /** Applies an alias's routing, or the first step of its rollout (`DeploymentPreference`). */
-export function aliasRouting(props: Props, previousRoutes: readonly { stateMachineVersionArn: string; weight: number }[] | undefined, elapsedMillis = 0): {
+export function aliasRouting(
+  props: Props,
+  previousRoutes: readonly { stateMachineVersionArn: string; weight: number }[] | undefined,
+  elapsedMillis = 0,
+): {
   routes: { stateMachineVersionArn: string; weight: number }[];
   rollout?: RolloutState;
 } {
   if (Array.isArray(props.RoutingConfiguration)) {
-    return { routes: props.RoutingConfiguration.map((r: Props) => ({ stateMachineVersionArn: str(r.StateMachineVersionArn, 'StateMachineVersionArn'), weight: Number(r.Weight) })) };
+    return {
+      routes: props.RoutingConfiguration.map((r: Props) => ({
+        stateMachineVersionArn: str(r.StateMachineVersionArn, 'StateMachineVersionArn'),
+        weight: Number(r.Weight),
+      })),
+    };
   }
   const pref = props.DeploymentPreference as Props | undefined;
-  if (!pref) throw new StackResourceInvalidError('A StateMachineAlias needs RoutingConfiguration or DeploymentPreference');
+  if (!pref)
+    throw new StackResourceInvalidError('A StateMachineAlias needs RoutingConfiguration or DeploymentPreference');
   const to = str(pref.StateMachineVersionArn, 'DeploymentPreference.StateMachineVersionArn');
   // The version the alias routed to before (the heaviest route): a rollout moves from it.
-  const from = previousRoutes?.length ? [...previousRoutes].sort((a, b) => b.weight - a.weight)[0].stateMachineVersionArn : undefined;
-  if (!from || from === to || pref.Type === 'ALL_AT_ONCE') return { routes: [{ stateMachineVersionArn: to, weight: 100 }] };
-  const rollout: RolloutState = { from, to, type: pref.Type, percentage: Number(pref.Percentage), intervalMinutes: Number(pref.Interval), startedMillis: 0 };
+  const from = previousRoutes?.length
+    ? [...previousRoutes].sort((a, b) => b.weight - a.weight)[0].stateMachineVersionArn
+    : undefined;
+  if (!from || from === to || pref.Type === 'ALL_AT_ONCE')
+    return { routes: [{ stateMachineVersionArn: to, weight: 100 }] };
+  const rollout: RolloutState = {
+    from,
+    to,
+    type: pref.Type,
+    percentage: Number(pref.Percentage),
+    intervalMinutes: Number(pref.Interval),
+    startedMillis: 0,
+  };
   return { routes: rolloutRoutes(rollout, elapsedMillis), rollout };
 }
 
@@ -142,9 +173,13 @@ export interface RolloutState {
 }
 
 /** The alias routing `elapsedMillis` into a rollout: CANARY sends `percentage` until one interval passed, then all; LINEAR adds `percentage` per interval. */
-export function rolloutRoutes(r: RolloutState, elapsedMillis: number): { stateMachineVersionArn: string; weight: number }[] {
+export function rolloutRoutes(
+  r: RolloutState,
+  elapsedMillis: number,
+): { stateMachineVersionArn: string; weight: number }[] {
   const intervals = Math.floor(elapsedMillis / (r.intervalMinutes * 60_000));
-  const weight = r.type === 'CANARY' ? (intervals >= 1 ? 100 : r.percentage) : Math.min(100, r.percentage * (intervals + 1));
+  const weight =
+    r.type === 'CANARY' ? (intervals >= 1 ? 100 : r.percentage) : Math.min(100, r.percentage * (intervals + 1));
   return weight >= 100
     ? [{ stateMachineVersionArn: r.to, weight: 100 }]
     : [
@@ -162,7 +197,9 @@ export function referencedLogicalIds(value: unknown, out = new Set<string>()): S
       else if (k === 'Fn::GetAtt') out.add(Array.isArray(v) ? String(v[0]) : String(v).split('.')[0]);
       else if (k === 'Fn::Sub') {
         const text = Array.isArray(v) ? v[0] : v;
-        if (typeof text === 'string') for (const m of text.matchAll(/\$\{([^!{}][^{}]*)\}/g)) if (!m[1].startsWith('AWS::')) out.add(m[1].split('.')[0]);
+        if (typeof text === 'string')
+          for (const m of text.matchAll(/\$\{([^!{}][^{}]*)\}/g))
+            if (!m[1].startsWith('AWS::')) out.add(m[1].split('.')[0]);
         if (Array.isArray(v)) referencedLogicalIds(v[1], out);
       } else referencedLogicalIds(v, out);
     }
@@ -181,7 +218,13 @@ const table: ResourceHandler = {
           KeySchema: props.KeySchema,
           AttributeDefinitions: props.AttributeDefinitions,
           BillingMode: 'PAY_PER_REQUEST',
-          ...(props.GlobalSecondaryIndexes ? { GlobalSecondaryIndexes: props.GlobalSecondaryIndexes.map(({ ProvisionedThroughput: _provisioned, ...gsi }: Props) => gsi) } : {}),
+          ...(props.GlobalSecondaryIndexes
+            ? {
+                GlobalSecondaryIndexes: props.GlobalSecondaryIndexes.map(
+                  ({ ProvisionedThroughput: _provisioned, ...gsi }: Props) => gsi,
+                ),
+              }
+            : {}),
         }),
       );
     } catch (err) {
@@ -209,25 +252,42 @@ const bucket: ResourceHandler = {
     }
     return {
       physicalId: name,
-      attributes: attrs(name, { Arn: arn(target, 's3', name, { region: false, account: false }), DomainName: `${name}.s3.amazonaws.com`, RegionalDomainName: `${name}.s3.${target.region}.amazonaws.com` }),
+      attributes: attrs(name, {
+        Arn: arn(target, 's3', name, { region: false, account: false }),
+        DomainName: `${name}.s3.amazonaws.com`,
+        RegionalDomainName: `${name}.s3.${target.region}.amazonaws.com`,
+      }),
     };
   },
 };
 
 /** Queue attributes the template sets that the local SQS keeps. */
-const QUEUE_ATTRIBUTES = ['DelaySeconds', 'MaximumMessageSize', 'MessageRetentionPeriod', 'ReceiveMessageWaitTimeSeconds', 'VisibilityTimeout', 'RedrivePolicy'];
+const QUEUE_ATTRIBUTES = [
+  'DelaySeconds',
+  'MaximumMessageSize',
+  'MessageRetentionPeriod',
+  'ReceiveMessageWaitTimeSeconds',
+  'VisibilityTimeout',
+  'RedrivePolicy',
+];
 
 const queue: ResourceHandler = {
   replaceOn: ['QueueName', 'FifoQueue'],
   async apply({ logicalId, props, resolver, context, target }) {
     const name = context.physicalName(logicalId, resolver);
     const attributes: Record<string, string> = {};
-    for (const key of QUEUE_ATTRIBUTES) if (props[key] !== undefined) attributes[key] = typeof props[key] === 'string' ? props[key] : JSON.stringify(props[key]);
+    for (const key of QUEUE_ATTRIBUTES)
+      if (props[key] !== undefined)
+        attributes[key] = typeof props[key] === 'string' ? props[key] : JSON.stringify(props[key]);
     await target.sqs.handle('CreateQueue', { QueueName: name });
-    if (Object.keys(attributes).length > 0) await target.sqs.handle('SetQueueAttributes', { QueueUrl: target.sqs.queueUrl(name), Attributes: attributes });
+    if (Object.keys(attributes).length > 0)
+      await target.sqs.handle('SetQueueAttributes', { QueueUrl: target.sqs.queueUrl(name), Attributes: attributes });
     // The URL names the engine's port, which may differ at the next boot: recorded with a token.
     const url = target.sqs.queueUrl(name).replace(/^http:\/\/[^/]+/, ENGINE_URL_TOKEN);
-    return { physicalId: name, attributes: attrs(url, { Arn: target.sqs.queueArn(name), QueueName: name, QueueUrl: url }) };
+    return {
+      physicalId: name,
+      attributes: attrs(url, { Arn: target.sqs.queueArn(name), QueueName: name, QueueUrl: url }),
+    };
   },
   async remove(row, target) {
     try {
@@ -243,7 +303,9 @@ const secret: ResourceHandler = {
   async apply({ logicalId, props, resolver, context, target }) {
     const name = context.physicalName(logicalId, resolver);
     target.secrets.ensure(name, () =>
-      typeof props.SecretString === 'string' ? props.SecretString : generateSecretString(props.GenerateSecretString as GenerateSecretStringOptions | undefined),
+      typeof props.SecretString === 'string'
+        ? props.SecretString
+        : generateSecretString(props.GenerateSecretString as GenerateSecretStringOptions | undefined),
     );
     const secretArn = String(context.getAtt(logicalId, 'Arn', resolver));
     return { physicalId: name, attributes: attrs(secretArn, { Arn: secretArn, Id: secretArn }) };
@@ -255,7 +317,10 @@ const lambdaFunction: ResourceHandler = {
   async apply({ logicalId, props, resolver, context, target, assemblyId, assetOf }) {
     const name = context.physicalName(logicalId, resolver);
     const asset = assetOf(logicalId);
-    if (!asset) throw new StackResourceInvalidError(`${logicalId}: its Code names no file asset of the assembly (inline or S3 code is not run locally)`);
+    if (!asset)
+      throw new StackResourceInvalidError(
+        `${logicalId}: its Code names no file asset of the assembly (inline or S3 code is not run locally)`,
+      );
     target.functions.keepCode(asset.hash, asset.path);
     target.store.putLambdaFunction(name, JSON.stringify(functionConfig(props)), asset.hash, assemblyId);
     const functionArn = arn(target, 'lambda', `function:${name}`);
@@ -270,10 +335,16 @@ const lambdaFunction: ResourceHandler = {
 const lambdaVersion: ResourceHandler = {
   replaceOn: '*',
   async apply({ props, target }) {
-    const functionName = String(props.FunctionName).split(':').length >= 7 ? String(props.FunctionName).split(':')[6] : String(props.FunctionName);
+    const functionName =
+      String(props.FunctionName).split(':').length >= 7
+        ? String(props.FunctionName).split(':')[6]
+        : String(props.FunctionName);
     const version = target.store.publishLambdaVersion(functionName, target.nowMillis());
     const versionArn = arn(target, 'lambda', `function:${functionName}:${version}`);
-    return { physicalId: versionArn, attributes: attrs(versionArn, { Version: String(version), FunctionArn: versionArn }) };
+    return {
+      physicalId: versionArn,
+      attributes: attrs(versionArn, { Version: String(version), FunctionArn: versionArn }),
+    };
   },
   async remove(row, target) {
     const parts = row.physical_id.split(':');
@@ -289,32 +360,54 @@ const functionUrl: ResourceHandler = {
     // Served on the engine's port: the Function URL is the engine's URL (with Lambda's trailing slash).
     return {
       physicalId: `url:${logicalId}`,
-      attributes: attrs(`url:${logicalId}`, { FunctionUrl: `${ENGINE_URL_TOKEN}/`, FunctionArn: arn(target, 'lambda', `function:${functionName}`), FunctionName: functionName }),
+      attributes: attrs(`url:${logicalId}`, {
+        FunctionUrl: `${ENGINE_URL_TOKEN}/`,
+        FunctionArn: arn(target, 'lambda', `function:${functionName}`),
+        FunctionName: functionName,
+      }),
     };
   },
 };
 
 /** Template values SNS and EventBridge take as strings (a topic's `FifoTopic: true`). */
 const attributeStrings = (values: Record<string, unknown>): Record<string, string> =>
-  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  Object.fromEntries(
+    Object.entries(values)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
 
 /** Topic properties that are SNS topic attributes (the rest, such as `Subscription`, are handled apart). */
-const TOPIC_ATTRIBUTES = ['DisplayName', 'FifoTopic', 'ContentBasedDeduplication', 'KmsMasterKeyId', 'SignatureVersion', 'TracingConfig', 'DeliveryStatusLogging', 'ArchivePolicy', 'FifoThroughputScope'];
+const TOPIC_ATTRIBUTES = [
+  'DisplayName',
+  'FifoTopic',
+  'ContentBasedDeduplication',
+  'KmsMasterKeyId',
+  'SignatureVersion',
+  'TracingConfig',
+  'DeliveryStatusLogging',
+  'ArchivePolicy',
+  'FifoThroughputScope',
+];
 
 const topic: ResourceHandler = {
   replaceOn: ['TopicName', 'FifoTopic'],
   async apply({ logicalId, props, resolver, context, target, previous }) {
     const name = context.physicalName(logicalId, resolver);
     const attributes = attributeStrings(Object.fromEntries(TOPIC_ATTRIBUTES.map((k) => [k, props[k]])));
-    const { TopicArn } = (await target.sns.call('CreateTopic', { Name: name, Attributes: attributes })) as { TopicArn: string };
+    const { TopicArn } = (await target.sns.call('CreateTopic', { Name: name, Attributes: attributes })) as {
+      TopicArn: string;
+    };
     // An update: CreateTopic of an existing name keeps the old attributes, so they are set one by one.
     if (previous) {
       for (const [AttributeName, AttributeValue] of Object.entries(attributes)) {
-        if (AttributeName !== 'FifoTopic') await target.sns.call('SetTopicAttributes', { TopicArn, AttributeName, AttributeValue });
+        if (AttributeName !== 'FifoTopic')
+          await target.sns.call('SetTopicAttributes', { TopicArn, AttributeName, AttributeValue });
       }
     }
     // The inline subscriptions of the topic (`Subscription: [{ Protocol, Endpoint }]`).
-    for (const sub of (props.Subscription ?? []) as Props[]) await target.sns.call('Subscribe', { TopicArn, Protocol: sub.Protocol, Endpoint: sub.Endpoint });
+    for (const sub of (props.Subscription ?? []) as Props[])
+      await target.sns.call('Subscribe', { TopicArn, Protocol: sub.Protocol, Endpoint: sub.Endpoint });
     return { physicalId: TopicArn, attributes: attrs(TopicArn, { TopicArn, TopicName: name }) };
   },
   async remove(row, target) {
@@ -323,14 +416,23 @@ const topic: ResourceHandler = {
 };
 
 /** Subscription properties that are SNS subscription attributes. */
-const SUBSCRIPTION_ATTRIBUTES = ['FilterPolicy', 'FilterPolicyScope', 'RawMessageDelivery', 'RedrivePolicy', 'DeliveryPolicy', 'SubscriptionRoleArn', 'ReplayPolicy'];
+const SUBSCRIPTION_ATTRIBUTES = [
+  'FilterPolicy',
+  'FilterPolicyScope',
+  'RawMessageDelivery',
+  'RedrivePolicy',
+  'DeliveryPolicy',
+  'SubscriptionRoleArn',
+  'ReplayPolicy',
+];
 
 const subscription: ResourceHandler = {
   replaceOn: ['TopicArn', 'Protocol', 'Endpoint'],
   async apply({ props, target, previous }) {
     // Subscribe answers the existing subscription for the same topic, protocol and endpoint: an update
     // that changed attributes replaces it to apply them.
-    if (previous) await target.sns.call('Unsubscribe', { SubscriptionArn: previous.physical_id }).catch(() => undefined);
+    if (previous)
+      await target.sns.call('Unsubscribe', { SubscriptionArn: previous.physical_id }).catch(() => undefined);
     const attributes = attributeStrings(Object.fromEntries(SUBSCRIPTION_ATTRIBUTES.map((k) => [k, props[k]])));
     const { SubscriptionArn } = (await target.sns.call('Subscribe', {
       TopicArn: str(props.TopicArn, 'TopicArn'),
@@ -364,7 +466,12 @@ const eventBus: ResourceHandler = {
 };
 
 /** A bus named by ARN or by name, as a rule's `EventBusName` may be. */
-const busName = (value: unknown): string => (typeof value === 'string' && value.startsWith('arn:') ? value.slice(value.lastIndexOf('/') + 1) : typeof value === 'string' && value !== '' ? value : 'default');
+const busName = (value: unknown): string =>
+  typeof value === 'string' && value.startsWith('arn:')
+    ? value.slice(value.lastIndexOf('/') + 1)
+    : typeof value === 'string' && value !== ''
+      ? value
+      : 'default';
 
 /**
  * An event rule: put on the local EventBridge, which delivers the events workflows put to its targets.
@@ -378,16 +485,22 @@ const eventRule: ResourceHandler = {
     const { RuleArn } = (await target.eventbridge.call('PutRule', {
       Name: name,
       EventBusName: bus,
-      ...(props.EventPattern !== undefined ? { EventPattern: typeof props.EventPattern === 'string' ? props.EventPattern : JSON.stringify(props.EventPattern) } : {}),
+      ...(props.EventPattern !== undefined
+        ? {
+            EventPattern:
+              typeof props.EventPattern === 'string' ? props.EventPattern : JSON.stringify(props.EventPattern),
+          }
+        : {}),
       ...(props.ScheduleExpression !== undefined ? { ScheduleExpression: props.ScheduleExpression } : {}),
       ...(props.Description !== undefined ? { Description: props.Description } : {}),
       State: props.State === 'DISABLED' ? 'DISABLED' : 'ENABLED',
     })) as { RuleArn: string };
     const targets = (props.Targets ?? []) as Props[];
-    const before = previous ? ((JSON.parse(previous.properties) as Props).Targets ?? []) as Props[] : [];
+    const before = previous ? (((JSON.parse(previous.properties) as Props).Targets ?? []) as Props[]) : [];
     const gone = before.map((t) => String(t.Id)).filter((id) => !targets.some((t) => t.Id === id));
     if (gone.length > 0) await target.eventbridge.call('RemoveTargets', { Rule: name, EventBusName: bus, Ids: gone });
-    if (targets.length > 0) await target.eventbridge.call('PutTargets', { Rule: name, EventBusName: bus, Targets: targets });
+    if (targets.length > 0)
+      await target.eventbridge.call('PutTargets', { Rule: name, EventBusName: bus, Targets: targets });
     return { physicalId: name, attributes: attrs(name, { Arn: RuleArn }) };
   },
   async remove(row, target) {
@@ -395,7 +508,8 @@ const eventRule: ResourceHandler = {
     const bus = busName(props.EventBusName);
     try {
       const ids = ((props.Targets ?? []) as Props[]).map((t) => String(t.Id));
-      if (ids.length > 0) await target.eventbridge.call('RemoveTargets', { Rule: row.physical_id, EventBusName: bus, Ids: ids });
+      if (ids.length > 0)
+        await target.eventbridge.call('RemoveTargets', { Rule: row.physical_id, EventBusName: bus, Ids: ids });
       await target.eventbridge.call('DeleteRule', { Name: row.physical_id, EventBusName: bus });
     } catch (err) {
       // The bus went first (its rules with it), or the rule is gone already.
@@ -406,8 +520,16 @@ const eventRule: ResourceHandler = {
 
 /** The state machine's definition with its `DefinitionSubstitutions` applied, as Step Functions' CloudFormation handler does. */
 function definitionOf(props: Props): string {
-  const text = typeof props.DefinitionString === 'string' ? props.DefinitionString : props.Definition !== undefined ? JSON.stringify(props.Definition) : undefined;
-  if (text === undefined) throw new StackResourceInvalidError('A StateMachine needs DefinitionString or Definition (DefinitionS3Location is not read locally)');
+  const text =
+    typeof props.DefinitionString === 'string'
+      ? props.DefinitionString
+      : props.Definition !== undefined
+        ? JSON.stringify(props.Definition)
+        : undefined;
+  if (text === undefined)
+    throw new StackResourceInvalidError(
+      'A StateMachine needs DefinitionString or Definition (DefinitionS3Location is not read locally)',
+    );
   const substitutions = (props.DefinitionSubstitutions ?? {}) as Record<string, unknown>;
   return substitute(text, (key) => (key in substitutions ? String(substitutions[key]) : `\${${key}}`));
 }
@@ -415,10 +537,16 @@ function definitionOf(props: Props): string {
 /** Refuses a state machine whose definition needs a resource of a type the engine does not emulate. */
 function checkEmulated(request: ApplyRequest, emulated: (type: string) => boolean): void {
   const raw = request.resolver.template.Resources[request.logicalId]?.Properties ?? {};
-  for (const id of referencedLogicalIds({ a: raw.DefinitionString, b: raw.Definition, c: raw.DefinitionSubstitutions })) {
+  for (const id of referencedLogicalIds({
+    a: raw.DefinitionString,
+    b: raw.Definition,
+    c: raw.DefinitionSubstitutions,
+  })) {
     const type = request.resolver.typeOf(id);
     if (!emulated(type)) {
-      throw new StackResourceNotEmulatedError(`State machine ${request.logicalId} needs ${id} (${type}), a resource type the local engine does not emulate`);
+      throw new StackResourceNotEmulatedError(
+        `State machine ${request.logicalId} needs ${id} (${type}), a resource type the local engine does not emulate`,
+      );
     }
   }
 }
@@ -441,14 +569,35 @@ function stateMachine(emulated: (type: string) => boolean): ResourceHandler {
         if ((err as Error).name !== 'StateMachineDoesNotExist') throw err;
       }
       if (!existing) {
-        await target.sfn.handle('CreateStateMachine', { name, definition, roleArn, type: props.StateMachineType ?? 'STANDARD' });
-        revisionId = String(((await target.sfn.handle('DescribeStateMachine', { stateMachineArn: machineArn })) as Props).revisionId);
-      } else if (JSON.stringify(JSON.parse(existing.definition)) !== JSON.stringify(JSON.parse(definition)) || existing.roleArn !== roleArn) {
-        revisionId = String(((await target.sfn.handle('UpdateStateMachine', { stateMachineArn: machineArn, definition, roleArn })) as Props).revisionId);
+        await target.sfn.handle('CreateStateMachine', {
+          name,
+          definition,
+          roleArn,
+          type: props.StateMachineType ?? 'STANDARD',
+        });
+        revisionId = String(
+          ((await target.sfn.handle('DescribeStateMachine', { stateMachineArn: machineArn })) as Props).revisionId,
+        );
+      } else if (
+        JSON.stringify(JSON.parse(existing.definition)) !== JSON.stringify(JSON.parse(definition)) ||
+        existing.roleArn !== roleArn
+      ) {
+        revisionId = String(
+          (
+            (await target.sfn.handle('UpdateStateMachine', {
+              stateMachineArn: machineArn,
+              definition,
+              roleArn,
+            })) as Props
+          ).revisionId,
+        );
       } else {
         revisionId = String(existing.revisionId);
       }
-      return { physicalId: machineArn, attributes: attrs(machineArn, { Arn: machineArn, Name: name, StateMachineRevisionId: revisionId }) };
+      return {
+        physicalId: machineArn,
+        attributes: attrs(machineArn, { Arn: machineArn, Name: name, StateMachineRevisionId: revisionId }),
+      };
     },
     async remove(row, target) {
       await target.sfn.handle('DeleteStateMachine', { stateMachineArn: row.physical_id });
@@ -481,7 +630,9 @@ const stateMachineAlias: ResourceHandler = {
   replaceOn: ['Name'],
   async apply({ props, previous, target }) {
     const name = str(props.Name, 'Name');
-    const anyVersion = Array.isArray(props.RoutingConfiguration) ? props.RoutingConfiguration[0]?.StateMachineVersionArn : props.DeploymentPreference?.StateMachineVersionArn;
+    const anyVersion = Array.isArray(props.RoutingConfiguration)
+      ? props.RoutingConfiguration[0]?.StateMachineVersionArn
+      : props.DeploymentPreference?.StateMachineVersionArn;
     const machineArn = str(anyVersion, 'StateMachineVersionArn').split(':').slice(0, 7).join(':');
     const aliasArn = `${machineArn}:${name}`;
     let current: Props | undefined;
@@ -490,20 +641,42 @@ const stateMachineAlias: ResourceHandler = {
     } catch (err) {
       if ((err as Error).name !== 'ResourceNotFound') throw err;
     }
-    const previousRoutes = current?.routingConfiguration as { stateMachineVersionArn: string; weight: number }[] | undefined;
+    const previousRoutes = current?.routingConfiguration as
+      { stateMachineVersionArn: string; weight: number }[] | undefined;
     const previousRollout = previous ? (JSON.parse(previous.attributes) as { Rollout?: string }).Rollout : undefined;
     // A rerun of the same deploy keeps the rollout it started (and its start time).
     const kept = previousRollout ? (JSON.parse(previousRollout) as RolloutState) : undefined;
-    const plan = aliasRouting(props, kept && kept.to === props.DeploymentPreference?.StateMachineVersionArn ? [{ stateMachineVersionArn: kept.from, weight: 100 }] : previousRoutes);
-    const rollout = plan.rollout ? { ...plan.rollout, startedMillis: kept?.to === plan.rollout.to ? kept.startedMillis : target.nowMillis() } : undefined;
+    const plan = aliasRouting(
+      props,
+      kept && kept.to === props.DeploymentPreference?.StateMachineVersionArn
+        ? [{ stateMachineVersionArn: kept.from, weight: 100 }]
+        : previousRoutes,
+    );
+    const rollout = plan.rollout
+      ? { ...plan.rollout, startedMillis: kept?.to === plan.rollout.to ? kept.startedMillis : target.nowMillis() }
+      : undefined;
     const routes = rollout ? rolloutRoutes(rollout, target.nowMillis() - rollout.startedMillis) : plan.routes;
     const description = typeof props.Description === 'string' ? props.Description : undefined;
     if (!current) {
-      await target.sfn.handle('CreateStateMachineAlias', { name, routingConfiguration: routes, ...(description ? { description } : {}) });
-    } else if (JSON.stringify(current.routingConfiguration) !== JSON.stringify(routes) || (description !== undefined && current.description !== description)) {
-      await target.sfn.handle('UpdateStateMachineAlias', { stateMachineAliasArn: aliasArn, routingConfiguration: routes, ...(description ? { description } : {}) });
+      await target.sfn.handle('CreateStateMachineAlias', {
+        name,
+        routingConfiguration: routes,
+        ...(description ? { description } : {}),
+      });
+    } else if (
+      JSON.stringify(current.routingConfiguration) !== JSON.stringify(routes) ||
+      (description !== undefined && current.description !== description)
+    ) {
+      await target.sfn.handle('UpdateStateMachineAlias', {
+        stateMachineAliasArn: aliasArn,
+        routingConfiguration: routes,
+        ...(description ? { description } : {}),
+      });
     }
-    return { physicalId: aliasArn, attributes: attrs(aliasArn, { Arn: aliasArn, ...(rollout ? { Rollout: JSON.stringify(rollout) } : {}) }) };
+    return {
+      physicalId: aliasArn,
+      attributes: attrs(aliasArn, { Arn: aliasArn, ...(rollout ? { Rollout: JSON.stringify(rollout) } : {}) }),
+    };
   },
   async remove(row, target) {
     await target.sfn.handle('DeleteStateMachineAlias', { stateMachineAliasArn: row.physical_id });
@@ -542,7 +715,11 @@ export function resourceHandlers(): Readonly<Record<string, ResourceHandler>> {
     'AWS::SNS::TopicPolicy': recorded((_r, name) => ({ Ref: name })),
     'AWS::Events::EventBus': eventBus,
     'AWS::Events::Rule': eventRule,
-    'AWS::IAM::Role': recorded(({ target, props }, name) => ({ Ref: name, Arn: arn(target, 'iam', `role${props.Path ?? '/'}${name}`, { region: false }), RoleId: `AROA${name.slice(-17).toUpperCase()}` })),
+    'AWS::IAM::Role': recorded(({ target, props }, name) => ({
+      Ref: name,
+      Arn: arn(target, 'iam', `role${props.Path ?? '/'}${name}`, { region: false }),
+      RoleId: `AROA${name.slice(-17).toUpperCase()}`,
+    })),
     'AWS::IAM::Policy': recorded((_r, name) => ({ Ref: name })),
   };
   handlers['AWS::StepFunctions::StateMachine'] = stateMachine((type) => type in handlers);

@@ -98,11 +98,23 @@ export class StackFunctions implements FunctionSource {
     return {
       executedVersion,
       cacheKey,
-      fn: { name, load: () => worker.handler, init: worker.init, timeoutSeconds: config.timeoutSeconds, memoryMb: config.memoryMb },
+      fn: {
+        name,
+        load: () => worker.handler,
+        init: worker.init,
+        timeoutSeconds: config.timeoutSeconds,
+        memoryMb: config.memoryMb,
+      },
     };
   }
 
-  private worker(key: string, name: string, version: string, codeSha: string, config: StackFunctionConfig): BundleWorker {
+  private worker(
+    key: string,
+    name: string,
+    version: string,
+    codeSha: string,
+    config: StackFunctionConfig,
+  ): BundleWorker {
     let worker = this.workers.get(key);
     if (!worker) {
       const codeDirectory = this.codeDirectory(codeSha);

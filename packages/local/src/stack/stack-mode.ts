@@ -43,7 +43,13 @@ export interface StackSummary {
   readonly assemblyDir: string;
   /** Whether the last deployment finished (false: a kill cut it off; deploy again to complete it). */
   readonly complete: boolean;
-  readonly resources: readonly { logicalId: string; type: string; physicalId: string; assemblyId: string; state: string }[];
+  readonly resources: readonly {
+    logicalId: string;
+    type: string;
+    physicalId: string;
+    assemblyId: string;
+    state: string;
+  }[];
   readonly functions: readonly { name: string; version: string; codeSha: string; assemblyId: string }[];
 }
 
@@ -103,8 +109,18 @@ export class StackMode {
   bind(binding: StackModeBinding): void {
     this.binding = binding;
     const endpoints = this.options.endpoints();
-    this.s3 = new S3Client({ region: this.options.region, endpoint: endpoints.s3, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-    this.runtime = new StackRuntime({ store: this.store, invoke: binding.invoke, sfn: binding.sfn, nowMillis: this.options.nowMillis });
+    this.s3 = new S3Client({
+      region: this.options.region,
+      endpoint: endpoints.s3,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    this.runtime = new StackRuntime({
+      store: this.store,
+      invoke: binding.invoke,
+      sfn: binding.sfn,
+      nowMillis: this.options.nowMillis,
+    });
     this.runtime.start();
   }
 
@@ -119,38 +135,43 @@ export class StackMode {
   }
 
   /** Applies an assembly as a CloudFormation update; deploys run one after another. */
-  deploy(assemblyDir: string, options: { stackName?: string; afterResource?: (n: number) => void } = {}): Promise<StackDeployment> {
+  deploy(
+    assemblyDir: string,
+    options: { stackName?: string; afterResource?: (n: number) => void } = {},
+  ): Promise<StackDeployment> {
     const binding = this.binding;
     if (!binding || !this.s3) throw new Error('The stack mode is not bound to an engine yet');
     const s3 = this.s3;
-    const run = this.deploying.then(() =>
-      deployStack(
-        {
-          sfn: binding.sfn,
-          sqs: binding.sqs,
-          sns: binding.sns,
-          eventbridge: binding.eventbridge,
-          dynamodb: binding.dynamodb,
-          s3,
-          functions: this.functions,
-          store: this.store,
-          secrets: this.secrets,
-          region: this.options.region,
-          account: this.options.account,
-          engineUrl: () => this.options.endpoints().url,
-          nowMillis: this.options.nowMillis,
-        },
-        {
-          assemblyDir,
-          ...options,
-          // A policy takes effect once its resource is applied, as IAM's does mid-update on AWS.
-          afterResource: (n) => {
-            this.iam?.invalidate();
-            options.afterResource?.(n);
+    const run = this.deploying
+      .then(() =>
+        deployStack(
+          {
+            sfn: binding.sfn,
+            sqs: binding.sqs,
+            sns: binding.sns,
+            eventbridge: binding.eventbridge,
+            dynamodb: binding.dynamodb,
+            s3,
+            functions: this.functions,
+            store: this.store,
+            secrets: this.secrets,
+            region: this.options.region,
+            account: this.options.account,
+            engineUrl: () => this.options.endpoints().url,
+            nowMillis: this.options.nowMillis,
           },
-        },
-      ),
-    ).finally(() => this.iam?.invalidate());
+          {
+            assemblyDir,
+            ...options,
+            // A policy takes effect once its resource is applied, as IAM's does mid-update on AWS.
+            afterResource: (n) => {
+              this.iam?.invalidate();
+              options.afterResource?.(n);
+            },
+          },
+        ),
+      )
+      .finally(() => this.iam?.invalidate());
     this.deploying = run.catch(() => undefined);
     return run;
   }
@@ -171,10 +192,20 @@ export class StackMode {
       assemblyId: last.assembly_id,
       assemblyDir: last.assembly_dir,
       complete: last.status === 'COMPLETE',
-      resources: this.store.resources().map((r) => ({ logicalId: r.logical_id, type: r.type, physicalId: r.physical_id, assemblyId: r.assembly_id, state: r.state })),
+      resources: this.store.resources().map((r) => ({
+        logicalId: r.logical_id,
+        type: r.type,
+        physicalId: r.physical_id,
+        assemblyId: r.assembly_id,
+        state: r.state,
+      })),
       functions: [
-        ...this.store.lambdaFunctions().map((f) => ({ name: f.name, version: '$LATEST', codeSha: f.code_sha, assemblyId: f.assembly_id })),
-        ...this.store.lambdaVersions().map((v) => ({ name: v.name, version: String(v.version), codeSha: v.code_sha, assemblyId: v.assembly_id })),
+        ...this.store
+          .lambdaFunctions()
+          .map((f) => ({ name: f.name, version: '$LATEST', codeSha: f.code_sha, assemblyId: f.assembly_id })),
+        ...this.store
+          .lambdaVersions()
+          .map((v) => ({ name: v.name, version: String(v.version), codeSha: v.code_sha, assemblyId: v.assembly_id })),
       ],
     };
   }

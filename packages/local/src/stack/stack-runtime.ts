@@ -30,7 +30,11 @@ export const SANDBOX_PASSTHROUGH = ['PATH', 'HOME', 'TMPDIR', 'AUTOSAVE_CRASH_PO
  * for the outbox, Bedrock for the scripted model (unless this process chose a provider), Lambda's `/tmp`
  * data directory for the engine's, so the console's outbox shows what the functions sent.
  */
-export function sandboxEnvironment(functionVariables: Readonly<Record<string, string>>, local: SandboxEndpoints, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function sandboxEnvironment(
+  functionVariables: Readonly<Record<string, string>>,
+  local: SandboxEndpoints,
+  env: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of SANDBOX_PASSTHROUGH) if (env[key] !== undefined) out[key] = env[key] as string;
   Object.assign(out, functionVariables, {
@@ -49,7 +53,8 @@ export function sandboxEnvironment(functionVariables: Readonly<Record<string, st
     TZ: ':UTC',
   });
   if (out.AUTOSAVE_EMAIL_PROVIDER === 'ses') out.AUTOSAVE_EMAIL_PROVIDER = 'outbox';
-  if (out.AUTOSAVE_MODEL_PROVIDER === 'bedrock') out.AUTOSAVE_MODEL_PROVIDER = env.AUTOSAVE_MODEL_PROVIDER || 'scripted';
+  if (out.AUTOSAVE_MODEL_PROVIDER === 'bedrock')
+    out.AUTOSAVE_MODEL_PROVIDER = env.AUTOSAVE_MODEL_PROVIDER || 'scripted';
   if ('AUTOSAVE_DATA_DIR' in out) {
     out.AUTOSAVE_DATA_DIR = local.dataDir;
     out.AUTOSAVE_OUTBOX_DIR = join(local.dataDir, 'outbox');
@@ -115,14 +120,23 @@ export class StackRuntime {
   private async deliverNow(event: Record<string, unknown>): Promise<void> {
     const deliveries: Promise<void>[] = [];
     for (const row of this.rows('AWS::Events::Rule')) {
-      const props = JSON.parse(row.properties) as { EventPattern?: EventPattern; State?: string; Targets?: RuleTarget[] };
-      if (props.State === 'DISABLED' || !props.EventPattern || !matchesEventPattern(props.EventPattern, event)) continue;
+      const props = JSON.parse(row.properties) as {
+        EventPattern?: EventPattern;
+        State?: string;
+        Targets?: RuleTarget[];
+      };
+      if (props.State === 'DISABLED' || !props.EventPattern || !matchesEventPattern(props.EventPattern, event))
+        continue;
       for (const target of props.Targets ?? []) {
         if (!target.Arn.includes(':lambda:')) {
-          this.error(`rule ${row.physical_id}: target ${target.Arn} is not a Lambda function; the local engine delivers only to Lambda targets`);
+          this.error(
+            `rule ${row.physical_id}: target ${target.Arn} is not a Lambda function; the local engine delivers only to Lambda targets`,
+          );
           continue;
         }
-        deliveries.push(this.invokeAsync(target.Arn, target.Input !== undefined ? JSON.parse(target.Input) : event, row.physical_id));
+        deliveries.push(
+          this.invokeAsync(target.Arn, target.Input !== undefined ? JSON.parse(target.Input) : event, row.physical_id),
+        );
       }
     }
     await Promise.all(deliveries);
@@ -131,11 +145,18 @@ export class StackRuntime {
   private async invokeAsync(functionArn: string, payload: unknown, rule: string): Promise<void> {
     // Failed because the engine is stopping: the engine keeps the event and delivers it at the next start.
     const outcome = await invokeAsynchronously(this.options.invoke, functionArn, payload, () => this.stopped);
-    if (!outcome.delivered) this.error(`rule ${rule}: ${functionArn} failed ${outcome.attempts} times; the event is dropped, as Lambda does without an on-failure destination`, outcome.detail);
+    if (!outcome.delivered)
+      this.error(
+        `rule ${rule}: ${functionArn} failed ${outcome.attempts} times; the event is dropped, as Lambda does without an on-failure destination`,
+        outcome.detail,
+      );
   }
 
   private error(message: string, detail?: unknown): void {
-    (this.options.logError ?? ((m: string, d?: unknown) => console.error(`autosave local: ${m}`, d ?? '')))(message, detail);
+    (this.options.logError ?? ((m: string, d?: unknown) => console.error(`autosave local: ${m}`, d ?? '')))(
+      message,
+      detail,
+    );
   }
 
   /** Moves every running rollout to the routing its elapsed time calls for (on the engine clock). */
@@ -145,13 +166,22 @@ export class StackRuntime {
       if (!attributes.Rollout) continue;
       const rollout = JSON.parse(attributes.Rollout) as RolloutState;
       const routes = rolloutRoutes(rollout, this.options.nowMillis() - rollout.startedMillis);
-      const current = (await this.options.sfn.handle('DescribeStateMachineAlias', { stateMachineAliasArn: row.physical_id })) as { routingConfiguration: unknown };
+      const current = (await this.options.sfn.handle('DescribeStateMachineAlias', {
+        stateMachineAliasArn: row.physical_id,
+      })) as { routingConfiguration: unknown };
       if (JSON.stringify(current.routingConfiguration) !== JSON.stringify(routes)) {
-        await this.options.sfn.handle('UpdateStateMachineAlias', { stateMachineAliasArn: row.physical_id, routingConfiguration: routes });
+        await this.options.sfn.handle('UpdateStateMachineAlias', {
+          stateMachineAliasArn: row.physical_id,
+          routingConfiguration: routes,
+        });
       }
       if (routes.length === 1) {
         const { Rollout: _done, ...rest } = attributes;
-        this.options.store.putResource({ ...row, attributes: JSON.stringify(rest), updated_ms: this.options.nowMillis() });
+        this.options.store.putResource({
+          ...row,
+          attributes: JSON.stringify(rest),
+          updated_ms: this.options.nowMillis(),
+        });
       }
     }
   }
@@ -174,7 +204,10 @@ export class StackRuntime {
     this.ticker = undefined;
     await this.ticking;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, STOP_DELIVERIES_MILLIS)))]);
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((resolve) => (timer = setTimeout(resolve, STOP_DELIVERIES_MILLIS))),
+    ]);
     clearTimeout(timer);
   }
 }

@@ -22,9 +22,23 @@ import { OutboxEmailProvider, type OutboxEmail } from '@autosave/runtime/tools';
 import type { ModelScript } from '@autosave/runtime/models';
 import type { Workflow } from '@autosave/workflow';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { analyzeHistory, getFullHistory, pendingApprovals, pullRun, submitApprovalDecision, type PendingApproval, type PulledRun } from '../operations';
+import {
+  analyzeHistory,
+  getFullHistory,
+  pendingApprovals,
+  pullRun,
+  submitApprovalDecision,
+  type PendingApproval,
+  type PulledRun,
+} from '../operations';
 import { invokedName, type AutosaveFunctions } from '../project';
-import { callTestState, MockConfigBuilder, type MockTestCases, type TestStateOptions, type TestStateResult } from '@autosave/engine';
+import {
+  callTestState,
+  MockConfigBuilder,
+  type MockTestCases,
+  type TestStateOptions,
+  type TestStateResult,
+} from '@autosave/engine';
 import { localDefinition, LOCAL_STATE_MACHINE_ROLE_ARN } from '../services/deploy-workflows';
 import { startLocal, type LocalEngine } from '../server';
 import { waitForRunToClose } from '../api/wait-for-run';
@@ -88,7 +102,8 @@ export interface TestStateRequest extends TestStateOptions {
 }
 
 /** A `defineWorkflow` value, rather than ASL (which has `Type` or `States`, never `steps`). */
-const isWorkflow = (value: unknown): value is Workflow => typeof value === 'object' && value !== null && 'steps' in value && !('States' in value) && !('Type' in value);
+const isWorkflow = (value: unknown): value is Workflow =>
+  typeof value === 'object' && value !== null && 'steps' in value && !('States' in value) && !('Type' in value);
 
 /** The test environment could not do what was asked (no such workflow, no approval waiting, a wait that timed out). */
 export class TestEnvironmentError extends AutosaveError {
@@ -117,7 +132,9 @@ export class AutosaveTestEnvironment {
       environment.AUTOSAVE_MODEL_SCRIPT = join(root, 'model-script.json');
       await writeFile(environment.AUTOSAVE_MODEL_SCRIPT, JSON.stringify(script));
     }
-    const functions = Object.fromEntries(Object.entries(options.functions ?? {}).map(([key, fn]) => [invokedName(key), fn]));
+    const functions = Object.fromEntries(
+      Object.entries(options.functions ?? {}).map(([key, fn]) => [invokedName(key), fn]),
+    );
     const mockConfig = options.mocks instanceof MockConfigBuilder ? options.mocks.build() : options.mocks;
     const boot = (port: number) =>
       startLocal({
@@ -133,7 +150,12 @@ export class AutosaveTestEnvironment {
         ...(mockConfig ? { mockConfig } : {}),
       });
     const local = await boot(0);
-    const sfn = new SFNClient({ endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+    const sfn = new SFNClient({
+      endpoint: local.url,
+      region: LOCAL_REGION,
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 1,
+    });
     return new AutosaveTestEnvironment(local, sfn, boot, async () => {
       if (owned) await rm(root, { recursive: true, force: true });
     });
@@ -148,15 +170,25 @@ export class AutosaveTestEnvironment {
    * Starts a run through the workflow's `live` alias; with `testCase`, under that test case of the
    * environment's {@link AutosaveTestEnvironmentOptions.mocks} (`<aliasArn>#<testCase>`, as Step Functions Local takes it).
    */
-  async startRun(workflow: Workflow | string, input: unknown = {}, options: { readonly name?: string; readonly testCase?: string } = {}): Promise<TestRun> {
+  async startRun(
+    workflow: Workflow | string,
+    input: unknown = {},
+    options: { readonly name?: string; readonly testCase?: string } = {},
+  ): Promise<TestRun> {
     const name = typeof workflow === 'string' ? workflow : workflow.name;
     const deployment = this.local.deployments.find((d) => d.workflow === name);
-    if (!deployment) throw new TestEnvironmentError(`no workflow '${name}' (deployed: ${this.local.deployments.map((d) => d.workflow).join(', ') || 'none'})`);
-    const started = await this.sfn.send(new StartExecutionCommand({
-        stateMachineArn: options.testCase === undefined ? deployment.aliasArn : `${deployment.aliasArn}#${options.testCase}`,
+    if (!deployment)
+      throw new TestEnvironmentError(
+        `no workflow '${name}' (deployed: ${this.local.deployments.map((d) => d.workflow).join(', ') || 'none'})`,
+      );
+    const started = await this.sfn.send(
+      new StartExecutionCommand({
+        stateMachineArn:
+          options.testCase === undefined ? deployment.aliasArn : `${deployment.aliasArn}#${options.testCase}`,
         input: JSON.stringify(input),
         name: options.name,
-      }));
+      }),
+    );
     const executionArn = started.executionArn!;
     return { executionArn, name: executionArn.split(':').pop()!, workflow: name };
   }
@@ -171,7 +203,11 @@ export class AutosaveTestEnvironment {
    * for a closed status by the engine's wait ({@link waitForRunToClose}), answered when the run closes.
    * A run that closes with another status fails the wait at once, with its error and cause.
    */
-  async waitFor(run: TestRun, condition: TestRunCondition, options: { readonly timeoutMillis?: number } = {}): Promise<DescribeExecutionCommandOutput> {
+  async waitFor(
+    run: TestRun,
+    condition: TestRunCondition,
+    options: { readonly timeoutMillis?: number } = {},
+  ): Promise<DescribeExecutionCommandOutput> {
     const deadline = Date.now() + (options.timeoutMillis ?? DEFAULT_WAIT_TIMEOUT_MILLIS);
     // A closed status: the engine answers the moment the run closes (one request, no polls); then the
     // checks below describe it once. Any failure of the wait (no such run, the engine restarting) is left
@@ -181,11 +217,19 @@ export class AutosaveTestEnvironment {
     }
     for (;;) {
       const described = await this.describe(run);
-      if (condition === 'WAITING_FOR_APPROVAL' ? (await this.approvals(run)).length > 0 : described.status === condition) return described;
+      if (
+        condition === 'WAITING_FOR_APPROVAL' ? (await this.approvals(run)).length > 0 : described.status === condition
+      )
+        return described;
       if (described.status !== 'RUNNING' && described.status !== 'PENDING_REDRIVE') {
-        throw new TestEnvironmentError(`${run.name} is ${described.status}, not ${condition}${described.error ? `: ${described.error}` : ''}${described.cause ? ` (${described.cause})` : ''}`);
+        throw new TestEnvironmentError(
+          `${run.name} is ${described.status}, not ${condition}${described.error ? `: ${described.error}` : ''}${described.cause ? ` (${described.cause})` : ''}`,
+        );
       }
-      if (Date.now() > deadline) throw new TestEnvironmentError(`${run.name} is still ${described.status}, not ${condition}, after ${options.timeoutMillis ?? DEFAULT_WAIT_TIMEOUT_MILLIS} ms`);
+      if (Date.now() > deadline)
+        throw new TestEnvironmentError(
+          `${run.name} is still ${described.status}, not ${condition}, after ${options.timeoutMillis ?? DEFAULT_WAIT_TIMEOUT_MILLIS} ms`,
+        );
       await new Promise((resolve) => setTimeout(resolve, POLL_MILLIS));
     }
   }
@@ -205,11 +249,18 @@ export class AutosaveTestEnvironment {
     return this.decide(run, false, step, options);
   }
 
-  private async decide(run: TestRun, approve: boolean, step: string | undefined, options: TestDecisionOptions): Promise<void> {
+  private async decide(
+    run: TestRun,
+    approve: boolean,
+    step: string | undefined,
+    options: TestDecisionOptions,
+  ): Promise<void> {
     const waiting = (await this.approvals(run)).filter((a) => step === undefined || a.step === step);
     if (waiting.length !== 1 || !waiting[0].url) {
       throw new TestEnvironmentError(
-        waiting.length === 0 ? `${run.name} waits on no approval${step ? ` at ${step}` : ''} (waitFor(run, 'WAITING_FOR_APPROVAL') first)` : `${run.name} waits on ${waiting.length} approvals: name the step (${waiting.map((a) => a.step).join(', ')})`,
+        waiting.length === 0
+          ? `${run.name} waits on no approval${step ? ` at ${step}` : ''} (waitFor(run, 'WAITING_FOR_APPROVAL') first)`
+          : `${run.name} waits on ${waiting.length} approvals: name the step (${waiting.map((a) => a.step).join(', ')})`,
       );
     }
     await submitApprovalDecision(waiting[0].url, { approve, by: options.by ?? 'test', comment: options.comment });
@@ -243,8 +294,16 @@ export class AutosaveTestEnvironment {
    * await env.waitFor(run, 'SUCCEEDED');
    * ```
    */
-  async pull(executionArn: string, options: { readonly client: SFNClient; readonly s3?: S3Client }): Promise<TestRun & { readonly pulled: PulledRun }> {
-    const pulled = await pullRun(options.client, this.local.url, executionArn, options.s3 ? { payloads: options.s3 } : {});
+  async pull(
+    executionArn: string,
+    options: { readonly client: SFNClient; readonly s3?: S3Client },
+  ): Promise<TestRun & { readonly pulled: PulledRun }> {
+    const pulled = await pullRun(
+      options.client,
+      this.local.url,
+      executionArn,
+      options.s3 ? { payloads: options.s3 } : {},
+    );
     const [, , , , , , workflow, name] = pulled.executionArn.split(':');
     return { executionArn: pulled.executionArn, name, workflow, pulled };
   }
@@ -287,7 +346,10 @@ export class AutosaveTestEnvironment {
   testState(request: TestStateRequest): Promise<TestStateResult> {
     const { definition, ...options } = request;
     if (!isWorkflow(definition)) return callTestState(this.local.engine, definition, options);
-    return callTestState(this.local.engine, localDefinition(definition), { roleArn: LOCAL_STATE_MACHINE_ROLE_ARN, ...options });
+    return callTestState(this.local.engine, localDefinition(definition), {
+      roleArn: LOCAL_STATE_MACHINE_ROLE_ARN,
+      ...options,
+    });
   }
 
   /** Stops the engine and removes the data directory it made. */

@@ -29,7 +29,9 @@ export interface OtlpTracesOptions {
 }
 
 /** The OTLP traces settings of an environment, or undefined when it sets no OTLP endpoint (or turns traces off). */
-export function otlpTracesFromEnvironment(env: Readonly<Record<string, string | undefined>>): OtlpTracesOptions | undefined {
+export function otlpTracesFromEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+): OtlpTracesOptions | undefined {
   if (env.OTEL_TRACES_EXPORTER === 'none' || env.OTEL_SDK_DISABLED === 'true') return undefined;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/(?<!\/)\/+$/, '');
   const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (base ? `${base}/v1/traces` : undefined);
@@ -69,7 +71,9 @@ export class OtlpRunExporter {
   export(spans: readonly RunSpan[]): Promise<void> {
     const readable = spans.map((span) => this.readable(span));
     return new Promise((resolve, reject) => {
-      this.exporter.export(readable, (result) => (result.error || result.code !== 0 ? reject(result.error ?? new Error('the OTLP export failed')) : resolve()));
+      this.exporter.export(readable, (result) =>
+        result.error || result.code !== 0 ? reject(result.error ?? new Error('the OTLP export failed')) : resolve(),
+      );
     });
   }
 
@@ -79,7 +83,11 @@ export class OtlpRunExporter {
   }
 
   private readable(span: RunSpan): ReadableSpan {
-    const context = (spanId: string): SpanContext => ({ traceId: span.traceId, spanId, traceFlags: TraceFlags.SAMPLED });
+    const context = (spanId: string): SpanContext => ({
+      traceId: span.traceId,
+      spanId,
+      traceFlags: TraceFlags.SAMPLED,
+    });
     const start = millisToHrTime(span.startMillis);
     const end = millisToHrTime(Math.max(span.endMillis, span.startMillis));
     const duration: HrTime = millisToHrTime(Math.max(span.endMillis - span.startMillis, 0));
@@ -91,7 +99,10 @@ export class OtlpRunExporter {
       startTime: start,
       endTime: end,
       duration,
-      status: span.status.code === 'ok' ? { code: SpanStatusCode.OK } : { code: SpanStatusCode.ERROR, message: span.status.message },
+      status:
+        span.status.code === 'ok'
+          ? { code: SpanStatusCode.OK }
+          : { code: SpanStatusCode.ERROR, message: span.status.message },
       attributes: { ...span.attributes } as ReadableSpan['attributes'],
       links: [],
       events: [],

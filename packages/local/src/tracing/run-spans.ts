@@ -59,7 +59,11 @@ interface ModelAnswer {
 }
 
 /** The generative-AI attributes of a model step's attempt (OpenTelemetry semantic conventions, gen_ai.*). */
-function modelAttributes(call: ModelCall, answer: ModelAnswer | undefined, captureContent: boolean): Record<string, string | number | boolean | string[]> {
+function modelAttributes(
+  call: ModelCall,
+  answer: ModelAnswer | undefined,
+  captureContent: boolean,
+): Record<string, string | number | boolean | string[]> {
   const attributes: Record<string, string | number | boolean | string[]> = {
     'gen_ai.operation.name': 'chat',
     'gen_ai.request.model': call.modelId ?? 'default',
@@ -70,12 +74,19 @@ function modelAttributes(call: ModelCall, answer: ModelAnswer | undefined, captu
     if (answer.usage?.outputTokens !== undefined) attributes['gen_ai.usage.output_tokens'] = answer.usage.outputTokens;
     attributes['gen_ai.response.finish_reasons'] = [answer.final === false ? 'tool_calls' : 'stop'];
     attributes['autosave.model.replayed'] = answer.replayed === true;
-    if (answer.toolCalls?.length) attributes['autosave.model.tool_calls'] = answer.toolCalls.map((c) => String(c.name ?? ''));
+    if (answer.toolCalls?.length)
+      attributes['autosave.model.tool_calls'] = answer.toolCalls.map((c) => String(c.name ?? ''));
   }
   if (captureContent) {
-    const input = [...(call.system ? [{ role: 'system', parts: [{ type: 'text', content: call.system }] }] : []), { role: 'user', parts: [{ type: 'text', content: call.prompt ?? '' }] }];
+    const input = [
+      ...(call.system ? [{ role: 'system', parts: [{ type: 'text', content: call.system }] }] : []),
+      { role: 'user', parts: [{ type: 'text', content: call.prompt ?? '' }] },
+    ];
     attributes['gen_ai.input.messages'] = JSON.stringify(input);
-    if (answer?.text !== undefined) attributes['gen_ai.output.messages'] = JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: answer.text }] }]);
+    if (answer?.text !== undefined)
+      attributes['gen_ai.output.messages'] = JSON.stringify([
+        { role: 'assistant', parts: [{ type: 'text', content: answer.text }] },
+      ]);
   }
   return attributes;
 }
@@ -102,7 +113,9 @@ export function runSpans(run: TracedRun, events: readonly HistoryEvent[], option
   ): RunSpan => {
     const open = times.end === undefined;
     const failed = failure !== undefined || open;
-    const message = failure ? [failure.error, failure.cause].filter(Boolean).join(': ') : `still open when the run ended ${run.status}`;
+    const message = failure
+      ? [failure.error, failure.cause].filter(Boolean).join(': ')
+      : `still open when the run ended ${run.status}`;
     return {
       traceId,
       spanId,
@@ -120,21 +133,50 @@ export function runSpans(run: TracedRun, events: readonly HistoryEvent[], option
     const kind = stepKind(entry);
     const stateId = stateSpanId(entry);
     const lastAttempt = entry.attemptLog.at(-1);
-    const stateFailure = entry.outcome === 'failed' || entry.exitedAt === undefined ? (entry.error ? { error: entry.error, cause: entry.cause } : lastAttempt?.outcome === 'failed' ? lastAttempt : undefined) : undefined;
+    const stateFailure =
+      entry.outcome === 'failed' || entry.exitedAt === undefined
+        ? entry.error
+          ? { error: entry.error, cause: entry.cause }
+          : lastAttempt?.outcome === 'failed'
+            ? lastAttempt
+            : undefined
+        : undefined;
     spans.push(
-      span(stateId, entry.parent ? stateSpanId(entry.parent) : rootId, entry.name, { start: entry.enteredAt, end: entry.exitedAt }, stateFailure, {
-        'autosave.state.name': entry.name,
-        'autosave.state.type': entry.type,
-      }),
+      span(
+        stateId,
+        entry.parent ? stateSpanId(entry.parent) : rootId,
+        entry.name,
+        { start: entry.enteredAt, end: entry.exitedAt },
+        stateFailure,
+        {
+          'autosave.state.name': entry.name,
+          'autosave.state.type': entry.type,
+        },
+      ),
     );
     entry.attemptLog.forEach((attempt, i) => {
-      const attributes: Record<string, string | number | boolean | readonly string[]> = { 'autosave.attempt': i + 1, ...(entry.functionName ? { 'autosave.task.function': entry.functionName } : {}) };
+      const attributes: Record<string, string | number | boolean | readonly string[]> = {
+        'autosave.attempt': i + 1,
+        ...(entry.functionName ? { 'autosave.task.function': entry.functionName } : {}),
+      };
       if (attempt.reinvocation) attributes['autosave.attempt.reinvocation'] = true;
-      const call = attempt.input as ModelCall & { idempotencyKey?: unknown; calls?: { idempotencyKey?: unknown }[] } | undefined;
-      if (kind === 'model') Object.assign(attributes, modelAttributes(call ?? {}, attempt.outcome === 'succeeded' ? (attempt.output as ModelAnswer) : undefined, captureContent));
+      const call = attempt.input as
+        (ModelCall & { idempotencyKey?: unknown; calls?: { idempotencyKey?: unknown }[] }) | undefined;
+      if (kind === 'model')
+        Object.assign(
+          attributes,
+          modelAttributes(
+            call ?? {},
+            attempt.outcome === 'succeeded' ? (attempt.output as ModelAnswer) : undefined,
+            captureContent,
+          ),
+        );
       if (kind === 'tool') {
         // One tool (its key), or an agent turn's batch of calls (a key each).
-        const keys = [call?.idempotencyKey, ...(Array.isArray(call?.calls) ? call.calls.map((c) => c?.idempotencyKey) : [])].filter((k): k is string => typeof k === 'string');
+        const keys = [
+          call?.idempotencyKey,
+          ...(Array.isArray(call?.calls) ? call.calls.map((c) => c?.idempotencyKey) : []),
+        ].filter((k): k is string => typeof k === 'string');
         if (keys.length === 1) attributes['autosave.tool.idempotency_key'] = keys[0];
         if (keys.length > 1) attributes['autosave.tool.idempotency_keys'] = keys;
         const { source, calls } = toolResultSources(attempt.output);
@@ -146,12 +188,24 @@ export function runSpans(run: TracedRun, events: readonly HistoryEvent[], option
       }
       const name = kind === 'model' ? `chat ${call?.modelId ?? 'default'}` : `${entry.name} attempt ${i + 1}`;
       const failure = attempt.outcome === 'failed' ? { error: attempt.error, cause: attempt.cause } : undefined;
-      spans.push(span(spanIdOf(`attempt:${attempt.eventId}`), stateId, name, { start: attempt.startedAt, end: attempt.endedAt }, failure, attributes));
+      spans.push(
+        span(
+          spanIdOf(`attempt:${attempt.eventId}`),
+          stateId,
+          name,
+          { start: attempt.startedAt, end: attempt.endedAt },
+          failure,
+          attributes,
+        ),
+      );
     });
   }
 
   const closing = [...events].reverse().find((e) => e.type === analysis.closeEvent);
-  const closed = closing?.executionFailedEventDetails ?? closing?.executionAbortedEventDetails ?? closing?.executionTimedOutEventDetails;
+  const closed =
+    closing?.executionFailedEventDetails ??
+    closing?.executionAbortedEventDetails ??
+    closing?.executionTimedOutEventDetails;
   const runFailure = closed ? { error: closed.error, cause: closed.cause } : undefined;
   const name = run.executionArn.split(':').at(-1) ?? run.executionArn;
   const machine = run.executionArn.split(':').at(-2) ?? '';
@@ -161,7 +215,10 @@ export function runSpans(run: TracedRun, events: readonly HistoryEvent[], option
     name: `${machine} ${name}`,
     startMillis: (analysis.startedAt ?? events[0]?.timestamp)?.getTime() ?? run.stopMillis,
     endMillis: analysis.closedAt?.getTime() ?? run.stopMillis,
-    status: run.status === 'SUCCEEDED' ? { code: 'ok' } : { code: 'error', message: [runFailure?.error ?? run.status, runFailure?.cause].filter(Boolean).join(': ') },
+    status:
+      run.status === 'SUCCEEDED'
+        ? { code: 'ok' }
+        : { code: 'error', message: [runFailure?.error ?? run.status, runFailure?.cause].filter(Boolean).join(': ') },
     attributes: {
       'autosave.execution.arn': run.executionArn,
       'autosave.execution.name': name,

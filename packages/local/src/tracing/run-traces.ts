@@ -14,18 +14,31 @@ function withDates(event: Record<string, unknown>): HistoryEvent {
 }
 
 /** Reads a closed run's description and whole history, and exports its trace. */
-export async function exportRunTrace(api: StepFunctionsApi, exporter: OtlpRunExporter, executionArn: string): Promise<void> {
+export async function exportRunTrace(
+  api: StepFunctionsApi,
+  exporter: OtlpRunExporter,
+  executionArn: string,
+): Promise<void> {
   const described = (await api('DescribeExecution', { executionArn })) as { status: string; stopDate?: number };
   const events: HistoryEvent[] = [];
   let nextToken: string | undefined;
   do {
-    const page = (await api('GetExecutionHistory', { executionArn, maxResults: HISTORY_PAGE, ...(nextToken ? { nextToken } : {}) })) as {
+    const page = (await api('GetExecutionHistory', {
+      executionArn,
+      maxResults: HISTORY_PAGE,
+      ...(nextToken ? { nextToken } : {}),
+    })) as {
       events: Record<string, unknown>[];
       nextToken?: string;
     };
     for (const event of page.events) events.push(withDates(event));
     nextToken = page.nextToken;
   } while (nextToken);
-  const stopMillis = described.stopDate !== undefined ? described.stopDate * 1000 : (events.at(-1)?.timestamp?.getTime() ?? 0);
-  await exporter.export(runSpans({ executionArn, status: described.status, stopMillis }, events, { captureContent: exporter.captureContent }));
+  const stopMillis =
+    described.stopDate !== undefined ? described.stopDate * 1000 : (events.at(-1)?.timestamp?.getTime() ?? 0);
+  await exporter.export(
+    runSpans({ executionArn, status: described.status, stopMillis }, events, {
+      captureContent: exporter.captureContent,
+    }),
+  );
 }

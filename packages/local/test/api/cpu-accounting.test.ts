@@ -22,7 +22,11 @@ describe('CPU accounting of the local API', () => {
   afterEach(async () => api?.close());
 
   const call = (operation: string) =>
-    fetch(api!.url, { method: 'POST', headers: { 'x-amz-target': `AWSStepFunctions.${operation}`, 'content-type': 'application/x-amz-json-1.0' }, body: '{}' }).then((r) => r.text());
+    fetch(api!.url, {
+      method: 'POST',
+      headers: { 'x-amz-target': `AWSStepFunctions.${operation}`, 'content-type': 'application/x-amz-json-1.0' },
+      body: '{}',
+    }).then((r) => r.text());
 
   it('charges an operation with the CPU of its calls alone in flight, and counts the overlapped ones', async () => {
     let slowRelease: (() => void) | undefined;
@@ -30,7 +34,8 @@ describe('CPU accounting of the local API', () => {
       withCpuAccounting(
         async (req, res) => {
           req.resume();
-          if (req.headers['x-amz-target'] === 'AWSStepFunctions.Slow') await new Promise<void>((resolve) => (slowRelease = resolve));
+          if (req.headers['x-amz-target'] === 'AWSStepFunctions.Slow')
+            await new Promise<void>((resolve) => (slowRelease = resolve));
           else burn(20);
           res.end('{}');
         },

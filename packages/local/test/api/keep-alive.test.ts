@@ -42,7 +42,10 @@ describe('keep-alive connections of the local API', () => {
   });
 
   it('answers a request that arrived while the thread was busy past 5 s of idleness', async () => {
-    const child = spawn(process.execPath, ['--no-warnings', '--input-type=module', '-e', CLIENT, api.url], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--no-warnings', '--input-type=module', '-e', CLIENT, api.url], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const lines = createInterface({ input: child.stdout! });
     const outcome = new Promise<string>((resolve) => {
       lines.on('line', (line) => {

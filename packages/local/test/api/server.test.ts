@@ -15,7 +15,10 @@ const engine = {
   calls: [] as { operation: string; input: object }[],
   async handle(operation: string, input: object): Promise<object> {
     this.calls.push({ operation, input });
-    if (operation === 'ListStateMachines') return { stateMachines: [{ name: 'm', stateMachineArn: 'arn:x', type: 'STANDARD', creationDate: 1_700_000_000.5 }] };
+    if (operation === 'ListStateMachines')
+      return {
+        stateMachines: [{ name: 'm', stateMachineArn: 'arn:x', type: 'STANDARD', creationDate: 1_700_000_000.5 }],
+      };
     if (operation === 'DescribeExecution') throw new ExecutionDoesNotExist('Execution Does Not Exist: x');
     if (operation === 'Boom') throw new TypeError('cannot read properties of undefined');
     return {};
@@ -24,8 +27,12 @@ const engine = {
 
 const clock = {
   t: Date.UTC(2026, 0, 1),
-  now() { return this.t; },
-  async advance(by: Duration) { this.t += by.seconds * 1000; },
+  now() {
+    return this.t;
+  },
+  async advance(by: Duration) {
+    this.t += by.seconds * 1000;
+  },
 };
 
 describe('the local API server', () => {
@@ -34,21 +41,32 @@ describe('the local API server', () => {
   const approvals: FunctionUrlEvent[] = [];
 
   const post = (target: string | undefined, body: string | Buffer) =>
-    fetch(api.url, { method: 'POST', headers: { 'content-type': AWS_JSON_CONTENT_TYPE, ...(target ? { 'x-amz-target': target } : {}) }, body });
+    fetch(api.url, {
+      method: 'POST',
+      headers: { 'content-type': AWS_JSON_CONTENT_TYPE, ...(target ? { 'x-amz-target': target } : {}) },
+      body,
+    });
 
   beforeAll(async () => {
-    api = await startLocalApiServer(createLocalApiHandler({
-      services: [stepFunctionsService(engine)],
-      virtualClock: clock,
-      maxRequestBytes: 64 * 1024,
-      approvals: async (event) => {
-        approvals.push(event);
-        return event.requestContext.http.method === 'GET'
-          ? { statusCode: 200, headers: { 'Content-Type': 'text/html' }, body: '<h1>Approve?</h1>' }
-          : { decided: true };
-      },
-    }), 0);
-    sfn = new SFNClient({ endpoint: api.url, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+    api = await startLocalApiServer(
+      createLocalApiHandler({
+        services: [stepFunctionsService(engine)],
+        virtualClock: clock,
+        maxRequestBytes: 64 * 1024,
+        approvals: async (event) => {
+          approvals.push(event);
+          return event.requestContext.http.method === 'GET'
+            ? { statusCode: 200, headers: { 'Content-Type': 'text/html' }, body: '<h1>Approve?</h1>' }
+            : { decided: true };
+        },
+      }),
+      0,
+    );
+    sfn = new SFNClient({
+      endpoint: api.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
   });
   afterAll(async () => {
     sfn.destroy();
@@ -68,8 +86,9 @@ describe('the local API server', () => {
   });
 
   it('returns a named engine error as __type with status 400, which the SDK throws by name', async () => {
-    await expect(sfn.send(new DescribeExecutionCommand({ executionArn: 'arn:aws:states:us-east-1:123456789012:execution:m:x' })))
-      .rejects.toMatchObject({ name: 'ExecutionDoesNotExist', $metadata: { httpStatusCode: 400 } });
+    await expect(
+      sfn.send(new DescribeExecutionCommand({ executionArn: 'arn:aws:states:us-east-1:123456789012:execution:m:x' })),
+    ).rejects.toMatchObject({ name: 'ExecutionDoesNotExist', $metadata: { httpStatusCode: 400 } });
   });
 
   it('answers a bug in the engine with 500 InternalFailure', async () => {
@@ -104,10 +123,18 @@ describe('the local API server', () => {
   });
 
   it('reads and advances the virtual clock', async () => {
-    expect(await (await fetch(`${api.url}/_autosave/clock`)).json()).toEqual({ now: '2026-01-01T00:00:00.000Z', epochMillis: Date.UTC(2026, 0, 1) });
-    const res = await fetch(`${api.url}/_autosave/clock/advance`, { method: 'POST', body: JSON.stringify({ seconds: seconds(5 * 86_400).seconds }) });
+    expect(await (await fetch(`${api.url}/_autosave/clock`)).json()).toEqual({
+      now: '2026-01-01T00:00:00.000Z',
+      epochMillis: Date.UTC(2026, 0, 1),
+    });
+    const res = await fetch(`${api.url}/_autosave/clock/advance`, {
+      method: 'POST',
+      body: JSON.stringify({ seconds: seconds(5 * 86_400).seconds }),
+    });
     expect(await res.json()).toMatchObject({ now: '2026-01-06T00:00:00.000Z' });
-    expect((await fetch(`${api.url}/_autosave/clock/advance`, { method: 'POST', body: '{"seconds": -1}' })).status).toBe(400);
+    expect(
+      (await fetch(`${api.url}/_autosave/clock/advance`, { method: 'POST', body: '{"seconds": -1}' })).status,
+    ).toBe(400);
   });
 
   it('serves approval pages through the Function URL handler (payload format 2.0)', async () => {
@@ -116,14 +143,25 @@ describe('the local API server', () => {
     expect(page.headers.get('content-type')).toBe('text/html');
     expect(await page.text()).toBe('<h1>Approve?</h1>');
     expect(approvals[0]).toMatchObject({
-      version: '2.0', rawPath: '/approvals/ap-1', rawQueryString: 'sig=abc', queryStringParameters: { sig: 'abc' },
-      cookies: ['a=1', 'b=2'], requestContext: { http: { method: 'GET', path: '/approvals/ap-1' } }, isBase64Encoded: false,
+      version: '2.0',
+      rawPath: '/approvals/ap-1',
+      rawQueryString: 'sig=abc',
+      queryStringParameters: { sig: 'abc' },
+      cookies: ['a=1', 'b=2'],
+      requestContext: { http: { method: 'GET', path: '/approvals/ap-1' } },
+      isBase64Encoded: false,
     });
 
     const decision = await fetch(`${api.url}/approvals/ap-1?sig=abc`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=approve&comment=ok',
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'decision=approve&comment=ok',
     });
     expect(await decision.json()).toEqual({ decided: true });
-    expect(approvals[1]).toMatchObject({ body: 'decision=approve&comment=ok', isBase64Encoded: false, requestContext: { http: { method: 'POST' } } });
+    expect(approvals[1]).toMatchObject({
+      body: 'decision=approve&comment=ok',
+      isBase64Encoded: false,
+      requestContext: { http: { method: 'POST' } },
+    });
   });
 });

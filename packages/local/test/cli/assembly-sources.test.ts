@@ -15,12 +15,15 @@ afterEach(() => {
 });
 
 describe('the source hash that names a cached assembly', () => {
-  it.each(['tools', 'statemachines', 'infra', 'lambdas'])('changes when a file in the example app\'s %s/ changes', (folder) => {
-    app = mkdtempSync(join(tmpdir(), 'autosave-sources-'));
-    mkdirSync(join(app, folder));
-    writeFileSync(join(app, folder, 'index.ts'), 'export const version = 1;\n');
-    const before = sourceHash(app);
-    writeFileSync(join(app, folder, 'index.ts'), 'export const version = 2;\n');
-    expect(sourceHash(app)).not.toBe(before);
-  });
+  it.each(['tools', 'statemachines', 'infra', 'lambdas'])(
+    "changes when a file in the example app's %s/ changes",
+    (folder) => {
+      app = mkdtempSync(join(tmpdir(), 'autosave-sources-'));
+      mkdirSync(join(app, folder));
+      writeFileSync(join(app, folder, 'index.ts'), 'export const version = 1;\n');
+      const before = sourceHash(app);
+      writeFileSync(join(app, folder, 'index.ts'), 'export const version = 2;\n');
+      expect(sourceHash(app)).not.toBe(before);
+    },
+  );
 });

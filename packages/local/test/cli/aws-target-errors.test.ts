@@ -8,11 +8,24 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { captureTerminal } from '../../src/cli/output';
 
-const SETTINGS = ['AWS_ENDPOINT_URL', 'AWS_ENDPOINT_URL_SFN', 'AWS_PROFILE', 'AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'];
+const SETTINGS = [
+  'AWS_ENDPOINT_URL',
+  'AWS_ENDPOINT_URL_SFN',
+  'AWS_PROFILE',
+  'AWS_REGION',
+  'AWS_DEFAULT_REGION',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+];
 let saved: Record<string, string | undefined>;
 
 beforeEach(() => {
-  saved = Object.fromEntries(['AWS_SHARED_CREDENTIALS_FILE', 'AWS_CONFIG_FILE', 'AWS_EC2_METADATA_DISABLED', ...SETTINGS].map((k) => [k, process.env[k]]));
+  saved = Object.fromEntries(
+    ['AWS_SHARED_CREDENTIALS_FILE', 'AWS_CONFIG_FILE', 'AWS_EC2_METADATA_DISABLED', ...SETTINGS].map((k) => [
+      k,
+      process.env[k],
+    ]),
+  );
   for (const k of SETTINGS) delete process.env[k];
   process.env.AWS_SHARED_CREDENTIALS_FILE = '/nonexistent/autosave-test/credentials';
   process.env.AWS_CONFIG_FILE = '/nonexistent/autosave-test/config';
@@ -40,7 +53,9 @@ describe('where the CLI sent its call', () => {
     const r = await autosave('runs');
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^autosave runs: CredentialsProviderError: .*\(this call went to AWS SFN in eu-west-1 because AWS_REGION is set; for the local engine pass --endpoint http:\/\/127\.0\.0\.1:8083\)$/m);
+    expect(r.stderr).toMatch(
+      /^autosave runs: CredentialsProviderError: .*\(this call went to AWS SFN in eu-west-1 because AWS_REGION is set; for the local engine pass --endpoint http:\/\/127\.0\.0\.1:8083\)$/m,
+    );
   });
 
   it('names every AWS setting that sent it there', async () => {
@@ -53,6 +68,8 @@ describe('where the CLI sent its call', () => {
     process.env.AWS_ENDPOINT_URL = 'localhost:8083';
     const r = await autosave('runs');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^autosave runs: AWS_ENDPOINT_URL 'localhost:8083' is not an http\(s\) URL: give it with its scheme, e\.g\. http:\/\/localhost:8083$/m);
+    expect(r.stderr).toMatch(
+      /^autosave runs: AWS_ENDPOINT_URL 'localhost:8083' is not an http\(s\) URL: give it with its scheme, e\.g\. http:\/\/localhost:8083$/m,
+    );
   });
 });

@@ -38,7 +38,9 @@ describe('autosave <command> --help', () => {
 
   it('documents --endpoint with its scheme wherever a command talks to an engine', async () => {
     for (const name of ['start', 'runs', 'describe', 'history', 'approvals', 'approve', 'dlq', 'test-state']) {
-      expect((await help(name)).text, name).toMatch(/^ {2}--endpoint <url> +the Step Functions endpoint, with its scheme \(http:\/\/127\.0\.0\.1:8083\)$/m);
+      expect((await help(name)).text, name).toMatch(
+        /^ {2}--endpoint <url> +the Step Functions endpoint, with its scheme \(http:\/\/127\.0\.0\.1:8083\)$/m,
+      );
     }
   });
 });

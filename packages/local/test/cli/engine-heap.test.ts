@@ -30,10 +30,12 @@ function youngGenerationAfterAWorker(keepSmall: boolean): { first: number; after
     }
     console.log(JSON.stringify({ first, after: youngMb() }));
   `;
-  return JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })) as { first: number; after: number };
+  return JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }),
+  ) as { first: number; after: number };
 }
 
-describe('the engine process\'s young generation', () => {
+describe("the engine process's young generation", () => {
   it('stays at its first size after a Lambda sandbox (a worker thread) starts, where V8 alone grows it to 32 MB', () => {
     expect(youngGenerationAfterAWorker(false).after).toBe(32);
     const kept = youngGenerationAfterAWorker(true);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { progressPlanOf, runProgress, successorsOf, type AslGraphDefinition, formatDuration } from '../../src/operations';
+import {
+  progressPlanOf,
+  runProgress,
+  successorsOf,
+  type AslGraphDefinition,
+  formatDuration,
+} from '../../src/operations';
 import { compileWorkflow } from '@autosave/workflow';
 import { clinicalTrialOnboarding, contractRenewal, researchAgent } from '../../../../statemachines/index';
 import { progressLine, runElapsedMillis } from '../../src/cli/follow-run';
@@ -10,36 +16,75 @@ const research = compileWorkflow(researchAgent) as unknown as AslGraphDefinition
 describe('start --wait progress', () => {
   it('takes the total from the definition: the steps on the longest path, routing states and error paths aside', () => {
     expect(progressPlanOf(onboarding)).toEqual({ kind: 'steps', totalSteps: 7 });
-    expect(progressPlanOf(compileWorkflow(contractRenewal) as unknown as AslGraphDefinition)).toEqual({ kind: 'steps', totalSteps: 2 });
-    expect(successorsOf(onboarding, 'coordinator-approval-decision')).toEqual(['provision-edc-access', 'notify-site-rejected']);
+    expect(progressPlanOf(compileWorkflow(contractRenewal) as unknown as AslGraphDefinition)).toEqual({
+      kind: 'steps',
+      totalSteps: 2,
+    });
+    expect(successorsOf(onboarding, 'coordinator-approval-decision')).toEqual([
+      'provision-edc-access',
+      'notify-site-rejected',
+    ]);
   });
 
   it('keeps the same total from the first step to a failure (a failed run reads x/7, not 1/1)', () => {
     const plan = progressPlanOf(onboarding);
     expect(runProgress(onboarding, plan, ['Start'], [])).toEqual({ kind: 'steps', done: 0, total: 7 });
-    expect(runProgress(onboarding, plan, ['Start', 'verify-site'], ['Start'])).toEqual({ kind: 'steps', done: 0, total: 7 });
+    expect(runProgress(onboarding, plan, ['Start', 'verify-site'], ['Start'])).toEqual({
+      kind: 'steps',
+      done: 0,
+      total: 7,
+    });
     // verify-site failed: one step was never done, the total stays.
-    expect(runProgress(onboarding, plan, ['Start', 'verify-site', 'create-accounts'], ['Start', 'verify-site'])).toEqual({ kind: 'steps', done: 1, total: 7 });
+    expect(
+      runProgress(onboarding, plan, ['Start', 'verify-site', 'create-accounts'], ['Start', 'verify-site']),
+    ).toEqual({ kind: 'steps', done: 1, total: 7 });
   });
 
   it('counts a branch off the longest path (the expiry notice) without passing the total', () => {
-    const entered = ['Start', 'verify-site', 'create-accounts', 'request-irb-document', 'coordinator-approval', 'notify-approval-expired'];
-    expect(runProgress(onboarding, progressPlanOf(onboarding), entered, entered)).toEqual({ kind: 'steps', done: 5, total: 7 });
+    const entered = [
+      'Start',
+      'verify-site',
+      'create-accounts',
+      'request-irb-document',
+      'coordinator-approval',
+      'notify-approval-expired',
+    ];
+    expect(runProgress(onboarding, progressPlanOf(onboarding), entered, entered)).toEqual({
+      kind: 'steps',
+      done: 5,
+      total: 7,
+    });
   });
 
   it('shows an agent loop by its turn rather than a total the run cannot know', () => {
     const plan = progressPlanOf(research);
     expect(plan.kind).toBe('loop');
-    const entered = ['Start', 'Resume', 'research', 'research-route', 'research-tools', 'research', 'research-route', 'research-tools', 'research'];
+    const entered = [
+      'Start',
+      'Resume',
+      'research',
+      'research-route',
+      'research-tools',
+      'research',
+      'research-route',
+      'research-tools',
+      'research',
+    ];
     expect(runProgress(research, plan, entered, entered.slice(0, -1))).toEqual({ kind: 'loop', turn: 3 });
     expect(runProgress(research, plan, ['Start'], [])).toEqual({ kind: 'loop', turn: 0 });
   });
 
   it('draws a bar, the step and the elapsed time; a turn for a loop; no time when it is unknown', () => {
-    expect(progressLine({ kind: 'steps', done: 3, total: 6 }, 'coordinator-approval', 1250)).toBe('[##########----------] 3/6  coordinator-approval  1.3s');
-    expect(progressLine({ kind: 'steps', done: 0, total: 0 }, 'RUNNING', 0)).toBe('[--------------------] 0/0  RUNNING  0ms');
+    expect(progressLine({ kind: 'steps', done: 3, total: 6 }, 'coordinator-approval', 1250)).toBe(
+      '[##########----------] 3/6  coordinator-approval  1.3s',
+    );
+    expect(progressLine({ kind: 'steps', done: 0, total: 0 }, 'RUNNING', 0)).toBe(
+      '[--------------------] 0/0  RUNNING  0ms',
+    );
     expect(progressLine({ kind: 'loop', turn: 2 }, 'research', 4200)).toBe('turn 2  research  4.2s');
-    expect(progressLine({ kind: 'steps', done: 1, total: 7 }, 'create-accounts')).toBe('[###-----------------] 1/7  create-accounts');
+    expect(progressLine({ kind: 'steps', done: 1, total: 7 }, 'create-accounts')).toBe(
+      '[###-----------------] 1/7  create-accounts',
+    );
   });
 });
 

@@ -16,7 +16,12 @@ function writeAssembly(): void {
       version: '55.0.0',
       artifacts: {
         'Demo.assets': { type: 'cdk:asset-manifest', properties: { file: 'Demo.assets.json' } },
-        Demo: { type: 'aws:cloudformation:stack', environment: 'aws://unknown-account/unknown-region', properties: { templateFile: 'Demo.template.json' }, dependencies: ['Demo.assets'] },
+        Demo: {
+          type: 'aws:cloudformation:stack',
+          environment: 'aws://unknown-account/unknown-region',
+          properties: { templateFile: 'Demo.template.json' },
+          dependencies: ['Demo.assets'],
+        },
         Tree: { type: 'cdk:tree', properties: { file: 'tree.json' } },
       },
     }),
@@ -25,14 +30,24 @@ function writeAssembly(): void {
     join(dir, 'Demo.assets.json'),
     JSON.stringify({
       version: '55.0.0',
-      files: { abc123: { displayName: 'Fn/Code', source: { path: 'asset.abc123', packaging: 'zip' }, destinations: { d: { bucketName: 'b', objectKey: 'abc123.zip' } } } },
+      files: {
+        abc123: {
+          displayName: 'Fn/Code',
+          source: { path: 'asset.abc123', packaging: 'zip' },
+          destinations: { d: { bucketName: 'b', objectKey: 'abc123.zip' } },
+        },
+      },
     }),
   );
   writeFileSync(
     join(dir, 'Demo.template.json'),
     JSON.stringify({
       Resources: {
-        Fn: { Type: 'AWS::Lambda::Function', Properties: { Code: { S3Bucket: 'b', S3Key: 'abc123.zip' } }, Metadata: { 'aws:asset:path': 'asset.abc123' } },
+        Fn: {
+          Type: 'AWS::Lambda::Function',
+          Properties: { Code: { S3Bucket: 'b', S3Key: 'abc123.zip' } },
+          Metadata: { 'aws:asset:path': 'asset.abc123' },
+        },
       },
     }),
   );
@@ -48,7 +63,13 @@ describe('readCloudAssembly', () => {
     const stack = stackOf(assembly);
     expect(stack.templateFile).toBe(join(dir, 'Demo.template.json'));
     expect(stack.template.Resources.Fn.Type).toBe('AWS::Lambda::Function');
-    expect(stack.assets.get('abc123')).toEqual({ hash: 'abc123', displayName: 'Fn/Code', path: join(dir, 'asset.abc123'), packaging: 'zip', objectKeys: ['abc123.zip'] });
+    expect(stack.assets.get('abc123')).toEqual({
+      hash: 'abc123',
+      displayName: 'Fn/Code',
+      path: join(dir, 'asset.abc123'),
+      packaging: 'zip',
+      objectKeys: ['abc123.zip'],
+    });
     expect(assetOfResource(stack, 'Fn')?.path).toBe(join(dir, 'asset.abc123'));
   });
 

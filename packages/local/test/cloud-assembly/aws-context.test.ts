@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { resolveAwsDeployment, stateMachinesOf, rolesOf, type CfnTemplate, type CfnResource } from '../../src/cloud-assembly';
+import {
+  resolveAwsDeployment,
+  stateMachinesOf,
+  rolesOf,
+  type CfnTemplate,
+  type CfnResource,
+} from '../../src/cloud-assembly';
 
 const fn = (codeKey: string, extra: Partial<CfnResource> = {}): CfnResource => ({
   Type: 'AWS::Lambda::Function',
@@ -20,33 +26,51 @@ function stack(code: string, options: { functionRetained?: boolean; functionId?:
   return {
     Resources: {
       Role: { Type: 'AWS::IAM::Role', Properties: { AssumeRolePolicyDocument: {} } },
-      [functionId]: fn(`${code}.zip`, options.functionRetained ? { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' } : {}),
+      [functionId]: fn(
+        `${code}.zip`,
+        options.functionRetained ? { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' } : {},
+      ),
       [versionId]: version(functionId),
       Machine: {
         Type: 'AWS::StepFunctions::StateMachine',
         Properties: {
           StateMachineName: 'flow',
           RoleArn: { 'Fn::GetAtt': ['Role', 'Arn'] },
-          DefinitionString: '{"StartAt":"A","States":{"A":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke","Arguments":{"FunctionName":"${Fn}"},"End":true}}}',
+          DefinitionString:
+            '{"StartAt":"A","States":{"A":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke","Arguments":{"FunctionName":"${Fn}"},"End":true}}}',
           DefinitionSubstitutions: { Fn: { Ref: versionId } },
         },
       },
       MachineVersion: {
         Type: 'AWS::StepFunctions::StateMachineVersion',
-        Properties: { StateMachineArn: { Ref: 'Machine' }, StateMachineRevisionId: { 'Fn::GetAtt': ['Machine', 'StateMachineRevisionId'] } },
+        Properties: {
+          StateMachineArn: { Ref: 'Machine' },
+          StateMachineRevisionId: { 'Fn::GetAtt': ['Machine', 'StateMachineRevisionId'] },
+        },
         DeletionPolicy: 'Retain',
         UpdateReplacePolicy: 'Retain',
       },
       Live: {
         Type: 'AWS::StepFunctions::StateMachineAlias',
-        Properties: { Name: 'live', RoutingConfiguration: [{ StateMachineVersionArn: { 'Fn::GetAtt': ['MachineVersion', 'Arn'] }, Weight: 100 }] },
+        Properties: {
+          Name: 'live',
+          RoutingConfiguration: [{ StateMachineVersionArn: { 'Fn::GetAtt': ['MachineVersion', 'Arn'] }, Weight: 100 }],
+        },
       },
       Policy: {
         Type: 'AWS::IAM::Policy',
         Properties: {
           PolicyName: 'p',
           Roles: [{ Ref: 'Role' }],
-          PolicyDocument: { Statement: [{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [functionId, 'Arn'] }, ':*']] } }] },
+          PolicyDocument: {
+            Statement: [
+              {
+                Effect: 'Allow',
+                Action: 'lambda:InvokeFunction',
+                Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [functionId, 'Arn'] }, ':*']] },
+              },
+            ],
+          },
         },
       },
       Table: { Type: 'AWS::DynamoDB::Table', Properties: {} },
@@ -66,7 +90,9 @@ describe('AwsResolutionContext: the values CloudFormation gives on AWS', () => {
     expect(fnName).toMatch(/^Demo-Worker-[0-9A-F]{12}$/);
     expect(context.getAtt('Worker', 'Arn', resolver)).toBe(`arn:aws:lambda:eu-west-1:111122223333:function:${fnName}`);
     expect(context.getAtt('Role', 'Arn', resolver)).toMatch(/^arn:aws:iam::111122223333:role\/Demo-Role-[0-9A-F]{12}$/);
-    expect(context.getAtt('Table', 'Arn', resolver)).toMatch(/^arn:aws:dynamodb:eu-west-1:111122223333:table\/Demo-Table-/);
+    expect(context.getAtt('Table', 'Arn', resolver)).toMatch(
+      /^arn:aws:dynamodb:eu-west-1:111122223333:table\/Demo-Table-/,
+    );
     expect(context.getAtt('Bucket', 'Arn', resolver)).toMatch(/^arn:aws:s3:::demo-bucket-[0-9a-f]{12}$/);
     expect(context.ref('Queue', resolver)).toBe('https://sqs.eu-west-1.amazonaws.com/111122223333/dead-letters');
     expect(context.getAtt('Queue', 'Arn', resolver)).toBe('arn:aws:sqs:eu-west-1:111122223333:dead-letters');
@@ -79,7 +105,9 @@ describe('AwsResolutionContext: the values CloudFormation gives on AWS', () => {
     expect(machine.versionArns).toEqual(['arn:aws:states:eu-west-1:111122223333:stateMachine:flow:1']);
     const fnArn = context.getAtt('Worker', 'Arn', resolver) as string;
     expect(JSON.stringify(machine.definition)).toContain(`"FunctionName":"${fnArn}:1"`);
-    expect(rolesOf(resolver)[0].policies[0].policy.Statement).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: `${fnArn}:*` }]);
+    expect(rolesOf(resolver)[0].policies[0].policy.Statement).toEqual([
+      { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: `${fnArn}:*` },
+    ]);
   });
 });
 

@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { ExpressRunLog } from '../../src/services/express-run-log';
 
 const run = (n: number) => ({
-  description: { executionArn: `arn:aws:states:us-east-1:123456789012:express:m:run-${n}:x`, name: `run-${n}`, status: 'SUCCEEDED', startDate: 1_700_000_000 + n, stopDate: 1_700_000_001.5 + n },
-  events: [{ id: 1, type: 'ExecutionStarted', timestamp: 1_700_000_000 + n, executionStartedEventDetails: { input: '{}' } }],
+  description: {
+    executionArn: `arn:aws:states:us-east-1:123456789012:express:m:run-${n}:x`,
+    name: `run-${n}`,
+    status: 'SUCCEEDED',
+    startDate: 1_700_000_000 + n,
+    stopDate: 1_700_000_001.5 + n,
+  },
+  events: [
+    { id: 1, type: 'ExecutionStarted', timestamp: 1_700_000_000 + n, executionStartedEventDetails: { input: '{}' } },
+  ],
 });
 
 describe('the express run log', () => {

@@ -21,16 +21,23 @@ describe('failure words', () => {
 
   it('an expression that returned nothing: which field of which step came out empty, and what it reads', () => {
     const words = describeFailure('States.QueryEvaluationError', NOTHING);
-    expect(words.headline).toBe("Step 'research': Arguments/Payload/prompt came out empty; $states.input.input.question is missing");
+    expect(words.headline).toBe(
+      "Step 'research': Arguments/Payload/prompt came out empty; $states.input.input.question is missing",
+    );
   });
 
   it("a function's error: its message, with its type", () => {
-    const words = describeFailure('States.TaskFailed', JSON.stringify({ errorType: 'PlantedDefect', errorMessage: 'the mail server said no', trace: ['at x'] }));
+    const words = describeFailure(
+      'States.TaskFailed',
+      JSON.stringify({ errorType: 'PlantedDefect', errorMessage: 'the mail server said no', trace: ['at x'] }),
+    );
     expect(words.headline).toBe('PlantedDefect: the mail server said no');
   });
 
   it('anything else: the error and the first line of its cause', () => {
-    expect(describeFailure('States.Timeout', 'The state timed out after 30 seconds\nmore').headline).toBe('States.Timeout: The state timed out after 30 seconds');
+    expect(describeFailure('States.Timeout', 'The state timed out after 30 seconds\nmore').headline).toBe(
+      'States.Timeout: The state timed out after 30 seconds',
+    );
     expect(describeFailure('Stopped', undefined).headline).toBe('Stopped');
   });
 });

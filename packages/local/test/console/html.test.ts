@@ -10,7 +10,9 @@ describe('html', () => {
 
   it('nests safe fragments and arrays unescaped, and drops null, undefined and false', () => {
     const rows = ['a<b', 'c'].map((v) => html`<li>${v}</li>`);
-    expect(html`<ul>${rows}${null}${undefined}${false}${0}</ul>`.toString()).toBe('<ul><li>a&lt;b</li><li>c</li>0</ul>');
+    expect(html`<ul>${rows}${null}${undefined}${false}${0}</ul>`.toString()).toBe(
+      '<ul><li>a&lt;b</li><li>c</li>0</ul>',
+    );
     expect(html`${trusted('<b>')}`.toString()).toBe('<b>');
   });
 

@@ -13,18 +13,57 @@ const services: ConsoleServices = {
   sns: {
     list: () => [{ topic: { arn: TOPIC, name: 'order-events' }, subscriptions: [] }],
     recentMessages: () => [
-      { messageId: 'm-2', topicArn: TOPIC, message: 'no one listens', timestamp: '2026-12-02T03:22:19.646Z', deliveries: 0 },
-      { messageId: 'm-1', topicArn: TOPIC, subject: 'Order', message: 'placed', timestamp: '2026-12-02T03:22:18.100Z', deliveries: 2, executionArn: RUN },
+      {
+        messageId: 'm-2',
+        topicArn: TOPIC,
+        message: 'no one listens',
+        timestamp: '2026-12-02T03:22:19.646Z',
+        deliveries: 0,
+      },
+      {
+        messageId: 'm-1',
+        topicArn: TOPIC,
+        subject: 'Order',
+        message: 'placed',
+        timestamp: '2026-12-02T03:22:18.100Z',
+        deliveries: 2,
+        executionArn: RUN,
+      },
     ],
   },
   eventbridge: {
-    list: () => [{ bus: 'default', rules: [{ name: 'orders-placed', pattern: '{"source":["shop.orders"]}', state: 'ENABLED', targets: [] }] }],
+    list: () => [
+      {
+        bus: 'default',
+        rules: [{ name: 'orders-placed', pattern: '{"source":["shop.orders"]}', state: 'ENABLED', targets: [] }],
+      },
+    ],
     recentEvents: () => [
-      { bus: 'default', event: { source: 'shop.audit', 'detail-type': 'Audited', time: '2026-12-02T03:22:19Z', detail: {} }, rules: [], executionArn: RUN },
-      { bus: 'default', event: { source: 'shop.orders', 'detail-type': 'OrderPlaced', time: '2026-12-02T03:22:19Z', detail: {} }, rules: ['orders-placed'] },
+      {
+        bus: 'default',
+        event: { source: 'shop.audit', 'detail-type': 'Audited', time: '2026-12-02T03:22:19Z', detail: {} },
+        rules: [],
+        executionArn: RUN,
+      },
+      {
+        bus: 'default',
+        event: { source: 'shop.orders', 'detail-type': 'OrderPlaced', time: '2026-12-02T03:22:19Z', detail: {} },
+        rules: ['orders-placed'],
+      },
     ],
   },
-  cloudwatch: { recent: () => [{ namespace: 'Shop', metricName: 'OrdersPlaced', dimensions: [], value: 3, timestamp: '2026-12-02T03:22:19.678Z', executionArn: RUN }] },
+  cloudwatch: {
+    recent: () => [
+      {
+        namespace: 'Shop',
+        metricName: 'OrdersPlaced',
+        dimensions: [],
+        value: 3,
+        timestamp: '2026-12-02T03:22:19.678Z',
+        executionArn: RUN,
+      },
+    ],
+  },
 };
 
 const row = (page: string, attribute: string) => new RegExp(`<tr ${attribute}>(.*?)</tr>`, 's').exec(page)?.[1] ?? '';
@@ -41,7 +80,9 @@ describe('the Services page', () => {
   });
 
   it('says an event matched no rule, and names the rules one matched', () => {
-    expect(row(page, 'data-event-source="shop.audit"')).toContain('<td class="matched-rules"><span class="muted">no rule matched</span></td>');
+    expect(row(page, 'data-event-source="shop.audit"')).toContain(
+      '<td class="matched-rules"><span class="muted">no rule matched</span></td>',
+    );
     expect(row(page, 'data-event-source="shop.orders"')).toContain('<td class="matched-rules">orders-placed</td>');
   });
 
@@ -54,11 +95,20 @@ describe('the Services page', () => {
 
   it('counts deliveries in words', () => {
     expect(row(page, 'data-message="m-1"')).toContain('<td class="deliveries">2 subscriptions</td>');
-    expect(row(page, 'data-message="m-2"')).toContain('<td class="deliveries"><span class="muted">no subscription</span></td>');
+    expect(row(page, 'data-message="m-2"')).toContain(
+      '<td class="deliveries"><span class="muted">no subscription</span></td>',
+    );
   });
 
   it('says each list is empty when it is', () => {
     const empty = servicesPage({});
-    for (const text of ['No topic yet.', 'No message published yet.', 'No bus yet.', 'No event put yet.', 'No metric put yet.']) expect(empty).toContain(text);
+    for (const text of [
+      'No topic yet.',
+      'No message published yet.',
+      'No bus yet.',
+      'No event put yet.',
+      'No metric put yet.',
+    ])
+      expect(empty).toContain(text);
   });
 });

@@ -20,13 +20,20 @@ describe('layoutStateGraph', () => {
     const { nodes, edges } = layoutStateGraph(agentLoop);
     const layer = Object.fromEntries(nodes.map((n) => [n.id, n.layer]));
     expect(layer).toMatchObject({ '(start)': 0, Start: 1, Model: 2, 'Final?': 3, Tools: 4, Done: 4, Failed: 5 });
-    expect(edges.filter((e) => e.back)).toEqual([expect.objectContaining({ from: 'Tools', to: 'Model', kind: 'next', back: true })]);
+    expect(edges.filter((e) => e.back)).toEqual([
+      expect.objectContaining({ from: 'Tools', to: 'Model', kind: 'next', back: true }),
+    ]);
     expect(edges.find((e) => e.from === 'Tools' && e.to === 'Failed')?.kind).toBe('catch');
   });
 
   it('marks the states that end the run instead of drawing edges to a shared end node', () => {
     const { nodes, edges } = layoutStateGraph(agentLoop);
-    expect(nodes.filter((n) => n.end).map((n) => n.id).sort()).toEqual(['Done', 'Failed']);
+    expect(
+      nodes
+        .filter((n) => n.end)
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual(['Done', 'Failed']);
     expect(edges.map((e) => e.to)).not.toContain('(end)');
   });
 
@@ -37,7 +44,10 @@ describe('layoutStateGraph', () => {
   });
 
   it('still draws states no transition reaches', () => {
-    const { nodes } = layoutStateGraph({ StartAt: 'A', States: { A: { Type: 'Succeed' }, Orphan: { Type: 'Pass', End: true } } });
+    const { nodes } = layoutStateGraph({
+      StartAt: 'A',
+      States: { A: { Type: 'Succeed' }, Orphan: { Type: 'Pass', End: true } },
+    });
     expect(nodes.map((n) => n.id)).toContain('Orphan');
   });
 });
@@ -60,7 +70,10 @@ type Box = { readonly x: number; readonly y: number; readonly width: number; rea
 function pathPoints(d: string): [number, number][] {
   const points: [number, number][] = [];
   for (const [, command, args] of d.matchAll(/([MLC])([^MLC]*)/g)) {
-    const n = args.trim().split(/[\s,]+/).map(Number);
+    const n = args
+      .trim()
+      .split(/[\s,]+/)
+      .map(Number);
     if (command !== 'C') {
       points.push([n[0], n[1]]);
       continue;
@@ -69,7 +82,8 @@ function pathPoints(d: string): [number, number][] {
     for (let i = 1; i <= 32; i++) {
       const t = i / 32;
       const u = 1 - t;
-      const at = (p0: number, p1: number, p2: number, p3: number) => u * u * u * p0 + 3 * u * u * t * p1 + 3 * u * t * t * p2 + t * t * t * p3;
+      const at = (p0: number, p1: number, p2: number, p3: number) =>
+        u * u * u * p0 + 3 * u * u * t * p1 + 3 * u * t * t * p2 + t * t * t * p3;
       points.push([at(x0, n[0], n[2], n[4]), at(y0, n[1], n[3], n[5])]);
     }
   }
@@ -78,13 +92,16 @@ function pathPoints(d: string): [number, number][] {
 
 const distanceToBox = ([x, y]: [number, number], b: Box) =>
   Math.hypot(Math.max(b.x - x, 0, x - (b.x + b.width)), Math.max(b.y - y, 0, y - (b.y + b.height)));
-const insideBox = ([x, y]: [number, number], b: Box) => x > b.x + 1 && x < b.x + b.width - 1 && y > b.y + 1 && y < b.y + b.height - 1;
+const insideBox = ([x, y]: [number, number], b: Box) =>
+  x > b.x + 1 && x < b.x + b.width - 1 && y > b.y + 1 && y < b.y + b.height - 1;
 
 /** The states whose boxes an edge's drawn segments pass through, other than the boxes it starts and ends at. */
 function statesCrossed(svg: string): string[] {
-  const boxes = [...svg.matchAll(/<g class="state[^"]*" data-state="([^"]+)"[^>]*>.*?<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/g)].map(
-    ([, name, x, y, width, height]) => ({ name, x: +x, y: +y, width: +width, height: +height }),
-  );
+  const boxes = [
+    ...svg.matchAll(
+      /<g class="state[^"]*" data-state="([^"]+)"[^>]*>.*?<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/g,
+    ),
+  ].map(([, name, x, y, width, height]) => ({ name, x: +x, y: +y, width: +width, height: +height }));
   const crossings: string[] = [];
   for (const [, d] of svg.matchAll(/<path class="edge[^"]*" d="([^"]+)"/g)) {
     const points = pathPoints(d);
@@ -94,9 +111,10 @@ function statesCrossed(svg: string): string[] {
       const crossed = points.slice(1).some((to, i) => {
         const from = points[i];
         const steps = Math.ceil(Math.hypot(to[0] - from[0], to[1] - from[1]));
-        return Array.from({ length: steps + 1 }, (_, k): [number, number] => [from[0] + ((to[0] - from[0]) * k) / steps, from[1] + ((to[1] - from[1]) * k) / steps]).some((p) =>
-          insideBox(p, box),
-        );
+        return Array.from({ length: steps + 1 }, (_, k): [number, number] => [
+          from[0] + ((to[0] - from[0]) * k) / steps,
+          from[1] + ((to[1] - from[1]) * k) / steps,
+        ]).some((p) => insideBox(p, box));
       });
       if (crossed) crossings.push(`${d} crosses ${box.name}`);
     }
@@ -105,11 +123,14 @@ function statesCrossed(svg: string): string[] {
 }
 
 describe('state graph edges', () => {
-  it.each(workflows.map((w) => [w.name, w] as const))('no edge of %s passes through a state it does not join', (_name, workflow) => {
-    const svg = renderStateGraph(compileWorkflow(workflow) as unknown as AslDefinition).toString();
-    expect(svg).toMatch(/<path class="edge/);
-    expect(statesCrossed(svg)).toEqual([]);
-  });
+  it.each(workflows.map((w) => [w.name, w] as const))(
+    'no edge of %s passes through a state it does not join',
+    (_name, workflow) => {
+      const svg = renderStateGraph(compileWorkflow(workflow) as unknown as AslDefinition).toString();
+      expect(svg).toMatch(/<path class="edge/);
+      expect(statesCrossed(svg)).toEqual([]);
+    },
+  );
 
   it('no edge passes through other states when a Catch skips layers or a loop goes back', () => {
     const skipping: AslDefinition = {

@@ -15,7 +15,13 @@ let api: LocalApiServer;
 beforeAll(async () => {
   await harness.start();
   let url = '';
-  api = await startLocalApiServer(createLocalApiHandler({ services: [stepFunctionsService(harness.engine)], console: (req, res) => loadConsoleHandler({ sfnEndpoint: url })(req, res) }), 0);
+  api = await startLocalApiServer(
+    createLocalApiHandler({
+      services: [stepFunctionsService(harness.engine)],
+      console: (req, res) => loadConsoleHandler({ sfnEndpoint: url })(req, res),
+    }),
+    0,
+  );
   url = api.url;
 });
 afterAll(async () => {
@@ -73,7 +79,9 @@ describe('the state machine page', () => {
   it('the list links every state machine to its page', async () => {
     const { status, body } = await page('/state-machines');
     expect(status).toBe(200);
-    expect(body).toContain(`href="/state-machines/${encodeURIComponent('arn:aws:states:us-east-1:123456789012:stateMachine:unserved-tasks')}"`);
+    expect(body).toContain(
+      `href="/state-machines/${encodeURIComponent('arn:aws:states:us-east-1:123456789012:stateMachine:unserved-tasks')}"`,
+    );
   });
 
   it('the list says which state machines have Tasks the engine does not serve, linking to the warnings', async () => {

@@ -5,11 +5,19 @@ const compiled = {
   Comment: 'demo 1.0.0',
   StartAt: 'Send',
   States: {
-    Send: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Arguments: { FunctionName: '${ToolStepFunctionArn}' }, Next: 'Done' },
+    Send: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::lambda:invoke',
+      Arguments: { FunctionName: '${ToolStepFunctionArn}' },
+      Next: 'Done',
+    },
     Done: { Type: 'Succeed' },
   },
 };
-const deployed = (fn = 'arn:aws:lambda:us-east-1:123456789012:function:autosave-tool-step:7', comment = 'demo 1.0.0') => ({
+const deployed = (
+  fn = 'arn:aws:lambda:us-east-1:123456789012:function:autosave-tool-step:7',
+  comment = 'demo 1.0.0',
+) => ({
   // Key order differs from the compiled one, as a service may return it.
   States: {
     Send: { Next: 'Done', Arguments: { FunctionName: fn }, Resource: 'arn:aws:states:::lambda:invoke', Type: 'Task' },

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  describeOperationError,
-  InvalidRunFilterError,
-  parseRunStatus,
-  RunNotFoundError,
-} from '../../src/operations';
+import { describeOperationError, InvalidRunFilterError, parseRunStatus, RunNotFoundError } from '../../src/operations';
 
 describe('describeOperationError', () => {
   it('names a domain error and keeps only the first line of its message', () => {
-    expect(describeOperationError(new RunNotFoundError('no run named x\nmore detail'))).toBe('RunNotFoundError: no run named x');
+    expect(describeOperationError(new RunNotFoundError('no run named x\nmore detail'))).toBe(
+      'RunNotFoundError: no run named x',
+    );
   });
 
   it('says an unknown status plainly, listing the valid ones', () => {

@@ -19,7 +19,9 @@ describe('engineClock', () => {
 
   it("reads the virtual clock's now from GET /_autosave/clock", async () => {
     const epochMillis = Date.UTC(2026, 0, 1);
-    expect(await engineClock(await serve(200, { now: new Date(epochMillis).toISOString(), epochMillis }))()).toBe(epochMillis);
+    expect(await engineClock(await serve(200, { now: new Date(epochMillis).toISOString(), epochMillis }))()).toBe(
+      epochMillis,
+    );
   });
 
   it('takes a 404 (no virtual clock) to mean the engine runs on the system clock', async () => {

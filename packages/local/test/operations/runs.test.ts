@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  InvalidRunFilterError,
-  parseRunStatus,
-  RUN_STATUS_FILTERS,
-  WAITING_RUN_FILTER,
-} from '../../src/operations';
+import { InvalidRunFilterError, parseRunStatus, RUN_STATUS_FILTERS, WAITING_RUN_FILTER } from '../../src/operations';
 
 describe('parseRunStatus', () => {
   it.each([

@@ -54,20 +54,33 @@ describe('findConfigFile', () => {
 });
 
 describe('loadConfig', () => {
-  it.each(['commonjs', 'module'] as const)('loads a TypeScript config in a %s package, with extensionless relative imports', async (type) => {
-    const dir = await project(`app-${type}`, type, CONFIG);
-    const loaded = await loadConfig(join(dir, 'autosave.config.ts'));
-    expect(loaded.configFile).toBe(join(dir, 'autosave.config.ts'));
-    expect(loaded.workflows.map((w) => w.name)).toEqual([`hello-${type}`]);
-    // A runtime function's name gets the prefix it is invoked under; any other name stays as written.
-    expect(Object.keys(loaded.functions).sort()).toEqual(['autosave-tool-step', 'my-function']);
-    // The model script is taken from the config's folder, not from wherever the command runs.
-    expect(loaded.environment).toEqual({ GREETING: 'hi', AUTOSAVE_MODEL_SCRIPT: join(dir, 'fixtures', 'script.json') });
-  });
+  it.each(['commonjs', 'module'] as const)(
+    'loads a TypeScript config in a %s package, with extensionless relative imports',
+    async (type) => {
+      const dir = await project(`app-${type}`, type, CONFIG);
+      const loaded = await loadConfig(join(dir, 'autosave.config.ts'));
+      expect(loaded.configFile).toBe(join(dir, 'autosave.config.ts'));
+      expect(loaded.workflows.map((w) => w.name)).toEqual([`hello-${type}`]);
+      // A runtime function's name gets the prefix it is invoked under; any other name stays as written.
+      expect(Object.keys(loaded.functions).sort()).toEqual(['autosave-tool-step', 'my-function']);
+      // The model script is taken from the config's folder, not from wherever the command runs.
+      expect(loaded.environment).toEqual({
+        GREETING: 'hi',
+        AUTOSAVE_MODEL_SCRIPT: join(dir, 'fixtures', 'script.json'),
+      });
+    },
+  );
 
   it('loads a functions module named by a path relative to the config file', async () => {
-    const dir = await project('functions-module', 'module', `import { hello } from './workflows';\nexport default { workflows: [hello], functions: './handlers.ts' };\n`);
-    await writeFile(join(dir, 'handlers.ts'), `export const modelStep = async () => ({});\nexport default { 'model-step': async () => ({ text: 'scripted' }) };\n`);
+    const dir = await project(
+      'functions-module',
+      'module',
+      `import { hello } from './workflows';\nexport default { workflows: [hello], functions: './handlers.ts' };\n`,
+    );
+    await writeFile(
+      join(dir, 'handlers.ts'),
+      `export const modelStep = async () => ({});\nexport default { 'model-step': async () => ({ text: 'scripted' }) };\n`,
+    );
     const loaded = await loadConfig(join(dir, 'autosave.config.ts'));
     expect(Object.keys(loaded.functions)).toEqual(['autosave-model-step']);
   });
@@ -75,13 +88,37 @@ describe('loadConfig', () => {
   it.each([
     ['no workflows', 'export default { functions: {} };', /`workflows` must be an array/],
     ['a workflow that is not one', 'export default { workflows: [42] };', /workflows\[0\] is not a workflow/],
-    ['two workflows of one name', `import { hello } from './workflows';\nexport default { workflows: [hello, hello] };`, /two workflows are named 'hello-module'/],
+    [
+      'two workflows of one name',
+      `import { hello } from './workflows';\nexport default { workflows: [hello, hello] };`,
+      /two workflows are named 'hello-module'/,
+    ],
     ['a syntax error', 'export default {', /could not be loaded/],
-    ['functions: 42', `import { hello } from './workflows';\nexport default { workflows: [hello], functions: 42 };`, /`functions` must be a table of handlers .* or the path of a module exporting one; it is 42/],
-    ['a function that is not a handler', `import { hello } from './workflows';\nexport default { workflows: [hello], functions: { 'my-function': 'greet' } };`, /`functions\['my-function'\]` is not a Lambda handler/],
-    ['a model script that does not exist', `import { hello } from './workflows';\nexport default { workflows: [hello], model: { script: './no-such-script.json' } };`, /`model.script` names .*no-such-script.json, which does not exist/],
-    ['a model script that is not a path', `import { hello } from './workflows';\nexport default { workflows: [hello], model: { script: 7 } };`, /`model.script` must be the path of a JSON file/],
-    ['environment values that are not strings', `import { hello } from './workflows';\nexport default { workflows: [hello], environment: { PORT: 8080 } };`, /`environment.PORT` must be a string/],
+    [
+      'functions: 42',
+      `import { hello } from './workflows';\nexport default { workflows: [hello], functions: 42 };`,
+      /`functions` must be a table of handlers .* or the path of a module exporting one; it is 42/,
+    ],
+    [
+      'a function that is not a handler',
+      `import { hello } from './workflows';\nexport default { workflows: [hello], functions: { 'my-function': 'greet' } };`,
+      /`functions\['my-function'\]` is not a Lambda handler/,
+    ],
+    [
+      'a model script that does not exist',
+      `import { hello } from './workflows';\nexport default { workflows: [hello], model: { script: './no-such-script.json' } };`,
+      /`model.script` names .*no-such-script.json, which does not exist/,
+    ],
+    [
+      'a model script that is not a path',
+      `import { hello } from './workflows';\nexport default { workflows: [hello], model: { script: 7 } };`,
+      /`model.script` must be the path of a JSON file/,
+    ],
+    [
+      'environment values that are not strings',
+      `import { hello } from './workflows';\nexport default { workflows: [hello], environment: { PORT: 8080 } };`,
+      /`environment.PORT` must be a string/,
+    ],
   ])('refuses %s with an error naming the file', async (label, config, message) => {
     const dir = await project(`bad-${label.replaceAll(' ', '-')}`, 'module', config);
     const error = await loadConfig(join(dir, 'autosave.config.ts')).catch((e: unknown) => e);
@@ -93,19 +130,25 @@ describe('loadConfig', () => {
 
 describe('a config that never finishes loading', () => {
   it('times out naming the file, instead of hanging with no output', async () => {
-    const dir = await project('never-settles', 'module', `await new Promise(() => undefined);\nexport default { workflows: [] };\n`);
+    const dir = await project(
+      'never-settles',
+      'module',
+      `await new Promise(() => undefined);\nexport default { workflows: [] };\n`,
+    );
     const started = Date.now();
     const error = await loadConfig(join(dir, 'autosave.config.ts'), { timeoutMillis: 1500 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AutosaveConfigError);
     expect((error as Error).name).toBe('AutosaveConfigError');
-    expect((error as Error).message).toMatch(new RegExp(`^${join(dir, 'autosave.config.ts').replace(/[.]/g, '\\.')} did not finish loading in 1.5 s`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^${join(dir, 'autosave.config.ts').replace(/[.]/g, '\\.')} did not finish loading in 1.5 s`),
+    );
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 
 describe('autosave compile --config', () => {
   it("writes the config's workflows, not the example app's", async () => {
-    const dir = await project('compile', 'commonjs', CONFIG.replace("steps: [] as const", 'steps: []'));
+    const dir = await project('compile', 'commonjs', CONFIG.replace('steps: [] as const', 'steps: []'));
     await writeFile(
       join(dir, 'workflows.ts'),
       `import { defineWorkflow, tool } from ${JSON.stringify(join(process.cwd(), 'packages/workflow/src/index.ts'))};\n` +
@@ -114,7 +157,9 @@ describe('autosave compile --config', () => {
     );
     const out = join(dir, 'asl');
     expect(await compile(['--config', join(dir, 'autosave.config.ts'), '--out', out])).toBe(0);
-    const asl = JSON.parse(await readFile(join(out, 'hello-app.asl.json'), 'utf8')) as { States: Record<string, unknown> };
+    const asl = JSON.parse(await readFile(join(out, 'hello-app.asl.json'), 'utf8')) as {
+      States: Record<string, unknown>;
+    };
     expect(Object.keys(asl.States)).toContain('greet');
   });
 });

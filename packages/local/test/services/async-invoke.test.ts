@@ -35,7 +35,14 @@ describe('an asynchronous invocation', () => {
 
   it('counts an invoke that throws (the function could not be run) as a failed attempt', async () => {
     let calls = 0;
-    const outcome = await invokeAsynchronously(async () => { calls++; throw new Error('no such function'); }, ARN, {});
+    const outcome = await invokeAsynchronously(
+      async () => {
+        calls++;
+        throw new Error('no such function');
+      },
+      ARN,
+      {},
+    );
     expect(outcome).toMatchObject({ delivered: false, attempts: 3 });
     expect(calls).toBe(3);
   });

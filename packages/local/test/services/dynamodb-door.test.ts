@@ -16,7 +16,8 @@ const dirs: string[] = [];
 afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
-const client = (endpoint: string) => new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+const client = (endpoint: string) =>
+  new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
 
 describe('startLocalDynamoDbDoor', () => {
   it('holds the first requests until dynalite has its tables and prepare is done, runs prepare once, then answers them', async () => {
@@ -29,7 +30,9 @@ describe('startLocalDynamoDbDoor', () => {
       prepare: async (endpoint) => {
         prepared += 1;
         const own = client(endpoint);
-        await own.send(new PutItemCommand({ TableName: 'records', Item: { id: { S: 'lease' }, state: { S: 'ended' } } }));
+        await own.send(
+          new PutItemCommand({ TableName: 'records', Item: { id: { S: 'lease' }, state: { S: 'ended' } } }),
+        );
         own.destroy();
       },
     });
@@ -49,13 +52,19 @@ describe('startLocalDynamoDbDoor', () => {
     }
   });
 
-  it('answers a 500 in DynamoDB\'s words when the local DynamoDB cannot start, instead of holding the request', async () => {
+  it("answers a 500 in DynamoDB's words when the local DynamoDB cannot start, instead of holding the request", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'autosave-door-'));
     dirs.push(dir);
-    const door = await startLocalDynamoDbDoor({ directory: dir, tables: [], prepare: async () => Promise.reject(new Error('scan failed')) });
+    const door = await startLocalDynamoDbDoor({
+      directory: dir,
+      tables: [],
+      prepare: async () => Promise.reject(new Error('scan failed')),
+    });
     const c = client(door.endpoint);
     try {
-      await expect(c.send(new GetItemCommand({ TableName: 'records', Key: { id: { S: 'x' } } }))).rejects.toMatchObject({ name: 'InternalServerError', message: expect.stringContaining('scan failed') });
+      await expect(c.send(new GetItemCommand({ TableName: 'records', Key: { id: { S: 'x' } } }))).rejects.toMatchObject(
+        { name: 'InternalServerError', message: expect.stringContaining('scan failed') },
+      );
       await expect(door.open()).rejects.toThrow('scan failed');
     } finally {
       c.destroy();
@@ -78,12 +87,26 @@ describe('startLocalDynamoDbDoor', () => {
         const door = await startLocalDynamoDbDoor({ directory: dir, tables: ['records'] });
         await door.open();
         // One connection per write, all opened at once.
-        const c = new DynamoDBClient({ endpoint: door.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1, requestHandler: { httpAgent: new Agent({ keepAlive: false, maxSockets: 200 }) } });
+        const c = new DynamoDBClient({
+          endpoint: door.endpoint,
+          region: LOCAL_REGION,
+          credentials: LOCAL_CREDENTIALS,
+          maxAttempts: 1,
+          requestHandler: { httpAgent: new Agent({ keepAlive: false, maxSockets: 200 }) },
+        });
         const writes = Array.from({ length: 120 }, (_, i) =>
-          c.send(new PutItemCommand({ TableName: 'records', Item: { id: { S: `k${i % 7}` }, n: { N: String(i) } }, ConditionExpression: 'attribute_not_exists(done)' })).then(
-            () => 'answered',
-            (err: Error) => `${err.name}: ${err.message}`,
-          ),
+          c
+            .send(
+              new PutItemCommand({
+                TableName: 'records',
+                Item: { id: { S: `k${i % 7}` }, n: { N: String(i) } },
+                ConditionExpression: 'attribute_not_exists(done)',
+              }),
+            )
+            .then(
+              () => 'answered',
+              (err: Error) => `${err.name}: ${err.message}`,
+            ),
         );
         // Close as soon as dynalite answers the first: the others are in, or still connecting.
         await Promise.race(writes);
@@ -93,7 +116,12 @@ describe('startLocalDynamoDbDoor', () => {
         // A write is answered by DynamoDB (done, or refused in DynamoDB's words while stopping), or it never got in
         // (its connection refused or reset before its request was read, as the door stopped listening): never cut
         // off once let in ('socket hang up').
-        const cutOff = outcomes.filter((o) => o !== 'answered' && !o.startsWith('ServiceUnavailableException') && !/\b(ECONNREFUSED|ECONNRESET)\b/.test(o));
+        const cutOff = outcomes.filter(
+          (o) =>
+            o !== 'answered' &&
+            !o.startsWith('ServiceUnavailableException') &&
+            !/\b(ECONNREFUSED|ECONNRESET)\b/.test(o),
+        );
         expect(cutOff).toEqual([]);
         expect(outcomes.filter((o) => o === 'answered').length).toBeGreaterThan(1);
         // Give a late operation of dynalite's the turns it would need to reject.

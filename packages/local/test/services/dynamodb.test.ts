@@ -9,7 +9,11 @@ import { startLocalDynamoDb } from '../../src/services/dynamodb';
 /** Starts dynalite with one table and writes to it at once; resolves with the write's error, if any. */
 async function firstWriteError(dir: string, round: number): Promise<string | undefined> {
   const dynamo = await startLocalDynamoDb({ directory: join(dir, `dynamodb-${round}`), tables: ['records'] });
-  const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const client = new DynamoDBClient({
+    endpoint: dynamo.endpoint,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+  });
   try {
     await client.send(new PutItemCommand({ TableName: 'records', Item: { id: { S: 'first' } } }));
     return undefined;

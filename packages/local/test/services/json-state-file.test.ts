@@ -48,7 +48,9 @@ describe('local services keep their resources across a restart', () => {
     expect(existsSync(file)).toBe(true);
 
     const after = new LocalSns({ targets: targets(dir), file });
-    expect(after.list().map((t) => [t.topic.arn, t.subscriptions.map((s) => s.endpoint)])).toEqual([[TopicArn, ['ops@example.com']]]);
+    expect(after.list().map((t) => [t.topic.arn, t.subscriptions.map((s) => s.endpoint)])).toEqual([
+      [TopicArn, ['ops@example.com']],
+    ]);
   });
 
   it('EventBridge: buses and rules', async () => {
@@ -57,7 +59,11 @@ describe('local services keep their resources across a restart', () => {
     const options = { targets: targets(dir), file, publishToTopic: async () => undefined };
     const before = new LocalEventBridge(options);
     await before.call('CreateEventBus', { Name: 'orders' });
-    await before.call('PutRule', { Name: 'paid', EventBusName: 'orders', EventPattern: JSON.stringify({ 'detail-type': ['paid'] }) });
+    await before.call('PutRule', {
+      Name: 'paid',
+      EventBusName: 'orders',
+      EventPattern: JSON.stringify({ 'detail-type': ['paid'] }),
+    });
 
     const after = new LocalEventBridge(options);
     expect(after.list().map((b) => [b.bus, b.rules.map((r) => r.name)])).toEqual([

@@ -3,7 +3,17 @@ import { lazyClient } from '../../src/services/lazy-client';
 
 /** A stand-in SDK client that records what it was asked. */
 function fakeClient() {
-  return { sent: [] as unknown[], destroyed: false, send(command: never) { this.sent.push(command); return Promise.resolve({ answered: command }); }, destroy() { this.destroyed = true; } };
+  return {
+    sent: [] as unknown[],
+    destroyed: false,
+    send(command: never) {
+      this.sent.push(command);
+      return Promise.resolve({ answered: command });
+    },
+    destroy() {
+      this.destroyed = true;
+    },
+  };
 }
 
 describe('lazyClient', () => {

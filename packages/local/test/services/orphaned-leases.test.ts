@@ -17,7 +17,9 @@ describe('expireOrphanedLeases', () => {
     await ledger.run({ key: 'site-1:welcome', payload: { to: 'a' }, act: async () => ({ sent: 1 }) });
     await ledger.claim('site-2:welcome', { to: 'b' }, tenMinutes);
     await ledger.claim('site-3:welcome', { to: 'c' }, tenMinutes);
-    await expect(ledger.claim('site-2:welcome', { to: 'b' }, tenMinutes)).rejects.toMatchObject({ name: 'IdempotencyInProgressError' });
+    await expect(ledger.claim('site-2:welcome', { to: 'b' }, tenMinutes)).rejects.toMatchObject({
+      name: 'IdempotencyInProgressError',
+    });
 
     expect(await expireOrphanedLeases(aws.dynamodb, aws.table)).toBe(2);
 

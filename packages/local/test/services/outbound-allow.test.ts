@@ -15,12 +15,23 @@ const withFile = (content: unknown) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'autosave-outbound-'));
   writeFileSync(join(dataDir, 'integrations.json'), JSON.stringify(content));
   return () =>
-    localIntegrations({ dataDir, clock: systemClock, sqs: {} as LocalSqs, invokeLambda: async () => ({}) as never, startExecution: async () => undefined, modelProvider: 'scripted' });
+    localIntegrations({
+      dataDir,
+      clock: systemClock,
+      sqs: {} as LocalSqs,
+      invokeLambda: async () => ({}) as never,
+      startExecution: async () => undefined,
+      modelProvider: 'scripted',
+    });
 };
 
 describe('the local targets http:invoke may call', () => {
   it('--allow-outbound takes host or host:port, comma-separated', () => {
-    expect(parseAllowOutboundFlag('127.0.0.1:8080, localhost,[::1]:9000,')).toEqual(['127.0.0.1:8080', 'localhost', '[::1]:9000']);
+    expect(parseAllowOutboundFlag('127.0.0.1:8080, localhost,[::1]:9000,')).toEqual([
+      '127.0.0.1:8080',
+      'localhost',
+      '[::1]:9000',
+    ]);
   });
 
   it("reads the integrations file's outbound.allow", () => {
@@ -28,7 +39,10 @@ describe('the local targets http:invoke may call', () => {
     expect(withFile({})().allowOutbound).toEqual([]);
   });
 
-  it.each([[{ outbound: { allow: '127.0.0.1' } }], [{ outbound: { allow: [8080] } }], [{ outbound: { allow: [''] } }]])('refuses outbound.allow %j, naming the file and the key', (content) => {
-    expect(withFile(content)).toThrow(/integrations\.json: outbound\.allow must be a list of local targets/);
-  });
+  it.each([[{ outbound: { allow: '127.0.0.1' } }], [{ outbound: { allow: [8080] } }], [{ outbound: { allow: [''] } }]])(
+    'refuses outbound.allow %j, naming the file and the key',
+    (content) => {
+      expect(withFile(content)).toThrow(/integrations\.json: outbound\.allow must be a list of local targets/);
+    },
+  );
 });

@@ -45,7 +45,13 @@ describe('local S3 refusing a bucket name', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'autosave-s3-names-'));
     s3 = await startLocalS3({ directory: dir, buckets: [] });
-    client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'test', secretAccessKey: 'test' }, maxAttempts: 1 });
+    client = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+      maxAttempts: 1,
+    });
   });
   afterAll(async () => {
     client?.destroy();
@@ -93,7 +99,10 @@ describe('local S3 refusing a bucket name', () => {
 
   it('does not take a Host header for a bucket name (virtual-hosted style reaches s3rver unchecked)', async () => {
     const hostile = 'a'.repeat(62) + '!';
-    const res = await fetch(`${s3.endpoint}/`, { method: 'PUT', headers: { host: hostile, authorization: 'AWS test:c2ln', date: new Date().toUTCString() } });
+    const res = await fetch(`${s3.endpoint}/`, {
+      method: 'PUT',
+      headers: { host: hostile, authorization: 'AWS test:c2ln', date: new Date().toUTCString() },
+    });
     // Without a bucket in the path this is not a CreateBucket: s3rver answers it as a request on the service.
     expect(res.status).not.toBe(200);
     await res.arrayBuffer();

@@ -22,7 +22,13 @@ describe('the IAM simulator, not installed', () => {
     const { IamSimulatorUnavailableError } = await import('../../src/cloud-assembly');
     const { StackMode } = await import('../../src/stack');
     const dir = mkdtempSync(join(tmpdir(), 'autosave-no-simulator-'));
-    const stack = new StackMode({ dataDir: dir, region: 'us-east-1', account: '123456789012', endpoints: () => ({ url: '', dynamodb: '', s3: '', region: 'us-east-1', dataDir: dir }), nowMillis: () => 0 });
+    const stack = new StackMode({
+      dataDir: dir,
+      region: 'us-east-1',
+      account: '123456789012',
+      endpoints: () => ({ url: '', dynamodb: '', s3: '', region: 'us-east-1', dataDir: dir }),
+      nowMillis: () => 0,
+    });
     try {
       await expect(stack.enforceIam()).rejects.toBeInstanceOf(IamSimulatorUnavailableError);
     } finally {

@@ -33,22 +33,32 @@ export const APPROVAL_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
 };
 
 const PATH = /^\/approvals\/([A-Za-z0-9_-]{1,64})\/?$/;
 
 /** GET shows the page; POST decides; anything else is refused. */
-export async function handleApprovalHttp(service: ApprovalService, request: ApprovalHttpRequest): Promise<ApprovalHttpResponse> {
+export async function handleApprovalHttp(
+  service: ApprovalService,
+  request: ApprovalHttpRequest,
+): Promise<ApprovalHttpResponse> {
   const match = PATH.exec(request.path);
   const method = request.method.toUpperCase();
   let page: ApprovalPage;
   if (!match) page = refusalPage('not-found');
-  else if (method === 'GET' || method === 'HEAD') page = await service.view(match[1], request.query.sig, request.receivedAtMillis);
+  else if (method === 'GET' || method === 'HEAD')
+    page = await service.view(match[1], request.query.sig, request.receivedAtMillis);
   else if (method === 'POST' && isCrossSite(request.headers ?? {})) page = refusalPage('cross-site');
-  else if (method === 'POST') page = await service.decide(match[1], request.query.sig, parseForm(request), request.receivedAtMillis);
+  else if (method === 'POST')
+    page = await service.decide(match[1], request.query.sig, parseForm(request), request.receivedAtMillis);
   else return { statusCode: 405, headers: { ...APPROVAL_PAGE_HEADERS, allow: 'GET, POST' }, body: '' };
-  return { statusCode: page.statusCode, headers: { ...APPROVAL_PAGE_HEADERS }, body: method === 'HEAD' ? '' : page.html };
+  return {
+    statusCode: page.statusCode,
+    headers: { ...APPROVAL_PAGE_HEADERS },
+    body: method === 'HEAD' ? '' : page.html,
+  };
 }
 
 /**
@@ -81,7 +91,11 @@ function parseForm(request: ApprovalHttpRequest): DecisionForm {
     }
   }
   const form = new URLSearchParams(body);
-  return { decision: form.get('decision') ?? undefined, by: form.get('by') ?? undefined, comment: form.get('comment') ?? undefined };
+  return {
+    decision: form.get('decision') ?? undefined,
+    by: form.get('by') ?? undefined,
+    comment: form.get('comment') ?? undefined,
+  };
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -39,7 +39,11 @@ export interface ApprovalPage {
 const escape = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const when = (millis: number): string => new Date(millis).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+const when = (millis: number): string =>
+  new Date(millis)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 
 function layout(title: string, body: string): string {
   return `<!doctype html>
@@ -94,10 +98,16 @@ export function deliveredPage(record: ApprovalRecord): ApprovalPage {
 }
 
 /** One of the pages that refuse: forged, cross-site, expired, already decided, unknown, run closed, not found, unavailable. */
-export function refusalPage(kind: Exclude<ApprovalPageKind, 'pending' | 'decided' | 'delivered'>, record?: ApprovalRecord): ApprovalPage {
+export function refusalPage(
+  kind: Exclude<ApprovalPageKind, 'pending' | 'decided' | 'delivered'>,
+  record?: ApprovalRecord,
+): ApprovalPage {
   const text: Record<typeof kind, [string, string]> = {
     forged: ['This link is not valid', 'The link was altered or was not issued by Autosave. Nothing was decided.'],
-    'cross-site': ['Decide on the approval page', 'This decision was sent from another site, not from the approval page. Nothing was decided: open the link and decide there.'],
+    'cross-site': [
+      'Decide on the approval page',
+      'This decision was sent from another site, not from the approval page. Nothing was decided: open the link and decide there.',
+    ],
     expired: ['This link has expired', 'The approval window for this request has closed. Nothing was decided.'],
     'already-decided': [
       'Already decided',
@@ -111,7 +121,10 @@ export function refusalPage(kind: Exclude<ApprovalPageKind, 'pending' | 'decided
       'The workflow run timed out or ended before this decision arrived, so it was not applied. If the run is redriven, a new approval link will be sent.',
     ],
     'not-found': ['Not found', 'Approval links look like /approvals/&lt;id&gt;?sig=…'],
-    unavailable: ['Please try again', 'The decision could not be delivered just now and was not recorded. Try again in a moment.'],
+    unavailable: [
+      'Please try again',
+      'The decision could not be delivered just now and was not recorded. Try again in a moment.',
+    ],
   };
   const [title, message] = text[kind];
   return page(kind, title, `<h1>${title}</h1><p>${message}</p>${record && kind !== 'unknown' ? summary(record) : ''}`);

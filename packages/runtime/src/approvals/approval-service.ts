@@ -124,7 +124,14 @@ export class ApprovalService {
         notification = 'sent';
       } catch (error) {
         notification = 'failed';
-        console.error(JSON.stringify({ message: 'approval notification failed; the link is in the run history', approvalId, error: String((error as Error)?.name ?? error), cause: String((error as Error)?.message ?? '') }));
+        console.error(
+          JSON.stringify({
+            message: 'approval notification failed; the link is in the run history',
+            approvalId,
+            error: String((error as Error)?.name ?? error),
+            cause: String((error as Error)?.message ?? ''),
+          }),
+        );
       }
     }
     return { approvalId, url, expiresAtSeconds: stored.expiresAtSeconds, notification };
@@ -146,7 +153,12 @@ export class ApprovalService {
    * delivers the recorded decision if it never arrived (200, "delivered"), else says it was decided (409).
    * @param nowMillis the time of the request on the engine's clock
    */
-  async decide(approvalId: string, sig: string | undefined, form: DecisionForm, nowMillis = this.clock.now()): Promise<ApprovalPage> {
+  async decide(
+    approvalId: string,
+    sig: string | undefined,
+    form: DecisionForm,
+    nowMillis = this.clock.now(),
+  ): Promise<ApprovalPage> {
     const checked = await this.check(approvalId, sig, nowMillis);
     if ('page' in checked) {
       const delivered = await this.deliverIfRecorded(approvalId, sig, nowMillis);
@@ -168,7 +180,9 @@ export class ApprovalService {
     const claimed = await this.setStatus(approvalId, 'PENDING', { status, decision });
     if (!claimed.written) {
       const existing = claimed.existing && fromItem(claimed.existing);
-      return existing?.status === 'RUN_CLOSED' ? refusalPage('run-closed', existing) : refusalPage('already-decided', existing);
+      return existing?.status === 'RUN_CLOSED'
+        ? refusalPage('run-closed', existing)
+        : refusalPage('already-decided', existing);
     }
     const taskToken = String((await this.options.table.get(APPROVAL_ID_PREFIX + approvalId))?.taskToken ?? '');
     try {
@@ -177,13 +191,23 @@ export class ApprovalService {
       const name = (error as Error).name;
       if (RUN_CLOSED_ERRORS.includes(name)) {
         // A redelivery that took the decision may be what closed the task: then the run has the decision.
-        const closed = await this.setStatus(approvalId, status, { status: 'RUN_CLOSED' }, 'attribute_not_exists(redelivering)');
+        const closed = await this.setStatus(
+          approvalId,
+          status,
+          { status: 'RUN_CLOSED' },
+          'attribute_not_exists(redelivering)',
+        );
         if (!closed.written) return decidedPage({ ...record, status, decision });
         return refusalPage('run-closed', { ...record, status: 'RUN_CLOSED', decision });
       }
       // Not delivered: undo, so the approver can try again — unless a redelivery has taken the decision
       // meanwhile (it may already have reached the run): then the decision stands and is being delivered.
-      const undone = await this.setStatus(approvalId, status, { status: 'PENDING', decision: null }, 'attribute_not_exists(redelivering)');
+      const undone = await this.setStatus(
+        approvalId,
+        status,
+        { status: 'PENDING', decision: null },
+        'attribute_not_exists(redelivering)',
+      );
       if (undone.written) return refusalPage('unavailable', record);
       return decidedPage({ ...record, status, decision });
     }
@@ -203,7 +227,8 @@ export class ApprovalService {
   async redeliverRecordedDecision(approvalId: string): Promise<RedeliveryResult> {
     const item = await this.options.table.get(APPROVAL_ID_PREFIX + approvalId);
     const record = item && fromItem(item);
-    if (!item || item.delivered || !record?.decision || (record.status !== 'APPROVED' && record.status !== 'REJECTED')) return 'nothing-to-deliver';
+    if (!item || item.delivered || !record?.decision || (record.status !== 'APPROVED' && record.status !== 'REJECTED'))
+      return 'nothing-to-deliver';
     // Take the decision first: a deciding attempt whose SendTaskSuccess failed can no longer undo it, so a
     // decision this sends is never replaced by a different one. Then send what is recorded now.
     if (!(await this.setStatus(approvalId, record.status, { redelivering: true })).written) return 'nothing-to-deliver';
@@ -211,7 +236,12 @@ export class ApprovalService {
     if (!taken?.decision) return 'nothing-to-deliver';
     let result: RedeliveryResult = 'delivered';
     try {
-      await this.options.sfn.send(new SendTaskSuccessCommand({ taskToken: String(taken.taskToken ?? ''), output: JSON.stringify(taken.decision) }));
+      await this.options.sfn.send(
+        new SendTaskSuccessCommand({
+          taskToken: String(taken.taskToken ?? ''),
+          output: JSON.stringify(taken.decision),
+        }),
+      );
     } catch (error) {
       if (!RUN_CLOSED_ERRORS.includes((error as Error).name)) throw error;
       // Closed: an earlier delivery arrived, or the engine took the decision when the wait timed out.
@@ -233,7 +263,8 @@ export class ApprovalService {
       values: { ':approved': 'APPROVED', ':rejected': 'REJECTED' },
     });
     for await (const item of undelivered) {
-      if ((await this.redeliverRecordedDecision(item.id.slice(APPROVAL_ID_PREFIX.length))) === 'delivered') delivered += 1;
+      if ((await this.redeliverRecordedDecision(item.id.slice(APPROVAL_ID_PREFIX.length))) === 'delivered')
+        delivered += 1;
     }
     return delivered;
   }
@@ -251,13 +282,22 @@ export class ApprovalService {
       const closed = await this.setStatus(approvalId, 'PENDING', { status: 'RUN_CLOSED' });
       if (closed.written) return undefined;
       const record = closed.existing && fromItem(closed.existing);
-      if (!record?.decision || (record.status !== 'APPROVED' && record.status !== 'REJECTED') || closed.existing!.taskToken !== taskToken) return undefined;
+      if (
+        !record?.decision ||
+        (record.status !== 'APPROVED' && record.status !== 'REJECTED') ||
+        closed.existing!.taskToken !== taskToken
+      )
+        return undefined;
       if ((await this.setStatus(approvalId, record.status, { redelivering: true })).written) return record.decision;
     }
     throw new Error(`approval ${approvalId} kept changing while its wait timed out`);
   }
 
-  private async deliverIfRecorded(approvalId: string, sig: string | undefined, nowMillis: number): Promise<{ record: ApprovalRecord; page: ApprovalPage } | undefined> {
+  private async deliverIfRecorded(
+    approvalId: string,
+    sig: string | undefined,
+    nowMillis: number,
+  ): Promise<{ record: ApprovalRecord; page: ApprovalPage } | undefined> {
     const link = this.options.signer.verify(approvalId, sig, nowMillis);
     if (!link.valid && link.reason !== 'expired') return undefined;
     if ((await this.redeliverRecordedDecision(approvalId)) !== 'delivered') return undefined;
@@ -271,9 +311,14 @@ export class ApprovalService {
     return item && fromItem(item);
   }
 
-  private async check(approvalId: string, sig: string | undefined, nowMillis: number): Promise<{ record: ApprovalRecord } | { page: ApprovalPage }> {
+  private async check(
+    approvalId: string,
+    sig: string | undefined,
+    nowMillis: number,
+  ): Promise<{ record: ApprovalRecord } | { page: ApprovalPage }> {
     let link = this.options.signer.verify(approvalId, sig, nowMillis);
-    if (!link.valid && link.reason === 'forged' && this.options.reverify) link = await this.options.reverify(approvalId, sig, nowMillis);
+    if (!link.valid && link.reason === 'forged' && this.options.reverify)
+      link = await this.options.reverify(approvalId, sig, nowMillis);
     if (!link.valid && link.reason !== 'expired') return { page: refusalPage('forged') };
     const record = await this.get(approvalId);
     if (!record) return { page: refusalPage('unknown') };
@@ -294,14 +339,22 @@ export class ApprovalService {
 
 function parseRequest(raw: unknown): ApprovalRequestEvent {
   const e = raw as Partial<ApprovalRequestEvent> | null;
-  if (!e || typeof e.taskToken !== 'string' || !e.taskToken || typeof e.executionArn !== 'string' || typeof e.step !== 'string') {
-    throw new InvalidStepInputError('An approval request needs {workflow, executionArn, step, taskToken, timeoutSeconds, title, details}');
+  if (
+    !e ||
+    typeof e.taskToken !== 'string' ||
+    !e.taskToken ||
+    typeof e.executionArn !== 'string' ||
+    typeof e.step !== 'string'
+  ) {
+    throw new InvalidStepInputError(
+      'An approval request needs {workflow, executionArn, step, taskToken, timeoutSeconds, title, details}',
+    );
   }
   if (typeof e.timeoutSeconds !== 'number' || !(e.timeoutSeconds > 0)) {
     throw new InvalidStepInputError('An approval request needs a positive timeoutSeconds');
   }
   if (e.requestedAt !== undefined && (typeof e.requestedAt !== 'string' || Number.isNaN(Date.parse(e.requestedAt)))) {
-    throw new InvalidStepInputError('An approval request\'s requestedAt must be an ISO-8601 time');
+    throw new InvalidStepInputError("An approval request's requestedAt must be an ISO-8601 time");
   }
   return { ...e, workflow: e.workflow ?? '', title: e.title ?? `Approve ${e.step}` } as ApprovalRequestEvent;
 }

@@ -18,7 +18,8 @@ export type LinkVerification =
  */
 export class ApprovalLinkSigner {
   constructor(private readonly secrets: readonly string[]) {
-    if (secrets.length === 0 || secrets.some((s) => s.length === 0)) throw new Error('ApprovalLinkSigner needs at least one non-empty secret');
+    if (secrets.length === 0 || secrets.some((s) => s.length === 0))
+      throw new Error('ApprovalLinkSigner needs at least one non-empty secret');
   }
 
   /** The `sig` query value for approval `id`, valid until `expiresAtSeconds`. */
@@ -40,7 +41,10 @@ export class ApprovalLinkSigner {
     const expiresAtSeconds = Number(parts[1]);
     const given = Buffer.from(sig!, 'utf8');
     const genuine = this.secrets.some((secret) => {
-      const expected = Buffer.from(`${LINK_SIGNATURE_VERSION}.${expiresAtSeconds}.${mac(secret, id, expiresAtSeconds)}`, 'utf8');
+      const expected = Buffer.from(
+        `${LINK_SIGNATURE_VERSION}.${expiresAtSeconds}.${mac(secret, id, expiresAtSeconds)}`,
+        'utf8',
+      );
       return expected.length === given.length && timingSafeEqual(expected, given);
     });
     if (!genuine) return { valid: false, reason: 'forged', id };

@@ -20,13 +20,18 @@ export function clientConfig(service: string, env: NodeJS.ProcessEnv = runtimeEn
   // From process.env the SDK's own provider chain reads them (and refreshes them where it can).
   const credentials =
     env !== process.env && env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
-      ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) }
+      ? {
+          accessKeyId: env.AWS_ACCESS_KEY_ID,
+          secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+          ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+        }
       : undefined;
   return { region: awsRegion(env), ...(endpoint ? { endpoint } : {}), ...(credentials ? { credentials } : {}) };
 }
 
 /** A DynamoDB client. */
-export const createDynamoDbClient = (env: NodeJS.ProcessEnv = runtimeEnvironment()): DynamoDBClient => new DynamoDBClient(clientConfig('DYNAMODB', env));
+export const createDynamoDbClient = (env: NodeJS.ProcessEnv = runtimeEnvironment()): DynamoDBClient =>
+  new DynamoDBClient(clientConfig('DYNAMODB', env));
 
 /** An S3 client; path-style addressing whenever an endpoint override is set (s3rver, LocalStack). */
 export function createS3Client(env: NodeJS.ProcessEnv = runtimeEnvironment()): S3Client {
@@ -35,10 +40,14 @@ export function createS3Client(env: NodeJS.ProcessEnv = runtimeEnvironment()): S
 }
 
 /** An SQS client. */
-export const createSqsClient = (env: NodeJS.ProcessEnv = runtimeEnvironment()): SQSClient => new SQSClient(clientConfig('SQS', env));
+export const createSqsClient = (env: NodeJS.ProcessEnv = runtimeEnvironment()): SQSClient =>
+  new SQSClient(clientConfig('SQS', env));
 /** A Step Functions client. */
-export const createSfnClient = (env: NodeJS.ProcessEnv = runtimeEnvironment()): SFNClient => new SFNClient(clientConfig('SFN', env));
+export const createSfnClient = (env: NodeJS.ProcessEnv = runtimeEnvironment()): SFNClient =>
+  new SFNClient(clientConfig('SFN', env));
 /** A Bedrock Runtime client (Converse). */
-export const createBedrockClient = (env: NodeJS.ProcessEnv = runtimeEnvironment()): BedrockRuntimeClient => new BedrockRuntimeClient(clientConfig('BEDROCK_RUNTIME', env));
+export const createBedrockClient = (env: NodeJS.ProcessEnv = runtimeEnvironment()): BedrockRuntimeClient =>
+  new BedrockRuntimeClient(clientConfig('BEDROCK_RUNTIME', env));
 /** An SES v2 client. */
-export const createSesClient = (env: NodeJS.ProcessEnv = runtimeEnvironment()): SESv2Client => new SESv2Client(clientConfig('SESV2', env));
+export const createSesClient = (env: NodeJS.ProcessEnv = runtimeEnvironment()): SESv2Client =>
+  new SESv2Client(clientConfig('SESV2', env));

@@ -67,13 +67,22 @@ export interface ClosedRunReport {
  * id is the size, and a dead letter searches the same page for the failed state. Returns undefined for a
  * status change that does not close the run (RUNNING, PENDING_REDRIVE), without calling Step Functions.
  */
-export async function closedRunReport(sfn: SFNClient, event: ExecutionStatusChangeEvent): Promise<ClosedRunReport | undefined> {
+export async function closedRunReport(
+  sfn: SFNClient,
+  event: ExecutionStatusChangeEvent,
+): Promise<ClosedRunReport | undefined> {
   const status = event?.detail?.status;
   if (!(CLOSED_RUN_STATUSES as readonly string[]).includes(status)) return undefined;
   const executionArn = event.detail.executionArn;
   const failed = (DEAD_LETTER_STATUSES as readonly string[]).includes(status);
   const [history, execution] = await Promise.all([
-    sfn.send(new GetExecutionHistoryCommand({ executionArn, reverseOrder: true, maxResults: failed ? FAILED_STATE_SEARCH_EVENTS : 1 })),
+    sfn.send(
+      new GetExecutionHistoryCommand({
+        executionArn,
+        reverseOrder: true,
+        maxResults: failed ? FAILED_STATE_SEARCH_EVENTS : 1,
+      }),
+    ),
     failed ? sfn.send(new DescribeExecutionCommand({ executionArn })) : undefined,
   ]);
   const historyEvents = history.events?.[0]?.id;
@@ -84,7 +93,11 @@ export async function closedRunReport(sfn: SFNClient, event: ExecutionStatusChan
 }
 
 /** The dead letter of a failed run from its status-change event, DescribeExecution and newest history events. */
-function deadLetterOf(event: ExecutionStatusChangeEvent, execution: DescribeExecutionCommandOutput, events: HistoryEvent[] | undefined): DeadLetterMessage {
+function deadLetterOf(
+  event: ExecutionStatusChangeEvent,
+  execution: DescribeExecutionCommandOutput,
+  events: HistoryEvent[] | undefined,
+): DeadLetterMessage {
   const stateMachineArn = execution.stateMachineArn ?? event.detail.stateMachineArn ?? '';
   return {
     executionArn: event.detail.executionArn,
@@ -106,7 +119,12 @@ function lastEnteredState(events: HistoryEvent[] | undefined): string | null {
 
 function failureOf(events: HistoryEvent[] | undefined): { error?: string; cause?: string } | undefined {
   for (const e of events ?? []) {
-    const d = e.executionFailedEventDetails ?? e.taskFailedEventDetails ?? e.lambdaFunctionFailedEventDetails ?? e.executionTimedOutEventDetails ?? e.executionAbortedEventDetails;
+    const d =
+      e.executionFailedEventDetails ??
+      e.taskFailedEventDetails ??
+      e.lambdaFunctionFailedEventDetails ??
+      e.executionTimedOutEventDetails ??
+      e.executionAbortedEventDetails;
     if (d) return d;
   }
   return undefined;
@@ -152,7 +170,12 @@ export async function sendDeadLetterOnce(
   if ((await table.get(id))?.sent === true) return false;
   await sendDeadLetter(sqs, queueUrl, message);
   await table.putIf(
-    { id, sent: true, executionArn: message.executionArn, [TTL_ATTRIBUTE]: Math.floor(nowMillis / 1000) + DEAD_LETTER_MARKER_TTL_SECONDS },
+    {
+      id,
+      sent: true,
+      executionArn: message.executionArn,
+      [TTL_ATTRIBUTE]: Math.floor(nowMillis / 1000) + DEAD_LETTER_MARKER_TTL_SECONDS,
+    },
     { expression: 'attribute_not_exists(id) OR sent <> :sent', values: { ':sent': true } },
   );
   return true;

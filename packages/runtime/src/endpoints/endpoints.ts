@@ -69,7 +69,9 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv = runtimeEnvironment())
   return {
     table: env.AUTOSAVE_TABLE || DEFAULT_TABLE_NAME,
     bucket: env.AUTOSAVE_BUCKET || DEFAULT_BUCKET_NAME,
-    dlqUrl: env.AUTOSAVE_DLQ_URL || `${withoutTrailingSlash(env.AWS_ENDPOINT_URL_SQS || DEFAULT_APPROVAL_BASE_URL)}/${LOCAL_ACCOUNT_ID}/${DEFAULT_DLQ_NAME}`,
+    dlqUrl:
+      env.AUTOSAVE_DLQ_URL ||
+      `${withoutTrailingSlash(env.AWS_ENDPOINT_URL_SQS || DEFAULT_APPROVAL_BASE_URL)}/${LOCAL_ACCOUNT_ID}/${DEFAULT_DLQ_NAME}`,
     approvalBaseUrl: withoutTrailingSlash(env.AUTOSAVE_APPROVAL_BASE_URL || DEFAULT_APPROVAL_BASE_URL),
     approvalSecret: env.AUTOSAVE_APPROVAL_SECRET || undefined,
     approvalSecretParameter: env.AUTOSAVE_APPROVAL_SECRET_PARAMETER || undefined,
@@ -126,7 +128,10 @@ export async function loadApprovalSecrets(config: RuntimeConfig): Promise<string
 }
 
 function splitSecrets(value: string): string[] {
-  const secrets = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const secrets = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (secrets.length === 0) throw new Error('The approval signing secret is empty');
   return secrets;
 }

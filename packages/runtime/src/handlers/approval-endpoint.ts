@@ -12,15 +12,14 @@ export interface FunctionUrlEvent {
 }
 
 /** approval-endpoint: GET shows the approval page, POST decides (Function URL event in, HTTP response out). */
-export const handler = lambdaHandler(
-  async (event: FunctionUrlEvent, rt): Promise<ApprovalHttpResponse> =>
-    handleApprovalHttp(await approvalService(rt), {
-      method: event.requestContext.http.method,
-      path: event.rawPath,
-      query: event.queryStringParameters ?? {},
-      contentType: event.headers?.['content-type'],
-      headers: event.headers ?? {},
-      receivedAtMillis: event.requestContext.timeEpoch,
-      body: event.body && event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body,
-    }),
+export const handler = lambdaHandler(async (event: FunctionUrlEvent, rt): Promise<ApprovalHttpResponse> =>
+  handleApprovalHttp(await approvalService(rt), {
+    method: event.requestContext.http.method,
+    path: event.rawPath,
+    query: event.queryStringParameters ?? {},
+    contentType: event.headers?.['content-type'],
+    headers: event.headers ?? {},
+    receivedAtMillis: event.requestContext.timeEpoch,
+    body: event.body && event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body,
+  }),
 );

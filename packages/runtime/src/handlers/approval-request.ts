@@ -6,6 +6,12 @@ import { approvalService, lambdaHandler } from '../lambda';
  */
 export const handler = lambdaHandler(async (event: unknown, rt) => {
   const issued = await (await approvalService(rt)).request(event);
-  console.log(JSON.stringify({ message: 'approval link issued', approvalId: issued.approvalId, expiresAtSeconds: issued.expiresAtSeconds }));
+  console.log(
+    JSON.stringify({
+      message: 'approval link issued',
+      approvalId: issued.approvalId,
+      expiresAtSeconds: issued.expiresAtSeconds,
+    }),
+  );
   return issued;
 });

@@ -44,7 +44,13 @@ export const localFunctionName = (name: string): string => LOCAL_FUNCTION_PREFIX
 type HandlerModule = Promise<{ handler: RegisteredHandler }>;
 
 /** `load` imports its module by a literal path, so the CLI bundle (bin/cli-bundle.js) carries every handler. */
-function fn(name: string, timeoutSeconds: number, memoryMb: number, needs: readonly FunctionNeed[], load: () => HandlerModule): FunctionSpec {
+function fn(
+  name: string,
+  timeoutSeconds: number,
+  memoryMb: number,
+  needs: readonly FunctionNeed[],
+  load: () => HandlerModule,
+): FunctionSpec {
   const entry = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
   return { name, handler: 'handler', timeoutSeconds, memoryMb, entry, needs, load: async () => (await load()).handler };
 }

@@ -6,4 +6,8 @@ import { lambdaHandler, modelCall, offloadingLargeResult, payloadStore } from '.
  * locally): the construct's default when no `modelStep.entry` is given. One model turn, recorded before it
  * is returned and replayed on retry.
  */
-export const handler = lambdaHandler(offloadingLargeResult((event: unknown, rt) => runModelStep({ model: modelCall(rt), payloads: payloadStore(rt) }, event)));
+export const handler = lambdaHandler(
+  offloadingLargeResult((event: unknown, rt) =>
+    runModelStep({ model: modelCall(rt), payloads: payloadStore(rt) }, event),
+  ),
+);

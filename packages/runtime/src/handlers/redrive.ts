@@ -16,7 +16,9 @@ export const handler = lambdaHandler(async (event: SqsEvent, rt) => {
       if (outcome.redriven) rt.metrics.add(MetricName.Redrives);
       else console.log(JSON.stringify({ message: 'dead letter settled without redrive', ...outcome }));
     } catch (error) {
-      console.error(JSON.stringify({ message: 'redrive failed', messageId: record.messageId, error: (error as Error).name }));
+      console.error(
+        JSON.stringify({ message: 'redrive failed', messageId: record.messageId, error: (error as Error).name }),
+      );
       batchItemFailures.push({ itemIdentifier: record.messageId });
     }
   }

@@ -17,5 +17,11 @@ export const handler = lambdaHandler(async (event: ExecutionStatusChangeEvent, r
   // Once per run and redrive generation: the same closed run may reach us more than once.
   const sent = await sendDeadLetterOnce(recordTable(rt), sqsClient(rt), rt.config.dlqUrl, letter);
   if (sent) rt.metrics.add(MetricName.DeadLettered);
-  return { deadLettered: true, alreadySent: !sent, executionArn: letter.executionArn, failedState: letter.failedState, ...size };
+  return {
+    deadLettered: true,
+    alreadySent: !sent,
+    executionArn: letter.executionArn,
+    failedState: letter.failedState,
+    ...size,
+  };
 });

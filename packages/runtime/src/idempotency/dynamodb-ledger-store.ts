@@ -55,7 +55,11 @@ export class DynamoDbLedgerStore implements LedgerStore {
     const out = await this.table.updateIf(
       IDEMPOTENCY_ID_PREFIX + key,
       { status: 'COMPLETED', result: JSON.stringify(result ?? null), [TTL_ATTRIBUTE]: expiresAtSeconds },
-      { expression: '#status = :inProgress AND claimToken = :token', names: { '#status': 'status' }, values: { ':inProgress': 'IN_PROGRESS', ':token': claimToken } },
+      {
+        expression: '#status = :inProgress AND claimToken = :token',
+        names: { '#status': 'status' },
+        values: { ':inProgress': 'IN_PROGRESS', ':token': claimToken },
+      },
     );
     return out.written;
   }
@@ -66,13 +70,21 @@ export class DynamoDbLedgerStore implements LedgerStore {
     await this.table.updateIf(
       IDEMPOTENCY_ID_PREFIX + key,
       { leaseExpiresAt: 0 },
-      { expression: '#status = :inProgress AND claimToken = :token', names: { '#status': 'status' }, values: { ':inProgress': 'IN_PROGRESS', ':token': claimToken } },
+      {
+        expression: '#status = :inProgress AND claimToken = :token',
+        names: { '#status': 'status' },
+        values: { ':inProgress': 'IN_PROGRESS', ':token': claimToken },
+      },
     );
   }
 
   /** The keys claimed IN_PROGRESS right now, with the claim each is held by (a scan: maintenance only). */
   async *inProgressClaims(): AsyncIterable<{ readonly key: string; readonly claimToken: string }> {
-    const inProgress = { expression: '#status = :inProgress', names: { '#status': 'status' }, values: { ':inProgress': 'IN_PROGRESS' } };
+    const inProgress = {
+      expression: '#status = :inProgress',
+      names: { '#status': 'status' },
+      values: { ':inProgress': 'IN_PROGRESS' },
+    };
     for await (const item of this.table.scan(IDEMPOTENCY_ID_PREFIX, inProgress)) {
       const { key, claimToken } = fromItem(item);
       yield { key, claimToken };

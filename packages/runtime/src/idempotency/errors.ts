@@ -10,7 +10,9 @@ export class IdempotencyInProgressError extends AutosaveError {
     readonly key: string,
     readonly leaseExpiresAtMillis: number,
   ) {
-    super(`Idempotency key "${key}" is claimed by another attempt until ${new Date(leaseExpiresAtMillis).toISOString()}`);
+    super(
+      `Idempotency key "${key}" is claimed by another attempt until ${new Date(leaseExpiresAtMillis).toISOString()}`,
+    );
   }
 }
 
@@ -33,6 +35,8 @@ export class IdempotencyAttemptTimedOutError extends AutosaveError {
     readonly key: string,
     readonly deadlineMillis: number,
   ) {
-    super(`The attempt on idempotency key "${key}" passed its deadline (${new Date(deadlineMillis).toISOString()}) before it could act`);
+    super(
+      `The attempt on idempotency key "${key}" passed its deadline (${new Date(deadlineMillis).toISOString()}) before it could act`,
+    );
   }
 }

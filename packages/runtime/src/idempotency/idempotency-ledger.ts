@@ -38,8 +38,7 @@ export interface Claim {
 
 /** What {@link IdempotencyLedger.claim} found. */
 export type ClaimOutcome<T> =
-  | { readonly kind: 'claimed'; readonly claim: Claim }
-  | { readonly kind: 'completed'; readonly result: T };
+  { readonly kind: 'claimed'; readonly claim: Claim } | { readonly kind: 'completed'; readonly result: T };
 
 /** How {@link IdempotencyLedger.run} came by its result. */
 export type RunSource = 'executed' | 'replayed' | 'reconciled';
@@ -104,7 +103,12 @@ export class IdempotencyLedger {
    * was claimed by another owner). @throws IdempotencyInProgressError while another attempt's lease is live.
    * @throws IdempotencyKeyMismatchError when the key was first used with a different payload.
    */
-  async claim<T = unknown>(key: string, payload: unknown, leaseMillis = DEFAULT_LEASE_MILLIS, owner?: string): Promise<ClaimOutcome<T>> {
+  async claim<T = unknown>(
+    key: string,
+    payload: unknown,
+    leaseMillis = DEFAULT_LEASE_MILLIS,
+    owner?: string,
+  ): Promise<ClaimOutcome<T>> {
     const payloadHash = sha256Hex(canonicalJson(payload ?? null));
     // Two rounds at most: a blocking record can vanish between the failed put and the read (TTL, release).
     for (let round = 0; round < 2; round++) {
@@ -178,8 +182,11 @@ export class IdempotencyLedger {
     const { claim } = outcome;
     let done: { result: T; source: RunSource };
     try {
-      const known = claim.tookOverExpiredClaim && options.reconcile ? await this.reconcile(options.reconcile) : undefined;
-      done = known?.found ? { result: known.result, source: 'reconciled' } : { result: await actBefore(options), source: 'executed' };
+      const known =
+        claim.tookOverExpiredClaim && options.reconcile ? await this.reconcile(options.reconcile) : undefined;
+      done = known?.found
+        ? { result: known.result, source: 'reconciled' }
+        : { result: await actBefore(options), source: 'executed' };
     } catch (error) {
       // The provider may have acted anyway (a timeout after accepting, a failure after it answered): end the
       // lease so a retry may claim at once, but keep the record so that retry reconciles first.
@@ -206,7 +213,8 @@ export class IdempotencyLedger {
  * this check and `act`'s first step.
  */
 function actBefore<T>(options: RunOptions<T>): Promise<T> {
-  if (options.deadlineMillis !== undefined && Date.now() >= options.deadlineMillis) throw new IdempotencyAttemptTimedOutError(options.key, options.deadlineMillis);
+  if (options.deadlineMillis !== undefined && Date.now() >= options.deadlineMillis)
+    throw new IdempotencyAttemptTimedOutError(options.key, options.deadlineMillis);
   return options.act();
 }
 

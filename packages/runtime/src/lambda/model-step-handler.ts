@@ -25,6 +25,11 @@ export type ModelStepHandler = (event: unknown, context?: LambdaContextLike) => 
  */
 export function modelStepHandler(options: ModelStepHandlerOptions): ModelStepHandler {
   const provider = options.provider;
-  if (!provider || typeof provider.converse !== 'function') throw new ModelProviderDefinitionError('modelStepHandler needs a provider with a converse(request, site) method');
-  return lambdaHandler(offloadingLargeResult((event: unknown, rt) => runModelStep({ model: modelCallWith(rt, provider), payloads: payloadStore(rt) }, event)));
+  if (!provider || typeof provider.converse !== 'function')
+    throw new ModelProviderDefinitionError('modelStepHandler needs a provider with a converse(request, site) method');
+  return lambdaHandler(
+    offloadingLargeResult((event: unknown, rt) =>
+      runModelStep({ model: modelCallWith(rt, provider), payloads: payloadStore(rt) }, event),
+    ),
+  );
 }

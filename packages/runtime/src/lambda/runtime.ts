@@ -7,13 +7,15 @@
  * only the parts (and AWS SDK clients) that handler names: esbuild drops every function nobody calls,
  * and with it the SDK package only that function imports. Each part is built at first use.
  */
-import { createDynamoDbClient, createBedrockClient, createS3Client, createSesClient, createSfnClient, createSqsClient } from '../aws-clients';
 import {
-  loadApprovalSecrets,
-  loadRuntimeConfig,
-  runtimeEnvironment,
-  type RuntimeConfig,
-} from '../endpoints';
+  createDynamoDbClient,
+  createBedrockClient,
+  createS3Client,
+  createSesClient,
+  createSfnClient,
+  createSqsClient,
+} from '../aws-clients';
+import { loadApprovalSecrets, loadRuntimeConfig, runtimeEnvironment, type RuntimeConfig } from '../endpoints';
 import { ApprovalLinkSigner, ApprovalService, SigningKeys, emailApprovers } from '../approvals';
 import { DynamoDbLedgerStore, IdempotencyLedger } from '../idempotency';
 import { RecordTable } from '../records';
@@ -49,20 +51,33 @@ export class Runtime {
 /** The DynamoDB client (one per runtime, shared by the record table and the ledger). */
 export const dynamoDb = (rt: Runtime): DynamoDBClient => rt.part('dynamodb', () => createDynamoDbClient(rt.env));
 /** The runtime's record table. */
-export const recordTable = (rt: Runtime): RecordTable => rt.part('table', () => new RecordTable(dynamoDb(rt), rt.config.table));
+export const recordTable = (rt: Runtime): RecordTable =>
+  rt.part('table', () => new RecordTable(dynamoDb(rt), rt.config.table));
 /** The payload store over the S3 bucket. */
 export const payloadStore = (rt: Runtime): PayloadStore =>
-  rt.part('payloads', () => new PayloadStore({ blobs: new S3BlobStore(createS3Client(rt.env), rt.config.bucket), metrics: rt.metrics }));
+  rt.part(
+    'payloads',
+    () => new PayloadStore({ blobs: new S3BlobStore(createS3Client(rt.env), rt.config.bucket), metrics: rt.metrics }),
+  );
 /** The idempotency ledger over the table. */
 export const ledger = (rt: Runtime): IdempotencyLedger =>
-  rt.part('ledger', () => new IdempotencyLedger({ store: new DynamoDbLedgerStore(dynamoDb(rt), rt.config.table), metrics: rt.metrics }));
+  rt.part(
+    'ledger',
+    () => new IdempotencyLedger({ store: new DynamoDbLedgerStore(dynamoDb(rt), rt.config.table), metrics: rt.metrics }),
+  );
 /** SES when configured, else the outbox directory. */
 export const emailProvider = (rt: Runtime): EmailProvider =>
-  rt.part('email', () => (rt.config.emailProvider === 'ses' ? new SesEmailProvider(createSesClient(rt.env), rt.config.emailFrom) : new OutboxEmailProvider(rt.config.outboxDir)));
+  rt.part('email', () =>
+    rt.config.emailProvider === 'ses'
+      ? new SesEmailProvider(createSesClient(rt.env), rt.config.emailFrom)
+      : new OutboxEmailProvider(rt.config.outboxDir),
+  );
 /** Bedrock when configured, else the scripted model. */
 export const modelProvider = (rt: Runtime): ModelProvider =>
   rt.part('modelProvider', () =>
-    rt.config.modelProvider === 'bedrock' ? new BedrockModelProvider(createBedrockClient(rt.env), rt.config.modelId) : rt.config.modelScript
+    rt.config.modelProvider === 'bedrock'
+      ? new BedrockModelProvider(createBedrockClient(rt.env), rt.config.modelId)
+      : rt.config.modelScript
         ? ScriptedModelProvider.fromFile(rt.config.modelScript)
         : ScriptedModelProvider.unconfigured(),
   );
@@ -75,7 +90,10 @@ let nextProviderId = 0;
 export function modelCallWith(rt: Runtime, provider: ModelProvider): RecordedModelCall {
   let id = providerIds.get(provider);
   if (id === undefined) providerIds.set(provider, (id = nextProviderId++));
-  return rt.part(`model#${id}`, () => new RecordedModelCall({ provider, table: recordTable(rt), payloads: payloadStore(rt), metrics: rt.metrics }));
+  return rt.part(
+    `model#${id}`,
+    () => new RecordedModelCall({ provider, table: recordTable(rt), payloads: payloadStore(rt), metrics: rt.metrics }),
+  );
 }
 /** The Step Functions client. */
 export const sfnClient = (rt: Runtime): SFNClient => rt.part('sfn', () => createSfnClient(rt.env));
@@ -83,12 +101,15 @@ export const sfnClient = (rt: Runtime): SFNClient => rt.part('sfn', () => create
 export const sqsClient = (rt: Runtime): SQSClient => rt.part('sqs', () => createSqsClient(rt.env));
 
 /** The approval signing keys: read on first use, again after their TTL or on a link that does not verify; a failed read is not kept. */
-export const signingKeys = (rt: Runtime): SigningKeys => rt.part('signingKeys', () => new SigningKeys({ load: () => loadApprovalSecrets(rt.config) }));
+export const signingKeys = (rt: Runtime): SigningKeys =>
+  rt.part('signingKeys', () => new SigningKeys({ load: () => loadApprovalSecrets(rt.config) }));
 
 /** The approval service over the current signing keys (a new one when the keys changed). */
 export async function approvalService(rt: Runtime): Promise<ApprovalService> {
   const keys = await signingKeys(rt).current();
-  const current = rt.part('approvals', () => ({ value: undefined as { readonly id: string; readonly service: ApprovalService } | undefined }));
+  const current = rt.part('approvals', () => ({
+    value: undefined as { readonly id: string; readonly service: ApprovalService } | undefined,
+  }));
   const id = keys.join(',');
   if (current.value?.id !== id) {
     current.value = {
@@ -101,7 +122,8 @@ export async function approvalService(rt: Runtime): Promise<ApprovalService> {
         metrics: rt.metrics,
         // The email client is made at the first notice: approval-endpoint never sends one.
         notify: (approval, url) => emailApprovers(emailProvider(rt))(approval, url),
-        reverify: async (approvalId, sig, nowMillis) => new ApprovalLinkSigner(await signingKeys(rt).refresh()).verify(approvalId, sig, nowMillis),
+        reverify: async (approvalId, sig, nowMillis) =>
+          new ApprovalLinkSigner(await signingKeys(rt).refresh()).verify(approvalId, sig, nowMillis),
       }),
     };
   }
@@ -142,5 +164,6 @@ export function lambdaHandler<E, R>(body: HandlerBody<E, R>): (event: E, context
 
 /** A body whose result is made to fit the inline limit (largest values by reference, see PayloadStore.shrinkToFit). */
 export function offloadingLargeResult<E, R>(body: HandlerBody<E, R>): HandlerBody<E, R> {
-  return async (event, runtime, context) => (await payloadStore(runtime).shrinkToFit(await body(event, runtime, context))) as R;
+  return async (event, runtime, context) =>
+    (await payloadStore(runtime).shrinkToFit(await body(event, runtime, context))) as R;
 }

@@ -1,5 +1,13 @@
 import { requiredToolsOf, runToolStep, toolRegistryOf, type ToolList, type ToolRegistry } from '../tools';
-import { emailProvider, lambdaHandler, ledger, offloadingLargeResult, payloadStore, type LambdaContextLike, type Runtime } from './runtime';
+import {
+  emailProvider,
+  lambdaHandler,
+  ledger,
+  offloadingLargeResult,
+  payloadStore,
+  type LambdaContextLike,
+  type Runtime,
+} from './runtime';
 
 /** Options of {@link toolStepHandler}. */
 export interface ToolStepHandlerOptions {
@@ -31,7 +39,9 @@ let handlers = 0;
 export function toolStepHandler(options: ToolStepHandlerOptions): ToolStepHandler {
   const id = `tools#${++handlers}`;
   const registryFor = (rt: Runtime): ToolRegistry =>
-    rt.part(id, () => toolRegistryOf(options.tools, { emailProvider: emailProvider(rt), actionsDir: rt.config.actionsDir }));
+    rt.part(id, () =>
+      toolRegistryOf(options.tools, { emailProvider: emailProvider(rt), actionsDir: rt.config.actionsDir }),
+    );
   const checked = new Set<string>();
   return lambdaHandler(
     offloadingLargeResult((event: unknown, rt, context) => {
@@ -43,7 +53,9 @@ export function toolStepHandler(options: ToolStepHandlerOptions): ToolStepHandle
         registry.requireTools(required);
         checked.add(key);
       }
-      return runToolStep({ ledger: ledger(rt), tools: registry, payloads: payloadStore(rt) }, event, { remainingMillis: context?.getRemainingTimeInMillis?.() });
+      return runToolStep({ ledger: ledger(rt), tools: registry, payloads: payloadStore(rt) }, event, {
+        remainingMillis: context?.getRemainingTimeInMillis?.(),
+      });
     }),
   );
 }

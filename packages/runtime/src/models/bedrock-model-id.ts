@@ -8,13 +8,27 @@
  */
 export type BedrockModelTarget =
   | { readonly kind: 'foundation-model'; readonly foundationModelId: string; readonly arn?: string }
-  | { readonly kind: 'inference-profile'; readonly profileId: string; readonly foundationModelId: string; readonly arn?: string };
+  | {
+      readonly kind: 'inference-profile';
+      readonly profileId: string;
+      readonly foundationModelId: string;
+      readonly arn?: string;
+    };
 
 /**
  * Geography prefixes of Bedrock's system-defined inference profiles (the "Supported Regions and models
  * for inference profiles" table): each routes to the foundation model in several regions.
  */
-export const INFERENCE_PROFILE_GEOGRAPHIES: readonly string[] = ['us', 'us-gov', 'eu', 'apac', 'jp', 'au', 'ca', 'global'];
+export const INFERENCE_PROFILE_GEOGRAPHIES: readonly string[] = [
+  'us',
+  'us-gov',
+  'eu',
+  'apac',
+  'jp',
+  'au',
+  'ca',
+  'global',
+];
 
 /** A model id Bedrock would refuse, or one whose routing is not known before deploy. */
 export class BedrockModelIdError extends Error {
@@ -32,10 +46,14 @@ export function bedrockModelTarget(modelId: string): BedrockModelTarget {
   const arn = BEDROCK_ARN.exec(modelId);
   if (arn) {
     const [, , , , resourceType, resourceId] = arn;
-    if (resourceType === 'foundation-model') return { kind: 'foundation-model', foundationModelId: resourceId, arn: modelId };
+    if (resourceType === 'foundation-model')
+      return { kind: 'foundation-model', foundationModelId: resourceId, arn: modelId };
     if (resourceType === 'inference-profile') {
       const profile = profileOf(resourceId);
-      if (!profile) throw new BedrockModelIdError(`"${modelId}" names an inference profile without a known geography prefix (${INFERENCE_PROFILE_GEOGRAPHIES.join(', ')})`);
+      if (!profile)
+        throw new BedrockModelIdError(
+          `"${modelId}" names an inference profile without a known geography prefix (${INFERENCE_PROFILE_GEOGRAPHIES.join(', ')})`,
+        );
       return { ...profile, arn: modelId };
     }
     throw new BedrockModelIdError(
@@ -50,6 +68,7 @@ function profileOf(id: string): BedrockModelTarget | undefined {
   const dot = id.indexOf('.');
   const geography = id.slice(0, dot);
   // `<geography>.<provider>.<model>`: the rest is itself a foundation model id.
-  if (dot <= 0 || !INFERENCE_PROFILE_GEOGRAPHIES.includes(geography) || !id.slice(dot + 1).includes('.')) return undefined;
+  if (dot <= 0 || !INFERENCE_PROFILE_GEOGRAPHIES.includes(geography) || !id.slice(dot + 1).includes('.'))
+    return undefined;
   return { kind: 'inference-profile', profileId: id, foundationModelId: id.slice(dot + 1) };
 }

@@ -1,4 +1,10 @@
-import { ConverseCommand, type BedrockRuntimeClient, type ConverseCommandOutput, type Message, type Tool } from '@aws-sdk/client-bedrock-runtime';
+import {
+  ConverseCommand,
+  type BedrockRuntimeClient,
+  type ConverseCommandOutput,
+  type Message,
+  type Tool,
+} from '@aws-sdk/client-bedrock-runtime';
 import type { DocumentType } from '@smithy/types';
 import type { ConversationMessage, ModelRequest, ModelResponse, ToolCall } from './conversation';
 import { BEDROCK_PERMANENT_ERRORS, ModelRequestRejectedError } from './errors';
@@ -28,9 +34,13 @@ export class BedrockModelProvider implements ModelProvider {
         ...(request.tools?.length
           ? {
               toolConfig: {
-                tools: request.tools.map(
-                  (t): Tool => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.inputSchema as DocumentType } } }),
-                ),
+                tools: request.tools.map((t): Tool => ({
+                  toolSpec: {
+                    name: t.name,
+                    description: t.description,
+                    inputSchema: { json: t.inputSchema as DocumentType },
+                  },
+                })),
               },
             }
           : {}),
@@ -55,7 +65,9 @@ export class BedrockModelProvider implements ModelProvider {
     } catch (error) {
       const name = (error as Error | undefined)?.name ?? '';
       if (!BEDROCK_PERMANENT_ERRORS.includes(name)) throw error;
-      throw new ModelRequestRejectedError(`Bedrock refused model "${modelId}" (${name}): ${(error as Error).message}`, { cause: error });
+      throw new ModelRequestRejectedError(`Bedrock refused model "${modelId}" (${name}): ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 }
@@ -66,14 +78,22 @@ function toBedrockMessage(message: ConversationMessage): Message {
     content: message.content.map((block) => {
       if ('text' in block) return { text: block.text };
       if ('toolUse' in block) {
-        return { toolUse: { toolUseId: block.toolUse.toolUseId, name: block.toolUse.name, input: block.toolUse.input as DocumentType } };
+        return {
+          toolUse: {
+            toolUseId: block.toolUse.toolUseId,
+            name: block.toolUse.name,
+            input: block.toolUse.input as DocumentType,
+          },
+        };
       }
       return {
         toolResult: {
           toolUseId: block.toolResult.toolUseId,
           // Converse wants a JSON object per result block: wrap scalars and arrays.
           content: block.toolResult.content.map((c) => ({
-            json: (c.json && typeof c.json === 'object' && !Array.isArray(c.json) ? c.json : { result: c.json }) as DocumentType,
+            json: (c.json && typeof c.json === 'object' && !Array.isArray(c.json)
+              ? c.json
+              : { result: c.json }) as DocumentType,
           })),
         },
       };

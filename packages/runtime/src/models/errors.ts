@@ -20,7 +20,11 @@ export class ModelRequestRejectedError extends AutosaveError {
  * Bedrock error names that are permanent for the request that got them. Throttling, timeouts, 5xx and
  * `ModelNotReadyException` are not here: they pass through under their own names and are retried.
  */
-export const BEDROCK_PERMANENT_ERRORS: readonly string[] = ['ValidationException', 'AccessDeniedException', 'ResourceNotFoundException'];
+export const BEDROCK_PERMANENT_ERRORS: readonly string[] = [
+  'ValidationException',
+  'AccessDeniedException',
+  'ResourceNotFoundException',
+];
 
 /** A model provider given to `modelStepHandler` that cannot answer (no `converse` method). */
 export class ModelProviderDefinitionError extends AutosaveError {

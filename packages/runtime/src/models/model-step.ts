@@ -1,6 +1,12 @@
 import { InvalidStepInputError } from '@autosave/workflow/errors';
 import type { PayloadRef, PayloadStore } from '../payloads';
-import { assistantMessage, type ConversationMessage, type ModelToolSpec, type TokenUsage, type ToolCall } from './conversation';
+import {
+  assistantMessage,
+  type ConversationMessage,
+  type ModelToolSpec,
+  type TokenUsage,
+  type ToolCall,
+} from './conversation';
 import type { RecordedModelCall } from './recorded-model-call';
 
 /** The model-step Lambda's event (docs/architecture.md §2). */
@@ -18,7 +24,8 @@ export interface ModelStepEvent {
   /** Agent loop: the conversation so far (always by reference). */
   readonly conversation?: PayloadRef | null;
   /** Agent loop: the previous turn's tool results (possibly by reference). */
-  readonly toolResults?: readonly { readonly id: string; readonly name: string; readonly result: unknown }[] | PayloadRef;
+  readonly toolResults?:
+    readonly { readonly id: string; readonly name: string; readonly result: unknown }[] | PayloadRef;
 }
 
 /** The model-step Lambda's result. */
@@ -51,7 +58,9 @@ export async function runModelStep(deps: ModelStepDeps, raw: unknown): Promise<M
     : [];
   if (messages.length === 0) messages.push({ role: 'user', content: [{ text: event.prompt }] });
   // Tool results may come inline, with references inside, or as one reference (a large batch).
-  const results = await deps.payloads.resolveDeep<{ id: string; name: string; result: unknown }[]>(event.toolResults ?? []);
+  const results = await deps.payloads.resolveDeep<{ id: string; name: string; result: unknown }[]>(
+    event.toolResults ?? [],
+  );
   if (results.length) {
     messages.push({
       role: 'user',
@@ -60,7 +69,12 @@ export async function runModelStep(deps: ModelStepDeps, raw: unknown): Promise<M
   }
   const { response, replayed } = await deps.model.call(
     { workflow: event.workflow, executionArn: event.executionArn, step: event.step, turn: event.turn },
-    { messages, ...(event.system && { system: event.system }), ...(event.modelId && { modelId: event.modelId }), ...(event.tools && { tools: event.tools }) },
+    {
+      messages,
+      ...(event.system && { system: event.system }),
+      ...(event.modelId && { modelId: event.modelId }),
+      ...(event.tools && { tools: event.tools }),
+    },
   );
   const result: ModelStepResult = { ...response, replayed };
   if (!agentLoop) return result;

@@ -47,7 +47,10 @@ export class RecordedModelCall {
   }
 
   /** The recorded response for `site`, calling the provider only if there is none. */
-  async call(site: ModelCallSite, request: ModelRequest): Promise<{ readonly response: ModelResponse; readonly replayed: boolean }> {
+  async call(
+    site: ModelCallSite,
+    request: ModelRequest,
+  ): Promise<{ readonly response: ModelResponse; readonly replayed: boolean }> {
     const id = MODEL_RECORD_ID_PREFIX + modelRecordKey(site);
     const recorded = await this.options.table.get(id);
     if (recorded) return this.replay(recorded.response);
@@ -74,7 +77,9 @@ export class RecordedModelCall {
     this.metrics.add(MetricName.ModelCallsReplayed);
     // Only the record itself may be a reference: a reference-shaped value the model wrote stays as it is.
     const parsed: unknown = JSON.parse(String(stored));
-    const response = isPayloadRef(parsed) ? await this.options.payloads.resolve<ModelResponse>(parsed) : (parsed as ModelResponse);
+    const response = isPayloadRef(parsed)
+      ? await this.options.payloads.resolve<ModelResponse>(parsed)
+      : (parsed as ModelResponse);
     return { response, replayed: true };
   }
 }

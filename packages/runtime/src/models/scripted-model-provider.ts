@@ -66,7 +66,9 @@ export class ScriptedModelProvider implements ModelProvider {
         (r.turn === undefined || r.turn === site.turn),
     );
     if (!entry) {
-      throw new ModelScriptExhaustedError(`The model script has no response for ${site.workflow}/${site.step} turn ${site.turn}`);
+      throw new ModelScriptExhaustedError(
+        `The model script has no response for ${site.workflow}/${site.step} turn ${site.turn}`,
+      );
     }
     const prompt = firstUserText(request);
     const text = (entry.text ?? '').replaceAll('{{prompt}}', prompt);

@@ -77,7 +77,9 @@ export class PayloadStore {
     const limit = this.inlineLimitBytes - (options.reserveBytes ?? 0);
     if (isPayloadRef(value) || byteLength(value) <= limit) return value;
     if (value && typeof value === 'object') {
-      const shrunk: Record<string, unknown> = Array.isArray(value) ? [...value] as unknown as Record<string, unknown> : { ...(value as object) };
+      const shrunk: Record<string, unknown> = Array.isArray(value)
+        ? ([...value] as unknown as Record<string, unknown>)
+        : { ...(value as object) };
       const bySize = Object.entries(shrunk)
         .map(([key, member]) => ({ key, member, bytes: byteLength(member) }))
         .sort((a, b) => b.bytes - a.bytes);

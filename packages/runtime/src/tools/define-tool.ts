@@ -51,9 +51,12 @@ export interface ToolDefinition<I, O> {
 export function defineTool<I, O>(definition: ToolDefinition<I, O>): Tool<I, O> {
   const { name } = definition;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
-    throw new ToolDefinitionError(`Tool name ${JSON.stringify(name)} must be 1 to 64 letters, digits, '-' or '_' (what Bedrock accepts as a tool name)`);
+    throw new ToolDefinitionError(
+      `Tool name ${JSON.stringify(name)} must be 1 to 64 letters, digits, '-' or '_' (what Bedrock accepts as a tool name)`,
+    );
   }
-  if (typeof definition.execute !== 'function') throw new ToolDefinitionError(`Tool "${name}" has no execute(input, idempotencyKey) function`);
+  if (typeof definition.execute !== 'function')
+    throw new ToolDefinitionError(`Tool "${name}" has no execute(input, idempotencyKey) function`);
   if (definition.reconcile !== undefined && typeof definition.reconcile !== 'function') {
     throw new ToolDefinitionError(`Tool "${name}": reconcile must be a function (idempotencyKey) => { found, result }`);
   }

@@ -25,7 +25,11 @@ export class KeyedFileLog<T> {
   constructor(readonly dir: string) {}
 
   /** Records `value` under `key` unless an entry exists; returns the entry that is now on disk. */
-  async putOnce(key: string, value: T, now = new Date()): Promise<{ readonly entry: KeyedEntry<T>; readonly created: boolean }> {
+  async putOnce(
+    key: string,
+    value: T,
+    now = new Date(),
+  ): Promise<{ readonly entry: KeyedEntry<T>; readonly created: boolean }> {
     await mkdir(this.dir, { recursive: true });
     const entry: KeyedEntry<T> = { idempotencyKey: key, recordedAt: now.toISOString(), value };
     const final = this.pathOf(key);
@@ -73,9 +77,17 @@ export class KeyedFileLog<T> {
     const files = names.filter((n) => n.endsWith('.json'));
     const entries: KeyedEntry<T>[] = [];
     for (let i = 0; i < files.length; i += LIST_OPEN_FILES) {
-      entries.push(...(await Promise.all(files.slice(i, i + LIST_OPEN_FILES).map(async (n) => JSON.parse(await readFile(join(this.dir, n), 'utf8')) as KeyedEntry<T>))));
+      entries.push(
+        ...(await Promise.all(
+          files
+            .slice(i, i + LIST_OPEN_FILES)
+            .map(async (n) => JSON.parse(await readFile(join(this.dir, n), 'utf8')) as KeyedEntry<T>),
+        )),
+      );
     }
-    return entries.sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.idempotencyKey.localeCompare(b.idempotencyKey));
+    return entries.sort(
+      (a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.idempotencyKey.localeCompare(b.idempotencyKey),
+    );
   }
 
   private pathOf(key: string): string {

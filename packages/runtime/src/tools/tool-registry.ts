@@ -11,7 +11,8 @@ export class ToolRegistry {
   /** @throws ToolDefinitionError when two tools share a name (a call could reach either). */
   constructor(tools: readonly Tool[]) {
     for (const tool of tools) {
-      if (this.tools.has(tool.name)) throw new ToolDefinitionError(`Two tools are named "${tool.name}"; each tool needs a name of its own`);
+      if (this.tools.has(tool.name))
+        throw new ToolDefinitionError(`Two tools are named "${tool.name}"; each tool needs a name of its own`);
       this.tools.set(tool.name, tool);
     }
   }
@@ -52,7 +53,10 @@ export const REQUIRED_TOOLS_ENV = 'AUTOSAVE_REQUIRED_TOOLS';
 
 /** The tool names a deploy requires ({@link REQUIRED_TOOLS_ENV}), none when it is unset. */
 export function requiredToolsOf(env: NodeJS.ProcessEnv): string[] {
-  return (env[REQUIRED_TOOLS_ENV] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (env[REQUIRED_TOOLS_ENV] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** What a tool may need from the function it runs in, configured by the deploy (SES or the local outbox, data dirs). */

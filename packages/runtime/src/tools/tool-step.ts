@@ -19,7 +19,12 @@ export interface ToolBatchEvent {
   readonly executionArn: string;
   readonly step: string;
   readonly turn: number;
-  readonly calls: readonly { readonly id: string; readonly tool: string; readonly idempotencyKey: string; readonly input: unknown }[];
+  readonly calls: readonly {
+    readonly id: string;
+    readonly tool: string;
+    readonly idempotencyKey: string;
+    readonly input: unknown;
+  }[];
 }
 
 /**
@@ -118,11 +123,19 @@ export async function runToolCall(
  * {@link ToolBatchResult}; calls run concurrently; a failed call fails the batch, the others replay on retry).
  * The envelope stays inline: the tool's result was already shrunk to fit, by reference inside `result`.
  */
-export async function runToolStep(deps: ToolStepDeps, event: unknown, options: ToolStepOptions = {}): Promise<ToolCallResult | ToolBatchResult | PayloadRef> {
+export async function runToolStep(
+  deps: ToolStepDeps,
+  event: unknown,
+  options: ToolStepOptions = {},
+): Promise<ToolCallResult | ToolBatchResult | PayloadRef> {
   if (isBatch(event)) {
     const callOptions = { ...options, executionArn: event.executionArn };
     const results = await Promise.all(
-      event.calls.map(async (call): Promise<ToolBatchEntry> => ({ id: call.id, name: call.tool, ...(await runToolCall(deps, call, callOptions)) })),
+      event.calls.map(async (call): Promise<ToolBatchEntry> => ({
+        id: call.id,
+        name: call.tool,
+        ...(await runToolCall(deps, call, callOptions)),
+      })),
     );
     // The machine reads `results` inline; if the batch is too large, the results travel by reference.
     return deps.payloads.shrinkToFit<ToolBatchResult>({ results });
@@ -134,7 +147,12 @@ export async function runToolStep(deps: ToolStepDeps, event: unknown, options: T
 function isBatch(event: unknown): event is ToolBatchEvent {
   if (!event || typeof event !== 'object' || !('calls' in event)) return false;
   const calls = (event as ToolBatchEvent).calls;
-  if (!Array.isArray(calls) || calls.some((c) => !c || typeof c.tool !== 'string' || typeof c.idempotencyKey !== 'string' || typeof c.id !== 'string')) {
+  if (
+    !Array.isArray(calls) ||
+    calls.some(
+      (c) => !c || typeof c.tool !== 'string' || typeof c.idempotencyKey !== 'string' || typeof c.id !== 'string',
+    )
+  ) {
     throw new InvalidStepInputError('A tool batch needs calls: [{id, tool, idempotencyKey, input}]');
   }
   return true;

@@ -24,7 +24,11 @@ function service(notify: ApprovalServiceOptions['notify']): ApprovalService {
   return new ApprovalService({
     table: new RecordTable(aws.dynamodb, aws.table),
     signer: new ApprovalLinkSigner(['k']),
-    sfn: new SFNClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }),
+    sfn: new SFNClient({
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+    }),
     baseUrl: 'https://approvals.example.org',
     notify,
   });
@@ -32,7 +36,10 @@ function service(notify: ApprovalServiceOptions['notify']): ApprovalService {
 
 describe('ApprovalService.request: the notice is a courtesy, the link is what counts', () => {
   it('issues the link (which the run history records) even when telling the approvers fails, and says so', async () => {
-    const ses = Object.assign(new Error('Email address is not verified. The following identities failed the check: autosave@example.com'), { name: 'MessageRejected' });
+    const ses = Object.assign(
+      new Error('Email address is not verified. The following identities failed the check: autosave@example.com'),
+      { name: 'MessageRejected' },
+    );
     const issued = await service(async () => Promise.reject(ses)).request(request('token-notify-fails'));
     expect(issued.url).toMatch(/^https:\/\/approvals\.example\.org\/approvals\/[\w-]+\?sig=v1\./);
     expect(issued.notification).toBe('failed');

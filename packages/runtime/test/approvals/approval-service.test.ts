@@ -8,7 +8,11 @@ import {
 } from '@autosave/runtime/approvals';
 import { RecordTable } from '@autosave/runtime/records';
 import { InMemoryMetrics, MetricName } from '@autosave/runtime/metrics';
-import { FakeAwsError, startFakeAwsJson, type FakeAwsJsonServer } from '../../../../test/fixtures/runtime/fake-aws-json';
+import {
+  FakeAwsError,
+  startFakeAwsJson,
+  type FakeAwsJsonServer,
+} from '../../../../test/fixtures/runtime/fake-aws-json';
 import { startLocalAws, type LocalAws } from '../../../../test/fixtures/runtime/local-aws';
 
 let aws: LocalAws;
@@ -17,7 +21,12 @@ let table: RecordTable;
 /** Tokens the fake Step Functions treats as belonging to a run that timed out, or as unreachable. */
 const closedTokens = new Set<string>();
 const flakyTokens = new Set<string>();
-const clock = { millis: Date.UTC(2026, 10, 30, 9), now() { return this.millis; } };
+const clock = {
+  millis: Date.UTC(2026, 10, 30, 9),
+  now() {
+    return this.millis;
+  },
+};
 const metrics = new InMemoryMetrics();
 const notices: { approvers: readonly string[]; url: string }[] = [];
 let service: ApprovalService;
@@ -33,7 +42,12 @@ beforeAll(async () => {
       return {};
     },
   });
-  const sfn = new SFNClient({ endpoint: sfnServer.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, maxAttempts: 1 });
+  const sfn = new SFNClient({
+    endpoint: sfnServer.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+    maxAttempts: 1,
+  });
   service = new ApprovalService({
     table,
     signer: new ApprovalLinkSigner(['test-secret']),
@@ -69,10 +83,21 @@ async function requestApproval(overrides: Record<string, unknown> = {}) {
   return { ...issued, taskToken, path: url.pathname, sig: url.searchParams.get('sig')! };
 }
 
-const get = (path: string, sig?: string, receivedAtMillis?: number) => handleApprovalHttp(service, { method: 'GET', path, query: { sig }, receivedAtMillis });
-const post = (path: string, sig: string | undefined, form: Record<string, string>, headers: Record<string, string> = {}) =>
+const get = (path: string, sig?: string, receivedAtMillis?: number) =>
+  handleApprovalHttp(service, { method: 'GET', path, query: { sig }, receivedAtMillis });
+const post = (
+  path: string,
+  sig: string | undefined,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+) =>
   handleApprovalHttp(service, {
-    method: 'POST', path, query: { sig }, contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(form).toString(), headers: { host: '127.0.0.1:8083', ...headers },
+    method: 'POST',
+    path,
+    query: { sig },
+    contentType: 'application/x-www-form-urlencoded',
+    body: new URLSearchParams(form).toString(),
+    headers: { host: '127.0.0.1:8083', ...headers },
   });
 const sendTaskSuccessCalls = () => sfnServer.calls.filter((c) => c.target === 'AWSStepFunctions.SendTaskSuccess');
 
@@ -89,13 +114,25 @@ describe('approval request', () => {
 
   it('issues the same link when the request is retried with the same token', async () => {
     const first = await requestApproval();
-    const again = await service.request({ workflow: 'w', executionArn: 'arn:x', step: 'CoordinatorApproval', taskToken: first.taskToken, timeoutSeconds: 60, title: 't', details: {} });
+    const again = await service.request({
+      workflow: 'w',
+      executionArn: 'arn:x',
+      step: 'CoordinatorApproval',
+      taskToken: first.taskToken,
+      timeoutSeconds: 60,
+      title: 't',
+      details: {},
+    });
     expect(again.url).toBe(first.url);
   });
 
   it('refuses a request without a task token or timeout', async () => {
-    await expect(service.request({ executionArn: 'a', step: 's', timeoutSeconds: 5 })).rejects.toMatchObject({ name: 'InvalidStepInputError' });
-    await expect(service.request({ executionArn: 'a', step: 's', taskToken: 't', timeoutSeconds: 0 })).rejects.toMatchObject({ name: 'InvalidStepInputError' });
+    await expect(service.request({ executionArn: 'a', step: 's', timeoutSeconds: 5 })).rejects.toMatchObject({
+      name: 'InvalidStepInputError',
+    });
+    await expect(
+      service.request({ executionArn: 'a', step: 's', taskToken: 't', timeoutSeconds: 0 }),
+    ).rejects.toMatchObject({ name: 'InvalidStepInputError' });
   });
 });
 
@@ -126,7 +163,12 @@ describe('approval endpoint', () => {
     expect(res.body).toContain('Approved');
     const [call] = sendTaskSuccessCalls();
     expect(call.input.taskToken).toBe(a.taskToken);
-    expect(JSON.parse(call.input.output)).toEqual({ approved: true, by: 'dr.lee@example.com', at: new Date(clock.millis).toISOString(), comment: 'IRB looks good' });
+    expect(JSON.parse(call.input.output)).toEqual({
+      approved: true,
+      by: 'dr.lee@example.com',
+      at: new Date(clock.millis).toISOString(),
+      comment: 'IRB looks good',
+    });
     expect(metrics.get(MetricName.ApprovalWaitSeconds)).toBeGreaterThanOrEqual(3600);
 
     const replay = await post(a.path, a.sig, { decision: 'reject', by: 'mallory' });
@@ -144,7 +186,10 @@ describe('approval endpoint', () => {
 
   it('two POSTs racing on one link decide once', async () => {
     const a = await requestApproval();
-    const results = await Promise.all([post(a.path, a.sig, { decision: 'approve', by: 'a' }), post(a.path, a.sig, { decision: 'reject', by: 'b' })]);
+    const results = await Promise.all([
+      post(a.path, a.sig, { decision: 'approve', by: 'a' }),
+      post(a.path, a.sig, { decision: 'reject', by: 'b' }),
+    ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     // One decision reaches the run: the winner's. The loser's read may deliver that recorded decision once
     // more while the winner's SendTaskSuccess is still on its way (redelivery on read, by design); the service
@@ -158,8 +203,17 @@ describe('approval endpoint', () => {
   it.each<[string, (a: Awaited<ReturnType<typeof requestApproval>>) => Promise<ApprovalHttpResponse>, number, string]>([
     ['a forged signature', (a) => post(a.path, a.sig.slice(0, -3) + 'xyz', { decision: 'approve' }), 403, 'not valid'],
     ['a missing signature', (a) => get(a.path), 403, 'not valid'],
-    ['another approval\'s signature', async (a) => get(a.path, (await requestApproval()).sig), 403, 'not valid'],
-    ['an unknown approval with a genuine signature', async () => get('/approvals/AAAAAAAAAAAAAAAAAAAAAA', new ApprovalLinkSigner(['test-secret']).sign('AAAAAAAAAAAAAAAAAAAAAA', 4_000_000_000)), 404, 'Unknown approval'],
+    ["another approval's signature", async (a) => get(a.path, (await requestApproval()).sig), 403, 'not valid'],
+    [
+      'an unknown approval with a genuine signature',
+      async () =>
+        get(
+          '/approvals/AAAAAAAAAAAAAAAAAAAAAA',
+          new ApprovalLinkSigner(['test-secret']).sign('AAAAAAAAAAAAAAAAAAAAAA', 4_000_000_000),
+        ),
+      404,
+      'Unknown approval',
+    ],
     ['a path that is no approval', () => get('/approvals/../../etc/passwd', 'v1.1.x'), 404, 'Not found'],
   ])('answers %s with its own page and status', async (_case, act, status, text) => {
     const a = await requestApproval();
@@ -202,7 +256,12 @@ describe('approval endpoint', () => {
     const held: { release: () => void }[] = [];
     let reached!: () => void;
     let arrival = new Promise<void>((r) => (reached = r));
-    const sfn = new SFNClient({ endpoint: sfnServer.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, maxAttempts: 1 });
+    const sfn = new SFNClient({
+      endpoint: sfnServer.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      maxAttempts: 1,
+    });
     sfn.middlewareStack.add(
       (next) => async (args) => {
         await new Promise<void>((release) => {
@@ -213,7 +272,13 @@ describe('approval endpoint', () => {
       },
       { step: 'initialize' },
     );
-    const gated = new ApprovalService({ table, signer: new ApprovalLinkSigner(['test-secret']), sfn, baseUrl: 'http://127.0.0.1:8083', clock });
+    const gated = new ApprovalService({
+      table,
+      signer: new ApprovalLinkSigner(['test-secret']),
+      sfn,
+      baseUrl: 'http://127.0.0.1:8083',
+      clock,
+    });
     return {
       held,
       /** Resolves once the next SendTaskSuccess waits at its gate. */
@@ -222,7 +287,13 @@ describe('approval endpoint', () => {
         arrival = new Promise<void>((r) => (reached = r));
       },
       post: (path: string, sig: string, form: Record<string, string>) =>
-        handleApprovalHttp(gated, { method: 'POST', path, query: { sig }, contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(form).toString() }),
+        handleApprovalHttp(gated, {
+          method: 'POST',
+          path,
+          query: { sig },
+          contentType: 'application/x-www-form-urlencoded',
+          body: new URLSearchParams(form).toString(),
+        }),
     };
   }
 
@@ -240,7 +311,11 @@ describe('approval endpoint', () => {
     gated.held[1].release(); // ...while the redelivery gets through: the run is approved
     await second;
     await post(a.path, a.sig, { decision: 'reject', by: 'b' });
-    const sent = new Set(sendTaskSuccessCalls().filter((c) => c.input.taskToken === a.taskToken).map((c) => JSON.parse(c.input.output).approved));
+    const sent = new Set(
+      sendTaskSuccessCalls()
+        .filter((c) => c.input.taskToken === a.taskToken)
+        .map((c) => JSON.parse(c.input.output).approved),
+    );
     expect([...sent]).toEqual([true]);
     expect((await service.get(a.approvalId))?.status).toBe('APPROVED');
   });
@@ -270,16 +345,20 @@ describe('approval endpoint', () => {
 
   it('refuses other methods with 405', async () => {
     const a = await requestApproval();
-    expect((await handleApprovalHttp(service, { method: 'DELETE', path: a.path, query: { sig: a.sig } })).statusCode).toBe(405);
+    expect(
+      (await handleApprovalHttp(service, { method: 'DELETE', path: a.path, query: { sig: a.sig } })).statusCode,
+    ).toBe(405);
   });
 
-  it('expires the link with the wait on the engine\'s clock: requestedAt (the state\'s EnteredTime) and the request\'s arrival time', async () => {
+  it("expires the link with the wait on the engine's clock: requestedAt (the state's EnteredTime) and the request's arrival time", async () => {
     const enteredMillis = clock.millis - 30 * 86_400_000; // a virtual clock far behind the Lambda's
     const a = await requestApproval({ timeoutSeconds: 3600, requestedAt: new Date(enteredMillis).toISOString() });
     expect(a.expiresAtSeconds).toBe(enteredMillis / 1000 + 3600);
     expect((await get(a.path, a.sig, enteredMillis + 3_599_000)).statusCode).toBe(200);
     expect((await get(a.path, a.sig, enteredMillis + 3_600_000)).statusCode).toBe(410);
-    await expect(requestApproval({ requestedAt: 'yesterday' })).rejects.toMatchObject({ name: 'InvalidStepInputError' });
+    await expect(requestApproval({ requestedAt: 'yesterday' })).rejects.toMatchObject({
+      name: 'InvalidStepInputError',
+    });
   });
 
   it.each([
@@ -303,7 +382,11 @@ describe('approval endpoint', () => {
   async function recordedNotDelivered(approved = true) {
     const a = await requestApproval();
     const decision = { approved, by: 'dr.lee@example.com', at: new Date(clock.millis).toISOString() };
-    await table.updateIf(`approval#${a.approvalId}`, { status: approved ? 'APPROVED' : 'REJECTED', decision }, { expression: '#s = :p', names: { '#s': 'status' }, values: { ':p': 'PENDING' } });
+    await table.updateIf(
+      `approval#${a.approvalId}`,
+      { status: approved ? 'APPROVED' : 'REJECTED', decision },
+      { expression: '#s = :p', names: { '#s': 'status' }, values: { ':p': 'PENDING' } },
+    );
     return a;
   }
 
@@ -313,7 +396,9 @@ describe('approval endpoint', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Approved by dr.lee@example.com');
     expect(page.body).toContain('has now been delivered');
-    expect(sendTaskSuccessCalls().map((c) => [c.input.taskToken, JSON.parse(c.input.output).approved])).toEqual([[a.taskToken, true]]);
+    expect(sendTaskSuccessCalls().map((c) => [c.input.taskToken, JSON.parse(c.input.output).approved])).toEqual([
+      [a.taskToken, true],
+    ]);
     const again = await get(a.path, a.sig);
     expect(again.statusCode).toBe(409);
     expect(again.body).toContain('already approved by dr.lee@example.com');
@@ -328,7 +413,7 @@ describe('approval endpoint', () => {
     expect(sendTaskSuccessCalls().map((c) => JSON.parse(c.input.output).approved)).toEqual([true, true]);
   });
 
-  it('delivers every recorded decision that never reached its run in one sweep (the engine\'s boot)', async () => {
+  it("delivers every recorded decision that never reached its run in one sweep (the engine's boot)", async () => {
     const recorded = [await recordedNotDelivered(true), await recordedNotDelivered(false)];
     expect(await service.redeliverAllRecordedDecisions()).toBeGreaterThanOrEqual(2);
     const sent = new Map(sendTaskSuccessCalls().map((c) => [c.input.taskToken, JSON.parse(c.input.output).approved]));
@@ -338,7 +423,10 @@ describe('approval endpoint', () => {
 
   it('settles a timing-out wait: a recorded decision is handed over; without one the approval closes and refuses later decisions', async () => {
     const decided = await recordedNotDelivered(false);
-    expect(await service.settleBeforeTimeout(decided.taskToken)).toMatchObject({ approved: false, by: 'dr.lee@example.com' });
+    expect(await service.settleBeforeTimeout(decided.taskToken)).toMatchObject({
+      approved: false,
+      by: 'dr.lee@example.com',
+    });
     const pending = await requestApproval();
     expect(await service.settleBeforeTimeout(pending.taskToken)).toBeUndefined();
     const late = await post(pending.path, pending.sig, { decision: 'approve' });

@@ -32,7 +32,11 @@ describe('emailApprovers', () => {
     await notify(approval, 'http://127.0.0.1:8083/approvals/abc123?sig=v1.1.x');
     const emails = await outbox.list();
     expect(emails).toHaveLength(1);
-    expect(emails[0]).toMatchObject({ idempotencyKey: approvalEmailKey('abc123'), to: ['coord@example.com'], subject: 'Approval needed: Approve site-4412' });
+    expect(emails[0]).toMatchObject({
+      idempotencyKey: approvalEmailKey('abc123'),
+      to: ['coord@example.com'],
+      subject: 'Approval needed: Approve site-4412',
+    });
     expect(emails[0].body).toContain('http://127.0.0.1:8083/approvals/abc123?sig=v1.1.x');
     expect(emails[0].body).toContain('1970-01-06T00:00:00.000Z');
   });

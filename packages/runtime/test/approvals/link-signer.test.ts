@@ -7,7 +7,11 @@ const signer = new ApprovalLinkSigner(['current-secret']);
 
 describe('ApprovalLinkSigner', () => {
   it('verifies a link it signed, before its expiry', () => {
-    expect(signer.verify('abc', signer.sign('abc', exp), now)).toEqual({ valid: true, id: 'abc', expiresAtSeconds: exp });
+    expect(signer.verify('abc', signer.sign('abc', exp), now)).toEqual({
+      valid: true,
+      id: 'abc',
+      expiresAtSeconds: exp,
+    });
   });
 
   it.each([
@@ -25,7 +29,10 @@ describe('ApprovalLinkSigner', () => {
   });
 
   it('calls a genuine link expired from its expiry on', () => {
-    expect(signer.verify('abc', signer.sign('abc', exp), exp * 1000)).toMatchObject({ valid: false, reason: 'expired' });
+    expect(signer.verify('abc', signer.sign('abc', exp), exp * 1000)).toMatchObject({
+      valid: false,
+      reason: 'expired',
+    });
   });
 
   it('still verifies links signed with a previous secret after rotation, and signs with the newest', () => {
@@ -54,7 +61,9 @@ describe('ApprovalLinkSigner', () => {
     for (let i = 0; !/[-_]/.test(sig.split('.')[2]); i++) sig = signer.sign((id = `abc${i}`), exp);
     const other = respell(sig);
     expect(other).not.toBe(sig);
-    expect(Buffer.from(other.split('.')[2], 'base64url').equals(Buffer.from(sig.split('.')[2], 'base64url'))).toBe(true);
+    expect(Buffer.from(other.split('.')[2], 'base64url').equals(Buffer.from(sig.split('.')[2], 'base64url'))).toBe(
+      true,
+    );
     expect(signer.verify(id, other, now)).toMatchObject({ valid: false, reason: 'forged' });
     expect(signer.verify(id, sig, now).valid).toBe(true);
   });

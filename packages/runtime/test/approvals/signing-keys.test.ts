@@ -9,12 +9,20 @@ import { RecordTable } from '@autosave/runtime/records';
 import { Runtime, approvalService } from '@autosave/runtime/lambda';
 import { startLocalAws, type LocalAws } from '../../../../test/fixtures/runtime/local-aws';
 
-const clock = { millis: 1_000_000, now() { return this.millis; } };
+const clock = {
+  millis: 1_000_000,
+  now() {
+    return this.millis;
+  },
+};
 
 describe('SigningKeys: the approval keys of a long-lived process', () => {
   it('never keeps a failed read: the next call reads again', async () => {
     let reads = 0;
-    const keys = new SigningKeys({ clock, load: async () => (++reads === 1 ? Promise.reject(new Error('ThrottlingException')) : ['k1']) });
+    const keys = new SigningKeys({
+      clock,
+      load: async () => (++reads === 1 ? Promise.reject(new Error('ThrottlingException')) : ['k1']),
+    });
     await expect(keys.current()).rejects.toThrow('ThrottlingException');
     await expect(keys.current()).resolves.toEqual(['k1']);
     expect(reads).toBe(2);
@@ -33,7 +41,11 @@ describe('SigningKeys: the approval keys of a long-lived process', () => {
 
   it('keeps using the keys it has when a later read fails', async () => {
     let fail = false;
-    const keys = new SigningKeys({ clock, ttlMillis: 1, load: async () => (fail ? Promise.reject(new Error('down')) : ['k1']) });
+    const keys = new SigningKeys({
+      clock,
+      ttlMillis: 1,
+      load: async () => (fail ? Promise.reject(new Error('down')) : ['k1']),
+    });
     await keys.current();
     fail = true;
     clock.millis += 10;
@@ -74,7 +86,11 @@ describe('ApprovalService: a link signed with a key this process has not loaded 
 
   it('re-reads the keys once before answering forged, and still refuses a forgery', async () => {
     const table = new RecordTable(aws.dynamodb, aws.table);
-    const sfn = new SFNClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+    const sfn = new SFNClient({
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+    });
     let stored = ['old'];
     const keys = new SigningKeys({ clock, minRefreshMillis: 0, load: async () => stored });
     const service = new ApprovalService({

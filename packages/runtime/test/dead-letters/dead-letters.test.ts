@@ -23,8 +23,18 @@ const stateMachineArn = 'arn:aws:states:us-east-1:123456789012:stateMachine:clin
 const sent: any[] = [];
 /** The run's history, newest first (as GetExecutionHistory with reverseOrder returns it). */
 const history = [
-  { id: 9, type: 'ExecutionFailed', timestamp: 1_764_496_800, executionFailedEventDetails: { error: 'ProviderDown', cause: 'SMTP relay refused' } },
-  { id: 8, type: 'LambdaFunctionFailed', timestamp: 1_764_496_799, lambdaFunctionFailedEventDetails: { error: 'ProviderDown' } },
+  {
+    id: 9,
+    type: 'ExecutionFailed',
+    timestamp: 1_764_496_800,
+    executionFailedEventDetails: { error: 'ProviderDown', cause: 'SMTP relay refused' },
+  },
+  {
+    id: 8,
+    type: 'LambdaFunctionFailed',
+    timestamp: 1_764_496_799,
+    lambdaFunctionFailedEventDetails: { error: 'ProviderDown' },
+  },
   { id: 5, type: 'TaskStateEntered', timestamp: 1_764_496_700, stateEnteredEventDetails: { name: 'EmailWelcomePack' } },
   { id: 2, type: 'PassStateEntered', timestamp: 1_764_493_200, stateEnteredEventDetails: { name: 'Start' } },
 ];
@@ -51,13 +61,19 @@ beforeAll(async () => {
       };
     },
     'AWSStepFunctions.RedriveExecution': (input) => {
-      if (input.executionArn.endsWith(':running')) throw new FakeAwsError('ExecutionNotRedrivable', 'The execution is running');
+      if (input.executionArn.endsWith(':running'))
+        throw new FakeAwsError('ExecutionNotRedrivable', 'The execution is running');
       if (input.executionArn.endsWith(':throttled')) throw new FakeAwsError('ThrottlingException', 'slow down');
       return { redriveDate: 1_764_500_000 };
     },
     'AmazonSQS.SendMessage': sqsSendMessage(sent),
   });
-  const options = { endpoint: fake.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, maxAttempts: 1 };
+  const options = {
+    endpoint: fake.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+    maxAttempts: 1,
+  };
   sfn = new SFNClient(options);
   sqs = new SQSClient(options);
 });
@@ -73,7 +89,10 @@ const failed: ExecutionStatusChangeEvent = {
   detail: { executionArn, stateMachineArn, status: 'FAILED' },
 };
 
-const withStatus = (status: string): ExecutionStatusChangeEvent => ({ ...failed, detail: { ...failed.detail, status } });
+const withStatus = (status: string): ExecutionStatusChangeEvent => ({
+  ...failed,
+  detail: { ...failed.detail, status },
+});
 const callsTo = (operation: string) => fake.calls.filter((c) => c.target === `AWSStepFunctions.${operation}`);
 
 describe('closedRunReport', () => {
@@ -104,16 +123,19 @@ describe('closedRunReport', () => {
     expect(callsTo('GetExecutionHistory')).toHaveLength(1);
   });
 
-  it('reports a succeeded run\'s history size from its newest event alone, and no dead letter', async () => {
+  it("reports a succeeded run's history size from its newest event alone, and no dead letter", async () => {
     expect(await closedRunReport(sfn, withStatus('SUCCEEDED'))).toEqual({ historyEvents: 9 });
     expect(fake.calls.map((c) => c.target)).toEqual(['AWSStepFunctions.GetExecutionHistory']);
     expect(fake.calls[0].input).toEqual({ executionArn, reverseOrder: true, maxResults: 1 });
   });
 
-  it.each(['RUNNING', 'PENDING_REDRIVE'])('ignores a %s status change without calling Step Functions', async (status) => {
-    expect(await closedRunReport(sfn, withStatus(status))).toBeUndefined();
-    expect(fake.calls).toHaveLength(0);
-  });
+  it.each(['RUNNING', 'PENDING_REDRIVE'])(
+    'ignores a %s status change without calling Step Functions',
+    async (status) => {
+      expect(await closedRunReport(sfn, withStatus(status))).toBeUndefined();
+      expect(fake.calls).toHaveLength(0);
+    },
+  );
 });
 
 describe('sendDeadLetter', () => {
@@ -138,14 +160,18 @@ describe('redriveDeadLetter', () => {
   });
 
   it('settles a letter whose run is not redrivable without throwing', async () => {
-    expect(await redriveDeadLetter(sfn, parseDeadLetter(JSON.stringify({ executionArn: `${executionArn}:running` })))).toMatchObject({
+    expect(
+      await redriveDeadLetter(sfn, parseDeadLetter(JSON.stringify({ executionArn: `${executionArn}:running` }))),
+    ).toMatchObject({
       redriven: false,
       reason: expect.stringContaining('ExecutionNotRedrivable'),
     });
   });
 
   it('throws other errors so the message is retried', async () => {
-    await expect(redriveDeadLetter(sfn, parseDeadLetter(JSON.stringify({ executionArn: `${executionArn}:throttled` })))).rejects.toMatchObject({
+    await expect(
+      redriveDeadLetter(sfn, parseDeadLetter(JSON.stringify({ executionArn: `${executionArn}:throttled` }))),
+    ).rejects.toMatchObject({
       name: 'ThrottlingException',
     });
   });

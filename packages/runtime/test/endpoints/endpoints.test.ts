@@ -54,7 +54,9 @@ describe('loadRuntimeConfig', () => {
   });
 
   it('derives the local DLQ URL from the SQS endpoint', () => {
-    expect(loadRuntimeConfig({ AWS_ENDPOINT_URL_SQS: 'http://127.0.0.1:4000/' }).dlqUrl).toBe('http://127.0.0.1:4000/123456789012/autosave-dlq');
+    expect(loadRuntimeConfig({ AWS_ENDPOINT_URL_SQS: 'http://127.0.0.1:4000/' }).dlqUrl).toBe(
+      'http://127.0.0.1:4000/123456789012/autosave-dlq',
+    );
   });
 
   it('refuses an unknown provider name', () => {
@@ -68,9 +70,17 @@ describe('loadApprovalSecrets', () => {
   });
 
   it('reads the SSM SecureString named by AUTOSAVE_APPROVAL_SECRET_PARAMETER, with decryption', async () => {
-    const ssm = await startFakeAwsJson({ 'AmazonSSM.GetParameter': (input) => ({ Parameter: { Name: input.Name, Value: input.WithDecryption ? 'rotated,previous' : 'ciphertext' } }) });
+    const ssm = await startFakeAwsJson({
+      'AmazonSSM.GetParameter': (input) => ({
+        Parameter: { Name: input.Name, Value: input.WithDecryption ? 'rotated,previous' : 'ciphertext' },
+      }),
+    });
     const saved = { ...process.env };
-    Object.assign(process.env, { AWS_ENDPOINT_URL_SSM: ssm.endpoint, AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'y' });
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_SSM: ssm.endpoint,
+      AWS_ACCESS_KEY_ID: 'x',
+      AWS_SECRET_ACCESS_KEY: 'y',
+    });
     try {
       const config = loadRuntimeConfig({ AUTOSAVE_APPROVAL_SECRET_PARAMETER: '/autosave/approval-secret' });
       expect(await loadApprovalSecrets(config)).toEqual(['rotated', 'previous']);

@@ -50,27 +50,43 @@ function refundTool() {
 
 describe('defineTool', () => {
   it('keeps the declared name, schema, execute and reconcile, defaulting the description to the name and the schema to any object', async () => {
-    const tool = defineTool({ name: 'lookup-order', execute: async (input: { id: string }) => ({ id: input.id, status: 'shipped' }) });
+    const tool = defineTool({
+      name: 'lookup-order',
+      execute: async (input: { id: string }) => ({ id: input.id, status: 'shipped' }),
+    });
     expect(tool.name).toBe('lookup-order');
     expect(tool.description).toBe('lookup-order');
     expect(tool.inputSchema).toEqual({ type: 'object' });
     expect(tool.reconcile).toBeUndefined();
     expect(await tool.execute({ id: 'o-1' }, 'k')).toEqual({ id: 'o-1', status: 'shipped' });
-    const withReconcile = defineTool({ name: 'x', execute: async () => 1, reconcile: async () => ({ found: true as const, result: 1 }) });
+    const withReconcile = defineTool({
+      name: 'x',
+      execute: async () => 1,
+      reconcile: async () => ({ found: true as const, result: 1 }),
+    });
     expect(await withReconcile.reconcile!('k')).toEqual({ found: true, result: 1 });
   });
 
-  it.each([[''], ['has space'], ['a'.repeat(65)], ['émoji']])('refuses the name %j, which Bedrock would refuse as a tool name', (name) => {
-    expect(() => defineTool({ name, execute: async () => 1 })).toThrow(expect.objectContaining({ name: 'ToolDefinitionError' }));
-  });
+  it.each([[''], ['has space'], ['a'.repeat(65)], ['émoji']])(
+    'refuses the name %j, which Bedrock would refuse as a tool name',
+    (name) => {
+      expect(() => defineTool({ name, execute: async () => 1 })).toThrow(
+        expect.objectContaining({ name: 'ToolDefinitionError' }),
+      );
+    },
+  );
 
   it('refuses a tool without execute', () => {
-    expect(() => defineTool({ name: 'nothing' } as never)).toThrow(expect.objectContaining({ name: 'ToolDefinitionError' }));
+    expect(() => defineTool({ name: 'nothing' } as never)).toThrow(
+      expect.objectContaining({ name: 'ToolDefinitionError' }),
+    );
   });
 
   it('a registry refuses two tools under one name', () => {
     const { tool } = refundTool();
-    expect(() => new ToolRegistry([tool, tool])).toThrow(expect.objectContaining({ name: 'ToolDefinitionError', message: expect.stringContaining('issue-refund') }));
+    expect(() => new ToolRegistry([tool, tool])).toThrow(
+      expect.objectContaining({ name: 'ToolDefinitionError', message: expect.stringContaining('issue-refund') }),
+    );
   });
 });
 
@@ -78,7 +94,14 @@ describe('toolStepHandler({ tools })', () => {
   it("runs the user's own tool once per idempotency key: the retry is replayed from the ledger", async () => {
     const { tool, refunds } = refundTool();
     const handler = toolStepHandler({ tools: [tool] });
-    const event = { workflow: 'refunds', executionArn, step: 'Refund', tool: 'issue-refund', idempotencyKey: 'refund:o-9', input: { orderId: 'o-9' } };
+    const event = {
+      workflow: 'refunds',
+      executionArn,
+      step: 'Refund',
+      tool: 'issue-refund',
+      idempotencyKey: 'refund:o-9',
+      input: { orderId: 'o-9' },
+    };
     expect(await handler(event, context)).toEqual({ result: { refundId: 'rf-o-9' }, source: 'executed' });
     expect(await handler(event, context)).toEqual({ result: { refundId: 'rf-o-9' }, source: 'replayed' });
     expect(refunds).toEqual(['refund:o-9']);
@@ -87,7 +110,14 @@ describe('toolStepHandler({ tools })', () => {
   it('takes its tools from a function of the tool context (the configured email provider)', async () => {
     const handler = toolStepHandler({ tools: ({ emailProvider }) => [sendEmailTool(emailProvider)] });
     const out: any = await handler(
-      { workflow: 'refunds', executionArn, step: 'Notify', tool: 'send-email', idempotencyKey: 'notify:o-9', input: { to: 'a@example.com', subject: 's', body: 'b' } },
+      {
+        workflow: 'refunds',
+        executionArn,
+        step: 'Notify',
+        tool: 'send-email',
+        idempotencyKey: 'notify:o-9',
+        input: { to: 'a@example.com', subject: 's', body: 'b' },
+      },
       context,
     );
     expect(out.source).toBe('executed');
@@ -97,8 +127,18 @@ describe('toolStepHandler({ tools })', () => {
     const { tool, refunds } = refundTool();
     process.env[REQUIRED_TOOLS_ENV] = 'issue-refund,notify-customer';
     const handler = toolStepHandler({ tools: [tool] });
-    const event = { workflow: 'refunds', executionArn, step: 'Refund', tool: 'issue-refund', idempotencyKey: 'refund:o-10', input: { orderId: 'o-10' } };
-    await expect(handler(event, context)).rejects.toMatchObject({ name: 'UnknownToolError', message: expect.stringContaining('"notify-customer"') });
+    const event = {
+      workflow: 'refunds',
+      executionArn,
+      step: 'Refund',
+      tool: 'issue-refund',
+      idempotencyKey: 'refund:o-10',
+      input: { orderId: 'o-10' },
+    };
+    await expect(handler(event, context)).rejects.toMatchObject({
+      name: 'UnknownToolError',
+      message: expect.stringContaining('"notify-customer"'),
+    });
     expect(refunds).toEqual([]);
   });
 
@@ -106,7 +146,17 @@ describe('toolStepHandler({ tools })', () => {
     const { tool } = refundTool();
     process.env[REQUIRED_TOOLS_ENV] = 'issue-refund';
     const handler = toolStepHandler({ tools: [tool] });
-    const out: any = await handler({ workflow: 'refunds', executionArn, step: 'Refund', tool: 'issue-refund', idempotencyKey: 'refund:o-11', input: { orderId: 'o-11' } }, context);
+    const out: any = await handler(
+      {
+        workflow: 'refunds',
+        executionArn,
+        step: 'Refund',
+        tool: 'issue-refund',
+        idempotencyKey: 'refund:o-11',
+        input: { orderId: 'o-11' },
+      },
+      context,
+    );
     expect(out.source).toBe('executed');
   });
 });
@@ -118,7 +168,12 @@ describe('modelStepHandler({ provider })', () => {
       name: 'in-house',
       converse: async (request) => {
         requests.push(request);
-        return { text: 'Refund approved draft', toolCalls: [], final: true, usage: { inputTokens: 3, outputTokens: 4 } };
+        return {
+          text: 'Refund approved draft',
+          toolCalls: [],
+          final: true,
+          usage: { inputTokens: 3, outputTokens: 4 },
+        };
       },
     };
     const handler = modelStepHandler({ provider });
@@ -130,6 +185,8 @@ describe('modelStepHandler({ provider })', () => {
   });
 
   it('refuses a provider without converse', () => {
-    expect(() => modelStepHandler({ provider: {} as ModelProvider })).toThrow(expect.objectContaining({ name: 'ModelProviderDefinitionError' }));
+    expect(() => modelStepHandler({ provider: {} as ModelProvider })).toThrow(
+      expect.objectContaining({ name: 'ModelProviderDefinitionError' }),
+    );
   });
 });

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { functionSpec, functions, localFunctionName } from '@autosave/runtime/handlers';
 import { isPayloadRef } from '@autosave/runtime/payloads';
 import { OutboxEmailProvider } from '@autosave/runtime/tools';
-import { FakeAwsError, sqsSendMessage, startFakeAwsJson, type FakeAwsJsonServer } from '../../../../test/fixtures/runtime/fake-aws-json';
+import {
+  FakeAwsError,
+  sqsSendMessage,
+  startFakeAwsJson,
+  type FakeAwsJsonServer,
+} from '../../../../test/fixtures/runtime/fake-aws-json';
 import { startLocalAws, type LocalAws } from '../../../../test/fixtures/runtime/local-aws';
 
 let aws: LocalAws;
@@ -28,7 +33,14 @@ beforeAll(async () => {
       redriveCount: 0,
     }),
     'AWSStepFunctions.GetExecutionHistory': () => ({
-      events: [{ id: 3, type: 'TaskStateEntered', timestamp: 1_764_493_201, stateEnteredEventDetails: { name: 'SendRenewal' } }],
+      events: [
+        {
+          id: 3,
+          type: 'TaskStateEntered',
+          timestamp: 1_764_493_201,
+          stateEnteredEventDetails: { name: 'SendRenewal' },
+        },
+      ],
     }),
     'AWSStepFunctions.RedriveExecution': (input) => {
       if (input.executionArn.endsWith('flaky')) throw new FakeAwsError('ServiceUnavailable', 'later', 503);
@@ -59,7 +71,14 @@ const invoke = async (name: string, event: unknown, remainingMillis = 60_000) =>
 
 describe('lambdas/index.ts registry', () => {
   it('lists the six functions of docs/architecture.md §2 with their entry files, limits and needs', async () => {
-    expect(functions.map((f) => f.name)).toEqual(['model-step', 'tool-step', 'approval-request', 'approval-endpoint', 'run-monitor', 'redrive']);
+    expect(functions.map((f) => f.name)).toEqual([
+      'model-step',
+      'tool-step',
+      'approval-request',
+      'approval-endpoint',
+      'run-monitor',
+      'redrive',
+    ]);
     for (const f of functions) {
       expect(f.entry).toBe(resolve('packages/runtime/src/handlers', `${f.name}.ts`));
       expect(f.handler).toBe('handler');
@@ -80,22 +99,34 @@ describe('lambdas/index.ts registry', () => {
 describe('tool-step handler', () => {
   it("the example app's (lambdas/tool-step.ts) returns the {result, source} envelope inline, a result over the inline limit with its large value as a payload reference", async () => {
     const { handler } = await import('../../../../lambdas/tool-step');
-    const out: any = await handler({
-      workflow: 'research-agent',
-      executionArn,
-      step: 'Research',
-      tool: 'read-document',
-      idempotencyKey: 'h:doc',
-      input: { url: 'https://example.org/long', bytes: 300 * 1024 },
-    }, { getRemainingTimeInMillis: () => 60_000 });
+    const out: any = await handler(
+      {
+        workflow: 'research-agent',
+        executionArn,
+        step: 'Research',
+        tool: 'read-document',
+        idempotencyKey: 'h:doc',
+        input: { url: 'https://example.org/long', bytes: 300 * 1024 },
+      },
+      { getRemainingTimeInMillis: () => 60_000 },
+    );
     expect(out.source).toBe('executed');
     expect(out.result.url).toBe('https://example.org/long');
     expect(isPayloadRef(out.result.text)).toBe(true);
   });
 
   it('sends through the configured outbox', async () => {
-    await invoke('tool-step', { workflow: 'contract-renewal', executionArn, step: 'SendRenewal', tool: 'send-email', idempotencyKey: 'renewal:c-7:1', input: { to: 'buyer@example.com', subject: 'Renewal', body: 'Hi' } });
-    expect((await new OutboxEmailProvider(aws.env.AUTOSAVE_OUTBOX_DIR).list()).map((e) => e.idempotencyKey)).toContain('renewal:c-7:1');
+    await invoke('tool-step', {
+      workflow: 'contract-renewal',
+      executionArn,
+      step: 'SendRenewal',
+      tool: 'send-email',
+      idempotencyKey: 'renewal:c-7:1',
+      input: { to: 'buyer@example.com', subject: 'Renewal', body: 'Hi' },
+    });
+    expect((await new OutboxEmailProvider(aws.env.AUTOSAVE_OUTBOX_DIR).list()).map((e) => e.idempotencyKey)).toContain(
+      'renewal:c-7:1',
+    );
   });
 });
 
@@ -121,7 +152,9 @@ describe('approval-request and approval-endpoint handlers', () => {
       approvers: ['coordinator@example.com'],
     });
     expect(issued.url.startsWith('http://127.0.0.1:9999/approvals/')).toBe(true);
-    const email = (await new OutboxEmailProvider(aws.env.AUTOSAVE_OUTBOX_DIR).list()).find((e) => e.idempotencyKey === `approval:${issued.approvalId}`);
+    const email = (await new OutboxEmailProvider(aws.env.AUTOSAVE_OUTBOX_DIR).list()).find(
+      (e) => e.idempotencyKey === `approval:${issued.approvalId}`,
+    );
     expect(email?.body).toContain(issued.url);
     expect(email?.body).not.toContain('token-for-handler-test');
 
@@ -140,7 +173,10 @@ describe('approval-request and approval-endpoint handlers', () => {
     expect(page.body).toContain('Approve site-4412');
     expect(fake.calls).toHaveLength(0);
 
-    const decided = await invoke('approval-endpoint', functionUrlEvent('POST', 'decision=approve&by=dr.lee&comment=ok'));
+    const decided = await invoke(
+      'approval-endpoint',
+      functionUrlEvent('POST', 'decision=approve&by=dr.lee&comment=ok'),
+    );
     expect(decided.statusCode).toBe(200);
     const call = fake.calls.find((c) => c.target === 'AWSStepFunctions.SendTaskSuccess')!;
     expect(call.input.taskToken).toBe('token-for-handler-test');
@@ -157,11 +193,23 @@ describe('run-monitor handler', () => {
       time: '2026-11-30T10:00:00Z',
       detail: { executionArn, status: 'TIMED_OUT' },
     });
-    expect(out).toEqual({ deadLettered: true, alreadySent: false, executionArn, failedState: 'SendRenewal', historyEvents: 3 });
+    expect(out).toEqual({
+      deadLettered: true,
+      alreadySent: false,
+      executionArn,
+      failedState: 'SendRenewal',
+      historyEvents: 3,
+    });
     expect(fake.calls.filter((c) => c.target === 'AWSStepFunctions.GetExecutionHistory')).toHaveLength(1);
     expect(dlq).toHaveLength(1);
     expect(dlq[0].QueueUrl).toBe(`${fake.endpoint}/123456789012/autosave-dlq`);
-    expect(JSON.parse(dlq[0].MessageBody)).toMatchObject({ executionArn, workflow: 'contract-renewal', status: 'TIMED_OUT', failedState: 'SendRenewal', redriveCount: 0 });
+    expect(JSON.parse(dlq[0].MessageBody)).toMatchObject({
+      executionArn,
+      workflow: 'contract-renewal',
+      status: 'TIMED_OUT',
+      failedState: 'SendRenewal',
+      redriveCount: 0,
+    });
   });
 
   it('sends nothing for the same closed run delivered again (EventBridge at least once, Lambda async retries)', async () => {
@@ -173,7 +221,10 @@ describe('run-monitor handler', () => {
 
   it('reports the history size of a run that succeeded and leaves it out of the DLQ', async () => {
     const before = dlq.length;
-    expect(await invoke('run-monitor', { detail: { executionArn, status: 'SUCCEEDED' } })).toEqual({ deadLettered: false, historyEvents: 3 });
+    expect(await invoke('run-monitor', { detail: { executionArn, status: 'SUCCEEDED' } })).toEqual({
+      deadLettered: false,
+      historyEvents: 3,
+    });
     expect(dlq).toHaveLength(before);
   });
 });

@@ -106,15 +106,21 @@ describe('IdempotencyLedger.run', () => {
   it('releases the claim when the action fails, so a retry acts at once', async () => {
     const { ledger: l } = ledger();
     const key = freshKey();
-    await expect(l.run({ key, payload: 1, act: async () => Promise.reject(new Error('provider down')) })).rejects.toThrow('provider down');
-    expect(await l.run({ key, payload: 1, act: async () => 'second try' })).toEqual({ result: 'second try', source: 'executed' });
+    await expect(
+      l.run({ key, payload: 1, act: async () => Promise.reject(new Error('provider down')) }),
+    ).rejects.toThrow('provider down');
+    expect(await l.run({ key, payload: 1, act: async () => 'second try' })).toEqual({
+      result: 'second try',
+      source: 'executed',
+    });
   });
 
   it('after a failed action, the retry reconciles before acting: a provider that timed out after accepting did act', async () => {
     const { ledger: l } = ledger();
     const key = freshKey();
     const provider = new Map<string, string>();
-    const reconcile = async () => (provider.has(key) ? { found: true as const, result: provider.get(key)! } : { found: false as const });
+    const reconcile = async () =>
+      provider.has(key) ? { found: true as const, result: provider.get(key)! } : { found: false as const };
     let acted = 0;
     const act = async () => {
       acted++;
@@ -172,7 +178,13 @@ describe('IdempotencyLedger.run', () => {
     expect(acted).toBe(0);
     expect(isRetryableError('IdempotencyAttemptTimedOutError')).toBe(true);
     // The retry takes the claim over, reconciles, and acts once.
-    const retry = await l.run({ key, payload: 1, deadlineMillis: Date.now() + 60_000, act: async () => ++acted, reconcile: async () => ({ found: false }) });
+    const retry = await l.run({
+      key,
+      payload: 1,
+      deadlineMillis: Date.now() + 60_000,
+      act: async () => ++acted,
+      reconcile: async () => ({ found: false }),
+    });
     expect(retry).toEqual({ result: 1, source: 'executed' });
   });
 
@@ -181,7 +193,12 @@ describe('IdempotencyLedger.run', () => {
     const key = freshKey();
     await l.claim(key, 1, 10_000);
     clock.advance(10_001);
-    const out = await l.run({ key, payload: 1, act: async () => 'sent now', reconcile: async () => ({ found: false }) });
+    const out = await l.run({
+      key,
+      payload: 1,
+      act: async () => 'sent now',
+      reconcile: async () => ({ found: false }),
+    });
     expect(out).toEqual({ result: 'sent now', source: 'executed' });
   });
 
@@ -190,21 +207,37 @@ describe('IdempotencyLedger.run', () => {
     const key = freshKey();
     await l.claim(key, { to: 'a' }, 1_000);
     clock.advance(1_001);
-    await expect(l.run({ key, payload: { to: 'b' }, act: async () => 'b' })).rejects.toBeInstanceOf(IdempotencyKeyMismatchError);
-    const out = await l.run({ key, payload: { to: 'a' }, act: async () => 'acted', reconcile: async () => ({ found: true, result: 'found' }) });
+    await expect(l.run({ key, payload: { to: 'b' }, act: async () => 'b' })).rejects.toBeInstanceOf(
+      IdempotencyKeyMismatchError,
+    );
+    const out = await l.run({
+      key,
+      payload: { to: 'a' },
+      act: async () => 'acted',
+      reconcile: async () => ({ found: true, result: 'found' }),
+    });
     expect(out).toEqual({ result: 'found', source: 'reconciled' });
   });
 
   it('keeps the claim IN_PROGRESS when recording the result fails after the action, so a retry reconciles instead of acting', async () => {
     const clock = new TestClock();
-    const failingComplete = Object.assign(Object.create(store), { complete: async () => Promise.reject(new Error('DynamoDB unavailable')) });
+    const failingComplete = Object.assign(Object.create(store), {
+      complete: async () => Promise.reject(new Error('DynamoDB unavailable')),
+    });
     const l = new IdempotencyLedger({ store: failingComplete, clock });
     const key = freshKey();
-    await expect(l.run({ key, payload: 1, act: async () => 'sent', leaseMillis: 1_000 })).rejects.toThrow('DynamoDB unavailable');
+    await expect(l.run({ key, payload: 1, act: async () => 'sent', leaseMillis: 1_000 })).rejects.toThrow(
+      'DynamoDB unavailable',
+    );
     expect((await table.get(`idem#${key}`))?.status).toBe('IN_PROGRESS');
     clock.advance(1_001);
     let acted = 0;
-    const retry = await new IdempotencyLedger({ store, clock }).run<number | string>({ key, payload: 1, act: async () => ++acted, reconcile: async () => ({ found: true, result: 'sent' }) });
+    const retry = await new IdempotencyLedger({ store, clock }).run<number | string>({
+      key,
+      payload: 1,
+      act: async () => ++acted,
+      reconcile: async () => ({ found: true, result: 'sent' }),
+    });
     expect(retry).toEqual({ result: 'sent', source: 'reconciled' });
     expect(acted).toBe(0);
   });
@@ -212,7 +245,12 @@ describe('IdempotencyLedger.run', () => {
   it('does not reconcile on a first claim', async () => {
     const { ledger: l } = ledger();
     let reconciled = 0;
-    await l.run({ key: freshKey(), payload: 1, act: async () => 'x', reconcile: async () => (reconciled++, { found: false }) });
+    await l.run({
+      key: freshKey(),
+      payload: 1,
+      act: async () => 'x',
+      reconcile: async () => (reconciled++, { found: false }),
+    });
     expect(reconciled).toBe(0);
   });
 
@@ -255,8 +293,12 @@ describe('IdempotencyLedger.run', () => {
     expect(first.kind).toBe('claimed');
     clock.advance(2 * 60_000); // past the record's TTL, well inside the lease
     let acted = 0;
-    await expect(l.run({ key, payload: { to: 'a' }, act: async () => ++acted })).rejects.toBeInstanceOf(IdempotencyInProgressError);
-    await expect(l.run({ key, payload: { to: 'b' }, act: async () => ++acted })).rejects.toBeInstanceOf(IdempotencyKeyMismatchError);
+    await expect(l.run({ key, payload: { to: 'a' }, act: async () => ++acted })).rejects.toBeInstanceOf(
+      IdempotencyInProgressError,
+    );
+    await expect(l.run({ key, payload: { to: 'b' }, act: async () => ++acted })).rejects.toBeInstanceOf(
+      IdempotencyKeyMismatchError,
+    );
     expect(acted).toBe(0);
   });
 });
@@ -265,7 +307,7 @@ describe('IdempotencyLedger: runs restarted from scratch', () => {
   const run1 = 'arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:site-4412';
   const run2 = 'arn:aws:states:us-east-1:123456789012:execution:clinical-trial-onboarding:site-4412-again';
 
-  it('stores the claiming execution as the record\'s owner', async () => {
+  it("stores the claiming execution as the record's owner", async () => {
     const { ledger: l } = ledger();
     const key = freshKey();
     await l.run({ key, payload: 1, owner: run1, act: async () => 'sent' });
@@ -277,7 +319,10 @@ describe('IdempotencyLedger: runs restarted from scratch', () => {
     const { ledger: l, metrics } = ledger();
     const key = freshKey();
     await l.run({ key, payload: 1, owner: run1, act: async () => 'sent' });
-    expect(await l.run({ key, payload: 1, owner: run1, act: async () => 'again' })).toEqual({ result: 'sent', source: 'replayed' });
+    expect(await l.run({ key, payload: 1, owner: run1, act: async () => 'again' })).toEqual({
+      result: 'sent',
+      source: 'replayed',
+    });
     expect(metrics.get(MetricName.DuplicateSuppressed)).toBe(1);
     expect(metrics.get(MetricName.RunRestartedFromScratch)).toBe(0);
   });
@@ -287,7 +332,10 @@ describe('IdempotencyLedger: runs restarted from scratch', () => {
     const key = freshKey();
     let acted = 0;
     await l.run({ key, payload: 1, owner: run1, act: async () => ++acted });
-    expect(await l.run({ key, payload: 1, owner: run2, act: async () => ++acted })).toEqual({ result: 1, source: 'replayed' });
+    expect(await l.run({ key, payload: 1, owner: run2, act: async () => ++acted })).toEqual({
+      result: 1,
+      source: 'replayed',
+    });
     expect(acted).toBe(1);
     expect(metrics.get(MetricName.DuplicateSuppressed)).toBe(1);
     expect(metrics.get(MetricName.RunRestartedFromScratch)).toBe(1);
@@ -298,7 +346,13 @@ describe('IdempotencyLedger: runs restarted from scratch', () => {
     const key = freshKey();
     await l.claim(key, 1, 1_000, run1); // run1 died holding the claim
     clock.advance(1_001);
-    await l.run({ key, payload: 1, owner: run2, act: async () => 'sent by run2', reconcile: async () => ({ found: false }) });
+    await l.run({
+      key,
+      payload: 1,
+      owner: run2,
+      act: async () => 'sent by run2',
+      reconcile: async () => ({ found: false }),
+    });
     expect((await store.get(key))?.owner).toBe(run2);
     await l.run({ key, payload: 1, owner: run2, act: async () => 'again' });
     expect(metrics.get(MetricName.RunRestartedFromScratch)).toBe(0);

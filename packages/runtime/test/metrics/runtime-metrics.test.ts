@@ -33,7 +33,12 @@ describe('EmfMetrics', () => {
         { Name: 'ApprovalWaitSeconds', Unit: 'Seconds' },
       ]),
     );
-    expect(emf).toMatchObject({ DuplicateSuppressed: 1, ModelInputTokens: 412, ApprovalWaitSeconds: 90, service: 'autosave-tool-step' });
+    expect(emf).toMatchObject({
+      DuplicateSuppressed: 1,
+      ModelInputTokens: 412,
+      ApprovalWaitSeconds: 90,
+      service: 'autosave-tool-step',
+    });
   });
 
   it('writes nothing when nothing was reported', () => {

@@ -20,7 +20,10 @@ beforeAll(async () => {
       // `/model/fail-<status>-<ErrorType>/converse`: answer with that Bedrock error, as the service does.
       const failure = /\/model\/fail-(\d+)-([A-Za-z]+)\//.exec(decodeURIComponent(req.url ?? ''));
       if (failure) {
-        res.writeHead(Number(failure[1]), { 'content-type': 'application/json', 'x-amzn-errortype': `${failure[2]}:http://internal.amazon.com/coral/com.amazon.bedrock/` });
+        res.writeHead(Number(failure[1]), {
+          'content-type': 'application/json',
+          'x-amzn-errortype': `${failure[2]}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+        });
         res.end(JSON.stringify({ message: `stand-in ${failure[2]}` }));
         return;
       }
@@ -30,7 +33,10 @@ beforeAll(async () => {
           output: {
             message: {
               role: 'assistant',
-              content: [{ text: 'Let me compute.' }, { toolUse: { toolUseId: 'tu-1', name: 'calculator', input: { expression: '1+1' } } }],
+              content: [
+                { text: 'Let me compute.' },
+                { toolUse: { toolUseId: 'tu-1', name: 'calculator', input: { expression: '1+1' } } },
+              ],
             },
           },
           stopReason: 'tool_use',
@@ -46,27 +52,37 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const standIn = () =>
-  new BedrockRuntimeClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, requestHandler: new NodeHttpHandler(),
+  new BedrockRuntimeClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+    requestHandler: new NodeHttpHandler(),
     // One immediate retry at most, so the test can count what the SDK retried without waiting on backoff.
-    maxAttempts: 2 });
+    maxAttempts: 2,
+  });
 
 describe('BedrockModelProvider', () => {
   it.each([
     [400, 'ValidationException'],
     [403, 'AccessDeniedException'],
     [404, 'ResourceNotFoundException'],
-  ])('a %i %s (the model id, the grant or model access is wrong) fails once, as the non-retryable ModelRequestRejectedError', async (status, type) => {
-    const provider = new BedrockModelProvider(standIn(), 'default-model');
-    const before = requests.length;
-    const error = await provider.converse({ modelId: `fail-${status}-${type}`, messages: [{ role: 'user', content: [{ text: 'hi' }] }] }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ModelRequestRejectedError);
-    expect((error as Error).name).toBe('ModelRequestRejectedError');
-    expect((error as Error).message).toContain(type);
-    expect(((error as Error).cause as Error).name).toBe(type);
-    // Neither the SDK nor the state machine tries again: a retry cannot fix it.
-    expect(requests.length - before).toBe(1);
-    expect(isRetryableError((error as Error).name)).toBe(false);
-  });
+  ])(
+    'a %i %s (the model id, the grant or model access is wrong) fails once, as the non-retryable ModelRequestRejectedError',
+    async (status, type) => {
+      const provider = new BedrockModelProvider(standIn(), 'default-model');
+      const before = requests.length;
+      const error = await provider
+        .converse({ modelId: `fail-${status}-${type}`, messages: [{ role: 'user', content: [{ text: 'hi' }] }] })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ModelRequestRejectedError);
+      expect((error as Error).name).toBe('ModelRequestRejectedError');
+      expect((error as Error).message).toContain(type);
+      expect(((error as Error).cause as Error).name).toBe(type);
+      // Neither the SDK nor the state machine tries again: a retry cannot fix it.
+      expect(requests.length - before).toBe(1);
+      expect(isRetryableError((error as Error).name)).toBe(false);
+    },
+  );
 
   it.each([
     [429, 'ThrottlingException'],
@@ -75,14 +91,19 @@ describe('BedrockModelProvider', () => {
   ])('a %i %s stays retryable (by the SDK, then by the state machine)', async (status, type) => {
     const provider = new BedrockModelProvider(standIn(), 'default-model');
     const before = requests.length;
-    const error = await provider.converse({ modelId: `fail-${status}-${type}`, messages: [{ role: 'user', content: [{ text: 'hi' }] }] }).catch((e: unknown) => e);
+    const error = await provider
+      .converse({ modelId: `fail-${status}-${type}`, messages: [{ role: 'user', content: [{ text: 'hi' }] }] })
+      .catch((e: unknown) => e);
     expect((error as Error).name).toBe(type);
     expect(requests.length - before).toBe(2);
     expect(isRetryableError(type)).toBe(true);
   });
 
   it('maps the conversation, system prompt and tools to Converse and the answer back', async () => {
-    const client = new BedrockRuntimeClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+    const client = new BedrockRuntimeClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
       // The real client speaks HTTP/2 (for streaming); the stand-in speaks HTTP/1.1.
       requestHandler: new NodeHttpHandler(),
     });
@@ -91,7 +112,10 @@ describe('BedrockModelProvider', () => {
       system: 'Be brief.',
       messages: [
         { role: 'user', content: [{ text: 'What is 1+1?' }] },
-        { role: 'assistant', content: [{ toolUse: { toolUseId: 'tu-0', name: 'calculator', input: { expression: '1+1' } } }] },
+        {
+          role: 'assistant',
+          content: [{ toolUse: { toolUseId: 'tu-0', name: 'calculator', input: { expression: '1+1' } } }],
+        },
         { role: 'user', content: [{ toolResult: { toolUseId: 'tu-0', content: [{ json: 2 }] } }] },
       ],
       tools: [{ name: 'calculator', description: 'math', inputSchema: { type: 'object' } }],

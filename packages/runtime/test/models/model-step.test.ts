@@ -35,7 +35,12 @@ describe('ScriptedModelProvider', () => {
   const request = { messages: [{ role: 'user' as const, content: [{ text: 'Tell me' }] }] };
 
   it('answers by workflow, step and turn, first match wins', async () => {
-    const p = new ScriptedModelProvider({ responses: [{ turn: 1, text: 'one' }, { step: 'Research', text: 'any turn' }] });
+    const p = new ScriptedModelProvider({
+      responses: [
+        { turn: 1, text: 'one' },
+        { step: 'Research', text: 'any turn' },
+      ],
+    });
     expect((await p.converse(request, site)).text).toBe('any turn');
     expect((await p.converse(request, { ...site, turn: 1 })).text).toBe('one');
   });
@@ -54,7 +59,13 @@ describe('ScriptedModelProvider', () => {
 });
 
 describe('runModelStep (plain model step: the renewal draft)', () => {
-  const event = { workflow: 'contract-renewal', executionArn: arn('renewal-c1'), step: 'DraftRenewal', turn: 0, prompt: 'Draft the renewal for contract c-1' };
+  const event = {
+    workflow: 'contract-renewal',
+    executionArn: arn('renewal-c1'),
+    step: 'DraftRenewal',
+    turn: 0,
+    prompt: 'Draft the renewal for contract c-1',
+  };
 
   it('calls the model once across retries and reports tokens once', async () => {
     const { deps, provider, metrics } = setup();
@@ -110,7 +121,9 @@ describe('runModelStep (agent loop: the research agent)', () => {
     expect(turn0.final).toBe(false);
     expect(turn0.toolCalls.map((c) => c.name)).toEqual(['search-web', 'calculator']);
     expect(isPayloadRef(turn0.conversation)).toBe(true);
-    expect((await runModelStep(deps, { ...base, turn: 0, conversation: null })).conversation).toEqual(turn0.conversation);
+    expect((await runModelStep(deps, { ...base, turn: 0, conversation: null })).conversation).toEqual(
+      turn0.conversation,
+    );
 
     const bigResult = await payloads.put({ text: 'z'.repeat(300 * 1024) });
     const turn1 = await runModelStep(deps, {
@@ -129,9 +142,16 @@ describe('runModelStep (agent loop: the research agent)', () => {
 
     // A large batch hands its results over as one reference; the model step resolves it.
     const resultsByRef = await payloads.put([{ id: 'call-read-1', name: 'read-document', result: { text: 'doc' } }]);
-    const turn2 = await runModelStep(deps, { ...base, turn: 2, conversation: turn1.conversation, toolResults: resultsByRef });
+    const turn2 = await runModelStep(deps, {
+      ...base,
+      turn: 2,
+      conversation: turn1.conversation,
+      toolResults: resultsByRef,
+    });
     const finalConversation = await payloads.resolve<ConversationMessage[]>(turn2.conversation!);
-    expect(finalConversation[4].content).toEqual([{ toolResult: { toolUseId: 'call-read-1', content: [{ json: { text: 'doc' } }] } }]);
+    expect(finalConversation[4].content).toEqual([
+      { toolResult: { toolUseId: 'call-read-1', content: [{ json: { text: 'doc' } }] } },
+    ]);
     expect(turn2.final).toBe(true);
     expect(turn2.text).toMatch(/^Final answer/);
     expect(provider.calls).toBe(3);

@@ -30,7 +30,11 @@ describe('PayloadStore', () => {
     expect(isPayloadRef(ref)).toBe(true);
     if (!isPayloadRef(ref)) return;
     const json = JSON.stringify(value);
-    expect(ref).toEqual({ $ref: `s3://${aws.bucket}/payloads/${sha256Hex(json)}.json`, bytes: Buffer.byteLength(json), sha256: sha256Hex(json) });
+    expect(ref).toEqual({
+      $ref: `s3://${aws.bucket}/payloads/${sha256Hex(json)}.json`,
+      bytes: Buffer.byteLength(json),
+      sha256: sha256Hex(json),
+    });
     expect(await store.resolve(ref)).toEqual(value);
     expect(metrics.get(MetricName.PayloadsOffloaded)).toBeGreaterThanOrEqual(1);
   });
@@ -48,7 +52,10 @@ describe('PayloadStore', () => {
   it('resolves references at any depth, including references inside referenced values', async () => {
     const inner = await store.put({ deep: 'value' });
     const outer = await store.put({ nested: inner });
-    expect(await store.resolveDeep({ list: [outer, 1], plain: 'x' })).toEqual({ list: [{ nested: { deep: 'value' } }, 1], plain: 'x' });
+    expect(await store.resolveDeep({ list: [outer, 1], plain: 'x' })).toEqual({
+      list: [{ nested: { deep: 'value' } }, 1],
+      plain: 'x',
+    });
   });
 
   it('shrinks an oversized object by storing its largest members by reference, keeping the shape', async () => {
@@ -74,7 +81,9 @@ describe('PayloadStore', () => {
     const shrunk = (await store.shrinkToFit(justFits, { reserveBytes: 64 })) as Record<string, unknown>;
     expect(shrunk.url).toBe('u');
     expect(isPayloadRef(shrunk.text)).toBe(true);
-    expect(isPayloadRef(await store.shrinkToFit('s'.repeat(PAYLOAD_INLINE_LIMIT_BYTES - 40), { reserveBytes: 64 }))).toBe(true);
+    expect(
+      isPayloadRef(await store.shrinkToFit('s'.repeat(PAYLOAD_INLINE_LIMIT_BYTES - 40), { reserveBytes: 64 })),
+    ).toBe(true);
   });
 
   it('refuses a reference whose object was tampered with', async () => {
@@ -94,6 +103,8 @@ describe('PayloadStore', () => {
 
 describe('canonicalJson', () => {
   it('is the same whatever order keys were built in', () => {
-    expect(canonicalJson({ b: 1, a: { d: 2, c: [{ f: 1, e: 2 }] } })).toBe(canonicalJson({ a: { c: [{ e: 2, f: 1 }], d: 2 }, b: 1 }));
+    expect(canonicalJson({ b: 1, a: { d: 2, c: [{ f: 1, e: 2 }] } })).toBe(
+      canonicalJson({ a: { c: [{ e: 2, f: 1 }], d: 2 }, b: 1 }),
+    );
   });
 });

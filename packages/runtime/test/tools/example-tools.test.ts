@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxEmailProvider, ToolRegistry } from '@autosave/runtime/tools';
-import { EXAMPLE_TOOL_NAMES, calculatorTool, exampleTools, onboardingTools, readDocumentTool, searchWebTool } from '../../../../tools';
+import {
+  EXAMPLE_TOOL_NAMES,
+  calculatorTool,
+  exampleTools,
+  onboardingTools,
+  readDocumentTool,
+  searchWebTool,
+} from '../../../../tools';
 
 let dir: string;
 beforeAll(async () => {
@@ -13,12 +20,16 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("the example app's tools", () => {
   it('are exactly the names the construct is told at synth (EXAMPLE_TOOL_NAMES)', () => {
-    const registry = new ToolRegistry(exampleTools({ emailProvider: new OutboxEmailProvider(join(dir, 'o')), actionsDir: join(dir, 'a') }));
+    const registry = new ToolRegistry(
+      exampleTools({ emailProvider: new OutboxEmailProvider(join(dir, 'o')), actionsDir: join(dir, 'a') }),
+    );
     expect(registry.names().sort()).toEqual([...EXAMPLE_TOOL_NAMES].sort());
   });
 
   it('refuse an unknown tool with the non-retryable InvalidStepInputError', () => {
-    const registry = new ToolRegistry(exampleTools({ emailProvider: new OutboxEmailProvider(join(dir, 'o')), actionsDir: join(dir, 'a') }));
+    const registry = new ToolRegistry(
+      exampleTools({ emailProvider: new OutboxEmailProvider(join(dir, 'o')), actionsDir: join(dir, 'a') }),
+    );
     expect(() => registry.get('launch-rocket')).toThrow(expect.objectContaining({ name: 'InvalidStepInputError' }));
   });
 });

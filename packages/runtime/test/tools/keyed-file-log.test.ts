@@ -26,9 +26,14 @@ describe('KeyedFileLog.list', () => {
     const dir = await mkdtemp(join(tmpdir(), 'autosave-keyed-log-'));
     dirs.push(dir);
     const log = new KeyedFileLog<{ n: number }>(dir);
-    for (let n = 0; n < ENTRIES; n += 50) await Promise.all(Array.from({ length: 50 }, (_, i) => log.putOnce(`key-${n + i}`, { n: n + i })));
+    for (let n = 0; n < ENTRIES; n += 50)
+      await Promise.all(Array.from({ length: 50 }, (_, i) => log.putOnce(`key-${n + i}`, { n: n + i })));
     const script = `const { KeyedFileLog } = await import(${JSON.stringify(MODULE)}); const l = await new KeyedFileLog(${JSON.stringify(dir)}).list(); console.log(l.length);`;
-    const out = execFileSync('bash', ['-c', `ulimit -n 128 && exec "${process.execPath}" --import tsx --input-type=module -e '${script}'`], { cwd: ROOT, encoding: 'utf8' });
+    const out = execFileSync(
+      'bash',
+      ['-c', `ulimit -n 128 && exec "${process.execPath}" --import tsx --input-type=module -e '${script}'`],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     expect(Number(out.trim())).toBe(ENTRIES);
   });
 });

@@ -21,7 +21,11 @@ describe('OutboxEmailProvider', () => {
     expect(second).toEqual(first);
     const emails = await outbox.list();
     expect(emails).toHaveLength(1);
-    expect(emails[0]).toMatchObject({ idempotencyKey: 'site-1:welcome', body: 'Welcome to the trial', to: ['pi@site.example'] });
+    expect(emails[0]).toMatchObject({
+      idempotencyKey: 'site-1:welcome',
+      body: 'Welcome to the trial',
+      to: ['pi@site.example'],
+    });
   });
 
   it('finds what was sent under a key, and nothing for an unknown key', async () => {
@@ -56,6 +60,8 @@ describe('send-email tool', () => {
 
   it('refuses input without to, subject or body as InvalidStepInputError', async () => {
     const tool = sendEmailTool(new OutboxEmailProvider(join(dir, 'bad')));
-    await expect(tool.execute({ to: [], subject: 's', body: 'b' }, 'k')).rejects.toMatchObject({ name: 'InvalidStepInputError' });
+    await expect(tool.execute({ to: [], subject: 's', body: 'b' }, 'k')).rejects.toMatchObject({
+      name: 'InvalidStepInputError',
+    });
   });
 });

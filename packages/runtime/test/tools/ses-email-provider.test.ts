@@ -27,7 +27,11 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('SesEmailProvider', () => {
   it('passes the idempotency key as a header and a (hashed) message tag', async () => {
-    const client = new SESv2Client({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+    const client = new SESv2Client({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+    });
     const provider = new SesEmailProvider(client, 'noreply@autosave.example');
     const sent = await provider.send({ to: ['pi@site.example'], subject: 'Welcome', body: 'Hi' }, 'site-4412:welcome');
     expect(sent).toEqual({ messageId: 'ses-1', provider: 'ses', to: ['pi@site.example'], subject: 'Welcome' });

@@ -22,7 +22,12 @@ let aws: LocalAws;
 let deps: ToolStepDeps;
 let outbox: OutboxEmailProvider;
 const metrics = new InMemoryMetrics();
-const clock = { millis: Date.UTC(2026, 10, 30), now() { return this.millis; } } satisfies Clock & { millis: number };
+const clock = {
+  millis: Date.UTC(2026, 10, 30),
+  now() {
+    return this.millis;
+  },
+} satisfies Clock & { millis: number };
 
 beforeAll(async () => {
   aws = await startLocalAws();
@@ -36,20 +41,37 @@ beforeAll(async () => {
 });
 afterAll(() => aws.close());
 
-const step = { workflow: 'clinical-trial-onboarding', executionArn: 'arn:aws:states:us-east-1:123456789012:execution:w:r1', step: 'EmailWelcomePack' };
+const step = {
+  workflow: 'clinical-trial-onboarding',
+  executionArn: 'arn:aws:states:us-east-1:123456789012:execution:w:r1',
+  step: 'EmailWelcomePack',
+};
 
 describe('runToolStep', () => {
   it('sends once per key and replays the result on a retry, saying where each result came from', async () => {
-    const event = { ...step, tool: 'send-email', idempotencyKey: 'site-1:welcome', input: { to: 'pi@s1.example', subject: 'Welcome', body: 'Hi' } };
+    const event = {
+      ...step,
+      tool: 'send-email',
+      idempotencyKey: 'site-1:welcome',
+      input: { to: 'pi@s1.example', subject: 'Welcome', body: 'Hi' },
+    };
     const first = (await runToolStep(deps, event)) as ToolCallResult;
-    expect(first).toEqual({ result: expect.objectContaining({ to: ['pi@s1.example'], subject: 'Welcome' }), source: 'executed' });
+    expect(first).toEqual({
+      result: expect.objectContaining({ to: ['pi@s1.example'], subject: 'Welcome' }),
+      source: 'executed',
+    });
     expect(await runToolStep(deps, event)).toEqual({ result: first.result, source: 'replayed' });
     expect((await outbox.list()).filter((e) => e.idempotencyKey === 'site-1:welcome')).toHaveLength(1);
     expect(metrics.get(MetricName.DuplicateSuppressed)).toBeGreaterThanOrEqual(1);
   });
 
   it('returns a 300 KB tool result with the large value by reference, stores that, and the reference resolves with its hash checked', async () => {
-    const event = { ...step, tool: 'read-document', idempotencyKey: 'r:doc', input: { url: 'https://example.org/big', bytes: 300 * 1024 } };
+    const event = {
+      ...step,
+      tool: 'read-document',
+      idempotencyKey: 'r:doc',
+      input: { url: 'https://example.org/big', bytes: 300 * 1024 },
+    };
     const envelope = (await runToolStep(deps, event)) as ToolCallResult;
     expect(envelope.source).toBe('executed');
     const out = envelope.result as { url: string; text: unknown };
@@ -69,12 +91,20 @@ describe('runToolStep', () => {
 
   it('leaves room for the envelope: a result that only just fits the limit keeps its shape inside an envelope that fits too', async () => {
     const limit = 4_000;
-    const small = { ...deps, payloads: new PayloadStore({ blobs: new S3BlobStore(aws.s3, aws.bucket), inlineLimitBytes: limit }) };
+    const small = {
+      ...deps,
+      payloads: new PayloadStore({ blobs: new S3BlobStore(aws.s3, aws.bucket), inlineLimitBytes: limit }),
+    };
     const url = 'https://example.org/edge';
     const overhead = JSON.stringify(await readDocumentTool.execute({ url, bytes: 1_000 }, 'probe')).length - 1_000;
     const input = { url, bytes: limit - 10 - overhead };
     expect(JSON.stringify(await readDocumentTool.execute(input, 'probe'))).toHaveLength(limit - 10);
-    const envelope = (await runToolStep(small, { ...step, tool: 'read-document', idempotencyKey: 'edge:doc', input })) as ToolCallResult;
+    const envelope = (await runToolStep(small, {
+      ...step,
+      tool: 'read-document',
+      idempotencyKey: 'edge:doc',
+      input,
+    })) as ToolCallResult;
     expect(Buffer.byteLength(JSON.stringify(envelope))).toBeLessThanOrEqual(limit);
     expect(envelope).toMatchObject({ source: 'executed', result: { url } });
     expect(isPayloadRef((envelope.result as { text: unknown }).text)).toBe(true);
@@ -83,17 +113,33 @@ describe('runToolStep', () => {
   });
 
   it('keeps a large batch readable: `results` goes by reference when the batch is over the limit', async () => {
-    const calls = [1, 2, 3].map((n) => ({ id: `c${n}`, tool: 'read-document', idempotencyKey: `batch-big:${n}`, input: { url: `https://example.org/${n}`, bytes: 60 * 1024 } }));
+    const calls = [1, 2, 3].map((n) => ({
+      id: `c${n}`,
+      tool: 'read-document',
+      idempotencyKey: `batch-big:${n}`,
+      input: { url: `https://example.org/${n}`, bytes: 60 * 1024 },
+    }));
     const out = (await runToolStep(deps, { ...step, turn: 1, calls })) as { results: unknown };
     expect(isPayloadRef(out.results)).toBe(true);
     const results = await deps.payloads.resolveDeep<ToolBatchEntry[]>(out.results);
-    expect(results.map((r) => [r.id, r.source])).toEqual([['c1', 'executed'], ['c2', 'executed'], ['c3', 'executed']]);
+    expect(results.map((r) => [r.id, r.source])).toEqual([
+      ['c1', 'executed'],
+      ['c2', 'executed'],
+      ['c3', 'executed'],
+    ]);
   });
 
   it('resolves payload references in the input before the tool sees it', async () => {
     const body = await deps.payloads.put('A body that arrived by reference');
-    await runToolStep(deps, { ...step, tool: 'send-email', idempotencyKey: 'ref-input', input: { to: 'a@b.example', subject: 'S', body } });
-    expect((await outbox.list()).find((e) => e.idempotencyKey === 'ref-input')?.body).toBe('A body that arrived by reference');
+    await runToolStep(deps, {
+      ...step,
+      tool: 'send-email',
+      idempotencyKey: 'ref-input',
+      input: { to: 'a@b.example', subject: 'S', body },
+    });
+    expect((await outbox.list()).find((e) => e.idempotencyKey === 'ref-input')?.body).toBe(
+      'A body that arrived by reference',
+    );
   });
 
   it('runs an agent-loop batch, each call under its own key, in call order', async () => {
@@ -106,7 +152,10 @@ describe('runToolStep', () => {
       ],
     };
     const out = (await runToolStep(deps, batch)) as { results: (ToolBatchEntry & { result: any })[] };
-    expect(out.results.map((r) => [r.id, r.name, r.source])).toEqual([['c1', 'calculator', 'executed'], ['c2', 'search-web', 'executed']]);
+    expect(out.results.map((r) => [r.id, r.name, r.source])).toEqual([
+      ['c1', 'calculator', 'executed'],
+      ['c2', 'search-web', 'executed'],
+    ]);
     expect(out.results[0].result.value).toBe(42);
     expect(await runToolStep(deps, batch)).toEqual({ results: out.results.map((r) => ({ ...r, source: 'replayed' })) });
   });
@@ -119,7 +168,10 @@ describe('runToolStep', () => {
     const sent = await outbox.send({ ...input, to: [input.to] }, key);
     clock.millis += 1_001;
     const before = metrics.get(MetricName.Reconciled);
-    expect(await runToolStep(deps, { ...step, tool: 'send-email', idempotencyKey: key, input })).toEqual({ result: sent, source: 'reconciled' });
+    expect(await runToolStep(deps, { ...step, tool: 'send-email', idempotencyKey: key, input })).toEqual({
+      result: sent,
+      source: 'reconciled',
+    });
     expect(metrics.get(MetricName.Reconciled)).toBe(before + 1);
     expect((await outbox.list()).filter((e) => e.idempotencyKey === key)).toHaveLength(1);
   });
@@ -136,7 +188,13 @@ describe('runToolStep', () => {
       },
     };
     const renewal = { ...deps, tools: new ToolRegistry([sendEmailTool(provider)]) };
-    const event = { ...step, workflow: 'contract-renewal', tool: 'send-email', idempotencyKey: key, input: { to: 'buyer@example.com', subject: 'Renewal', body: 'Draft' } };
+    const event = {
+      ...step,
+      workflow: 'contract-renewal',
+      tool: 'send-email',
+      idempotencyKey: key,
+      input: { to: 'buyer@example.com', subject: 'Renewal', body: 'Draft' },
+    };
     await runToolStep(renewal, event);
     await runToolStep(renewal, event);
     expect(seenAtSend).toEqual([{ key, record: 'IN_PROGRESS' }]);
@@ -145,7 +203,10 @@ describe('runToolStep', () => {
   it('owns its keys by execution ARN: a retry replays quietly, a fresh execution of the same run counts a restart from scratch (single and batch)', async () => {
     const restarted = { ...step, executionArn: `${step.executionArn}-fresh` };
     const single = { tool: 'calculator', idempotencyKey: 'owner:single', input: { expression: '1 + 1' } };
-    const batch = { turn: 0, calls: [{ id: 'c1', tool: 'calculator', idempotencyKey: 'owner:batch:c1', input: { expression: '2 + 2' } }] };
+    const batch = {
+      turn: 0,
+      calls: [{ id: 'c1', tool: 'calculator', idempotencyKey: 'owner:batch:c1', input: { expression: '2 + 2' } }],
+    };
     await runToolStep(deps, { ...step, ...single });
     await runToolStep(deps, { ...step, ...batch });
     const table = new RecordTable(aws.dynamodb, aws.table);
@@ -163,8 +224,15 @@ describe('runToolStep', () => {
   it('marks each call of a batch with its own source: a call retried after its batch failed replays, a new one executes', async () => {
     const first = { id: 'c1', tool: 'calculator', idempotencyKey: 'mixed:0:c1', input: { expression: '1 + 2' } };
     await runToolStep(deps, { ...step, turn: 0, calls: [first] });
-    const out = (await runToolStep(deps, { ...step, turn: 0, calls: [first, { ...first, id: 'c2', idempotencyKey: 'mixed:0:c2' }] })) as { results: ToolBatchEntry[] };
-    expect(out.results.map((r) => [r.id, r.source])).toEqual([['c1', 'replayed'], ['c2', 'executed']]);
+    const out = (await runToolStep(deps, {
+      ...step,
+      turn: 0,
+      calls: [first, { ...first, id: 'c2', idempotencyKey: 'mixed:0:c2' }],
+    })) as { results: ToolBatchEntry[] };
+    expect(out.results.map((r) => [r.id, r.source])).toEqual([
+      ['c1', 'replayed'],
+      ['c2', 'executed'],
+    ]);
   });
 
   it.each([

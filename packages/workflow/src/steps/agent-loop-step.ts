@@ -219,9 +219,18 @@ export class AgentLoopStep extends WorkflowStep<AgentLoopStepOptions> {
         Input: jsonata(carried),
       },
       Output: continuedAs('$states.result.ExecutionArn'),
-      Retry: retryPolicy({ retry: o.retry, nonRetryableErrors: [EXECUTION_ALREADY_EXISTS, ...(o.nonRetryableErrors ?? [])] }),
+      Retry: retryPolicy({
+        retry: o.retry,
+        nonRetryableErrors: [EXECUTION_ALREADY_EXISTS, ...(o.nonRetryableErrors ?? [])],
+      }),
       // Not a failure path: the name is deterministic, so "already exists" means our own earlier attempt started it.
-      Catch: [{ ErrorEquals: [EXECUTION_ALREADY_EXISTS], Next: names.continued, Output: continuedAs(`${loop}.root & "-g" & $string(${nextGeneration})`) }],
+      Catch: [
+        {
+          ErrorEquals: [EXECUTION_ALREADY_EXISTS],
+          Next: names.continued,
+          Output: continuedAs(`${loop}.root & "-g" & $string(${nextGeneration})`),
+        },
+      ],
       Next: names.continued,
     };
     const continued: AslSucceedState = { Type: 'Succeed', Comment: 'the next generation carries on' };

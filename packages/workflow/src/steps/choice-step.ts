@@ -29,7 +29,10 @@ export class ChoiceStep extends WorkflowStep<ChoiceStepOptions> {
   readonly kind = 'choice' as const;
 
   override targets(): string[] {
-    return [...this.options.branches.map((b) => b.next), ...(this.options.otherwise === undefined ? [] : [this.options.otherwise])];
+    return [
+      ...this.options.branches.map((b) => b.next),
+      ...(this.options.otherwise === undefined ? [] : [this.options.otherwise]),
+    ];
   }
 
   override references(): TemplateReference[] {

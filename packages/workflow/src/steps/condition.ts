@@ -24,7 +24,10 @@ export class Condition {
   }
 
   private static compare(path: string, operator: string, value: Json): Condition {
-    return new Condition(() => `${referenceExpression(parseReference(path))} ${operator} ${JSON.stringify(value)}`, [path]);
+    return new Condition(
+      () => `${referenceExpression(parseReference(path))} ${operator} ${JSON.stringify(value)}`,
+      [path],
+    );
   }
 
   /** The value at `path` equals `value`. */
@@ -73,7 +76,10 @@ export class Condition {
   }
 
   private static join(operator: 'and' | 'or', conditions: Condition[]): Condition {
-    return new Condition(() => conditions.map((c) => `(${c.expression})`).join(` ${operator} `), conditions.flatMap((c) => c.paths));
+    return new Condition(
+      () => conditions.map((c) => `(${c.expression})`).join(` ${operator} `),
+      conditions.flatMap((c) => c.paths),
+    );
   }
 
   /** The condition does not hold. */

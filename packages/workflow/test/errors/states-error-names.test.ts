@@ -9,13 +9,23 @@ const DEFINED_IN = 'packages/workflow/src/errors/states-errors.ts';
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     // Built output (dist/) and installed packages are not sources.
-    entry.isDirectory() ? (['dist', 'node_modules'].includes(entry.name) ? [] : sourceFiles(join(dir, entry.name))) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? ['dist', 'node_modules'].includes(entry.name)
+        ? []
+        : sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
 describe('the States.* error names', () => {
   it(`are written as string literals only in ${DEFINED_IN}; code names them through StatesError`, () => {
-    const quoted = new RegExp(`['"\`](${Object.values(StatesError).map((name) => name.replace('.', '\\.')).join('|')})['"\`]`);
+    const quoted = new RegExp(
+      `['"\`](${Object.values(StatesError)
+        .map((name) => name.replace('.', '\\.'))
+        .join('|')})['"\`]`,
+    );
     const offenders = ['packages', 'infra', 'statemachines']
       .flatMap((folder) => sourceFiles(join(ROOT, folder)))
       .map((file) => relative(ROOT, file))
@@ -28,7 +38,10 @@ describe('the States.* error names', () => {
           .split('\n')
           .map((line, i) => ({ line: line.trim(), at: `${file}:${i + 1}` }))
           // Prose in comments may name them; code may not.
-          .filter(({ line }) => !line.startsWith('*') && !line.startsWith('//') && !line.startsWith('/*') && quoted.test(line))
+          .filter(
+            ({ line }) =>
+              !line.startsWith('*') && !line.startsWith('//') && !line.startsWith('/*') && quoted.test(line),
+          )
           .map(({ at, line }) => `${at}: ${line}`),
       );
     expect(offenders).toEqual([]);

@@ -48,7 +48,12 @@ export async function startEngineProcess(options: EngineProcessOptions): Promise
   const child = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT,
     // A test that times out or is killed leaves no engine behind.
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', [STOP_WITH_PARENT_ENV]: '1', ...options.env },
+    env: {
+      ...process.env,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      [STOP_WITH_PARENT_ENV]: '1',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -56,7 +61,10 @@ export async function startEngineProcess(options: EngineProcessOptions): Promise
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = once(child, 'exit');
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`engine did not start in time:\n${out}`)), options.startTimeoutMillis ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`engine did not start in time:\n${out}`)),
+      options.startTimeoutMillis ?? 60_000,
+    );
     const check = () => {
       const m = LISTENING.exec(out);
       if (m) {

@@ -19,7 +19,10 @@ const CACHE = join(PROJECT_ROOT, 'node_modules', '.cache', 'autosave-assemblies'
 /** The app's assembly and the rehearsal's changed one. */
 export async function appAssemblies(): Promise<{ v1: string; v2: string }> {
   const v1 = await synthesizeAssembly();
-  const v2 = await synthesizeAssembly({ projectRoot: changedAppCopy(mkdtempSync(join(tmpdir(), 'autosave-app-v2-'))), cacheDir: CACHE });
+  const v2 = await synthesizeAssembly({
+    projectRoot: changedAppCopy(mkdtempSync(join(tmpdir(), 'autosave-app-v2-'))),
+    cacheDir: CACHE,
+  });
   return { v1: v1.directory, v2: v2.directory };
 }
 

@@ -22,14 +22,23 @@ export interface StackEngine {
 /** Boots `assemblyDir` (more stack options in `stack`, engine options beside it). */
 export async function startStackEngine(
   assemblyDir: string,
-  options: Omit<StartLocalOptions, 'port' | 'dataDir' | 'log' | 'stack'> & { readonly stack?: Omit<NonNullable<StartLocalOptions['stack']>, 'assemblyDir' | 'origin'> } = {},
+  options: Omit<StartLocalOptions, 'port' | 'dataDir' | 'log' | 'stack'> & {
+    readonly stack?: Omit<NonNullable<StartLocalOptions['stack']>, 'assemblyDir' | 'origin'>;
+  } = {},
 ): Promise<StackEngine> {
   const dir = await mkdtemp(join(tmpdir(), 'autosave-stack-'));
   const lines: string[] = [];
   const { stack, ...engine } = options;
   // The example app's model script (its config's `model.script`) for the sandboxes' scripted model.
   const { environment } = await exampleProject();
-  const local = await startLocal({ environment, ...engine, port: 0, dataDir: join(dir, 'data'), log: (l) => lines.push(l), stack: { ...stack, assemblyDir, origin: 'test' } });
+  const local = await startLocal({
+    environment,
+    ...engine,
+    port: 0,
+    dataDir: join(dir, 'data'),
+    log: (l) => lines.push(l),
+    stack: { ...stack, assemblyDir, origin: 'test' },
+  });
   const sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   return {
     local,

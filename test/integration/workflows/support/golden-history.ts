@@ -49,7 +49,11 @@ export const goldenPath = (workflow: string, path?: string): string =>
  * With UPDATE_GOLDEN=1 writes the golden and returns it; otherwise returns the stored golden (the test
  * compares). A missing golden is an error that says how to make one.
  */
-export async function goldenFor(workflow: string, actual: readonly GoldenEvent[], path?: string): Promise<GoldenHistory> {
+export async function goldenFor(
+  workflow: string,
+  actual: readonly GoldenEvent[],
+  path?: string,
+): Promise<GoldenHistory> {
   const file = goldenPath(workflow, path);
   const golden: GoldenHistory = { workflow, ...(path ? { path } : {}), events: actual };
   if (process.env[UPDATE_GOLDEN_ENV] === '1') {

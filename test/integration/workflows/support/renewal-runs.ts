@@ -5,7 +5,8 @@ import { contractRenewal } from '../../../../statemachines';
 export const RENEWAL_VERSION = 3;
 
 /** `count` distinct contract ids, `C-<first>`, `C-<first+1>`, ... */
-export const contractIdsFrom = (first: number, count: number): string[] => Array.from({ length: count }, (_, i) => `C-${first + i}`);
+export const contractIdsFrom = (first: number, count: number): string[] =>
+  Array.from({ length: count }, (_, i) => `C-${first + i}`);
 
 /** The send step's idempotency key for a contract: `renewal:{contractId}:{version}`. */
 export const renewalKey = (contractId: string): string => `renewal:${contractId}:${RENEWAL_VERSION}`;
@@ -19,4 +20,5 @@ export const renewalInput = (contractId: string): Record<string, unknown> => ({
 });
 
 /** The run's execution name. */
-export const renewalRunName = (contractId: string, suffix = ''): string => `renewal-${contractId}-v${RENEWAL_VERSION}${suffix}`;
+export const renewalRunName = (contractId: string, suffix = ''): string =>
+  `renewal-${contractId}-v${RENEWAL_VERSION}${suffix}`;

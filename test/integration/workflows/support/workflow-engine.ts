@@ -7,8 +7,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DescribeExecutionCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand,
-  type DescribeExecutionCommandOutput, type ExecutionStatus, type HistoryEvent,
+  DescribeExecutionCommand,
+  ListExecutionsCommand,
+  SFNClient,
+  StartExecutionCommand,
+  type DescribeExecutionCommandOutput,
+  type ExecutionStatus,
+  type HistoryEvent,
 } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_REGION, type Duration, LOCAL_CREDENTIALS } from '@autosave/workflow/config';
@@ -42,7 +47,10 @@ export interface WorkflowEngine {
 }
 
 /** Options of {@link startWorkflowEngine}: those of startLocal that the tests vary. */
-export interface WorkflowEngineOptions extends Pick<StartLocalOptions, 'functionsModule' | 'deployWorkflows' | 'mockConfigFile'> {
+export interface WorkflowEngineOptions extends Pick<
+  StartLocalOptions,
+  'functionsModule' | 'deployWorkflows' | 'mockConfigFile'
+> {
   /** Script of the scripted model (`AUTOSAVE_MODEL_SCRIPT`). @default the runtime's default script */
   readonly modelScript?: string;
 }
@@ -53,9 +61,23 @@ export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): 
   const dataDir = join(dir, 'data');
   // Hundreds of runs print an EMF line per invocation; these tests count outcomes, not metrics.
   const app = await exampleApp();
-  const environment = { ...app.environment, POWERTOOLS_METRICS_DISABLED: 'true', ...(options.modelScript ? { AUTOSAVE_MODEL_SCRIPT: options.modelScript } : {}) };
+  const environment = {
+    ...app.environment,
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    ...(options.modelScript ? { AUTOSAVE_MODEL_SCRIPT: options.modelScript } : {}),
+  };
   const { modelScript: _script, ...startOptions } = options;
-  const boot = (port: number) => startLocal({ ...app, environment, port, dataDir, virtualClock: true, console: false, log: () => {}, ...startOptions });
+  const boot = (port: number) =>
+    startLocal({
+      ...app,
+      environment,
+      port,
+      dataDir,
+      virtualClock: true,
+      console: false,
+      log: () => {},
+      ...startOptions,
+    });
   let local = await boot(0);
   const deployments: WorkflowDeployment[] = [...local.deployments];
   const clientConfig = { endpoint: local.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
@@ -85,7 +107,9 @@ export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): 
       return deployment;
     },
     async start(workflow, name, input) {
-      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: aliasArn(workflow), name, input: JSON.stringify(input) }));
+      const { executionArn } = await sfn.send(
+        new StartExecutionCommand({ stateMachineArn: aliasArn(workflow), name, input: JSON.stringify(input) }),
+      );
       return executionArn!;
     },
     async advance(duration) {
@@ -110,7 +134,11 @@ export async function startWorkflowEngine(options: WorkflowEngineOptions = {}): 
 export { eventually, POLL_DEADLINE_MILLIS };
 
 /** Polls DescribeExecution until the run's status is one of `statuses`. */
-export function untilStatus(sfn: SFNClient, executionArn: string, statuses: readonly string[]): Promise<DescribeExecutionCommandOutput> {
+export function untilStatus(
+  sfn: SFNClient,
+  executionArn: string,
+  statuses: readonly string[],
+): Promise<DescribeExecutionCommandOutput> {
   return eventually(`${executionArn} to reach ${statuses.join('/')}`, async () => {
     const run = await sfn.send(new DescribeExecutionCommand({ executionArn }));
     return statuses.includes(run.status!) ? run : undefined;
@@ -118,7 +146,8 @@ export function untilStatus(sfn: SFNClient, executionArn: string, statuses: read
 }
 
 /** Polls until the run has left RUNNING. */
-export const untilClosed = (sfn: SFNClient, executionArn: string) => untilStatus(sfn, executionArn, ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED']);
+export const untilClosed = (sfn: SFNClient, executionArn: string) =>
+  untilStatus(sfn, executionArn, ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED']);
 
 /** The whole history of a run, every page. */
 export const historyOf = getFullHistory;
@@ -139,7 +168,12 @@ export const approvalUrlOf = (sfn: SFNClient, executionArn: string): Promise<str
   eventually('the approval link', async () => approvalUrlIn(await historyOf(sfn, executionArn)));
 
 /** Decides an approval the way the approval page's form does: a form POST to the signed link. */
-export function postDecision(url: string, decision: 'approve' | 'reject', by: string, comment?: string): Promise<Response> {
+export function postDecision(
+  url: string,
+  decision: 'approve' | 'reject',
+  by: string,
+  comment?: string,
+): Promise<Response> {
   return fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -163,11 +197,17 @@ export function scheduledPerState(events: readonly HistoryEvent[]): Record<strin
 }
 
 /** The ARNs of a state machine's runs with that status (every page). */
-export async function executionsWith(sfn: SFNClient, stateMachineArn: string, status: ExecutionStatus): Promise<string[]> {
+export async function executionsWith(
+  sfn: SFNClient,
+  stateMachineArn: string,
+  status: ExecutionStatus,
+): Promise<string[]> {
   const arns: string[] = [];
   let nextToken: string | undefined;
   do {
-    const page = await sfn.send(new ListExecutionsCommand({ stateMachineArn, statusFilter: status, maxResults: 1000, nextToken }));
+    const page = await sfn.send(
+      new ListExecutionsCommand({ stateMachineArn, statusFilter: status, maxResults: 1000, nextToken }),
+    );
     arns.push(...(page.executions ?? []).map((e) => e.executionArn!));
     nextToken = page.nextToken;
   } while (nextToken);

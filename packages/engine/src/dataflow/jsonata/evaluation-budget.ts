@@ -151,7 +151,8 @@ export class EvaluationBudget {
     if (now > this.deadlineMillis) {
       throw new ExpressionBudgetError('timeoutMillis', `it ran for more than ${this.limits.timeoutMillis} ms`);
     }
-    if (this.watch && this.forgetLong === undefined && now - this.startMillis >= this.watch.longAfterMillis) this.forgetLong = this.watch.long();
+    if (this.watch && this.forgetLong === undefined && now - this.startMillis >= this.watch.longAfterMillis)
+      this.forgetLong = this.watch.long();
     return now - Math.max(lastTurnMillis, this.startMillis) >= EVALUATION_SLICE_MILLIS ? nextTurn() : undefined;
   }
 
@@ -164,14 +165,20 @@ export class EvaluationBudget {
   /** Throws when an array of `length` items passes the budget. */
   private checkArray(length: number): void {
     if (length > this.limits.maxArrayLength) {
-      throw new ExpressionBudgetError('maxArrayLength', `it built or asked for an array of ${length} items, more than ${this.limits.maxArrayLength}`);
+      throw new ExpressionBudgetError(
+        'maxArrayLength',
+        `it built or asked for an array of ${length} items, more than ${this.limits.maxArrayLength}`,
+      );
     }
   }
 
   /** Throws when a string of `length` code units passes the budget (checked before a function builds it, too). */
   checkString(length: number): void {
     if (length > this.limits.maxStringLength) {
-      throw new ExpressionBudgetError('maxStringLength', `it built or asked for a string of ${length} characters, more than ${this.limits.maxStringLength}`);
+      throw new ExpressionBudgetError(
+        'maxStringLength',
+        `it built or asked for a string of ${length} characters, more than ${this.limits.maxStringLength}`,
+      );
     }
   }
 }

@@ -8,7 +8,12 @@ import type { EvaluationScope } from '../types';
 import { QueryEvaluationError } from '../errors';
 import { hash, parseJson, partition, random, range, uuid } from '../shared/functions';
 import { BoundedCache, DEFAULT_EXPRESSION_CACHE_SIZE } from '../shared/bounded-cache';
-import { DEFAULT_EXPRESSION_LIMITS, EvaluationBudget, EvaluationInterruptedError, ExpressionBudgetError } from './evaluation-budget';
+import {
+  DEFAULT_EXPRESSION_LIMITS,
+  EvaluationBudget,
+  EvaluationInterruptedError,
+  ExpressionBudgetError,
+} from './evaluation-budget';
 import { LinearRegExp } from './linear-regexp';
 
 type Expression = ReturnType<typeof jsonata>;
@@ -30,7 +35,8 @@ const BUDGET_BINDING = 'autosave:budget';
 /** The evaluation's budget: the one it was bound with, or (an evaluation of the engine's own) a default one. */
 function budgetOf(frame: JsonataFrame): EvaluationBudget {
   const base = frame.base;
-  return (base[BUDGET] ??= (base.lookup(BUDGET_BINDING) as EvaluationBudget | undefined) ?? new EvaluationBudget(DEFAULT_EXPRESSION_LIMITS));
+  return (base[BUDGET] ??=
+    (base.lookup(BUDGET_BINDING) as EvaluationBudget | undefined) ?? new EvaluationBudget(DEFAULT_EXPRESSION_LIMITS));
 }
 
 /** JSONata's hooks around every step it evaluates (see evaluation-budget.ts). */
@@ -45,7 +51,8 @@ interface JsonataFunction {
 }
 
 /** JSONata's own implementation of one of its functions. */
-const builtin = (name: string): Promise<JsonataFunction> => jsonata(`$${name}`).evaluate(undefined) as Promise<JsonataFunction>;
+const builtin = (name: string): Promise<JsonataFunction> =>
+  jsonata(`$${name}`).evaluate(undefined) as Promise<JsonataFunction>;
 
 const lengthOf = (value: unknown): number => (typeof value === 'string' ? value.length : 0);
 
@@ -54,15 +61,26 @@ const lengthOf = (value: unknown): number => (typeof value === 'string' ? value.
  * checked against the budget before they run (`$pad("", 50000000)` took 3-13 s). Their signatures are
  * JSONata's own (a unit test compares them), so arguments are checked and defaulted as before.
  */
-const SIZED_BUILTINS: ReadonlyArray<{ readonly name: string; readonly signature: string; readonly size: (args: unknown[]) => number }> = [
+const SIZED_BUILTINS: ReadonlyArray<{
+  readonly name: string;
+  readonly signature: string;
+  readonly size: (args: unknown[]) => number;
+}> = [
   // The padding is built whole from the pad string before it is cut to width.
-  { name: 'pad', signature: '<s-ns?:s>', size: ([, width, pad]) => Math.abs(Math.trunc(Number(width))) * Math.max(1, lengthOf(pad)) },
+  {
+    name: 'pad',
+    signature: '<s-ns?:s>',
+    size: ([, width, pad]) => Math.abs(Math.trunc(Number(width))) * Math.max(1, lengthOf(pad)),
+  },
   {
     name: 'join',
     signature: '<a<s>s?:s>',
     size: ([strings, separator]) => {
       const items = Array.isArray(strings) ? (strings as unknown[]) : [strings];
-      return items.reduce<number>((sum, item) => sum + lengthOf(item), 0) + Math.max(0, items.length - 1) * lengthOf(separator);
+      return (
+        items.reduce<number>((sum, item) => sum + lengthOf(item), 0) +
+        Math.max(0, items.length - 1) * lengthOf(separator)
+      );
     },
   },
 ];
@@ -82,7 +100,12 @@ const EXPRESSION_END = '%}';
 
 /** Whether a value is a JSONata expression string (`{% ... %}`), rather than a literal. */
 export function isJsonataExpression(value: unknown): value is string {
-  return typeof value === 'string' && value.startsWith(EXPRESSION_START) && value.endsWith(EXPRESSION_END) && value.length >= 4;
+  return (
+    typeof value === 'string' &&
+    value.startsWith(EXPRESSION_START) &&
+    value.endsWith(EXPRESSION_END) &&
+    value.length >= 4
+  );
 }
 
 /**
@@ -109,9 +132,12 @@ const AWS_FUNCTIONS: ReadonlyArray<readonly [string, (...args: any[]) => unknown
   ['uuid', () => uuid()],
   ['parse', parseJson],
   // Step Functions leaves $eval out of its JSONata; refuse it here too, so what runs locally runs on AWS.
-  ['eval', () => {
-    throw new Error('$eval is not available in Step Functions; use $parse');
-  }],
+  [
+    'eval',
+    () => {
+      throw new Error('$eval is not available in Step Functions; use $parse');
+    },
+  ],
 ];
 
 const compiled = new BoundedCache<Expression>(DEFAULT_EXPRESSION_CACHE_SIZE);
@@ -128,7 +154,12 @@ const literalRangeItems = new WeakMap<Expression, number>();
 function largestLiteralRange(node: unknown): number {
   if (node === null || typeof node !== 'object') return 0;
   let largest = 0;
-  const { type, value, lhs, rhs } = node as { type?: unknown; value?: unknown; lhs?: { type?: unknown; value?: unknown }; rhs?: { type?: unknown; value?: unknown } };
+  const { type, value, lhs, rhs } = node as {
+    type?: unknown;
+    value?: unknown;
+    lhs?: { type?: unknown; value?: unknown };
+    rhs?: { type?: unknown; value?: unknown };
+  };
   if (type === 'binary' && value === '..' && lhs?.type === 'number' && rhs?.type === 'number') {
     largest = Math.max(0, Number(rhs.value) - Number(lhs.value) + 1);
   }
@@ -156,13 +187,17 @@ export function compileJsonata(source: string, field = 'expression'): Expression
     try {
       expression = jsonata(body, { RegexEngine: LinearRegExp as unknown as RegExpConstructor });
     } catch (err) {
-      throw new QueryEvaluationError(`The JSONata expression '${body.trim()}' specified for the field '${field}' is invalid: ${describe(err)}`, { cause: err, location: field });
+      throw new QueryEvaluationError(
+        `The JSONata expression '${body.trim()}' specified for the field '${field}' is invalid: ${describe(err)}`,
+        { cause: err, location: field },
+      );
     }
     const rangeItems = largestLiteralRange(expression.ast());
     if (rangeItems > 0) literalRangeItems.set(expression, rangeItems);
     expression.assign(ENTRY_HOOK as unknown as string, onEntry);
     expression.assign(EXIT_HOOK as unknown as string, onExit);
-    for (const { name, signature, implementation } of GUARDED_BUILTINS) expression.registerFunction(name, implementation, signature);
+    for (const { name, signature, implementation } of GUARDED_BUILTINS)
+      expression.registerFunction(name, implementation, signature);
     for (const [name, fn] of AWS_FUNCTIONS) {
       expression.registerFunction(name, (...args: unknown[]) => {
         try {
@@ -236,7 +271,11 @@ function containsFunction(value: unknown): boolean {
 }
 
 /** Evaluates one `{% ... %}` string. Undefined results and failures are {@link QueryEvaluationError}s naming `field`. */
-export async function evaluateJsonata(source: string, bindings: Record<string, unknown>, field: string): Promise<unknown> {
+export async function evaluateJsonata(
+  source: string,
+  bindings: Record<string, unknown>,
+  field: string,
+): Promise<unknown> {
   const expression = compileJsonata(source, field);
   const budget = bindings[BUDGET_BINDING] as EvaluationBudget | undefined;
   let value: unknown;
@@ -246,25 +285,40 @@ export async function evaluateJsonata(source: string, bindings: Record<string, u
   } catch (err) {
     if (err instanceof QueryEvaluationError) throw err;
     if (err instanceof EvaluationInterruptedError) {
-      throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' was not evaluated again: ${err.message}`, { cause: err, location: field });
+      throw new QueryEvaluationError(
+        `The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' was not evaluated again: ${err.message}`,
+        { cause: err, location: field },
+      );
     }
     if (err instanceof ExpressionBudgetError) {
-      throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' was stopped: ${err.message}.`, { cause: err, location: field });
+      throw new QueryEvaluationError(
+        `The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' was stopped: ${err.message}.`,
+        { cause: err, location: field },
+      );
     }
-    throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' threw an error during evaluation. ${describe(err)}`, {
-      cause: err,
-      location: field,
-    });
+    throw new QueryEvaluationError(
+      `The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' threw an error during evaluation. ${describe(err)}`,
+      {
+        cause: err,
+        location: field,
+      },
+    );
   } finally {
     budget?.end();
   }
   const text = () => source.slice(2, -2).trim();
   if (containsFunction(value)) {
-    throw new QueryEvaluationError(`The JSONata expression '${text()}' specified for the field '${field}' returned an unsupported result type.`, { location: field });
+    throw new QueryEvaluationError(
+      `The JSONata expression '${text()}' specified for the field '${field}' returned an unsupported result type.`,
+      { location: field },
+    );
   }
   const result = plain(value);
   if (result === undefined) {
-    throw new QueryEvaluationError(`The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' returned nothing (undefined).`, { location: field });
+    throw new QueryEvaluationError(
+      `The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' returned nothing (undefined).`,
+      { location: field },
+    );
   }
   return result;
 }
@@ -273,7 +327,11 @@ export async function evaluateJsonata(source: string, bindings: Record<string, u
  * Evaluates a field's value: `{% %}` strings are expressions, objects and arrays are walked, anything
  * else is returned as written. `field` names the position in messages (`Arguments.Payload.key`).
  */
-export async function evaluateTemplate(value: unknown, bindings: Record<string, unknown>, field: string): Promise<unknown> {
+export async function evaluateTemplate(
+  value: unknown,
+  bindings: Record<string, unknown>,
+  field: string,
+): Promise<unknown> {
   if (typeof value === 'string') return isJsonataExpression(value) ? evaluateJsonata(value, bindings, field) : value;
   if (Array.isArray(value)) {
     const out: unknown[] = [];
@@ -282,7 +340,8 @@ export async function evaluateTemplate(value: unknown, bindings: Record<string, 
   }
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = await evaluateTemplate(item, bindings, `${field}/${key}`);
+    for (const [key, item] of Object.entries(value))
+      out[key] = await evaluateTemplate(item, bindings, `${field}/${key}`);
     return out;
   }
   return value;

@@ -19,17 +19,27 @@ import { integerValue, itemBatcherSpec, itemReaderSpec, objectField, resultWrite
 const queryError: ErrorFactory = (message) => new QueryEvaluationError(message);
 
 /** Evaluates `owner[field]` when present (else undefined), naming `label` in messages. */
-async function field(owner: Readonly<Record<string, unknown>>, name: string, scope: EvaluationScope, label = name): Promise<unknown> {
+async function field(
+  owner: Readonly<Record<string, unknown>>,
+  name: string,
+  scope: EvaluationScope,
+  label = name,
+): Promise<unknown> {
   if (!(name in owner)) return undefined;
   return evaluateTemplate(owner[name], bindingsOf(scope), label);
 }
 
 /** Evaluates an `Assign` block to the variables it sets. */
-async function assignments(owner: Readonly<Record<string, unknown>>, scope: EvaluationScope, label = 'Assign'): Promise<Record<string, unknown>> {
+async function assignments(
+  owner: Readonly<Record<string, unknown>>,
+  scope: EvaluationScope,
+  label = 'Assign',
+): Promise<Record<string, unknown>> {
   if (owner.Assign === undefined) return {};
   if (isJsonataExpression(owner.Assign)) {
     const value = await evaluateJsonata(owner.Assign, bindingsOf(scope), label);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw queryError(`The field '${label}' must evaluate to an object.`);
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw queryError(`The field '${label}' must evaluate to an object.`);
     return value as Record<string, unknown>;
   }
   return (await evaluateTemplate(owner.Assign, bindingsOf(scope), label)) as Record<string, unknown>;
@@ -65,8 +75,11 @@ export const jsonataDataFlow: StateDataFlow = {
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i];
       const label = `Choices[${i}]/Condition`;
-      const verdict = isJsonataExpression(rule.Condition) ? await evaluateJsonata(rule.Condition, bindingsOf(scope), label) : rule.Condition;
-      if (typeof verdict !== 'boolean') throw queryError(`The field '${label}' must evaluate to a boolean, got ${JSON.stringify(verdict)}.`);
+      const verdict = isJsonataExpression(rule.Condition)
+        ? await evaluateJsonata(rule.Condition, bindingsOf(scope), label)
+        : rule.Condition;
+      if (typeof verdict !== 'boolean')
+        throw queryError(`The field '${label}' must evaluate to a boolean, got ${JSON.stringify(verdict)}.`);
       if (!verdict) continue;
       // The state-level Assign applies whichever rule matched; the rule's own Assign wins on conflicts.
       const [stateAssign, ruleAssign, output] = await Promise.all([
@@ -76,19 +89,24 @@ export const jsonataDataFlow: StateDataFlow = {
       ]);
       return { next: rule.Next, assign: { ...stateAssign, ...ruleAssign }, output };
     }
-    if (typeof state.Default !== 'string') throw new NoChoiceMatchedError('No Choice rule matched and no Default is set.');
+    if (typeof state.Default !== 'string')
+      throw new NoChoiceMatchedError('No Choice rule matched and no Default is set.');
     const [assign, output] = await Promise.all([assignments(state, scope), this.output(state, scope)]);
     return { next: state.Default, assign, output };
   },
 
   async waitUntil(state, scope, nowMillis) {
-    if ('Seconds' in state) return nowMillis + requireInteger(await field(state, 'Seconds', scope), 'Seconds', 0, queryError) * 1000;
+    if ('Seconds' in state)
+      return nowMillis + requireInteger(await field(state, 'Seconds', scope), 'Seconds', 0, queryError) * 1000;
     if ('Timestamp' in state) {
       const timestamp = await field(state, 'Timestamp', scope);
       const millis = parseTimestamp(timestamp);
       if (millis === undefined) {
         const shown = typeof timestamp === 'string' ? timestamp : JSON.stringify(timestamp);
-        throw new QueryEvaluationError(`The Timestamp field cannot be parsed as an ISO-8601 extended offset date-time format string: ${shown}`, { location: 'Timestamp' });
+        throw new QueryEvaluationError(
+          `The Timestamp field cannot be parsed as an ISO-8601 extended offset date-time format string: ${shown}`,
+          { location: 'Timestamp' },
+        );
       }
       return millis;
     }
@@ -97,7 +115,8 @@ export const jsonataDataFlow: StateDataFlow = {
 
   async mapItems(state, scope) {
     if (!('Items' in state)) {
-      if (!Array.isArray(scope.input)) throw queryError(`Map state input must be an array but was: ${JSON.stringify(scope.input)}`);
+      if (!Array.isArray(scope.input))
+        throw queryError(`Map state input must be an array but was: ${JSON.stringify(scope.input)}`);
       return scope.input;
     }
     const items = await field(state, 'Items', scope);
@@ -141,7 +160,11 @@ export const jsonataDataFlow: StateDataFlow = {
       field(batcher, 'MaxInputBytesPerBatch', scope, 'ItemBatcher.MaxInputBytesPerBatch'),
       field(batcher, 'BatchInput', scope, 'ItemBatcher.BatchInput'),
     ]);
-    return itemBatcherSpec(integerValue(maxItems, 'MaxItemsPerBatch', queryError), integerValue(maxBytes, 'MaxInputBytesPerBatch', queryError), batchInput);
+    return itemBatcherSpec(
+      integerValue(maxItems, 'MaxItemsPerBatch', queryError),
+      integerValue(maxBytes, 'MaxInputBytesPerBatch', queryError),
+      batchInput,
+    );
   },
 
   async mapResultWriter(state, scope) {
@@ -151,10 +174,15 @@ export const jsonataDataFlow: StateDataFlow = {
   },
 
   async taskTimeouts(state, scope) {
-    const [timeout, heartbeat] = await Promise.all([field(state, 'TimeoutSeconds', scope), field(state, 'HeartbeatSeconds', scope)]);
+    const [timeout, heartbeat] = await Promise.all([
+      field(state, 'TimeoutSeconds', scope),
+      field(state, 'HeartbeatSeconds', scope),
+    ]);
     return {
       ...(timeout !== undefined && { timeoutSeconds: requireInteger(timeout, 'TimeoutSeconds', 1, queryError) }),
-      ...(heartbeat !== undefined && { heartbeatSeconds: requireInteger(heartbeat, 'HeartbeatSeconds', 1, queryError) }),
+      ...(heartbeat !== undefined && {
+        heartbeatSeconds: requireInteger(heartbeat, 'HeartbeatSeconds', 1, queryError),
+      }),
     };
   },
 
@@ -169,6 +197,18 @@ export const jsonataDataFlow: StateDataFlow = {
 
 /** Every field of a JSONata state or Catch clause that may hold `{% %}` expressions (validation compiles them all). */
 export const JSONATA_FIELDS: readonly string[] = [
-  'Arguments', 'Output', 'Assign', 'Items', 'ItemSelector', 'Seconds', 'Timestamp', 'TimeoutSeconds', 'HeartbeatSeconds',
-  'Error', 'Cause', 'MaxConcurrency', 'ToleratedFailureCount', 'ToleratedFailurePercentage',
+  'Arguments',
+  'Output',
+  'Assign',
+  'Items',
+  'ItemSelector',
+  'Seconds',
+  'Timestamp',
+  'TimeoutSeconds',
+  'HeartbeatSeconds',
+  'Error',
+  'Cause',
+  'MaxConcurrency',
+  'ToleratedFailureCount',
+  'ToleratedFailurePercentage',
 ];

@@ -60,7 +60,12 @@ export const TYPE_TESTS: Readonly<Record<string, (value: unknown) => boolean>> =
 };
 
 /** Every operator a rule may use besides `And`/`Or`/`Not`. */
-export const CHOICE_OPERATORS: readonly string[] = [...COMPARISON_OPERATORS.keys(), ...Object.keys(TYPE_TESTS), 'IsPresent', 'StringMatches'];
+export const CHOICE_OPERATORS: readonly string[] = [
+  ...COMPARISON_OPERATORS.keys(),
+  ...Object.keys(TYPE_TESTS),
+  'IsPresent',
+  'StringMatches',
+];
 
 const wildcardPatterns = new BoundedCache<WildcardMatcher>(DEFAULT_EXPRESSION_CACHE_SIZE);
 
@@ -78,7 +83,6 @@ export function stringMatcher(pattern: string): WildcardMatcher {
   });
 }
 
-
 /** The operator a data-test rule uses (the one key that is not Variable/Next/Assign/Comment). */
 export function operatorOf(rule: ChoiceRule): string | undefined {
   return Object.keys(rule).find((key) => key !== 'Variable' && key !== 'Next' && key !== 'Assign' && key !== 'Comment');
@@ -86,8 +90,10 @@ export function operatorOf(rule: ChoiceRule): string | undefined {
 
 /** Whether a Choice rule matches. `field` names the rule in messages (`Choices[2]`). */
 export function ruleMatches(rule: ChoiceRule, roots: PathRoots, field: string): boolean {
-  if (Array.isArray(rule.And)) return rule.And.every((inner, i) => ruleMatches(inner as ChoiceRule, roots, `${field}/And[${i}]`));
-  if (Array.isArray(rule.Or)) return rule.Or.some((inner, i) => ruleMatches(inner as ChoiceRule, roots, `${field}/Or[${i}]`));
+  if (Array.isArray(rule.And))
+    return rule.And.every((inner, i) => ruleMatches(inner as ChoiceRule, roots, `${field}/And[${i}]`));
+  if (Array.isArray(rule.Or))
+    return rule.Or.some((inner, i) => ruleMatches(inner as ChoiceRule, roots, `${field}/Or[${i}]`));
   if (rule.Not !== undefined) return !ruleMatches(rule.Not as ChoiceRule, roots, `${field}/Not`);
 
   const variable = rule.Variable as string;

@@ -16,7 +16,11 @@ export const JAYWAY_FILTER_SANDBOX = {
   jaywayAnyOf: (left: unknown, right: unknown) => Array.isArray(left) && left.some(inList(right)),
   jaywayNoneOf: (left: unknown, right: unknown) => Array.isArray(left) && !left.some(inList(right)),
 } as const;
-const ARRAY_COMPARISONS: Readonly<Record<string, keyof typeof JAYWAY_FILTER_SANDBOX>> = { subsetof: 'jaywaySubsetOf', anyof: 'jaywayAnyOf', noneof: 'jaywayNoneOf' };
+const ARRAY_COMPARISONS: Readonly<Record<string, keyof typeof JAYWAY_FILTER_SANDBOX>> = {
+  subsetof: 'jaywaySubsetOf',
+  anyof: 'jaywayAnyOf',
+  noneof: 'jaywayNoneOf',
+};
 
 /**
  * Where a literal opened at `i` ends: a quoted string, or a regular expression right after `=~` (looked for
@@ -86,11 +90,16 @@ function rewriteTerm(term: string): string {
   // The patterns below backtrack quadratically on a long run of blanks: a longer term is left as written.
   if (term.length > MAX_REWRITTEN_TERM_LENGTH) return term;
   let m: RegExpExecArray | null;
-  if ((m = /^(\s*)(\S.*?)\s+=~\s+(\/(?:[^/\\]|\\.)*\/[a-z]*)(\s*)$/s.exec(term))) return `${m[1]}(${present(m[2])} && ${m[3]}.test(${m[2]}))${m[4]}`;
-  if ((m = /^(\s*)(\S.*?)\s+(nin|in)\s+(\[.*\])(\s*)$/s.exec(term))) return `${m[1]}(${present(m[2])} && ${m[3] === 'nin' ? '!' : ''}${m[4]}.includes(${m[2]}))${m[5]}`;
-  if ((m = /^(\s*)(\S.*?)\s+size\s+(\d+)(\s*)$/s.exec(term))) return `${m[1]}(${present(m[2])} && ${m[2]}.length === ${m[3]})${m[4]}`;
-  if ((m = /^(\s*)(\S.*?)\s+(subsetof|anyof|noneof)\s+(\[.*\]|[@$][^\s]*)(\s*)$/s.exec(term))) return `${m[1]}${ARRAY_COMPARISONS[m[3]]}(${m[2]}, ${m[4]})${m[5]}`;
-  if ((m = /^(\s*)(\S.*?)\s+empty\s+(true|false)(\s*)$/s.exec(term))) return `${m[1]}(${present(m[2])} && (${m[2]}.length === 0) === ${m[3]})${m[4]}`;
+  if ((m = /^(\s*)(\S.*?)\s+=~\s+(\/(?:[^/\\]|\\.)*\/[a-z]*)(\s*)$/s.exec(term)))
+    return `${m[1]}(${present(m[2])} && ${m[3]}.test(${m[2]}))${m[4]}`;
+  if ((m = /^(\s*)(\S.*?)\s+(nin|in)\s+(\[.*\])(\s*)$/s.exec(term)))
+    return `${m[1]}(${present(m[2])} && ${m[3] === 'nin' ? '!' : ''}${m[4]}.includes(${m[2]}))${m[5]}`;
+  if ((m = /^(\s*)(\S.*?)\s+size\s+(\d+)(\s*)$/s.exec(term)))
+    return `${m[1]}(${present(m[2])} && ${m[2]}.length === ${m[3]})${m[4]}`;
+  if ((m = /^(\s*)(\S.*?)\s+(subsetof|anyof|noneof)\s+(\[.*\]|[@$][^\s]*)(\s*)$/s.exec(term)))
+    return `${m[1]}${ARRAY_COMPARISONS[m[3]]}(${m[2]}, ${m[4]})${m[5]}`;
+  if ((m = /^(\s*)(\S.*?)\s+empty\s+(true|false)(\s*)$/s.exec(term)))
+    return `${m[1]}(${present(m[2])} && (${m[2]}.length === 0) === ${m[3]})${m[4]}`;
   return term;
 }
 
@@ -101,7 +110,11 @@ export function rewriteJaywayFilters(path: string): string {
   for (let open = path.indexOf('[?(', from); open >= 0; open = path.indexOf('[?(', from)) {
     const close = closingParenthesis(path, open + 2);
     if (close < 0) break;
-    out += path.slice(from, open + 3) + splitTerms(path.slice(open + 3, close)).map(rewriteTerm).join('');
+    out +=
+      path.slice(from, open + 3) +
+      splitTerms(path.slice(open + 3, close))
+        .map(rewriteTerm)
+        .join('');
     from = close;
   }
   return out + path.slice(from);

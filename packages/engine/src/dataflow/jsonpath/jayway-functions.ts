@@ -7,18 +7,24 @@ import { StatesRuntimeError } from '../errors';
 
 const numbers = (name: string, value: unknown, path: string): number[] => {
   const list = Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
-  if (list.length === 0) throw new StatesRuntimeError(`The JSONPath '${path}' is invalid: Aggregation function attempted to calculate value using empty array (${name}())`);
+  if (list.length === 0)
+    throw new StatesRuntimeError(
+      `The JSONPath '${path}' is invalid: Aggregation function attempted to calculate value using empty array (${name}())`,
+    );
   return list;
 };
 
 const sizeOf = (name: string, value: unknown, path: string): number => {
   if (Array.isArray(value) || typeof value === 'string') return value.length;
   if (value !== null && typeof value === 'object') return Object.keys(value).length;
-  throw new StatesRuntimeError(`The JSONPath '${path}' is invalid: ${name}() applies to an array, an object or a string`);
+  throw new StatesRuntimeError(
+    `The JSONPath '${path}' is invalid: ${name}() applies to an array, an object or a string`,
+  );
 };
 
 const element = (name: string, value: unknown, path: string, at: (list: unknown[]) => unknown): unknown => {
-  if (!Array.isArray(value) || value.length === 0) throw new StatesRuntimeError(`The JSONPath '${path}' is invalid: ${name}() applies to a non-empty array`);
+  if (!Array.isArray(value) || value.length === 0)
+    throw new StatesRuntimeError(`The JSONPath '${path}' is invalid: ${name}() applies to a non-empty array`);
   return at(value);
 };
 
@@ -37,7 +43,8 @@ const FUNCTIONS: Record<string, (value: unknown, path: string) => unknown> = {
     return Math.sqrt(mean(list.map((x) => (x - m) ** 2)));
   },
   keys: (v, p) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new StatesRuntimeError(`The JSONPath '${p}' is invalid: keys() applies to an object`);
+    if (v === null || typeof v !== 'object' || Array.isArray(v))
+      throw new StatesRuntimeError(`The JSONPath '${p}' is invalid: keys() applies to an object`);
     return Object.keys(v);
   },
   first: (v, p) => element('first', v, p, (list) => list[0]),

@@ -80,7 +80,11 @@ export function jsonPathProblem(path: string): string | undefined {
       const end = closingBracket(path, i);
       if (end < 0) return `the bracket at position ${i} is not closed`;
       const content = path.slice(i + 1, end - 1).trim();
-      const ok = content.startsWith('?') ? balancedExpression(content.slice(1).trim()) : content.startsWith('(') ? balancedExpression(content) : BRACKET_CONTENT.test(content);
+      const ok = content.startsWith('?')
+        ? balancedExpression(content.slice(1).trim())
+        : content.startsWith('(')
+          ? balancedExpression(content)
+          : BRACKET_CONTENT.test(content);
       if (!ok) return `'[${content}]' at position ${i} is not an index, slice, name, union, filter or script`;
       i = end;
     } else {

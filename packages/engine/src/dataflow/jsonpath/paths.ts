@@ -47,15 +47,21 @@ export function definiteSteps(path: string): Step[] | undefined {
     if ((match = NAME_STEP.exec(rest))) steps.push(match[1]);
     else if ((match = INDEX_STEP.exec(rest))) steps.push(Number(match[1]));
     // Inside quotes only the quote itself and the backslash are escaped: AWS reads $['Test\\""Name"'] as the key Test\""Name".
-    else if ((match = QUOTED_STEP.exec(rest))) steps.push(match[1] !== undefined ? match[1].replace(/\\(['\\])/g, '$1') : match[2].replace(/\\(["\\])/g, '$1'));
+    else if ((match = QUOTED_STEP.exec(rest)))
+      steps.push(match[1] !== undefined ? match[1].replace(/\\(['\\])/g, '$1') : match[2].replace(/\\(["\\])/g, '$1'));
     else return undefined;
     rest = rest.slice(match[0].length);
   }
   return steps;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const hasOwn = (value: unknown, key: string): boolean => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const hasOwn = (value: unknown, key: string): boolean =>
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  Object.prototype.hasOwnProperty.call(value, key);
 
 /** Walks definite steps; `found: false` when a step is missing (`missingAt`: how many steps were walked). */
 function walk(root: unknown, steps: readonly Step[]): { found: boolean; value?: unknown; missingAt?: number } {
@@ -75,19 +81,30 @@ function walk(root: unknown, steps: readonly Step[]): { found: boolean; value?: 
 }
 
 /** Steps in the bracket notation the service prints in its messages (`$['a'][0]`). */
-const bracketed = (steps: readonly Step[]): string => '$' + steps.map((s) => (typeof s === 'number' ? `[${s}]` : `['${s}']`)).join('');
+const bracketed = (steps: readonly Step[]): string =>
+  '$' + steps.map((s) => (typeof s === 'number' ? `[${s}]` : `['${s}']`)).join('');
 
 /** Fields whose missing paths the service reports as "could not be found in the input" (payload templates, Fail paths). */
-const reportsInputText = (field: string): boolean => field.endsWith('.$') || field === 'ErrorPath' || field === 'CausePath';
+const reportsInputText = (field: string): boolean =>
+  field.endsWith('.$') || field === 'ErrorPath' || field === 'CausePath';
 
 /** AWS's message for a definite path that selects nothing, in the wording of the field it was read for. */
-function missingPathMessage(path: string, field: string, data: unknown, steps: readonly Step[], missingAt: number): string {
+function missingPathMessage(
+  path: string,
+  field: string,
+  data: unknown,
+  steps: readonly Step[],
+  missingAt: number,
+): string {
   if (reportsInputText(field)) {
     const key = field.slice(field.lastIndexOf('/') + 1);
     return `The JSONPath '${path}' specified for the field '${key}' could not be found in the input '${JSON.stringify(data)}'`;
   }
   // Jayway JsonPath's words, which the service passes on: a missing leaf has no results, a missing inner step is a missing property.
-  const detail = missingAt === steps.length - 1 ? `No results for path: ${bracketed(steps)}` : `Missing property in path ${bracketed(steps.slice(0, missingAt + 1))}`;
+  const detail =
+    missingAt === steps.length - 1
+      ? `No results for path: ${bracketed(steps)}`
+      : `Missing property in path ${bracketed(steps.slice(0, missingAt + 1))}`;
   return `Invalid path '${path}' : ${detail}`;
 }
 
@@ -153,34 +170,55 @@ function queryAll(relative: string, root: unknown, original: string): unknown[] 
     // A filter reading a member some items lack (`@.b.c` where `b` is missing) matches nothing there, as in Jayway.
     // jsonpath-plus takes its sandbox as a plain object (its README), though its typings say Map.
     const sandbox = JAYWAY_FILTER_SANDBOX as unknown as Map<string, unknown>;
-    return JSONPath({ path: asJsonPathPlus(rewriteJaywayFilters(relative)), json: root as object, wrap: true, ignoreEvalErrors: true, sandbox }) as unknown[];
+    return JSONPath({
+      path: asJsonPathPlus(rewriteJaywayFilters(relative)),
+      json: root as object,
+      wrap: true,
+      ignoreEvalErrors: true,
+      sandbox,
+    }) as unknown[];
   } catch (err) {
     throw new StatesRuntimeError(`The JSONPath '${original}' is invalid: ${(err as Error).message}`, { cause: err });
   }
 }
 
 /** `['a','b']` (two or more quoted names) ending a path: Jayway's multi-property leaf. */
-const NAME_UNION_LEAF = /\.?\[\s*((?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")(?:\s*,\s*(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"))+)\s*\]$/;
+const NAME_UNION_LEAF =
+  /\.?\[\s*((?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")(?:\s*,\s*(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"))+)\s*\]$/;
 
 /** The names of a path's last step when it is a union of names, and the path before it. */
 function nameUnionLeaf(relative: string): { prefix: string; names: string[] } | undefined {
   const m = NAME_UNION_LEAF.exec(relative);
   if (!m) return undefined;
-  const names = [...m[1].matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((n) => (n[1] ?? n[2]).replace(/\\(.)/g, '$1'));
+  const names = [...m[1].matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((n) =>
+    (n[1] ?? n[2]).replace(/\\(.)/g, '$1'),
+  );
   return { prefix: relative.slice(0, m.index), names };
 }
 
 /** Jayway's multi-property leaf: an object of the named members the value has (for each value of an indefinite prefix). */
-function selectNames(relative: string, root: unknown, original: string): { found: boolean; value?: unknown } | undefined {
+function selectNames(
+  relative: string,
+  root: unknown,
+  original: string,
+): { found: boolean; value?: unknown } | undefined {
   const union = nameUnionLeaf(relative);
   if (!union) return undefined;
-  const pick = (value: unknown) => (isPlainObject(value) ? Object.fromEntries(union.names.filter((n) => hasOwn(value, n)).map((n) => [n, value[n]])) : undefined);
+  const pick = (value: unknown) =>
+    isPlainObject(value)
+      ? Object.fromEntries(union.names.filter((n) => hasOwn(value, n)).map((n) => [n, value[n]]))
+      : undefined;
   const steps = definiteSteps(union.prefix || '$');
   if (steps) {
     const at = walk(root, steps);
     return at.found ? { found: true, value: pick(at.value) } : at;
   }
-  return { found: true, value: queryAll(union.prefix, root, original).map(pick).filter((v) => v !== undefined) };
+  return {
+    found: true,
+    value: queryAll(union.prefix, root, original)
+      .map(pick)
+      .filter((v) => v !== undefined),
+  };
 }
 
 /**
@@ -215,7 +253,6 @@ export function lookupPath(path: string, roots: PathRoots): { readonly found: bo
   return walk(root, steps);
 }
 
-
 /**
  * `ResultPath`: `input` with `value` placed at the reference path `path` (copy on write; intermediate
  * objects are created). `$` replaces the input; a path through a non-object is a
@@ -231,7 +268,9 @@ export function setReferencePath(input: unknown, path: string, value: unknown, f
     return placeAt(input, steps, 0, value);
   } catch (err) {
     if (err !== PATH_MISMATCH) throw err;
-    throw new ResultPathMatchFailureError(`Unable to apply ${field} '${path}' to the state input ${JSON.stringify(input)?.slice(0, 200)}.`);
+    throw new ResultPathMatchFailureError(
+      `Unable to apply ${field} '${path}' to the state input ${JSON.stringify(input)?.slice(0, 200)}.`,
+    );
   }
 }
 
@@ -244,7 +283,8 @@ function placeAt(container: unknown, steps: readonly (string | number)[], depth:
   const last = depth === steps.length - 1;
   if (typeof step === 'number' || Array.isArray(container)) {
     const index = Number(step);
-    if (!Array.isArray(container) || !Number.isInteger(index) || index < 0 || index >= container.length) throw PATH_MISMATCH;
+    if (!Array.isArray(container) || !Number.isInteger(index) || index < 0 || index >= container.length)
+      throw PATH_MISMATCH;
     const copy = container.slice();
     copy[index] = last ? value : placeAt(copy[index], steps, depth + 1, value);
     return copy;

@@ -12,9 +12,14 @@ const DYNAMIC_SUFFIX = '.$';
 
 /** The value of one dynamic (`.$`) entry: an intrinsic call or a path. */
 export function evaluateDynamic(expression: unknown, roots: PathRoots, field: string): unknown {
-  if (typeof expression !== 'string') throw new StatesRuntimeError(`The value of the field '${field}' must be a JSONPath or an intrinsic function string.`);
+  if (typeof expression !== 'string')
+    throw new StatesRuntimeError(
+      `The value of the field '${field}' must be a JSONPath or an intrinsic function string.`,
+    );
   // A path is trimmed first, as Jayway compiles it (validate-definition.ts takes it so).
-  return isIntrinsicCall(expression) ? evaluateIntrinsic(expression, roots, field) : readPath(expression.trim(), roots, field);
+  return isIntrinsicCall(expression)
+    ? evaluateIntrinsic(expression, roots, field)
+    : readPath(expression.trim(), roots, field);
 }
 
 /** Applies a payload template to the path roots; `field` names positions in messages (`Parameters.a.b.$`). */
@@ -23,14 +28,19 @@ export function applyPayloadTemplate(template: unknown, roots: PathRoots, field:
   if (template === null || typeof template !== 'object') return template;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(template)) {
-    if (key.endsWith(DYNAMIC_SUFFIX)) out[key.slice(0, -DYNAMIC_SUFFIX.length)] = evaluateDynamic(value, roots, `${field}/${key}`);
+    if (key.endsWith(DYNAMIC_SUFFIX))
+      out[key.slice(0, -DYNAMIC_SUFFIX.length)] = evaluateDynamic(value, roots, `${field}/${key}`);
     else out[key] = applyPayloadTemplate(value, roots, `${field}/${key}`);
   }
   return out;
 }
 
 /** Calls `visit` for every dynamic (`.$`) value in a template, for validation. */
-export function forEachDynamic(template: unknown, field: string, visit: (expression: unknown, field: string) => void): void {
+export function forEachDynamic(
+  template: unknown,
+  field: string,
+  visit: (expression: unknown, field: string) => void,
+): void {
   if (Array.isArray(template)) template.forEach((item, i) => forEachDynamic(item, `${field}[${i}]`, visit));
   else if (template !== null && typeof template === 'object') {
     for (const [key, value] of Object.entries(template)) {

@@ -16,7 +16,6 @@ export const HASH_ALGORITHMS: Readonly<Record<string, string>> = {
   'SHA-512': 'sha512',
 };
 
-
 /** Splits `array` into chunks of `size` (the last may be shorter). */
 export function partition(array: unknown, size: unknown): unknown[][] {
   if (!Array.isArray(array)) throw new Error('the first argument must be an array');
@@ -43,7 +42,10 @@ export function range(start: unknown, end: unknown, step: unknown): number[] {
 export function hash(data: unknown, algorithm: unknown): string {
   if (typeof data !== 'string') throw new Error('the data to hash must be a string');
   const nodeName = typeof algorithm === 'string' ? HASH_ALGORITHMS[algorithm] : undefined;
-  if (!nodeName) throw new Error(`unsupported hash algorithm ${JSON.stringify(algorithm)}; use one of ${Object.keys(HASH_ALGORITHMS).join(', ')}`);
+  if (!nodeName)
+    throw new Error(
+      `unsupported hash algorithm ${JSON.stringify(algorithm)}; use one of ${Object.keys(HASH_ALGORITHMS).join(', ')}`,
+    );
   return createHash(nodeName).update(data, 'utf8').digest('hex');
 }
 

@@ -7,10 +7,12 @@ import type { MapItemBatcherSpec, MapItemReaderSpec, MapResultWriterSpec } from 
 import type { ErrorFactory } from './values';
 
 type Json = Readonly<Record<string, unknown>>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The object at `owner[field]`, or undefined when absent or not an object. */
-export const objectField = (owner: Json, field: string): Json | undefined => (isObject(owner[field]) ? (owner[field] as Json) : undefined);
+export const objectField = (owner: Json, field: string): Json | undefined =>
+  isObject(owner[field]) ? (owner[field] as Json) : undefined;
 
 /** An evaluated `Parameters`/`Arguments` block as the call's arguments (`{}` when absent). */
 export const argumentsOf = (value: unknown): Json => (isObject(value) ? value : {});
@@ -23,14 +25,20 @@ export function integerValue(value: unknown, field: string, fail: ErrorFactory, 
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isInteger(value)) return value;
   const shown = typeof value === 'string' ? value : JSON.stringify(value);
-  throw fail(`The ${field} field refers to value "${shown}" which is not a valid integer${path !== undefined ? `: ${path}` : ''}`);
+  throw fail(
+    `The ${field} field refers to value "${shown}" which is not a valid integer${path !== undefined ? `: ${path}` : ''}`,
+  );
 }
 
 /** The reader spec of an `ItemReader` whose arguments and `MaxItems` are evaluated. */
 export function itemReaderSpec(reader: Json, args: unknown, maxItems: number | undefined): MapItemReaderSpec {
   const config = objectField(reader, 'ReaderConfig') ?? {};
   const text = (field: string) => (typeof config[field] === 'string' ? { [field]: config[field] as string } : {});
-  const { InputType, CSVHeaderLocation, CSVDelimiter } = { ...text('InputType'), ...text('CSVHeaderLocation'), ...text('CSVDelimiter') } as Record<string, string | undefined>;
+  const { InputType, CSVHeaderLocation, CSVDelimiter } = {
+    ...text('InputType'),
+    ...text('CSVHeaderLocation'),
+    ...text('CSVDelimiter'),
+  } as Record<string, string | undefined>;
   return {
     resource: String(reader.Resource),
     args: argumentsOf(args),
@@ -43,7 +51,11 @@ export function itemReaderSpec(reader: Json, args: unknown, maxItems: number | u
 }
 
 /** The batcher spec of an `ItemBatcher` whose fields are evaluated. */
-export function itemBatcherSpec(maxItemsPerBatch: number | undefined, maxInputBytesPerBatch: number | undefined, batchInput: unknown): MapItemBatcherSpec {
+export function itemBatcherSpec(
+  maxItemsPerBatch: number | undefined,
+  maxInputBytesPerBatch: number | undefined,
+  batchInput: unknown,
+): MapItemBatcherSpec {
   return {
     ...(maxItemsPerBatch !== undefined ? { maxItemsPerBatch } : {}),
     ...(maxInputBytesPerBatch !== undefined ? { maxInputBytesPerBatch } : {}),

@@ -29,15 +29,25 @@ export function parseTimestamp(value: unknown): number | undefined {
 /** The value as an integer of at least `min`, or the factory's error naming `field`. */
 export function requireInteger(value: unknown, field: string, min: number, fail: ErrorFactory): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw fail(`The value of the field '${field}' must be an integer of at least ${min}, got ${JSON.stringify(value)}.`);
+    throw fail(
+      `The value of the field '${field}' must be an integer of at least ${min}, got ${JSON.stringify(value)}.`,
+    );
   }
   return value;
 }
 
 /** The value as a number from `min` to `max`, or the factory's error naming `field`. */
-export function requireNumberBetween(value: unknown, field: string, min: number, max: number, fail: ErrorFactory): number {
+export function requireNumberBetween(
+  value: unknown,
+  field: string,
+  min: number,
+  max: number,
+  fail: ErrorFactory,
+): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw fail(`The value of the field '${field}' must be a number from ${min} to ${max}, got ${JSON.stringify(value)}.`);
+    throw fail(
+      `The value of the field '${field}' must be a number from ${min} to ${max}, got ${JSON.stringify(value)}.`,
+    );
   }
   return value;
 }
@@ -48,10 +58,19 @@ export function mapLimitsFrom(
   fail: ErrorFactory,
 ): MapLimits {
   return {
-    maxConcurrency: raw.maxConcurrency === undefined ? 0 : requireInteger(raw.maxConcurrency, 'MaxConcurrency', 0, fail),
-    ...(raw.toleratedFailureCount !== undefined && { toleratedFailureCount: requireInteger(raw.toleratedFailureCount, 'ToleratedFailureCount', 0, fail) }),
+    maxConcurrency:
+      raw.maxConcurrency === undefined ? 0 : requireInteger(raw.maxConcurrency, 'MaxConcurrency', 0, fail),
+    ...(raw.toleratedFailureCount !== undefined && {
+      toleratedFailureCount: requireInteger(raw.toleratedFailureCount, 'ToleratedFailureCount', 0, fail),
+    }),
     ...(raw.toleratedFailurePercentage !== undefined && {
-      toleratedFailurePercentage: requireNumberBetween(raw.toleratedFailurePercentage, 'ToleratedFailurePercentage', 0, 100, fail),
+      toleratedFailurePercentage: requireNumberBetween(
+        raw.toleratedFailurePercentage,
+        'ToleratedFailurePercentage',
+        0,
+        100,
+        fail,
+      ),
     }),
   };
 }
@@ -59,19 +78,22 @@ export function mapLimitsFrom(
 /** The value as epoch ms of an RFC 3339 timestamp, or the factory's error naming `field`. */
 export function requireTimestamp(value: unknown, field: string, fail: ErrorFactory): number {
   const millis = parseTimestamp(value);
-  if (millis === undefined) throw fail(`The value of the field '${field}' must be an RFC 3339 timestamp string, got ${JSON.stringify(value)}.`);
+  if (millis === undefined)
+    throw fail(`The value of the field '${field}' must be an RFC 3339 timestamp string, got ${JSON.stringify(value)}.`);
   return millis;
 }
 
 /** The value as a string, or the factory's error naming `field`. */
 export function requireString(value: unknown, field: string, fail: ErrorFactory): string {
-  if (typeof value !== 'string') throw fail(`The value of the field '${field}' must be a string, got ${JSON.stringify(value)}.`);
+  if (typeof value !== 'string')
+    throw fail(`The value of the field '${field}' must be a string, got ${JSON.stringify(value)}.`);
   return value;
 }
 
 /** The value as an array, or the factory's error naming `field`. */
 export function requireArray(value: unknown, field: string, fail: ErrorFactory): unknown[] {
-  if (!Array.isArray(value)) throw fail(`The value of the field '${field}' must be an array, got ${JSON.stringify(value)?.slice(0, 200)}.`);
+  if (!Array.isArray(value))
+    throw fail(`The value of the field '${field}' must be an array, got ${JSON.stringify(value)?.slice(0, 200)}.`);
   return value;
 }
 

@@ -36,7 +36,11 @@ const latestEventOf = (pos: FramePosition): number => Math.max(pos.lastEventId ?
 function tolerated(phase: ChildrenPhase, failed: number): boolean {
   if (phase.type !== 'Map') return false;
   if (failed <= (phase.toleratedFailureCount ?? -1)) return true;
-  return phase.toleratedFailurePercentage !== undefined && phase.total > 0 && (failed / phase.total) * 100 <= phase.toleratedFailurePercentage;
+  return (
+    phase.toleratedFailurePercentage !== undefined &&
+    phase.total > 0 &&
+    (failed / phase.total) * 100 <= phase.toleratedFailurePercentage
+  );
 }
 
 /** The position of the child that failed first. */
@@ -50,10 +54,16 @@ function firstFailed(children: FrameRow[]): FramePosition {
 /** The failure of a Parallel/Map whose children failed: the first child's, or the threshold's. */
 function childrenFailure(phase: ChildrenPhase, first: FramePosition): StateFailure {
   if (phase.toleratedFailureCount !== undefined || phase.toleratedFailurePercentage !== undefined) {
-    return { error: StatesError.ExceedToleratedFailureThreshold, cause: 'The specified tolerated failure threshold was exceeded' };
+    return {
+      error: StatesError.ExceedToleratedFailureThreshold,
+      cause: 'The specified tolerated failure threshold was exceeded',
+    };
   }
   // A child's Fail without Error/Cause leaves both out of the parent's failure too (AWS records `{}`).
-  return { ...(first.error !== undefined ? { error: first.error } : {}), ...(first.cause !== undefined ? { cause: first.cause } : {}) };
+  return {
+    ...(first.error !== undefined ? { error: first.error } : {}),
+    ...(first.cause !== undefined ? { cause: first.cause } : {}),
+  };
 }
 
 /** Starts up to `room` PENDING iterations of a Map in index order, each following `afterEventId`. */
@@ -85,14 +95,19 @@ export async function onChildren(step: Step, childLastEventId?: number): Promise
     step.batch.touch(frame);
     const failure = childrenFailure(phase, first);
     // A distributed Map's run is one event pair in the parent's history; its iterations are not there.
-    if (step.state.distributed) step.event('MapRunFailed', { ...(failure.error !== undefined ? { error: failure.error } : {}), ...(failure.cause !== undefined ? { cause: failure.cause } : {}) });
+    if (step.state.distributed)
+      step.event('MapRunFailed', {
+        ...(failure.error !== undefined ? { error: failure.error } : {}),
+        ...(failure.cause !== undefined ? { cause: failure.cause } : {}),
+      });
     else frame.pos.lastEventId = first.lastEventId;
     // Running iterations are aborted with the group (unguarded: they may be mid-transition).
     // A running Task in them is aborted too, as AWS records it (after its iteration's MapIterationAborted).
     for (const c of children) {
       if (c.status !== 'RUNNING') continue;
       const child = FrameRecord.fromRow(c);
-      if (phase.type === 'Map') step.batch.event(child, 'MapIterationAborted', { name: frame.pos.state, index: c.item_index });
+      if (phase.type === 'Map')
+        step.batch.event(child, 'MapIterationAborted', { name: frame.pos.state, index: c.item_index });
       if (child.pos.phase.kind === 'task') step.batch.event(child, 'TaskStateAborted', undefined, { advance: false });
     }
     step.batch.abortGroup(phase.group);
@@ -101,12 +116,19 @@ export async function onChildren(step: Step, childLastEventId?: number): Promise
     return;
   }
   if (counts.PENDING > 0 && (phase.maxConcurrency === 0 || counts.RUNNING < phase.maxConcurrency)) {
-    startPending(step, phase, phase.maxConcurrency === 0 ? counts.PENDING : phase.maxConcurrency - counts.RUNNING, childLastEventId ?? frame.pos.lastEventId);
+    startPending(
+      step,
+      phase,
+      phase.maxConcurrency === 0 ? counts.PENDING : phase.maxConcurrency - counts.RUNNING,
+      childLastEventId ?? frame.pos.lastEventId,
+    );
     return;
   }
   if (counts.RUNNING > 0 || counts.PENDING > 0) return;
   const children = store.childFrames(run.exec.arn, phase.group).map((c) => ({ status: c.status, pos: positionOf(c) }));
-  let result: unknown = children.map(({ status, pos }) => (status === 'SUCCEEDED' ? pos.output : { Error: pos.error, Cause: pos.cause }));
+  let result: unknown = children.map(({ status, pos }) =>
+    status === 'SUCCEEDED' ? pos.output : { Error: pos.error, Cause: pos.cause },
+  );
   if (phase.resultWriter) {
     // The results go to S3 before the Map Run ends; the Map's result then names them.
     try {
@@ -134,7 +156,12 @@ export async function onChildren(step: Step, childLastEventId?: number): Promise
  * A distributed Map's result under its ResultWriter: written to S3 (Resource s3:putObject), the result
  * names the manifest; with only a WriterConfig, the outputs formatted as it says (FLATTEN flattens arrays).
  */
-async function mapRunResult(step: Step, phase: ChildrenPhase, children: { status: string; pos: FramePosition }[], outputs: unknown[]): Promise<unknown> {
+async function mapRunResult(
+  step: Step,
+  phase: ChildrenPhase,
+  children: { status: string; pos: FramePosition }[],
+  outputs: unknown[],
+): Promise<unknown> {
   const spec = phase.resultWriter as NonNullable<ChildrenPhase['resultWriter']>;
   if (spec.resource === undefined || phase.mapRunArn === undefined) {
     return spec.transformation === 'FLATTEN' ? outputs.flatMap((o) => (Array.isArray(o) ? o : [o])) : outputs;
@@ -146,7 +173,12 @@ async function mapRunResult(step: Step, phase: ChildrenPhase, children: { status
     children: children.map(({ status, pos }) => ({
       status: status === 'SUCCEEDED' ? 'SUCCEEDED' : 'FAILED',
       input: pos.iterationInput,
-      ...(status === 'SUCCEEDED' ? { output: pos.output } : { ...(pos.error !== undefined ? { error: pos.error } : {}), ...(pos.cause !== undefined ? { cause: pos.cause } : {}) }),
+      ...(status === 'SUCCEEDED'
+        ? { output: pos.output }
+        : {
+            ...(pos.error !== undefined ? { error: pos.error } : {}),
+            ...(pos.cause !== undefined ? { cause: pos.cause } : {}),
+          }),
     })),
   });
 }

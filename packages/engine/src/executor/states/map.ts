@@ -26,7 +26,16 @@ import { onChildren, spawnGroup } from './children';
 function mapRunArn(step: Step): string {
   const [arn, partition, service, region, account] = step.run.exec.machine_arn.split(':');
   const label = step.state.definition.Label;
-  return [arn, partition, service, region, account, 'mapRun', `${step.run.exec.machine_name}/${typeof label === 'string' ? label : step.frame.pos.state}`, randomUUID()].join(':');
+  return [
+    arn,
+    partition,
+    service,
+    region,
+    account,
+    'mapRun',
+    `${step.run.exec.machine_name}/${typeof label === 'string' ? label : step.frame.pos.state}`,
+    randomUUID(),
+  ].join(':');
 }
 
 async function startIterations(step: Step): Promise<void> {
@@ -48,8 +57,12 @@ async function startIterations(step: Step): Promise<void> {
     flow.mapItemBatcher(definition, step.scope()),
     flow.mapResultWriter(definition, step.scope()),
   ]);
-  for (const [field, value] of [['MaxItemsPerBatch', batcher?.maxItemsPerBatch], ['MaxInputBytesPerBatch', batcher?.maxInputBytesPerBatch]] as const) {
-    if (value !== undefined && value < 1) throw new StatesRuntimeError(`The ${field} field must be a positive integer, got ${value}`);
+  for (const [field, value] of [
+    ['MaxItemsPerBatch', batcher?.maxItemsPerBatch],
+    ['MaxInputBytesPerBatch', batcher?.maxInputBytesPerBatch],
+  ] as const) {
+    if (value !== undefined && value < 1)
+      throw new StatesRuntimeError(`The ${field} field must be a positive integer, got ${value}`);
   }
   const runArn = step.state.distributed ? mapRunArn(step) : undefined;
   if (reader) {
@@ -85,7 +98,9 @@ async function startIterations(step: Step): Promise<void> {
     total: inputs.length,
     maxConcurrency,
     ...(limits.toleratedFailureCount !== undefined ? { toleratedFailureCount: limits.toleratedFailureCount } : {}),
-    ...(limits.toleratedFailurePercentage !== undefined ? { toleratedFailurePercentage: limits.toleratedFailurePercentage } : {}),
+    ...(limits.toleratedFailurePercentage !== undefined
+      ? { toleratedFailurePercentage: limits.toleratedFailurePercentage }
+      : {}),
     ...(runArn !== undefined ? { mapRunArn: runArn } : {}),
     ...(resultWriter ? { resultWriter } : {}),
   });

@@ -21,10 +21,16 @@ type TaskEvent = 'Scheduled' | 'Started' | 'Succeeded' | 'Failed' | 'TimedOut' |
 
 /** Event type names per Task flavour: the direct-ARN Lambda form writes LambdaFunction* events, an activity Activity* events. */
 const eventType = (target: TaskTarget, what: TaskEvent): string =>
-  target.service === 'lambda-function' ? `LambdaFunction${what}` : target.service === 'activity' ? `Activity${what}` : `Task${what}`;
+  target.service === 'lambda-function'
+    ? `LambdaFunction${what}`
+    : target.service === 'activity'
+      ? `Activity${what}`
+      : `Task${what}`;
 /** The resource fields Task* events carry (LambdaFunction* and Activity* events carry none). */
 const resourceOf = (target: TaskTarget): Record<string, unknown> =>
-  target.service === 'lambda-function' || target.service === 'activity' ? {} : { resourceType: target.resourceType, resource: target.resource };
+  target.service === 'lambda-function' || target.service === 'activity'
+    ? {}
+    : { resourceType: target.resourceType, resource: target.resource };
 
 const targetOf = (step: Step): TaskTarget => step.state.task as TaskTarget;
 
@@ -59,7 +65,13 @@ async function scheduleAttempt(step: Step): Promise<void> {
   if (timeoutSeconds !== undefined) timers.push({ kind: 'task-timeout', dueMs: now + timeoutSeconds * 1000 });
   if (heartbeatSeconds !== undefined) timers.push({ kind: 'heartbeat', dueMs: now + heartbeatSeconds * 1000 });
   step.setPhase(
-    { kind: 'task', args, ...(token ? { token } : {}), ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}), ...(heartbeatSeconds !== undefined ? { heartbeatSeconds } : {}) },
+    {
+      kind: 'task',
+      args,
+      ...(token ? { token } : {}),
+      ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
+      ...(heartbeatSeconds !== undefined ? { heartbeatSeconds } : {}),
+    },
     timers,
   );
   if (token) step.batch.openToken(token, frame, frame.pos.seq);
@@ -96,13 +108,22 @@ async function scheduleActivityTask(step: Step, target: TaskTarget): Promise<voi
   const scope = step.scope();
   const args = await step.flow.effectiveInput(definition, scope);
   const { timeoutSeconds, heartbeatSeconds } = await step.flow.taskTimeouts(definition, scope);
-  if (!getActivity(step.services.store, target.resource)) throw new StatesRuntimeError(`The activity ${target.resource} does not exist.`);
+  if (!getActivity(step.services.store, target.resource))
+    throw new StatesRuntimeError(`The activity ${target.resource} does not exist.`);
   const token = newTaskToken();
   const { frame } = step;
   frame.pos.seq += 1;
-  const timers: TimerSpec[] = timeoutSeconds !== undefined ? [{ kind: 'task-timeout', dueMs: step.now() + timeoutSeconds * 1000 }] : [];
+  const timers: TimerSpec[] =
+    timeoutSeconds !== undefined ? [{ kind: 'task-timeout', dueMs: step.now() + timeoutSeconds * 1000 }] : [];
   step.setPhase(
-    { kind: 'task', args, token, submitted: true, ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}), ...(heartbeatSeconds !== undefined ? { heartbeatSeconds } : {}) },
+    {
+      kind: 'task',
+      args,
+      token,
+      submitted: true,
+      ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
+      ...(heartbeatSeconds !== undefined ? { heartbeatSeconds } : {}),
+    },
     timers,
   );
   step.batch.openToken(token, frame, frame.pos.seq);
@@ -125,7 +146,10 @@ export const taskState: StateModule = {
     const target = targetOf(step);
     const phase = step.frame.pos.phase as TaskPhase;
     step.batch.touch(step.frame);
-    step.event(eventType(target, 'Started'), target.service === 'lambda-function' ? undefined : resourceOfStep(step, target));
+    step.event(
+      eventType(target, 'Started'),
+      target.service === 'lambda-function' ? undefined : resourceOfStep(step, target),
+    );
     step.fx.launches.push({ frame: step.frame, seq: step.frame.pos.seq, target, args: phase.args, replay: true });
   },
 
@@ -161,7 +185,11 @@ export const taskState: StateModule = {
       // The service fails the Task itself (not the state's output), naming the service or the function.
       const what = target.service === 'lambda-function' ? target.resource : target.resourceType;
       const cause = `The state/task '${what}' returned a result with a size exceeding the maximum number of bytes service limit.`;
-      step.event(eventType(target, 'Failed'), { ...resourceOfStep(step, target), error: StatesError.DataLimitExceeded, cause });
+      step.event(eventType(target, 'Failed'), {
+        ...resourceOfStep(step, target),
+        error: StatesError.DataLimitExceeded,
+        cause,
+      });
       await step.recover({ error: StatesError.DataLimitExceeded, cause, catchableByAll: true }, ENTER);
     } else if (!outcome.ok) {
       // Step Functions Local writes a mocked request-response failure as its error and cause alone (the same
@@ -170,7 +198,10 @@ export const taskState: StateModule = {
       step.event(eventType(target, 'Failed'), { ...where, error: outcome.error, cause: outcome.cause });
       await step.recover({ error: outcome.error, cause: outcome.cause }, ENTER);
     } else {
-      step.event(eventType(target, 'Succeeded'), { ...resourceOfStep(step, target), ...payloadTextDetails('output', resultJson as string) });
+      step.event(eventType(target, 'Succeeded'), {
+        ...resourceOfStep(step, target),
+        ...payloadTextDetails('output', resultJson as string),
+      });
       await step.guard(() => step.exit(outcome.value));
     }
     await step.drive();
@@ -181,8 +212,10 @@ export const taskState: StateModule = {
     const { frame } = step;
     // The task's overall timeout stays where it was; the heartbeat clock starts now.
     const timeout = step.services.store.getTimer(step.run.exec.arn, frame.id, 'task-timeout');
-    const timers: TimerSpec[] = timeout && timeout.seq === frame.pos.seq ? [{ kind: 'task-timeout', dueMs: timeout.due_ms }] : [];
-    if (phase.heartbeatSeconds !== undefined) timers.push({ kind: 'heartbeat', dueMs: step.now() + phase.heartbeatSeconds * 1000 });
+    const timers: TimerSpec[] =
+      timeout && timeout.seq === frame.pos.seq ? [{ kind: 'task-timeout', dueMs: timeout.due_ms }] : [];
+    if (phase.heartbeatSeconds !== undefined)
+      timers.push({ kind: 'heartbeat', dueMs: step.now() + phase.heartbeatSeconds * 1000 });
     step.setPhase({ ...phase, started: true }, timers);
     step.batch.takeActivityTask(phase.token as string);
     // AWS records the worker's name, and empty details for a worker that gave none (test_activity_task_no_worker_name).
@@ -199,7 +232,12 @@ export const taskState: StateModule = {
     }
     if (recorded) {
       // Decided in time, cut off before it reached the engine: the decision, not the timeout.
-      await taskState.onTaskOutcome!(step, { kind: 'task-outcome', seq: step.frame.pos.seq, source: 'token', outcome: recorded });
+      await taskState.onTaskOutcome!(step, {
+        kind: 'task-outcome',
+        seq: step.frame.pos.seq,
+        source: 'token',
+        outcome: recorded,
+      });
       return true;
     }
     const target = targetOf(step);
@@ -209,7 +247,15 @@ export const taskState: StateModule = {
     if (phase.token) step.batch.closeToken(phase.token);
     step.batch.touch(step.frame);
     step.event(eventType(target, 'TimedOut'), { ...resourceOfStep(step, target), error });
-    await step.recover({ error, cause: '', causeUnrecorded: true, ...(timer === 'heartbeat' ? { matchedAs: StatesError.HeartbeatTimeout } : {}) }, ENTER);
+    await step.recover(
+      {
+        error,
+        cause: '',
+        causeUnrecorded: true,
+        ...(timer === 'heartbeat' ? { matchedAs: StatesError.HeartbeatTimeout } : {}),
+      },
+      ENTER,
+    );
     await step.drive();
     return true;
   },

@@ -6,7 +6,8 @@ import type { StateModule } from '../step';
 export const waitState: StateModule = {
   async enter(step) {
     const dueMs = await step.flow.waitUntil(step.state.definition, step.scope(), step.now());
-    if (dueMs - step.now() > MAX_WAIT_DELAY_SECONDS * 1000) throw new StatesRuntimeError('Wait state delay is too long.');
+    if (dueMs - step.now() > MAX_WAIT_DELAY_SECONDS * 1000)
+      throw new StatesRuntimeError('Wait state delay is too long.');
     step.frame.pos.seq += 1;
     step.setPhase({ kind: 'wait' }, [{ kind: 'wait', dueMs }]);
   },

@@ -24,6 +24,13 @@ export const run = commandRunner('approvals', async (args) => {
   const now = approvals.length > 0 ? await ctx.engineNow() : undefined;
   printTable(
     ['APPROVAL', 'RUN', 'WORKFLOW', 'STEP', 'WAITING', 'LINK'],
-    approvals.map((a) => [a.approvalId ?? '-', a.runName, a.workflow, a.step, formatElapsed(a.since, now), a.url ?? '(no link recorded)']),
+    approvals.map((a) => [
+      a.approvalId ?? '-',
+      a.runName,
+      a.workflow,
+      a.step,
+      formatElapsed(a.since, now),
+      a.url ?? '(no link recorded)',
+    ]),
   );
 });

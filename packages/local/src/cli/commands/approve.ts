@@ -10,10 +10,20 @@ export const spec = commandSpec({
   options: {
     reject: { type: 'boolean', default: false, description: 'reject instead of approving' },
     comment: { type: 'string', value: '<text>', description: 'a comment recorded with the decision' },
-    by: { type: 'string', value: '<name>', description: 'who decides, as recorded (default: your user name, "(autosave CLI)")' },
+    by: {
+      type: 'string',
+      value: '<name>',
+      description: 'who decides, as recorded (default: your user name, "(autosave CLI)")',
+    },
   },
-  notes: ['<approval-id|run|link>: the approval id `autosave approvals` lists, the waiting run\'s name, or the signed link itself'],
-  examples: ['npx autosave approve 5f0c2a9e', 'npx autosave approve site-4412 --reject --comment "IRB document missing"', 'npx autosave approve --endpoint http://127.0.0.1:8083 -- -x9Qa'],
+  notes: [
+    "<approval-id|run|link>: the approval id `autosave approvals` lists, the waiting run's name, or the signed link itself",
+  ],
+  examples: [
+    'npx autosave approve 5f0c2a9e',
+    'npx autosave approve site-4412 --reject --comment "IRB document missing"',
+    'npx autosave approve --endpoint http://127.0.0.1:8083 -- -x9Qa',
+  ],
 });
 const USAGE = spec.usage;
 
@@ -40,11 +50,19 @@ export const run = commandRunner('approve', async (args) => {
   else {
     const ctx = createCliContext(values.endpoint, values.config);
     const approval = await findApproval(ctx.sfn, ref, await ctx.registryNames());
-    if (!approval.url) throw new ApprovalNotFoundError(`run ${approval.runName} waits at ${approval.step} but no approval link was recorded`);
+    if (!approval.url)
+      throw new ApprovalNotFoundError(
+        `run ${approval.runName} waits at ${approval.step} but no approval link was recorded`,
+      );
     url = approval.url;
     label = `${approval.approvalId ?? approval.step} (run ${approval.runName})`;
   }
-  const response = await submitApprovalDecision(url, { approve: !values.reject, comment: values.comment, by: values.by ?? `${userInfo().username} (autosave CLI)` });
-  if (values.json) return void printJson({ approval: label, decision: values.reject ? 'rejected' : 'approved', ...response });
+  const response = await submitApprovalDecision(url, {
+    approve: !values.reject,
+    comment: values.comment,
+    by: values.by ?? `${userInfo().username} (autosave CLI)`,
+  });
+  if (values.json)
+    return void printJson({ approval: label, decision: values.reject ? 'rejected' : 'approved', ...response });
   terminal().line(`${values.reject ? 'rejected' : 'approved'} ${label}: ${response.message}`);
 });

@@ -7,7 +7,13 @@ import { commandHelp, commandSpec, parseCommandArgs } from '../args';
 
 export const spec = commandSpec({
   usage: 'autosave compile [<workflow>] [--out <dir>] [--config <file>]',
-  options: { out: { type: 'string', value: '<dir>', description: 'write one <workflow>.asl.json per workflow there, instead of printing the ASL' } },
+  options: {
+    out: {
+      type: 'string',
+      value: '<dir>',
+      description: 'write one <workflow>.asl.json per workflow there, instead of printing the ASL',
+    },
+  },
   notes: ['<workflow>: one workflow of the project by name (default: every workflow)'],
   examples: ['npx autosave compile clinical-trial-onboarding', 'npx autosave compile --out statemachines/asl'],
   common: ['config', 'help'],

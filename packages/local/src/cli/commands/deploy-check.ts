@@ -34,9 +34,14 @@ import {
 const DEFAULT_ASSEMBLY = 'cdk.out';
 
 export const spec = commandSpec({
-  usage: 'autosave deploy-check [--to <cdk.out>] [--from <deployed cdk.out>] [--stack <name>] [--json] [--endpoint <url>]',
+  usage:
+    'autosave deploy-check [--to <cdk.out>] [--from <deployed cdk.out>] [--stack <name>] [--json] [--endpoint <url>]',
   options: {
-    to: { type: 'string', value: '<cdk.out>', description: `the assembly you are about to deploy (default: ${DEFAULT_ASSEMBLY}, as \`npm run synth\` writes it)` },
+    to: {
+      type: 'string',
+      value: '<cdk.out>',
+      description: `the assembly you are about to deploy (default: ${DEFAULT_ASSEMBLY}, as \`npm run synth\` writes it)`,
+    },
     from: {
       type: 'string',
       value: '<cdk.out>',
@@ -44,7 +49,10 @@ export const spec = commandSpec({
     },
     stack: { type: 'string', value: '<name>', description: 'the stack to check, when the assembly holds several' },
   },
-  examples: ['npm run synth && npx autosave deploy-check', 'npx autosave deploy-check --from deployed.out --to cdk.out'],
+  examples: [
+    'npm run synth && npx autosave deploy-check',
+    'npx autosave deploy-check --from deployed.out --to cdk.out',
+  ],
   positionals: false,
 });
 
@@ -71,7 +79,9 @@ async function runningExecutions(sfn: SFNClient, stateMachineArn: string): Promi
   const out: ExecutionListItem[] = [];
   let nextToken: string | undefined;
   do {
-    const page = await sfn.send(new ListExecutionsCommand({ stateMachineArn, statusFilter: 'RUNNING', maxResults: 1000, nextToken }));
+    const page = await sfn.send(
+      new ListExecutionsCommand({ stateMachineArn, statusFilter: 'RUNNING', maxResults: 1000, nextToken }),
+    );
     out.push(...(page.executions ?? []));
     nextToken = page.nextToken;
   } while (nextToken);
@@ -80,16 +90,32 @@ async function runningExecutions(sfn: SFNClient, stateMachineArn: string): Promi
 
 /** Compares every workflow of the project (autosave.config.ts) with its deployed `live` version. */
 export async function checkDeploy(sfn: SFNClient, workflows: readonly Workflow[]): Promise<DeployCheck[]> {
-  const deployed = await listDeployedWorkflows(sfn, workflows.map((w) => w.name));
+  const deployed = await listDeployedWorkflows(
+    sfn,
+    workflows.map((w) => w.name),
+  );
   return Promise.all(
     workflows.map(async (w): Promise<DeployCheck> => {
       const compiled = compileWorkflow(w) as unknown as Parameters<typeof compareDefinitions>[0];
       const machine = deployed.find((d) => d.workflow === w.name);
-      if (!machine) return { workflow: w.name, codeVersion: w.version, action: 'create', runsInFlight: 0, runsInFlightByVersion: {} };
-      const alias = await sfn.send(new DescribeStateMachineAliasCommand({ stateMachineAliasArn: liveAliasArn(machine.stateMachineArn) })).catch(() => undefined);
+      if (!machine)
+        return {
+          workflow: w.name,
+          codeVersion: w.version,
+          action: 'create',
+          runsInFlight: 0,
+          runsInFlightByVersion: {},
+        };
+      const alias = await sfn
+        .send(new DescribeStateMachineAliasCommand({ stateMachineAliasArn: liveAliasArn(machine.stateMachineArn) }))
+        .catch(() => undefined);
       // The version taking most new starts is the live one (an alias may split traffic during a rollout).
-      const liveVersionArn = [...(alias?.routingConfiguration ?? [])].sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0))[0]?.stateMachineVersionArn;
-      const live = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn: liveVersionArn ?? machine.stateMachineArn }));
+      const liveVersionArn = [...(alias?.routingConfiguration ?? [])].sort(
+        (a, b) => (b.weight ?? 0) - (a.weight ?? 0),
+      )[0]?.stateMachineVersionArn;
+      const live = await sfn.send(
+        new DescribeStateMachineCommand({ stateMachineArn: liveVersionArn ?? machine.stateMachineArn }),
+      );
       const diff = compareDefinitions(compiled, JSON.parse(live.definition ?? '{}'));
       const byVersion: Record<string, number> = {};
       // An express run has nothing to keep across a deploy (and the service does not list them).
@@ -137,14 +163,26 @@ function resolveAssembly(dir: string, stack: string | undefined, previous?: Depl
 export async function checkTemplates(from: string, to: string, stack?: string): Promise<WorkflowDeployImpact[]> {
   const before = resolveAssembly(from, stack);
   const after = resolveAssembly(to, stack, before.record);
-  return assessDeploy({ after, inFlight: inFlightFromTemplate(before), publishes: publishedVersionsBetween(before, after), iam: await createIamEvaluator() });
+  return assessDeploy({
+    after,
+    inFlight: inFlightFromTemplate(before),
+    publishes: publishedVersionsBetween(before, after),
+    iam: await createIamEvaluator(),
+  });
 }
 
 /** The registry name a deployed function name stands for: `autosave-<name>` (local engine) or CDK's `<stack>-Functions<Pascal>...` (AWS). */
 function registryNameOfFunction(functionName: string, registry: readonly string[]): string | undefined {
   const local = /^autosave-(.+)$/.exec(functionName)?.[1];
   if (local && registry.includes(local)) return local;
-  return registry.find((name) => functionName.includes(`Functions${name.split('-').map((p) => p[0].toUpperCase() + p.slice(1)).join('')}`));
+  return registry.find((name) =>
+    functionName.includes(
+      `Functions${name
+        .split('-')
+        .map((p) => p[0].toUpperCase() + p.slice(1))
+        .join('')}`,
+    ),
+  );
 }
 
 /**
@@ -154,7 +192,12 @@ function registryNameOfFunction(functionName: string, registry: readonly string[
  * deploy changed every function's code (each pinned function gets a version after the highest one in
  * use): the worst case a deploy can be.
  */
-export async function checkStranding(sfn: SFNClient, checks: readonly DeployCheck[], to: string, stack?: string): Promise<WorkflowDeployImpact[]> {
+export async function checkStranding(
+  sfn: SFNClient,
+  checks: readonly DeployCheck[],
+  to: string,
+  stack?: string,
+): Promise<WorkflowDeployImpact[]> {
   const plain = resolveAssembly(to, stack);
   const fns = plain.resolver.logicalIds('AWS::Lambda::Function').map((id) => ({
     id,
@@ -171,14 +214,31 @@ export async function checkStranding(sfn: SFNClient, checks: readonly DeployChec
     const versions: InFlightVersion[] = [];
     for (const [versionArn, runs] of Object.entries(check.runsInFlightByVersion)) {
       const described = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn: versionArn }));
-      const text = (described.definition ?? '{}').replace(/arn:[^:"]+:lambda:[^:"]*:[^:"]*:function:([A-Za-z0-9_-]+)(:[A-Za-z0-9$_-]+)?/g, (whole, name: string, qualifier = '') => {
-        const fn = fns.find((f) => f.name === registryNameOfFunction(name, registry));
-        if (!fn) return whole;
-        const number = Number(qualifier.slice(1));
-        if (Number.isInteger(number) && number > 0) seen.push({ logicalId: `deployed:${fn.arn}:${number}`, parentArn: fn.arn, number, arn: `${fn.arn}:${number}`, fingerprint: '', retainedOnDelete: true, retainedOnReplace: true });
-        return fn.arn + qualifier;
+      const text = (described.definition ?? '{}').replace(
+        /arn:[^:"]+:lambda:[^:"]*:[^:"]*:function:([A-Za-z0-9_-]+)(:[A-Za-z0-9$_-]+)?/g,
+        (whole, name: string, qualifier = '') => {
+          const fn = fns.find((f) => f.name === registryNameOfFunction(name, registry));
+          if (!fn) return whole;
+          const number = Number(qualifier.slice(1));
+          if (Number.isInteger(number) && number > 0)
+            seen.push({
+              logicalId: `deployed:${fn.arn}:${number}`,
+              parentArn: fn.arn,
+              number,
+              arn: `${fn.arn}:${number}`,
+              fingerprint: '',
+              retainedOnDelete: true,
+              retainedOnReplace: true,
+            });
+          return fn.arn + qualifier;
+        },
+      );
+      versions.push({
+        versionArn,
+        definition: JSON.parse(text) as Record<string, unknown>,
+        roleArn: machine.roleArn,
+        runs,
       });
-      versions.push({ versionArn, definition: JSON.parse(text) as Record<string, unknown>, roleArn: machine.roleArn, runs });
     }
     inFlight.set(machine.name, versions);
   }
@@ -193,8 +253,15 @@ export async function checkStranding(sfn: SFNClient, checks: readonly DeployChec
     templateVersions: {},
   };
   const after = resolveAssembly(to, stack, previous);
-  const byName = new Map(checks.map((c) => [machines.find((m) => m.name === c.workflow || m.name.endsWith(`-${c.workflow}`))?.name, c]));
-  return assessDeploy({ after, inFlight, publishes: (name) => byName.get(name)?.action !== 'unchanged', iam: await createIamEvaluator() });
+  const byName = new Map(
+    checks.map((c) => [machines.find((m) => m.name === c.workflow || m.name.endsWith(`-${c.workflow}`))?.name, c]),
+  );
+  return assessDeploy({
+    after,
+    inFlight,
+    publishes: (name) => byName.get(name)?.action !== 'unchanged',
+    iam: await createIamEvaluator(),
+  });
 }
 
 function printImpacts(impacts: readonly WorkflowDeployImpact[]): void {
@@ -225,7 +292,12 @@ export const run = commandRunner('deploy-check', async (args) => {
     else {
       printTable(
         ['STATE MACHINE', 'ON DEPLOY', 'VERSIONS CHECKED', 'STRANDED CALLS'],
-        impacts.map((i) => [i.stateMachine, i.publishesNewVersion ? 'NEW VERSION' : 'unchanged', i.versions.map((v) => v.versionArn.split(':').pop()).join(', '), String(i.stranded.length)]),
+        impacts.map((i) => [
+          i.stateMachine,
+          i.publishesNewVersion ? 'NEW VERSION' : 'unchanged',
+          i.versions.map((v) => v.versionArn.split(':').pop()).join(', '),
+          String(i.stranded.length),
+        ]),
       );
       printImpacts(impacts);
     }
@@ -248,7 +320,11 @@ export const run = commandRunner('deploy-check', async (args) => {
     checks.map((c) => [
       c.workflow,
       c.codeVersion,
-      c.liveVersionArn ? `v${c.liveVersionArn.split(':').pop()!}` : c.action === 'create' ? 'not deployed' : 'unversioned',
+      c.liveVersionArn
+        ? `v${c.liveVersionArn.split(':').pop()!}`
+        : c.action === 'create'
+          ? 'not deployed'
+          : 'unversioned',
       c.action === 'create' ? 'CREATE' : c.action === 'new-version' ? 'NEW VERSION' : 'unchanged',
       c.action === 'create' ? '-' : describeInFlight(c),
       describeDiff(c.diff),
@@ -261,6 +337,9 @@ export const run = commandRunner('deploy-check', async (args) => {
       : `\nA deploy now publishes ${changing.length} new version(s); runs in flight keep the version they started on.`,
   );
   if (impacts) printImpacts(impacts);
-  else terminal().line(`Roles not checked: no cloud assembly at ${to}. Run \`npm run synth\` (or pass --to <cdk.out>) to check that runs in flight can finish.`);
+  else
+    terminal().line(
+      `Roles not checked: no cloud assembly at ${to}. Run \`npm run synth\` (or pass --to <cdk.out>) to check that runs in flight can finish.`,
+    );
   return strands ? 1 : 0;
 });

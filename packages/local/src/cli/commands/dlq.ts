@@ -1,11 +1,18 @@
 import { commandHelp, commandSpec, parseCommandArgs, requirePositional } from '../args';
 import { createCliContext } from '../command';
 import { commandRunner } from '../command-runner';
-import { DeadLetterNotFoundError, deadLetterMatches, readDeadLetters, redriveDeadLetters, resolveDeadLetterQueueUrl } from '../../operations';
+import {
+  DeadLetterNotFoundError,
+  deadLetterMatches,
+  readDeadLetters,
+  redriveDeadLetters,
+  resolveDeadLetterQueueUrl,
+} from '../../operations';
 import { CliUsageError } from '../errors';
 import { printJson, printTable, terminal } from '../output';
 
-const USAGE = 'autosave dlq list [--json] | autosave dlq redrive <message-id|run|execution-arn> | autosave dlq redrive --all';
+const USAGE =
+  'autosave dlq list [--json] | autosave dlq redrive <message-id|run|execution-arn> | autosave dlq redrive --all';
 
 export const spec = commandSpec({
   usage: USAGE,
@@ -14,7 +21,11 @@ export const spec = commandSpec({
     'dlq list                  the runs that failed and were dead-lettered, with their failed state and error',
     'dlq redrive <ref>         resume one at its failed step (<ref>: the message id, the run name or its ARN)',
   ],
-  examples: ['npx autosave dlq list', 'npx autosave dlq redrive site-4412', 'npx autosave dlq redrive --all --endpoint http://127.0.0.1:8083'],
+  examples: [
+    'npx autosave dlq list',
+    'npx autosave dlq redrive site-4412',
+    'npx autosave dlq redrive --all --endpoint http://127.0.0.1:8083',
+  ],
 });
 
 /** `autosave dlq`: the dead-letter queue of failed runs, and redriving them. */
@@ -47,7 +58,15 @@ async function body(args: string[]): Promise<number | void> {
     if (values.json) return void printJson(letters.map(({ receiptHandle: _r, ...m }) => m));
     printTable(
       ['MESSAGE', 'RUN', 'WORKFLOW', 'STATUS', 'FAILED STATE', 'ERROR', 'AT'],
-      letters.map((m) => [m.messageId, m.runName, m.letter.workflow, m.letter.status, m.letter.failedState ?? '-', m.letter.error ?? '-', m.letter.at]),
+      letters.map((m) => [
+        m.messageId,
+        m.runName,
+        m.letter.workflow,
+        m.letter.status,
+        m.letter.failedState ?? '-',
+        m.letter.error ?? '-',
+        m.letter.at,
+      ]),
     );
     return;
   }
@@ -55,9 +74,17 @@ async function body(args: string[]): Promise<number | void> {
   const ref = positionals[1];
   if (!values.all && !ref) throw new CliUsageError(`say which dead letter to redrive, or --all (usage: ${USAGE})`);
   if (values.all && ref) throw new CliUsageError('give either an id or --all, not both');
-  const outcomes = await redriveDeadLetters(ctx.sfn, ctx.sqs(), queueUrl, (m) => values.all || deadLetterMatches(m, ref!));
-  if (!values.all && outcomes.length === 0) throw new DeadLetterNotFoundError(`no dead letter '${ref}' (see \`autosave dlq list\`)`);
+  const outcomes = await redriveDeadLetters(
+    ctx.sfn,
+    ctx.sqs(),
+    queueUrl,
+    (m) => values.all || deadLetterMatches(m, ref!),
+  );
+  if (!values.all && outcomes.length === 0)
+    throw new DeadLetterNotFoundError(`no dead letter '${ref}' (see \`autosave dlq list\`)`);
   if (values.json) printJson(outcomes);
   else if (outcomes.length === 0) t.line('the dead-letter queue is empty');
-  else for (const o of outcomes) t.line(o.redriven ? `redriven ${o.runName}: it resumes at its failed step` : `dropped ${o.runName}: ${o.reason}`);
+  else
+    for (const o of outcomes)
+      t.line(o.redriven ? `redriven ${o.runName}: it resumes at its failed step` : `dropped ${o.runName}: ${o.reason}`);
 }

@@ -10,41 +10,85 @@ import { cliProject } from '../project';
 import { CONFIG_FILE_NAMES, findConfigFile, projectOptions } from '../../project';
 
 /** `autosave local`: runs the embedded engine with every workflow deployed, until SIGINT/SIGTERM. */
-export const summary = 'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed; --stack runs the synthesized CDK stack';
+export const summary =
+  'run the local engine (Step Functions, SQS, DynamoDB, S3, console) with every workflow deployed; --stack runs the synthesized CDK stack';
 
 const USAGE = `autosave local [--config <file>] [--port ${DEFAULT_LOCAL_PORT}] [--data ${DEFAULT_LOCAL_DATA_DIR}] [--virtual-clock] [--functions <module>] [--mock-config <file>] [--integrations <file>] [--pass-through <service>[=<endpoint>],...] [--allow-outbound <host>[:<port>],...] [--expression-timeout <ms>] [--stack [--app <cdk.out>] [--stack-name <name>] [--enforce-iam]]`;
 
 export const spec = commandSpec({
   usage: USAGE,
   options: {
-    config: { type: 'string', value: '<file>', description: "the project's config: workflows, handlers, model script\n(default: the first autosave.config.ts walking up from here)" },
-    port: { type: 'string', value: '<port>', default: String(DEFAULT_LOCAL_PORT), description: 'the port of the API, the console and the approval links (0 picks a free one)' },
-    data: { type: 'string', value: '<dir>', default: DEFAULT_LOCAL_DATA_DIR, description: 'the data directory: runs, histories, queues, tables and buckets survive a restart there' },
-    'virtual-clock': { type: 'boolean', default: false, description: 'start on a virtual clock moved by POST /_autosave/clock/advance (Waits and timeouts cost nothing)' },
-    functions: { type: 'string', value: '<module>', description: 'a module exporting the Lambda handlers the definitions call, by function name' },
+    config: {
+      type: 'string',
+      value: '<file>',
+      description:
+        "the project's config: workflows, handlers, model script\n(default: the first autosave.config.ts walking up from here)",
+    },
+    port: {
+      type: 'string',
+      value: '<port>',
+      default: String(DEFAULT_LOCAL_PORT),
+      description: 'the port of the API, the console and the approval links (0 picks a free one)',
+    },
+    data: {
+      type: 'string',
+      value: '<dir>',
+      default: DEFAULT_LOCAL_DATA_DIR,
+      description: 'the data directory: runs, histories, queues, tables and buckets survive a restart there',
+    },
+    'virtual-clock': {
+      type: 'boolean',
+      default: false,
+      description: 'start on a virtual clock moved by POST /_autosave/clock/advance (Waits and timeouts cost nothing)',
+    },
+    functions: {
+      type: 'string',
+      value: '<module>',
+      description: 'a module exporting the Lambda handlers the definitions call, by function name',
+    },
     'mock-config': {
       type: 'string',
       value: '<file>',
-      description: "a mock config (Step Functions Local's MockConfigFile format; default: $SFN_MOCK_CONFIG):\nStartExecution on <stateMachineArn>#<TestCase> runs under that test case; re-read when it changes",
+      description:
+        "a mock config (Step Functions Local's MockConfigFile format; default: $SFN_MOCK_CONFIG):\nStartExecution on <stateMachineArn>#<TestCase> runs under that test case; re-read when it changes",
     },
-    stack: { type: 'boolean', default: false, description: "boot from the app's cloud assembly (synthesized here, cached by a hash of the sources)" },
-    app: { type: 'string', value: '<cdk.out>', description: 'use this cloud assembly instead of synthesizing (implies --stack)' },
-    'stack-name': { type: 'string', value: '<name>', description: 'the stack to boot, when the assembly holds several' },
+    stack: {
+      type: 'boolean',
+      default: false,
+      description: "boot from the app's cloud assembly (synthesized here, cached by a hash of the sources)",
+    },
+    app: {
+      type: 'string',
+      value: '<cdk.out>',
+      description: 'use this cloud assembly instead of synthesizing (implies --stack)',
+    },
+    'stack-name': {
+      type: 'string',
+      value: '<name>',
+      description: 'the stack to boot, when the assembly holds several',
+    },
     'enforce-iam': {
       type: 'boolean',
       default: false,
-      description: 'judge every Task call against the state machine role with the IAM policy simulator\n(a devDependency; implies --stack)',
+      description:
+        'judge every Task call against the state machine role with the IAM policy simulator\n(a devDependency; implies --stack)',
     },
-    integrations: { type: 'string', value: '<file>', description: 'pass-through routes and HTTP connections (default: <data>/integrations.json)' },
+    integrations: {
+      type: 'string',
+      value: '<file>',
+      description: 'pass-through routes and HTTP connections (default: <data>/integrations.json)',
+    },
     'pass-through': {
       type: 'string',
       value: '<service>[=<url>],...',
-      description: "route these services' Tasks to AWS (or the endpoint) through their AWS SDK v3 clients:\nreal calls, real side effects (docs/integrations.md)",
+      description:
+        "route these services' Tasks to AWS (or the endpoint) through their AWS SDK v3 clients:\nreal calls, real side effects (docs/integrations.md)",
     },
     'allow-outbound': {
       type: 'string',
       value: '<host>[:<port>],...',
-      description: "local targets a definition's http:invoke may call (by default it may not reach loopback,\nlink-local or private addresses, nor the engine's own ports; docs/integrations.md)",
+      description:
+        "local targets a definition's http:invoke may call (by default it may not reach loopback,\nlink-local or private addresses, nor the engine's own ports; docs/integrations.md)",
     },
     'expression-timeout': {
       type: 'string',
@@ -52,13 +96,21 @@ export const spec = commandSpec({
       description: `longest a state's JSONata may evaluate before the state fails with States.QueryEvaluationError\n(default 10000; docs/local-engine.md)`,
     },
   },
-  examples: ['npx autosave local', 'npx autosave local --port 0 --data /tmp/autosave --virtual-clock', 'npx autosave local --stack --enforce-iam'],
+  examples: [
+    'npx autosave local',
+    'npx autosave local --port 0 --data /tmp/autosave --virtual-clock',
+    'npx autosave local --stack --enforce-iam',
+  ],
   positionals: false,
   common: ['help'],
 });
 
 /** Reads `--allow-outbound 127.0.0.1:8080,localhost`: the local targets a definition's http:invoke may call. */
-export const parseAllowOutboundFlag = (value: string): string[] => value.split(',').map((part) => part.trim()).filter(Boolean);
+export const parseAllowOutboundFlag = (value: string): string[] =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 
 /** Reads `--pass-through glue,athena=http://127.0.0.1:4566`: each service to AWS, or to the endpoint after `=`. */
 export function parsePassThroughFlag(value: string): Record<string, { endpoint?: string }> {
@@ -80,23 +132,33 @@ export const run = commandRunner('local', async (args) => {
   const { values } = parseCommandArgs(args, spec);
   if (values.help) return void terminal().line(commandHelp(spec));
   keepEngineHeapSmall();
-  const expressionTimeout = values['expression-timeout'] === undefined ? undefined : Number(values['expression-timeout']);
+  const expressionTimeout =
+    values['expression-timeout'] === undefined ? undefined : Number(values['expression-timeout']);
   if (expressionTimeout !== undefined && !(Number.isInteger(expressionTimeout) && expressionTimeout > 0)) {
     throw new CliUsageError(`--expression-timeout must be a whole number of milliseconds above 0 (usage: ${USAGE})`);
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliUsageError(`--port must be a port number (0 picks a free one) (usage: ${USAGE})`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new CliUsageError(`--port must be a port number (0 picks a free one) (usage: ${USAGE})`);
   let stack: { assemblyDir: string; stackName?: string; origin: string; enforceIam: boolean } | undefined;
   if (values.stack || values.app || values['enforce-iam']) {
     const { appAssembly } = await import('../stack-assembly');
     const assembly = await appAssembly(values.app);
-    stack = { assemblyDir: assembly.directory, stackName: values['stack-name'], origin: assembly.origin, enforceIam: values['enforce-iam'] };
+    stack = {
+      assemblyDir: assembly.directory,
+      stackName: values['stack-name'],
+      origin: assembly.origin,
+      enforceIam: values['enforce-iam'],
+    };
   }
   // The project's workflows and handlers (stack mode takes them from the assembly), loaded by startLocal
   // once the store is open: a restart answers before a TypeScript config compiles. Without a config the
   // engine still runs whatever definitions are created on it.
   const configFile = values.config ?? findConfigFile(process.cwd());
-  if (!configFile && !stack) terminal().line(`No ${CONFIG_FILE_NAMES[0]} in ${process.cwd()} or its parents: no workflow deployed (--config <file> names one)`);
+  if (!configFile && !stack)
+    terminal().line(
+      `No ${CONFIG_FILE_NAMES[0]} in ${process.cwd()} or its parents: no workflow deployed (--config <file> names one)`,
+    );
   // The data directory first, before the engine's modules load: a second engine is refused at once.
   await mkdir(values.data, { recursive: true });
   const { lockDataDirectory } = await import('@autosave/engine/store');
@@ -135,7 +197,9 @@ export const run = commandRunner('local', async (args) => {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     void parentGone()?.then(() => {
-      terminal().line('autosave local: the process that started it is gone, stopping (runs in flight resume at the next start)');
+      terminal().line(
+        'autosave local: the process that started it is gone, stopping (runs in flight resume at the next start)',
+      );
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       resolve();

@@ -8,7 +8,7 @@ import { resolveRun } from '../../operations';
 export const spec = commandSpec({
   usage: 'autosave redrive <run-arn-or-name> [--endpoint <url>] [--json]',
   options: {},
-  notes: ['<run-arn-or-name>: the run\'s execution ARN, or its name as `autosave pull` or `autosave runs` printed it'],
+  notes: ["<run-arn-or-name>: the run's execution ARN, or its name as `autosave pull` or `autosave runs` printed it"],
   examples: ['npx autosave redrive run-42'],
 });
 
@@ -24,5 +24,7 @@ export const run = commandRunner('redrive', async (args) => {
   const execution = await resolveRun(ctx.sfn, ref, await ctx.registryNames());
   const out = await ctx.sfn.send(new RedriveExecutionCommand({ executionArn: execution.executionArn }));
   if (values.json) return void printJson({ executionArn: execution.executionArn, redriveDate: out.redriveDate });
-  terminal().line(`redriven ${execution.name}: it resumes at its failed state (follow it with autosave history ${execution.name})`);
+  terminal().line(
+    `redriven ${execution.name}: it resumes at its failed state (follow it with autosave history ${execution.name})`,
+  );
 });

@@ -12,22 +12,44 @@ import { approveCommandLine } from './approve';
 import { cliHint } from '../hints';
 import { cliProject } from '../project';
 
-const USAGE = 'autosave start <workflow> [--input <file|json>] [--name <run-name>] [--test-case <case>] [--wait | --sync] [--json] [--endpoint <url>] [--config <file>]';
+const USAGE =
+  'autosave start <workflow> [--input <file|json>] [--name <run-name>] [--test-case <case>] [--wait | --sync] [--json] [--endpoint <url>] [--config <file>]';
 
 export const spec = commandSpec({
   usage: USAGE,
   options: {
-    input: { type: 'string', value: '<file|json>', description: "the run's input: inline JSON or a JSON file (default: the workflow's example input)" },
-    name: { type: 'string', value: '<run-name>', description: 'the execution name (default: a generated one); starting the same name again is idempotent while it runs' },
+    input: {
+      type: 'string',
+      value: '<file|json>',
+      description: "the run's input: inline JSON or a JSON file (default: the workflow's example input)",
+    },
+    name: {
+      type: 'string',
+      value: '<run-name>',
+      description:
+        'the execution name (default: a generated one); starting the same name again is idempotent while it runs',
+    },
     'test-case': {
       type: 'string',
       value: '<case>',
-      description: "run under this test case of the engine's mock config (autosave local --mock-config);\n`autosave start 'workflow#Case'` says the same",
+      description:
+        "run under this test case of the engine's mock config (autosave local --mock-config);\n`autosave start 'workflow#Case'` says the same",
     },
-    wait: { type: 'boolean', default: false, description: 'follow the run until it ends or waits on a human, and print how to approve it\n(an EXPRESS workflow runs in one StartSyncExecution call instead)' },
-    sync: { type: 'boolean', default: false, description: 'run an EXPRESS workflow in one StartSyncExecution call and print its outcome' },
+    wait: {
+      type: 'boolean',
+      default: false,
+      description:
+        'follow the run until it ends or waits on a human, and print how to approve it\n(an EXPRESS workflow runs in one StartSyncExecution call instead)',
+    },
+    sync: {
+      type: 'boolean',
+      default: false,
+      description: 'run an EXPRESS workflow in one StartSyncExecution call and print its outcome',
+    },
   },
-  notes: ['<workflow>: a deployed workflow by name (`autosave runs` and the console list them); runs start through its live alias'],
+  notes: [
+    '<workflow>: a deployed workflow by name (`autosave runs` and the console list them); runs start through its live alias',
+  ],
   examples: [
     'npx autosave start clinical-trial-onboarding --input \'{"siteId":"site-4412"}\' --wait',
     'npx autosave start support-triage --input ticket.json --sync',
@@ -36,7 +58,8 @@ export const spec = commandSpec({
 });
 
 /** `autosave start <workflow>`: starts a run through the workflow's `live` alias. */
-export const summary = "start a run through the workflow's live alias (--input, --name, --wait follows it, --sync runs an EXPRESS workflow in one call)";
+export const summary =
+  "start a run through the workflow's live alias (--input, --name, --wait follows it, --sync runs an EXPRESS workflow in one call)";
 
 /** The execution input: inline JSON, a JSON file, or the workflow's example input (from the project's config) when none is given. */
 export async function readRunInput(value: string | undefined, workflow: string, configFlag?: string): Promise<string> {
@@ -47,14 +70,20 @@ export async function readRunInput(value: string | undefined, workflow: string, 
   const inline = parseJson(value);
   if (inline.ok) return JSON.stringify(inline.value);
   // Not JSON: a file when it exists or looks like a path, so a missing file says so (not a parse error).
-  if (!existsSync(value) && !looksLikePath(value)) throw new CliUsageError(`--input is neither valid JSON nor a readable JSON file: ${inline.message}`);
+  if (!existsSync(value) && !looksLikePath(value))
+    throw new CliUsageError(`--input is neither valid JSON nor a readable JSON file: ${inline.message}`);
   const path = value.replace(/^~(?=$|\/)/, homedir());
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new CliUsageError(code === 'ENOENT' ? `--input file ${path} does not exist` : `--input file ${path} cannot be read: ${(err as Error).message}`, { cause: err });
+    throw new CliUsageError(
+      code === 'ENOENT'
+        ? `--input file ${path} does not exist`
+        : `--input file ${path} cannot be read: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   const parsed = parseJson(text);
   if (!parsed.ok) throw new CliUsageError(`--input file ${path} is not valid JSON: ${parsed.message}`);
@@ -79,7 +108,8 @@ export function splitTestCase(target: string, flag: string | undefined): { workf
   const at = target.indexOf('#');
   const workflow = at < 0 ? target : target.slice(0, at);
   const named = at < 0 ? undefined : target.slice(at + 1);
-  if (named !== undefined && flag !== undefined && named !== flag) throw new CliUsageError(`'${target}' and --test-case ${flag} name two test cases; give one`);
+  if (named !== undefined && flag !== undefined && named !== flag)
+    throw new CliUsageError(`'${target}' and --test-case ${flag} name two test cases; give one`);
   const testCase = flag ?? named;
   if (testCase === '') throw new CliUsageError(`the test case after '#' is empty (usage: ${USAGE})`);
   return { workflow, testCase };
@@ -89,8 +119,12 @@ export function splitTestCase(target: string, flag: string | undefined): { workf
 export const run = commandRunner('start', async (args) => {
   const { values, positionals } = parseCommandArgs(args, spec);
   if (values.help) return void terminal().line(commandHelp(spec));
-  const { workflow, testCase } = splitTestCase(requirePositional(positionals, 0, 'workflow', USAGE), values['test-case']);
-  if (values.sync && values.wait) throw new CliUsageError(`--sync and --wait do not go together (--sync already waits)\nusage: ${USAGE}`);
+  const { workflow, testCase } = splitTestCase(
+    requirePositional(positionals, 0, 'workflow', USAGE),
+    values['test-case'],
+  );
+  if (values.sync && values.wait)
+    throw new CliUsageError(`--sync and --wait do not go together (--sync already waits)\nusage: ${USAGE}`);
   const ctx = createCliContext(values.endpoint, values.config);
   const input = await readRunInput(values.input, workflow, values.config);
   const machine = await findDeployedWorkflow(ctx.sfn, workflow, await ctx.registryNames());
@@ -99,10 +133,20 @@ export const run = commandRunner('start', async (args) => {
   // An EXPRESS run keeps no record that DescribeExecution could follow: --wait runs it in one synchronous call.
   if (values.sync || (values.wait && machine.type === 'EXPRESS')) {
     // StartSyncExecution: the EXPRESS run's outcome in the answer (a STANDARD workflow gets StateMachineTypeNotSupported).
-    const done = await ctx.sfn.send(new StartSyncExecutionCommand({ stateMachineArn: target, input, name: values.name }));
+    const done = await ctx.sfn.send(
+      new StartSyncExecutionCommand({ stateMachineArn: target, input, name: values.name }),
+    );
     const syncName = done.executionArn?.split(':').at(-2) ?? '';
     if (values.json) {
-      printJson({ executionArn: done.executionArn, name: syncName, status: done.status, output: done.output, error: done.error, cause: done.cause, billingDetails: done.billingDetails });
+      printJson({
+        executionArn: done.executionArn,
+        name: syncName,
+        status: done.status,
+        output: done.output,
+        error: done.error,
+        cause: done.cause,
+        billingDetails: done.billingDetails,
+      });
     } else {
       const billed = done.billingDetails?.billedDurationInMilliseconds;
       const t = terminal();
@@ -127,7 +171,15 @@ export const run = commandRunner('start', async (args) => {
   const outcome = await followRun(ctx.sfn, arn, { engineNow: ctx.engineNow });
   const e = outcome.execution;
   if (values.json) {
-    printJson({ executionArn: arn, name, status: e.status, output: e.output, error: e.error, cause: e.cause, approvals: outcome.approvals });
+    printJson({
+      executionArn: arn,
+      name,
+      status: e.status,
+      output: e.output,
+      error: e.error,
+      cause: e.cause,
+      approvals: outcome.approvals,
+    });
   } else if (outcome.approvals.length > 0) {
     for (const a of outcome.approvals) {
       t.line(`waiting on a human at ${a.step}${a.expiresAt ? ` (link expires ${a.expiresAt})` : ''}`);

@@ -15,7 +15,8 @@ export async function approvalsPage(sfn: SFNClient, now?: number): Promise<strin
 <table class="approvals"><thead><tr><th>Run</th><th>Workflow</th><th>Step</th><th>Waiting</th><th>Expires</th><th></th></tr></thead><tbody>
 ${approvals.length === 0 ? html`<tr><td colspan="6" class="muted">Nobody is being waited on.</td></tr>` : ''}
 ${approvals.map(
-  (a) => html`<tr data-approval="${a.approvalId ?? ''}"><td><a href="${runHref(a.executionArn)}">${a.runName}</a></td><td>${a.workflow}</td><td>${a.step}</td><td>${formatElapsed(a.since, now, '')}</td><td>${a.expiresAt ?? ''}</td><td>${approvalActions(a.url)}</td></tr>`,
+  (a) =>
+    html`<tr data-approval="${a.approvalId ?? ''}"><td><a href="${runHref(a.executionArn)}">${a.runName}</a></td><td>${a.workflow}</td><td>${a.step}</td><td>${formatElapsed(a.since, now, '')}</td><td>${a.expiresAt ?? ''}</td><td>${approvalActions(a.url)}</td></tr>`,
 )}
 </tbody></table>`;
   return renderPage({ title: 'Approvals', active: '/approvals' }, body);

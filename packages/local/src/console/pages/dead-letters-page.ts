@@ -13,7 +13,9 @@ ${notice ? html`<p class="notice">${notice}</p>` : ''}
 <table class="dead-letters"><thead><tr><th>Run</th><th>Workflow</th><th>Status</th><th>Failed state</th><th>Error</th><th>At</th><th></th></tr></thead><tbody>
 ${letters.length === 0 ? html`<tr><td colspan="7" class="muted">The queue is empty.</td></tr>` : ''}
 ${letters.map(
-  (m) => html`<tr data-message="${m.messageId}"><td><a href="${runHref(m.letter.executionArn)}">${m.runName}</a></td><td>${m.letter.workflow}</td><td>${m.letter.status}</td><td>${m.letter.failedState ?? ''}</td><td><strong>${m.letter.error ?? ''}</strong> ${m.letter.cause ?? ''}</td><td>${m.letter.at}</td>
+  (
+    m,
+  ) => html`<tr data-message="${m.messageId}"><td><a href="${runHref(m.letter.executionArn)}">${m.runName}</a></td><td>${m.letter.workflow}</td><td>${m.letter.status}</td><td>${m.letter.failedState ?? ''}</td><td><strong>${m.letter.error ?? ''}</strong> ${m.letter.cause ?? ''}</td><td>${m.letter.at}</td>
 <td><form method="post" action="/dlq/redrive"><input type="hidden" name="messageId" value="${m.messageId}"><button type="submit">Redrive</button></form></td></tr>`,
 )}
 </tbody></table>

@@ -5,7 +5,8 @@ import { runHref } from './runs-page';
 import { prettyJson } from './step-page';
 
 /** The console's address of a run's event history, filtered by event type when `type` is given. */
-export const eventsHref = (executionArn: string, type?: string): string => `${runHref(executionArn)}/events${type ? `?type=${encodeURIComponent(type)}` : ''}`;
+export const eventsHref = (executionArn: string, type?: string): string =>
+  `${runHref(executionArn)}/events${type ? `?type=${encodeURIComponent(type)}` : ''}`;
 
 /** The details of an event (the one `...EventDetails` member it carries), for its row. */
 function detailsOf(event: Record<string, unknown>): unknown {

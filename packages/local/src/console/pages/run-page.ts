@@ -1,5 +1,18 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { definitionOfRun, formatDuration, formatTime, describeStepOutcome, STATE_STATUS_LABELS, stepKind, type StateStatus, type RunDetails, type MockedRunInfo, type PendingActivity, type RunOrigin, workerLabel } from '../../operations';
+import {
+  definitionOfRun,
+  formatDuration,
+  formatTime,
+  describeStepOutcome,
+  STATE_STATUS_LABELS,
+  stepKind,
+  type StateStatus,
+  type RunDetails,
+  type MockedRunInfo,
+  type PendingActivity,
+  type RunOrigin,
+  workerLabel,
+} from '../../operations';
 import { html } from '../html';
 import { renderPage } from '../layout';
 import { renderStateGraph } from '../state-graph';
@@ -27,7 +40,8 @@ const pretty = (json: string | undefined) => {
  */
 function activityCallout(a: PendingActivity) {
   const name = a.activityArn.split(':').slice(6).join(':') || a.activityArn;
-  const timesOut = a.timeoutSeconds !== undefined ? new Date(a.scheduledAt.getTime() + a.timeoutSeconds * 1000) : undefined;
+  const timesOut =
+    a.timeoutSeconds !== undefined ? new Date(a.scheduledAt.getTime() + a.timeoutSeconds * 1000) : undefined;
   return html`<div class="callout" data-activity="${a.activityArn}" data-step="${a.step}"><strong>${a.startedAt ? 'Waiting on a worker' : 'Waiting for a worker'}</strong> at <code>${a.step}</code> on activity <code>${name}</code> since ${formatTime(a.scheduledAt)}: ${
     a.startedAt
       ? html`${workerLabel(a.workerName)} took it at ${formatTime(a.startedAt)} and has not answered yet (SendTaskSuccess or SendTaskFailure)${a.heartbeatSeconds !== undefined ? html`; it must send a heartbeat every ${a.heartbeatSeconds} s` : ''}.`
@@ -51,7 +65,11 @@ export async function runPage(
   const pulled = originOf ? await originOf(details.execution.executionArn ?? executionArn) : undefined;
   // The service redrives no EXPRESS run (RedriveExecution: Standard workflows only).
   const express = (details.execution.executionArn ?? executionArn).includes(':express:');
-  const redrivable = !express && (details.execution.status === 'FAILED' || details.execution.status === 'TIMED_OUT' || details.execution.status === 'ABORTED');
+  const redrivable =
+    !express &&
+    (details.execution.status === 'FAILED' ||
+      details.execution.status === 'TIMED_OUT' ||
+      details.execution.status === 'ABORTED');
   const mockedStep = (name: string) => mocked !== undefined && Object.hasOwn(mocked.states, name);
   const { execution: e, analysis } = details;
   const arn = e.executionArn ?? executionArn;
@@ -90,14 +108,21 @@ ${analysis.resumes ? html`<tr><td>resumed</td><td>${analysis.redrives ? `${analy
 <section class="panel"><h2>Timeline <a class="events-link" href="${eventsHref(arn)}">event history (${String(details.events.length)} events)</a></h2>
 <table class="timeline"><thead><tr><th>#</th><th>Step</th><th>Kind</th><th>Idempotency key</th><th>Attempts</th><th>At</th><th>Took</th><th>Outcome</th></tr></thead><tbody>
 ${analysis.entries.map(
-  (s, i) => html`${analysis.redriveMarks
-    .filter((m) => m.afterEntries === i)
-    .map((m) => html`<tr class="redrive-mark"><td colspan="8">Redrive ${m.redriveCount} at +${formatDuration(m.at.getTime() - origin)}: the run resumes at its failed step; the steps before keep their results</td></tr>`)}<tr data-step="${s.name}"${mockedStep(s.name) ? html` data-mocked="true"` : ''}><td>${i + 1}</td><td><a href="${stepHref(arn, i + 1)}">${s.name}</a>${mockedStep(s.name) ? html` <span class="badge mocked" title="answered by the mock config, no call made">mocked</span>` : ''}</td><td>${stepKind(s)}</td><td>${s.idempotencyKey ? html`<code>${s.idempotencyKey}</code>` : ''}</td><td>${s.attempts || ''}</td><td>+${formatDuration(s.enteredAt.getTime() - origin)}</td><td>${s.exitedAt ? formatDuration(s.exitedAt.getTime() - s.enteredAt.getTime()) : '…'}</td><td>${describeStepOutcome(s)}</td></tr>`,
+  (s, i) =>
+    html`${analysis.redriveMarks
+      .filter((m) => m.afterEntries === i)
+      .map(
+        (m) =>
+          html`<tr class="redrive-mark"><td colspan="8">Redrive ${m.redriveCount} at +${formatDuration(m.at.getTime() - origin)}: the run resumes at its failed step; the steps before keep their results</td></tr>`,
+      )}<tr data-step="${s.name}"${mockedStep(s.name) ? html` data-mocked="true"` : ''}><td>${i + 1}</td><td><a href="${stepHref(arn, i + 1)}">${s.name}</a>${mockedStep(s.name) ? html` <span class="badge mocked" title="answered by the mock config, no call made">mocked</span>` : ''}</td><td>${stepKind(s)}</td><td>${s.idempotencyKey ? html`<code>${s.idempotencyKey}</code>` : ''}</td><td>${s.attempts || ''}</td><td>+${formatDuration(s.enteredAt.getTime() - origin)}</td><td>${s.exitedAt ? formatDuration(s.exitedAt.getTime() - s.enteredAt.getTime()) : '…'}</td><td>${describeStepOutcome(s)}</td></tr>`,
 )}
 </tbody></table>
 <h2>Input</h2><pre>${pretty(e.input)}</pre>
 ${e.output !== undefined ? html`<h2>Output</h2><pre>${pretty(e.output)}</pre>` : ''}
 </section></div>`;
   const moving = e.status === 'RUNNING' && !waiting;
-  return renderPage({ title: e.name ?? 'Run', active: '/', refreshSeconds: moving ? RUN_PAGE_REFRESH_SECONDS : undefined }, body);
+  return renderPage(
+    { title: e.name ?? 'Run', active: '/', refreshSeconds: moving ? RUN_PAGE_REFRESH_SECONDS : undefined },
+    body,
+  );
 }

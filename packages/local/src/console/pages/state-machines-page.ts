@@ -1,6 +1,12 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { StartSyncExecutionCommandOutput } from '@aws-sdk/client-sfn';
-import { describeStateMachineDetail, describeStateMachineView, formatTime, listDeployedWorkflows, type StateMachineDetail } from '../../operations';
+import {
+  describeStateMachineDetail,
+  describeStateMachineView,
+  formatTime,
+  listDeployedWorkflows,
+  type StateMachineDetail,
+} from '../../operations';
 import { html, type SafeHtml } from '../html';
 import { renderPage } from '../layout';
 import { renderStateGraph } from '../state-graph';
@@ -8,7 +14,8 @@ import { statusBadge } from './runs-page';
 import { errorBlock, prettyJson } from './step-page';
 
 /** Link to a state machine's page. */
-export const stateMachineHref = (stateMachineArn: string): string => `/state-machines/${encodeURIComponent(stateMachineArn)}`;
+export const stateMachineHref = (stateMachineArn: string): string =>
+  `/state-machines/${encodeURIComponent(stateMachineArn)}`;
 
 const tasksNotServed = (n: number) => `${n} Task state${n === 1 ? '' : 's'} the local engine does not serve`;
 
@@ -18,14 +25,19 @@ const tasksNotServed = (n: number) => `${n} Task state${n === 1 ? '' : 's'} the 
  */
 export async function stateMachinesPage(sfn: SFNClient): Promise<string> {
   const machines = await listDeployedWorkflows(sfn);
-  const unserved = await Promise.all(machines.map(async (m) => (await describeStateMachineView(sfn, m.stateMachineArn)).unserved.length));
+  const unserved = await Promise.all(
+    machines.map(async (m) => (await describeStateMachineView(sfn, m.stateMachineArn)).unserved.length),
+  );
   const body = html`<h1>State machines</h1>
 <table class="state-machines"><thead><tr><th>Name</th><th>Type</th><th>Warnings</th><th>Runs</th></tr></thead><tbody>
 ${machines.length === 0 ? html`<tr><td colspan="4" class="muted">No state machine yet.</td></tr>` : ''}
 ${machines.map(
-  (m, i) => html`<tr data-state-machine="${m.stateMachineName}"><td><a href="${stateMachineHref(m.stateMachineArn)}">${m.stateMachineName}</a></td><td>${m.type}</td><td>${
-    unserved[i] > 0 ? html`<a class="badge WAITING" data-unserved="${unserved[i]}" href="${stateMachineHref(m.stateMachineArn)}#warnings">${tasksNotServed(unserved[i])}</a>` : html`<span class="muted">none</span>`
-  }</td><td><a href="/?workflow=${encodeURIComponent(m.workflow)}">runs</a></td></tr>`,
+  (m, i) =>
+    html`<tr data-state-machine="${m.stateMachineName}"><td><a href="${stateMachineHref(m.stateMachineArn)}">${m.stateMachineName}</a></td><td>${m.type}</td><td>${
+      unserved[i] > 0
+        ? html`<a class="badge WAITING" data-unserved="${unserved[i]}" href="${stateMachineHref(m.stateMachineArn)}#warnings">${tasksNotServed(unserved[i])}</a>`
+        : html`<span class="muted">none</span>`
+    }</td><td><a href="/?workflow=${encodeURIComponent(m.workflow)}">runs</a></td></tr>`,
 )}
 </tbody></table>`;
   return renderPage({ title: 'State machines', active: '/state-machines' }, body);
@@ -54,7 +66,8 @@ ${detail.versions.map((v) => html`<tr data-version="${v.version}"><td>${v.versio
 <table class="aliases"><thead><tr><th>Alias</th><th>Routes to</th><th>Created</th></tr></thead><tbody>
 ${detail.aliases.length === 0 ? html`<tr><td colspan="3" class="muted">No alias.</td></tr>` : ''}
 ${detail.aliases.map(
-  (a) => html`<tr data-alias="${a.name}"><td>${a.name}${a.description ? html` <span class="muted">${a.description}</span>` : ''}</td><td>${a.routing.map((r, i) => html`${i > 0 ? ', ' : ''}<span title="${r.versionArn}">version ${r.version}</span> (${r.weight}%)`)}</td><td class="at">${formatTime(a.creationDate)}</td></tr>`,
+  (a) =>
+    html`<tr data-alias="${a.name}"><td>${a.name}${a.description ? html` <span class="muted">${a.description}</span>` : ''}</td><td>${a.routing.map((r, i) => html`${i > 0 ? ', ' : ''}<span title="${r.versionArn}">version ${r.version}</span> (${r.weight}%)`)}</td><td class="at">${formatTime(a.creationDate)}</td></tr>`,
 )}
 </tbody></table></section>`;
 }
@@ -72,9 +85,11 @@ export async function stateMachinePage(sfn: SFNClient, stateMachineArn: string):
     (t) => html`<li data-unserved-state="${t.state}"><code>${t.location}</code>: ${t.message}</li>`,
   );
   const body = html`<h1>${m.name}</h1>
-${m.unserved.length > 0
-  ? html`<div class="callout warning" id="warnings" data-warnings="${m.unserved.length}"><strong>${tasksNotServed(m.unserved.length)}</strong><ul>${warnings}</ul></div>`
-  : ''}
+${
+  m.unserved.length > 0
+    ? html`<div class="callout warning" id="warnings" data-warnings="${m.unserved.length}"><strong>${tasksNotServed(m.unserved.length)}</strong><ul>${warnings}</ul></div>`
+    : ''
+}
 <table class="facts panel"><tbody>
 <tr><td>state machine</td><td><code>${m.stateMachineArn}</code></td></tr>
 <tr><td>type</td><td>${m.type}</td></tr>

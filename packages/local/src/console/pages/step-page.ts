@@ -1,4 +1,13 @@
-import { describeFailure, describeStepOutcome, formatDuration, formatTime, stepKind, type RunDetails, type StepAttempt, type StepEntry } from '../../operations';
+import {
+  describeFailure,
+  describeStepOutcome,
+  formatDuration,
+  formatTime,
+  stepKind,
+  type RunDetails,
+  type StepAttempt,
+  type StepEntry,
+} from '../../operations';
 import { html, type SafeHtml } from '../html';
 import { renderPage } from '../layout';
 import { runHref } from './runs-page';
@@ -31,7 +40,9 @@ export function errorBlock(error: string | undefined, cause: string | undefined)
   if (!error && !cause) return html``;
   const { headline } = describeFailure(error, cause);
   return html`<div class="callout error" data-error="${error ?? ''}"><strong class="headline">${headline}</strong>${
-    cause ? html`<details><summary>${error ?? 'Error'} · raw cause</summary><pre>${prettyJson(cause)}</pre></details>` : ''
+    cause
+      ? html`<details><summary>${error ?? 'Error'} · raw cause</summary><pre>${prettyJson(cause)}</pre></details>`
+      : ''
   }</div>`;
 }
 
@@ -58,8 +69,19 @@ function modelTurn(attempt: StepAttempt): SafeHtml {
   const facts: [string, SafeHtml | string][] = [
     ['turn', String(input.turn ?? 0)],
     ['model', input.modelId ?? 'the default model'],
-    ...(output?.usage ? [['tokens', `${output.usage.inputTokens ?? 0} in, ${output.usage.outputTokens ?? 0} out`] as [string, string]] : []),
-    ...(output ? [['answer', output.replayed ? html`<span class="badge mocked">replayed</span> from the record: the model was not called again` : 'made by the model']] as [string, SafeHtml | string][] : []),
+    ...(output?.usage
+      ? [['tokens', `${output.usage.inputTokens ?? 0} in, ${output.usage.outputTokens ?? 0} out`] as [string, string]]
+      : []),
+    ...(output
+      ? ([
+          [
+            'answer',
+            output.replayed
+              ? html`<span class="badge mocked">replayed</span> from the record: the model was not called again`
+              : 'made by the model',
+          ],
+        ] as [string, SafeHtml | string][])
+      : []),
   ];
   return html`<section class="panel model-turn" data-turn="${String(input.turn ?? 0)}"><h2>Model turn ${String(input.turn ?? 0)}</h2>
 <table class="facts"><tbody>${facts.map(([k, v]) => html`<tr><td>${k}</td><td>${v}</td></tr>`)}</tbody></table>
@@ -74,11 +96,17 @@ ${output?.toolCalls?.length ? html`<h2>Tool calls</h2><table class="tool-calls">
 
 /** A tool step's calls: each key, and whether the ledger answered or the tool ran. */
 function toolCalls(entry: StepEntry): SafeHtml {
-  const sourceWords = { executed: 'the tool ran', replayed: 'the ledger answered: the tool did not run again', reconciled: 'reconciled with the ledger' } as const;
+  const sourceWords = {
+    executed: 'the tool ran',
+    replayed: 'the ledger answered: the tool did not run again',
+    reconciled: 'reconciled with the ledger',
+  } as const;
   if (entry.calls?.length) {
     return html`<h2>Calls</h2><table class="tool-calls"><thead><tr><th>Call</th><th>Tool</th><th>Result</th></tr></thead><tbody>${entry.calls.map((c) => html`<tr><td><code>${c.id}</code></td><td>${c.name}</td><td>${sourceWords[c.source] ?? c.source}</td></tr>`)}</tbody></table>`;
   }
-  return entry.source ? html`<p class="ledger" data-source="${entry.source}">${sourceWords[entry.source] ?? entry.source}</p>` : html``;
+  return entry.source
+    ? html`<p class="ledger" data-source="${entry.source}">${sourceWords[entry.source] ?? entry.source}</p>`
+    : html``;
 }
 
 /**
@@ -106,9 +134,14 @@ ${entry.idempotencyKey ? html`<tr><td>idempotency key</td><td><code>${entry.idem
 ${entry.functionName ? html`<tr><td>function</td><td><code>${entry.functionName}</code></td></tr>` : ''}
 </tbody></table>
 ${kind === 'tool' ? toolCalls(entry) : ''}
-${attempts.length > 0 ? html`<h2>Attempts</h2><table class="attempts"><thead><tr><th>#</th><th>At</th><th>Took</th><th>Outcome</th></tr></thead><tbody>${attempts.map(
-  (a, i) => html`<tr data-attempt="${String(i + 1)}" data-outcome="${a.outcome}"><td>${String(i + 1)}</td><td class="at">+${formatDuration(a.startedAt.getTime() - origin)}</td><td>${a.endedAt ? formatDuration(a.endedAt.getTime() - a.startedAt.getTime()) : '…'}</td><td>${a.outcome === 'failed' ? html`<strong>${a.error ?? 'failed'}</strong>${a.cause ? html` <span class="muted">${a.cause.split('\n')[0].slice(0, 160)}</span>` : ''}` : a.outcome}${a.reinvocation ? ' (invoked again after an engine restart)' : ''}</td></tr>`,
-)}</tbody></table>` : ''}
+${
+  attempts.length > 0
+    ? html`<h2>Attempts</h2><table class="attempts"><thead><tr><th>#</th><th>At</th><th>Took</th><th>Outcome</th></tr></thead><tbody>${attempts.map(
+        (a, i) =>
+          html`<tr data-attempt="${String(i + 1)}" data-outcome="${a.outcome}"><td>${String(i + 1)}</td><td class="at">+${formatDuration(a.startedAt.getTime() - origin)}</td><td>${a.endedAt ? formatDuration(a.endedAt.getTime() - a.startedAt.getTime()) : '…'}</td><td>${a.outcome === 'failed' ? html`<strong>${a.error ?? 'failed'}</strong>${a.cause ? html` <span class="muted">${a.cause.split('\n')[0].slice(0, 160)}</span>` : ''}` : a.outcome}${a.reinvocation ? ' (invoked again after an engine restart)' : ''}</td></tr>`,
+      )}</tbody></table>`
+    : ''
+}
 ${kind === 'model' ? attempts.map(modelTurn) : ''}
 ${block('Input', entry.input)}
 ${block('Output', entry.output)}

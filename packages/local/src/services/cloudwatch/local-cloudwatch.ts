@@ -27,10 +27,13 @@ type Input = Record<string, unknown>;
 export class LocalCloudWatch implements ServiceApi {
   private readonly data: MetricDatum[] = [];
 
-  constructor(private readonly options: { readonly file?: string; readonly clock?: Clock; readonly keep?: number } = {}) {
+  constructor(
+    private readonly options: { readonly file?: string; readonly clock?: Clock; readonly keep?: number } = {},
+  ) {
     if (options.file) {
       try {
-        for (const line of readFileSync(options.file, 'utf8').split('\n')) if (line) this.data.push(JSON.parse(line) as MetricDatum);
+        for (const line of readFileSync(options.file, 'utf8').split('\n'))
+          if (line) this.data.push(JSON.parse(line) as MetricDatum);
       } catch {
         // No file yet.
       }
@@ -51,7 +54,11 @@ export class LocalCloudWatch implements ServiceApi {
         for (const d of this.data) {
           if (typeof input.Namespace === 'string' && d.namespace !== input.Namespace) continue;
           if (typeof input.MetricName === 'string' && d.metricName !== input.MetricName) continue;
-          seen.set(JSON.stringify([d.namespace, d.metricName, d.dimensions]), { Namespace: d.namespace, MetricName: d.metricName, Dimensions: d.dimensions });
+          seen.set(JSON.stringify([d.namespace, d.metricName, d.dimensions]), {
+            Namespace: d.namespace,
+            MetricName: d.metricName,
+            Dimensions: d.dimensions,
+          });
         }
         return { Metrics: [...seen.values()] };
       }
@@ -62,13 +69,25 @@ export class LocalCloudWatch implements ServiceApi {
 
   private putMetricData(input: Input, context?: TaskCallContext): Record<string, unknown> {
     const namespace = input.Namespace;
-    if (typeof namespace !== 'string' || namespace === '') throw new ServiceFault('MissingParameter', 'The parameter Namespace is required.', 400);
-    if (namespace.startsWith('AWS/')) throw new ServiceFault('InvalidParameterValue', 'The value AWS/ for parameter Namespace is invalid.', 400);
+    if (typeof namespace !== 'string' || namespace === '')
+      throw new ServiceFault('MissingParameter', 'The parameter Namespace is required.', 400);
+    if (namespace.startsWith('AWS/'))
+      throw new ServiceFault('InvalidParameterValue', 'The value AWS/ for parameter Namespace is invalid.', 400);
     const data = Array.isArray(input.MetricData) ? (input.MetricData as Input[]) : [];
-    if (data.length === 0 || data.length > 1000) throw new ServiceFault('InvalidParameterValue', 'The parameter MetricData must contain between 1 and 1000 items.', 400);
+    if (data.length === 0 || data.length > 1000)
+      throw new ServiceFault(
+        'InvalidParameterValue',
+        'The parameter MetricData must contain between 1 and 1000 items.',
+        400,
+      );
     const now = new Date((this.options.clock ?? systemClock).now()).toISOString();
     data.forEach((d, i) => {
-      if (typeof d.MetricName !== 'string' || d.MetricName === '') throw new ServiceFault('MissingParameter', `The parameter MetricData.member.${i + 1}.MetricName is required.`, 400);
+      if (typeof d.MetricName !== 'string' || d.MetricName === '')
+        throw new ServiceFault(
+          'MissingParameter',
+          `The parameter MetricData.member.${i + 1}.MetricName is required.`,
+          400,
+        );
     });
     for (const d of data) {
       const datum: MetricDatum = {
@@ -77,7 +96,9 @@ export class LocalCloudWatch implements ServiceApi {
         dimensions: (Array.isArray(d.Dimensions) ? d.Dimensions : []) as MetricDatum['dimensions'],
         ...(typeof d.Value === 'number' ? { value: d.Value } : {}),
         ...(Array.isArray(d.Values) ? { values: d.Values as number[] } : {}),
-        ...(d.StatisticValues && typeof d.StatisticValues === 'object' ? { statisticValues: d.StatisticValues as Record<string, number> } : {}),
+        ...(d.StatisticValues && typeof d.StatisticValues === 'object'
+          ? { statisticValues: d.StatisticValues as Record<string, number> }
+          : {}),
         ...(typeof d.Unit === 'string' ? { unit: d.Unit } : {}),
         timestamp: d.Timestamp !== undefined ? new Date(d.Timestamp as string).toISOString() : now,
         ...(context?.executionArn ? { executionArn: context.executionArn } : {}),

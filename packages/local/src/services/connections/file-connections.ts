@@ -23,12 +23,17 @@ export interface LocalConnection {
     readonly BasicAuthParameters?: { readonly Username: string; readonly Password: string };
     readonly ApiKeyAuthParameters?: { readonly ApiKeyName: string; readonly ApiKeyValue: string };
     readonly OAuthParameters?: { readonly AccessToken?: string };
-    readonly InvocationHttpParameters?: { readonly HeaderParameters?: readonly KeyValue[]; readonly QueryStringParameters?: readonly KeyValue[] };
+    readonly InvocationHttpParameters?: {
+      readonly HeaderParameters?: readonly KeyValue[];
+      readonly QueryStringParameters?: readonly KeyValue[];
+    };
   };
 }
 
 const pairs = (list: readonly KeyValue[] | undefined): Record<string, string> =>
-  Object.fromEntries((list ?? []).filter((p) => typeof p.Key === 'string').map((p) => [p.Key as string, String(p.Value ?? '')]));
+  Object.fromEntries(
+    (list ?? []).filter((p) => typeof p.Key === 'string').map((p) => [p.Key as string, String(p.Value ?? '')]),
+  );
 
 export class FileConnections implements HttpConnections {
   constructor(readonly file: string) {}
@@ -36,13 +41,24 @@ export class FileConnections implements HttpConnections {
   async resolve(connectionArn: string): Promise<ConnectionAuth> {
     let connections: Record<string, LocalConnection>;
     try {
-      connections = (JSON.parse(await readFile(this.file, 'utf8')) as { connections?: Record<string, LocalConnection> }).connections ?? {};
+      connections =
+        (JSON.parse(await readFile(this.file, 'utf8')) as { connections?: Record<string, LocalConnection> })
+          .connections ?? {};
     } catch (err) {
-      throw new ServiceFault('ResourceNotFoundException', `Connection '${connectionArn}' is not described: the connections file ${this.file} could not be read (${(err as Error).message})`, 400);
+      throw new ServiceFault(
+        'ResourceNotFoundException',
+        `Connection '${connectionArn}' is not described: the connections file ${this.file} could not be read (${(err as Error).message})`,
+        400,
+      );
     }
     const name = /connection\/([^/]+)/.exec(connectionArn)?.[1];
     const connection = connections[connectionArn] ?? (name !== undefined ? connections[name] : undefined);
-    if (!connection) throw new ServiceFault('ResourceNotFoundException', `Connection '${connectionArn}' is not described in ${this.file}`, 400);
+    if (!connection)
+      throw new ServiceFault(
+        'ResourceNotFoundException',
+        `Connection '${connectionArn}' is not described in ${this.file}`,
+        400,
+      );
     const p = connection.AuthParameters ?? {};
     const headers = pairs(p.InvocationHttpParameters?.HeaderParameters);
     switch (connection.AuthorizationType) {

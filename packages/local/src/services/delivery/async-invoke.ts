@@ -4,7 +4,8 @@ import type { LambdaInvoker } from '@autosave/engine';
 export const ASYNC_LAMBDA_RETRIES = 2;
 
 /** How an asynchronous invocation ended. */
-export type AsyncInvokeOutcome = { readonly delivered: true } | { readonly delivered: false; readonly attempts: number; readonly detail: unknown };
+export type AsyncInvokeOutcome =
+  { readonly delivered: true } | { readonly delivered: false; readonly attempts: number; readonly detail: unknown };
 
 /**
  * Invokes a function the way Lambda runs an asynchronous invocation (an SNS subscription, an EventBridge
@@ -12,7 +13,12 @@ export type AsyncInvokeOutcome = { readonly delivered: true } | { readonly deliv
  * drops it without an on-failure destination. `stopping` ends the retries by throwing, so that a caller
  * whose engine is shutting down keeps the event and delivers it at the next start.
  */
-export async function invokeAsynchronously(invoke: LambdaInvoker, functionArn: string, payload: unknown, stopping: () => boolean = () => false): Promise<AsyncInvokeOutcome> {
+export async function invokeAsynchronously(
+  invoke: LambdaInvoker,
+  functionArn: string,
+  payload: unknown,
+  stopping: () => boolean = () => false,
+): Promise<AsyncInvokeOutcome> {
   let detail: unknown;
   for (let attempt = 0; attempt <= ASYNC_LAMBDA_RETRIES; attempt++) {
     try {

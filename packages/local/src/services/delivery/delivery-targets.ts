@@ -12,7 +12,11 @@ import { invokeAsynchronously } from './async-invoke';
 /** What a delivery needs from the local services. */
 export interface DeliveryServices {
   /** Sends a message to a local queue, named by its ARN. */
-  readonly sendToQueue?: (queueArn: string, body: string, options: { readonly messageGroupId?: string; readonly messageDeduplicationId?: string }) => Promise<void>;
+  readonly sendToQueue?: (
+    queueArn: string,
+    body: string,
+    options: { readonly messageGroupId?: string; readonly messageDeduplicationId?: string },
+  ) => Promise<void>;
   readonly invokeLambda?: LambdaInvoker;
   /** Starts an execution (the engine's StartExecution). */
   readonly startExecution?: (stateMachineArn: string, input: string) => Promise<void>;
@@ -24,11 +28,28 @@ export interface DeliveryServices {
 
 /** One delivery: where to, and what. */
 export type Delivery =
-  | { readonly kind: 'sqs'; readonly arn: string; readonly body: string; readonly messageGroupId?: string; readonly messageDeduplicationId?: string }
+  | {
+      readonly kind: 'sqs';
+      readonly arn: string;
+      readonly body: string;
+      readonly messageGroupId?: string;
+      readonly messageDeduplicationId?: string;
+    }
   | { readonly kind: 'lambda'; readonly arn: string; readonly event: unknown }
   | { readonly kind: 'states'; readonly arn: string; readonly input: string }
-  | { readonly kind: 'email'; readonly to: string; readonly subject: string; readonly body: string; readonly idempotencyKey: string }
-  | { readonly kind: 'http'; readonly url: string; readonly body: string; readonly headers: Readonly<Record<string, string>> };
+  | {
+      readonly kind: 'email';
+      readonly to: string;
+      readonly subject: string;
+      readonly body: string;
+      readonly idempotencyKey: string;
+    }
+  | {
+      readonly kind: 'http';
+      readonly url: string;
+      readonly body: string;
+      readonly headers: Readonly<Record<string, string>>;
+    };
 
 /** The kind of target an ARN names (`sqs`, `lambda`, `states`, `sns`, `events`), or undefined. */
 export function targetKind(arn: string): string | undefined {
@@ -47,7 +68,11 @@ export class DeliveryTargets {
   /** Starts a delivery in the background. */
   deliver(delivery: Delivery): void {
     const p = this.run(delivery)
-      .catch((err: unknown) => this.error(`delivery to ${'arn' in delivery ? delivery.arn : 'url' in delivery ? delivery.url : delivery.to} failed: ${(err as Error)?.message ?? String(err)}`))
+      .catch((err: unknown) =>
+        this.error(
+          `delivery to ${'arn' in delivery ? delivery.arn : 'url' in delivery ? delivery.url : delivery.to} failed: ${(err as Error)?.message ?? String(err)}`,
+        ),
+      )
       .finally(() => this.pending.delete(p));
     this.pending.add(p);
   }
@@ -64,7 +89,9 @@ export class DeliveryTargets {
         if (!s.sendToQueue) throw new Error('no local SQS');
         return s.sendToQueue(delivery.arn, delivery.body, {
           ...(delivery.messageGroupId !== undefined ? { messageGroupId: delivery.messageGroupId } : {}),
-          ...(delivery.messageDeduplicationId !== undefined ? { messageDeduplicationId: delivery.messageDeduplicationId } : {}),
+          ...(delivery.messageDeduplicationId !== undefined
+            ? { messageDeduplicationId: delivery.messageDeduplicationId }
+            : {}),
         });
       case 'lambda':
         return this.invokeAsync(delivery.arn, delivery.event);
@@ -73,7 +100,10 @@ export class DeliveryTargets {
         return s.startExecution(delivery.arn, delivery.input);
       case 'email':
         if (!s.outboxDir) throw new Error('no outbox directory');
-        await new OutboxEmailProvider(s.outboxDir).send({ to: [delivery.to], subject: delivery.subject, body: delivery.body }, delivery.idempotencyKey);
+        await new OutboxEmailProvider(s.outboxDir).send(
+          { to: [delivery.to], subject: delivery.subject, body: delivery.body },
+          delivery.idempotencyKey,
+        );
         return;
       case 'http': {
         const response = await fetch(delivery.url, { method: 'POST', headers: delivery.headers, body: delivery.body });
@@ -87,7 +117,10 @@ export class DeliveryTargets {
   private async invokeAsync(functionArn: string, event: unknown): Promise<void> {
     if (!this.services.invokeLambda) throw new Error('no local Lambda');
     const outcome = await invokeAsynchronously(this.services.invokeLambda, functionArn, event);
-    if (!outcome.delivered) throw new Error(`${functionArn} failed ${outcome.attempts} times; the event is dropped, as Lambda drops it without an on-failure destination`);
+    if (!outcome.delivered)
+      throw new Error(
+        `${functionArn} failed ${outcome.attempts} times; the event is dropped, as Lambda drops it without an on-failure destination`,
+      );
   }
 
   private error(message: string): void {
@@ -96,13 +129,17 @@ export class DeliveryTargets {
 }
 
 /** `sendToQueue` over the local SQS: the queue named by the ARN's last part. */
-export function localQueueSender(sqs: Pick<LocalSqs, 'handle' | 'queueUrl'>): NonNullable<DeliveryServices['sendToQueue']> {
+export function localQueueSender(
+  sqs: Pick<LocalSqs, 'handle' | 'queueUrl'>,
+): NonNullable<DeliveryServices['sendToQueue']> {
   return async (queueArn, body, options) => {
     await sqs.handle('SendMessage', {
       QueueUrl: sqs.queueUrl(queueArn.slice(queueArn.lastIndexOf(':') + 1)),
       MessageBody: body,
       ...(options.messageGroupId !== undefined ? { MessageGroupId: options.messageGroupId } : {}),
-      ...(options.messageDeduplicationId !== undefined ? { MessageDeduplicationId: options.messageDeduplicationId } : {}),
+      ...(options.messageDeduplicationId !== undefined
+        ? { MessageDeduplicationId: options.messageDeduplicationId }
+        : {}),
     });
   };
 }

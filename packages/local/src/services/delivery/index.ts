@@ -1,2 +1,8 @@
 export { ASYNC_LAMBDA_RETRIES, invokeAsynchronously, type AsyncInvokeOutcome } from './async-invoke';
-export { DeliveryTargets, localQueueSender, targetKind, type Delivery, type DeliveryServices } from './delivery-targets';
+export {
+  DeliveryTargets,
+  localQueueSender,
+  targetKind,
+  type Delivery,
+  type DeliveryServices,
+} from './delivery-targets';

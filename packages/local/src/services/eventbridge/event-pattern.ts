@@ -14,7 +14,8 @@ import { wildcardMatcher, type WildcardMatcher } from '@autosave/engine';
 export type EventPattern = { readonly [key: string]: unknown };
 
 type Rule = Record<string, unknown>;
-const isObject = (value: unknown): value is Rule => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Rule =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const NUMERIC_OPERATORS: Readonly<Record<string, (a: number, b: number) => boolean>> = {
   '<': (a, b) => a < b,
@@ -48,7 +49,8 @@ function matchesCidr(cidr: string, value: unknown): boolean {
 /** A string rule that may ask to ignore case: `"x"` or `{"equals-ignore-case": "x"}`. */
 function caseRule(rule: unknown): { text: string; ignoreCase: boolean } | undefined {
   if (typeof rule === 'string') return { text: rule, ignoreCase: false };
-  if (isObject(rule) && typeof rule['equals-ignore-case'] === 'string') return { text: rule['equals-ignore-case'], ignoreCase: true };
+  if (isObject(rule) && typeof rule['equals-ignore-case'] === 'string')
+    return { text: rule['equals-ignore-case'], ignoreCase: true };
   return undefined;
 }
 
@@ -65,15 +67,22 @@ function matchesValue(rule: unknown, value: unknown): boolean {
   if ('suffix' in rule) return matchesAffix(rule.suffix, value, (v, a) => v.endsWith(a));
   if ('equals-ignore-case' in rule) {
     const texts = Array.isArray(rule['equals-ignore-case']) ? rule['equals-ignore-case'] : [rule['equals-ignore-case']];
-    return typeof value === 'string' && texts.some((t) => typeof t === 'string' && t.toLowerCase() === value.toLowerCase());
+    return (
+      typeof value === 'string' && texts.some((t) => typeof t === 'string' && t.toLowerCase() === value.toLowerCase())
+    );
   }
-  if ('wildcard' in rule) return typeof value === 'string' && typeof rule.wildcard === 'string' && wildcardRule(rule.wildcard)(value);
+  if ('wildcard' in rule)
+    return typeof value === 'string' && typeof rule.wildcard === 'string' && wildcardRule(rule.wildcard)(value);
   if ('anything-but' in rule) {
     const but = rule['anything-but'];
     if (Array.isArray(but)) return !but.includes(value);
     if (isObject(but)) {
       // `{"anything-but": {"equals-ignore-case": [..]}}` and the other operator forms: the negation of the rule.
-      return (typeof value === 'string' || !('prefix' in but || 'suffix' in but || 'wildcard' in but || 'equals-ignore-case' in but)) && !matchesValue(but, value);
+      return (
+        (typeof value === 'string' ||
+          !('prefix' in but || 'suffix' in but || 'wildcard' in but || 'equals-ignore-case' in but)) &&
+        !matchesValue(but, value)
+      );
     }
     return value !== but;
   }
@@ -103,14 +112,20 @@ function matchesObject(pattern: EventPattern, event: unknown): boolean {
   const fields = isObject(event) ? event : {};
   for (const [key, rule] of Object.entries(pattern)) {
     if (key === '$or') {
-      if (!Array.isArray(rule) || !rule.some((alternative) => isObject(alternative) && matchesObject(alternative, event))) return false;
+      if (
+        !Array.isArray(rule) ||
+        !rule.some((alternative) => isObject(alternative) && matchesObject(alternative, event))
+      )
+        return false;
       continue;
     }
     const value = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (Array.isArray(rule)) {
       if (!matchesLeaf(rule, value)) return false;
     } else if (isObject(rule)) {
-      const matched = Array.isArray(value) ? value.some((element) => matchesObject(rule, element)) : matchesObject(rule, value);
+      const matched = Array.isArray(value)
+        ? value.some((element) => matchesObject(rule, element))
+        : matchesObject(rule, value);
       if (!matched) return false;
     } else {
       return false; // A pattern's leaves are lists.
@@ -124,7 +139,16 @@ export function matchesEventPattern(pattern: EventPattern, event: unknown): bool
   return matchesObject(pattern, event);
 }
 
-const OPERATORS = new Set(['prefix', 'suffix', 'equals-ignore-case', 'wildcard', 'anything-but', 'numeric', 'cidr', 'exists']);
+const OPERATORS = new Set([
+  'prefix',
+  'suffix',
+  'equals-ignore-case',
+  'wildcard',
+  'anything-but',
+  'numeric',
+  'cidr',
+  'exists',
+]);
 
 /**
  * Why a pattern is not one EventBridge accepts (`Event pattern is not valid. Reason: ...` follows), or
@@ -144,9 +168,16 @@ export function eventPatternProblem(pattern: unknown, path = ''): string | undef
       for (const element of rule) {
         if (!isObject(element)) continue;
         const [operator, ...more] = Object.keys(element);
-        if (!operator || more.length > 0 || !OPERATORS.has(operator)) return `Unrecognized match type ${operator ?? '{}'} at "${at}"`;
-        if (operator === 'exists' && typeof element.exists !== 'boolean') return `exists match pattern must be either true or false at "${at}"`;
-        if (operator === 'numeric' && (!Array.isArray(element.numeric) || element.numeric.length % 2 !== 0 || element.numeric.some((v, i) => (i % 2 === 0 ? !(String(v) in NUMERIC_OPERATORS) : typeof v !== 'number')))) {
+        if (!operator || more.length > 0 || !OPERATORS.has(operator))
+          return `Unrecognized match type ${operator ?? '{}'} at "${at}"`;
+        if (operator === 'exists' && typeof element.exists !== 'boolean')
+          return `exists match pattern must be either true or false at "${at}"`;
+        if (
+          operator === 'numeric' &&
+          (!Array.isArray(element.numeric) ||
+            element.numeric.length % 2 !== 0 ||
+            element.numeric.some((v, i) => (i % 2 === 0 ? !(String(v) in NUMERIC_OPERATORS) : typeof v !== 'number')))
+        ) {
           return `Value of numeric must be an array of operator and number pairs at "${at}"`;
         }
       }

@@ -1,2 +1,8 @@
 export { matchesEventPattern, eventPatternProblem, type EventPattern } from './event-pattern';
-export { LocalEventBridge, type EventRule, type LocalEventBridgeOptions, type PutEvent, type RuleTarget } from './local-eventbridge';
+export {
+  LocalEventBridge,
+  type EventRule,
+  type LocalEventBridgeOptions,
+  type PutEvent,
+  type RuleTarget,
+} from './local-eventbridge';

@@ -21,7 +21,11 @@ export interface LocalEventBridgeOptions {
    * Publishes to an SNS topic (a rule target that is a topic), saying which rule on which bus delivers it and the
    * run that put the event (absent when it came from outside a run). @default topics are not delivered to
    */
-  readonly publishToTopic?: (topicArn: string, message: string, delivery: { readonly rule: string; readonly bus: string; readonly executionArn?: string }) => Promise<void>;
+  readonly publishToTopic?: (
+    topicArn: string,
+    message: string,
+    delivery: { readonly rule: string; readonly bus: string; readonly executionArn?: string },
+  ) => Promise<void>;
   /** The JSON file buses and rules persist in. @default in memory only */
   readonly file?: string;
   /** @default systemClock */
@@ -106,15 +110,22 @@ export class LocalEventBridge implements ServiceApi {
 
   /** A bus named by name or ARN; NotFound ResourceNotFoundException when it does not exist. */
   private bus(nameOrArn: unknown): string {
-    const name = typeof nameOrArn === 'string' && nameOrArn !== '' ? nameOrArn.slice(nameOrArn.lastIndexOf('/') + 1) : DEFAULT_BUS;
-    if (!this.buses.has(name)) throw new ServiceFault('ResourceNotFoundException', `Event bus ${name} does not exist.`, 400);
+    const name =
+      typeof nameOrArn === 'string' && nameOrArn !== '' ? nameOrArn.slice(nameOrArn.lastIndexOf('/') + 1) : DEFAULT_BUS;
+    if (!this.buses.has(name))
+      throw new ServiceFault('ResourceNotFoundException', `Event bus ${name} does not exist.`, 400);
     return name;
   }
 
   private rule(input: Input): EventRule {
     const bus = this.bus(input.EventBusName);
     const rule = this.rules.get(`${bus}/${String(input.Name ?? input.Rule)}`);
-    if (!rule) throw new ServiceFault('ResourceNotFoundException', `Rule ${String(input.Name ?? input.Rule)} does not exist on EventBus ${bus}.`, 400);
+    if (!rule)
+      throw new ServiceFault(
+        'ResourceNotFoundException',
+        `Rule ${String(input.Name ?? input.Rule)} does not exist on EventBus ${bus}.`,
+        400,
+      );
     return rule;
   }
 
@@ -124,8 +135,14 @@ export class LocalEventBridge implements ServiceApi {
         return this.putEvents(input, context);
       case 'CreateEventBus': {
         const name = String(input.Name ?? '');
-        if (!/^[/.\-_A-Za-z0-9]{1,256}$/.test(name) || name === DEFAULT_BUS) throw new ServiceFault('ValidationException', `1 validation error detected: Value '${name}' at 'name' failed to satisfy constraint`, 400);
-        if (this.buses.has(name)) throw new ServiceFault('ResourceAlreadyExistsException', `Event bus ${name} already exists.`, 400);
+        if (!/^[/.\-_A-Za-z0-9]{1,256}$/.test(name) || name === DEFAULT_BUS)
+          throw new ServiceFault(
+            'ValidationException',
+            `1 validation error detected: Value '${name}' at 'name' failed to satisfy constraint`,
+            400,
+          );
+        if (this.buses.has(name))
+          throw new ServiceFault('ResourceAlreadyExistsException', `Event bus ${name} already exists.`, 400);
         this.buses.add(name);
         this.save();
         return { EventBusArn: this.busArn(name) };
@@ -160,7 +177,8 @@ export class LocalEventBridge implements ServiceApi {
       }
       case 'DeleteRule': {
         const r = this.rule(input);
-        if (r.targets.length > 0) throw new ServiceFault('ValidationException', 'Rule can\'t be deleted since it has targets.', 400);
+        if (r.targets.length > 0)
+          throw new ServiceFault('ValidationException', "Rule can't be deleted since it has targets.", 400);
         this.rules.delete(`${r.bus}/${r.name}`);
         this.save();
         return {};
@@ -171,7 +189,13 @@ export class LocalEventBridge implements ServiceApi {
         return {
           Rules: [...this.rules.values()]
             .filter((r) => r.bus === bus && r.name.startsWith(prefix))
-            .map((r) => ({ Name: r.name, Arn: r.arn, State: r.state, EventBusName: r.bus, ...(r.pattern !== undefined ? { EventPattern: r.pattern } : {}) })),
+            .map((r) => ({
+              Name: r.name,
+              Arn: r.arn,
+              State: r.state,
+              EventBusName: r.bus,
+              ...(r.pattern !== undefined ? { EventPattern: r.pattern } : {}),
+            })),
         };
       }
       case 'EnableRule':
@@ -184,7 +208,16 @@ export class LocalEventBridge implements ServiceApi {
       case 'PutTargets': {
         const r = this.rule(input);
         for (const t of (Array.isArray(input.Targets) ? input.Targets : []) as RuleTarget[]) {
-          r.targets = [...r.targets.filter((x) => x.Id !== t.Id), { Id: t.Id, Arn: t.Arn, ...(t.Input !== undefined ? { Input: t.Input } : {}), ...(t.InputPath !== undefined ? { InputPath: t.InputPath } : {}), ...(t.SqsParameters ? { SqsParameters: t.SqsParameters } : {}) }];
+          r.targets = [
+            ...r.targets.filter((x) => x.Id !== t.Id),
+            {
+              Id: t.Id,
+              Arn: t.Arn,
+              ...(t.Input !== undefined ? { Input: t.Input } : {}),
+              ...(t.InputPath !== undefined ? { InputPath: t.InputPath } : {}),
+              ...(t.SqsParameters ? { SqsParameters: t.SqsParameters } : {}),
+            },
+          ];
         }
         this.save();
         return { FailedEntryCount: 0, FailedEntries: [] };
@@ -199,25 +232,44 @@ export class LocalEventBridge implements ServiceApi {
       case 'ListTargetsByRule':
         return { Targets: this.rule(input).targets };
       default:
-        throw new ServiceFault('UnknownOperationException', `The action ${action} is not served by the local EventBridge.`, 400);
+        throw new ServiceFault(
+          'UnknownOperationException',
+          `The action ${action} is not served by the local EventBridge.`,
+          400,
+        );
     }
   }
 
   private putRule(input: Input): Record<string, unknown> {
     const bus = this.bus(input.EventBusName);
     const name = String(input.Name ?? '');
-    if (!/^[.\-_A-Za-z0-9]{1,64}$/.test(name)) throw new ServiceFault('ValidationException', `1 validation error detected: Value '${name}' at 'name' failed to satisfy constraint`, 400);
+    if (!/^[.\-_A-Za-z0-9]{1,64}$/.test(name))
+      throw new ServiceFault(
+        'ValidationException',
+        `1 validation error detected: Value '${name}' at 'name' failed to satisfy constraint`,
+        400,
+      );
     const pattern = typeof input.EventPattern === 'string' ? input.EventPattern : undefined;
-    if (pattern === undefined && input.ScheduleExpression === undefined) throw new ServiceFault('ValidationException', 'Parameter(s) EventPattern or ScheduleExpression must be specified.', 400);
+    if (pattern === undefined && input.ScheduleExpression === undefined)
+      throw new ServiceFault(
+        'ValidationException',
+        'Parameter(s) EventPattern or ScheduleExpression must be specified.',
+        400,
+      );
     if (pattern !== undefined) {
       let parsed: unknown;
       try {
         parsed = JSON.parse(pattern);
       } catch {
-        throw new ServiceFault('InvalidEventPatternException', 'Event pattern is not valid. Reason: Filter is not valid JSON', 400);
+        throw new ServiceFault(
+          'InvalidEventPatternException',
+          'Event pattern is not valid. Reason: Filter is not valid JSON',
+          400,
+        );
       }
       const problem = eventPatternProblem(parsed);
-      if (problem) throw new ServiceFault('InvalidEventPatternException', `Event pattern is not valid. Reason: ${problem}`, 400);
+      if (problem)
+        throw new ServiceFault('InvalidEventPatternException', `Event pattern is not valid. Reason: ${problem}`, 400);
     }
     const key = `${bus}/${name}`;
     const arn = `arn:aws:events:${this.region}:${this.accountId}:rule/${bus === DEFAULT_BUS ? '' : `${bus}/`}${name}`;
@@ -239,7 +291,12 @@ export class LocalEventBridge implements ServiceApi {
   /** PutEvents: each entry checked alone, as EventBridge answers it. */
   private putEvents(input: Input, context?: TaskCallContext): Record<string, unknown> {
     const entries = Array.isArray(input.Entries) ? (input.Entries as Input[]) : [];
-    if (entries.length === 0 || entries.length > 10) throw new ServiceFault('ValidationException', `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and 10`, 400);
+    if (entries.length === 0 || entries.length > 10)
+      throw new ServiceFault(
+        'ValidationException',
+        `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and 10`,
+        400,
+      );
     if (entries.reduce((total, entry) => total + entryBytes(entry), 0) > PUT_EVENTS_LIMIT_BYTES) {
       throw new ServiceFault('ValidationException', 'Total size of the entries in the request is over the limit.', 400);
     }
@@ -248,7 +305,10 @@ export class LocalEventBridge implements ServiceApi {
   }
 
   private putEntry(entry: Input, context?: TaskCallContext): Record<string, unknown> {
-    const invalid = (field: string) => ({ ErrorCode: 'InvalidArgument', ErrorMessage: `Parameter ${field} is not valid. Reason: ${field} is a required argument.` });
+    const invalid = (field: string) => ({
+      ErrorCode: 'InvalidArgument',
+      ErrorMessage: `Parameter ${field} is not valid. Reason: ${field} is a required argument.`,
+    });
     if (typeof entry.Source !== 'string' || entry.Source === '') return invalid('Source');
     if (typeof entry.DetailType !== 'string' || entry.DetailType === '') return invalid('DetailType');
     if (typeof entry.Detail !== 'string') return invalid('Detail');
@@ -259,7 +319,8 @@ export class LocalEventBridge implements ServiceApi {
       detail = undefined;
     }
     // The detail must be a JSON object (recorded: test_put_events_malformed_detail, a JSON string is malformed).
-    if (detail === null || typeof detail !== 'object' || Array.isArray(detail)) return { ErrorCode: 'MalformedDetail', ErrorMessage: 'Detail is malformed.' };
+    if (detail === null || typeof detail !== 'object' || Array.isArray(detail))
+      return { ErrorCode: 'MalformedDetail', ErrorMessage: 'Detail is malformed.' };
     let bus: string;
     try {
       bus = this.bus(entry.EventBusName);
@@ -282,9 +343,20 @@ export class LocalEventBridge implements ServiceApi {
     };
     const matched: string[] = [];
     for (const rule of this.rules.values()) {
-      if (rule.bus !== bus || rule.state !== 'ENABLED' || rule.pattern === undefined || !matchesEventPattern(JSON.parse(rule.pattern) as EventPattern, event)) continue;
+      if (
+        rule.bus !== bus ||
+        rule.state !== 'ENABLED' ||
+        rule.pattern === undefined ||
+        !matchesEventPattern(JSON.parse(rule.pattern) as EventPattern, event)
+      )
+        continue;
       matched.push(rule.name);
-      for (const target of rule.targets) this.deliver(target, event, { rule: rule.name, bus, ...(context ? { executionArn: context.executionArn } : {}) });
+      for (const target of rule.targets)
+        this.deliver(target, event, {
+          rule: rule.name,
+          bus,
+          ...(context ? { executionArn: context.executionArn } : {}),
+        });
     }
     this.events.push({ bus, event, rules: matched, ...(context ? { executionArn: context.executionArn } : {}) });
     if (this.events.length > (this.options.keepEvents ?? 200)) this.events.shift();
@@ -292,22 +364,43 @@ export class LocalEventBridge implements ServiceApi {
   }
 
   /** Sends the event (or the target's `Input`, or the part `InputPath` selects) to one target. */
-  private deliver(target: RuleTarget, event: Record<string, unknown>, delivery: { readonly rule: string; readonly bus: string; readonly executionArn?: string }): void {
-    const payload: unknown = target.Input !== undefined ? JSON.parse(target.Input) : target.InputPath !== undefined ? selectPath(event, target.InputPath) : event;
+  private deliver(
+    target: RuleTarget,
+    event: Record<string, unknown>,
+    delivery: { readonly rule: string; readonly bus: string; readonly executionArn?: string },
+  ): void {
+    const payload: unknown =
+      target.Input !== undefined
+        ? JSON.parse(target.Input)
+        : target.InputPath !== undefined
+          ? selectPath(event, target.InputPath)
+          : event;
     const text = JSON.stringify(payload);
     const targets = this.options.targets;
     switch (targetKind(target.Arn)) {
       case 'lambda':
         return targets.deliver({ kind: 'lambda', arn: target.Arn, event: payload });
       case 'sqs':
-        return targets.deliver({ kind: 'sqs', arn: target.Arn, body: text, ...(target.SqsParameters?.MessageGroupId ? { messageGroupId: target.SqsParameters.MessageGroupId, messageDeduplicationId: String(event.id) } : {}) });
+        return targets.deliver({
+          kind: 'sqs',
+          arn: target.Arn,
+          body: text,
+          ...(target.SqsParameters?.MessageGroupId
+            ? { messageGroupId: target.SqsParameters.MessageGroupId, messageDeduplicationId: String(event.id) }
+            : {}),
+        });
       case 'states':
         return targets.deliver({ kind: 'states', arn: target.Arn, input: text });
       case 'sns':
-        if (this.options.publishToTopic) void this.options.publishToTopic(target.Arn, text, delivery).catch((err: unknown) => console.error(`autosave local: EventBridge target ${target.Arn}:`, err));
+        if (this.options.publishToTopic)
+          void this.options
+            .publishToTopic(target.Arn, text, delivery)
+            .catch((err: unknown) => console.error(`autosave local: EventBridge target ${target.Arn}:`, err));
         return;
       default:
-        console.error(`autosave local: EventBridge target ${target.Arn} is not a Lambda function, queue, state machine or topic; the local EventBridge does not deliver to it`);
+        console.error(
+          `autosave local: EventBridge target ${target.Arn} is not a Lambda function, queue, state machine or topic; the local EventBridge does not deliver to it`,
+        );
     }
   }
 
@@ -335,7 +428,9 @@ export const PUT_EVENTS_LIMIT_BYTES = 262_144;
  */
 function entryBytes(entry: Record<string, unknown>): number {
   let bytes = entry.Time !== undefined ? 14 : 0;
-  for (const field of [entry.Source, entry.DetailType, entry.Detail]) if (typeof field === 'string') bytes += Buffer.byteLength(field);
-  if (Array.isArray(entry.Resources)) for (const r of entry.Resources) if (typeof r === 'string') bytes += Buffer.byteLength(r);
+  for (const field of [entry.Source, entry.DetailType, entry.Detail])
+    if (typeof field === 'string') bytes += Buffer.byteLength(field);
+  if (Array.isArray(entry.Resources))
+    for (const r of entry.Resources) if (typeof r === 'string') bytes += Buffer.byteLength(r);
   return bytes;
 }

@@ -200,20 +200,38 @@ export class BundleWorker {
     });
     worker.unref();
     let initDone!: () => void;
-    const sandbox: Sandbox = { worker, pending: new Map(), timedOut: new Set(), ready: new Promise<void>((resolve) => (initDone = resolve)) };
-    worker.on('message', (msg: { ready?: true; id: number; ok: boolean; result?: string | null; error?: { name: string; message: string; stack?: string } }) => {
-      if (msg.ready) return initDone();
-      const waiting = sandbox.pending.get(msg.id);
-      if (!waiting) return;
-      if (msg.ok) waiting.resolve(msg.result == null ? null : JSON.parse(msg.result));
-      else waiting.reject(Object.assign(new Error(msg.error?.message), { name: msg.error?.name ?? 'Error', stack: msg.error?.stack }));
-    });
+    const sandbox: Sandbox = {
+      worker,
+      pending: new Map(),
+      timedOut: new Set(),
+      ready: new Promise<void>((resolve) => (initDone = resolve)),
+    };
+    worker.on(
+      'message',
+      (msg: {
+        ready?: true;
+        id: number;
+        ok: boolean;
+        result?: string | null;
+        error?: { name: string; message: string; stack?: string };
+      }) => {
+        if (msg.ready) return initDone();
+        const waiting = sandbox.pending.get(msg.id);
+        if (!waiting) return;
+        if (msg.ok) waiting.resolve(msg.result == null ? null : JSON.parse(msg.result));
+        else
+          waiting.reject(
+            Object.assign(new Error(msg.error?.message), { name: msg.error?.name ?? 'Error', stack: msg.error?.stack }),
+          );
+      },
+    );
     const fail = (error: Error) => {
       initDone();
       // The sandbox died (out of memory, process.exit, stopped): what it was running fails, the next invoke starts a new one.
       if (this.sandbox === sandbox) this.sandbox = undefined;
       this.retired.delete(sandbox);
-      for (const waiting of [...sandbox.pending.values()]) waiting.reject(Object.assign(new Error(`Runtime exited: ${error.message}`), { name: 'Runtime.ExitError' }));
+      for (const waiting of [...sandbox.pending.values()])
+        waiting.reject(Object.assign(new Error(`Runtime exited: ${error.message}`), { name: 'Runtime.ExitError' }));
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));

@@ -6,8 +6,10 @@
 export function parseFunctionName(functionName: string, qualifier?: string): { name: string; qualifier?: string } {
   const parts = functionName.split(':');
   let rest: string[];
-  if (parts[0] === 'arn') rest = parts.slice(6); // arn:partition:lambda:region:account:function:name[:q]
-  else if (parts.length >= 3 && parts[1] === 'function') rest = parts.slice(2); // account:function:name[:q]
+  if (parts[0] === 'arn')
+    rest = parts.slice(6); // arn:partition:lambda:region:account:function:name[:q]
+  else if (parts.length >= 3 && parts[1] === 'function')
+    rest = parts.slice(2); // account:function:name[:q]
   else rest = parts;
   const [name, fromArn] = rest;
   const q = qualifier ?? fromArn;

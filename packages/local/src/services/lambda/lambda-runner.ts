@@ -148,7 +148,10 @@ export class InProcessLambdaRunner {
   }
 
   /** The {@link LambdaInvoker} to hand the engine. */
-  readonly invoke: LambdaInvoker = (request) => (this.environment ? withRuntimeEnvironment(this.environment, () => this.invokeHere(request)) : this.invokeHere(request));
+  readonly invoke: LambdaInvoker = (request) =>
+    this.environment
+      ? withRuntimeEnvironment(this.environment, () => this.invokeHere(request))
+      : this.invokeHere(request);
 
   private async invokeHere(request: LambdaInvocation): Promise<LambdaInvocationResult> {
     const { name, qualifier } = parseFunctionName(request.functionName, request.qualifier);
@@ -164,14 +167,24 @@ export class InProcessLambdaRunner {
       const deadline = context.startClock(timeoutSeconds);
       const event = request.payloadJson !== undefined ? JSON.parse(request.payloadJson) : jsonCopy(request.payload);
       const result = await new Promise<unknown>((resolve, reject) => {
-        const answer = new HandlerAnswer(resolve, reject, this.deadlines.add(deadline, () => reject(new FunctionTimeoutSignal(timeoutSeconds))));
+        const answer = new HandlerAnswer(
+          resolve,
+          reject,
+          this.deadlines.add(deadline, () => reject(new FunctionTimeoutSignal(timeoutSeconds))),
+        );
         try {
           // The callbacks are inline arrows: a closure bound to a name costs a defineProperty under the
           // TypeScript loader (keepNames), and one of each is made per invocation.
-          const returned = handler(event, context, (error?: unknown, value?: unknown) => (error ? answer.fail(error) : answer.answer(value)));
+          const returned = handler(event, context, (error?: unknown, value?: unknown) =>
+            error ? answer.fail(error) : answer.answer(value),
+          );
           // An async handler (or one returning a promise) answers through its promise; a callback handler
           // (three parameters, returning nothing) through the callback.
-          if (returned !== undefined || handler.length < 3) Promise.resolve(returned).then((value) => answer.answer(value), (err: unknown) => answer.fail(err));
+          if (returned !== undefined || handler.length < 3)
+            Promise.resolve(returned).then(
+              (value) => answer.answer(value),
+              (err: unknown) => answer.fail(err),
+            );
         } catch (err) {
           answer.fail(err);
         }
@@ -184,7 +197,10 @@ export class InProcessLambdaRunner {
         return {
           functionError: 'Unhandled',
           executedVersion,
-          payload: { errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${context.awsRequestId} Error: Task timed out after ${err.seconds.toFixed(2)} seconds` },
+          payload: {
+            errorType: 'Sandbox.Timedout',
+            errorMessage: `RequestId: ${context.awsRequestId} Error: Task timed out after ${err.seconds.toFixed(2)} seconds`,
+          },
         };
       }
       return { functionError: 'Unhandled', executedVersion, payload: errorPayload(err) };
@@ -192,7 +208,12 @@ export class InProcessLambdaRunner {
   }
 
   /** The context fields of a function version that every invocation of it shares (made once per version). */
-  private identityOf(fn: LocalFunction, name: string, qualifier: string | undefined, executedVersion: string): FunctionIdentity {
+  private identityOf(
+    fn: LocalFunction,
+    name: string,
+    qualifier: string | undefined,
+    executedVersion: string,
+  ): FunctionIdentity {
     let byQualifier = this.identities.get(fn);
     if (!byQualifier) this.identities.set(fn, (byQualifier = new Map()));
     const key = qualifier ?? '';
@@ -212,7 +233,8 @@ export class InProcessLambdaRunner {
 
   private find(name: string, qualifier?: string): ResolvedFunctionVersion | undefined {
     const fn = this.functions.get(name);
-    if (fn) return { fn, executedVersion: qualifier && /^\d+$/.test(qualifier) ? qualifier : '$LATEST', cacheKey: name };
+    if (fn)
+      return { fn, executedVersion: qualifier && /^\d+$/.test(qualifier) ? qualifier : '$LATEST', cacheKey: name };
     for (const source of this.sources) {
       const found = source.find(name, qualifier);
       if (found) return found;

@@ -44,7 +44,8 @@ const TYPESCRIPT_FILE = /\.[cm]?tsx?$/;
  * as `default.default`, which {@link moduleDefault} unwraps).
  */
 export async function importModule(url: string): Promise<Record<string, unknown>> {
-  if (!TYPESCRIPT_FILE.test(new URL(url).pathname)) return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+  if (!TYPESCRIPT_FILE.test(new URL(url).pathname))
+    return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
   const { tsImport } = await import('tsx/esm/api');
   return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
 }
@@ -52,7 +53,12 @@ export async function importModule(url: string): Promise<Record<string, unknown>
 /** A module's default export as its author wrote it: `export default x` compiled to CommonJS is imported as `{ default: { default: x } }`. */
 export function moduleDefault(mod: Record<string, unknown>): unknown {
   const value = mod.default;
-  if (value && typeof value === 'object' && 'default' in value && (Object.keys(value).length === 1 || (value as { __esModule?: boolean }).__esModule)) {
+  if (
+    value &&
+    typeof value === 'object' &&
+    'default' in value &&
+    (Object.keys(value).length === 1 || (value as { __esModule?: boolean }).__esModule)
+  ) {
     return (value as { default: unknown }).default;
   }
   return value;
@@ -62,7 +68,8 @@ export function moduleDefault(mod: Record<string, unknown>): unknown {
 export function userFunctions(table: Readonly<Record<string, unknown>>, source = 'functions'): LocalFunction[] {
   return Object.entries(table).map(([name, value]) => {
     const entry = value as UserFunctionExport;
-    if (typeof entry === 'function') return { name, load: () => entry, timeoutSeconds: DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS };
+    if (typeof entry === 'function')
+      return { name, load: () => entry, timeoutSeconds: DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS };
     if (entry && typeof entry === 'object' && typeof entry.handler === 'function') {
       return {
         name,

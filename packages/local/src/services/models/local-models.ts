@@ -7,7 +7,13 @@
  * model id of no family the engine knows is refused with ValidationException, naming the families it knows.
  */
 import { ScriptedModelProvider, type ModelResponse } from '@autosave/runtime/models';
-import { ServiceFault, type ModelInvocation, type ModelInvoker, type PassThrough, type TaskCallContext } from '@autosave/engine';
+import {
+  ServiceFault,
+  type ModelInvocation,
+  type ModelInvoker,
+  type PassThrough,
+  type TaskCallContext,
+} from '@autosave/engine';
 import { KNOWN_MODEL_PREFIXES, modelFamily, type Body } from './model-families';
 
 /** Options of {@link LocalModels}. */
@@ -21,7 +27,10 @@ export class LocalModels implements ModelInvoker {
 
   constructor(private readonly options: LocalModelsOptions) {}
 
-  async invokeModel(request: ModelInvocation, context: TaskCallContext): Promise<{ body: unknown; contentType: string }> {
+  async invokeModel(
+    request: ModelInvocation,
+    context: TaskCallContext,
+  ): Promise<{ body: unknown; contentType: string }> {
     if (this.options.provider === 'bedrock') {
       const out = await this.options.passThrough.call('bedrockruntime', 'InvokeModel', {
         modelId: request.modelId,
@@ -33,12 +42,18 @@ export class LocalModels implements ModelInvoker {
       return { body: JSON.parse(text) as unknown, contentType: String(out.contentType ?? 'application/json') };
     }
     const body = (request.body ?? {}) as Body;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ServiceFault('ValidationException', 'The provided request body is not valid JSON for the model', 400);
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw new ServiceFault('ValidationException', 'The provided request body is not valid JSON for the model', 400);
     const family = modelFamily(request.modelId, body);
     if (!family) {
-      throw new ServiceFault('ValidationException', `The local model provider does not know the request and response format of model '${request.modelId}'; it knows the model ids starting ${KNOWN_MODEL_PREFIXES.join(', ')}`, 400);
+      throw new ServiceFault(
+        'ValidationException',
+        `The local model provider does not know the request and response format of model '${request.modelId}'; it knows the model ids starting ${KNOWN_MODEL_PREFIXES.join(', ')}`,
+        400,
+      );
     }
-    if (family.kind === 'synthetic') return { body: family.answer(request.modelId, body), contentType: 'application/json' };
+    if (family.kind === 'synthetic')
+      return { body: family.answer(request.modelId, body), contentType: 'application/json' };
     const workflow = context.stateMachineArn.slice(context.stateMachineArn.lastIndexOf(':') + 1);
     // The entry that would answer this step, in the words a user pastes into the script.
     const entry = `{ "workflow": ${JSON.stringify(workflow)}, "step": ${JSON.stringify(context.state)}, "text": "..." }`;
@@ -55,9 +70,18 @@ export class LocalModels implements ModelInvoker {
     this.scripted ??= ScriptedModelProvider.fromFile(scriptFile);
     let response: ModelResponse;
     try {
-      response = await this.scripted.converse(family.request(request.modelId, body), { workflow, executionArn: context.executionArn, step: context.state, turn: 0 });
+      response = await this.scripted.converse(family.request(request.modelId, body), {
+        workflow,
+        executionArn: context.executionArn,
+        step: context.state,
+        turn: 0,
+      });
     } catch (err) {
-      throw new ServiceFault('ValidationException', `${(err as Error).message}: ${scriptFile} has no entry for it: add ${entry}`, 400);
+      throw new ServiceFault(
+        'ValidationException',
+        `${(err as Error).message}: ${scriptFile} has no entry for it: add ${entry}`,
+        400,
+      );
     }
     return { body: family.answer(request.modelId, body, response), contentType: 'application/json' };
   }

@@ -37,7 +37,13 @@ export type ModelFamily = TextFamily | SyntheticFamily;
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((b) => (b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : '')).join('');
+  return content
+    .map((b) =>
+      b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string'
+        ? (b as { text: string }).text
+        : '',
+    )
+    .join('');
 }
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -46,16 +52,26 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 function messagesRequest(modelId: string, body: Body): ModelRequest {
   const messages = (Array.isArray(body.messages) ? body.messages : []) as { role?: string; content?: unknown }[];
   const systemMessages = messages.filter((m) => m.role === 'system').map((m) => contentText(m.content));
-  const system = [typeof body.system === 'string' ? body.system : contentText(body.system), ...systemMessages].filter(Boolean).join('\n');
+  const system = [typeof body.system === 'string' ? body.system : contentText(body.system), ...systemMessages]
+    .filter(Boolean)
+    .join('\n');
   return {
     modelId,
     ...(system ? { system } : {}),
-    messages: messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role === 'assistant' ? 'assistant' : 'user', content: [{ text: contentText(m.content) }] })),
+    messages: messages
+      .filter((m) => m.role !== 'system')
+      .map((m) => ({
+        role: m.role === 'assistant' ? 'assistant' : 'user',
+        content: [{ text: contentText(m.content) }],
+      })),
   };
 }
 
 /** A request of one prompt text. */
-const promptRequest = (modelId: string, text: string): ModelRequest => ({ modelId, messages: [{ role: 'user', content: [{ text }] }] });
+const promptRequest = (modelId: string, text: string): ModelRequest => ({
+  modelId,
+  messages: [{ role: 'user', content: [{ text }] }],
+});
 
 /** The user's words in an Anthropic text-completions prompt (`\n\nHuman: … \n\nAssistant:`). */
 function humanTurn(prompt: string): string {
@@ -64,14 +80,16 @@ function humanTurn(prompt: string): string {
 }
 
 /** A stable id made from the answer, so a replayed run writes the same body. */
-const idOf = (prefix: string, ...parts: unknown[]): string => `${prefix}${createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 24)}`;
+const idOf = (prefix: string, ...parts: unknown[]): string =>
+  `${prefix}${createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 24)}`;
 
 /** A unit-length vector of `dimensions` numbers, the same for the same text. */
 function embeddingOf(text: string, dimensions: number): number[] {
   const values: number[] = [];
   for (let block = 0; values.length < dimensions; block++) {
     const digest = createHash('sha256').update(`${block}:${text}`).digest();
-    for (let i = 0; i + 1 < digest.length && values.length < dimensions; i += 2) values.push(digest.readUInt16BE(i) / 32767.5 - 1);
+    for (let i = 0; i + 1 < digest.length && values.length < dimensions; i += 2)
+      values.push(digest.readUInt16BE(i) / 32767.5 - 1);
   }
   const norm = Math.sqrt(values.reduce((sum, v) => sum + v * v, 0)) || 1;
   return values.map((v) => Math.round((v / norm) * 1e6) / 1e6);
@@ -84,7 +102,10 @@ const tokensOf = (text: string): number => Math.max(1, Math.ceil(text.length / 4
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 /** A seed from the prompt, for the image families that report theirs. */
-const seedOf = (body: Body): number => (typeof body.seed === 'number' ? body.seed : createHash('sha256').update(JSON.stringify(body)).digest().readUInt32BE(0));
+const seedOf = (body: Body): number =>
+  typeof body.seed === 'number'
+    ? body.seed
+    : createHash('sha256').update(JSON.stringify(body)).digest().readUInt32BE(0);
 
 /** Anthropic Claude Messages API (model-parameters-anthropic-claude-messages.html). */
 const anthropicMessages: TextFamily = {
@@ -116,7 +137,12 @@ const metaLlama: TextFamily = {
   kind: 'text',
   name: 'Meta Llama',
   request: (modelId, body) => promptRequest(modelId, str(body.prompt)),
-  answer: (_modelId, _body, r) => ({ generation: r.text, prompt_token_count: r.usage.inputTokens, generation_token_count: r.usage.outputTokens, stop_reason: 'stop' }),
+  answer: (_modelId, _body, r) => ({
+    generation: r.text,
+    prompt_token_count: r.usage.inputTokens,
+    generation_token_count: r.usage.outputTokens,
+    stop_reason: 'stop',
+  }),
 };
 
 /**
@@ -127,7 +153,8 @@ const metaLlama: TextFamily = {
 const mistral: TextFamily = {
   kind: 'text',
   name: 'Mistral AI',
-  request: (modelId, body) => (Array.isArray(body.messages) ? messagesRequest(modelId, body) : promptRequest(modelId, str(body.prompt))),
+  request: (modelId, body) =>
+    Array.isArray(body.messages) ? messagesRequest(modelId, body) : promptRequest(modelId, str(body.prompt)),
   answer: (_modelId, body, r) =>
     Array.isArray(body.messages)
       ? { choices: [{ index: 0, message: { role: 'assistant', content: r.text }, stop_reason: 'stop' }] }
@@ -154,12 +181,18 @@ const cohereCommandR: TextFamily = {
   kind: 'text',
   name: 'Cohere Command R',
   request: (modelId, body) => {
-    const history = (Array.isArray(body.chat_history) ? body.chat_history : []) as { role?: string; message?: unknown }[];
+    const history = (Array.isArray(body.chat_history) ? body.chat_history : []) as {
+      role?: string;
+      message?: unknown;
+    }[];
     return {
       modelId,
       ...(typeof body.preamble === 'string' ? { system: body.preamble } : {}),
       messages: [
-        ...history.map((m) => ({ role: m.role === 'CHATBOT' ? ('assistant' as const) : ('user' as const), content: [{ text: str(m.message) }] })),
+        ...history.map((m) => ({
+          role: m.role === 'CHATBOT' ? ('assistant' as const) : ('user' as const),
+          content: [{ text: str(m.message) }],
+        })),
         { role: 'user' as const, content: [{ text: str(body.message) }] },
       ],
     };
@@ -185,13 +218,18 @@ const cohereCommandR: TextFamily = {
 const ai21: TextFamily = {
   kind: 'text',
   name: 'AI21 Labs',
-  request: (modelId, body) => (Array.isArray(body.messages) ? messagesRequest(modelId, body) : promptRequest(modelId, str(body.prompt))),
+  request: (modelId, body) =>
+    Array.isArray(body.messages) ? messagesRequest(modelId, body) : promptRequest(modelId, str(body.prompt)),
   answer: (modelId, body, r) =>
     modelId.startsWith('ai21.jamba')
       ? {
           id: idOf('chatcmpl-', modelId, r.text),
           choices: [{ index: 0, message: { role: 'assistant', content: r.text }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: r.usage.inputTokens, completion_tokens: r.usage.outputTokens, total_tokens: r.usage.inputTokens + r.usage.outputTokens },
+          usage: {
+            prompt_tokens: r.usage.inputTokens,
+            completion_tokens: r.usage.outputTokens,
+            total_tokens: r.usage.inputTokens + r.usage.outputTokens,
+          },
         }
       : {
           id: 1234,
@@ -205,7 +243,10 @@ const titanText: TextFamily = {
   kind: 'text',
   name: 'Amazon Titan Text',
   request: (modelId, body) => promptRequest(modelId, str(body.inputText)),
-  answer: (_modelId, _body, r) => ({ inputTextTokenCount: r.usage.inputTokens, results: [{ tokenCount: r.usage.outputTokens, outputText: r.text, completionReason: 'FINISH' }] }),
+  answer: (_modelId, _body, r) => ({
+    inputTextTokenCount: r.usage.inputTokens,
+    results: [{ tokenCount: r.usage.outputTokens, outputText: r.text, completionReason: 'FINISH' }],
+  }),
 };
 
 /** Amazon Nova understanding models (model-parameters-nova.html, "Invoke API"): `{output: {message}, stopReason, usage}`. */
@@ -216,7 +257,11 @@ const nova: TextFamily = {
   answer: (_modelId, _body, r) => ({
     output: { message: { role: 'assistant', content: [{ text: r.text }] } },
     stopReason: 'end_turn',
-    usage: { inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens, totalTokens: r.usage.inputTokens + r.usage.outputTokens },
+    usage: {
+      inputTokens: r.usage.inputTokens,
+      outputTokens: r.usage.outputTokens,
+      totalTokens: r.usage.inputTokens + r.usage.outputTokens,
+    },
   }),
 };
 
@@ -232,9 +277,16 @@ const titanEmbeddings: SyntheticFamily = {
     const text = str(body.inputText);
     const config = (body.embeddingConfig ?? {}) as { outputEmbeddingLength?: unknown };
     const dimensions =
-      typeof body.dimensions === 'number' ? body.dimensions : typeof config.outputEmbeddingLength === 'number' ? config.outputEmbeddingLength : modelId.startsWith('amazon.titan-embed-text-v1') ? 1536 : 1024;
+      typeof body.dimensions === 'number'
+        ? body.dimensions
+        : typeof config.outputEmbeddingLength === 'number'
+          ? config.outputEmbeddingLength
+          : modelId.startsWith('amazon.titan-embed-text-v1')
+            ? 1536
+            : 1024;
     const embedding = embeddingOf(text, dimensions);
-    if (modelId.startsWith('amazon.titan-embed-text-v2')) return { embedding, embeddingsByType: { float: embedding }, inputTextTokenCount: tokensOf(text) };
+    if (modelId.startsWith('amazon.titan-embed-text-v2'))
+      return { embedding, embeddingsByType: { float: embedding }, inputTextTokenCount: tokensOf(text) };
     return { embedding, inputTextTokenCount: tokensOf(text) };
   },
 };
@@ -245,7 +297,12 @@ const cohereEmbed: SyntheticFamily = {
   name: 'Cohere Embed',
   answer: (modelId, body) => {
     const texts = (Array.isArray(body.texts) ? body.texts : []).map(str);
-    return { embeddings: texts.map((t) => embeddingOf(t, 1024)), id: idOf('', modelId, texts), response_type: 'embeddings_floats', texts };
+    return {
+      embeddings: texts.map((t) => embeddingOf(t, 1024)),
+      id: idOf('', modelId, texts),
+      response_type: 'embeddings_floats',
+      texts,
+    };
   },
 };
 

@@ -1,2 +1,8 @@
 export { checkPassThroughRoutes, PassThroughRouteError } from './route-check';
-export { clientPackage, PassThroughClientMissingError, SdkPassThrough, type PassThroughRoute, type SdkPassThroughOptions } from './sdk-pass-through';
+export {
+  clientPackage,
+  PassThroughClientMissingError,
+  SdkPassThrough,
+  type PassThroughRoute,
+  type SdkPassThroughOptions,
+} from './sdk-pass-through';

@@ -17,8 +17,11 @@ export function checkPassThroughRoutes(routes: Readonly<Record<string, PassThrou
     const refuse = (problem: string): never => {
       throw new PassThroughRouteError(`${where}: the pass-through route '${service}' ${problem}`);
     };
-    if (service === '') refuse("names no service (write <service>[=<endpoint>], e.g. athena=http://127.0.0.1:4566)");
-    if (!isRoutableService(service)) refuse('names no service Step Functions integrates with (the name its Task ARN uses: sns, events, athena, glue, ...)');
+    if (service === '') refuse('names no service (write <service>[=<endpoint>], e.g. athena=http://127.0.0.1:4566)');
+    if (!isRoutableService(service))
+      refuse(
+        'names no service Step Functions integrates with (the name its Task ARN uses: sns, events, athena, glue, ...)',
+      );
     if (route.endpoint === undefined) continue;
     let url: URL | undefined;
     try {
@@ -27,6 +30,7 @@ export function checkPassThroughRoutes(routes: Readonly<Record<string, PassThrou
       url = undefined;
     }
     if (!url) refuse(`has the endpoint '${route.endpoint}', which is not a URL (e.g. http://127.0.0.1:4566)`);
-    if (url!.protocol !== 'http:' && url!.protocol !== 'https:') refuse(`has the endpoint '${route.endpoint}': an endpoint is an http or https URL`);
+    if (url!.protocol !== 'http:' && url!.protocol !== 'https:')
+      refuse(`has the endpoint '${route.endpoint}': an endpoint is an http or https URL`);
   }
 }

@@ -61,7 +61,9 @@ const CLIENT_PACKAGES: Readonly<Record<string, string>> = {
 
 /** The npm package holding a service's SDK v3 client. */
 export function clientPackage(service: string, route?: PassThroughRoute): string {
-  return route?.package ?? `@aws-sdk/client-${Object.hasOwn(CLIENT_PACKAGES, service) ? CLIENT_PACKAGES[service] : service}`;
+  return (
+    route?.package ?? `@aws-sdk/client-${Object.hasOwn(CLIENT_PACKAGES, service) ? CLIENT_PACKAGES[service] : service}`
+  );
 }
 
 type SdkClient = { send(command: unknown): Promise<Record<string, unknown>> };
@@ -78,7 +80,11 @@ export class SdkPassThrough implements PassThrough {
 
   /** The routed services and where they go (the console and the startup lines). */
   describe(): { service: string; to: string; package: string }[] {
-    return Object.entries(this.options.routes).map(([service, r]) => ({ service, to: r.endpoint ?? 'AWS (default credential chain)', package: clientPackage(service, r) }));
+    return Object.entries(this.options.routes).map(([service, r]) => ({
+      service,
+      to: r.endpoint ?? 'AWS (default credential chain)',
+      package: clientPackage(service, r),
+    }));
   }
 
   /**
@@ -86,14 +92,26 @@ export class SdkPassThrough implements PassThrough {
    * not at a run's first call. The clients that load are kept for the calls.
    */
   async missingClients(): Promise<PassThroughClientMissingError[]> {
-    const results = await Promise.all(Object.keys(this.options.routes).map((service) => this.client(service).then(() => undefined, (err: unknown) => err)));
+    const results = await Promise.all(
+      Object.keys(this.options.routes).map((service) =>
+        this.client(service).then(
+          () => undefined,
+          (err: unknown) => err,
+        ),
+      ),
+    );
     return results.filter((err): err is PassThroughClientMissingError => err instanceof PassThroughClientMissingError);
   }
 
   async call(service: string, action: string, input: Record<string, unknown>): Promise<Record<string, unknown>> {
     const { client, module } = await this.client(service);
     const Command = module[`${action}Command`] as (new (input: unknown) => unknown) | undefined;
-    if (typeof Command !== 'function') throw new ServiceFault('InvalidAction', `${clientPackage(service, this.options.routes[service])} has no ${action} action`, 400);
+    if (typeof Command !== 'function')
+      throw new ServiceFault(
+        'InvalidAction',
+        `${clientPackage(service, this.options.routes[service])} has no ${action} action`,
+        400,
+      );
     const { $metadata: _metadata, ...output } = await client.send(new Command(input));
     return output;
   }
@@ -119,9 +137,12 @@ export class SdkPassThrough implements PassThrough {
       throw new PassThroughClientMissingError(service, pkg);
     }
     // The module's client class: the one `<Name>Client` export with a `send` (not its ServiceException).
-    const Client = Object.entries(module).find(([name, value]) => /Client$/.test(name) && typeof value === 'function' && typeof (value as { prototype?: { send?: unknown } }).prototype?.send === 'function')?.[1] as
-      | (new (config: object) => SdkClient)
-      | undefined;
+    const Client = Object.entries(module).find(
+      ([name, value]) =>
+        /Client$/.test(name) &&
+        typeof value === 'function' &&
+        typeof (value as { prototype?: { send?: unknown } }).prototype?.send === 'function',
+    )?.[1] as (new (config: object) => SdkClient) | undefined;
     if (!Client) throw new PassThroughClientMissingError(service, pkg);
     const timeout = route.timeoutMillis ?? PASS_THROUGH_TIMEOUT_MILLIS;
     const config = {
@@ -139,7 +160,10 @@ export class SdkPassThrough implements PassThrough {
  * (none set: the engine's own, us-east-1) and credentials (none in the environment: test/test, which
  * emulators take). A route to AWS, or one that says its region, keeps the SDK's defaults.
  */
-export function emulatorDefaults(route: PassThroughRoute, env: NodeJS.ProcessEnv = process.env): { region?: string; credentials?: { accessKeyId: string; secretAccessKey: string } } {
+export function emulatorDefaults(
+  route: PassThroughRoute,
+  env: NodeJS.ProcessEnv = process.env,
+): { region?: string; credentials?: { accessKeyId: string; secretAccessKey: string } } {
   if (route.region) return { region: route.region };
   if (!route.endpoint) return {};
   let host = '';
@@ -151,7 +175,9 @@ export function emulatorDefaults(route: PassThroughRoute, env: NodeJS.ProcessEnv
   if (host !== 'localhost' && host !== '127.0.0.1' && host !== '[::1]') return {};
   return {
     ...(env.AWS_REGION || env.AWS_DEFAULT_REGION ? {} : { region: LOCAL_REGION }),
-    ...(env.AWS_ACCESS_KEY_ID || env.AWS_PROFILE ? {} : { credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
+    ...(env.AWS_ACCESS_KEY_ID || env.AWS_PROFILE
+      ? {}
+      : { credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
   };
 }
 

@@ -1,1 +1,7 @@
-export { LocalSns, type LocalSnsOptions, type PublishedMessage, type SnsSubscription, type SnsTopic } from './local-sns';
+export {
+  LocalSns,
+  type LocalSnsOptions,
+  type PublishedMessage,
+  type SnsSubscription,
+  type SnsTopic,
+} from './local-sns';

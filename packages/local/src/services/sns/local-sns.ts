@@ -125,7 +125,10 @@ export class LocalSns implements ServiceApi {
 
   /** Every topic, with its subscriptions (the console). */
   list(): { topic: SnsTopic; subscriptions: SnsSubscription[] }[] {
-    return [...this.topics.values()].map((topic) => ({ topic, subscriptions: [...this.subscriptions.values()].filter((s) => s.topicArn === topic.arn) }));
+    return [...this.topics.values()].map((topic) => ({
+      topic,
+      subscriptions: [...this.subscriptions.values()].filter((s) => s.topicArn === topic.arn),
+    }));
   }
 
   /** The newest published messages, newest first (the console). */
@@ -159,7 +162,11 @@ export class LocalSns implements ServiceApi {
         return { Subscriptions: [...this.subscriptions.values()].map((s) => this.describeSubscription(s)) };
       case 'ListSubscriptionsByTopic': {
         const topic = this.topic(input.TopicArn);
-        return { Subscriptions: [...this.subscriptions.values()].filter((s) => s.topicArn === topic.arn).map((s) => this.describeSubscription(s)) };
+        return {
+          Subscriptions: [...this.subscriptions.values()]
+            .filter((s) => s.topicArn === topic.arn)
+            .map((s) => this.describeSubscription(s)),
+        };
       }
       case 'Publish':
         return this.publish(input, context);
@@ -174,11 +181,17 @@ export class LocalSns implements ServiceApi {
 
   private createTopic(input: Input): Record<string, unknown> {
     const name = String(input.Name ?? '');
-    const attributes = Object.fromEntries(Object.entries((input.Attributes ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+    const attributes = Object.fromEntries(
+      Object.entries((input.Attributes ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+    );
     const fifo = attributes.FifoTopic === 'true';
     const base = fifo ? name.replace(/\.fifo$/, '') : name;
     if (!TOPIC_NAME.test(base) || fifo !== name.endsWith('.fifo')) {
-      throw invalid(fifo || name.endsWith('.fifo') ? 'Topic Name: Fifo Topic names must end with .fifo and must be made up of only uppercase and lowercase ASCII letters, numbers, underscores, and hyphens, and must be between 1 and 256 characters long.' : 'Topic Name');
+      throw invalid(
+        fifo || name.endsWith('.fifo')
+          ? 'Topic Name: Fifo Topic names must end with .fifo and must be made up of only uppercase and lowercase ASCII letters, numbers, underscores, and hyphens, and must be between 1 and 256 characters long.'
+          : 'Topic Name',
+      );
     }
     const arn = this.topicArn(name);
     // CreateTopic is idempotent: the same name answers the same ARN.
@@ -220,7 +233,9 @@ export class LocalSns implements ServiceApi {
     const endpoint = String(input.Endpoint ?? '');
     if (!PROTOCOLS.has(protocol)) throw invalid(`Invalid protocol type: ${protocol}`);
     if (!endpoint) throw invalid('Endpoint');
-    const attributes = Object.fromEntries(Object.entries((input.Attributes ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+    const attributes = Object.fromEntries(
+      Object.entries((input.Attributes ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+    );
     if (attributes.FilterPolicy !== undefined) {
       try {
         JSON.parse(attributes.FilterPolicy);
@@ -229,7 +244,9 @@ export class LocalSns implements ServiceApi {
       }
     }
     // Subscribing the same endpoint again answers the existing subscription.
-    const existing = [...this.subscriptions.values()].find((s) => s.topicArn === topic.arn && s.protocol === protocol && s.endpoint === endpoint);
+    const existing = [...this.subscriptions.values()].find(
+      (s) => s.topicArn === topic.arn && s.protocol === protocol && s.endpoint === endpoint,
+    );
     if (existing) return { SubscriptionArn: existing.arn };
     const arn = `${topic.arn}:${randomUUID()}`;
     this.subscriptions.set(arn, { arn, topicArn: topic.arn, protocol, endpoint, attributes });
@@ -238,7 +255,13 @@ export class LocalSns implements ServiceApi {
   }
 
   private describeSubscription(s: SnsSubscription): Record<string, unknown> {
-    return { SubscriptionArn: s.arn, Owner: this.accountId, Protocol: s.protocol, Endpoint: s.endpoint, TopicArn: s.topicArn };
+    return {
+      SubscriptionArn: s.arn,
+      Owner: this.accountId,
+      Protocol: s.protocol,
+      Endpoint: s.endpoint,
+      TopicArn: s.topicArn,
+    };
   }
 
   private topic(arn: unknown): SnsTopic {
@@ -256,18 +279,25 @@ export class LocalSns implements ServiceApi {
 
   private publish(input: Input, context?: TaskCallContext, delivery?: RuleDelivery): Record<string, unknown> {
     const target = input.TopicArn ?? input.TargetArn;
-    if (target === undefined && input.PhoneNumber !== undefined) throw invalid('PhoneNumber Reason: SMS is not delivered by the local engine');
+    if (target === undefined && input.PhoneNumber !== undefined)
+      throw invalid('PhoneNumber Reason: SMS is not delivered by the local engine');
     if (target === undefined) throw invalid('TopicArn or TargetArn Reason: no value for required parameter');
     const topic = this.topic(target);
     const message = input.Message;
     if (typeof message !== 'string' || message === '') throw invalid('Empty message');
     if (publishedBytes(message, input.MessageAttributes) > SNS_MESSAGE_LIMIT_BYTES) throw invalid('Message too long');
     const fifo = topic.attributes.FifoTopic === 'true';
-    if (fifo && input.MessageGroupId === undefined) throw invalid('The MessageGroupId parameter is required for FIFO topics');
+    if (fifo && input.MessageGroupId === undefined)
+      throw invalid('The MessageGroupId parameter is required for FIFO topics');
     if (fifo && input.MessageDeduplicationId === undefined && topic.attributes.ContentBasedDeduplication !== 'true') {
-      throw invalid('The topic should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly');
+      throw invalid(
+        'The topic should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly',
+      );
     }
-    if (!fifo && input.MessageDeduplicationId !== undefined) throw invalid('MessageDeduplicationId Reason: The request includes MessageDeduplicationId parameter that is not valid for this topic type');
+    if (!fifo && input.MessageDeduplicationId !== undefined)
+      throw invalid(
+        'MessageDeduplicationId Reason: The request includes MessageDeduplicationId parameter that is not valid for this topic type',
+      );
     let perProtocol: Record<string, unknown> | undefined;
     if (input.MessageStructure === 'json') {
       try {
@@ -275,7 +305,8 @@ export class LocalSns implements ServiceApi {
       } catch {
         perProtocol = undefined;
       }
-      if (!perProtocol || typeof perProtocol.default !== 'string') throw invalid('Message Structure - No default entry in JSON message body');
+      if (!perProtocol || typeof perProtocol.default !== 'string')
+        throw invalid('Message Structure - No default entry in JSON message body');
     }
     const messageId = randomUUID();
     const sequenceNumber = fifo ? String(++topic.sequence).padStart(20, '0') : undefined;
@@ -286,18 +317,46 @@ export class LocalSns implements ServiceApi {
     for (const subscription of this.subscriptions.values()) {
       if (subscription.topicArn !== topic.arn || !this.accepts(subscription, message, attributes)) continue;
       const text = perProtocol ? String(perProtocol[subscription.protocol] ?? perProtocol.default) : message;
-      this.deliver(subscription, { messageId, sequenceNumber, topic, text, subject: input.Subject as string | undefined, attributes, timestamp, input });
+      this.deliver(subscription, {
+        messageId,
+        sequenceNumber,
+        topic,
+        text,
+        subject: input.Subject as string | undefined,
+        attributes,
+        timestamp,
+        input,
+      });
       deliveries++;
     }
-    this.messages.push({ messageId, topicArn: topic.arn, ...(typeof input.Subject === 'string' ? { subject: input.Subject } : {}), message, timestamp, deliveries, ...(context ? { executionArn: context.executionArn } : {}), ...(delivery ? { viaRule: delivery, ...(delivery.executionArn ? { executionArn: delivery.executionArn } : {}) } : {}) });
+    this.messages.push({
+      messageId,
+      topicArn: topic.arn,
+      ...(typeof input.Subject === 'string' ? { subject: input.Subject } : {}),
+      message,
+      timestamp,
+      deliveries,
+      ...(context ? { executionArn: context.executionArn } : {}),
+      ...(delivery
+        ? { viaRule: delivery, ...(delivery.executionArn ? { executionArn: delivery.executionArn } : {}) }
+        : {}),
+    });
     if (this.messages.length > (this.options.keepMessages ?? 200)) this.messages.shift();
     return { MessageId: messageId, ...(sequenceNumber !== undefined ? { SequenceNumber: sequenceNumber } : {}) };
   }
 
   private publishBatch(input: Input, context?: TaskCallContext): Record<string, unknown> {
-    const entries = Array.isArray(input.PublishBatchRequestEntries) ? (input.PublishBatchRequestEntries as Input[]) : [];
-    if (entries.length === 0) throw new ServiceFault('EmptyBatchRequest', 'The batch request doesn\'t contain any entries.', 400);
-    if (entries.length > 10) throw new ServiceFault('TooManyEntriesInBatchRequest', 'The batch request contains more entries than permissible.', 400);
+    const entries = Array.isArray(input.PublishBatchRequestEntries)
+      ? (input.PublishBatchRequestEntries as Input[])
+      : [];
+    if (entries.length === 0)
+      throw new ServiceFault('EmptyBatchRequest', "The batch request doesn't contain any entries.", 400);
+    if (entries.length > 10)
+      throw new ServiceFault(
+        'TooManyEntriesInBatchRequest',
+        'The batch request contains more entries than permissible.',
+        400,
+      );
     const Successful: Record<string, unknown>[] = [];
     const Failed: Record<string, unknown>[] = [];
     for (const { Id, ...entry } of entries) {
@@ -312,7 +371,11 @@ export class LocalSns implements ServiceApi {
   }
 
   /** Whether a subscription's filter policy lets a message through (SNS filter policies: the event-pattern rules). */
-  private accepts(subscription: SnsSubscription, message: string, attributes: Record<string, MessageAttribute>): boolean {
+  private accepts(
+    subscription: SnsSubscription,
+    message: string,
+    attributes: Record<string, MessageAttribute>,
+  ): boolean {
     const policy = subscription.attributes.FilterPolicy;
     if (policy === undefined) return true;
     const pattern = JSON.parse(policy) as EventPattern;
@@ -341,9 +404,23 @@ export class LocalSns implements ServiceApi {
 
   private deliver(
     subscription: SnsSubscription,
-    m: { messageId: string; sequenceNumber?: string; topic: SnsTopic; text: string; subject?: string; attributes: Record<string, MessageAttribute>; timestamp: string; input: Input },
+    m: {
+      messageId: string;
+      sequenceNumber?: string;
+      topic: SnsTopic;
+      text: string;
+      subject?: string;
+      attributes: Record<string, MessageAttribute>;
+      timestamp: string;
+      input: Input;
+    },
   ): void {
-    const attributes = Object.fromEntries(Object.entries(m.attributes).map(([name, a]) => [name, { Type: a.DataType ?? 'String', Value: a.StringValue ?? a.BinaryValue }]));
+    const attributes = Object.fromEntries(
+      Object.entries(m.attributes).map(([name, a]) => [
+        name,
+        { Type: a.DataType ?? 'String', Value: a.StringValue ?? a.BinaryValue },
+      ]),
+    );
     const signature = createHash('sha256').update(`${m.messageId}${m.text}`).digest('base64');
     const unsubscribe = `https://sns.${this.region}.amazonaws.com/?Action=Unsubscribe&SubscriptionArn=${subscription.arn}`;
     const certificate = `https://sns.${this.region}.amazonaws.com/SimpleNotificationService-local.pem`;
@@ -371,7 +448,9 @@ export class LocalSns implements ServiceApi {
           arn: subscription.endpoint,
           body: raw ? m.text : JSON.stringify(envelope),
           ...(typeof m.input.MessageGroupId === 'string' ? { messageGroupId: m.input.MessageGroupId } : {}),
-          ...(typeof m.input.MessageDeduplicationId === 'string' ? { messageDeduplicationId: m.input.MessageDeduplicationId } : {}),
+          ...(typeof m.input.MessageDeduplicationId === 'string'
+            ? { messageDeduplicationId: m.input.MessageDeduplicationId }
+            : {}),
         });
         return;
       case 'lambda':

@@ -1,5 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { LOCAL_ACCOUNT_ID, LOCAL_REGION, STATES_PAYLOAD_LIMIT_BYTES, systemClock, type Clock } from '@autosave/workflow/config';
+import {
+  LOCAL_ACCOUNT_ID,
+  LOCAL_REGION,
+  STATES_PAYLOAD_LIMIT_BYTES,
+  systemClock,
+  type Clock,
+} from '@autosave/workflow/config';
 import {
   InvalidAttributeNameError,
   InvalidParameterValueError,
@@ -30,12 +36,27 @@ export const DEFAULT_QUEUE_ATTRIBUTES: Readonly<Record<string, string>> = {
 };
 
 /** Attributes a caller may set; `RedrivePolicy` moves a message to its dead-letter queue after `maxReceiveCount` receives. */
-const SETTABLE_ATTRIBUTES = new Set([...Object.keys(DEFAULT_QUEUE_ATTRIBUTES), 'RedrivePolicy', 'Policy', 'KmsMasterKeyId', 'SqsManagedSseEnabled']);
+const SETTABLE_ATTRIBUTES = new Set([
+  ...Object.keys(DEFAULT_QUEUE_ATTRIBUTES),
+  'RedrivePolicy',
+  'Policy',
+  'KmsMasterKeyId',
+  'SqsManagedSseEnabled',
+]);
 const COMPUTED_ATTRIBUTES = [
-  'QueueArn', 'ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed',
-  'CreatedTimestamp', 'LastModifiedTimestamp',
+  'QueueArn',
+  'ApproximateNumberOfMessages',
+  'ApproximateNumberOfMessagesNotVisible',
+  'ApproximateNumberOfMessagesDelayed',
+  'CreatedTimestamp',
+  'LastModifiedTimestamp',
 ];
-const MESSAGE_SYSTEM_ATTRIBUTES = ['SenderId', 'SentTimestamp', 'ApproximateReceiveCount', 'ApproximateFirstReceiveTimestamp'];
+const MESSAGE_SYSTEM_ATTRIBUTES = [
+  'SenderId',
+  'SentTimestamp',
+  'ApproximateReceiveCount',
+  'ApproximateFirstReceiveTimestamp',
+];
 
 /** Options of {@link LocalSqs}. */
 export interface LocalSqsOptions {
@@ -65,7 +86,9 @@ function optionalInteger(input: Input, field: string, min: number, max: number):
   const value = input[field];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new InvalidParameterValueError(`Value ${JSON.stringify(value)} for parameter ${field} is invalid. Reason: must be an integer from ${min} to ${max}.`);
+    throw new InvalidParameterValueError(
+      `Value ${JSON.stringify(value)} for parameter ${field} is invalid. Reason: must be an integer from ${min} to ${max}.`,
+    );
   }
   return value;
 }
@@ -112,20 +135,34 @@ export class LocalSqs {
   /** Runs one SQS operation on its JSON-protocol input. */
   async handle(operation: string, input: Input): Promise<unknown> {
     switch (operation) {
-      case 'CreateQueue': return this.createQueue(input);
-      case 'GetQueueUrl': return this.getQueueUrl(input);
-      case 'ListQueues': return this.listQueues(input);
-      case 'DeleteQueue': return this.deleteQueue(input);
-      case 'GetQueueAttributes': return this.getQueueAttributes(input);
-      case 'SetQueueAttributes': return this.setQueueAttributes(input);
-      case 'SendMessage': return this.sendMessage(input);
-      case 'SendMessageBatch': return this.sendMessageBatch(input);
-      case 'ReceiveMessage': return this.receiveMessage(input);
-      case 'DeleteMessage': return this.deleteMessage(input);
-      case 'DeleteMessageBatch': return this.deleteMessageBatch(input);
-      case 'ChangeMessageVisibility': return this.changeMessageVisibility(input);
-      case 'PurgeQueue': return this.purgeQueue(input);
-      default: throw new SqsUnsupportedOperationError(operation);
+      case 'CreateQueue':
+        return this.createQueue(input);
+      case 'GetQueueUrl':
+        return this.getQueueUrl(input);
+      case 'ListQueues':
+        return this.listQueues(input);
+      case 'DeleteQueue':
+        return this.deleteQueue(input);
+      case 'GetQueueAttributes':
+        return this.getQueueAttributes(input);
+      case 'SetQueueAttributes':
+        return this.setQueueAttributes(input);
+      case 'SendMessage':
+        return this.sendMessage(input);
+      case 'SendMessageBatch':
+        return this.sendMessageBatch(input);
+      case 'ReceiveMessage':
+        return this.receiveMessage(input);
+      case 'DeleteMessage':
+        return this.deleteMessage(input);
+      case 'DeleteMessageBatch':
+        return this.deleteMessageBatch(input);
+      case 'ChangeMessageVisibility':
+        return this.changeMessageVisibility(input);
+      case 'PurgeQueue':
+        return this.purgeQueue(input);
+      default:
+        throw new SqsUnsupportedOperationError(operation);
     }
   }
 
@@ -142,7 +179,9 @@ export class LocalSqs {
   private createQueue(input: Input): unknown {
     const name = requireString(input, 'QueueName');
     if (!QUEUE_NAME.test(name)) {
-      throw new InvalidParameterValueError('Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length');
+      throw new InvalidParameterValueError(
+        'Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length',
+      );
     }
     const given = this.validateAttributes((input.Attributes ?? {}) as Record<string, string>);
     const now = this.clock.now();
@@ -252,10 +291,13 @@ export class LocalSqs {
     if (typeof body !== 'string' || body === '') throw new MissingParameterError('MessageBody');
     const attrs = JSON.parse(queue.attributes) as Record<string, string>;
     const limit = Number(attrs.MaximumMessageSize);
-    const messageAttributes = (input.MessageAttributes ?? undefined) as Record<string, MessageAttributeValue> | undefined;
+    const messageAttributes = (input.MessageAttributes ?? undefined) as
+      Record<string, MessageAttributeValue> | undefined;
     const size = Buffer.byteLength(body) + Buffer.byteLength(JSON.stringify(messageAttributes ?? {}));
     if (size > limit) {
-      throw new InvalidParameterValueError(`One or more parameters are invalid. Reason: Message must be shorter than ${limit} bytes.`);
+      throw new InvalidParameterValueError(
+        `One or more parameters are invalid. Reason: Message must be shorter than ${limit} bytes.`,
+      );
     }
     const delay = optionalInteger(input, 'DelaySeconds', 0, 900) ?? Number(attrs.DelaySeconds);
     const now = this.clock.now();
@@ -271,7 +313,9 @@ export class LocalSqs {
     return {
       MessageId: messageId,
       MD5OfMessageBody: md5Hex(body),
-      ...(messageAttributes && Object.keys(messageAttributes).length > 0 ? { MD5OfMessageAttributes: md5OfMessageAttributes(messageAttributes) } : {}),
+      ...(messageAttributes && Object.keys(messageAttributes).length > 0
+        ? { MD5OfMessageAttributes: md5OfMessageAttributes(messageAttributes) }
+        : {}),
     };
   }
 
@@ -279,8 +323,11 @@ export class LocalSqs {
     const queue = this.queueFromUrl(input);
     const attrs = JSON.parse(queue.attributes) as Record<string, string>;
     const max = optionalInteger(input, 'MaxNumberOfMessages', 1, SQS_MAX_RECEIVE_MESSAGES) ?? 1;
-    const visibility = optionalInteger(input, 'VisibilityTimeout', 0, SQS_MAX_VISIBILITY_TIMEOUT_SECONDS) ?? Number(attrs.VisibilityTimeout);
-    const wait = optionalInteger(input, 'WaitTimeSeconds', 0, SQS_MAX_WAIT_SECONDS) ?? Number(attrs.ReceiveMessageWaitTimeSeconds);
+    const visibility =
+      optionalInteger(input, 'VisibilityTimeout', 0, SQS_MAX_VISIBILITY_TIMEOUT_SECONDS) ??
+      Number(attrs.VisibilityTimeout);
+    const wait =
+      optionalInteger(input, 'WaitTimeSeconds', 0, SQS_MAX_WAIT_SECONDS) ?? Number(attrs.ReceiveMessageWaitTimeSeconds);
     const deadline = Date.now() + wait * 1000;
     for (;;) {
       const rows = this.claimMessages(queue, max, visibility);
@@ -309,7 +356,12 @@ export class LocalSqs {
           const handle = `${row.seq}.${randomBytes(24).toString('base64url')}`;
           const firstReceived = row.first_received_at ?? now;
           this.store.markReceived(row.seq, now + visibility * 1000, firstReceived, handle);
-          claimed.push({ ...row, receive_count: row.receive_count + 1, first_received_at: firstReceived, receipt_handle: handle });
+          claimed.push({
+            ...row,
+            receive_count: row.receive_count + 1,
+            first_received_at: firstReceived,
+            receipt_handle: handle,
+          });
         }
       }
       return claimed;
@@ -318,11 +370,18 @@ export class LocalSqs {
 
   private formatMessages(rows: MessageRow[], input: Input): unknown {
     if (rows.length === 0) return {};
-    const systemNames = [...((input.MessageSystemAttributeNames ?? []) as string[]), ...((input.AttributeNames ?? []) as string[])];
-    const wantedSystem = systemNames.includes('All') ? MESSAGE_SYSTEM_ATTRIBUTES : systemNames.filter((n) => MESSAGE_SYSTEM_ATTRIBUTES.includes(n));
+    const systemNames = [
+      ...((input.MessageSystemAttributeNames ?? []) as string[]),
+      ...((input.AttributeNames ?? []) as string[]),
+    ];
+    const wantedSystem = systemNames.includes('All')
+      ? MESSAGE_SYSTEM_ATTRIBUTES
+      : systemNames.filter((n) => MESSAGE_SYSTEM_ATTRIBUTES.includes(n));
     const attributeNames = (input.MessageAttributeNames ?? []) as string[];
     const wantsAttribute = (name: string) =>
-      attributeNames.some((n) => n === 'All' || n === '.*' || n === name || (n.endsWith('.*') && name.startsWith(n.slice(0, -1))));
+      attributeNames.some(
+        (n) => n === 'All' || n === '.*' || n === name || (n.endsWith('.*') && name.startsWith(n.slice(0, -1))),
+      );
     return {
       Messages: rows.map((row) => {
         const system: Record<string, string> = {
@@ -332,7 +391,9 @@ export class LocalSqs {
           ApproximateFirstReceiveTimestamp: String(row.first_received_at),
         };
         const attributes = Object.fromEntries(wantedSystem.map((n) => [n, system[n]]));
-        const all = row.message_attributes ? (JSON.parse(row.message_attributes) as Record<string, MessageAttributeValue>) : {};
+        const all = row.message_attributes
+          ? (JSON.parse(row.message_attributes) as Record<string, MessageAttributeValue>)
+          : {};
         const selected = Object.fromEntries(Object.entries(all).filter(([n]) => wantsAttribute(n)));
         return {
           MessageId: row.message_id,
@@ -340,7 +401,9 @@ export class LocalSqs {
           MD5OfBody: md5Hex(row.body),
           Body: row.body,
           ...(wantedSystem.length > 0 ? { Attributes: attributes } : {}),
-          ...(Object.keys(selected).length > 0 ? { MessageAttributes: selected, MD5OfMessageAttributes: md5OfMessageAttributes(selected) } : {}),
+          ...(Object.keys(selected).length > 0
+            ? { MessageAttributes: selected, MD5OfMessageAttributes: md5OfMessageAttributes(selected) }
+            : {}),
         };
       }),
     };
@@ -412,7 +475,10 @@ export class LocalSqs {
     const raw = (JSON.parse(queue.attributes) as Record<string, string>).RedrivePolicy;
     if (!raw) return undefined;
     const policy = JSON.parse(raw) as { deadLetterTargetArn: string; maxReceiveCount: number | string };
-    return { deadLetterQueue: policy.deadLetterTargetArn.split(':').pop() ?? '', maxReceiveCount: Number(policy.maxReceiveCount) };
+    return {
+      deadLetterQueue: policy.deadLetterTargetArn.split(':').pop() ?? '',
+      maxReceiveCount: Number(policy.maxReceiveCount),
+    };
   }
 
   private validateAttributes(attributes: Record<string, string>): Record<string, string> {
@@ -425,8 +491,15 @@ export class LocalSqs {
         } catch {
           throw new InvalidParameterValueError('Value for parameter RedrivePolicy is invalid. Reason: Invalid JSON.');
         }
-        if (policy === null || typeof policy !== 'object' || typeof policy.deadLetterTargetArn !== 'string' || !(Number(policy.maxReceiveCount) >= 1)) {
-          throw new InvalidParameterValueError('Value for parameter RedrivePolicy is invalid. Reason: needs deadLetterTargetArn and maxReceiveCount.');
+        if (
+          policy === null ||
+          typeof policy !== 'object' ||
+          typeof policy.deadLetterTargetArn !== 'string' ||
+          !(Number(policy.maxReceiveCount) >= 1)
+        ) {
+          throw new InvalidParameterValueError(
+            'Value for parameter RedrivePolicy is invalid. Reason: needs deadLetterTargetArn and maxReceiveCount.',
+          );
         }
       } else if (name in DEFAULT_QUEUE_ATTRIBUTES && !/^\d+$/.test(String(value))) {
         throw new InvalidParameterValueError(`Invalid value for the parameter ${name}.`);

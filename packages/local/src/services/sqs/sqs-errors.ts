@@ -74,7 +74,9 @@ export class InvalidMessageContentsError extends SqsServiceError {
   override readonly name = 'InvalidMessageContents';
   readonly queryCode = 'InvalidMessageContents';
   constructor() {
-    super('Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF');
+    super(
+      'Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF',
+    );
   }
 }
 

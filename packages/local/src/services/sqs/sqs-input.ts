@@ -5,13 +5,23 @@
  */
 import { InvalidMessageContentsError, InvalidParameterValueError } from './sqs-errors';
 
-type Shape = 'string' | 'integer' | 'stringList' | 'stringMap' | 'messageAttributes' | { readonly list: Readonly<Record<string, Shape>> };
+type Shape =
+  | 'string'
+  | 'integer'
+  | 'stringList'
+  | 'stringMap'
+  | 'messageAttributes'
+  | { readonly list: Readonly<Record<string, Shape>> };
 type Members = Readonly<Record<string, Shape>>;
 
 const QUEUE_URL: Members = { QueueUrl: 'string' };
 const SEND: Members = {
-  MessageBody: 'string', DelaySeconds: 'integer', MessageAttributes: 'messageAttributes', MessageSystemAttributes: 'messageAttributes',
-  MessageDeduplicationId: 'string', MessageGroupId: 'string',
+  MessageBody: 'string',
+  DelaySeconds: 'integer',
+  MessageAttributes: 'messageAttributes',
+  MessageSystemAttributes: 'messageAttributes',
+  MessageDeduplicationId: 'string',
+  MessageGroupId: 'string',
 };
 
 /** Input members per operation (members not listed are ignored, as the service ignores them). */
@@ -26,8 +36,14 @@ export const SQS_INPUT_SHAPES: Readonly<Record<string, Members>> = {
   SendMessage: { ...QUEUE_URL, ...SEND },
   SendMessageBatch: { ...QUEUE_URL, Entries: { list: { Id: 'string', ...SEND } } },
   ReceiveMessage: {
-    ...QUEUE_URL, AttributeNames: 'stringList', MessageSystemAttributeNames: 'stringList', MessageAttributeNames: 'stringList',
-    MaxNumberOfMessages: 'integer', VisibilityTimeout: 'integer', WaitTimeSeconds: 'integer', ReceiveRequestAttemptId: 'string',
+    ...QUEUE_URL,
+    AttributeNames: 'stringList',
+    MessageSystemAttributeNames: 'stringList',
+    MessageAttributeNames: 'stringList',
+    MaxNumberOfMessages: 'integer',
+    VisibilityTimeout: 'integer',
+    WaitTimeSeconds: 'integer',
+    ReceiveRequestAttemptId: 'string',
   },
   DeleteMessage: { ...QUEUE_URL, ReceiptHandle: 'string' },
   DeleteMessageBatch: { ...QUEUE_URL, Entries: { list: { Id: 'string', ReceiptHandle: 'string' } } },
@@ -52,21 +68,28 @@ function check(value: unknown, shape: Shape, path: string): void {
   } else if (shape === 'stringList') {
     if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) invalid(path, 'must be a list of strings');
   } else if (shape === 'stringMap') {
-    if (!isObject(value) || Object.values(value).some((v) => typeof v !== 'string')) invalid(path, 'must be a map of strings');
+    if (!isObject(value) || Object.values(value).some((v) => typeof v !== 'string'))
+      invalid(path, 'must be a map of strings');
   } else if (shape === 'messageAttributes') {
     if (!isObject(value)) invalid(path, 'must be a map of message attributes');
     for (const [name, attribute] of Object.entries(value)) {
-      if (!isObject(attribute) || typeof attribute.DataType !== 'string' || !/^(String|Number|Binary)(\..+)?$/.test(attribute.DataType)) {
+      if (
+        !isObject(attribute) ||
+        typeof attribute.DataType !== 'string' ||
+        !/^(String|Number|Binary)(\..+)?$/.test(attribute.DataType)
+      ) {
         invalid(`${path}.${name}`, 'DataType must be String, Number or Binary, with an optional custom suffix');
       }
       const value = attribute.DataType.startsWith('Binary') ? attribute.BinaryValue : attribute.StringValue;
-      if (typeof value !== 'string' || value === '') invalid(`${path}.${name}`, `a ${attribute.DataType} attribute needs a non-empty value`);
+      if (typeof value !== 'string' || value === '')
+        invalid(`${path}.${name}`, `a ${attribute.DataType} attribute needs a non-empty value`);
     }
   } else {
     if (!Array.isArray(value)) invalid(path, 'must be a list');
     value.forEach((entry, i) => {
       if (!isObject(entry)) invalid(`${path}.${i + 1}`, 'must be a structure');
-      for (const [member, memberShape] of Object.entries(shape.list)) check(entry[member], memberShape, `${path}.${i + 1}.${member}`);
+      for (const [member, memberShape] of Object.entries(shape.list))
+        check(entry[member], memberShape, `${path}.${i + 1}.${member}`);
       bodyCharacters(entry.MessageBody);
     });
   }

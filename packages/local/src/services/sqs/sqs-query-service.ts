@@ -6,7 +6,13 @@
  */
 import { XmlNode } from '@aws-sdk/xml-builder';
 import {
-  type AwsQueryService, decodeQueryForm, queryErrorResponse, queryListMembers, queryResponse, type QueryTree, textElement,
+  type AwsQueryService,
+  decodeQueryForm,
+  queryErrorResponse,
+  queryListMembers,
+  queryResponse,
+  type QueryTree,
+  textElement,
 } from '../../api/aws-query-protocol';
 import type { LocalSqs } from './local-sqs';
 import { InvalidActionError, MissingActionError, SqsServiceError } from './sqs-errors';
@@ -31,7 +37,11 @@ const LISTS: readonly { query: string; json: string }[] = [
   { query: 'MessageSystemAttributeName', json: 'MessageSystemAttributeNames' },
 ];
 /** Flattened lists of batch entries, by the query name of one entry. */
-const ENTRY_LISTS = ['SendMessageBatchRequestEntry', 'DeleteMessageBatchRequestEntry', 'ChangeMessageVisibilityBatchRequestEntry'];
+const ENTRY_LISTS = [
+  'SendMessageBatchRequestEntry',
+  'DeleteMessageBatchRequestEntry',
+  'ChangeMessageVisibilityBatchRequestEntry',
+];
 /** Members the model types as integers (the form carries them as text). */
 const INTEGERS = new Set(['DelaySeconds', 'MaxNumberOfMessages', 'VisibilityTimeout', 'WaitTimeSeconds', 'MaxResults']);
 
@@ -79,9 +89,16 @@ function toXml(name: string, value: unknown, action: string): XmlNode[] {
   if (typeof value === 'object') {
     const map = MAPS.find((m) => m.json === name);
     if (map) {
-      return Object.entries(value as Json).map(([k, v]) => new XmlNode(map.query, [textElement(map.key, k), ...toXml('Value', v, action)]));
+      return Object.entries(value as Json).map(
+        ([k, v]) => new XmlNode(map.query, [textElement(map.key, k), ...toXml('Value', v, action)]),
+      );
     }
-    return [new XmlNode(name, Object.entries(value as Json).flatMap(([k, v]) => toXml(k, v, action)))];
+    return [
+      new XmlNode(
+        name,
+        Object.entries(value as Json).flatMap(([k, v]) => toXml(k, v, action)),
+      ),
+    ];
   }
   return [textElement(name, String(value))];
 }
@@ -89,13 +106,20 @@ function toXml(name: string, value: unknown, action: string): XmlNode[] {
 /** The element name of one member of an output list. */
 function listMemberName(name: string, action: string): string {
   switch (name) {
-    case 'QueueUrls': return 'QueueUrl';
-    case 'Messages': return 'Message';
-    case 'Successful': return `${action}ResultEntry`;
-    case 'Failed': return 'BatchResultErrorEntry';
-    case 'StringListValues': return 'StringListValue';
-    case 'BinaryListValues': return 'BinaryListValue';
-    default: return name;
+    case 'QueueUrls':
+      return 'QueueUrl';
+    case 'Messages':
+      return 'Message';
+    case 'Successful':
+      return `${action}ResultEntry`;
+    case 'Failed':
+      return 'BatchResultErrorEntry';
+    case 'StringListValues':
+      return 'StringListValue';
+    case 'BinaryListValues':
+      return 'BinaryListValue';
+    default:
+      return name;
   }
 }
 
@@ -109,13 +133,28 @@ export function sqsQueryService(sqs: LocalSqs): AwsQueryService {
         if (!Object.hasOwn(SQS_INPUT_SHAPES, action)) throw new InvalidActionError(action);
         const input = toJsonInput(decodeQueryForm(form));
         // Posted to the queue's own URL (as older SDKs do): the path names the queue.
-        if (input.QueueUrl === undefined && path !== '/' && !['CreateQueue', 'GetQueueUrl', 'ListQueues'].includes(action)) input.QueueUrl = path;
+        if (
+          input.QueueUrl === undefined &&
+          path !== '/' &&
+          !['CreateQueue', 'GetQueueUrl', 'ListQueues'].includes(action)
+        )
+          input.QueueUrl = path;
         validateSqsInput(action, input);
         const output = (await sqs.handle(action, input)) as Json;
-        return { statusCode: 200, body: queryResponse(SQS_XML_NAMESPACE, action, Object.entries(output ?? {}).flatMap(([k, v]) => toXml(k, v, action))) };
+        return {
+          statusCode: 200,
+          body: queryResponse(
+            SQS_XML_NAMESPACE,
+            action,
+            Object.entries(output ?? {}).flatMap(([k, v]) => toXml(k, v, action)),
+          ),
+        };
       } catch (err) {
         if (!(err instanceof SqsServiceError)) throw err;
-        return { statusCode: 400, body: queryErrorResponse(SQS_XML_NAMESPACE, { type: 'Sender', code: err.queryCode, message: err.message }) };
+        return {
+          statusCode: 400,
+          body: queryErrorResponse(SQS_XML_NAMESPACE, { type: 'Sender', code: err.queryCode, message: err.message }),
+        };
       }
     },
   };

@@ -13,8 +13,16 @@ export function sqsService(sqs: LocalSqs): AwsJsonService {
     },
     describeError: (err) =>
       err instanceof SqsServiceError
-        ? { type: `com.amazonaws.sqs#${err.name}`, message: err.message, headers: { 'x-amzn-query-error': `${err.queryCode};Sender` } }
+        ? {
+            type: `com.amazonaws.sqs#${err.name}`,
+            message: err.message,
+            headers: { 'x-amzn-query-error': `${err.queryCode};Sender` },
+          }
         : undefined,
-    serializationError: (message) => ({ type: 'com.amazonaws.sqs#InvalidParameterValue', message, headers: { 'x-amzn-query-error': 'InvalidParameterValue;Sender' } }),
+    serializationError: (message) => ({
+      type: 'com.amazonaws.sqs#InvalidParameterValue',
+      message,
+      headers: { 'x-amzn-query-error': 'InvalidParameterValue;Sender' },
+    }),
   };
 }

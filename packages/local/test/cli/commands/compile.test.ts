@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../../src/cli/commands/compile';
 
-const golden = (name: string) => readFile(new URL(`../../../../../test/fixtures/asl/${name}.asl.json`, import.meta.url), 'utf8');
+const golden = (name: string) =>
+  readFile(new URL(`../../../../../test/fixtures/asl/${name}.asl.json`, import.meta.url), 'utf8');
 
 describe('autosave compile', () => {
   let out: string;
@@ -36,20 +37,33 @@ describe('autosave compile', () => {
   it('prints every workflow keyed by name', async () => {
     capture();
     expect(await run([])).toBe(0);
-    expect(Object.keys(JSON.parse(stdout))).toEqual(['clinical-trial-onboarding', 'contract-renewal', 'research-agent', 'support-triage']);
+    expect(Object.keys(JSON.parse(stdout))).toEqual([
+      'clinical-trial-onboarding',
+      'contract-renewal',
+      'research-agent',
+      'support-triage',
+    ]);
   });
 
   it('writes <workflow>.asl.json files with --out', async () => {
     capture();
     expect(await run(['--out', out])).toBe(0);
-    expect((await readdir(out)).sort()).toEqual(['clinical-trial-onboarding.asl.json', 'contract-renewal.asl.json', 'research-agent.asl.json', 'support-triage.asl.json']);
+    expect((await readdir(out)).sort()).toEqual([
+      'clinical-trial-onboarding.asl.json',
+      'contract-renewal.asl.json',
+      'research-agent.asl.json',
+      'support-triage.asl.json',
+    ]);
     expect(await readFile(join(out, 'research-agent.asl.json'), 'utf8')).toBe(await golden('research-agent'));
   });
 
-  it.each([[['no-such-workflow']], [['a', 'b']], [['--bogus']]])('refuses %j with one line and exit code 2', async (args) => {
-    capture();
-    expect(await run(args)).toBe(2);
-    expect(stdout).toBe('');
-    expect(stderr.split('\n')[0]).toMatch(/^autosave compile: /);
-  });
+  it.each([[['no-such-workflow']], [['a', 'b']], [['--bogus']]])(
+    'refuses %j with one line and exit code 2',
+    async (args) => {
+      capture();
+      expect(await run(args)).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.split('\n')[0]).toMatch(/^autosave compile: /);
+    },
+  );
 });

@@ -23,7 +23,12 @@ afterAll(() => {
 describe('autosave deploy-check offline (template against template, IAM simulated)', () => {
   it('a code-changing deploy of the fixed stack publishes new versions and strands nothing', async () => {
     const impacts = await checkTemplates(deployed, next);
-    expect(impacts.map((i) => i.stateMachine).sort()).toEqual(['clinical-trial-onboarding', 'contract-renewal', 'research-agent', 'support-triage']);
+    expect(impacts.map((i) => i.stateMachine).sort()).toEqual([
+      'clinical-trial-onboarding',
+      'contract-renewal',
+      'research-agent',
+      'support-triage',
+    ]);
     for (const i of impacts) {
       expect(i.publishesNewVersion, i.stateMachine).toBe(true);
       expect(i.stranded, i.stateMachine).toEqual([]);
@@ -35,7 +40,14 @@ describe('autosave deploy-check offline (template against template, IAM simulate
     const impacts = await checkTemplates(deployed, stranding);
     const stranded = impacts.flatMap((i) => i.stranded);
     expect(stranded.length).toBeGreaterThan(0);
-    expect(stranded.every((s) => s.request.action === 'lambda:InvokeFunction' && /:1$/.test(s.request.resource) && s.result === 'ImplicitlyDenied')).toBe(true);
+    expect(
+      stranded.every(
+        (s) =>
+          s.request.action === 'lambda:InvokeFunction' &&
+          /:1$/.test(s.request.resource) &&
+          s.result === 'ImplicitlyDenied',
+      ),
+    ).toBe(true);
     expect(await run(['--from', deployed, '--to', stranding])).toBe(1);
   });
 });

@@ -35,7 +35,9 @@ describe('start --input', () => {
   });
 
   it('reports text that is neither JSON nor a path as invalid JSON', async () => {
-    await expect(readRunInput('{not json', 'w')).rejects.toThrow(/^--input is neither valid JSON nor a readable JSON file/);
+    await expect(readRunInput('{not json', 'w')).rejects.toThrow(
+      /^--input is neither valid JSON nor a readable JSON file/,
+    );
   });
 
   it.each([

@@ -21,11 +21,27 @@ const closed = {
 
 describe('matchesEventPattern', () => {
   it.each([
-    ['the rule CDK synthesizes for closed runs', { source: ['aws.states'], 'detail-type': ['Step Functions Execution Status Change'], detail: { status: ['SUCCEEDED', 'FAILED'], stateMachineArn: [closed.detail.stateMachineArn] } }, true],
+    [
+      'the rule CDK synthesizes for closed runs',
+      {
+        source: ['aws.states'],
+        'detail-type': ['Step Functions Execution Status Change'],
+        detail: { status: ['SUCCEEDED', 'FAILED'], stateMachineArn: [closed.detail.stateMachineArn] },
+      },
+      true,
+    ],
     ['a status the rule does not list', { detail: { status: ['SUCCEEDED'] } }, false],
-    ['another state machine', { detail: { stateMachineArn: ['arn:aws:states:us-east-1:123456789012:stateMachine:other'] } }, false],
+    [
+      'another state machine',
+      { detail: { stateMachineArn: ['arn:aws:states:us-east-1:123456789012:stateMachine:other'] } },
+      false,
+    ],
     ['a field the event lacks', { detail: { cause: ['x'] } }, false],
-    ['prefix', { detail: { executionArn: [{ prefix: 'arn:aws:states:us-east-1:123456789012:execution:onboarding:' }] } }, true],
+    [
+      'prefix',
+      { detail: { executionArn: [{ prefix: 'arn:aws:states:us-east-1:123456789012:execution:onboarding:' }] } },
+      true,
+    ],
     ['suffix', { detail: { executionArn: [{ suffix: ':site-2' }] } }, false],
     ['anything-but a list', { detail: { status: [{ 'anything-but': ['SUCCEEDED', 'ABORTED'] }] } }, true],
     ['anything-but the value itself', { detail: { status: [{ 'anything-but': 'FAILED' }] } }, false],
@@ -77,7 +93,11 @@ describe('matchesEventPattern: the comparison operators AWS documents', () => {
     ['anything-but a number', { detail: { 'c-count': [{ 'anything-but': 123 }] } }, true],
     ['anything-but a prefix', { detail: { state: [{ 'anything-but': { prefix: 'term' } }] } }, false],
     ['anything-but a suffix', { detail: { FileName: [{ 'anything-but': { suffix: '.txt' } }] } }, true],
-    ['anything-but equals-ignore-case a list', { detail: { state: [{ 'anything-but': { 'equals-ignore-case': ['Stopped', 'TERMINATED'] } }] } }, false],
+    [
+      'anything-but equals-ignore-case a list',
+      { detail: { state: [{ 'anything-but': { 'equals-ignore-case': ['Stopped', 'TERMINATED'] } }] } },
+      false,
+    ],
     ['anything-but a wildcard', { detail: { FileName: [{ 'anything-but': { wildcard: '*.PNG' } }] } }, false],
     ['anything-but does not match a missing field', { detail: { missing: [{ 'anything-but': 'x' }] } }, false],
     ['numeric closed range', { detail: { 'c-count': [{ numeric: ['>', 0, '<=', 5] }] } }, true],
@@ -88,11 +108,31 @@ describe('matchesEventPattern: the comparison operators AWS documents', () => {
     ['an empty string value', { detail: { eventVersion: [''] } }, true],
     ['wildcard', { resources: [{ wildcard: 'arn:aws:ec2:us-west-1:*:instance/*' }] }, true],
     ['wildcard that does not match', { resources: [{ wildcard: 'arn:aws:ec2:eu-west-1:*' }] }, false],
-    ['$or: one alternative matches', { detail: { $or: [{ 'c-count': [{ numeric: ['>', 10] }] }, { 'd-count': [{ numeric: ['<', 10] }] }] } }, true],
-    ['$or: no alternative matches', { detail: { $or: [{ 'c-count': [{ numeric: ['>', 10] }] }, { 'x-limit': [{ numeric: ['=', 300] }] }] } }, false],
-    ['$or at the top level', { $or: [{ source: ['aws.s3'] }, { 'detail-type': ['EC2 Instance State-change Notification'] }] }, true],
-    ['an array of objects matches when one element matches the nested pattern', { detail: { items: { name: ['b'], size: [{ numeric: ['>', 10] }] } } }, true],
-    ['every field must match within the same element', { detail: { items: { name: ['a'], size: [{ numeric: ['>', 10] }] } } }, false],
+    [
+      '$or: one alternative matches',
+      { detail: { $or: [{ 'c-count': [{ numeric: ['>', 10] }] }, { 'd-count': [{ numeric: ['<', 10] }] }] } },
+      true,
+    ],
+    [
+      '$or: no alternative matches',
+      { detail: { $or: [{ 'c-count': [{ numeric: ['>', 10] }] }, { 'x-limit': [{ numeric: ['=', 300] }] }] } },
+      false,
+    ],
+    [
+      '$or at the top level',
+      { $or: [{ source: ['aws.s3'] }, { 'detail-type': ['EC2 Instance State-change Notification'] }] },
+      true,
+    ],
+    [
+      'an array of objects matches when one element matches the nested pattern',
+      { detail: { items: { name: ['b'], size: [{ numeric: ['>', 10] }] } } },
+      true,
+    ],
+    [
+      'every field must match within the same element',
+      { detail: { items: { name: ['a'], size: [{ numeric: ['>', 10] }] } } },
+      false,
+    ],
     ['exists false under a missing object', { detail: { missing: { field: [{ exists: false }] } } }, true],
     ['a literal or an absent field', { detail: { 'no-such': ['x', { exists: false }] } }, true],
   ])('%s', (_name, pattern, expected) => {
@@ -104,13 +144,26 @@ describe('eventPatternProblem: what PutRule refuses', () => {
   it.each([
     ['a leaf that is not a list', { source: 'aws.ec2' }, '"source" must be an object or an array'],
     ['an unknown operator', { source: [{ begins: 'aws' }] }, 'Unrecognized match type begins at "source"'],
-    ['exists that is not a boolean', { detail: { x: [{ exists: 'yes' }] } }, 'exists match pattern must be either true or false at "detail.x"'],
-    ['numeric with an odd list', { detail: { x: [{ numeric: ['>'] }] } }, 'Value of numeric must be an array of operator and number pairs at "detail.x"'],
+    [
+      'exists that is not a boolean',
+      { detail: { x: [{ exists: 'yes' }] } },
+      'exists match pattern must be either true or false at "detail.x"',
+    ],
+    [
+      'numeric with an odd list',
+      { detail: { x: [{ numeric: ['>'] }] } },
+      'Value of numeric must be an array of operator and number pairs at "detail.x"',
+    ],
   ])('%s', (_name, pattern, problem) => {
     expect(eventPatternProblem(pattern)).toBe(problem);
   });
 
   it('accepts every pattern of the table above', () => {
-    expect(eventPatternProblem({ source: [{ prefix: { 'equals-ignore-case': 'AWS.E' } }], detail: { $or: [{ a: [1] }, { b: [{ cidr: '10.0.0.0/8' }] }] } })).toBeUndefined();
+    expect(
+      eventPatternProblem({
+        source: [{ prefix: { 'equals-ignore-case': 'AWS.E' } }],
+        detail: { $or: [{ a: [1] }, { b: [{ cidr: '10.0.0.0/8' }] }] },
+      }),
+    ).toBeUndefined();
   });
 });

@@ -24,14 +24,19 @@ export const handler = async (event) => {
 );
 
 // A bundle that answers with the V8 heap limits its sandbox runs under.
-writeFileSync(join(dir, 'limits.mjs'), `import { resourceLimits } from 'node:worker_threads';\nexport const handler = async () => resourceLimits;\n`);
+writeFileSync(
+  join(dir, 'limits.mjs'),
+  `import { resourceLimits } from 'node:worker_threads';\nexport const handler = async () => resourceLimits;\n`,
+);
 
 const worker = new BundleWorker({ codeDirectory: dir, handler: 'index.handler', environment: {} });
-const runner = new InProcessLambdaRunner({ functions: [
+const runner = new InProcessLambdaRunner({
+  functions: [
     { name: 'bundle', load: () => worker.handler, init: worker.init, timeoutSeconds: 0.3 },
     // The same sandbox under a function that may run longer.
     { name: 'bundle-long', load: () => worker.handler, init: worker.init, timeoutSeconds: 30 },
-  ], });
+  ],
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 afterAll(async () => {
@@ -43,7 +48,11 @@ describe('BundleWorker', () => {
   it("keeps each sandbox's young generation small and its old generation at the function's memory size", async () => {
     const limited = new BundleWorker({ codeDirectory: dir, handler: 'limits.handler', environment: {}, memoryMb: 256 });
     try {
-      const limits = (await limited.handler({}, { getRemainingTimeInMillis: () => 10_000 } as unknown as LambdaContext, () => undefined)) as Record<string, number>;
+      const limits = (await limited.handler(
+        {},
+        { getRemainingTimeInMillis: () => 10_000 } as unknown as LambdaContext,
+        () => undefined,
+      )) as Record<string, number>;
       expect(limits.maxYoungGenerationSizeMb).toBeLessThanOrEqual(SANDBOX_YOUNG_GENERATION_MB);
       expect(limits.maxOldGenerationSizeMb).toBe(256);
     } finally {
@@ -52,7 +61,12 @@ describe('BundleWorker', () => {
   });
 
   it('stops a sandbox left idle, as Lambda shuts down unused execution environments: the next invocation is a cold start', async () => {
-    const idle = new BundleWorker({ codeDirectory: dir, handler: 'index.handler', environment: {}, idleStopMillis: 300 });
+    const idle = new BundleWorker({
+      codeDirectory: dir,
+      handler: 'index.handler',
+      environment: {},
+      idleStopMillis: 300,
+    });
     const context = { getRemainingTimeInMillis: () => 10_000 } as unknown as LambdaContext;
     try {
       expect(await idle.handler({}, context, () => undefined)).toEqual({ invocations: 1 });
@@ -87,7 +101,11 @@ describe('BundleWorker', () => {
     // The event loop is held past the deadline, so no timer could run: as when the runner's timeout wins the tie.
     const until = Date.now() + 100;
     while (Date.now() < until);
-    const next = worker.handler({}, { getRemainingTimeInMillis: () => 5_000 } as unknown as LambdaContext, () => undefined);
+    const next = worker.handler(
+      {},
+      { getRemainingTimeInMillis: () => 5_000 } as unknown as LambdaContext,
+      () => undefined,
+    );
     expect(await next).toEqual({ invocations: 1 });
     await sleep(1_300);
     expect(existsSync(marker)).toBe(false);
@@ -99,7 +117,10 @@ describe('BundleWorker', () => {
     const slow = runner.invoke({ functionName: 'bundle', payload: { slowMillis: 2_000, marker: slowMarker } });
     await sleep(100);
     // Still running when the slow one times out, and well within its own timeout.
-    const sibling = runner.invoke({ functionName: 'bundle-long', payload: { slowMillis: 1_000, marker: siblingMarker } });
+    const sibling = runner.invoke({
+      functionName: 'bundle-long',
+      payload: { slowMillis: 1_000, marker: siblingMarker },
+    });
     expect((await slow).payload).toMatchObject({ errorType: 'Sandbox.Timedout' });
     expect((await sibling).functionError).toBeUndefined();
     expect(existsSync(siblingMarker)).toBe(true);

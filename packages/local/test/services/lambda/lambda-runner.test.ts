@@ -8,15 +8,54 @@ class SiteNotFoundError extends Error {
 
 const runner = new InProcessLambdaRunner({
   functions: [
-    { name: 'autosave-echo', load: () => async (event: unknown, context: LambdaContext) => ({ event, fn: context.functionName, arn: context.invokedFunctionArn, left: context.getRemainingTimeInMillis(), id: context.awsRequestId }), timeoutSeconds: 5 },
-    { name: 'fails', load: () => async () => { throw new SiteNotFoundError('no site 4412'); } },
+    {
+      name: 'autosave-echo',
+      load: () => async (event: unknown, context: LambdaContext) => ({
+        event,
+        fn: context.functionName,
+        arn: context.invokedFunctionArn,
+        left: context.getRemainingTimeInMillis(),
+        id: context.awsRequestId,
+      }),
+      timeoutSeconds: 5,
+    },
+    {
+      name: 'fails',
+      load: () => async () => {
+        throw new SiteNotFoundError('no site 4412');
+      },
+    },
     { name: 'slow', load: () => () => new Promise(() => {}), timeoutSeconds: 0.05 },
     // Its module takes longer to load than the function may run: Lambda's Init phase is not part of the timeout.
-    { name: 'slow-init', load: () => new Promise((resolve) => setTimeout(() => resolve(async (_e: unknown, context: LambdaContext) => ({ left: context.getRemainingTimeInMillis() })), 200)), timeoutSeconds: 0.1 },
-    { name: 'callback-style', load: () => (event: { n: number }, _context: LambdaContext, callback: (e: unknown, r?: unknown) => void) => { callback(null, { doubled: event.n * 2 }); } },
+    {
+      name: 'slow-init',
+      load: () =>
+        new Promise((resolve) =>
+          setTimeout(
+            () =>
+              resolve(async (_e: unknown, context: LambdaContext) => ({ left: context.getRemainingTimeInMillis() })),
+            200,
+          ),
+        ),
+      timeoutSeconds: 0.1,
+    },
+    {
+      name: 'callback-style',
+      load: () => (event: { n: number }, _context: LambdaContext, callback: (e: unknown, r?: unknown) => void) => {
+        callback(null, { doubled: event.n * 2 });
+      },
+    },
     { name: 'returns-nothing', load: () => async () => undefined },
     // The context's own fields, as a handler that copies or logs it sees them.
-    { name: 'context-fields', load: () => async (_e: unknown, context: LambdaContext) => ({ ...context, left: typeof context.getRemainingTimeInMillis, ownRemaining: Object.hasOwn(context, 'getRemainingTimeInMillis') }), memoryMb: 512 },
+    {
+      name: 'context-fields',
+      load: () => async (_e: unknown, context: LambdaContext) => ({
+        ...context,
+        left: typeof context.getRemainingTimeInMillis,
+        ownRemaining: Object.hasOwn(context, 'getRemainingTimeInMillis'),
+      }),
+      memoryMb: 512,
+    },
   ],
 });
 
@@ -25,7 +64,11 @@ describe('parseFunctionName', () => {
     ['autosave-model-step', undefined, { name: 'autosave-model-step' }],
     ['autosave-model-step:live', undefined, { name: 'autosave-model-step', qualifier: 'live' }],
     ['123456789012:function:autosave-tool-step', undefined, { name: 'autosave-tool-step' }],
-    ['arn:aws:lambda:eu-west-1:999999999999:function:autosave-tool-step:7', undefined, { name: 'autosave-tool-step', qualifier: '7' }],
+    [
+      'arn:aws:lambda:eu-west-1:999999999999:function:autosave-tool-step:7',
+      undefined,
+      { name: 'autosave-tool-step', qualifier: '7' },
+    ],
     ['arn:aws:lambda:us-east-1:123456789012:function:x', '3', { name: 'x', qualifier: '3' }],
   ])('reads %s (qualifier %s)', (input, qualifier, expected) => {
     expect(parseFunctionName(input, qualifier)).toEqual(expected);
@@ -35,7 +78,10 @@ describe('parseFunctionName', () => {
 describe('InProcessLambdaRunner', () => {
   it('runs a handler by ARN whatever region and account, with a Lambda-like context and a JSON copy of the event', async () => {
     const payload = { siteId: 'site-4412' };
-    const result = await runner.invoke({ functionName: 'arn:aws:lambda:eu-west-1:999999999999:function:autosave-echo:5', payload });
+    const result = await runner.invoke({
+      functionName: 'arn:aws:lambda:eu-west-1:999999999999:function:autosave-echo:5',
+      payload,
+    });
     expect(result.functionError).toBeUndefined();
     expect(result.executedVersion).toBe('5');
     const out = result.payload as { event: unknown; fn: string; arn: string; left: number; id: string };
@@ -67,7 +113,9 @@ describe('InProcessLambdaRunner', () => {
   });
 
   it('supports callback-style handlers and turns an undefined result into null', async () => {
-    expect((await runner.invoke({ functionName: 'callback-style', payload: { n: 21 } })).payload).toEqual({ doubled: 42 });
+    expect((await runner.invoke({ functionName: 'callback-style', payload: { n: 21 } })).payload).toEqual({
+      doubled: 42,
+    });
     expect((await runner.invoke({ functionName: 'returns-nothing', payload: {} })).payload).toBeNull();
   });
 
@@ -80,19 +128,37 @@ describe('InProcessLambdaRunner', () => {
   });
 
   it("hands each invocation a context of Lambda's fields as own properties (getRemainingTimeInMillis among them), with its own request id and log stream", async () => {
-    const first = (await runner.invoke({ functionName: 'context-fields:7', payload: {} })).payload as Record<string, unknown>;
-    const second = (await runner.invoke({ functionName: 'context-fields', payload: {} })).payload as Record<string, unknown>;
+    const first = (await runner.invoke({ functionName: 'context-fields:7', payload: {} })).payload as Record<
+      string,
+      unknown
+    >;
+    const second = (await runner.invoke({ functionName: 'context-fields', payload: {} })).payload as Record<
+      string,
+      unknown
+    >;
     expect(first).toMatchObject({
-      functionName: 'context-fields', functionVersion: '7', invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:context-fields:7',
-      memoryLimitInMB: '512', logGroupName: '/aws/lambda/context-fields', logStreamName: `local/${String(first.awsRequestId)}`,
-      callbackWaitsForEmptyEventLoop: true, left: 'function', ownRemaining: true,
+      functionName: 'context-fields',
+      functionVersion: '7',
+      invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:context-fields:7',
+      memoryLimitInMB: '512',
+      logGroupName: '/aws/lambda/context-fields',
+      logStreamName: `local/${String(first.awsRequestId)}`,
+      callbackWaitsForEmptyEventLoop: true,
+      left: 'function',
+      ownRemaining: true,
     });
-    expect(second).toMatchObject({ functionVersion: '$LATEST', invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:context-fields', logStreamName: `local/${String(second.awsRequestId)}` });
+    expect(second).toMatchObject({
+      functionVersion: '$LATEST',
+      invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:context-fields',
+      logStreamName: `local/${String(second.awsRequestId)}`,
+    });
     expect(second.awsRequestId).not.toBe(first.awsRequestId);
   });
 
   it('throws ResourceNotFoundException (the Lambda service error) for an unknown function', async () => {
-    await expect(runner.invoke({ functionName: 'nope', payload: {} })).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    await expect(runner.invoke({ functionName: 'nope', payload: {} })).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
     expect(runner.has('arn:aws:lambda:us-east-1:1:function:fails')).toBe(true);
   });
 });

@@ -2,14 +2,24 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS, loadUserFunctions, userFunctions } from '../../../src/services/lambda/user-functions';
+import {
+  DEFAULT_USER_FUNCTION_TIMEOUT_SECONDS,
+  loadUserFunctions,
+  userFunctions,
+} from '../../../src/services/lambda/user-functions';
 
 describe('user functions (--functions <module>)', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'autosave-user-fns-'));
-    await writeFile(join(dir, 'named.mjs'), 'export const greet = async (e) => ({ hi: e.name });\nexport const slow = { handler: async () => 1, timeoutSeconds: 900, memoryMb: 1024 };\n');
-    await writeFile(join(dir, 'table.mjs'), "export default { 'my-fn': async () => 'ok' };\nexport const helper = 42;\n");
+    await writeFile(
+      join(dir, 'named.mjs'),
+      'export const greet = async (e) => ({ hi: e.name });\nexport const slow = { handler: async () => 1, timeoutSeconds: 900, memoryMb: 1024 };\n',
+    );
+    await writeFile(
+      join(dir, 'table.mjs'),
+      "export default { 'my-fn': async () => 'ok' };\nexport const helper = 42;\n",
+    );
     await writeFile(join(dir, 'broken.mjs'), 'export const notAHandler = 42;\n');
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -29,7 +39,10 @@ describe('user functions (--functions <module>)', () => {
   });
 
   it('refuses an export that is not a handler, naming it', async () => {
-    await expect(loadUserFunctions(join(dir, 'broken.mjs'))).rejects.toMatchObject({ name: 'UserFunctionsModuleError', message: expect.stringContaining("'notAHandler'") });
+    await expect(loadUserFunctions(join(dir, 'broken.mjs'))).rejects.toMatchObject({
+      name: 'UserFunctionsModuleError',
+      message: expect.stringContaining("'notAHandler'"),
+    });
     expect(() => userFunctions({ x: 'nope' })).toThrow(/'x' is not a Lambda handler/);
   });
 });

@@ -3,21 +3,38 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ChangeMessageVisibilityCommand, CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, GetQueueUrlCommand,
-  ListQueuesCommand, PurgeQueueCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient,
+  ChangeMessageVisibilityCommand,
+  CreateQueueCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  ListQueuesCommand,
+  PurgeQueueCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
 } from '@aws-sdk/client-sqs';
 import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../../src/api/server';
 import { LocalSqs } from '../../../src/services/sqs/local-sqs';
 import { sqsService } from '../../../src/services/sqs/sqs-service';
 
 /** A virtual clock for visibility timeouts: no sleeping. */
-const clock = { t: Date.UTC(2026, 0, 1), now() { return this.t; } };
+const clock = {
+  t: Date.UTC(2026, 0, 1),
+  now() {
+    return this.t;
+  },
+};
 
 async function startSqs(file: string): Promise<{ sqs: LocalSqs; api: LocalApiServer; client: SQSClient }> {
   const sqs = new LocalSqs({ file, clock });
   const api = await startLocalApiServer(createLocalApiHandler({ services: [sqsService(sqs)] }), 0);
   sqs.setBaseUrl(api.url);
-  const client = new SQSClient({ endpoint: api.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+  const client = new SQSClient({
+    endpoint: api.url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+  });
   return { sqs, api, client };
 }
 
@@ -46,23 +63,34 @@ describe('LocalSqs over the AWS JSON protocol', () => {
   });
 
   it('answers an unknown queue with QueueDoesNotExist', async () => {
-    await expect(s.client.send(new GetQueueUrlCommand({ QueueName: 'nope' }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
+    await expect(s.client.send(new GetQueueUrlCommand({ QueueName: 'nope' }))).rejects.toMatchObject({
+      name: 'QueueDoesNotExist',
+    });
   });
 
   it('refuses different attributes for an existing queue with QueueNameExists', async () => {
-    await expect(s.client.send(new CreateQueueCommand({ QueueName: 'jobs', Attributes: { VisibilityTimeout: '5' } })))
-      .rejects.toMatchObject({ name: 'QueueNameExists' });
+    await expect(
+      s.client.send(new CreateQueueCommand({ QueueName: 'jobs', Attributes: { VisibilityTimeout: '5' } })),
+    ).rejects.toMatchObject({ name: 'QueueNameExists' });
   });
 
   it('sends, receives with attributes, hides for the visibility timeout and deletes', async () => {
-    const sent = await s.client.send(new SendMessageCommand({
-      QueueUrl: queueUrl, MessageBody: '{"hello":"world"}',
-      MessageAttributes: { kind: { DataType: 'String', StringValue: 'greeting' } },
-    }));
+    const sent = await s.client.send(
+      new SendMessageCommand({
+        QueueUrl: queueUrl,
+        MessageBody: '{"hello":"world"}',
+        MessageAttributes: { kind: { DataType: 'String', StringValue: 'greeting' } },
+      }),
+    );
     expect(sent.MessageId).toMatch(/^[0-9a-f-]{36}$/);
-    const received = await s.client.send(new ReceiveMessageCommand({
-      QueueUrl: queueUrl, VisibilityTimeout: 10, MessageSystemAttributeNames: ['All'], MessageAttributeNames: ['All'],
-    }));
+    const received = await s.client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        VisibilityTimeout: 10,
+        MessageSystemAttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+      }),
+    );
     expect(received.Messages).toHaveLength(1);
     const [m] = received.Messages!;
     expect(m.Body).toBe('{"hello":"world"}');
@@ -72,40 +100,67 @@ describe('LocalSqs over the AWS JSON protocol', () => {
 
     expect((await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl }))).Messages).toBeUndefined();
     const attrs = await s.client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['All'] }));
-    expect(attrs.Attributes).toMatchObject({ ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '1', VisibilityTimeout: '30' });
+    expect(attrs.Attributes).toMatchObject({
+      ApproximateNumberOfMessages: '0',
+      ApproximateNumberOfMessagesNotVisible: '1',
+      VisibilityTimeout: '30',
+    });
 
     clock.t += 11_000;
-    const again = await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MessageSystemAttributeNames: ['ApproximateReceiveCount'] }));
+    const again = await s.client.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MessageSystemAttributeNames: ['ApproximateReceiveCount'] }),
+    );
     expect(again.Messages![0].Attributes).toEqual({ ApproximateReceiveCount: '2' });
-    await s.client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: again.Messages![0].ReceiptHandle }));
+    await s.client.send(
+      new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: again.Messages![0].ReceiptHandle }),
+    );
     clock.t += 60_000;
     expect((await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl }))).Messages).toBeUndefined();
   });
 
-  it.each(['__proto__', 'constructor', 'toString'])("GetQueueAttributes of an attribute name that is a property of every JavaScript object (%s) is InvalidAttributeName, not a 500", async (name) => {
-    await expect(s.client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [name as never] }))).rejects.toMatchObject({ name: 'InvalidAttributeName' });
-  });
+  it.each(['__proto__', 'constructor', 'toString'])(
+    'GetQueueAttributes of an attribute name that is a property of every JavaScript object (%s) is InvalidAttributeName, not a 500',
+    async (name) => {
+      await expect(
+        s.client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [name as never] })),
+      ).rejects.toMatchObject({ name: 'InvalidAttributeName' });
+    },
+  );
 
   it('returns at most MaxNumberOfMessages, oldest first', async () => {
-    for (const n of [1, 2, 3]) await s.client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: `m${n}` }));
+    for (const n of [1, 2, 3])
+      await s.client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: `m${n}` }));
     const r = await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 2 }));
     expect(r.Messages!.map((m) => m.Body)).toEqual(['m1', 'm2']);
     await s.client.send(new PurgeQueueCommand({ QueueUrl: queueUrl }));
     clock.t += 60_000;
-    expect((await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }))).Messages).toBeUndefined();
+    expect(
+      (await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }))).Messages,
+    ).toBeUndefined();
   });
 
   it('changes visibility of a message in flight and refuses a message not in flight', async () => {
     await s.client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'retry-me' }));
     const [m] = (await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl }))).Messages!;
-    await s.client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: 0 }));
-    const [back] = (await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, VisibilityTimeout: 1 }))).Messages!;
+    await s.client.send(
+      new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: 0 }),
+    );
+    const [back] = (await s.client.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, VisibilityTimeout: 1 })))
+      .Messages!;
     expect(back.Body).toBe('retry-me');
     clock.t += 2_000;
-    await expect(s.client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: back.ReceiptHandle, VisibilityTimeout: 5 })))
-      .rejects.toMatchObject({ name: 'MessageNotInflight' });
-    await expect(s.client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: 'garbage' })))
-      .rejects.toMatchObject({ name: 'ReceiptHandleIsInvalid' });
+    await expect(
+      s.client.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: queueUrl,
+          ReceiptHandle: back.ReceiptHandle,
+          VisibilityTimeout: 5,
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'MessageNotInflight' });
+    await expect(
+      s.client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: 'garbage' })),
+    ).rejects.toMatchObject({ name: 'ReceiptHandleIsInvalid' });
     await s.client.send(new PurgeQueueCommand({ QueueUrl: queueUrl }));
   });
 
@@ -118,11 +173,23 @@ describe('LocalSqs over the AWS JSON protocol', () => {
 
   it('moves a message to its dead-letter queue after maxReceiveCount receives', async () => {
     const dlqUrl = (await s.client.send(new CreateQueueCommand({ QueueName: 'jobs-dlq' }))).QueueUrl!;
-    const redriven = (await s.client.send(new CreateQueueCommand({
-      QueueName: 'fragile', Attributes: { RedrivePolicy: JSON.stringify({ deadLetterTargetArn: 'arn:aws:sqs:us-east-1:123456789012:jobs-dlq', maxReceiveCount: 1 }) },
-    }))).QueueUrl!;
+    const redriven = (
+      await s.client.send(
+        new CreateQueueCommand({
+          QueueName: 'fragile',
+          Attributes: {
+            RedrivePolicy: JSON.stringify({
+              deadLetterTargetArn: 'arn:aws:sqs:us-east-1:123456789012:jobs-dlq',
+              maxReceiveCount: 1,
+            }),
+          },
+        }),
+      )
+    ).QueueUrl!;
     await s.client.send(new SendMessageCommand({ QueueUrl: redriven, MessageBody: 'poison' }));
-    expect((await s.client.send(new ReceiveMessageCommand({ QueueUrl: redriven, VisibilityTimeout: 1 }))).Messages).toHaveLength(1);
+    expect(
+      (await s.client.send(new ReceiveMessageCommand({ QueueUrl: redriven, VisibilityTimeout: 1 }))).Messages,
+    ).toHaveLength(1);
     clock.t += 2_000;
     expect((await s.client.send(new ReceiveMessageCommand({ QueueUrl: redriven }))).Messages).toBeUndefined();
     expect((await s.client.send(new ReceiveMessageCommand({ QueueUrl: dlqUrl }))).Messages?.[0]?.Body).toBe('poison');

@@ -16,7 +16,11 @@ describe('SQS JSON inputs of the wrong shape', () => {
   let api: LocalApiServer;
   let QueueUrl: string;
   const call = async (operation: string, input: object) => {
-    const res = await fetch(api.url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `AmazonSQS.${operation}` }, body: JSON.stringify(input) });
+    const res = await fetch(api.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `AmazonSQS.${operation}` },
+      body: JSON.stringify(input),
+    });
     return { status: res.status, body: (await res.json()) as { __type?: string; message?: string } };
   };
 
@@ -39,8 +43,16 @@ describe('SQS JSON inputs of the wrong shape', () => {
     ['SendMessageBatch', 'Entries a number', () => ({ QueueUrl, Entries: 5 })],
     ['SendMessageBatch', 'a null entry', () => ({ QueueUrl, Entries: [null] })],
     ['DeleteMessageBatch', 'a numeric receipt handle', () => ({ QueueUrl, Entries: [{ Id: 'a', ReceiptHandle: 3 }] })],
-    ['SendMessage', 'an attribute that is a number', () => ({ QueueUrl, MessageBody: 'x', MessageAttributes: { a: 5 } })],
-    ['SendMessage', 'a String attribute without a value', () => ({ QueueUrl, MessageBody: 'x', MessageAttributes: { a: { DataType: 'String' } } })],
+    [
+      'SendMessage',
+      'an attribute that is a number',
+      () => ({ QueueUrl, MessageBody: 'x', MessageAttributes: { a: 5 } }),
+    ],
+    [
+      'SendMessage',
+      'a String attribute without a value',
+      () => ({ QueueUrl, MessageBody: 'x', MessageAttributes: { a: { DataType: 'String' } } }),
+    ],
     ['SendMessage', 'an object body', () => ({ QueueUrl, MessageBody: { nested: true } })],
     ['SetQueueAttributes', 'a RedrivePolicy of null', () => ({ QueueUrl, Attributes: { RedrivePolicy: 'null' } })],
     ['SetQueueAttributes', 'a numeric attribute value', () => ({ QueueUrl, Attributes: { VisibilityTimeout: 30 } })],
@@ -52,11 +64,14 @@ describe('SQS JSON inputs of the wrong shape', () => {
     expect(body).toEqual({ __type: 'com.amazonaws.sqs#InvalidParameterValue', message: expect.any(String) });
   });
 
-  it.each(['nul \u0000', 'bell \u0007', 'lone \ud800', 'not a character \ufffe'])('a message body %j is InvalidMessageContents', async (MessageBody) => {
-    const { status, body } = await call('SendMessage', { QueueUrl, MessageBody });
-    expect(status).toBe(400);
-    expect(body.__type).toBe('com.amazonaws.sqs#InvalidMessageContents');
-  });
+  it.each(['nul \u0000', 'bell \u0007', 'lone \ud800', 'not a character \ufffe'])(
+    'a message body %j is InvalidMessageContents',
+    async (MessageBody) => {
+      const { status, body } = await call('SendMessage', { QueueUrl, MessageBody });
+      expect(status).toBe(400);
+      expect(body.__type).toBe('com.amazonaws.sqs#InvalidMessageContents');
+    },
+  );
 
   it('tabs, newlines and characters outside the BMP are a valid body', async () => {
     const { status } = await call('SendMessage', { QueueUrl, MessageBody: 'a\tb\nc\r 😀 \ue000' });

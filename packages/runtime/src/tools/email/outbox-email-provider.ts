@@ -51,4 +51,9 @@ export class OutboxEmailProvider implements EmailProvider {
   }
 }
 
-const summary = (e: OutboxEmail): SentEmail => ({ messageId: e.messageId, provider: e.provider, to: e.to, subject: e.subject });
+const summary = (e: OutboxEmail): SentEmail => ({
+  messageId: e.messageId,
+  provider: e.provider,
+  to: e.to,
+  subject: e.subject,
+});

@@ -26,7 +26,8 @@ const string = (value: unknown, what: string): string => {
 };
 const boundedString = (value: unknown, what: string): string => {
   const text = string(value, what);
-  if (text.length > MAX_INTRINSIC_STRING_LENGTH) throw new Error(`${what} must be at most ${MAX_INTRINSIC_STRING_LENGTH} characters`);
+  if (text.length > MAX_INTRINSIC_STRING_LENGTH)
+    throw new Error(`${what} must be at most ${MAX_INTRINSIC_STRING_LENGTH} characters`);
   return text;
 };
 const integer = (value: unknown, what: string): number => {
@@ -35,7 +36,8 @@ const integer = (value: unknown, what: string): number => {
 };
 /** Java's `Math.round` (half up, also for negatives: -1.5 → -1), which the service applies to numbers it wants whole. */
 const roundHalfUp = (value: unknown, what: string): number => {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`${what} must be a number, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new Error(`${what} must be a number, got ${JSON.stringify(value)}`);
   return Math.floor(value + 0.5) + 0; // + 0 turns -0 into 0
 };
 const array = (value: unknown, what: string): unknown[] => {
@@ -43,7 +45,8 @@ const array = (value: unknown, what: string): unknown[] => {
   return value;
 };
 const object = (value: unknown, what: string): Record<string, unknown> => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${what} must be a JSON object`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`${what} must be a JSON object`);
   return value as Record<string, unknown>;
 };
 
@@ -54,7 +57,9 @@ const object = (value: unknown, what: string): Record<string, unknown> => {
 function formatArgument(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(formatArgument).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${k}=${formatArgument(v)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}=${formatArgument(v)}`)
+      .join(', ')}}`;
   }
   return String(value);
 }
@@ -84,11 +89,23 @@ function format(args: unknown[], call: IntrinsicCall): string {
 export const INTRINSIC_FUNCTIONS: Readonly<Record<string, IntrinsicFunction>> = {
   'States.Format': { minArgs: 1, maxArgs: Infinity, apply: format },
   // The service reads a blank string as JSON null.
-  'States.StringToJson': { minArgs: 1, maxArgs: 1, apply: ([text]) => (string(text, 'the argument').trim() === '' ? null : parseJson(text)) },
+  'States.StringToJson': {
+    minArgs: 1,
+    maxArgs: 1,
+    apply: ([text]) => (string(text, 'the argument').trim() === '' ? null : parseJson(text)),
+  },
   'States.JsonToString': { minArgs: 1, maxArgs: 1, apply: ([value]) => JSON.stringify(value) },
   'States.Array': { minArgs: 0, maxArgs: Infinity, apply: (args) => args },
-  'States.ArrayPartition': { minArgs: 2, maxArgs: 2, apply: ([items, size]) => partition(array(items, 'the first argument'), size) },
-  'States.ArrayContains': { minArgs: 2, maxArgs: 2, apply: ([items, value]) => array(items, 'the first argument').some((item) => isDeepStrictEqual(item, value)) },
+  'States.ArrayPartition': {
+    minArgs: 2,
+    maxArgs: 2,
+    apply: ([items, size]) => partition(array(items, 'the first argument'), size),
+  },
+  'States.ArrayContains': {
+    minArgs: 2,
+    maxArgs: 2,
+    apply: ([items, value]) => array(items, 'the first argument').some((item) => isDeepStrictEqual(item, value)),
+  },
   'States.ArrayRange': { minArgs: 3, maxArgs: 3, apply: ([start, end, step]) => range(start, end, step) },
   'States.ArrayGetItem': {
     minArgs: 2,
@@ -104,19 +121,31 @@ export const INTRINSIC_FUNCTIONS: Readonly<Record<string, IntrinsicFunction>> = 
   'States.ArrayUnique': {
     minArgs: 1,
     maxArgs: 1,
-    apply: ([items]) => array(items, 'the argument').filter((item, i, all) => all.findIndex((other) => isDeepStrictEqual(other, item)) === i),
+    apply: ([items]) =>
+      array(items, 'the argument').filter(
+        (item, i, all) => all.findIndex((other) => isDeepStrictEqual(other, item)) === i,
+      ),
   },
-  'States.Base64Encode': { minArgs: 1, maxArgs: 1, apply: ([text]) => Buffer.from(boundedString(text, 'the argument'), 'utf8').toString('base64') },
+  'States.Base64Encode': {
+    minArgs: 1,
+    maxArgs: 1,
+    apply: ([text]) => Buffer.from(boundedString(text, 'the argument'), 'utf8').toString('base64'),
+  },
   'States.Base64Decode': {
     minArgs: 1,
     maxArgs: 1,
     apply: ([text]) => {
       const encoded = boundedString(text, 'the argument');
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) throw new Error('the argument is not base64');
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0)
+        throw new Error('the argument is not base64');
       return Buffer.from(encoded, 'base64').toString('utf8');
     },
   },
-  'States.Hash': { minArgs: 2, maxArgs: 2, apply: ([data, algorithm]) => hash(boundedString(data, 'the data'), algorithm) },
+  'States.Hash': {
+    minArgs: 2,
+    maxArgs: 2,
+    apply: ([data, algorithm]) => hash(boundedString(data, 'the data'), algorithm),
+  },
   'States.JsonMerge': {
     minArgs: 3,
     maxArgs: 3,
@@ -134,7 +163,11 @@ export const INTRINSIC_FUNCTIONS: Readonly<Record<string, IntrinsicFunction>> = 
       return low + Math.floor(random(seed === undefined ? undefined : integer(seed, 'the seed')) * (high - low));
     },
   },
-  'States.MathAdd': { minArgs: 2, maxArgs: 2, apply: ([a, b]) => roundHalfUp(a, 'the first argument') + roundHalfUp(b, 'the second argument') },
+  'States.MathAdd': {
+    minArgs: 2,
+    maxArgs: 2,
+    apply: ([a, b]) => roundHalfUp(a, 'the first argument') + roundHalfUp(b, 'the second argument'),
+  },
   'States.StringSplit': {
     minArgs: 2,
     maxArgs: 2,
@@ -175,8 +208,15 @@ export function compileIntrinsic(text: string): IntrinsicCall {
       const fn = INTRINSIC_FUNCTIONS[node.name];
       if (!fn) throw new IntrinsicFailureError(`Unknown intrinsic function ${node.name} in '${text}'.`);
       if (node.args.length < fn.minArgs || node.args.length > fn.maxArgs) {
-        const expected = fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : fn.maxArgs === Infinity ? `at least ${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
-        throw new IntrinsicFailureError(`${node.name} takes ${expected} argument(s), got ${node.args.length} in '${text}'.`);
+        const expected =
+          fn.minArgs === fn.maxArgs
+            ? `${fn.minArgs}`
+            : fn.maxArgs === Infinity
+              ? `at least ${fn.minArgs}`
+              : `${fn.minArgs} to ${fn.maxArgs}`;
+        throw new IntrinsicFailureError(
+          `${node.name} takes ${expected} argument(s), got ${node.args.length} in '${text}'.`,
+        );
       }
       node.args.forEach(check);
     };
@@ -196,7 +236,9 @@ function evaluateArgument(arg: IntrinsicArgument, roots: PathRoots, field: strin
       try {
         return INTRINSIC_FUNCTIONS[arg.name].apply(args, arg);
       } catch (err) {
-        throw new IntrinsicFailureError(`${arg.name} failed for the field '${field}': ${(err as Error).message}`, { cause: err });
+        throw new IntrinsicFailureError(`${arg.name} failed for the field '${field}': ${(err as Error).message}`, {
+          cause: err,
+        });
       }
     }
   }

@@ -6,7 +6,11 @@
 
 /** A parsed intrinsic argument. */
 export type IntrinsicArgument =
-  | { readonly kind: 'literal'; readonly value: unknown; /** a string literal as written, escapes kept (States.Format reads `\{`) */ readonly raw?: string }
+  | {
+      readonly kind: 'literal';
+      readonly value: unknown;
+      /** a string literal as written, escapes kept (States.Format reads `\{`) */ readonly raw?: string;
+    }
   | { readonly kind: 'path'; readonly path: string }
   | IntrinsicCall;
 
@@ -90,7 +94,11 @@ export function parseIntrinsic(text: string): IntrinsicCall {
       pos += number[0].length;
       return { kind: 'literal', value: Number(number[0]) };
     }
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (rest.startsWith(word)) {
         pos += word.length;
         return { kind: 'literal', value };
