@@ -81,10 +81,14 @@ describe('the expression budget', () => {
   it('a catastrophic regex finishes at once: 40 a’s take about as long as 20 (backtracking doubles per a)', async () => {
     const match = (n: number) => output(`$match("${'a'.repeat(n)}!", /^(a+)+$/)`);
     await failure(match(10)); // warm up; no match is "returned nothing"
-    const twenty = await timed(() => match(20));
-    const forty = await timed(() => match(40));
+    // The fastest of three of each, so that a loaded box's pauses do not decide: a backtracking engine takes
+    // 2^20 times as long for 40 as for 20 (hours), a linear one about twice as long.
+    const fastest = async (n: number) =>
+      Math.min(...[await timed(() => match(n)), await timed(() => match(n)), await timed(() => match(n))]);
+    const twenty = await fastest(20);
+    const forty = await fastest(40);
     expect(await failure(match(26))).toMatchObject({ message: expect.stringContaining('returned nothing') });
-    expect(forty / Math.max(twenty, 1)).toBeLessThan(8);
+    expect(forty / Math.max(twenty, 1)).toBeLessThan(50);
   });
 
   it('the event loop turns while an expression runs (the API and other runs keep answering)', async () => {
