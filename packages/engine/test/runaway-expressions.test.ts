@@ -22,23 +22,38 @@ describe('a runaway expression', () => {
 
   it('fails its run with States.QueryEvaluationError naming the budget, and the API answers meanwhile', async () => {
     const other = await h.run(echo, { ok: true });
-    let started = false;
-    // StartExecution runs the first states with the start: it answers once the expression has failed.
-    const start = h.call('StartExecution', { stateMachineArn: runaway, input: '{}' }).then((out) => {
-      started = true;
-      return out as { executionArn: string };
-    });
+    const { executionArn } = (await h.call('StartExecution', { stateMachineArn: runaway, input: '{}' })) as {
+      executionArn: string;
+    };
+    // StartExecution answers before the run's runaway first state is done (AWS answers before a run evaluates anything).
+    expect(await h.describe(executionArn)).toMatchObject({ status: 'RUNNING' });
     expect(await h.describe(other)).toMatchObject({ status: 'SUCCEEDED' });
     expect((await h.call('ListExecutions', { stateMachineArn: echo })).executions).toHaveLength(1);
     expect(await h.call('ListStateMachines', {})).toHaveProperty('stateMachines');
-    expect(started).toBe(false);
 
-    const { executionArn } = await start;
     await h.idle();
     const run = await h.describe(executionArn);
     expect(run).toMatchObject({ status: 'FAILED', error: 'States.QueryEvaluationError' });
     expect(run.cause).toContain('it ran for more than 1500 ms');
     expect(run.cause).toContain('expressionLimits.timeoutMillis');
+  });
+
+  it('records the same history as a run whose first state fails at once', async () => {
+    const failsAtOnce = await h.machine(
+      jsonata({ Spin: { Type: 'Pass', Output: '{% $notAFunction() %}', End: true } }),
+      'fails-at-once',
+    );
+    const shape = async (stateMachineArn: string) => {
+      const { executionArn } = (await h.call('StartExecution', { stateMachineArn, input: '{"a":1}' })) as {
+        executionArn: string;
+      };
+      await h.idle();
+      const { events } = (await h.call('GetExecutionHistory', { executionArn })) as {
+        events: { type: string; id: number; previousEventId: number }[];
+      };
+      return events.map(({ type, id, previousEventId }) => ({ type, id, previousEventId }));
+    };
+    expect(await shape(runaway)).toEqual(await shape(failsAtOnce));
   });
 
   it('fails in TestState the same way, and TestState answers', async () => {

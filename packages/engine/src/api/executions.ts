@@ -9,7 +9,7 @@ import {
 import type { EngineStore, ExecutionRow, FrameRow } from '../store';
 import { assertExecutionArn, executionArn, expressExecutionArn, parseStateMachineArn, versionArn } from '../arns';
 import type { EngineContext } from '../engine-context';
-import { EXECUTION_TIMER_FRAME, type Executor } from '../executor/executor';
+import { EXECUTION_TIMER_FRAME, type Executor, type RunOpening } from '../executor/executor';
 import { type FramePosition, FrameRecord, ROOT_FRAME_ID } from '../executor/frame';
 import { payloadTextDetails, toWireEvent } from '../executor/history';
 import type { ChildStartOptions } from '../executor/task-integrations';
@@ -159,25 +159,6 @@ export async function startExecution(
     parent_task: parentTask ? JSON.stringify(parentTask) : null,
     event_count: 0,
   };
-  const root = new FrameRecord(
-    arn,
-    ROOT_FRAME_ID,
-    null,
-    0,
-    'RUNNING',
-    initialPosition(definition.root.startAt, parsedInput, nowMs),
-    null,
-  );
-  const batch = new TransitionBatch(arn, () => rt.clock.now());
-  // As the service writes it: the first state's Entered event has previousEventId 0, like ExecutionStarted.
-  batch.event(null, 'ExecutionStarted', {
-    // The input as the caller wrote it, as AWS records it (not re-serialized).
-    ...payloadTextDetails('input', inputText),
-    roleArn,
-    ...(viaAlias ? { stateMachineAliasArn: viaAlias } : {}),
-    ...(pinnedVersion ? { stateMachineVersionArn: pinnedVersion } : {}),
-  });
-  batch.touch(root);
   const ownTimeout =
     definition.timeoutSeconds !== undefined && definition.timeoutSeconds > 0 ? definition.timeoutSeconds : undefined;
   // The service stops an express run at five minutes, whatever the definition asks.
@@ -185,11 +166,33 @@ export async function startExecution(
     ? Math.min(ownTimeout ?? EXPRESS_MAX_DURATION_SECONDS, EXPRESS_MAX_DURATION_SECONDS)
     : ownTimeout;
   const timed = timeoutSeconds !== undefined;
-  if (timed) {
-    batch.armExecutionTimer(EXECUTION_TIMER_FRAME, 'execution-timeout', nowMs + timeoutSeconds * 1000);
-  }
+  const opening = (): RunOpening => {
+    const root = new FrameRecord(
+      arn,
+      ROOT_FRAME_ID,
+      null,
+      0,
+      'RUNNING',
+      initialPosition(definition.root.startAt, parsedInput, nowMs),
+      null,
+    );
+    const batch = new TransitionBatch(arn, () => rt.clock.now());
+    // As the service writes it: the first state's Entered event has previousEventId 0, like ExecutionStarted.
+    batch.event(null, 'ExecutionStarted', {
+      // The input as the caller wrote it, as AWS records it (not re-serialized).
+      ...payloadTextDetails('input', inputText),
+      roleArn,
+      ...(viaAlias ? { stateMachineAliasArn: viaAlias } : {}),
+      ...(pinnedVersion ? { stateMachineVersionArn: pinnedVersion } : {}),
+    });
+    batch.touch(root);
+    if (timed) {
+      batch.armExecutionTimer(EXECUTION_TIMER_FRAME, 'execution-timeout', nowMs + timeoutSeconds * 1000);
+    }
+    return { root, batch };
+  };
   // The run's first steps (up to its first Task, Wait or Parallel/Map) go into the same commit as its start.
-  const afterCommit = await home.executor.firstTransition(row, root, batch);
+  const { batch, afterCommit } = await home.executor.firstTransition(row, opening);
   const store = home.store;
   // Everything the start writes is in the store (its row, its mock's row, its batch): a rollback undoes it, and it may run again.
   const result = await store.committer.commit(() => {

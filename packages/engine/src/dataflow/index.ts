@@ -12,7 +12,12 @@ export { jsonPathDataFlow } from './jsonpath/jsonpath-data-flow';
 export { compileIntrinsic, INTRINSIC_FUNCTIONS } from './jsonpath/intrinsics/intrinsic-functions';
 export { readPath, setReferencePath } from './jsonpath/paths';
 export { compileJsonata, isJsonataExpression } from './jsonata/expressions';
-export { DEFAULT_EXPRESSION_LIMITS, type EvaluationWatch, type ExpressionLimits } from './jsonata/evaluation-budget';
+export {
+  DEFAULT_EXPRESSION_LIMITS,
+  EvaluationDeferredError,
+  type EvaluationWatch,
+  type ExpressionLimits,
+} from './jsonata/evaluation-budget';
 
 // What the definition validator checks statically, ahead of any run.
 export { forEachString, isMalformedJsonataExpression } from './jsonata/expressions';

@@ -33,6 +33,11 @@ export interface EvaluationScope {
   readonly expressionLimits?: ExpressionLimits;
   /** Who is told of an evaluation that runs long, and may forbid one. @default nobody (TestState, Express runs) */
   readonly evaluationWatch?: EvaluationWatch;
+  /**
+   * A run's first transition, computed inside its StartExecution: a JSONata evaluation that outlasts its
+   * slice throws `EvaluationDeferredError` instead of holding the start's answer. @default false
+   */
+  readonly deferLongEvaluation?: boolean;
 }
 
 /** A failure raised while evaluating a state's data flow; `name` is the ASL error name. */

@@ -32,6 +32,7 @@ import {
   type WriteOutcome,
 } from '../store';
 import type { EngineContext } from '../engine-context';
+import { EvaluationDeferredError } from '../dataflow';
 import { FrameRecord } from './frame';
 import { FrameRows } from './frame-rows';
 import { headerOf, RunHeaders } from './run-headers';
@@ -65,6 +66,18 @@ const MAX_EVENT_ID_ATTEMPTS = 5;
 const FAIL_RUN_ATTEMPTS = 5;
 /** The pause before the second try to fail such a run, doubling after each (wall-clock time: a fault passes in real time). */
 const FAIL_RUN_PAUSE_MILLIS = 20;
+
+/** A new run's root frame and the batch that starts it (its ExecutionStarted event, its timers). */
+export interface RunOpening {
+  readonly root: FrameRecord;
+  readonly batch: TransitionBatch;
+}
+
+/** What {@link Executor.firstTransition} computed: the batch to commit with the run's row, and what follows the commit. */
+export interface FirstTransition {
+  readonly batch: TransitionBatch;
+  readonly afterCommit: () => void;
+}
 
 /** The executor's hooks into the engine. */
 export interface ExecutorHooks {
@@ -350,27 +363,39 @@ export class Executor {
 
   /**
    * The first transition of a new execution, computed before its row exists so that StartExecution and
-   * the run's first steps share one commit. Returns what to do once `batch` (with the row) is committed.
+   * the run's first steps share one commit. `opening` makes the run's root frame and the batch that starts
+   * it; returns the batch to commit with the row and what to do once it is committed. A first state whose
+   * evaluation outlasts a slice is left to the run: the batch is then a fresh opening, the start alone.
    */
   async firstTransition(
     exec: ExecutionHeader & { readonly input: string },
-    root: FrameRecord,
-    batch: TransitionBatch,
-  ): Promise<() => void> {
+    opening: () => RunOpening,
+  ): Promise<FirstTransition> {
     const run = this.runOf(exec, exec.input);
-    const step = new Step(this.stepServices, run, root, batch, new Effects());
+    let { root, batch } = opening();
+    let step = new Step(this.stepServices, run, root, batch, new Effects());
+    step.deferLongEvaluations = true;
     this.enter();
     try {
       await step.drive();
+    } catch (err) {
+      if (!(err instanceof EvaluationDeferredError)) throw err;
+      // The start alone, its root frame about to enter its first state: the run evaluates it right after the commit.
+      ({ root, batch } = opening());
+      step = new Step(this.stepServices, run, root, batch, new Effects());
+      step.fx.signals.push({ frameId: root.id, signal: { kind: 'resume' } });
     } finally {
       this.leave();
     }
-    return () => {
-      // A new run (or one of the same ARN after an older one was swept): its own header and root frame from now on.
-      this.headers.remember(headerOf(exec));
-      this.frameRows.forgetRun(exec.arn);
-      this.frameRows.written(root);
-      this.afterCommit(run, step.fx, batch.eventCount);
+    return {
+      batch,
+      afterCommit: () => {
+        // A new run (or one of the same ARN after an older one was swept): its own header and root frame from now on.
+        this.headers.remember(headerOf(exec));
+        this.frameRows.forgetRun(exec.arn);
+        this.frameRows.written(root);
+        this.afterCommit(run, step.fx, batch.eventCount);
+      },
     };
   }
 

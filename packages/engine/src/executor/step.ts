@@ -8,7 +8,13 @@ import type { Clock } from '@autosave/workflow/config';
 import type { EngineStore } from '../store';
 import type { EventOptions, ExecutionClose, TransitionBatch } from '../store';
 import { dataFlowFor } from '../dataflow';
-import { DataLimitExceededError, NoChoiceMatchedError, QueryEvaluationError, StatesDataFlowError } from '../dataflow';
+import {
+  DataLimitExceededError,
+  EvaluationDeferredError,
+  NoChoiceMatchedError,
+  QueryEvaluationError,
+  StatesDataFlowError,
+} from '../dataflow';
 import type { EvaluationScope, ExpressionLimits, StateDataFlow } from '../dataflow';
 import type { LongEvaluations } from './long-evaluations';
 import type { PreparedState } from '../definition';
@@ -92,6 +98,11 @@ const isoTime = (ms: number): string => new Date(ms).toISOString();
 export class Step {
   /** Whether the current state was entered in this transition (its entered event's id is then predicted). */
   private enteredHere = false;
+  /**
+   * A run's first transition, inside its StartExecution: an evaluation that outlasts its slice throws
+   * EvaluationDeferredError, which no state catches (see {@link failureOf}), so the start answers at once.
+   */
+  deferLongEvaluations = false;
 
   constructor(
     readonly services: StepServices,
@@ -186,6 +197,7 @@ export class Step {
       nowMillis: this.now(),
       expressionLimits: this.services.expressionLimits,
       evaluationWatch: this.services.longEvaluations?.watch(this.run.exec.arn, this.frame.pos.state),
+      deferLongEvaluation: this.deferLongEvaluations,
       ...rest,
     };
   }
@@ -250,6 +262,8 @@ export class Step {
    * nothing and an oversized result keep their own causes, as AWS records them.
    */
   failureOf(err: unknown): StateFailure {
+    // Not a failure of the state: the transition is given up and computed again after the start.
+    if (err instanceof EvaluationDeferredError) throw err;
     const failure = toFailure(err);
     const entered = this.frame.pos.enteredEventId;
     if (

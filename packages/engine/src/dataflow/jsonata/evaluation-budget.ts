@@ -113,6 +113,20 @@ export class EvaluationInterruptedError extends Error {
 }
 
 /**
+ * A run's first steps are computed inside its StartExecution, so that the start and those steps share one
+ * commit. An evaluation there that outlasts its slice is not waited for: the start is committed alone, and
+ * the run evaluates the state afterwards, as any other transition (AWS answers StartExecution before a run
+ * evaluates anything; a runaway first state held the answer until its budget ran out).
+ */
+export class EvaluationDeferredError extends Error {
+  override readonly name = 'EvaluationDeferredError';
+
+  constructor() {
+    super("the evaluation outlasted its slice in the run's first transition: it runs after the start instead");
+  }
+}
+
+/**
  * The running account of the evaluations of one field (its expressions, one after the other) against
  * its {@link ExpressionLimits}, told to its {@link EvaluationWatch} when they run long.
  */
@@ -123,9 +137,14 @@ export class EvaluationBudget {
   /** Set while a long evaluation is remembered: forgets it. */
   private forgetLong?: () => void;
 
+  /**
+   * @param deferrable whether an evaluation that outlasts its slice throws {@link EvaluationDeferredError}
+   *   instead of waiting for a turn (a run's first transition, computed inside its start).
+   */
   constructor(
     private readonly limits: ExpressionLimits,
     private readonly watch?: EvaluationWatch,
+    private readonly deferrable = false,
   ) {
     this.startMillis = Date.now();
     this.deadlineMillis = this.startMillis + limits.timeoutMillis;
@@ -162,7 +181,9 @@ export class EvaluationBudget {
     }
     if (this.watch && this.forgetLong === undefined && now - this.startMillis >= this.watch.longAfterMillis)
       this.forgetLong = this.watch.long();
-    return now - Math.max(lastTurnMillis, this.startMillis) >= EVALUATION_SLICE_MILLIS ? nextTurn() : undefined;
+    if (now - Math.max(lastTurnMillis, this.startMillis) < EVALUATION_SLICE_MILLIS) return undefined;
+    if (this.deferrable) throw new EvaluationDeferredError();
+    return nextTurn();
   }
 
   /** On exit from a step with its `result`: throws when the step built a string or array past its budget. */

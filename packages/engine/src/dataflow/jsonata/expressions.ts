@@ -11,6 +11,7 @@ import { BoundedCache, DEFAULT_EXPRESSION_CACHE_SIZE } from '../shared/bounded-c
 import {
   DEFAULT_EXPRESSION_LIMITS,
   EvaluationBudget,
+  EvaluationDeferredError,
   EvaluationInterruptedError,
   ExpressionBudgetError,
 } from './evaluation-budget';
@@ -222,7 +223,11 @@ export function bindingsOf(scope: EvaluationScope): Record<string, unknown> {
   const bindings: Record<string, unknown> = {
     ...scope.variables,
     states: { input: scope.input, result: scope.result, errorOutput: scope.errorOutput, context: scope.context },
-    [BUDGET_BINDING]: new EvaluationBudget(scope.expressionLimits ?? DEFAULT_EXPRESSION_LIMITS, scope.evaluationWatch),
+    [BUDGET_BINDING]: new EvaluationBudget(
+      scope.expressionLimits ?? DEFAULT_EXPRESSION_LIMITS,
+      scope.evaluationWatch,
+      scope.deferLongEvaluation,
+    ),
   };
   const nowMillis = scope.nowMillis;
   if (nowMillis !== undefined) {
@@ -283,7 +288,7 @@ export async function evaluateJsonata(
     budget?.begin(literalRangeItems.get(expression));
     value = await expression.evaluate(undefined, bindings);
   } catch (err) {
-    if (err instanceof QueryEvaluationError) throw err;
+    if (err instanceof QueryEvaluationError || err instanceof EvaluationDeferredError) throw err;
     if (err instanceof EvaluationInterruptedError) {
       throw new QueryEvaluationError(
         `The JSONata expression '${source.slice(2, -2).trim()}' specified for the field '${field}' was not evaluated again: ${err.message}`,
