@@ -15,6 +15,7 @@ import {
   EvaluationInterruptedError,
   ExpressionBudgetError,
 } from './evaluation-budget';
+import { isBoundedExpression } from './bounded-expressions';
 import { LinearRegExp } from './linear-regexp';
 
 type Expression = ReturnType<typeof jsonata>;
@@ -195,8 +196,11 @@ export function compileJsonata(source: string, field = 'expression'): Expression
     }
     const rangeItems = largestLiteralRange(expression.ast());
     if (rangeItems > 0) literalRangeItems.set(expression, rangeItems);
-    expression.assign(ENTRY_HOOK as unknown as string, onEntry);
-    expression.assign(EXIT_HOOK as unknown as string, onExit);
+    // An expression that cannot run away skips the hooks JSONata awaits around every step (bounded-expressions.ts).
+    if (!isBoundedExpression(expression.ast() as Parameters<typeof isBoundedExpression>[0])) {
+      expression.assign(ENTRY_HOOK as unknown as string, onEntry);
+      expression.assign(EXIT_HOOK as unknown as string, onExit);
+    }
     for (const { name, signature, implementation } of GUARDED_BUILTINS)
       expression.registerFunction(name, implementation, signature);
     for (const [name, fn] of AWS_FUNCTIONS) {
