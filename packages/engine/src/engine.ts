@@ -47,7 +47,7 @@ import type {
 } from './executor/task-integrations';
 import { TimerService } from './executor/timer-service';
 import type { ServicePorts } from './executor/service-ports';
-import { ExpressRuns, type ClosedExpressRun } from './express-runs';
+import { ExpressRuns, type ExpressRunSnapshot } from './express-runs';
 import { MockedRuns, type MockTestCase, type MockTestCases } from './mocks';
 import { testState } from './test-state';
 import type { LambdaInvoker } from './lambda-invoker';
@@ -156,7 +156,7 @@ export interface EngineOptions {
    * (the service keeps no express run: on AWS they are read back from CloudWatch Logs). `autosave local`'s
    * console lists them. @default nobody is told
    */
-  readonly onExpressRunClosed?: (run: ClosedExpressRun) => void;
+  readonly onExpressRunClosed?: (run: ExpressRunSnapshot) => void;
   /**
    * How long GetActivityTask holds a poll that finds no task before it answers without one (wall-clock
    * time: it is how long an HTTP request stays open, whatever the engine clock).
@@ -468,6 +468,15 @@ export class Engine {
     options: RunImportOptions = {},
   ): Promise<RunImportAnswer> {
     return importRun(this.rt(), header, events, options);
+  }
+
+  /**
+   * The EXPRESS runs in flight, newest first, at most `limit` (not a Step Functions API: the service keeps no
+   * express run; the console's view, beside the closed ones {@link EngineOptions.onExpressRunClosed} hands on).
+   * @param limit @default 100
+   */
+  expressRunsInFlight(limit = 100): readonly ExpressRunSnapshot[] {
+    return this.express?.inFlight(limit) ?? [];
   }
 
   /** Where a pulled run came from (the console's and `autosave describe`'s view); undefined for a run started here. */

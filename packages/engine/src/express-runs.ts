@@ -33,11 +33,11 @@ export const EXPRESS_BILLED_MEMORY_MB = 64;
 export const EXPRESS_BILLING_INCREMENT_MILLIS = 100;
 
 /**
- * An EXPRESS run as it closed, in the API's wire shapes (DescribeExecution's, GetExecutionHistory's events with
- * their data): what the service sends to a machine's CloudWatch Logs at level ALL with execution data, the only
- * place an express run can be read back on AWS.
+ * An EXPRESS run in the API's wire shapes (DescribeExecution's, GetExecutionHistory's events with their data),
+ * as it closed or as it stands: what the service sends to a machine's CloudWatch Logs at level ALL with
+ * execution data, the only place an express run can be read back on AWS.
  */
-export interface ClosedExpressRun {
+export interface ExpressRunSnapshot {
   readonly description: Readonly<Record<string, unknown>>;
   readonly events: readonly Readonly<Record<string, unknown>>[];
 }
@@ -54,8 +54,8 @@ export interface ExpressRunsOptions {
   readonly notifyParent: (row: ExecutionRow) => Promise<void>;
   /** The budget of each JSONata evaluation. @default DEFAULT_EXPRESSION_LIMITS */
   readonly expressionLimits?: ExpressionLimits;
-  /** Told of each express run as it closes, before it is forgotten (see {@link ClosedExpressRun}). @default nobody */
-  readonly onRunClosed?: (run: ClosedExpressRun) => void;
+  /** Told of each express run as it closes, before it is forgotten (see {@link ExpressRunSnapshot}). @default nobody */
+  readonly onRunClosed?: (run: ExpressRunSnapshot) => void;
 }
 
 /** The in-memory home of express runs. */
@@ -121,6 +121,15 @@ export class ExpressRuns {
     return syncExecutionResult(await closed, target.stateMachineArn);
   }
 
+  /**
+   * The runs in flight, newest first, at most `limit`: read where the service keeps nothing, for a local
+   * console that shows a run before it ends.
+   */
+  inFlight(limit: number): readonly ExpressRunSnapshot[] {
+    const now = this.options.clock.now();
+    return this.store.runningExecutions(limit).map((row) => this.snapshot(row, now));
+  }
+
   /** Resolves once no express transition, commit or Task attempt is in flight. */
   async whenIdle(): Promise<void> {
     do await this.executor.whenIdle();
@@ -146,11 +155,7 @@ export class ExpressRuns {
     this.waiters.delete(arn);
     if (this.options.onRunClosed) {
       try {
-        const events = this.store.historyPage(arn, 'ASC', 0, Number.MAX_SAFE_INTEGER).map((e) => toWireEvent(e, true));
-        this.options.onRunClosed({
-          description: executions.describeExecutionRow(row, this.options.clock.now()),
-          events,
-        });
+        this.options.onRunClosed(this.snapshot(row, this.options.clock.now()));
       } catch (err) {
         console.error(`autosave engine: the record of express run ${arn} could not be handed on`, err);
       }
@@ -164,6 +169,13 @@ export class ExpressRuns {
         this.runtime.mocks.forget(arn);
         return this.store.committer.commit(() => this.store.deleteExecution(arn)).catch(() => undefined);
       });
+  }
+
+  private snapshot(row: ExecutionRow, nowMs: number): ExpressRunSnapshot {
+    return {
+      description: executions.describeExecutionRow(row, nowMs),
+      events: this.store.historyPage(row.arn, 'ASC', 0, Number.MAX_SAFE_INTEGER).map((e) => toWireEvent(e, true)),
+    };
   }
 
   private async fireTimer(timer: TimerRow): Promise<void> {

@@ -3,7 +3,7 @@
  */
 export { Engine, DEFAULT_CLOSED_STATUSES, STOP_DRAIN_MILLIS } from './engine';
 export type { DefinitionWarning, EngineOptions, ExecutionStatusChangeEvent, MockedRunView } from './engine';
-export type { ClosedExpressRun } from './express-runs';
+export type { ExpressRunSnapshot } from './express-runs';
 export { RECORDED_OUTCOME_RETRY_MILLIS } from './executor/step';
 export type { RecordedTaskOutcome } from './executor/step';
 export type { TaskCall, TaskCallAuthorizer, TaskCallDenial } from './executor/task-integrations';

@@ -61,7 +61,7 @@ import { LocalSqs } from './services/sqs/local-sqs';
 import type { PassThroughRoute } from './services/pass-through';
 import { sqsService } from './services/sqs/sqs-service';
 import { loadConsoleHandler } from './api/console-mount';
-import { ExpressRunLog } from './services/express-run-log';
+import { EXPRESS_RUNS_KEPT, ExpressRunLog } from './services/express-run-log';
 import type { StackMode, StackDeployment, StackIamEnforcement } from './stack';
 import type { Workflow } from '@autosave/workflow';
 
@@ -461,8 +461,8 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     const runTraces: ((executionArn: string) => Promise<void>) | undefined = options.traces
       ? await tracedRuns(options.traces, (operation, input) => engine.handle(operation, input), log)
       : undefined;
-    // The console's stand-in for express machines' CloudWatch Logs: each EXPRESS run as it closed.
-    const expressRuns = new ExpressRunLog();
+    // The console's stand-in for express machines' CloudWatch Logs: each EXPRESS run as it closed, and those in flight.
+    const expressRuns = new ExpressRunLog(EXPRESS_RUNS_KEPT, () => engine.expressRunsInFlight());
     const engine: Engine = new Engine({
       dataDir: join(dataDir, DATA_LAYOUT.engine),
       onExpressRunClosed: (run) => expressRuns.record(run),

@@ -538,6 +538,12 @@ export class EngineStore {
       return existing;
     }
   }
+  /** The executions still running, newest first, at most `limit` (the express runtime's runs in flight). */
+  runningExecutions(limit: number): ExecutionRow[] {
+    return this.sql("SELECT * FROM executions WHERE status = 'RUNNING' ORDER BY seq DESC LIMIT ?").all(
+      limit,
+    ) as ExecutionRow[];
+  }
   /** A page of executions, newest first (keyset by `seq`), without their inputs and outputs. */
   listExecutions(q: ExecutionListQuery): ExecutionRow[] {
     return this.sql(

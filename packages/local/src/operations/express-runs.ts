@@ -3,7 +3,7 @@ export type { ExpressRunReader, ExpressRunRecord, ExpressRunWire } from '../serv
 import type { RunSummary } from './runs';
 import { workflowNameOf } from './workflows';
 
-/** A kept express run as the runs list shows it (its input kept, for the input search). */
+/** An express run (in flight or kept as it closed) as the runs list shows it (its input kept, for the input search). */
 export function expressRunSummary(run: ExpressRunRecord, registryNames: readonly string[] = []): RunSummary {
   const e = run.execution;
   return {

@@ -63,7 +63,8 @@ export function parseRunStatus(value: string | undefined): RunStatusFilter | und
  * `worker` (an activity task no worker has answered); runs waiting on neither are absent.
  */
 export async function runWaits(sfn: SFNClient, runs: readonly RunSummary[]): Promise<Map<string, 'human' | 'worker'>> {
-  const running = runs.filter((r) => r.status === 'RUNNING');
+  // An EXPRESS run has no history to read (and waits on no task token nor activity: EXPRESS machines take neither).
+  const running = runs.filter((r) => r.status === 'RUNNING' && !r.express);
   const waits = await Promise.all(
     running.map(async (r) => {
       const analysis = analyzeHistory(await getFullHistory(sfn, r.executionArn));

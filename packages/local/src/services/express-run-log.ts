@@ -16,9 +16,9 @@ export interface ExpressRunRecord {
   readonly events: readonly HistoryEvent[];
 }
 
-/** What the console reads of the express runs kept. */
+/** What the console reads of the express runs kept and in flight. */
 export interface ExpressRunReader {
-  /** Newest first. */
+  /** Newest first: the runs in flight, then those that closed. */
   list(): readonly ExpressRunRecord[];
   get(executionArn: string): ExpressRunRecord | undefined;
 }
@@ -29,30 +29,42 @@ export const EXPRESS_RUNS_KEPT = 500;
 // The wire's epoch seconds become Dates where the SDK's deserializer makes them.
 const date = (value: unknown): Date | undefined => (typeof value === 'number' ? new Date(value * 1000) : undefined);
 
+/** A run in the wire's shapes, in the SDK's. */
+function recordOf(run: ExpressRunWire): ExpressRunRecord {
+  const d = run.description;
+  const execution = {
+    ...d,
+    startDate: date(d.startDate),
+    stopDate: date(d.stopDate),
+    redriveDate: date(d.redriveDate),
+    $metadata: {},
+  } as DescribeExecutionCommandOutput;
+  return { execution, events: run.events.map((e) => ({ ...e, timestamp: date(e.timestamp) }) as HistoryEvent) };
+}
+
 /**
  * The local stand-in for an express machine's CloudWatch Logs: the last {@link EXPRESS_RUNS_KEPT} express runs
- * to close, in memory (the service keeps no express run, and neither does the engine). A restart forgets them.
+ * to close, in memory (the service keeps no express run, and neither does the engine), and the runs still in
+ * flight, read from the engine when asked. A restart forgets them.
  */
 export class ExpressRunLog implements ExpressRunReader {
   private readonly runs = new Map<string, ExpressRunRecord>();
 
-  /** @param capacity runs kept @default EXPRESS_RUNS_KEPT */
-  constructor(private readonly capacity = EXPRESS_RUNS_KEPT) {}
+  /**
+   * @param capacity runs kept @default EXPRESS_RUNS_KEPT
+   * @param inFlight the runs in flight, newest first (the engine's `expressRunsInFlight`) @default none
+   */
+  constructor(
+    private readonly capacity = EXPRESS_RUNS_KEPT,
+    private readonly inFlight: () => readonly ExpressRunWire[] = () => [],
+  ) {}
 
   /** Keeps a run that just closed. */
   record(run: ExpressRunWire): void {
-    const d = run.description;
-    const execution = {
-      ...d,
-      startDate: date(d.startDate),
-      stopDate: date(d.stopDate),
-      redriveDate: date(d.redriveDate),
-      $metadata: {},
-    } as DescribeExecutionCommandOutput;
-    const events = run.events.map((e) => ({ ...e, timestamp: date(e.timestamp) }) as HistoryEvent);
-    const arn = execution.executionArn ?? '';
+    const record = recordOf(run);
+    const arn = record.execution.executionArn ?? '';
     this.runs.delete(arn);
-    this.runs.set(arn, { execution, events });
+    this.runs.set(arn, record);
     for (const oldest of this.runs.keys()) {
       if (this.runs.size <= this.capacity) break;
       this.runs.delete(oldest);
@@ -60,10 +72,13 @@ export class ExpressRunLog implements ExpressRunReader {
   }
 
   list(): readonly ExpressRunRecord[] {
-    return [...this.runs.values()].reverse();
+    return [...this.inFlight().map(recordOf), ...[...this.runs.values()].reverse()];
   }
 
   get(executionArn: string): ExpressRunRecord | undefined {
-    return this.runs.get(executionArn);
+    const closed = this.runs.get(executionArn);
+    if (closed) return closed;
+    const running = this.inFlight().find((run) => run.description.executionArn === executionArn);
+    return running && recordOf(running);
   }
 }

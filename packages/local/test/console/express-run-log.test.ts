@@ -25,4 +25,18 @@ describe('the express run log', () => {
     expect(kept.events[0].timestamp).toEqual(new Date(1_700_000_003_000));
     expect(kept.events[0].executionStartedEventDetails?.input).toBe('{}');
   });
+
+  it('lists the runs in flight first, as the engine reads them when asked, and finds them by ARN', () => {
+    const running = { ...run(9), description: { ...run(9).description, status: 'RUNNING', stopDate: undefined } };
+    let inFlight = [running];
+    const log = new ExpressRunLog(2, () => inFlight);
+    log.record(run(1));
+    expect(log.list().map((r) => `${r.execution.name} ${r.execution.status}`)).toEqual([
+      'run-9 RUNNING',
+      'run-1 SUCCEEDED',
+    ]);
+    expect(log.get(running.description.executionArn)?.execution.status).toBe('RUNNING');
+    inFlight = [];
+    expect(log.get(running.description.executionArn)).toBeUndefined();
+  });
 });

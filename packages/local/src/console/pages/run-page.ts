@@ -93,7 +93,7 @@ ${approvalActions(a.url)}</div>`,
 ${approvals}
 ${details.activities.map(activityCallout)}
 ${errorBlock(e.error, e.cause)}
-${e.status === 'RUNNING' ? html`<form method="post" action="/runs/${encodeURIComponent(arn)}/stop" class="inline"><button type="submit" class="stop">Stop</button> <span class="muted">StopExecution: the run ends ABORTED; a stopped run can be redriven</span></form>` : ''}
+${e.status === 'RUNNING' && !express ? html`<form method="post" action="/runs/${encodeURIComponent(arn)}/stop" class="inline"><button type="submit" class="stop">Stop</button> <span class="muted">StopExecution: the run ends ABORTED; a stopped run can be redriven</span></form>` : ''}
 ${redrivable ? html`<form method="post" action="/runs/${encodeURIComponent(e.executionArn ?? executionArn)}/redrive"><button type="submit" class="redrive">Redrive</button> <span class="muted">resumes the run at its failed step with the functions this engine runs now; the steps before keep their results</span></form>` : ''}
 <table class="facts panel"><tbody>
 <tr><td>workflow</td><td>${e.stateMachineArn ? html`<a href="${stateMachineHref(e.stateMachineArn)}">${details.workflow}</a>` : details.workflow}${e.stateMachineVersionArn ? html` <span class="muted">version ${e.stateMachineVersionArn.split(':').pop()}</span>` : ''}</td></tr>

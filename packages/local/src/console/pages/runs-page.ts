@@ -118,7 +118,7 @@ ${hidden}<button type="submit">Search</button>${query.name || query.input || que
 ${runs.length === 0 ? html`<tr><td colspan="5" class="muted">No runs${status ? html` with status ${status}` : ''}${query.name || query.input || query.from || query.to || query.workflow ? ' that match' : ''}. Start one: <code>npx autosave start clinical-trial-onboarding</code></td></tr>` : ''}
 ${runs.map(
   (r) =>
-    html`<tr data-run="${r.name}"><td class="run-name"><a href="${runHref(r.executionArn)}">${r.name}</a></td><td>${r.workflow}${r.express ? html` <span class="muted" title="an EXPRESS run, kept by the console as it closed">EXPRESS</span>` : ''}</td><td>${statusBadge(r.status, waitBadge(waiting.get(r.executionArn)))}${r.redriveCount ? html` <span class="muted">redriven ${r.redriveCount}×</span>` : ''}</td><td class="at">${formatTime(r.startDate)}</td><td>${formatElapsed(r.startDate, r.stopDate ?? now, '')}</td></tr>`,
+    html`<tr data-run="${r.name}"><td class="run-name"><a href="${runHref(r.executionArn)}">${r.name}</a></td><td>${r.workflow}${r.express ? html` <span class="muted" title="an EXPRESS run: the console reads it from the engine while it runs, and keeps it as it closes">EXPRESS</span>` : ''}</td><td>${statusBadge(r.status, waitBadge(waiting.get(r.executionArn)))}${r.redriveCount ? html` <span class="muted">redriven ${r.redriveCount}×</span>` : ''}</td><td class="at">${formatTime(r.startDate)}</td><td>${formatElapsed(r.startDate, r.stopDate ?? now, '')}</td></tr>`,
 )}
 </tbody></table>`;
   const refresh = query.refresh ? { seconds: RUNS_REFRESH_SECONDS, url: runsHref(query) } : undefined;
