@@ -210,6 +210,8 @@ export class Engine {
   /** The Task integrations of the started engine (a TestState of an un-mocked Task calls them too). */
   private integrations?: IntegrationServices;
   private stopping?: Promise<void>;
+  /** The close hooks under way ({@link EngineOptions.onExecutionClosed}, a `.sync` parent's notice), for {@link closeHooksSettled}. */
+  private readonly closeHooks = new Set<Promise<void>>();
   private sweepTimer?: NodeJS.Timeout;
   private readonly handlers: Record<string, Handler>;
   /** The workers waiting in GetActivityTask (made anew at every start: a stop ends them). */
@@ -565,11 +567,30 @@ export class Engine {
       }
     };
     const event = statuses.includes(row.status) ? executions.statusChangeEvent(this.rt(), row) : undefined;
-    Promise.all([parentTold, callback && event ? callback(event as ExecutionStatusChangeEvent) : undefined]).then(
-      done,
-      (err: unknown) =>
-        console.error(`autosave engine: close hooks failed for ${row.arn}; they run again at the next start`, err),
+    const hooks = Promise.all([
+      parentTold,
+      callback && event ? callback(event as ExecutionStatusChangeEvent) : undefined,
+    ]).then(done, (err: unknown) =>
+      console.error(`autosave engine: close hooks failed for ${row.arn}; they run again at the next start`, err),
     );
+    this.closeHooks.add(hooks);
+    void hooks.finally(() => this.closeHooks.delete(hooks));
+  }
+
+  /**
+   * Resolves once no close hook is under way (those that start meanwhile included), or after `maxMillis`.
+   * An embedder stopping calls it while what the hooks reach is still up (run-monitor reads the run through
+   * the Step Functions API and sends to SQS): a hook cut off by a server closing under it would fail loudly
+   * for nothing, and in a test environment whose data directory is then removed it would never run again.
+   */
+  async closeHooksSettled(maxMillis = STOP_DRAIN_MILLIS): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMillis)));
+    const settled = (async () => {
+      while (this.closeHooks.size > 0) await Promise.all(this.closeHooks);
+    })();
+    await Promise.race([settled, deadline]);
+    clearTimeout(timer);
   }
 
   private async notifyParentTask(child: ExecutionRow): Promise<void> {

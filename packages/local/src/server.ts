@@ -505,10 +505,12 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       },
     });
     await engine.start();
-    // Stopping: new requests get 503 before the engine closes its store.
+    // Stopping (these run last to first): the close hooks under way finish first, while the API, SQS and the
+    // functions they reach are up; then new requests get 503 before the engine closes its store.
     stopsFirst.push(
       () => engine.stop(),
       () => late.bind(undefined),
+      () => engine.closeHooksSettled(),
     );
     // A restart (the store has a state machine; the registry path, whose deploy changes nothing a running
     // run uses) answers the Step Functions API now; SQS calls wait for the rest, everything else answers
