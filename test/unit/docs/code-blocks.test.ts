@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { tsBlocks, type CodeBlock } from '../../fixtures/docs/ts-blocks';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const DOCS = [
@@ -16,28 +17,6 @@ const DOCS = [
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
 ];
-
-/** One ```ts block: where it is and its text. */
-interface CodeBlock {
-  readonly doc: string;
-  /** The line (1-based) of its first line of code. */
-  readonly line: number;
-  readonly code: string;
-}
-
-/** The ```ts blocks of a Markdown text, with the line each opens on. */
-export function tsBlocks(doc: string, markdown: string): CodeBlock[] {
-  const blocks: CodeBlock[] = [];
-  const lines = markdown.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    if (!/^```(ts|typescript)\s*$/.test(lines[i])) continue;
-    const start = i + 1;
-    while (i + 1 < lines.length && !lines[i + 1].startsWith('```')) i++;
-    blocks.push({ doc, line: start + 1, code: lines.slice(start, i + 1).join('\n') });
-    i++;
-  }
-  return blocks;
-}
 
 /** Module specifiers of a block's imports. */
 function importedModules(code: string): string[] {
