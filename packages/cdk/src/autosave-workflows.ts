@@ -5,7 +5,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { BUILT_IN_TOOL_NAMES, UnknownToolError } from '@autosave/runtime/tools';
+import { BUILT_IN_TOOL_NAMES, describeMissingTools, missingTools, UnknownToolError } from '@autosave/runtime/tools';
 import { compileWorkflow, toAslJson, toolNamesOf, type Workflow } from '@autosave/workflow';
 import { DeployOptionsError, resolveDeployOptions, type DeployOptions } from './deploy-options';
 import { verifyLocalstackEmailIdentity } from './localstack';
@@ -282,16 +282,17 @@ function checkTools(specs: readonly WorkflowSpec[], toolStep: ToolStepProps | un
     toolStep?.tools?.map((t) => (typeof t === 'string' ? t : t.name)) ??
     (toolStep?.entry === undefined ? BUILT_IN_TOOL_NAMES : undefined);
   if (known === undefined) return required;
-  for (const spec of specs) {
-    const missing = (spec.tools ?? []).filter((t) => !known.includes(t));
-    if (missing.length > 0) {
-      throw new UnknownToolError(
-        `Workflow "${spec.name}" names ${missing.map((t) => `"${t}"`).join(', ')}, which the tool-step function does not implement (its tools: ${known.join(', ') || 'none'}). ` +
-          (toolStep?.entry === undefined
-            ? 'Give your own tool-step (toolStep: { entry, tools }) with toolStepHandler({ tools }), or change the workflow.'
-            : 'Add the tool to toolStepHandler({ tools }) in your entry and to toolStep.tools, or change the workflow.'),
-      );
-    }
+  const [first] = missingTools(
+    specs.map((spec) => ({ workflow: spec.name, tools: spec.tools ?? [] })),
+    known,
+  );
+  if (first) {
+    throw new UnknownToolError(
+      `${describeMissingTools(first, known)} ` +
+        (toolStep?.entry === undefined
+          ? 'Give your own tool-step (toolStep: { entry, tools }) with toolStepHandler({ tools }), or change the workflow.'
+          : 'Add the tool to toolStepHandler({ tools }) in your entry and to toolStep.tools, or change the workflow.'),
+    );
   }
   return required;
 }

@@ -46,7 +46,9 @@ import {
   APPROVAL_ENDPOINT_FUNCTION,
   registryFunctions,
   RUN_MONITOR_FUNCTION,
+  TOOL_STEP_FUNCTION,
 } from './services/lambda/registry-functions';
+import { checkWorkflowTools } from './project';
 import { loadUserFunctions, userFunctions, type UserFunctionExport } from './services/lambda/user-functions';
 import {
   localEnvironment,
@@ -606,10 +608,25 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
         })
       : undefined;
     if (stack) stops.push(() => stack.stop());
-    const functions: LocalFunction[] = stack ? [] : registryFunctions();
+    const registry = stack ? [] : registryFunctions();
+    const functions: LocalFunction[] = [...registry];
     if (functionsGiven) functions.push(...userFunctions(functionsGiven));
     // Later entries win: a module named on the command line (`--functions`) over the project's own table.
     if (options.functionsModule) functions.push(...(await loadUserFunctions(options.functionsModule)));
+    // A workflow naming a tool the tool-step lacks is refused now, as the construct refuses it at synth, not
+    // when a run reaches that step. In stack mode the stack's own synth did that; workflows not deployed run nothing.
+    if (!stack && options.deployWorkflows !== false) {
+      const toolStep = functions.findLast((f) => f.name === TOOL_STEP_FUNCTION);
+      const builtIn = toolStep === undefined || registry.includes(toolStep);
+      checkWorkflowTools({
+        workflows,
+        toolStep: builtIn ? { builtIn: true } : { builtIn: false, handler: await toolStep.load() },
+        dataDir,
+        environment,
+        mocked: (workflow, step) => mockConfig?.mocksState?.(workflow, step) ?? false,
+        where: label ?? 'autosave local',
+      });
+    }
     const lambdas = new InProcessLambdaRunner({ functions, sources: stack ? [stack.functionSource] : [], environment });
 
     // IAM: judged only when asked for and the simulator is installed; said once at boot either way.

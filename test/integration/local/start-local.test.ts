@@ -77,11 +77,20 @@ describe('startLocal', () => {
 
   let envBefore: Record<string, string | undefined>;
   let envAfterStart: Record<string, string | undefined>;
+  // The example app with the test's functions beside its own: its workflows need its tool-step's tools.
+  let app: Awaited<ReturnType<typeof exampleApp>>;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'autosave-local-'));
+    app = await exampleApp();
     envBefore = { ...process.env };
-    local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, functions, log: () => {} });
+    local = await startLocal({
+      ...app,
+      port: 0,
+      dataDir,
+      functions: { ...app.functions, ...functions },
+      log: () => {},
+    });
     envAfterStart = { ...process.env };
     sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials });
   });
@@ -292,7 +301,13 @@ describe('startLocal', () => {
 
     await local.stop();
     sfn.destroy();
-    local = await startLocal({ ...(await exampleApp()), port: 0, dataDir, functions, log: () => {} });
+    local = await startLocal({
+      ...app,
+      port: 0,
+      dataDir,
+      functions: { ...app.functions, ...functions },
+      log: () => {},
+    });
     sfn = new SFNClient({ endpoint: local.url, region: 'us-east-1', credentials });
     expect(local.deployments.every((d) => d.change === 'unchanged')).toBe(true);
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AutosaveTestEnvironment, minutes, mockConfig, mockReturn, mockThrow } from '@autosave/local/testing';
+import { handler as exampleToolStep } from '../../../lambdas/tool-step';
 import { clinicalTrialOnboarding, contractRenewal } from '../../../statemachines';
 
 const toolDone = mockReturn({ StatusCode: 200, Payload: { result: { ok: true }, source: 'executed' } }, 10);
@@ -13,6 +14,8 @@ let env: AutosaveTestEnvironment;
 beforeAll(async () => {
   env = await AutosaveTestEnvironment.start({
     workflows: [contractRenewal, clinicalTrialOnboarding],
+    // The onboarding steps no test case maps call the example's own tools: without them the start is refused.
+    functions: { 'tool-step': exampleToolStep },
     mocks: mockConfig()
       .testCase(contractRenewal.name, 'ModelDownOnce', { 'draft-renewal-email': 'ModelDownThenDraft' })
       .response(

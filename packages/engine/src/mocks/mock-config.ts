@@ -67,6 +67,8 @@ export interface MockTestCases {
    * (a typo, or a state renamed since): they are never called. @default nobody is told
    */
   mocksUnknownStates?(testCase: MockTestCase, states: readonly string[]): void;
+  /** Whether a test case of the state machine named `stateMachine` maps `state`. @default none is known mapped */
+  mocksState?(stateMachine: string, state: string): boolean;
 }
 
 /** A mock config that is not valid: `file` and `key` (a dotted path, e.g. `MockedResponses.Retry.1-2`) say where. */
@@ -150,6 +152,10 @@ export class MockConfig implements MockTestCases {
 
   testCase(stateMachine: string, testCase: string): MockTestCase | undefined {
     return this.cases.get(stateMachine)?.get(testCase);
+  }
+
+  mocksState(stateMachine: string, state: string): boolean {
+    return [...(this.cases.get(stateMachine)?.values() ?? [])].some((c) => Object.hasOwn(c.states, state));
   }
 
   /** How many test cases the config defines, over all its state machines. */

@@ -4,3 +4,4 @@
  */
 export * from './config';
 export * from './config-file';
+export { checkWorkflowTools, type LocalToolStep, type WorkflowToolsCheck } from './workflow-tools';

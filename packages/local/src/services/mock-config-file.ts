@@ -76,6 +76,10 @@ export class MockConfigFile implements MockTestCases {
     this.watching = false;
   }
 
+  mocksState(stateMachine: string, state: string): boolean {
+    return this.current?.mocksState(stateMachine, state) ?? false;
+  }
+
   testCase(stateMachine: string, testCase: string): MockTestCase | undefined {
     this.reloadIfChanged();
     return this.current?.testCase(stateMachine, testCase);

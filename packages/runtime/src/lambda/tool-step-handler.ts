@@ -1,4 +1,11 @@
-import { requiredToolsOf, runToolStep, toolRegistryOf, type ToolList, type ToolRegistry } from '../tools';
+import {
+  requiredToolsOf,
+  runToolStep,
+  toolRegistryOf,
+  type ToolContext,
+  type ToolList,
+  type ToolRegistry,
+} from '../tools';
 import {
   emailProvider,
   lambdaHandler,
@@ -24,6 +31,23 @@ export type ToolStepHandler = (event: unknown, context?: LambdaContextLike) => P
 let handlers = 0;
 
 /**
+ * Where a {@link toolStepHandler} keeps its tool list on the handler, for {@link toolStepHandlerTools}. A global
+ * symbol: the local engine may load a copy of this module other than the user's (sources and built files).
+ */
+const TOOLS = Symbol.for('autosave.toolStepHandler.tools');
+
+/**
+ * The names of the tools a handler made by {@link toolStepHandler} implements, its list made in `context` when it
+ * is a function; undefined for any other handler (its tools are known only to itself). The local engine checks the
+ * workflows' tools with it when it starts, as the construct does at synth with `toolStep.tools`.
+ */
+export function toolStepHandlerTools(handler: unknown, context: ToolContext): string[] | undefined {
+  const tools = (handler as { [TOOLS]?: ToolList } | undefined)?.[TOOLS];
+  if (tools === undefined) return undefined;
+  return (typeof tools === 'function' ? tools(context) : tools).map((tool) => tool.name);
+}
+
+/**
  * The tool-step Lambda handler over your tools: each call claimed under its idempotency key, executed once,
  * recorded, replayed on retry (docs/architecture.md §2). Export it as `handler` from your tool-step entry
  * and name the file in the construct's `toolStep.entry`.
@@ -43,7 +67,7 @@ export function toolStepHandler(options: ToolStepHandlerOptions): ToolStepHandle
       toolRegistryOf(options.tools, { emailProvider: emailProvider(rt), actionsDir: rt.config.actionsDir }),
     );
   const checked = new Set<string>();
-  return lambdaHandler(
+  const handler: ToolStepHandler = lambdaHandler(
     offloadingLargeResult((event: unknown, rt, context) => {
       const registry = registryFor(rt);
       // Once per required list (the environment of a Lambda container does not change; the local engine's may).
@@ -58,4 +82,6 @@ export function toolStepHandler(options: ToolStepHandlerOptions): ToolStepHandle
       });
     }),
   );
+  Object.defineProperty(handler, TOOLS, { value: options.tools });
+  return handler;
 }

@@ -2,6 +2,7 @@ export * from './tool';
 export * from './errors';
 export * from './define-tool';
 export * from './tool-registry';
+export * from './missing-tools';
 export * from './tool-step';
 export * from './keyed-file-log';
 export * from './email/email-provider';

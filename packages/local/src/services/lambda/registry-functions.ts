@@ -3,6 +3,8 @@ import type { LambdaHandler, LocalFunction } from './lambda-runner';
 
 /** The function the EventBridge emulation calls when a run closes. */
 export const RUN_MONITOR_FUNCTION = localFunctionName('run-monitor');
+/** The function that runs the workflows' tool steps. */
+export const TOOL_STEP_FUNCTION = localFunctionName('tool-step');
 /** The function behind the approval pages (a Function URL on AWS). */
 export const APPROVAL_ENDPOINT_FUNCTION = localFunctionName('approval-endpoint');
 export { LOCAL_FUNCTION_PREFIX };

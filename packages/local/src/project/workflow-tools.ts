@@ -1,0 +1,75 @@
+/**
+ * The local engine refuses, when it starts, a workflow naming a tool its tool-step function does not
+ * implement, as the construct refuses it at synth: otherwise the run would fail only on reaching that step
+ * (`Unknown tool "..."`), after the steps and approvals before it. The check is the construct's own
+ * (`missingTools` of @autosave/runtime/tools).
+ */
+import { join } from 'node:path';
+import { toolStepHandlerTools } from '@autosave/runtime/lambda';
+import { BUILT_IN_TOOL_NAMES, describeMissingTools, missingTools, type EmailProvider } from '@autosave/runtime/tools';
+import { toolUsesOf, type Workflow } from '@autosave/workflow';
+import { AutosaveConfigError } from './config-file';
+
+/** The tool-step function the engine will invoke: the built-in one, or a handler of the project's. */
+export type LocalToolStep = { readonly builtIn: true } | { readonly builtIn: false; readonly handler: unknown };
+
+/** What {@link checkWorkflowTools} weighs. */
+export interface WorkflowToolsCheck {
+  readonly workflows: readonly Workflow[];
+  readonly toolStep: LocalToolStep;
+  /** Where the functions' data goes (`AUTOSAVE_ACTIONS_DIR` when the environment does not set it). */
+  readonly dataDir: string;
+  /** The functions' environment variables. */
+  readonly environment: Readonly<Record<string, string | undefined>>;
+  /**
+   * Whether the mock config maps this workflow's step in one of its test cases: a step a test mocks never
+   * reaches the tool-step function, so a tool the test does not register is no mistake there.
+   * @default none is mocked
+   */
+  readonly mocked?: (workflow: string, step: string) => boolean;
+  /** What the error names as the project (the config file, or the test environment). */
+  readonly where: string;
+}
+
+/**
+ * An email provider for making a tool list whose names are all the check reads: a tool made with it keeps it
+ * for its calls, and none is made from this list.
+ */
+const NAMES_ONLY_EMAIL: EmailProvider = {
+  name: 'names-only',
+  send: () => Promise.reject(new Error('the workflow tools check sends no email')),
+};
+
+/** The names of the tools `toolStep` implements; undefined when a handler of the project's does not say. */
+function localToolNames(
+  check: Pick<WorkflowToolsCheck, 'toolStep' | 'dataDir' | 'environment'>,
+): readonly string[] | undefined {
+  if (check.toolStep.builtIn) return BUILT_IN_TOOL_NAMES;
+  return toolStepHandlerTools(check.toolStep.handler, {
+    emailProvider: NAMES_ONLY_EMAIL,
+    actionsDir: check.environment.AUTOSAVE_ACTIONS_DIR || join(check.dataDir, 'actions'),
+  });
+}
+
+/**
+ * Refuses the first workflow step that names a tool the tool-step function lacks (unless mocked). A
+ * handler that does not say its tools (not made by toolStepHandler) is not checked: it checks at its start.
+ * @throws AutosaveConfigError naming the workflow, the step, the missing tools and the known ones
+ */
+export function checkWorkflowTools(check: WorkflowToolsCheck): void {
+  const known = localToolNames(check);
+  if (known === undefined) return;
+  const needs = check.workflows.flatMap((workflow) =>
+    toolUsesOf(workflow)
+      .filter(({ step }) => !check.mocked?.(workflow.name, step))
+      .map(({ step, tools }) => ({ workflow: workflow.name, step, tools })),
+  );
+  const [first] = missingTools(needs, known);
+  if (!first) return;
+  throw new AutosaveConfigError(
+    `${check.where}: ${describeMissingTools(first, known)} ` +
+      (check.toolStep.builtIn
+        ? "Give the project's own tool-step (functions: { 'tool-step': toolStepHandler({ tools }) }), or change the workflow."
+        : 'Add the tool to toolStepHandler({ tools }) of the tool-step function, or change the workflow.'),
+  );
+}
