@@ -60,7 +60,7 @@ export const run = commandRunner('rehearse', async (args) => {
   if (values.help) return void terminal().line(commandHelp(spec));
   const runsBefore = runCount(values.runs, '--runs');
   const runsAfter = values['runs-after'] === undefined ? undefined : runCount(values['runs-after'], '--runs-after');
-  const { rehearse } = await import('../rehearsal');
+  const { rehearse } = await import('./rehearsal');
   const out = terminal();
   const report = await rehearse({
     runsBefore,
