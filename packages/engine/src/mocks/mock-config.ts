@@ -9,6 +9,7 @@
  *   "MockedResponses": { "<response>": { "0": { "Return": <any JSON> }, "1-2": { "Throw": { "Error": "…", "Cause": "…" } } } } }
  * ```
  */
+import { MAX_JSON_NESTING_DEPTH } from '@autosave/workflow/config';
 
 /** One canned answer of a mocked Task invocation: the service response, or the error the call fails with. */
 export type MockedResponse =
@@ -209,11 +210,29 @@ function parseEntry(at: string, entry: unknown, fail: (key: string, problem: str
   if (hasReturn === hasThrow) return fail(at, 'must hold exactly one of "Return" and "Throw"');
   const extra = keys.find((k) => k !== 'Return' && k !== 'Throw');
   if (extra !== undefined) return fail(`${at}.${extra}`, 'unknown key: an entry holds "Return" or "Throw"');
-  if (hasReturn) return { Return: entry.Return };
+  if (hasReturn) {
+    // The engine takes nothing deeper (an execution input, a task's output): a deeper answer overflowed the
+    // stack of the first StartExecution that served it (a 500).
+    if (nestsDeeperThan(entry.Return, MAX_JSON_NESTING_DEPTH))
+      return fail(`${at}.Return`, `is nested deeper than ${MAX_JSON_NESTING_DEPTH} levels of arrays and objects`);
+    return { Return: entry.Return };
+  }
   const thrown = entry.Throw;
   if (!isObject(thrown)) return fail(`${at}.Throw`, 'must be an object with "Error" and "Cause" strings');
   if (typeof thrown.Error !== 'string')
     return fail(`${at}.Throw.Error`, 'must be a string (the error name Retry and Catch match)');
   if (typeof thrown.Cause !== 'string') return fail(`${at}.Throw.Cause`, 'must be a string');
   return { Throw: { Error: thrown.Error, Cause: thrown.Cause } };
+}
+
+/** Whether a JSON value nests arrays and objects deeper than `limit`: no recursion, so any value is safe. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [v, depth] = pending.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
