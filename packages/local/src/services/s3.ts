@@ -49,12 +49,15 @@ export function withLocalAccessKey(
 
 /**
  * The bucket a PUT on `/<bucket>` (CreateBucket and the bucket's sub-resources) names, when S3 would refuse
- * it, else `undefined`. Only this route reaches s3rver's backtracking name check.
+ * it, else `undefined`. Only this route reaches s3rver's backtracking name check. Trailing slashes are not
+ * part of the name: the SDK sends a directory bucket's name (`<name>--x-s3`) as `PUT /<name>--x-s3//`.
  */
 export function refusedBucketName(method: string | undefined, url: string): string | undefined {
   if (method !== 'PUT') return undefined;
   const path = url.split('?', 1)[0]!;
-  const segment = path.endsWith('/') ? path.slice(1, -1) : path.slice(1);
+  let end = path.length;
+  while (end > 1 && path[end - 1] === '/') end--;
+  const segment = path.slice(1, end);
   if (segment === '' || segment.includes('/')) return undefined;
   let name: string;
   try {

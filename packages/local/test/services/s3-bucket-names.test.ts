@@ -97,6 +97,31 @@ describe('local S3 refusing a bucket name', () => {
     await client.send(new HeadBucketCommand({ Bucket: 'my-bucket.with.dots' }));
   });
 
+  it.each(['abc--x-s3', 'B-a--x-s3'])(
+    'refuses %s, a directory bucket name the SDK sends as PUT /<name>// (s3rver answered 404 with no XML)',
+    async (name) => {
+      // Without a CreateSession first (an S3 Express bucket's), which the local S3 does not have.
+      const direct = new S3Client({
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+        maxAttempts: 1,
+        disableS3ExpressSessionAuth: true,
+      });
+      try {
+        const err = await direct.send(new CreateBucketCommand({ Bucket: name })).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect((err as S3ServiceException).name).toBe('InvalidBucketName');
+        expect((err as S3ServiceException).$metadata.httpStatusCode).toBe(400);
+      } finally {
+        direct.destroy();
+      }
+    },
+  );
+
   it('does not take a Host header for a bucket name (virtual-hosted style reaches s3rver unchecked)', async () => {
     const hostile = 'a'.repeat(62) + '!';
     const res = await fetch(`${s3.endpoint}/`, {
