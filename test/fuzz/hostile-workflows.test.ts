@@ -3,21 +3,44 @@
  * (fast-check, hostile-workflow-arbitraries.ts) thrown at a running engine process (`autosave local`), in
  * TestState and in runs. Throughout, a watchdog asks the API for something every 100 ms and fails the tier
  * if an answer takes a second or more, or if the process dies. While ten runs evaluate runaway
- * expressions it measures DescribeExecution on other runs (the tier prints the p99, goal 100 ms). Then it
- * kills the engine (`kill -9`) while hostile states evaluate: the data directory restarts, each state
- * that was evaluating fails instead of being evaluated again, and every run can be stopped.
+ * expressions it measures DescribeExecution on other runs (the tier prints the p99, goal 100 ms). Then,
+ * each starting from the issue's own case: bucket names at the embedded S3 and in aws-sdk:s3 Tasks; mock
+ * configs written to the engine's `--mock-config` file while it runs (it starts on the one that killed it),
+ * each followed by a StartExecution on its test case; payload sizes around 256 KiB as a run's input, a
+ * state's output and TestState's; definitions nested to 10,000 levels and other oddities at
+ * CreateStateMachine and TestState. Each prints one line counting its outcomes. Last it kills the engine
+ * (`kill -9`) while hostile states evaluate: the data directory restarts, each state that was evaluating
+ * fails instead of being evaluated again, and every run can be stopped.
  *
  * Seeded and bounded: `AUTOSAVE_HOSTILE_SEED` replays a failure (the seed is printed with it),
- * `AUTOSAVE_HOSTILE_CASES` changes how many generated expressions are tried.
+ * `AUTOSAVE_HOSTILE_CASES` changes how many generated expressions are tried (and the other kinds in proportion).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../fixtures/wait';
 import { startEngineProcess, type EngineProcess } from '../integration/crash/support/engine-process';
-import { hostileExpressions, ISSUE_EXPRESSIONS, type HostileExpression } from './hostile-workflow-arbitraries';
+import {
+  hostileBucketNames,
+  hostileDefinitions,
+  hostileExpressions,
+  hostileMockConfigs,
+  hostilePayloadSizes,
+  ISSUE_BUCKET_NAMES,
+  ISSUE_DEFINITIONS,
+  ISSUE_EXPRESSIONS,
+  ISSUE_MOCK_CONFIGS,
+  ISSUE_PAYLOAD_SIZES,
+  MOCKED_CASE,
+  MOCKED_MACHINE,
+  MOCKED_STATE,
+  PAYLOAD_LIMIT_BYTES,
+  payloadCharacters,
+  type HostileExpression,
+} from './hostile-workflow-arbitraries';
 
 const SEED = Number(process.env.AUTOSAVE_HOSTILE_SEED ?? 20261204);
 const GENERATED = Number(process.env.AUTOSAVE_HOSTILE_CASES ?? 30);
@@ -37,6 +60,14 @@ const BATCH = 6;
 const ROLE = 'arn:aws:iam::123456789012:role/hostile';
 /** A bound, not a timing assertion: the tier took 87 s on a 2-core box at load 14 with 40 generated expressions. */
 const TIER_DEADLINE_MILLIS = 240_000;
+
+/** How many of each other hostile input the tier generates: scaled with AUTOSAVE_HOSTILE_CASES (30 by default). */
+const scaled = (n: number) => Math.max(1, Math.ceil((n * GENERATED) / 30));
+const BUCKET_NAMES = scaled(60);
+const BUCKET_RUNS = scaled(12);
+const MOCK_CONFIGS = scaled(12);
+const PAYLOADS = scaled(10);
+const DEFINITIONS = scaled(24);
 
 type Answer = { status: number; body: Record<string, any> };
 
@@ -166,16 +197,89 @@ async function warmUp(engine: EngineProcess): Promise<void> {
   await ok(engine.url, 'StartExecution', { stateMachineArn, input: '{}' });
 }
 
+/** A machine whose only Task is mocked by the test case of the generated mock configs. */
+const MOCKED_DEFINITION = JSON.stringify({
+  QueryLanguage: 'JSONata',
+  StartAt: MOCKED_STATE,
+  States: {
+    [MOCKED_STATE]: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::lambda:invoke',
+      Arguments: { FunctionName: 'hostile-mocked', Payload: '{% $states.input %}' },
+      End: true,
+    },
+  },
+});
+/** A machine that puts an object in the bucket its input names (the aws-sdk:s3 Task on the embedded S3). */
+const BUCKET_DEFINITION = JSON.stringify({
+  QueryLanguage: 'JSONata',
+  StartAt: 'Put',
+  States: {
+    Put: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::aws-sdk:s3:putObject',
+      Arguments: { Bucket: '{% $states.input.bucket %}', Key: 'hostile', Body: 'x' },
+      End: true,
+    },
+  },
+});
+/** A machine whose output is a string of `n` characters (its input's `n`), or "input" when there is none. */
+const PAD_DEFINITION = JSON.stringify({
+  QueryLanguage: 'JSONata',
+  StartAt: 'Pad',
+  States: {
+    Pad: { Type: 'Pass', Output: '{% $exists($states.input.n) ? $pad("", $states.input.n) : "input" %}', End: true },
+  },
+});
+
+/** Counts outcomes by name, printed as `name ×n` in the tier's summary lines. */
+class Outcomes {
+  private readonly counts = new Map<string, number>();
+  total = 0;
+  add(outcome: string): void {
+    this.total += 1;
+    this.counts.set(outcome, (this.counts.get(outcome) ?? 0) + 1);
+  }
+  toString(): string {
+    return [...this.counts].map(([outcome, n]) => `${outcome} ×${n}`).join(', ');
+  }
+}
+
+/** The service error of a 4xx answer, or why the answer is a problem (a 5xx, or a 4xx not in the service's shape). */
+function refusal(answer: Answer): { problem?: string; name?: string } {
+  if (answer.status >= 500) return { problem: `${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}` };
+  const type = answer.body.__type;
+  if (typeof type !== 'string' || typeof answer.body.message !== 'string')
+    return { problem: `${answer.status} not in the service's shape: ${JSON.stringify(answer.body).slice(0, 300)}` };
+  return { name: type.split('#').pop() };
+}
+
+/** A run's outcome once it closes. */
+const closedRun = (url: string, executionArn: string) =>
+  eventually(`${executionArn} closes`, async () => {
+    const d = await ok(url, 'DescribeExecution', { executionArn });
+    return d.status === 'RUNNING' ? undefined : d;
+  });
+
+/** `{"p":"…"}` of exactly `bytes` UTF-8 bytes (at least 8), mostly of `unit`. */
+function inputOfBytes(bytes: number, unit: string): string {
+  const fill = Math.max(0, bytes - 8);
+  const unitBytes = Buffer.byteLength(unit);
+  const units = Math.floor(fill / unitBytes);
+  return `{"p":"${unit.repeat(units)}${'x'.repeat(fill - units * unitBytes)}"}`;
+}
+
 describe('hostile workflows (hostile tier)', () => {
   let dir: string;
   let engine: EngineProcess;
   let calm: string;
   let hostile: string;
+  let mockConfigFile: string;
   const watchdog = new Watchdog();
   const start = (dataDir: string) =>
     startEngineProcess({
       dataDir,
-      extraArgs: ['--expression-timeout', String(EXPRESSION_TIMEOUT_MILLIS)],
+      extraArgs: ['--expression-timeout', String(EXPRESSION_TIMEOUT_MILLIS), '--mock-config', mockConfigFile],
       startTimeoutMillis: 120_000,
     });
   const ready = (e: EngineProcess) =>
@@ -185,6 +289,9 @@ describe('hostile workflows (hostile tier)', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'autosave-hostile-'));
+    // The engine starts on the mock config that killed it at start (issue 29).
+    mockConfigFile = join(dir, 'MockConfigFile.json');
+    await writeFile(mockConfigFile, ISSUE_MOCK_CONFIGS[0].text);
     engine = await start(join(dir, 'data'));
     await ready(engine);
     await warmUp(engine);
@@ -199,7 +306,7 @@ describe('hostile workflows (hostile tier)', () => {
       })
     ).stateMachineArn;
     console.log(
-      `hostile tier: seed ${SEED}, ${GENERATED} generated expressions (replay: AUTOSAVE_HOSTILE_SEED=${SEED})`,
+      `hostile tier: seed ${SEED}, ${GENERATED} generated expressions, ${BUCKET_NAMES} + ${BUCKET_RUNS} bucket names, ${MOCK_CONFIGS} mock configs, ${PAYLOADS} payload sizes, ${DEFINITIONS} definitions (replay: AUTOSAVE_HOSTILE_SEED=${SEED})`,
     );
   }, TIER_DEADLINE_MILLIS);
 
@@ -289,6 +396,326 @@ describe('hostile workflows (hostile tier)', () => {
       expect(closed[0].cause).toContain('expressionLimits.timeoutMillis');
       expect(Math.max(...samples)).toBeLessThan(ANSWER_BOUND_MILLIS);
       expect(watchdog.problems).toEqual([]);
+    },
+    TIER_DEADLINE_MILLIS,
+  );
+
+  /**
+   * The issue's cases, then `numRuns` generated ones (seeded by the tier's seed), each through `body`, which
+   * throws on a problem; a failure names the seed that replays it.
+   */
+  async function throwAt<T>(
+    what: string,
+    issueCases: readonly T[],
+    arbitrary: fc.Arbitrary<T>,
+    numRuns: number,
+    body: (c: T) => Promise<void>,
+  ): Promise<void> {
+    const checked = async (c: T) => {
+      await body(c);
+      if (watchdog.problems.length > 0) throw new Error(`the watchdog saw: ${watchdog.problems.join('; ')}`);
+    };
+    for (const c of issueCases) await checked(c);
+    const outcome = await fc.check(fc.asyncProperty(arbitrary, checked), { seed: SEED, numRuns, endOnFailure: true });
+    if (outcome.failed)
+      throw new Error(
+        `${what} failed (replay: AUTOSAVE_HOSTILE_SEED=${outcome.seed}): ${(outcome.errorInstance as Error)?.message ?? String(outcome.errorInstance)}`,
+      );
+    expect(watchdog.problems).toEqual([]);
+  }
+
+  it(
+    `${BUCKET_NAMES} generated bucket names at the embedded S3 and ${BUCKET_RUNS} in aws-sdk:s3 Tasks: refused at once (InvalidBucketName, S3.*Exception), never a 5xx`,
+    async () => {
+      const { isValidBucketName } = await import('../../packages/local/src/services/s3-bucket-names');
+      const endpoints = JSON.parse(await readFile(join(dir, 'data', 'endpoints.json'), 'utf8'));
+      const s3 = new S3Client({
+        endpoint: endpoints.s3,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'hostile', secretAccessKey: 'hostile' },
+        maxAttempts: 1,
+        // A name ending in --x-s3 is an S3 Express directory bucket's: the SDK would ask the local S3 for a
+        // session (GET /<name>?session) instead of sending the CreateBucket under test.
+        disableS3ExpressSessionAuth: true,
+      });
+      const started = performance.now();
+      try {
+        // s3rver starts at the first request: before the names are timed.
+        await s3.send(new CreateBucketCommand({ Bucket: 'hostile-warm-up' }));
+        const direct = new Outcomes();
+        let slowest = 0;
+        await throwAt(
+          'bucket names at the embedded S3',
+          ISSUE_BUCKET_NAMES,
+          hostileBucketNames,
+          BUCKET_NAMES,
+          async (name) => {
+            const sent = performance.now();
+            const err = await s3.send(new CreateBucketCommand({ Bucket: name })).then(
+              () => undefined,
+              (e: any) => e,
+            );
+            const millis = performance.now() - sent;
+            slowest = Math.max(slowest, millis);
+            const status: number | undefined = err?.$metadata?.httpStatusCode;
+            const outcome =
+              err === undefined ? '200 created' : status === undefined ? `refused by the SDK` : `${status} ${err.name}`;
+            direct.add(outcome);
+            const says = `CreateBucket ${JSON.stringify(name)} (${name.length} characters) -> ${outcome} in ${Math.round(millis)} ms`;
+            if (millis >= ANSWER_BOUND_MILLIS)
+              throw new Error(`${says}: slower than ${Math.round(ANSWER_BOUND_MILLIS)} ms`);
+            if (status !== undefined && status >= 500) throw new Error(says);
+            if (isValidBucketName(name)) {
+              if (err !== undefined && !/^BucketAlready/.test(err.name))
+                throw new Error(`${says}: S3 accepts the name`);
+            } else if (err === undefined || (status !== undefined && err.name !== 'InvalidBucketName'))
+              throw new Error(`${says}: S3 refuses the name with InvalidBucketName`);
+          },
+        );
+
+        const machine = (
+          await ok(engine.url, 'CreateStateMachine', {
+            name: 'bucket-names',
+            definition: BUCKET_DEFINITION,
+            roleArn: ROLE,
+          })
+        ).stateMachineArn;
+        const runs = new Outcomes();
+        await throwAt(
+          'bucket names in aws-sdk:s3 Tasks',
+          [ISSUE_BUCKET_NAMES],
+          fc.array(hostileBucketNames, { minLength: BATCH, maxLength: BATCH }),
+          Math.ceil(BUCKET_RUNS / BATCH),
+          async (names) => {
+            const closed = await Promise.all(
+              names.map(async (bucket) => {
+                const { executionArn } = await ok(engine.url, 'StartExecution', {
+                  stateMachineArn: machine,
+                  input: JSON.stringify({ bucket }),
+                });
+                return closedRun(engine.url, executionArn);
+              }),
+            );
+            const problems = names.flatMap((bucket, i) => {
+              const d = closed[i];
+              runs.add(d.status === 'SUCCEEDED' ? 'SUCCEEDED' : `${d.status} ${d.error}`);
+              if (d.status === 'SUCCEEDED' || (d.status === 'FAILED' && /^S3\./.test(d.error))) return [];
+              return [
+                `putObject to ${JSON.stringify(bucket)} -> ${d.status} ${d.error}: ${String(d.cause).slice(0, 300)}`,
+              ];
+            });
+            if (problems.length > 0) throw new Error(problems.join('\n'));
+          },
+        );
+        console.log(
+          `hostile tier: bucket names: CreateBucket at the embedded S3, ${direct.total} names (${ISSUE_BUCKET_NAMES.length} of issue 29 first): ${direct}; slowest ${slowest.toFixed(1)} ms. ` +
+            `aws-sdk:s3:putObject runs, ${runs.total} names: ${runs} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+        );
+      } finally {
+        s3.destroy();
+      }
+    },
+    TIER_DEADLINE_MILLIS,
+  );
+
+  it(
+    `${MOCK_CONFIGS} generated mock configs written to --mock-config while the engine runs: each is loaded or refused, StartExecution on #${MOCKED_CASE} answers 200 or a 4xx, never a 5xx`,
+    async () => {
+      const started = performance.now();
+      const reloads = () =>
+        engine.output().match(/mock config \S+ loaded \(|No test case is served until the file is fixed/g)?.length ?? 0;
+      // Started on a range of a billion invocations, the engine loaded it.
+      expect(engine.output()).toContain(`mock config ${mockConfigFile} loaded (1 test cases)`);
+      const machine = (
+        await ok(engine.url, 'CreateStateMachine', {
+          name: MOCKED_MACHINE,
+          definition: MOCKED_DEFINITION,
+          roleArn: ROLE,
+        })
+      ).stateMachineArn;
+      const starts = new Outcomes();
+      const runs = new Outcomes();
+      let slowest = 0;
+      let written = 0;
+      try {
+        await throwAt(
+          'mock configs',
+          [ISSUE_MOCK_CONFIGS[1], ISSUE_MOCK_CONFIGS[0]],
+          hostileMockConfigs,
+          MOCK_CONFIGS,
+          async (c) => {
+            const before = reloads();
+            // Written whole (a new file renamed over the old), as an editor saves.
+            const tmp = `${mockConfigFile}.${written++}.tmp`;
+            await writeFile(tmp, c.text);
+            await rename(tmp, mockConfigFile);
+            const sent = performance.now();
+            const answer = await call(engine.url, 'StartExecution', {
+              stateMachineArn: `${machine}#${MOCKED_CASE}`,
+              input: '{"hostile":true}',
+            });
+            const millis = performance.now() - sent;
+            slowest = Math.max(slowest, millis);
+            const says = `mock config ${c.name} (${c.text.length} characters: ${c.text.slice(0, 200)}) -> StartExecution ${answer.status} in ${Math.round(millis)} ms`;
+            if (millis >= ANSWER_BOUND_MILLIS)
+              throw new Error(`${says}: slower than ${Math.round(ANSWER_BOUND_MILLIS)} ms`);
+            if (answer.status === 200) {
+              starts.add('200');
+              const d = await closedRun(engine.url, answer.body.executionArn);
+              runs.add(d.status === 'SUCCEEDED' ? 'SUCCEEDED' : `${d.status} ${d.error}`);
+            } else {
+              const { problem, name } = refusal(answer);
+              if (problem) throw new Error(`${says}: ${problem}`);
+              starts.add(`${answer.status} ${name}`);
+            }
+            await eventually(`the engine reloads the mock config (${c.name})`, () =>
+              reloads() > before ? true : undefined,
+            );
+            if (engine.child.exitCode !== null || engine.child.signalCode !== null)
+              throw new Error(`${says}: the engine died`);
+          },
+        );
+      } finally {
+        // The restart after kill -9 (the last test) starts on the issue's case again.
+        await writeFile(`${mockConfigFile}.tmp`, ISSUE_MOCK_CONFIGS[0].text);
+        await rename(`${mockConfigFile}.tmp`, mockConfigFile);
+      }
+      console.log(
+        `hostile tier: mock configs: ${starts.total} written while the engine ran (${ISSUE_MOCK_CONFIGS.length} of issue 29 first, one also at start), ${reloads()} loads or refusals logged; StartExecution on #${MOCKED_CASE}: ${starts}, slowest ${slowest.toFixed(1)} ms; runs: ${runs} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      );
+    },
+    TIER_DEADLINE_MILLIS,
+  );
+
+  it(
+    `${PAYLOADS} generated payload sizes around ${PAYLOAD_LIMIT_BYTES} bytes: StartExecution input, a state's output and TestState's answer within the limit or refused as the service does`,
+    async () => {
+      const { DEFAULT_MAX_REQUEST_BYTES } = await import('../../packages/local/src/api/server');
+      const started = performance.now();
+      const machine = (
+        await ok(engine.url, 'CreateStateMachine', { name: 'payload-sizes', definition: PAD_DEFINITION, roleArn: ROLE })
+      ).stateMachineArn;
+      const inputs = new Outcomes();
+      const runs = new Outcomes();
+      const tests = new Outcomes();
+      /** The sizes of the outputs that passed and failed the limit, to check that one boundary divides them. */
+      const passed: number[] = [];
+      const failed: number[] = [];
+      await throwAt(
+        'payload sizes',
+        ISSUE_PAYLOAD_SIZES.map((size) => [size, 'x'] as [number, string]),
+        fc.tuple(hostilePayloadSizes, payloadCharacters),
+        PAYLOADS,
+        async ([size, unit]) => {
+          const bytes = Math.max(8, size);
+          const input = inputOfBytes(bytes, unit);
+          const [begun, padded, tested] = await Promise.all([
+            call(engine.url, 'StartExecution', { stateMachineArn: machine, input }),
+            ok(engine.url, 'StartExecution', { stateMachineArn: machine, input: JSON.stringify({ n: size }) }).then(
+              (r) => closedRun(engine.url, r.executionArn),
+            ),
+            call(engine.url, 'TestState', {
+              definition: JSON.stringify({
+                Type: 'Pass',
+                QueryLanguage: 'JSONata',
+                Output: `{% $pad("", ${size}) %}`,
+                End: true,
+              }),
+              roleArn: ROLE,
+              input: '{}',
+            }),
+          ]);
+          const problems: string[] = [];
+          // The input: accepted up to the limit (in UTF-8 bytes), InvalidExecutionInput past it.
+          if (begun.status === 200) inputs.add('200');
+          else {
+            const { problem, name } = refusal(begun);
+            inputs.add(`${begun.status} ${name}`);
+            if (problem) problems.push(`StartExecution of ${bytes} bytes of ${unit} -> ${problem}`);
+          }
+          // A request body past the API's own limit (4 MiB) is refused before its input is read.
+          const requestBytes = Buffer.byteLength(JSON.stringify({ stateMachineArn: machine, input }));
+          const expected =
+            requestBytes > DEFAULT_MAX_REQUEST_BYTES
+              ? '413 RequestEntityTooLargeException'
+              : bytes <= PAYLOAD_LIMIT_BYTES
+                ? '200'
+                : '400 InvalidExecutionInput';
+          const got = begun.status === 200 ? '200' : `${begun.status} ${begun.body.__type}`;
+          if (got !== expected) problems.push(`StartExecution of ${bytes} bytes of ${unit} -> ${got}, not ${expected}`);
+          // A run whose state outputs `size` characters: SUCCEEDED, or FAILED States.DataLimitExceeded.
+          const run = padded.status === 'SUCCEEDED' ? 'SUCCEEDED' : `${padded.status} ${padded.error}`;
+          runs.add(run);
+          if (run === 'SUCCEEDED') passed.push(size);
+          else if (run === 'FAILED States.DataLimitExceeded') failed.push(size);
+          else problems.push(`a run outputting ${size} characters -> ${run}: ${String(padded.cause).slice(0, 300)}`);
+          // TestState of the same state: 200, its status SUCCEEDED or FAILED States.DataLimitExceeded.
+          const test =
+            tested.status === 200
+              ? `${tested.body.status}${tested.body.error ? ` ${tested.body.error}` : ''}`
+              : `${tested.status} ${tested.body.__type}`;
+          tests.add(test);
+          if (test !== 'SUCCEEDED' && test !== 'FAILED States.DataLimitExceeded')
+            problems.push(
+              `TestState outputting ${size} characters -> ${test}: ${JSON.stringify(tested.body).slice(0, 300)}`,
+            );
+          if (problems.length > 0) throw new Error(problems.join('\n'));
+        },
+      );
+      const largest = Math.max(-1, ...passed);
+      const smallest = Math.min(Infinity, ...failed);
+      console.log(
+        `hostile tier: payload sizes: ${inputs.total} sizes (${ISSUE_PAYLOAD_SIZES.join(', ')} first); StartExecution input: ${inputs}; ` +
+          `runs outputting that many characters: ${runs} (largest passed ${largest}, smallest refused ${smallest}); TestState: ${tests} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      );
+      // One boundary divides them, where the issue's sizes put it: an output's JSON (the string and its two quotes) of 256 KiB.
+      expect([largest, smallest]).toEqual([PAYLOAD_LIMIT_BYTES - 2, PAYLOAD_LIMIT_BYTES - 1]);
+    },
+    TIER_DEADLINE_MILLIS,
+  );
+
+  it(
+    `${DEFINITIONS} generated definitions (nesting to 10,000 levels, oddities) at CreateStateMachine and TestState: 200 or a 4xx, never a 5xx`,
+    async () => {
+      const started = performance.now();
+      const creates = new Outcomes();
+      const tests = new Outcomes();
+      const runs = new Outcomes();
+      let n = 0;
+      await throwAt('definitions', ISSUE_DEFINITIONS, hostileDefinitions, DEFINITIONS, async (c) => {
+        const name = `definition-${n++}`;
+        const startAt = /^\{"StartAt":"((?:[^"\\]|\\.)*)"/.exec(c.machine)?.[1];
+        const stateName = startAt === undefined ? 'P' : (JSON.parse(`"${startAt}"`) as string);
+        const [created, tested] = await Promise.all([
+          call(engine.url, 'CreateStateMachine', { name, definition: c.machine, roleArn: ROLE }),
+          call(engine.url, 'TestState', { definition: c.machine, stateName, roleArn: ROLE, input: '[]' }),
+        ]);
+        const problems: string[] = [];
+        for (const [op, answer, outcomes] of [
+          ['CreateStateMachine', created, creates],
+          ['TestState', tested, tests],
+        ] as const) {
+          if (answer.status === 200) outcomes.add(op === 'TestState' ? `200 ${answer.body.status}` : '200');
+          else {
+            const { problem, name: error } = refusal(answer);
+            outcomes.add(`${answer.status} ${error}`);
+            if (problem) problems.push(`${op} of ${c.name} -> ${problem}`);
+          }
+        }
+        if (created.status === 200) {
+          const { executionArn } = await ok(engine.url, 'StartExecution', {
+            stateMachineArn: created.body.stateMachineArn,
+            input: '[]',
+          });
+          const d = await closedRun(engine.url, executionArn);
+          runs.add(d.status === 'SUCCEEDED' ? 'SUCCEEDED' : `${d.status} ${d.error}`);
+        }
+        if (problems.length > 0) throw new Error(problems.join('\n'));
+      });
+      console.log(
+        `hostile tier: definitions: ${creates.total} (${ISSUE_DEFINITIONS.length} of issue 29 first); CreateStateMachine: ${creates}; TestState: ${tests}; runs of those created: ${runs} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      );
     },
     TIER_DEADLINE_MILLIS,
   );
