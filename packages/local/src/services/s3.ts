@@ -68,6 +68,23 @@ export function refusedBucketName(method: string | undefined, url: string): stri
   return isValidBucketName(name) ? undefined : name;
 }
 
+/**
+ * The directory bucket (`<name>--x-s3`, S3 Express One Zone) a request names, else `undefined`. S3 refuses
+ * that suffix for a general purpose bucket, so the local S3 never holds one; the SDK addresses such a bucket
+ * as `/<name>--x-s3//<key>` and asks for a session first (`GET /<name>--x-s3//?session`), which s3rver
+ * answered 404 with no XML.
+ */
+export function directoryBucketName(url: string): string | undefined {
+  const segment = url.split('?', 1)[0]!.slice(1).split('/', 1)[0]!;
+  let name: string;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+  return name.endsWith('--x-s3') ? name : undefined;
+}
+
 const xmlEscape = (text: string): string => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** S3's answer to a name it refuses (Amazon S3 API Reference, "Error responses": InvalidBucketName, 400). */
@@ -75,6 +92,14 @@ function answerInvalidBucketName(res: ServerResponse, bucket: string): void {
   res.writeHead(400, { 'content-type': 'application/xml' });
   res.end(
     `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InvalidBucketName</Code><Message>The specified bucket is not valid.</Message><BucketName>${xmlEscape(bucket)}</BucketName><RequestId>local</RequestId></Error>`,
+  );
+}
+
+/** S3's answer on a bucket that does not exist (NoSuchBucket, 404). */
+function answerNoSuchBucket(res: ServerResponse, bucket: string): void {
+  res.writeHead(404, { 'content-type': 'application/xml' });
+  res.end(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchBucket</Code><Message>The specified bucket does not exist</Message><BucketName>${xmlEscape(bucket)}</BucketName><RequestId>local</RequestId></Error>`,
   );
 }
 
@@ -90,6 +115,12 @@ function anyCredentialsProxy(upstreamPort: () => Promise<number>): Server {
     if (refused !== undefined) {
       req.resume();
       answerInvalidBucketName(res, refused);
+      return;
+    }
+    const directory = directoryBucketName(req.url ?? '/');
+    if (directory !== undefined) {
+      req.resume();
+      answerNoSuchBucket(res, directory);
       return;
     }
     const { headers, url } = withLocalAccessKey(req.headers, req.url ?? '/');

@@ -7,7 +7,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, HeadBucketCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalS3, type LocalS3 } from '../../src/services/s3';
 import { isValidBucketName } from '../../src/services/s3-bucket-names';
@@ -121,6 +129,21 @@ describe('local S3 refusing a bucket name', () => {
       }
     },
   );
+
+  it('answers NoSuchBucket on a directory bucket (<name>--x-s3), which S3 never lets the local S3 create (s3rver answered 404 with no XML)', async () => {
+    for (const send of [
+      () => client.send(new PutObjectCommand({ Bucket: 'abc--x-s3', Key: 'k', Body: 'x' })),
+      () => client.send(new GetObjectCommand({ Bucket: 'abc--x-s3', Key: 'k' })),
+      () => client.send(new ListObjectsV2Command({ Bucket: 'B-a--x-s3' })),
+    ]) {
+      const err = await send().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((err as S3ServiceException).name).toBe('NoSuchBucket');
+      expect((err as S3ServiceException).$metadata.httpStatusCode).toBe(404);
+    }
+  });
 
   it('does not take a Host header for a bucket name (virtual-hosted style reaches s3rver unchecked)', async () => {
     const hostile = 'a'.repeat(62) + '!';
