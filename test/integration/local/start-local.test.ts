@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { CreateQueueCommand, GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
 import { startLocal, type LocalEngine } from '../../../packages/local/src/server';
 import { untilClosed } from './sfn-helpers';
 import { LOCAL_CREDENTIALS } from '@autosave/workflow/config';
@@ -231,6 +231,38 @@ describe('startLocal', () => {
     } finally {
       sqs.destroy();
       dynamodb.destroy();
+    }
+  });
+
+  it('runs the aws-sdk:s3 bucket actions on the local S3: createBucket, headBucket, listBuckets, deleteBucket', async () => {
+    const task = (action: string, next: string | undefined, args: object = { Bucket: 'made-by-a-run' }) => ({
+      Type: 'Task',
+      Resource: `arn:aws:states:::aws-sdk:s3:${action}`,
+      Arguments: args,
+      Assign: { [action]: '{% $states.result %}' },
+      ...(next ? { Next: next } : { End: true }),
+    });
+    const definition = machine(
+      {
+        Create: task('createBucket', 'Head'),
+        Head: task('headBucket', 'List'),
+        List: { ...task('listBuckets', 'Delete', {}), Output: '{% $states.result.Buckets.Name %}' },
+        Delete: { ...task('deleteBucket', undefined), Output: '{% $states.input %}' },
+      },
+      'Create',
+    );
+    const { stateMachineArn } = await sfn.send(
+      new CreateStateMachineCommand({ name: 's3-buckets', roleArn: role, definition }),
+    );
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{}' }));
+    const done = await waitForStatus(sfn, executionArn!, 'SUCCEEDED');
+    expect(JSON.parse(done.output)).toContain('made-by-a-run');
+    const s3 = new S3Client({ endpoint: local.endpoints.s3, region: 'us-east-1', forcePathStyle: true, credentials });
+    try {
+      const { Buckets } = await s3.send(new ListBucketsCommand({}));
+      expect(Buckets?.map((b) => b.Name)).not.toContain('made-by-a-run');
+    } finally {
+      s3.destroy();
     }
   });
 

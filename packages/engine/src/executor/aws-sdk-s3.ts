@@ -23,6 +23,10 @@ export const AWS_SDK_S3_ACTIONS: readonly string[] = [
   'copyObject',
   'deleteObjects',
   'getObjectAttributes',
+  'createBucket',
+  'deleteBucket',
+  'headBucket',
+  'listBuckets',
 ];
 
 /** An S3 SDK error's cause as AWS writes it: `<message> (Service: S3, Status Code: 404, Request ID: …, Extended Request ID: …)`. */
@@ -127,6 +131,14 @@ export async function runAwsSdkS3(s3: S3Client | undefined, action: string, args
           },
         };
       }
+      case 'createBucket':
+        return { ok: true, value: plain(await s3.send(new sdk.CreateBucketCommand(input as never))) };
+      case 'deleteBucket':
+        return { ok: true, value: plain(await s3.send(new sdk.DeleteBucketCommand(input as never))) };
+      case 'headBucket':
+        return { ok: true, value: plain(await s3.send(new sdk.HeadBucketCommand(input as never))) };
+      case 'listBuckets':
+        return { ok: true, value: plain(await s3.send(new sdk.ListBucketsCommand(input as never))) };
       default:
         return failure(StatesError.Runtime, `The local engine does not run aws-sdk:s3:${action}`);
     }
