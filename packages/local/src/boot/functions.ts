@@ -79,7 +79,7 @@ export async function buildFunctions(boot: {
   if (!stack && options.deployWorkflows !== false) {
     const toolStep = functions.findLast((f) => f.name === TOOL_STEP_FUNCTION);
     const builtIn = toolStep === undefined || registry.includes(toolStep);
-    checkWorkflowTools({
+    await checkWorkflowTools({
       workflows,
       toolStep: builtIn ? { builtIn: true } : { builtIn: false, handler: await toolStep.load() },
       dataDir,

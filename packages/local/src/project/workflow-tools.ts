@@ -5,8 +5,7 @@
  * (`missingTools` of @autosave/runtime/tools).
  */
 import { join } from 'node:path';
-import { toolStepHandlerTools } from '@autosave/runtime/lambda';
-import { BUILT_IN_TOOL_NAMES, describeMissingTools, missingTools, type EmailProvider } from '@autosave/runtime/tools';
+import type { EmailProvider } from '@autosave/runtime/tools';
 import { toolUsesOf, type Workflow } from '@autosave/workflow';
 import { AutosaveConfigError } from './config-file';
 
@@ -41,10 +40,11 @@ const NAMES_ONLY_EMAIL: EmailProvider = {
 };
 
 /** The names of the tools `toolStep` implements; undefined when a handler of the project's does not say. */
-function localToolNames(
+async function localToolNames(
   check: Pick<WorkflowToolsCheck, 'toolStep' | 'dataDir' | 'environment'>,
-): readonly string[] | undefined {
-  if (check.toolStep.builtIn) return BUILT_IN_TOOL_NAMES;
+): Promise<readonly string[] | undefined> {
+  if (check.toolStep.builtIn) return (await import('@autosave/runtime/tools')).BUILT_IN_TOOL_NAMES;
+  const { toolStepHandlerTools } = await import('@autosave/runtime/lambda');
   return toolStepHandlerTools(check.toolStep.handler, {
     emailProvider: NAMES_ONLY_EMAIL,
     actionsDir: check.environment.AUTOSAVE_ACTIONS_DIR || join(check.dataDir, 'actions'),
@@ -56,9 +56,12 @@ function localToolNames(
  * handler that does not say its tools (not made by toolStepHandler) is not checked: it checks at its start.
  * @throws AutosaveConfigError naming the workflow, the step, the missing tools and the known ones
  */
-export function checkWorkflowTools(check: WorkflowToolsCheck): void {
-  const known = localToolNames(check);
+export async function checkWorkflowTools(check: WorkflowToolsCheck): Promise<void> {
+  const known = await localToolNames(check);
   if (known === undefined) return;
+  // Loaded here, not with the module: the runtime's entries bring Powertools and SDK clients, which a restart
+  // does not load before the Step Functions API answers (restart-answers-first.test.ts).
+  const { describeMissingTools, missingTools } = await import('@autosave/runtime/tools');
   const needs = check.workflows.flatMap((workflow) =>
     toolUsesOf(workflow)
       .filter(({ step }) => !check.mocked?.(workflow.name, step))
