@@ -17,6 +17,7 @@ import {
   importedRunOf,
   mockedRunTestCase,
   mockInvocations,
+  type StoreLocking,
   type TimerRow,
 } from './store';
 import {
@@ -81,6 +82,12 @@ export const DEFAULT_CLOSED_STATUSES: readonly string[] = ['FAILED', 'TIMED_OUT'
 export interface EngineOptions {
   /** Directory of the engine's SQLite database (created when missing). */
   readonly dataDir: string;
+  /**
+   * How the database file is locked while the engine runs: `shared` lets other connections read it meanwhile
+   * (the sqlite3 shell, a backup), at some cost per statement (see `StoreLocking`).
+   * @default 'exclusive'
+   */
+  readonly storeLocking?: StoreLocking;
   /** Runs Lambda functions for Tasks. */
   readonly invokeLambda: LambdaInvoker;
   /**
@@ -269,7 +276,7 @@ export class Engine {
   /** Opens the store and resumes every RUNNING execution (and undelivered close events). */
   async start(): Promise<void> {
     if (this.store) return;
-    const store = new EngineStore(this.options.dataDir);
+    const store = new EngineStore(this.options.dataDir, { locking: this.options.storeLocking });
     this.store = store;
     this.workers = new ActivityWorkers(this.options.activityPollMillis ?? ACTIVITY_POLL_MILLIS);
     const definitions = new DefinitionCache(store);

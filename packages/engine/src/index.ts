@@ -3,6 +3,7 @@
  */
 export { Engine, DEFAULT_CLOSED_STATUSES, STOP_DRAIN_MILLIS } from './engine';
 export type { DefinitionWarning, EngineOptions, ExecutionStatusChangeEvent, MockedRunView } from './engine';
+export type { StoreLocking } from './store';
 export type { ExpressRunSnapshot } from './express-runs';
 export { RECORDED_OUTCOME_RETRY_MILLIS } from './executor/step';
 export type { RecordedTaskOutcome } from './executor/step';

@@ -17,7 +17,7 @@ import { seconds } from '../../workflow/src/config/duration';
 import { createLocalApiHandler, startLocalApiServer, type LocalApiServer } from '../../local/src/api/server';
 import { stepFunctionsService } from '../../local/src/api/step-functions-service';
 import { ENGINE_DB_FILE } from '../src/store';
-import { EngineHarness, jsonpath } from './support/engine-harness';
+import { EngineHarness, jsonpath, SHARED_STORE } from './support/engine-harness';
 
 const ROLE = 'arn:aws:iam::123456789012:role/test';
 const fn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:${name}`;
@@ -35,13 +35,16 @@ describe('EXPRESS workflows through @aws-sdk/client-sfn', () => {
   let sfn: SFNClient;
 
   beforeEach(async () => {
-    h = await new EngineHarness({
-      draft: async (p: { topic: string }) => ({ text: `About ${p.topic}` }),
-      classify: async (p: { draft: { text: string } }) => (p.draft.text.includes('refund') ? 'billing' : 'general'),
-      explode: async () => {
-        throw Object.assign(new Error('the model refused'), { name: 'ModelRefused' });
+    h = await new EngineHarness(
+      {
+        draft: async (p: { topic: string }) => ({ text: `About ${p.topic}` }),
+        classify: async (p: { draft: { text: string } }) => (p.draft.text.includes('refund') ? 'billing' : 'general'),
+        explode: async () => {
+          throw Object.assign(new Error('the model refused'), { name: 'ModelRefused' });
+        },
       },
-    }).start();
+      SHARED_STORE,
+    ).start();
     api = await startLocalApiServer(createLocalApiHandler({ services: [stepFunctionsService(h.engine)] }), 0);
     // The SDK sends StartSyncExecution to the `sync-` host prefix; a local endpoint has none of it.
     sfn = new SFNClient({

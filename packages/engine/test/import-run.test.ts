@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { EngineHarness, invokeTask, jsonata, namedError } from './support/engine-harness';
+import { EngineHarness, invokeTask, jsonata, namedError, SHARED_STORE } from './support/engine-harness';
 import type { RunImportHeader, WireHistoryEvent } from '../src';
 
 let fixed = false;
@@ -30,8 +30,8 @@ const definition = jsonata({
 let source: EngineHarness;
 let local: EngineHarness;
 beforeAll(async () => {
-  source = await new EngineHarness(functions).start();
-  local = await new EngineHarness(functions).start();
+  source = await new EngineHarness(functions, SHARED_STORE).start();
+  local = await new EngineHarness(functions, SHARED_STORE).start();
 });
 afterAll(async () => {
   await source?.close();

@@ -100,6 +100,15 @@ export type TransitionBase = Pick<ExecutionRow, 'seq' | 'status' | 'event_count'
 
 /** File name of the engine database inside the data directory. */
 export const ENGINE_DB_FILE = 'engine.sqlite';
+
+/**
+ * How the engine's SQLite file is locked. `exclusive`: the engine's connection holds the file's lock while it is
+ * open, so no statement takes a lock of its own (DescribeExecution a fifth cheaper), and no other connection can
+ * read the file meanwhile; a second engine on the directory is refused anyway. `shared`: other connections may
+ * read the file while the engine runs (the sqlite3 shell, a backup, a test looking at the rows), and every
+ * statement takes and releases a lock on the shared-memory index.
+ */
+export type StoreLocking = 'exclusive' | 'shared';
 /**
  * Pass as `dataDir` for a store that lives in memory only (express runs: the service keeps none of
  * them), with the same tables and the same group commit, at no fsync.
@@ -310,8 +319,11 @@ export class EngineStore {
    */
   readonly historyEventLimit: number;
 
-  /** @param options.historyEventLimit @default HISTORY_EVENT_LIMIT (25,000) */
-  constructor(dataDir: string, options: { historyEventLimit?: number } = {}) {
+  /**
+   * @param options.historyEventLimit @default HISTORY_EVENT_LIMIT (25,000)
+   * @param options.locking see {@link StoreLocking} @default 'exclusive'
+   */
+  constructor(dataDir: string, options: { historyEventLimit?: number; locking?: StoreLocking } = {}) {
     this.historyEventLimit = options.historyEventLimit ?? HISTORY_EVENT_LIMIT;
     this.inMemory = dataDir === IN_MEMORY_STORE;
     if (this.inMemory) {
@@ -332,6 +344,9 @@ export class EngineStore {
         this.db.pragma('auto_vacuum = INCREMENTAL');
         if (Number(this.db.pragma('page_count', { simple: true })) > 1) this.db.exec('VACUUM');
       }
+      // Set before WAL is entered: an exclusive connection keeps the WAL index in its own memory and takes no
+      // lock per statement (a point read cost 11.7 µs with a shared-memory lock per read transaction, 1.9 µs in memory).
+      if ((options.locking ?? 'exclusive') === 'exclusive') this.db.pragma('locking_mode = EXCLUSIVE');
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
     }

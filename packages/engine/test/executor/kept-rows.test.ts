@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENGINE_DB_FILE } from '../../src/store';
-import { EngineHarness, jsonata } from '../support/engine-harness';
+import { EngineHarness, jsonata, SHARED_STORE } from '../support/engine-harness';
 
 const waitForToken = jsonata({
   W: {
@@ -35,7 +35,7 @@ describe('transitions taken from the rows the executor wrote last', () => {
 
   it('a frame whose row moved on behind the executor (its revision bumped by another writer) still takes its token: the transition is computed again from the row', async () => {
     const tokens: string[] = [];
-    h = await new EngineHarness({ wait: (p) => void tokens.push(p.token) }).start();
+    h = await new EngineHarness({ wait: (p) => void tokens.push(p.token) }, SHARED_STORE).start();
     const arn = await h.run(await h.machine(waitForToken));
     await h.idle();
     expect(tokens).toHaveLength(1);
@@ -52,7 +52,10 @@ describe('transitions taken from the rows the executor wrote last', () => {
 
   it("a Task attempt's timeout is gone once its outcome is taken from the kept row, and a later wait's is armed (a frame's timers are replaced, whatever its row says of them)", async () => {
     const tokens: string[] = [];
-    h = await new EngineHarness({ step: () => ({ ok: true }), wait: (p) => void tokens.push(p.token) }).start();
+    h = await new EngineHarness(
+      { step: () => ({ ok: true }), wait: (p) => void tokens.push(p.token) },
+      SHARED_STORE,
+    ).start();
     const timed = jsonata({
       // TimeoutSeconds arms a task-timeout timer with the attempt; its outcome replaces the frame's timers.
       T: {

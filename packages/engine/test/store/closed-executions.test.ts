@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { days } from '../../../workflow/src/config/duration';
 import { ENGINE_DB_FILE } from '../../src/store';
 import { packEventRows, packEvents, unpackEvents } from '../../src/store/history-codec';
-import { EngineHarness, jsonpath } from '../support/engine-harness';
+import { EngineHarness, jsonpath, SHARED_STORE } from '../support/engine-harness';
 
 const fn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:${name}`;
 /** The benchmark's shape: seven Tasks in a line, each answering ~200 bytes, only the last result kept. */
@@ -77,7 +77,7 @@ describe('closed executions: small, complete, and gone after the retention perio
   });
 
   it('keeps at most 5 KB per finished seven-step run', async () => {
-    h = await new EngineHarness({ step }).start();
+    h = await new EngineHarness({ step }, SHARED_STORE).start();
     const machine = await h.machine(sevenSteps, 'seven');
     await Promise.all(
       Array.from({ length: 20 }, (_, r) =>
@@ -112,13 +112,16 @@ describe('closed executions: small, complete, and gone after the retention perio
 
   it('answers the same history once packed: every event, every field, in pages either way', async () => {
     let fail = true;
-    h = await new EngineHarness({
-      step,
-      flaky: async () => {
-        if (fail) throw Object.assign(new Error('not yet'), { name: 'NotYet' });
-        return { ok: true };
+    h = await new EngineHarness(
+      {
+        step,
+        flaky: async () => {
+          if (fail) throw Object.assign(new Error('not yet'), { name: 'NotYet' });
+          return { ok: true };
+        },
       },
-    }).start();
+      SHARED_STORE,
+    ).start();
     const machine = await h.machine(
       jsonpath({
         First: { Type: 'Task', Resource: fn('step'), Parameters: { step: 1 }, ResultPath: '$.first', Next: 'Flaky' },
@@ -214,10 +217,13 @@ describe('closed executions: small, complete, and gone after the retention perio
   });
 
   it('removes a closed execution after the retention period, with its history, frames, timers and tokens, and frees its name', async () => {
-    h = await new EngineHarness({
-      step,
-      flaky: async () => Promise.reject(Object.assign(new Error('no'), { name: 'No' })),
-    }).start();
+    h = await new EngineHarness(
+      {
+        step,
+        flaky: async () => Promise.reject(Object.assign(new Error('no'), { name: 'No' })),
+      },
+      SHARED_STORE,
+    ).start();
     const machine = await h.machine(sevenSteps, 'seven');
     const failing = await h.machine(jsonpath({ Flaky: { Type: 'Task', Resource: fn('flaky'), End: true } }), 'failing');
     const done = await h.run(machine, { runId: 'kept' }, 'kept');
@@ -247,7 +253,10 @@ describe('closed executions: small, complete, and gone after the retention perio
   });
 
   it('gives the freed space back to the file system (incremental vacuum)', async () => {
-    h = await new EngineHarness({ step }, { closedExecutionRetentionMillis: 24 * 3600 * 1000 }).start();
+    h = await new EngineHarness(
+      { step },
+      { ...SHARED_STORE, closedExecutionRetentionMillis: 24 * 3600 * 1000 },
+    ).start();
     const machine = await h.machine(sevenSteps, 'seven');
     await Promise.all(
       Array.from({ length: 150 }, (_, r) =>

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ENGINE_DB_FILE } from '../../src/store';
 import { PACKED_SEGMENT_MAX_BYTES, PACKED_SEGMENT_MAX_EVENTS } from '../../src/store/engine-store';
 import { unpackEvents } from '../../src/store/history-codec';
-import { EngineHarness, jsonpath } from '../support/engine-harness';
+import { EngineHarness, jsonpath, SHARED_STORE } from '../support/engine-harness';
 
 /** A loop of `turns` Pass + Choice turns carrying `$.blob` in every state's input and output: 4 events per turn. */
 const loop = jsonpath({
@@ -45,7 +45,7 @@ describe('a large history closes, is packed in bounded segments and pages', () =
   });
 
   it('a run carrying 100 KB of state through 600 events packs into segments of at most 4 MiB and pages both ways', async () => {
-    h = await new EngineHarness({}).start();
+    h = await new EngineHarness({}, SHARED_STORE).start();
     const machine = await h.machine(loop);
     const turns = 150;
     const exec = await h.run(machine, { i: 0, n: turns, blob: 'x'.repeat(100_000) });

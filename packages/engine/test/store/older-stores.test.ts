@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src';
 import { ENGINE_DB_FILE } from '../../src/store';
 import { SCHEMA_VERSION } from '../../src/store/schema';
-import { EngineHarness } from '../support/engine-harness';
+import { EngineHarness, SHARED_STORE } from '../support/engine-harness';
 
 /** A store written by the engine at an older store schema (see each file's header), and the histories it answered then. */
 const fixture = (version: number) => ({
@@ -47,6 +47,7 @@ describe.each([fixture(2), fixture(3), fixture(4)])(
       return new EngineHarness(
         { hold: () => ({ held: true }), flaky: () => ({ ok: true }) },
         {
+          ...SHARED_STORE,
           clock: new VirtualClock(WRITTEN_AT),
           onExecutionClosed,
           closedStatuses: ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'],

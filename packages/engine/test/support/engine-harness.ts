@@ -50,6 +50,9 @@ export function namedError(name: string, message = name): Error {
   return Object.assign(new Error(message), { name });
 }
 
+/** The engine options of a test that reads the database file while the engine runs (see `StoreLocking`). */
+export const SHARED_STORE = { storeLocking: 'shared' } as const;
+
 /** A started engine on a temp data dir with a virtual clock, and helpers to drive it. */
 export class EngineHarness {
   readonly calls = new Map<string, number>();
