@@ -7,11 +7,14 @@ import {
   jsonata,
   namedError,
   neverReturns,
+  SHARED_STORE,
 } from '../../../packages/engine/test/support/engine-harness';
 
 /**
  * An engine is dropped (no stop: as after a crash, nothing flushed on the way out) or stopped, and a new
- * Engine on the same data dir carries every run on from its last committed transition.
+ * Engine on the same data dir carries every run on from its last committed transition. A dropped engine keeps
+ * its connection open in this process, where a killed one's lock dies with it: the engines here share the
+ * file (SHARED_STORE), and the crash tests that kill a process (restart-after-kill.test.ts) keep the default lock.
  */
 describe('restart: every RUNNING execution resumes from the store', () => {
   const dirs: string[] = [];
@@ -28,7 +31,10 @@ describe('restart: every RUNNING execution resumes from the store', () => {
 
   it('invokes again a Task whose result was never committed, and does not re-run finished steps', async () => {
     const first = track(
-      await new EngineHarness({ one: () => 1, slow: (_p, { releaseClock }) => neverReturns(releaseClock) }).start(),
+      await new EngineHarness(
+        { one: () => 1, slow: (_p, { releaseClock }) => neverReturns(releaseClock) },
+        SHARED_STORE,
+      ).start(),
     );
     const m = await first.machine(
       jsonata({ One: invokeTask('one', { Next: 'Slow' }), Slow: invokeTask('slow', { End: true }) }),
@@ -48,7 +54,7 @@ describe('restart: every RUNNING execution resumes from the store', () => {
   it('keeps task-token waits waiting across a restart without invoking anything again', async () => {
     const tokens: string[] = [];
     const fns = { ask: (p: any) => void tokens.push(p.token) };
-    const first = track(await new EngineHarness(fns).start());
+    const first = track(await new EngineHarness(fns, SHARED_STORE).start());
     const m = await first.machine(
       jsonata({
         Ask: {
@@ -72,7 +78,7 @@ describe('restart: every RUNNING execution resumes from the store', () => {
   });
 
   it('fires Wait timers at their original time when the engine is back before it', async () => {
-    const first = track(await new EngineHarness().start());
+    const first = track(await new EngineHarness({}, SHARED_STORE).start());
     const m = await first.machine(
       jsonata({ W: { Type: 'Wait', Seconds: 3600, Next: 'Done' }, Done: { Type: 'Succeed' } }),
     );
@@ -97,7 +103,7 @@ describe('restart: every RUNNING execution resumes from the store', () => {
       },
       ask: () => ({}),
     };
-    const first = track(await new EngineHarness(fns).start());
+    const first = track(await new EngineHarness(fns, SHARED_STORE).start());
     const waiting = await first.machine(jsonata({ W: { Type: 'Wait', Seconds: 60, End: true } }));
     const retrying = await first.machine(
       jsonata({ T: invokeTask('flaky', { Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 30 }], End: true }) }),
@@ -135,7 +141,7 @@ describe('restart: every RUNNING execution resumes from the store', () => {
       slow: (_p: unknown, { releaseClock }: { releaseClock: () => void }) =>
         hang ? neverReturns(releaseClock) : 'slow-done',
     };
-    const first = track(await new EngineHarness(fns).start());
+    const first = track(await new EngineHarness(fns, SHARED_STORE).start());
     const m = await first.machine(
       jsonata({
         Fan: {
@@ -176,7 +182,7 @@ describe('restart: every RUNNING execution resumes from the store', () => {
         return p === hangOn ? neverReturns(releaseClock) : p * 2;
       },
     };
-    const first = track(await new EngineHarness(fns).start());
+    const first = track(await new EngineHarness(fns, SHARED_STORE).start());
     const m = await first.machine(
       jsonata({
         Each: {
