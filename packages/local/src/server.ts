@@ -117,6 +117,7 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
       dataDir,
       mockConfig,
       label,
+      shutdown,
     });
     const iam = await enforceIam(stack, options.stack?.enforceIam);
     const clients = engineClients({ api, dynamodb, s3, shutdown });

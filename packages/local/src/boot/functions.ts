@@ -66,8 +66,9 @@ export async function buildFunctions(boot: {
   readonly dataDir: string;
   readonly mockConfig: MockTestCases | undefined;
   readonly label: string | undefined;
+  readonly shutdown: Shutdown;
 }): Promise<InProcessLambdaRunner> {
-  const { stack, functionsGiven, functionsModule, environment } = boot;
+  const { stack, functionsGiven, functionsModule, environment, shutdown } = boot;
   const { options, workflows, dataDir, mockConfig, label } = boot;
   const registry = stack ? [] : registryFunctions();
   const functions: LocalFunction[] = [...registry];
@@ -88,5 +89,12 @@ export async function buildFunctions(boot: {
       where: label ?? 'autosave local',
     });
   }
-  return new InProcessLambdaRunner({ functions, sources: stack ? [stack.functionSource] : [], environment });
+  const runner = new InProcessLambdaRunner({
+    functions,
+    sources: stack ? [stack.functionSource] : [],
+    environment,
+    environmentScope: options.ownsProcess ? 'process' : 'invocation',
+  });
+  shutdown.add(() => runner.close());
+  return runner;
 }

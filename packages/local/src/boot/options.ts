@@ -101,4 +101,12 @@ export interface StartLocalOptions {
    * from `OTEL_EXPORTER_OTLP_ENDPOINT`). @default no traces
    */
   readonly traces?: OtlpTracesOptions;
+  /**
+   * This process runs the engine and nothing else (`autosave local`): the in-process functions' environment is
+   * the process's runtime environment until the engine stops, instead of a scope around each invocation. The
+   * scope turns on an async hook that every promise of the process pays for (a fifth of the engine's CPU per
+   * run through the API). Leave it off wherever the process runs anything else, such as a test runner.
+   * @default false
+   */
+  readonly ownsProcess?: boolean;
 }

@@ -166,6 +166,8 @@ export const run = commandRunner('local', async (args) => {
   // Loaded here, not at the top: `autosave help` should not pay for the engine's dependencies.
   const { startLocal } = await import('../../server');
   const local = await startLocal({
+    // This process is the engine's alone.
+    ownsProcess: true,
     project: async () => {
       const project = configFile ? await cliProject(configFile) : undefined;
       return project ? projectOptions(project) : undefined;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '@autosave/workflow/config';
 import { AutosaveError } from '@autosave/workflow/errors';
-import { withRuntimeEnvironment } from '@autosave/runtime/endpoints';
+import { setProcessRuntimeEnvironment, withRuntimeEnvironment } from '@autosave/runtime/endpoints';
 import { Deadlines } from './deadlines';
 import { functionArn, parseFunctionName } from './function-name';
 import type { LambdaInvocation, LambdaInvocationResult, LambdaInvoker } from '@autosave/engine';
@@ -94,6 +94,14 @@ export interface InProcessLambdaRunnerOptions {
    * @default `process.env`
    */
   readonly environment?: NodeJS.ProcessEnv;
+  /**
+   * How {@link environment} reaches the functions. `invocation`: each invocation runs in an asynchronous scope
+   * holding it, so that several engines can share a process. `process`: it becomes the process's runtime
+   * environment (`setProcessRuntimeEnvironment`) while the runner is open, for a process that runs this engine
+   * alone; no scope is entered, so no async hook taxes every promise of the process. Call {@link close} then.
+   * @default 'invocation'
+   */
+  readonly environmentScope?: 'invocation' | 'process';
 }
 
 class FunctionTimeoutSignal {
@@ -122,18 +130,27 @@ export class InProcessLambdaRunner {
   private readonly handlers = new Map<string, Promise<LambdaHandler>>();
   private readonly region: string;
   private readonly accountId: string;
+  /** The environment each invocation is scoped to (none: the process's runtime environment). */
   private readonly environment: NodeJS.ProcessEnv | undefined;
+  private readonly ownsProcessEnvironment: boolean;
   /** Every invocation's timeout, on one timer. */
   private readonly deadlines = new Deadlines();
   /** What the contexts of a function version share, by function and qualifier (see {@link identityOf}). */
   private readonly identities = new WeakMap<LocalFunction, Map<string, FunctionIdentity>>();
 
   constructor(options: InProcessLambdaRunnerOptions) {
-    this.environment = options.environment;
+    this.ownsProcessEnvironment = options.environmentScope === 'process' && options.environment !== undefined;
+    if (this.ownsProcessEnvironment) setProcessRuntimeEnvironment(options.environment);
+    else this.environment = options.environment;
     for (const fn of options.functions) this.functions.set(fn.name, fn);
     this.sources = options.sources ?? [];
     this.region = options.region ?? LOCAL_REGION;
     this.accountId = options.accountId ?? LOCAL_ACCOUNT_ID;
+  }
+
+  /** Gives the process back its own environment, when {@link InProcessLambdaRunnerOptions.environmentScope} took it. */
+  close(): void {
+    if (this.ownsProcessEnvironment) setProcessRuntimeEnvironment(undefined);
   }
 
   /** Whether a function of this name (or ARN) exists. */
