@@ -25,6 +25,7 @@ import {
   type CpuAccountingReport,
 } from '../packages/local/src/api/cpu-accounting';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
+import { startHttpFloorServer } from './http-floor';
 import { describeHeap, heapBreakdown, heapSnapshotOf, processRss, rssBreakdown } from './heap-snapshot';
 import { javascriptFunctionsModule, waitForLines } from './restart';
 import {
@@ -207,6 +208,40 @@ export async function measureApi(options: ApiOptions = {}): Promise<WorkloadFigu
   }
 }
 
+/** Rounds of {@link describeBesideFloor}, each {@link DESCRIBE_COST_CALLS} calls to either side. */
+const FLOOR_ROUNDS = 3;
+
+/**
+ * DescribeExecution of a closed run beside the floor of any answer through Node's HTTP server
+ * (bench/http-floor.ts): the same SDK client settings, the CPU of either process from /proc, rounds interleaved so
+ * that the machine's moods fall on both; the fastest round of each.
+ */
+async function describeBesideFloor(
+  sfn: SFNClient,
+  enginePid: number,
+  executionArn: string,
+): Promise<{ engineProcessMs: number; floorProcessMs: number }> {
+  const floor = await startHttpFloorServer();
+  const floorClient = new SFNClient({ endpoint: floor.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const perCall = async (client: SFNClient, pid: number) => {
+    const from = processCpuSeconds(pid);
+    for (let i = 0; i < DESCRIBE_COST_CALLS; i += 1) await client.send(new DescribeExecutionCommand({ executionArn }));
+    return ((processCpuSeconds(pid) - from) * 1000) / DESCRIBE_COST_CALLS;
+  };
+  try {
+    await perCall(floorClient, floor.pid); // its warm-up: the engine's calls are warm already
+    let [engineProcessMs, floorProcessMs] = [Infinity, Infinity];
+    for (let round = 0; round < FLOOR_ROUNDS; round += 1) {
+      engineProcessMs = Math.min(engineProcessMs, await perCall(sfn, enginePid));
+      floorProcessMs = Math.min(floorProcessMs, await perCall(floorClient, floor.pid));
+    }
+    return { engineProcessMs, floorProcessMs };
+  } finally {
+    floorClient.destroy();
+    await floor.stop();
+  }
+}
+
 /** Runs one at a time after the workload, for where a lone run's time goes (commits, the poll's lag). */
 const ONE_AT_A_TIME_SAMPLE_RUNS = 50;
 
@@ -274,6 +309,7 @@ export async function measureUserApi(): Promise<WorkloadFigures> {
     for (let i = 0; i < DESCRIBE_COST_CALLS; i += 1)
       await sfn.send(new DescribeExecutionCommand({ executionArn: driver.lastArn }));
     const afterDescribes = await engineCpu(engine.url);
+    const describeFloor = await describeBesideFloor(sfn, engine.pid, driver.lastArn);
     // The same runs waited for with the engine's wait (GET /_autosave/wait) instead of polling.
     let waitedRuns = 0;
     const waited = await measureWorkload(async (r) => {
@@ -299,6 +335,7 @@ export async function measureUserApi(): Promise<WorkloadFigures> {
         closedUnseenMs,
         commitsPerRun,
         msPerCommit,
+        describeFloor,
       },
       waited: {
         ...waited,

@@ -235,6 +235,12 @@ async function main(): Promise<void> {
       `AUTOSAVE_CPU_ACCOUNTING=1): a run ${u.engineCpuPerRunMs.toFixed(2)} ms of engine CPU (${u.driverCpuPerRunMs.toFixed(2)} ms in the driver), ${u.pollsPerRun.toFixed(1)} DescribeExecution polls per run; ` +
       `alone in flight, a StartExecution ${u.startCpuMs!.toFixed(3)} ms, a DescribeExecution ${u.describeRunningCpuMs!.toFixed(3)} ms while its run steps, ${u.describeCpuMs.toFixed(3)} ms of a closed run (2,000 in a row).`,
   );
+  const describeFloor = u.describeFloor!;
+  console.log(
+    `DescribeExecution's floor: a bare Node HTTP server (bench/http-floor.ts) that parses the request and answers a fixed DescribeExecution costs ` +
+      `${describeFloor.floorProcessMs.toFixed(3)} ms of its process's CPU per call from the same SDK client; the engine's process ${describeFloor.engineProcessMs.toFixed(3)} ms ` +
+      `(${(describeFloor.engineProcessMs / describeFloor.floorProcessMs).toFixed(2)}x; /proc, fastest of 3 interleaved rounds of 2,000 calls each).`,
+  );
   console.log(
     `Where a run's time goes one at a time (50 more runs alone): ${u.commitsPerRun!.toFixed(1)} fsync'd commits per run, each ${u.msPerCommit!.toFixed(2)} ms of the engine's thread (in series: ` +
       `${(u.commitsPerRun! * u.msPerCommit!).toFixed(1)} ms of a ${(1000 / seq(apiUser)).toFixed(1)} ms run), and the run closed ${u.closedUnseenMs!.toFixed(1)} ms on average before a poll saw it.`,

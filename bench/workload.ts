@@ -160,6 +160,11 @@ export interface WorkloadFigures {
     commitsPerRun?: number;
     /** Wall-clock ms the engine's thread spent on each commit, statements and fsync, runs one at a time (user-driven part). */
     msPerCommit?: number;
+    /**
+     * One DescribeExecution of a closed run, as CPU of the engine's process (/proc), beside the same call answered by
+     * a bare Node HTTP server (bench/http-floor.ts): the floor under any engine (user-driven part).
+     */
+    describeFloor?: { engineProcessMs: number; floorProcessMs: number };
   };
   /** The same runs waited for with the engine's wait (GET /_autosave/wait) instead of polling (user-driven part). */
   readonly waited?: Pick<WorkloadFigures, 'sequential' | 'concurrent'> & { engineCpuPerRunMs: number };

@@ -29,6 +29,8 @@ export interface SpawnEngineOptions {
   readonly stack?: { readonly assemblyDir: string; readonly enforceIam?: boolean };
   /** How long it may take to start listening. @default {@link DEFAULT_ENGINE_START_TIMEOUT_MILLIS} */
   readonly startTimeoutMillis?: number;
+  /** Node flags for the child, before the script (e.g. `--perf-basic-prof`, which NODE_OPTIONS refuses). @default none */
+  readonly nodeFlags?: readonly string[];
 }
 
 /** How a child process ended. */
@@ -74,7 +76,7 @@ export function spawnEngine(options: SpawnEngineOptions): Promise<EngineProcess>
   if (options.stack)
     args.push('--app', options.stack.assemblyDir, ...(options.stack.enforceIam ? ['--enforce-iam'] : []));
   const startTimeout = options.startTimeoutMillis ?? DEFAULT_ENGINE_START_TIMEOUT_MILLIS;
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeFlags ?? []), ...args], {
     ...(options.cwd ? { cwd: options.cwd } : {}),
     env: { ...process.env, [STOP_WITH_PARENT_ENV]: '1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
