@@ -51,7 +51,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
 const USER_HZ = 100;
 /** CPU seconds (user + system) another process has used so far. */
-function processCpuSeconds(pid: number): number {
+export function processCpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
@@ -246,7 +246,7 @@ async function describeBesideFloor(
 const ONE_AT_A_TIME_SAMPLE_RUNS = 50;
 
 /** The example app's folder: where `npm start` runs `autosave local` (its autosave.config.ts). */
-const EXAMPLE_APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+export const EXAMPLE_APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 /** What the engine's CPU accounting answers (packages/local/src/api/cpu-accounting.ts). */
 async function engineCpu(url: string): Promise<CpuAccountingReport> {

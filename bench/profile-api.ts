@@ -12,18 +12,15 @@
 import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { spawnEngine } from '../scripts/engine-process';
-import { apiRunDriver, backoffPollDelay } from './api-engine';
+import { apiRunDriver, backoffPollDelay, EXAMPLE_APP_DIR, processCpuSeconds } from './api-engine';
 import { javascriptFunctionsModule } from './restart';
 import { IN_FLIGHT, runWithConcurrency, sevenStepDefinition } from './workload';
 
-const EXAMPLE_APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const WARMUP_RUNS = 300;
 const PHASES = [
   { name: 'one at a time', runs: 600, inFlight: 1 },
@@ -66,13 +63,6 @@ function splitSamples(script: string): { samples: number; shares: Map<string, nu
     counts.set(category, (counts.get(category) ?? 0) + 1);
   }
   return { samples, shares: new Map([...counts].map(([k, v]) => [k, v / samples])) };
-}
-
-/** CPU seconds (user + system) of a process so far, from /proc. */
-function processCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function main(): Promise<void> {
