@@ -174,16 +174,22 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
   // On AWS a Lambda function does not wait for DynamoDB to be up. Here a function that calls DynamoDB gets
   // its answer once the local one is up and the leases of attempts cut off by the kill are ended (the
   // door, services/dynamodb-door.ts); one that does not call it runs at once.
-  it('runs caught in flight call their functions before dynalite loads', { timeout: 240_000 }, async () => {
+  /**
+   * Starts {@link RUNS_IN_FLIGHT} runs of a one-Task workflow held in `held-step`, kills the engine, restarts it
+   * with the module trace and waits for every run to finish: the modules loaded before the first call again.
+   */
+  async function loadedBeforeHeldRunsResume(cwd?: string): Promise<string[]> {
     const dir = await mkdtemp(join(tmpdir(), 'autosave-answers-first-'));
     dirs.push(dir);
     const dataDir = join(dir, 'data');
     const signal = join(dir, 'held.txt');
+    const engineIn = cwd === undefined ? {} : { cwd };
     const first = await startEngineProcess({
       dataDir,
       functionsModule: HELD_STEP_MODULE,
       startTimeoutMillis: 150_000,
       env: { HELD_STEP_HOLD: '1', HELD_STEP_SIGNAL: signal },
+      ...engineIn,
     });
     track(first);
     const sfn = new SFNClient({ endpoint: first.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
@@ -227,6 +233,7 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
         functionsModule: HELD_STEP_MODULE,
         startTimeoutMillis: 150_000,
         env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace },
+        ...engineIn,
       }),
     );
     const again = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
@@ -244,14 +251,39 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
     const lines = (await readFile(trace, 'utf8')).split('\n');
     const firstCall = lines.findIndex((l) => l.startsWith('line held-step called'));
     expect(firstCall, 'the held step is called again after the restart').toBeGreaterThan(0);
-    const loadedBeforeTheCall = lines
+    return lines
       .slice(0, firstCall)
       .filter((l) => l.startsWith('load '))
       .map((l) => l.slice('load '.length));
+  }
+
+  // On AWS a Lambda function does not wait for DynamoDB to be up. Here a function that calls DynamoDB gets
+  // its answer once the local one is up and the leases of attempts cut off by the kill are ended (the
+  // door, services/dynamodb-door.ts); one that does not call it runs at once.
+  it('runs caught in flight call their functions before dynalite loads', { timeout: 240_000 }, async () => {
+    const loadedBeforeTheCall = await loadedBeforeHeldRunsResume();
     // (The example app's config, loaded first, brings the DynamoDB client itself: only dynalite is pinned.)
     expect(
       loadedBeforeTheCall.filter((m) => /\/node_modules\/dynalite\//.test(m)),
       'dynalite loaded before the first call',
     ).toEqual([]);
   });
+
+  // The runtime's tools bring the SES client and Powertools (about a sixth of a second here): a project whose
+  // workflows name no tool, and a service that has sent no email, never needs them.
+  it(
+    'without workflows that name a tool, runs caught in flight resume before the SES client or Powertools load',
+    {
+      timeout: 240_000,
+    },
+    async () => {
+      const noConfig = await mkdtemp(join(tmpdir(), 'autosave-no-config-'));
+      dirs.push(noConfig);
+      const loadedBeforeTheCall = await loadedBeforeHeldRunsResume(noConfig);
+      expect(
+        loadedBeforeTheCall.filter((m) => /\/node_modules\/(@aws-sdk\/client-sesv2|@aws-lambda-powertools)\//.test(m)),
+        'the SES client or Powertools loaded before the first call',
+      ).toEqual([]);
+    },
+  );
 });

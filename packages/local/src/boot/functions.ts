@@ -82,7 +82,7 @@ export async function buildFunctions(boot: {
     const builtIn = toolStep === undefined || registry.includes(toolStep);
     await checkWorkflowTools({
       workflows,
-      toolStep: builtIn ? { builtIn: true } : { builtIn: false, handler: await toolStep.load() },
+      toolStep: builtIn ? { builtIn: true } : { builtIn: false, loadHandler: async () => toolStep.load() },
       dataDir,
       environment,
       mocked: (workflow, step) => mockConfig?.mocksState?.(workflow, step) ?? false,

@@ -9,8 +9,12 @@ import type { EmailProvider } from '@autosave/runtime/tools';
 import { toolUsesOf, type Workflow } from '@autosave/workflow';
 import { AutosaveConfigError } from './config-file';
 
-/** The tool-step function the engine will invoke: the built-in one, or a handler of the project's. */
-export type LocalToolStep = { readonly builtIn: true } | { readonly builtIn: false; readonly handler: unknown };
+/**
+ * The tool-step function the engine will invoke: the built-in one, or a handler of the project's (loaded only when
+ * a step names a tool: a restart of workflows that name none loads neither it nor the runtime's tools).
+ */
+export type LocalToolStep =
+  { readonly builtIn: true } | { readonly builtIn: false; readonly loadHandler: () => Promise<unknown> };
 
 /** What {@link checkWorkflowTools} weighs. */
 export interface WorkflowToolsCheck {
@@ -44,8 +48,11 @@ async function localToolNames(
   check: Pick<WorkflowToolsCheck, 'toolStep' | 'dataDir' | 'environment'>,
 ): Promise<readonly string[] | undefined> {
   if (check.toolStep.builtIn) return (await import('@autosave/runtime/tools')).BUILT_IN_TOOL_NAMES;
-  const { toolStepHandlerTools } = await import('@autosave/runtime/lambda');
-  return toolStepHandlerTools(check.toolStep.handler, {
+  const [{ toolStepHandlerTools }, handler] = await Promise.all([
+    import('@autosave/runtime/lambda'),
+    check.toolStep.loadHandler(),
+  ]);
+  return toolStepHandlerTools(handler, {
     emailProvider: NAMES_ONLY_EMAIL,
     actionsDir: check.environment.AUTOSAVE_ACTIONS_DIR || join(check.dataDir, 'actions'),
   });
@@ -57,16 +64,17 @@ async function localToolNames(
  * @throws AutosaveConfigError naming the workflow, the step, the missing tools and the known ones
  */
 export async function checkWorkflowTools(check: WorkflowToolsCheck): Promise<void> {
-  const known = await localToolNames(check);
-  if (known === undefined) return;
-  // Loaded here, not with the module: the runtime's entries bring Powertools and SDK clients, which a restart
-  // does not load before the Step Functions API answers (restart-answers-first.test.ts).
-  const { describeMissingTools, missingTools } = await import('@autosave/runtime/tools');
   const needs = check.workflows.flatMap((workflow) =>
     toolUsesOf(workflow)
       .filter(({ step }) => !check.mocked?.(workflow.name, step))
       .map(({ step, tools }) => ({ workflow: workflow.name, step, tools })),
   );
+  if (needs.length === 0) return;
+  const known = await localToolNames(check);
+  if (known === undefined) return;
+  // Loaded here, not with the module: the runtime's entries bring Powertools and SDK clients, which a restart
+  // does not load before the Step Functions API answers (restart-answers-first.test.ts).
+  const { describeMissingTools, missingTools } = await import('@autosave/runtime/tools');
   const [first] = missingTools(needs, known);
   if (!first) return;
   throw new AutosaveConfigError(

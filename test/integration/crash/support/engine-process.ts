@@ -37,16 +37,25 @@ export interface EngineProcessOptions {
   readonly port?: number;
   /** Run with `--virtual-clock`. @default false */
   readonly virtualClock?: boolean;
+  /** The folder it runs in, where its autosave.config.ts is looked for. @default the repository root (the example app) */
+  readonly cwd?: string;
 }
 
 /** Starts `autosave local --port 0` and resolves once it says where it listens. */
 export async function startEngineProcess(options: EngineProcessOptions): Promise<EngineProcess> {
-  const args = ['bin/autosave.js', 'local', '--port', String(options.port ?? 0), '--data', options.dataDir];
+  const args = [
+    resolve(PROJECT_ROOT, 'bin/autosave.js'),
+    'local',
+    '--port',
+    String(options.port ?? 0),
+    '--data',
+    options.dataDir,
+  ];
   if (options.virtualClock) args.push('--virtual-clock');
   if (options.functionsModule) args.push('--functions', options.functionsModule);
   if (options.extraArgs) args.push(...options.extraArgs);
   const child = spawn(process.execPath, args, {
-    cwd: PROJECT_ROOT,
+    cwd: options.cwd ?? PROJECT_ROOT,
     // A test that times out or is killed leaves no engine behind.
     env: {
       ...process.env,

@@ -4,7 +4,6 @@
  * address (the local outbox, which the console shows) or an HTTP(S) endpoint. Every target is named by its
  * ARN (an address or URL for email and HTTP), as subscriptions and rule targets name them.
  */
-import { OutboxEmailProvider } from '@autosave/runtime/tools';
 import type { LambdaInvoker } from '@autosave/engine';
 import type { LocalSqs } from '../sqs/local-sqs';
 import { invokeAsynchronously } from './async-invoke';
@@ -98,13 +97,17 @@ export class DeliveryTargets {
       case 'states':
         if (!s.startExecution) throw new Error('no local Step Functions');
         return s.startExecution(delivery.arn, delivery.input);
-      case 'email':
+      case 'email': {
         if (!s.outboxDir) throw new Error('no outbox directory');
+        // Loaded at the first email: the runtime's tools bring the SES client and Powertools, which the
+        // services would otherwise load at every start, before the runs caught in flight resume.
+        const { OutboxEmailProvider } = await import('@autosave/runtime/tools');
         await new OutboxEmailProvider(s.outboxDir).send(
           { to: [delivery.to], subject: delivery.subject, body: delivery.body },
           delivery.idempotencyKey,
         );
         return;
+      }
       case 'http': {
         const response = await fetch(delivery.url, { method: 'POST', headers: delivery.headers, body: delivery.body });
         await response.arrayBuffer();
