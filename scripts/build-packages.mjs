@@ -7,7 +7,7 @@
 // ships a dist/); a package whose inputs are unchanged since its last build is skipped (`--force` rebuilds).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -130,7 +130,24 @@ async function buildPackage(dir) {
   const published = entries(join(ROOT, dir), manifest);
   const entry = { ...published, ...(manifest.bin ? { bin: join(ROOT, dir, 'src/bin.ts') } : {}) };
   await build({ ...common, entry, format: ['esm', 'cjs'], splitting: true, dts: { entry: published }, clean: false });
+  await copyDataFiles(join(ROOT, dir, 'src'), outDir);
   if (manifest.name === '@autosave/cdk') await prebuildFunctions(outDir);
+}
+
+/**
+ * The JSON files under src/, copied to the same place under dist/: a package may read one when it first needs
+ * it (the engine's SDK catalog: `lazyRequire('./executor/aws-sdk-catalog.json')`) rather than bundle it into
+ * the code every start compiles.
+ */
+async function copyDataFiles(srcDir, outDir) {
+  const files = (await readdir(srcDir, { withFileTypes: true, recursive: true })).filter(
+    (e) => e.isFile() && e.name.endsWith('.json'),
+  );
+  for (const file of files) {
+    const target = join(outDir, relative(srcDir, join(file.parentPath, file.name)));
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(join(file.parentPath, file.name), target);
+  }
 }
 
 /**

@@ -7,8 +7,8 @@ import { MAX_STATE_NAME_LENGTH } from '@autosave/workflow/config';
  * asl-validator checks the rest of the ASL schema.
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type aslValidatorFunction from 'asl-validator';
+import { lazyRequire } from '../lazy-require';
 import type { QueryLanguage, StateDefinition } from '../dataflow';
 import { StatesError } from '@autosave/workflow/errors';
 import {
@@ -785,11 +785,7 @@ function forSchema(definition: Json, names: Map<string, string>): Json {
  * asl-validator, loaded on first use: it and ajv are a tenth of the engine's start, and a restart that
  * finds its definitions already stored validates none. (Synchronous, as validation is: it is CommonJS.)
  */
-let aslValidatorModule: typeof aslValidatorFunction | undefined;
-const aslValidator: typeof aslValidatorFunction = (definition, options) => {
-  aslValidatorModule ??= createRequire(import.meta.url)('asl-validator') as typeof aslValidatorFunction;
-  return aslValidatorModule(definition, options);
-};
+const aslValidator = lazyRequire<typeof aslValidatorFunction>('asl-validator');
 
 /** asl-validator's findings as problems (see {@link forSchema}). Valid texts are remembered by hash. */
 function schemaProblems(definition: Json, text: string): DefinitionProblem[] {
@@ -797,7 +793,7 @@ function schemaProblems(definition: Json, text: string): DefinitionProblem[] {
   if (schemaValid.has(key)) return [];
   const names = new Map<string, string>();
   // Paths and resources are this module's own checks (Jayway's syntax, the integrations AWS knows).
-  const result = aslValidator(forSchema(definition, names), { checkPaths: false, checkArn: false });
+  const result = aslValidator()(forSchema(definition, names), { checkPaths: false, checkArn: false });
   if (result.isValid) {
     if (schemaValid.size >= SCHEMA_VALID_CACHE_SIZE) schemaValid.delete(schemaValid.values().next().value as string);
     schemaValid.add(key);

@@ -6,7 +6,8 @@
  * runs is task-integrations.ts's `resolveTaskTarget` (an unserved one fails at run time with
  * {@link IntegrationNotServedError}).
  */
-import catalog from './aws-sdk-catalog.json' with { type: 'json' };
+
+import { lazyRequire } from '../lazy-require';
 
 /** How a Task waits for its work (the `.waitForTaskToken` / `.sync` suffixes). */
 export type IntegrationPattern = 'request' | 'waitForTaskToken' | 'sync';
@@ -80,11 +81,12 @@ const OPTIMIZED_SERVICES: Readonly<Record<string, OptimizedService>> = {
  * The AWS SDK catalog (aws-sdk-catalog.json, written by scripts/aws-sdk-catalog.mjs: service name -> its
  * API actions in PascalCase, separated by spaces), indexed on first use.
  */
+const catalog = lazyRequire<{ services: Record<string, string> }>('./executor/aws-sdk-catalog.json');
 let sdkActions: Map<string, ReadonlySet<string>> | undefined;
 function awsSdkActions(): Map<string, ReadonlySet<string>> {
   if (!sdkActions) {
     sdkActions = new Map();
-    for (const [service, actions] of Object.entries(catalog.services as Record<string, string>)) {
+    for (const [service, actions] of Object.entries(catalog().services)) {
       const set = new Set(actions.split(' '));
       sdkActions.set(service, set);
       // The Java SDK v2 (whose names Step Functions uses) drops a trailing "Service" (`directoryservice` -> `directory`).

@@ -1,18 +1,15 @@
-import { createRequire } from 'node:module';
 import type * as DynamoDb from '@aws-sdk/client-dynamodb';
 import type * as Sqs from '@aws-sdk/client-sqs';
+import { lazyRequire } from '../lazy-require';
 
-/**
+/*
  * The AWS SDK client packages the engine calls DynamoDB and SQS Tasks with, loaded on the first Task or
  * definition that names them, not with the engine: each is a good part of a second and megabytes to load,
- * and a restarted engine answers before it needs them. Synchronous (a definition is checked against the
- * package's commands when it is created); the same module instances as any `import` of the packages.
+ * and a restarted engine answers before it needs them. The same module instances as any `import` of the
+ * packages (CommonJS: an import reads the same require cache).
  */
-const require = createRequire(import.meta.url);
-let dynamoDb: typeof DynamoDb | undefined;
-let sqs: typeof Sqs | undefined;
 
 /** `@aws-sdk/client-dynamodb`. */
-export const dynamoDbSdk = (): typeof DynamoDb => (dynamoDb ??= require('@aws-sdk/client-dynamodb') as typeof DynamoDb);
+export const dynamoDbSdk = lazyRequire<typeof DynamoDb>('@aws-sdk/client-dynamodb');
 /** `@aws-sdk/client-sqs`. */
-export const sqsSdk = (): typeof Sqs => (sqs ??= require('@aws-sdk/client-sqs') as typeof Sqs);
+export const sqsSdk = lazyRequire<typeof Sqs>('@aws-sdk/client-sqs');

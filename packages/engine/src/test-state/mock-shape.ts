@@ -15,9 +15,10 @@
  * `api-output-constraints.json`, generated from botocore's copy of the same models by
  * `scripts/api-output-constraints.mjs`, keyed by structure and member name.
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { ValidationException } from '../service-errors';
-import tables from './api-output-constraints.json' with { type: 'json' };
+import { lazyRequire } from '../lazy-require';
+import { re2js } from '../re2';
 import { botocoreSchemaModule } from './botocore-schemas';
 import type { FieldValidationMode } from './request';
 
@@ -43,7 +44,10 @@ interface Constraints {
 /** Structure name -> member name -> constraints, for one service. */
 type ServiceConstraints = Readonly<Record<string, Readonly<Record<string, Constraints>>>>;
 
-const CONSTRAINTS = tables.services as unknown as Readonly<Record<string, ServiceConstraints>>;
+/** api-output-constraints.json (written by scripts/api-output-constraints.mjs), read with the first mock checked. */
+const constraints = lazyRequire<{ services: Readonly<Record<string, ServiceConstraints>> }>(
+  './test-state/api-output-constraints.json',
+);
 
 /** Where a service's schemas come from (a client the engine depends on, or botocore's table), and the key of its service in the constraints table. */
 interface Service {
@@ -133,7 +137,7 @@ const PATTERNS = new Map<string, RE2JS>();
 
 function compiled(pattern: string): RE2JS {
   let re = PATTERNS.get(pattern);
-  if (!re) PATTERNS.set(pattern, (re = RE2JS.compile(pattern)));
+  if (!re) PATTERNS.set(pattern, (re = re2js().compile(pattern)));
   return re;
 }
 
@@ -279,5 +283,9 @@ export async function checkMockedResult(resource: string, result: unknown, mode:
   if (!Array.isArray(operation) || operation[0] !== 9) return;
   const output = target(resolve(operation[5]));
   if (!Array.isArray(output) || (output[0] !== 3 && output[0] !== 4)) return;
-  new ShapeChecker(CONSTRAINTS[service.constraints] ?? {}, mode === 'STRICT').structure('result', output, result);
+  new ShapeChecker(constraints().services[service.constraints] ?? {}, mode === 'STRICT').structure(
+    'result',
+    output,
+    result,
+  );
 }

@@ -3,7 +3,7 @@
  * evaluated; every other value is a literal. Expressions are compiled once and cached by their text
  * (compiling costs far more than evaluating), with Step Functions' extra functions registered on each.
  */
-import jsonata from 'jsonata';
+import type jsonataModule from 'jsonata';
 import type { EvaluationScope } from '../types';
 import { QueryEvaluationError } from '../errors';
 import { hash, parseJson, partition, random, range, uuid } from '../shared/functions';
@@ -17,8 +17,14 @@ import {
 } from './evaluation-budget';
 import { isBoundedExpression } from './bounded-expressions';
 import { LinearRegExp } from './linear-regexp';
+import { lazyRequire } from '../../lazy-require';
 
-type Expression = ReturnType<typeof jsonata>;
+type Expression = ReturnType<typeof jsonataModule>;
+
+/** JSONata, loaded with the first expression (see lazy-require.ts). */
+const jsonataPackage = lazyRequire<typeof jsonataModule>('jsonata');
+const jsonata = (source: string, options?: jsonataModule.JsonataOptions): Expression =>
+  jsonataPackage()(source, options);
 
 /** What JSONata's evaluation frames hold that the budget reads: the evaluation's root frame and its depth. */
 interface JsonataFrame {
@@ -87,15 +93,24 @@ const SIZED_BUILTINS: ReadonlyArray<{
   },
 ];
 
-/** Each sized function, checked first and then run by JSONata's own implementation. */
-const GUARDED_BUILTINS = SIZED_BUILTINS.map(({ name, signature, size }) => {
-  const original = builtin(name);
-  const implementation = async function (this: { environment: object }, ...args: unknown[]) {
-    budgetOf(this.environment as JsonataFrame).checkString(size(args));
-    return (await original).implementation.apply(this, args);
-  };
-  return { name, signature, implementation };
-});
+interface GuardedBuiltin {
+  readonly name: string;
+  readonly signature: string;
+  readonly implementation: (this: { environment: object }, ...args: unknown[]) => Promise<unknown>;
+}
+let guarded: readonly GuardedBuiltin[] | undefined;
+
+/** Each sized function, checked first and then run by JSONata's own implementation (made with the first expression). */
+function guardedBuiltins(): readonly GuardedBuiltin[] {
+  return (guarded ??= SIZED_BUILTINS.map(({ name, signature, size }) => {
+    const original = builtin(name);
+    const implementation = async function (this: { environment: object }, ...args: unknown[]) {
+      budgetOf(this.environment as JsonataFrame).checkString(size(args));
+      return (await original).implementation.apply(this, args);
+    };
+    return { name, signature, implementation };
+  }));
+}
 
 const EXPRESSION_START = '{%';
 const EXPRESSION_END = '%}';
@@ -201,7 +216,7 @@ export function compileJsonata(source: string, field = 'expression'): Expression
       expression.assign(ENTRY_HOOK as unknown as string, onEntry);
       expression.assign(EXIT_HOOK as unknown as string, onExit);
     }
-    for (const { name, signature, implementation } of GUARDED_BUILTINS)
+    for (const { name, signature, implementation } of guardedBuiltins())
       expression.registerFunction(name, implementation, signature);
     for (const [name, fn] of AWS_FUNCTIONS) {
       expression.registerFunction(name, (...args: unknown[]) => {

@@ -5,8 +5,9 @@
  * extra `a`, on the engine's only thread. JSONata needs of its engine only what it uses of `RegExp`:
  * constructed from the parsed literal, `lastIndex` to start from, and `exec` returning a match array.
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { BoundedCache, DEFAULT_EXPRESSION_CACHE_SIZE } from '../shared/bounded-cache';
+import { re2js } from '../../re2';
 
 /** Compiled patterns by their literal: JSONata builds a new engine each time a regex node is evaluated (in every `$map` item). */
 const compiled = new BoundedCache<RE2JS>(DEFAULT_EXPRESSION_CACHE_SIZE);
@@ -25,7 +26,7 @@ export class LinearRegExp {
   /** @param literal the regex as JSONata's parser built it (its `i` and `m` flags are kept). */
   constructor(literal: RegExp) {
     try {
-      this.pattern = compiled.getOrCreate(String(literal), () => RE2JS.compile(RE2JS.translateRegExp(literal)));
+      this.pattern = compiled.getOrCreate(String(literal), () => re2js().compile(re2js().translateRegExp(literal)));
     } catch (err) {
       throw new UnsupportedRegexError(
         `the regex ${String(literal)} uses syntax the engine's linear-time regex engine (RE2) does not support, such as lookaround or backreferences: ${(err as Error).message}`,

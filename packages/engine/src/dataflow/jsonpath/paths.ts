@@ -7,10 +7,11 @@
  * jsonpath-plus, written the way it reads Jayway's meaning (`$` in a filter is the root; a filter that
  * reads a missing member matches nothing) and selects an array of matches.
  */
-import { JSONPath } from 'jsonpath-plus';
+import type * as JsonPathPlus from 'jsonpath-plus';
 import { ResultPathMatchFailureError, StatesRuntimeError } from '../errors';
 import { JAYWAY_FILTER_SANDBOX, rewriteJaywayFilters } from './jayway-filters';
 import { applyJaywayFunction, trailingFunction } from './jayway-functions';
+import { lazyRequire } from '../../lazy-require';
 
 /** What a path can read. */
 export interface PathRoots {
@@ -165,12 +166,15 @@ export function asJsonPathPlus(path: string): string {
   return out;
 }
 
+/** jsonpath-plus, for the paths beyond a plain member chain, loaded with the first (see lazy-require.ts). */
+const jsonPathPlus = lazyRequire<typeof JsonPathPlus>('jsonpath-plus');
+
 function queryAll(relative: string, root: unknown, original: string): unknown[] {
   try {
     // A filter reading a member some items lack (`@.b.c` where `b` is missing) matches nothing there, as in Jayway.
     // jsonpath-plus takes its sandbox as a plain object (its README), though its typings say Map.
     const sandbox = JAYWAY_FILTER_SANDBOX as unknown as Map<string, unknown>;
-    return JSONPath({
+    return jsonPathPlus().JSONPath({
       path: asJsonPathPlus(rewriteJaywayFilters(relative)),
       json: root as object,
       wrap: true,
