@@ -21,7 +21,7 @@ import { lockDataDir } from './boot/data-directory';
 import { recordedDecisionsOf, sweepRecordedDecisions } from './boot/decisions';
 import { deploy } from './boot/deploy';
 import { writeEndpoints } from './boot/endpoints';
-import { createEngine } from './boot/engine';
+import { afterRunsCaughtInFlight, createEngine } from './boot/engine';
 import { buildFunctions, openStack } from './boot/functions';
 import { fullHandler } from './boot/handler';
 import { enforceIam, logIam } from './boot/iam';
@@ -171,10 +171,12 @@ export async function startLocal(options: StartLocalOptions = {}): Promise<Local
     // (but the Step Functions API's after a restart, above) gets the retryable 503, never an error from a
     // half-started engine.
     late.bind(ready);
-    sweepRecordedDecisions(decisions, shutdown, log);
-    // The local DynamoDB loads now, behind its door: nothing above waited for it, and a function's call to it
-    // waits for it (a failure to start answers every call with a 500, and is said here).
-    openDynamoDb(dynamodb);
+    // What only runs need that the restart's runs caught in flight may not: after them (boot/engine.ts).
+    const background = afterRunsCaughtInFlight(engine, shutdown);
+    sweepRecordedDecisions(decisions, background, shutdown, log);
+    // The local DynamoDB loads behind its door then: nothing above waited for it, and a function's call to it
+    // opens it at once and waits for it (a failure to start answers every call with a 500, and is said here).
+    openDynamoDb(dynamodb, background);
     logListening({ api, virtualClock, dynamodb, s3, dataDir, deployments, workflows, log });
 
     return {

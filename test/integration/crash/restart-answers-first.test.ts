@@ -197,9 +197,9 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
   // door, services/dynamodb-door.ts); one that does not call it runs at once.
   /**
    * Starts {@link RUNS_IN_FLIGHT} runs of a one-Task workflow held in `held-step`, kills the engine, restarts it
-   * with the module trace and waits for every run to finish: the modules loaded before the first call again.
+   * with the module trace (and `env`) and waits for every run to finish: the trace's file.
    */
-  async function loadedBeforeHeldRunsResume(cwd?: string): Promise<string[]> {
+  async function heldRunsResumed(cwd?: string, env: Record<string, string> = {}): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'autosave-answers-first-'));
     dirs.push(dir);
     const dataDir = join(dir, 'data');
@@ -253,7 +253,7 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
         dataDir,
         functionsModule: HELD_STEP_MODULE,
         startTimeoutMillis: 150_000,
-        env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace },
+        env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, MODULE_TRACE_FILE: trace, ...env },
         ...engineIn,
       }),
     );
@@ -269,7 +269,14 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
     }
     again.destroy();
 
-    const lines = (await readFile(trace, 'utf8')).split('\n');
+    return trace;
+  }
+
+  const traceLines = async (trace: string) => (await readFile(trace, 'utf8')).split('\n');
+
+  /** The modules loaded before the first call of the held step after the restart. */
+  async function loadedBeforeHeldRunsResume(cwd?: string): Promise<string[]> {
+    const lines = await traceLines(await heldRunsResumed(cwd));
     const firstCall = lines.findIndex((l) => l.startsWith('line held-step called'));
     expect(firstCall, 'the held step is called again after the restart').toBeGreaterThan(0);
     return lines
@@ -288,6 +295,22 @@ describe('restart after kill -9: the Step Functions API answers first', () => {
       loadedBeforeTheCall.filter((m) => /\/node_modules\/dynalite\//.test(m)),
       'dynalite loaded before the first call',
     ).toEqual([]);
+  });
+
+  // Dynalite's load is about a tenth of a second of the engine's thread: the runs caught in flight that do not
+  // call DynamoDB finish first (each answers 300 ms after its call here, so that a load started with the
+  // restart's services would fall within their calls).
+  it('loads dynalite only once the runs caught in flight are done', { timeout: 240_000 }, async () => {
+    const trace = await heldRunsResumed(undefined, { HELD_STEP_ANSWER_AFTER_MS: '300' });
+    const isDynalite = (l: string) => /^load .*\/node_modules\/dynalite\//.test(l);
+    const lines = await eventually('dynalite loaded at all', async () => {
+      const read = await traceLines(trace);
+      return read.some(isDynalite) ? read : undefined;
+    });
+    const lastAnswer = lines.findLastIndex((l) => l.startsWith('line held-step answering'));
+    const dynalite = lines.findIndex(isDynalite);
+    expect(lastAnswer, 'the held steps answered after the restart').toBeGreaterThan(0);
+    expect(dynalite, 'where dynalite loaded, against the last held step answering').toBeGreaterThan(lastAnswer);
   });
 
   // The runtime's tools bring the SES client and Powertools (about a sixth of a second here): a project whose

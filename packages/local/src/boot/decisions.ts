@@ -42,16 +42,20 @@ export function recordedDecisionsOf(boot: {
 }
 
 /**
- * Delivers the recorded decisions not yet delivered, in the background: once the full handler is bound (the
- * engine serves SendTaskSuccess). A stop waits for the sweep first.
+ * Delivers the recorded decisions not yet delivered, in the background, once `when` resolves true (after the full
+ * handler is bound: the engine serves SendTaskSuccess). A stop that begins later waits for the sweep first.
  */
 export function sweepRecordedDecisions(
   decisions: RecordedDecisions | undefined,
+  when: Promise<boolean>,
   shutdown: Shutdown,
   log: (line: string) => void,
 ): void {
-  if (decisions) {
-    // Delivered now that the engine serves SendTaskSuccess; a wait timing out first takes its decision anyway.
+  if (!decisions) return;
+  // Delivered once `when` says (the engine serves SendTaskSuccess by then); a wait timing out first takes its
+  // decision anyway. Not once stopping has begun.
+  void when.then((go) => {
+    if (!go) return;
     const sweep = decisions
       .redeliverAll()
       .then((n) => {
@@ -64,5 +68,5 @@ export function sweepRecordedDecisions(
         ),
       );
     shutdown.first(() => sweep);
-  }
+  });
 }

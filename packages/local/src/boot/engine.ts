@@ -115,3 +115,31 @@ export async function createEngine(boot: {
   );
   return { engine, expressRuns };
 }
+
+/**
+ * How long a start's background work waits at most for the runs caught in flight to have nothing left to do:
+ * under a steady stream of runs the engine is never idle, and recorded decisions must still be delivered.
+ */
+export const BACKGROUND_WORK_WAIT_MILLIS = 1_000;
+
+/**
+ * When a start's background work begins (dynalite's load, the delivery of recorded approval decisions): once
+ * the runs caught in flight have nothing left to do, at most {@link BACKGROUND_WORK_WAIT_MILLIS} later, so that
+ * the modules that work loads (a tenth of a second of this thread) do not delay them. False once stopping has
+ * begun: the work is skipped.
+ */
+export function afterRunsCaughtInFlight(engine: Engine, shutdown: Shutdown): Promise<boolean> {
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  const stopped = new Promise<void>((resolve) =>
+    shutdown.first(() => {
+      stopping = true;
+      resolve();
+    }),
+  );
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, BACKGROUND_WORK_WAIT_MILLIS).unref()));
+  return Promise.race([engine.whenIdle(), stopped, waited]).then(() => {
+    clearTimeout(timer);
+    return !stopping;
+  });
+}

@@ -84,7 +84,12 @@ export async function startStorage(boot: {
   return { runtimeConfig, dynamodb, s3 };
 }
 
-/** Loads the local DynamoDB behind its door, in the background: a failure to start is said here. */
-export function openDynamoDb(dynamodb: LocalDynamoDbDoor): void {
-  void dynamodb.open().catch((err: unknown) => console.error('autosave local: the local DynamoDB did not start:', err));
+/**
+ * Loads the local DynamoDB behind its door, in the background, once `when` resolves true (its first request opens
+ * it sooner): a failure to start is said here.
+ */
+export function openDynamoDb(dynamodb: LocalDynamoDbDoor, when: Promise<boolean>): void {
+  void when
+    .then((go) => (go ? dynamodb.open() : undefined))
+    .catch((err: unknown) => console.error('autosave local: the local DynamoDB did not start:', err));
 }

@@ -78,7 +78,8 @@ export async function startLocalDynamoDbDoor(options: LocalDynamoDbDoorOptions):
   const { port } = door.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    open: async () => void (await startUpstream()),
+    // Not once closing: a background open that comes late must not start dynalite behind a closed door.
+    open: async () => void (closing ? undefined : await startUpstream()),
     close: async () => {
       closing = true;
       const closed = new Promise<void>((resolve) => door.close(() => resolve()));
