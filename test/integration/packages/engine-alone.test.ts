@@ -55,6 +55,15 @@ it('quotes, retries once on the virtual clock, and saves through a mocked Dynamo
   expect(await engine.describe(run.executionArn)).toMatchObject({ status: 'SUCCEEDED', output: { price: 12 } });
   expect(engine.invocationsOf('quote')).toBe(2);
 });
+
+it('knows the AWS SDK integrations AWS has, from the catalog the package reads when first needed', async () => {
+  const sdkTask = (resource: string) => ({
+    StartAt: 'Call',
+    States: { Call: { Type: 'Task', Resource: resource, End: true } },
+  });
+  await expect(engine.createStateMachine('ec2', sdkTask('arn:aws:states:::aws-sdk:ec2:describeInstances'))).resolves.toContain(':stateMachine:ec2');
+  await expect(engine.createStateMachine('nope', sdkTask('arn:aws:states:::aws-sdk:ec2:describeNothing'))).rejects.toThrow(/describeNothing/);
+});
 `;
 
 /** How many packages a node_modules holds (every folder with a package.json, scoped ones too) and their bytes. */
