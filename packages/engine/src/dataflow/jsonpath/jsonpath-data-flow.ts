@@ -29,14 +29,26 @@ const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 /** A tolerated-failure value out of range: the service reports it after MapStateStarted (see {@link MapToleranceError}). */
 const toleranceError: ErrorFactory = (message) => new MapToleranceError(message);
 
-/** The roots of a path; the context object is read from the scope only by a `$$` path (see `Step.scope`). */
-const roots = (data: unknown, scope: EvaluationScope): PathRoots => ({
-  data,
-  get context() {
-    return scope.context;
-  },
-  variables: scope.variables,
-});
+/**
+ * The roots of a path; the context object is read from the scope only by a `$$` path (see `Step.scope`).
+ * A class, not an object literal with a `context` getter, which V8 makes a map of its own for each time.
+ */
+class ScopeRoots implements PathRoots {
+  readonly variables: Readonly<Record<string, unknown>>;
+
+  constructor(
+    readonly data: unknown,
+    private readonly scope: EvaluationScope,
+  ) {
+    this.variables = scope.variables;
+  }
+
+  get context(): Readonly<Record<string, unknown>> {
+    return this.scope.context;
+  }
+}
+
+const roots = (data: unknown, scope: EvaluationScope): PathRoots => new ScopeRoots(data, scope);
 
 /** `InputPath`/`OutputPath`: `null` gives `{}`, absent gives the whole value. */
 function selectPath(
