@@ -26,7 +26,7 @@ import {
   parseTimestamp,
   jsonPathProblem,
 } from '../dataflow';
-import { resolveTaskTarget, type TaskTarget } from '../executor/task-integrations';
+import { resolveTaskTarget, UnsupportedResourceError, type TaskTarget } from '../executor/task-integrations';
 import { isItemReaderResource, ITEM_READER_INPUT_TYPES, MAX_ITEM_READER_ITEMS } from '../executor/map-item-reader';
 import { InvalidDefinitionError, type DefinitionProblem } from './invalid-definition-error';
 import {
@@ -533,7 +533,10 @@ class DefinitionChecker {
     let target: TaskTarget;
     try {
       target = resolveTaskTarget(resource);
-    } catch {
+    } catch (err) {
+      // Only a resource AWS does not know is the definition's fault; anything else (the engine's catalog not
+      // read) is the engine's, and must not read as the user's.
+      if (!(err instanceof UnsupportedResourceError)) throw err;
       return this.problem(
         'SCHEMA_VALIDATION_FAILED',
         `The resource provided ${resource} is not recognized. The value is not a valid resource ARN, or the resource is not available in this region.`,

@@ -5,7 +5,7 @@
  * operation schemas whose output is a Smithy static schema (see mock-shape.ts). mock-shape.ts then checks a
  * mocked result against them exactly as against a client's own schemas.
  */
-import tables from './api-output-shapes.json' with { type: 'json' };
+import { lazyRequire } from '../lazy-require';
 
 /** A shape as the table keeps it: its type, and what a type check needs of a structure, list or map. */
 interface TableShape {
@@ -24,7 +24,8 @@ interface ServiceTable {
   readonly shapes: Readonly<Record<string, TableShape>>;
 }
 
-const SERVICES = tables.services as unknown as Readonly<Record<string, ServiceTable>>;
+/** api-output-shapes.json, read with the first mock checked against a service without a client here (see lazy-require.ts). */
+const tables = lazyRequire<{ services: Readonly<Record<string, ServiceTable>> }>('./test-state/api-output-shapes.json');
 
 /** Smithy's simple-type codes, as the static schemas write them (mock-shape.ts's `simple`). */
 const SIMPLE: Readonly<Record<string, number>> = {
@@ -46,7 +47,7 @@ const SIMPLE: Readonly<Record<string, number>> = {
  * Structures come back as thunks, made once each, so recursive shapes end.
  */
 export function botocoreSchemaModule(service: string): Readonly<Record<string, unknown>> {
-  const table = SERVICES[service];
+  const table = tables().services[service];
   if (!table) return {};
   const made = new Map<string, unknown>();
   const schemaOf = (name: string): unknown => {
