@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The project root (bin/..). */
@@ -63,8 +63,11 @@ function readManifest() {
 function upToDate(manifest) {
   if (!manifest || manifest.node !== process.versions.modules) return false;
   if (!existsSync(join(CLI_BUNDLE_DIR, manifest.build, 'main.js'))) return false;
+  // esbuild's paths relative to the root, prefixed rather than join()ed: in a process this young, path.join
+  // of each cost a quarter of the check's CPU (19-20 -> 15 ms here, 386 inputs).
+  const root = PROJECT_ROOT + sep;
   for (const [file, recorded] of Object.entries(manifest.inputs)) {
-    const path = join(PROJECT_ROOT, file);
+    const path = root + file;
     const now = statSync(path, { throwIfNoEntry: false });
     if (!now || now.size !== recorded.size) return false;
     if (now.mtimeMs !== recorded.mtimeMs && sha256(readFileSync(path)) !== recorded.sha256) return false;
