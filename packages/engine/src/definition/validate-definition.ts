@@ -8,7 +8,7 @@ import { MAX_STATE_NAME_LENGTH } from '@autosave/workflow/config';
  */
 import { createHash } from 'node:crypto';
 import type aslValidatorFunction from 'asl-validator';
-import { lazyRequire } from '../lazy-require';
+import { loadAslValidator } from './asl-schema-check';
 import type { QueryLanguage, StateDefinition } from '../dataflow';
 import { StatesError } from '@autosave/workflow/errors';
 import {
@@ -787,8 +787,10 @@ function forSchema(definition: Json, names: Map<string, string>): Json {
 /**
  * asl-validator, loaded on first use: it and ajv are a tenth of the engine's start, and a restart that
  * finds its definitions already stored validates none. (Synchronous, as validation is: it is CommonJS.)
+ * Its schemas are compiled once (see {@link loadAslValidator}).
  */
-const aslValidator = lazyRequire<typeof aslValidatorFunction>('asl-validator');
+let loadedAslValidator: typeof aslValidatorFunction | undefined;
+const aslValidator = () => (loadedAslValidator ??= loadAslValidator());
 
 /** asl-validator's findings as problems (see {@link forSchema}). Valid texts are remembered by hash. */
 function schemaProblems(definition: Json, text: string): DefinitionProblem[] {
