@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import type aslValidatorFunction from 'asl-validator';
-import { lazyRequire } from '../lazy-require';
 
 type AslValidator = typeof aslValidatorFunction;
 
@@ -55,7 +54,6 @@ const STATE_MACHINE_SCHEMA = 'http://asl-validator.cloud/state-machine.json#';
 const FORMATS_THE_ENGINE_CHECKS = ['asl_path', 'asl_ref_path', 'asl_payload_template', 'asl_result_path', 'asl_arn'];
 
 const require = createRequire(import.meta.url);
-const jsonata = lazyRequire<(expression: string) => unknown>('jsonata');
 
 /**
  * asl-validator with its JSON schemas compiled once. asl-validator builds a new Ajv and compiles its fifteen
@@ -68,7 +66,8 @@ const jsonata = lazyRequire<(expression: string) => unknown>('jsonata');
  */
 export function loadAslValidator(): AslValidator {
   const validator = require('asl-validator') as AslValidator;
-  // Resolved from asl-validator, so these are the very modules it uses (ajv is its dependency, not ours).
+  // Resolved from asl-validator, so these are the very modules it uses (ajv is its dependency, not ours;
+  // jsonata too, in whatever version it resolves to).
   const fromValidator = createRequire(require.resolve('asl-validator'));
   const checks = fromValidator('./checks/json-schema-errors') as { jsonSchemaErrors: SchemaCheck };
   const own = checks.jsonSchemaErrors;
@@ -100,12 +99,13 @@ function compileStateMachineSchema(fromValidator: NodeJS.Require): ValidateFunct
     allowUnionTypes: true,
   });
   addFormats(ajv);
+  const jsonata = fromValidator('jsonata') as (expression: string) => unknown;
   const isJsonata = (value: string): boolean => {
     let expression = value.trim();
     expression = expression.startsWith('{%') ? expression.slice(2) : expression;
     expression = expression.endsWith('%}') ? expression.slice(0, -2) : expression;
     try {
-      jsonata()(expression);
+      jsonata(expression);
       return true;
     } catch {
       return false;
