@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { loadAslValidator } from '../../packages/engine/src/definition/asl-schema-check';
+import { aslValidator } from '../../packages/engine/src/definition/asl-schema-check';
 
 type Check = ((definition: unknown, options: object) => unknown[]) & { uncompiled: Check };
 const root = new URL('../fixtures/corpus/', import.meta.url);
@@ -40,7 +40,7 @@ function broken(definition: Record<string, unknown>): Record<string, unknown> {
 
 describe("asl-validator's schema check, compiled once, over the corpus", () => {
   it("finds what asl-validator's own check finds", () => {
-    loadAslValidator();
+    aslValidator();
     const check = (fromValidator('./checks/json-schema-errors') as { jsonSchemaErrors: Check }).jsonSchemaErrors;
     let compared = 0;
     let refused = 0;

@@ -61,24 +61,32 @@ const require = createRequire(import.meta.url);
  * and no API call is answered. Its validator calls that check through its module's exports, so the check is
  * replaced there by the same one (same schemas, formats, Ajv options and choice of findings) on one Ajv made at
  * the first call. Only the options the engine passes (`checkPaths` and `checkArn` off) take the compiled
- * schemas; any other call gets asl-validator's own check, unchanged.
+ * schemas; any other call gets asl-validator's own check, unchanged. Loaded at the first call (asl-validator
+ * and ajv are a tenth of the engine's start, and a restart that finds its definitions stored validates none).
  * @returns asl-validator's validator
  */
-export function loadAslValidator(): AslValidator {
+export function aslValidator(): AslValidator {
+  return (loaded ??= installCompiledSchemaCheck());
+}
+
+let loaded: AslValidator | undefined;
+
+function installCompiledSchemaCheck(): AslValidator {
   const validator = require('asl-validator') as AslValidator;
   // Resolved from asl-validator, so these are the very modules it uses (ajv is its dependency, not ours;
   // jsonata too, in whatever version it resolves to).
   const fromValidator = createRequire(require.resolve('asl-validator'));
   const checks = fromValidator('./checks/json-schema-errors') as { jsonSchemaErrors: SchemaCheck };
   const own = checks.jsonSchemaErrors;
+  // Installed already, by another copy of this module (the CommonJS cache is the process's).
   if ((own as { compiledSchemas?: true }).compiledSchemas) return validator;
+  const code = (fromValidator('./types') as { StateMachineErrorCode: { SchemaValidationFailed: string } })
+    .StateMachineErrorCode.SchemaValidationFailed;
   let validate: ValidateFunction | undefined;
   const compiled: SchemaCheck = (definition, options) => {
     if (options.checkPaths !== false || options.checkArn !== false) return own(definition, options);
     validate ??= compileStateMachineSchema(fromValidator);
     if (validate(definition)) return [];
-    const code = (fromValidator('./types') as { StateMachineErrorCode: { SchemaValidationFailed: string } })
-      .StateMachineErrorCode.SchemaValidationFailed;
     return selectFindings(validate.errors ?? []).map((error) => ({
       'Error code': code,
       Message: `${error.instancePath} is invalid. ${error.message ?? ''}`,

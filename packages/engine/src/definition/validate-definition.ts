@@ -7,8 +7,7 @@ import { MAX_STATE_NAME_LENGTH } from '@autosave/workflow/config';
  * asl-validator checks the rest of the ASL schema.
  */
 import { createHash } from 'node:crypto';
-import type aslValidatorFunction from 'asl-validator';
-import { loadAslValidator } from './asl-schema-check';
+import { aslValidator } from './asl-schema-check';
 import type { QueryLanguage, StateDefinition } from '../dataflow';
 import { StatesError } from '@autosave/workflow/errors';
 import {
@@ -783,14 +782,6 @@ function forSchema(definition: Json, names: Map<string, string>): Json {
   visitList(copy);
   return spaced(copy) as Json;
 }
-
-/**
- * asl-validator, loaded on first use: it and ajv are a tenth of the engine's start, and a restart that
- * finds its definitions already stored validates none. (Synchronous, as validation is: it is CommonJS.)
- * Its schemas are compiled once (see {@link loadAslValidator}).
- */
-let loadedAslValidator: typeof aslValidatorFunction | undefined;
-const aslValidator = () => (loadedAslValidator ??= loadAslValidator());
 
 /** asl-validator's findings as problems (see {@link forSchema}). Valid texts are remembered by hash. */
 function schemaProblems(definition: Json, text: string): DefinitionProblem[] {

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it, vi } from 'vitest';
 import { validateDefinition } from '../../src/definition';
-import { loadAslValidator } from '../../src/definition/asl-schema-check';
+import { aslValidator } from '../../src/definition/asl-schema-check';
 
 type Check = ((definition: unknown, options: object) => unknown[]) & { uncompiled: Check };
 const fromValidator = createRequire(createRequire(import.meta.url).resolve('asl-validator'));
@@ -63,7 +63,7 @@ function asTheValidatorPassesIt(definition: unknown): unknown {
 
 describe("asl-validator's schema check, compiled once", () => {
   it("finds what asl-validator's own check finds, for definitions it accepts and ones it refuses", () => {
-    loadAslValidator();
+    aslValidator();
     const check = (fromValidator('./checks/json-schema-errors') as { jsonSchemaErrors: Check }).jsonSchemaErrors;
     expect(check.uncompiled).toBeTypeOf('function');
     let refused = 0;
