@@ -247,27 +247,37 @@ function redriveStatus(row: ExecutionRow, nowMs: number): { redriveStatus: strin
   return { redriveStatus: 'REDRIVABLE' };
 }
 
-/** An execution row in the DescribeExecution wire shape. */
+/**
+ * An execution row in the DescribeExecution wire shape. Built by assignment in the wire's order rather
+ * than by spreading optional parts: every poll of a run comes here, and each spread made an object of its
+ * own and copied it in.
+ */
 export function describeExecutionRow(row: ExecutionRow, nowMs: number): Record<string, unknown> {
-  return {
+  const answer: Record<string, unknown> = {
     executionArn: row.arn,
     stateMachineArn: row.machine_arn,
     name: row.name,
     status: row.status,
     startDate: epochSeconds(row.start_ms),
-    ...(row.stop_ms !== null ? { stopDate: epochSeconds(row.stop_ms) } : {}),
-    input: row.input,
-    inputDetails: { included: true },
-    ...(row.output !== null ? { output: row.output, outputDetails: { included: true } } : {}),
-    // AWS answers a TIMED_OUT run without error or cause (those stay in its ExecutionTimedOut event).
-    ...(row.error !== null && row.status !== 'TIMED_OUT' ? { error: row.error } : {}),
-    ...(row.cause !== null && row.status !== 'TIMED_OUT' ? { cause: row.cause } : {}),
-    ...(row.version_arn !== null ? { stateMachineVersionArn: row.version_arn } : {}),
-    ...(row.alias_arn !== null ? { stateMachineAliasArn: row.alias_arn } : {}),
-    redriveCount: row.redrive_count,
-    ...(row.redrive_ms !== null ? { redriveDate: epochSeconds(row.redrive_ms) } : {}),
-    ...redriveStatus(row, nowMs),
   };
+  if (row.stop_ms !== null) answer.stopDate = epochSeconds(row.stop_ms);
+  answer.input = row.input;
+  answer.inputDetails = { included: true };
+  if (row.output !== null) {
+    answer.output = row.output;
+    answer.outputDetails = { included: true };
+  }
+  // AWS answers a TIMED_OUT run without error or cause (those stay in its ExecutionTimedOut event).
+  if (row.error !== null && row.status !== 'TIMED_OUT') answer.error = row.error;
+  if (row.cause !== null && row.status !== 'TIMED_OUT') answer.cause = row.cause;
+  if (row.version_arn !== null) answer.stateMachineVersionArn = row.version_arn;
+  if (row.alias_arn !== null) answer.stateMachineAliasArn = row.alias_arn;
+  answer.redriveCount = row.redrive_count;
+  if (row.redrive_ms !== null) answer.redriveDate = epochSeconds(row.redrive_ms);
+  const redrive = redriveStatus(row, nowMs);
+  answer.redriveStatus = redrive.redriveStatus;
+  if (redrive.redriveStatusReason !== undefined) answer.redriveStatusReason = redrive.redriveStatusReason;
+  return answer;
 }
 
 /** DescribeStateMachineForExecution: the definition the execution is pinned to. */

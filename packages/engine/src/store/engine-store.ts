@@ -15,6 +15,7 @@ export const PACKED_SEGMENT_MAX_BYTES = 4 * 1024 * 1024;
 const EVENT_OVERHEAD_BYTES = 64;
 import { HISTORY_KEYS_PER_RUN, openSchema, refuseNewerSchema, SCHEMA_VERSION } from './schema';
 import { keepRecent } from './keep-recent';
+import { EXECUTION_HEADER_COLUMNS, EXECUTION_ROW_COLUMNS, executionHeader, executionRow } from './execution-rows';
 import { walCommitsDuring, walFramesDuring } from './wal-frames';
 
 /** `PRAGMA auto_vacuum` value of INCREMENTAL. */
@@ -37,8 +38,8 @@ const EVENT_COUNT_WITH_OLDER_EVENTS = `${EVENT_COUNT},
 
 /** The execution header and the transition's base, with an event count. */
 const HEADER_SQL = (count: string) =>
-  `SELECT arn, seq, machine_arn, machine_name, name, version_arn, alias_arn, role_arn, definition_hash, status, start_ms,
-     redrive_count, redrive_ms, ${count} AS event_count FROM executions e WHERE arn = ?`;
+  `SELECT ${EXECUTION_HEADER_COLUMNS}, ${count} AS event_count FROM executions e WHERE arn = ?`;
+const EXECUTION_ROW_SQL = `SELECT ${EXECUTION_ROW_COLUMNS} FROM executions WHERE arn = ?`;
 const TRANSITION_BASE_SQL = (count: string) =>
   `SELECT seq, status, ${count} AS event_count FROM executions e WHERE arn = ?`;
 /** The SQL text of the event-count reads, picked once per store. */
@@ -287,6 +288,8 @@ export class EngineStore {
   private readonly db: Db;
   readonly committer: GroupCommitter;
   private readonly cache = new Map<string, Statement>();
+  /** Prepared statements in raw mode (rows as arrays of values), by SQL text. */
+  private readonly valuesCache = new Map<string, Statement>();
 
   /** Whether the store lives in memory (express runs: gone at close, so nothing is packed). */
   private readonly inMemory: boolean;
@@ -380,6 +383,16 @@ export class EngineStore {
     if (!s) {
       s = this.db.prepare(text);
       this.cache.set(text, s);
+    }
+    return s;
+  }
+
+  /** A cached prepared statement answering each row as its values in column order (better-sqlite3's raw mode). */
+  private valuesSql(text: string): Statement {
+    let s = this.valuesCache.get(text);
+    if (!s) {
+      s = this.db.prepare(text).raw(true);
+      this.valuesCache.set(text, s);
     }
     return s;
   }
@@ -500,11 +513,13 @@ export class EngineStore {
 
   // ---- executions ------------------------------------------------------------------------------------
   getExecution(arn: string): ExecutionRow | undefined {
-    return this.sql('SELECT * FROM executions WHERE arn = ?').get(arn) as ExecutionRow | undefined;
+    const values = this.valuesSql(EXECUTION_ROW_SQL).get(arn) as unknown[] | undefined;
+    return values && executionRow(values);
   }
   /** An execution without its input and output (they can be 256 KiB each): what a transition needs. */
   getExecutionHeader(arn: string): ExecutionHeader | undefined {
-    return this.sql(this.eventCountSql.header).get(arn) as ExecutionHeader | undefined;
+    const values = this.valuesSql(this.eventCountSql.header).get(arn) as unknown[] | undefined;
+    return values && executionHeader(values);
   }
   /** What a transition's write checks first: the run's status and how many events its history holds. */
   transitionBase(arn: string): TransitionBase | undefined {
