@@ -152,6 +152,8 @@ export interface WorkloadFigures {
     pollsPerRun: number;
     /** Engine CPU of a StartExecution alone in flight, ms (user-driven part). */
     startCpuMs?: number;
+    /** Engine CPU per DescribeExecution of a closed run in each round of calls, ms (user-driven part: its figure is the median). */
+    describeRoundsMs?: number[];
     /** Engine CPU of a DescribeExecution alone in flight while its run steps, ms (user-driven part). */
     describeRunningCpuMs?: number;
     /** How long a run alone in flight had been closed (its stopDate) before a poll saw it, mean ms (user-driven part). */
