@@ -25,7 +25,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { AUTOSAVE_BIN, spawnEngine } from '../scripts/engine-process';
 import { STOP_WITH_PARENT_ENV } from '../packages/local/src/cli/parent-watch';
 import { STEP_FUNCTIONS_ANSWERING } from '@autosave/local';
-import { KILLED_IN_FLIGHT_RUNS, runWithConcurrency, secondsSince, sevenStepDefinition } from './workload';
+import { KILLED_IN_FLIGHT_RUNS, median, runWithConcurrency, secondsSince, sevenStepDefinition } from './workload';
 
 const FUNCTIONS_SOURCE = fileURLToPath(new URL('./bench-functions.ts', import.meta.url));
 const TRACE_HOOK = fileURLToPath(new URL('../test/integration/crash/fixtures/module-trace.mjs', import.meta.url));
@@ -61,6 +61,42 @@ export interface RestartFigures {
   /** Modules the new process loaded before its Step Functions API answered. */
   readonly modulesBeforeAnswer: number;
   readonly runsCaught: number;
+  /** Node's own start in the restart's environment ({@link nodeStartSeconds}): the part of {@link apiSeconds} before any of ours. */
+  readonly nodeStart: NodeStart;
+}
+
+/** Node's own start here: `node -e 0` from spawn to exit, the median of {@link NODE_START_SAMPLES}. */
+export interface NodeStart {
+  /** In the environment the restarted engine gets. */
+  readonly seconds: number;
+  /**
+   * The same without `NODE_EXTRA_CA_CERTS`, when the environment sets it (undefined when it does not): Node 20
+   * reads and parses the file at every start, before any script, and some machines (this one) set it for all.
+   */
+  readonly withoutExtraCaCertsSeconds?: number;
+}
+
+const NODE_START_SAMPLES = 5;
+
+/** Seconds from spawn to exit of `node -e 0` in `env`, the median of {@link NODE_START_SAMPLES}. */
+async function emptyNodeSeconds(env: NodeJS.ProcessEnv): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < NODE_START_SAMPLES; i += 1) {
+    const t = performance.now();
+    const child = spawn(process.execPath, ['-e', '0'], { env, stdio: 'ignore' });
+    await new Promise((resolve) => child.once('exit', resolve));
+    samples.push(secondsSince(t));
+  }
+  return median(samples);
+}
+
+/** What Node's own start costs in the restart's environment (see {@link NodeStart}). */
+export async function nodeStartSeconds(): Promise<NodeStart> {
+  const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...withoutExtraCaCerts } = process.env;
+  return {
+    seconds: await emptyNodeSeconds(process.env),
+    ...(extraCaCerts ? { withoutExtraCaCertsSeconds: await emptyNodeSeconds(withoutExtraCaCerts) } : {}),
+  };
 }
 
 /** Resolves once `file` has `count` lines (what the bench's functions signal). */
@@ -165,6 +201,7 @@ export async function measureRestart(options: {
       doneSeconds,
       modulesBeforeAnswer: await modulesLoadedBeforeAnswer(options),
       runsCaught: KILLED_IN_FLIGHT_RUNS,
+      nodeStart: await nodeStartSeconds(),
     };
   } finally {
     client.destroy();
@@ -193,6 +230,16 @@ async function modulesLoadedBeforeAnswer(options: {
   return modulesBefore(trace);
 }
 
+/** Node's own start, as the bench prints it. */
+export function describeNodeStart(start: NodeStart): string {
+  return (
+    `Node's own start here ${start.seconds.toFixed(3)} s (\`node -e 0\`, spawn to exit, same environment)` +
+    (start.withoutExtraCaCertsSeconds === undefined
+      ? ''
+      : `, ${start.withoutExtraCaCertsSeconds.toFixed(3)} s without the NODE_EXTRA_CA_CERTS this environment sets (Node 20 parses that file at every start)`)
+  );
+}
+
 /** `npm run bench:restart -- --data <dir> [--repeats 3]`: the restart figures on a copy of a data directory. */
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { data: { type: 'string' }, repeats: { type: 'string', default: '3' } } });
@@ -203,7 +250,7 @@ async function main(): Promise<void> {
       if (values.data) await cp(values.data, dataDir, { recursive: true });
       const f = await measureRestart({ dataDir, functionsModule: await javascriptFunctionsModule(dir), cwd: dir });
       console.log(
-        `restart ${i + 1}: API answers ${f.apiSeconds.toFixed(3)} s, ${f.runsCaught} runs caught in flight done ${f.doneSeconds.toFixed(3)} s, ${f.modulesBeforeAnswer} modules loaded before the answer`,
+        `restart ${i + 1}: API answers ${f.apiSeconds.toFixed(3)} s, ${f.runsCaught} runs caught in flight done ${f.doneSeconds.toFixed(3)} s, ${f.modulesBeforeAnswer} modules loaded before the answer; ${describeNodeStart(f.nodeStart)}`,
       );
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { describeNodeStart } from './restart';
 import type { WorkloadFigures } from './workload';
 
 // Before the workload's sizes are read (here and in every part's process): `--quick` runs fewer of them.
@@ -273,7 +274,8 @@ async function main(): Promise<void> {
   );
   console.log(
     `\nRestart of \`autosave local\` after SIGKILL on the store of ${closedRuns} closed runs: ${scale.restart.modulesBeforeAnswer} modules loaded before the Step Functions API answered ` +
-      `(the config, the SDK clients and the functions load after it, and runs caught in flight wait for the functions; dynalite loads after the rest, behind its port).`,
+      `(the config, the SDK clients and the functions load after it, and runs caught in flight wait for the functions; dynalite loads after the rest, behind its port). ` +
+      `Of its ${scale.restart.apiSeconds.toFixed(3)} s to answer, ${describeNodeStart(scale.restart.nodeStart)}.`,
   );
   console.log(`\nEngine process with ${PAUSED_RUNS.toLocaleString('en')} runs paused (API part), ${api.heap}`);
   for (const [name, f] of [
