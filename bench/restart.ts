@@ -61,6 +61,8 @@ export interface RestartFigures {
   /** Modules the new process loaded before its Step Functions API answered. */
   readonly modulesBeforeAnswer: number;
   readonly runsCaught: number;
+  /** Each restart's figures, when the figures above are the medians of several. */
+  readonly samples?: readonly { apiSeconds: number; doneSeconds: number }[];
   /** Node's own start in the restart's environment ({@link nodeStartSeconds}): the part of {@link apiSeconds} before any of ours. */
   readonly nodeStart: NodeStart;
 }
@@ -120,6 +122,8 @@ export async function measureRestart(options: {
   dataDir: string;
   functionsModule: string;
   cwd: string;
+  /** Which restart on this store (its runs go to a state machine of their own). @default 0 */
+  repeat?: number;
 }): Promise<RestartFigures> {
   const signalFile = join(options.cwd, 'restart-signals.txt');
   const engine = await spawnEngine({
@@ -131,7 +135,7 @@ export async function measureRestart(options: {
   const sfn = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   const { stateMachineArn } = await sfn.send(
     new CreateStateMachineCommand({
-      name: 'bench-restart',
+      name: `bench-restart${options.repeat ? `-${options.repeat}` : ''}`,
       definition: JSON.stringify(sevenStepDefinition(fnArn('bench-slow-step'))),
       roleArn: ROLE,
     }),

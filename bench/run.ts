@@ -275,6 +275,7 @@ async function main(): Promise<void> {
   console.log(
     `\nRestart of \`autosave local\` after SIGKILL on the store of ${closedRuns} closed runs: ${scale.restart.modulesBeforeAnswer} modules loaded before the Step Functions API answered ` +
       `(the config, the SDK clients and the functions load after it, and runs caught in flight wait for the functions; dynalite loads after the rest, behind its port). ` +
+      `Restarts (the figures are their medians): ${(scale.restart.samples ?? []).map((r) => `${r.apiSeconds.toFixed(3)} s / ${r.doneSeconds.toFixed(3)} s`).join(', ')}. ` +
       `Of its ${scale.restart.apiSeconds.toFixed(3)} s to answer, ${describeNodeStart(scale.restart.nodeStart)}.`,
   );
   console.log(`\nEngine process with ${PAUSED_RUNS.toLocaleString('en')} runs paused (API part), ${api.heap}`);
