@@ -67,6 +67,25 @@ const FAIL_RUN_ATTEMPTS = 5;
 /** The pause before the second try to fail such a run, doubling after each (wall-clock time: a fault passes in real time). */
 const FAIL_RUN_PAUSE_MILLIS = 20;
 
+/**
+ * How many frames a recovery resumes per turn of the event loop. A restart finds every run that was in
+ * flight (the deploy rehearsal: thousands). Resumed all in one turn, their reads and routing ran before the
+ * port's first request was read: 200 runs kept the restarted API from answering for about 25 ms, and
+ * thousands would keep it for seconds. A batch per turn lets the API answer between batches.
+ */
+export const RECOVERY_FRAMES_PER_TURN = 50;
+
+/** Promises resolving on `count` successive turns of the event loop, each after its turn's I/O (`setImmediate`). */
+function successiveTurns(count: number): Promise<void>[] {
+  const turns: Promise<void>[] = [];
+  let previous = Promise.resolve();
+  for (let turn = 0; turn < count; turn += 1) {
+    previous = previous.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    turns.push(previous);
+  }
+  return turns;
+}
+
 /** A new run's root frame and the batch that starts it (its ExecutionStarted event, its timers). */
 export interface RunOpening {
   readonly root: FrameRecord;
@@ -192,15 +211,22 @@ export class Executor {
     }
   }
 
-  /** Sends `signal` to a frame; resolves once its transition is committed (or found stale, or not applied). */
-  signal(executionArn: string, frameId: string, signal: FrameSignal): Promise<SignalResult> {
+  /**
+   * Sends `signal` to a frame; resolves once its transition is committed (or found stale, or not applied).
+   * With `notBefore`, the signal takes its place in the frame's order now but is handled once that settles.
+   */
+  signal(
+    executionArn: string,
+    frameId: string,
+    signal: FrameSignal,
+    notBefore?: Promise<unknown>,
+  ): Promise<SignalResult> {
     if (this.stopped) return Promise.resolve('not-applied');
     let frames = this.locks.get(executionArn);
     if (!frames) this.locks.set(executionArn, (frames = new Map()));
-    const previous = frames.get(frameId) ?? Promise.resolve();
+    const previous = (frames.get(frameId) ?? Promise.resolve()).catch(() => undefined);
     this.enter();
-    const next = previous
-      .catch(() => undefined)
+    const next = (notBefore ? previous.then(() => notBefore) : previous)
       .then(() => (this.stopped ? ('not-applied' as const) : this.process(executionArn, frameId, signal)))
       // A transition that cannot be written (not a stale one: a store failure, a bug) is tried once more;
       // failing again, it fails the run with the error recorded rather than leave it RUNNING for good.
@@ -259,7 +285,18 @@ export class Executor {
     // A redriven run's header changed (its redrive count and time), and its frames were written anew: read them again.
     this.headers.forget(executionArn);
     this.frameRows.clear();
-    for (const r of rows) void this.signal(r.execution_arn, r.frame_id, { kind });
+    if (kind === 'resume') {
+      for (const r of rows) void this.signal(r.execution_arn, r.frame_id, { kind });
+      return rows.length;
+    }
+    // Every frame takes its place now, ahead of any signal an API call or a timer sends it meanwhile (a Task
+    // outcome handled first would have its next attempt relaunched by the recovery), and is handled in its
+    // batch's turn (see RECOVERY_FRAMES_PER_TURN).
+    const turns = successiveTurns(Math.ceil(rows.length / RECOVERY_FRAMES_PER_TURN));
+    rows.forEach(
+      (r, i) =>
+        void this.signal(r.execution_arn, r.frame_id, { kind }, turns[Math.floor(i / RECOVERY_FRAMES_PER_TURN)]),
+    );
     return rows.length;
   }
 
