@@ -9,35 +9,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EngineStore, type ExecutionRow } from '../../src/store';
+import { executionRowOf } from '../support/execution-row';
 
 const MACHINE = 'arn:aws:states:us-east-1:123456789012:stateMachine:m';
 
-function row(name: string, overrides: Partial<ExecutionRow>): ExecutionRow {
-  return {
-    arn: `arn:aws:states:us-east-1:123456789012:execution:m:${name}`,
-    seq: 0,
-    machine_arn: MACHINE,
-    machine_name: 'm',
+/** A row of machine `m` named `name`, with an input of its own. */
+const row = (name: string, overrides: Partial<ExecutionRow>): ExecutionRow =>
+  executionRowOf(`arn:aws:states:us-east-1:123456789012:execution:m:${name}`, {
     name,
-    version_arn: null,
-    alias_arn: null,
-    role_arn: 'arn:aws:iam::123456789012:role/r',
-    definition_hash: 'hash',
     input: `{"name":"${name}"}`,
-    status: 'RUNNING',
     start_ms: 1_765_000_000_123,
-    stop_ms: null,
-    output: null,
-    error: null,
-    cause: null,
-    redrive_count: 0,
-    redrive_ms: null,
-    redrive_token: null,
-    parent_task: null,
-    event_count: 0,
     ...overrides,
-  };
-}
+  });
 
 const ROWS = [
   row('running', {}),

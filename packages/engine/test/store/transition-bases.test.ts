@@ -9,41 +9,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type BatchFrame,
-  EngineStore,
-  type ExecutionRow,
-  StaleTransitionError,
-  TransitionBatch,
-} from '../../src/store';
+import { type BatchFrame, EngineStore, StaleTransitionError, TransitionBatch } from '../../src/store';
+import { executionRowOf } from '../support/execution-row';
 
 const ARN = 'arn:aws:states:us-east-1:123456789012:execution:m:run';
-
-function executionRow(arn: string): ExecutionRow {
-  return {
-    arn,
-    seq: 0,
-    machine_arn: 'arn:aws:states:us-east-1:123456789012:stateMachine:m',
-    machine_name: 'm',
-    name: 'run',
-    version_arn: null,
-    alias_arn: null,
-    role_arn: 'arn:aws:iam::123456789012:role/r',
-    definition_hash: 'h',
-    input: '{}',
-    status: 'RUNNING',
-    start_ms: 0,
-    stop_ms: null,
-    output: null,
-    error: null,
-    cause: null,
-    redrive_count: 0,
-    redrive_ms: null,
-    redrive_token: null,
-    parent_task: null,
-    event_count: 0,
-  };
-}
 
 /** A batch of `types` as execution-level events (each chained after the one before). */
 function batchOf(arn: string, ...types: string[]): TransitionBatch {
@@ -66,7 +35,7 @@ describe("the transition base a run's next write starts from", () => {
 
   const start = (arn = ARN) =>
     store.committer.commit(() => {
-      const row = executionRow(arn);
+      const row = executionRowOf(arn);
       store.insertExecution(row);
       batchOf(arn, 'ExecutionStarted').write(store, row);
     });
@@ -130,7 +99,7 @@ describe("the transition base a run's next write starts from", () => {
     await store.committer.commit(() => batchOf(ARN, 'PassStateEntered').write(store));
     await store.committer.commit(() => store.deleteExecution(ARN));
     // The ARN's new run, its start written as a plain batch (no row handed over): its base is read afresh.
-    await store.committer.commit(() => store.insertExecution(executionRow(ARN)));
+    await store.committer.commit(() => store.insertExecution(executionRowOf(ARN)));
     await store.committer.commit(() => batchOf(ARN, 'ExecutionStarted').write(store));
     expect(ids()).toEqual([[1, 'ExecutionStarted', 0]]);
   });
