@@ -15,7 +15,14 @@ export const PACKED_SEGMENT_MAX_BYTES = 4 * 1024 * 1024;
 const EVENT_OVERHEAD_BYTES = 64;
 import { HISTORY_KEYS_PER_RUN, openSchema, refuseNewerSchema, SCHEMA_VERSION } from './schema';
 import { keepRecent } from './keep-recent';
-import { EXECUTION_HEADER_COLUMNS, EXECUTION_ROW_COLUMNS, executionHeader, executionRow } from './execution-rows';
+import {
+  EXECUTION_HEADER_COLUMNS,
+  EXECUTION_ROW_COLUMNS,
+  type ExecutionHeader,
+  executionHeader,
+  type ExecutionRow,
+  executionRow,
+} from './execution-rows';
 import { walCommitsDuring, walFramesDuring } from './wal-frames';
 
 /** `PRAGMA auto_vacuum` value of INCREMENTAL. */
@@ -155,53 +162,7 @@ export interface AliasRow {
   updated_ms: number;
 }
 
-/** Execution statuses as the service names them. */
-export type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED' | 'PENDING_REDRIVE';
-
-/** An execution row. */
-export interface ExecutionRow {
-  arn: string;
-  seq: number;
-  machine_arn: string;
-  machine_name: string;
-  name: string;
-  version_arn: string | null;
-  alias_arn: string | null;
-  role_arn: string;
-  definition_hash: string;
-  input: string;
-  status: ExecutionStatus;
-  start_ms: number;
-  stop_ms: number | null;
-  output: string | null;
-  error: string | null;
-  cause: string | null;
-  redrive_count: number;
-  redrive_ms: number | null;
-  redrive_token: string | null;
-  /** JSON of the `.sync` parent Task waiting for this run: `{executionArn, frameId, seq, version}`. */
-  parent_task: string | null;
-  event_count: number;
-}
-
-/** The columns of an execution a transition reads. */
-export type ExecutionHeader = Pick<
-  ExecutionRow,
-  | 'arn'
-  | 'seq'
-  | 'machine_arn'
-  | 'machine_name'
-  | 'name'
-  | 'version_arn'
-  | 'alias_arn'
-  | 'role_arn'
-  | 'definition_hash'
-  | 'status'
-  | 'start_ms'
-  | 'redrive_count'
-  | 'redrive_ms'
-  | 'event_count'
->;
+export type { ExecutionHeader, ExecutionRow, ExecutionStatus } from './execution-rows';
 
 /** A history event row; `details` is the JSON of the event's details object. */
 export interface EventRow {

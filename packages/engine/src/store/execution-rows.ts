@@ -6,9 +6,57 @@
  * objects with literal property names, interned once, when the code is compiled.
  *
  * Each builder reads the values in the order of its column list, which is the SELECT's: the two are kept
- * side by side here, and a test checks every builder against better-sqlite3's own row objects.
+ * side by side here, with the row's shape, and a test checks every builder against better-sqlite3's own
+ * row objects.
  */
-import type { ExecutionHeader, ExecutionRow } from './engine-store';
+
+/** Execution statuses as the service names them. */
+export type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED' | 'PENDING_REDRIVE';
+
+/** An execution row. */
+export interface ExecutionRow {
+  arn: string;
+  seq: number;
+  machine_arn: string;
+  machine_name: string;
+  name: string;
+  version_arn: string | null;
+  alias_arn: string | null;
+  role_arn: string;
+  definition_hash: string;
+  input: string;
+  status: ExecutionStatus;
+  start_ms: number;
+  stop_ms: number | null;
+  output: string | null;
+  error: string | null;
+  cause: string | null;
+  redrive_count: number;
+  redrive_ms: number | null;
+  redrive_token: string | null;
+  /** JSON of the `.sync` parent Task waiting for this run: `{executionArn, frameId, seq, version}`. */
+  parent_task: string | null;
+  event_count: number;
+}
+
+/** The columns of an execution a transition reads. */
+export type ExecutionHeader = Pick<
+  ExecutionRow,
+  | 'arn'
+  | 'seq'
+  | 'machine_arn'
+  | 'machine_name'
+  | 'name'
+  | 'version_arn'
+  | 'alias_arn'
+  | 'role_arn'
+  | 'definition_hash'
+  | 'status'
+  | 'start_ms'
+  | 'redrive_count'
+  | 'redrive_ms'
+  | 'event_count'
+>;
 
 /** The columns of {@link ExecutionRow}, in the order {@link executionRow} reads them. */
 export const EXECUTION_ROW_COLUMNS =
