@@ -1,12 +1,12 @@
 /**
- * A restart resumes the runs it finds in flight a batch per turn of the event loop (RECOVERY_FRAMES_PER_TURN),
+ * A restart resumes the runs it finds in flight a batch per turn of the event loop (RESUMED_FRAMES_PER_TURN),
  * so that the API answers between batches instead of after every run was read and routed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { RECOVERY_FRAMES_PER_TURN } from '../src/executor/executor';
+import { RESUMED_FRAMES_PER_TURN } from '../src/executor/executor';
 import { EngineHarness, invokeTask, jsonata, neverReturns } from './support/engine-harness';
 
-const RUNS = 3 * RECOVERY_FRAMES_PER_TURN;
+const RUNS = 3 * RESUMED_FRAMES_PER_TURN;
 
 describe('recovery after a restart', () => {
   const engines: EngineHarness[] = [];

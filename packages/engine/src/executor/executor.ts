@@ -68,12 +68,12 @@ const FAIL_RUN_ATTEMPTS = 5;
 const FAIL_RUN_PAUSE_MILLIS = 20;
 
 /**
- * How many frames a recovery resumes per turn of the event loop. A restart finds every run that was in
- * flight (the deploy rehearsal: thousands). Resumed all in one turn, their reads and routing ran before the
- * port's first request was read: 200 runs kept the restarted API from answering for about 25 ms, and
- * thousands would keep it for seconds. A batch per turn lets the API answer between batches.
+ * How many frames a resumption (a restart's recovery, a redrive) resumes per turn of the event loop. A restart
+ * finds every run that was in flight; resumed all in one turn, their reads and routing ran before any request
+ * waiting at the port was read (2,000 runs in process: the first API answer came 430 ms after the start, where
+ * a batch per turn answers within 20 ms). A batch per turn lets the API answer between batches.
  */
-export const RECOVERY_FRAMES_PER_TURN = 50;
+export const RESUMED_FRAMES_PER_TURN = 50;
 
 /** Promises resolving on `count` successive turns of the event loop, each after its turn's I/O (`setImmediate`). */
 function successiveTurns(count: number): Promise<void>[] {
@@ -285,17 +285,12 @@ export class Executor {
     // A redriven run's header changed (its redrive count and time), and its frames were written anew: read them again.
     this.headers.forget(executionArn);
     this.frameRows.clear();
-    if (kind === 'resume') {
-      for (const r of rows) void this.signal(r.execution_arn, r.frame_id, { kind });
-      return rows.length;
-    }
     // Every frame takes its place now, ahead of any signal an API call or a timer sends it meanwhile (a Task
-    // outcome handled first would have its next attempt relaunched by the recovery), and is handled in its
-    // batch's turn (see RECOVERY_FRAMES_PER_TURN).
-    const turns = successiveTurns(Math.ceil(rows.length / RECOVERY_FRAMES_PER_TURN));
+    // outcome handled first would have its next attempt relaunched by a recovery), and is handled in its
+    // batch's turn (see RESUMED_FRAMES_PER_TURN).
+    const turns = successiveTurns(Math.ceil(rows.length / RESUMED_FRAMES_PER_TURN));
     rows.forEach(
-      (r, i) =>
-        void this.signal(r.execution_arn, r.frame_id, { kind }, turns[Math.floor(i / RECOVERY_FRAMES_PER_TURN)]),
+      (r, i) => void this.signal(r.execution_arn, r.frame_id, { kind }, turns[Math.floor(i / RESUMED_FRAMES_PER_TURN)]),
     );
     return rows.length;
   }
