@@ -52,15 +52,19 @@ export async function javascriptFunctionsModule(dir: string): Promise<string> {
   return outfile;
 }
 
-/** What a restart measured. */
-export interface RestartFigures {
+/** What one restart measured. */
+export interface RestartTimings {
   /** Spawn to the first answered ListStateMachines. */
   readonly apiSeconds: number;
   /** Spawn to every run caught in flight SUCCEEDED. */
   readonly doneSeconds: number;
+  readonly runsCaught: number;
+}
+
+/** The restart figures the bench reports: timings, and what the start loads and costs before our code. */
+export interface RestartFigures extends RestartTimings {
   /** Modules the new process loaded before its Step Functions API answered. */
   readonly modulesBeforeAnswer: number;
-  readonly runsCaught: number;
   /** Each restart's figures, when the figures above are the medians of several. */
   readonly samples?: readonly { apiSeconds: number; doneSeconds: number }[];
   /** Node's own start in the restart's environment ({@link nodeStartSeconds}): the part of {@link apiSeconds} before any of ours. */
@@ -124,7 +128,7 @@ export async function measureRestart(options: {
   cwd: string;
   /** Which restart on this store (its runs go to a state machine of their own). @default 0 */
   repeat?: number;
-}): Promise<RestartFigures> {
+}): Promise<RestartTimings> {
   const signalFile = join(options.cwd, 'restart-signals.txt');
   const engine = await spawnEngine({
     dataDir: options.dataDir,
@@ -203,15 +207,22 @@ export async function measureRestart(options: {
     return {
       apiSeconds,
       doneSeconds,
-      modulesBeforeAnswer: await modulesLoadedBeforeAnswer(options),
       runsCaught: KILLED_IN_FLIGHT_RUNS,
-      nodeStart: await nodeStartSeconds(),
     };
   } finally {
     client.destroy();
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   }
+}
+
+/** What a restart's figures say of its start beside the timings (once per store: neither depends on the restart). */
+export async function whatTheStartLoads(options: {
+  dataDir: string;
+  functionsModule: string;
+  cwd: string;
+}): Promise<Pick<RestartFigures, 'modulesBeforeAnswer' | 'nodeStart'>> {
+  return { modulesBeforeAnswer: await modulesLoadedBeforeAnswer(options), nodeStart: await nodeStartSeconds() };
 }
 
 /**
@@ -252,7 +263,8 @@ async function main(): Promise<void> {
     try {
       const dataDir = join(dir, 'data');
       if (values.data) await cp(values.data, dataDir, { recursive: true });
-      const f = await measureRestart({ dataDir, functionsModule: await javascriptFunctionsModule(dir), cwd: dir });
+      const options = { dataDir, functionsModule: await javascriptFunctionsModule(dir), cwd: dir };
+      const f = { ...(await measureRestart(options)), ...(await whatTheStartLoads(options)) };
       console.log(
         `restart ${i + 1}: API answers ${f.apiSeconds.toFixed(3)} s, ${f.runsCaught} runs caught in flight done ${f.doneSeconds.toFixed(3)} s, ${f.modulesBeforeAnswer} modules loaded before the answer; ${describeNodeStart(f.nodeStart)}`,
       );

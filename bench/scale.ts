@@ -9,7 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Engine } from '@autosave/engine';
 import { benchEngine, mustSucceed, ROLE } from './autosave-engine';
-import { javascriptFunctionsModule, measureRestart, type RestartFigures } from './restart';
+import {
+  javascriptFunctionsModule,
+  measureRestart,
+  type RestartFigures,
+  type RestartTimings,
+  whatTheStartLoads,
+} from './restart';
 import { median, QUICK, runWithConcurrency, secondsSince, sevenStepDefinition } from './workload';
 
 /** Closed runs in the store at each measurement (--quick: the 100,000 the restart goal names only). */
@@ -117,11 +123,12 @@ export async function measureScale(sizes: readonly number[] = SCALE_SIZES): Prom
     }
     await b.engine.stop();
     const functionsModule = await javascriptFunctionsModule(dir);
-    const restarts: RestartFigures[] = [];
+    const restarts: RestartTimings[] = [];
     for (let repeat = 0; repeat < RESTART_REPEATS; repeat += 1)
       restarts.push(await measureRestart({ dataDir: dir, functionsModule, cwd: dir, repeat }));
     const restart: RestartFigures = {
-      ...restarts[0],
+      ...(await whatTheStartLoads({ dataDir: dir, functionsModule, cwd: dir })),
+      runsCaught: restarts[0].runsCaught,
       apiSeconds: median(restarts.map((r) => r.apiSeconds)),
       doneSeconds: median(restarts.map((r) => r.doneSeconds)),
       samples: restarts.map(({ apiSeconds, doneSeconds }) => ({ apiSeconds, doneSeconds })),
