@@ -36,7 +36,7 @@ const NOT_BEFORE_THE_ANSWER: readonly (readonly [string, RegExp])[] = [
   ['s3rver', /\/node_modules\/s3rver\//],
   ['an AWS SDK client', /\/node_modules\/@aws-sdk\/client-/],
   ['Powertools', /\/node_modules\/@aws-lambda-powertools\//],
-  ['the console', /\/console-[A-Z0-9]+\.js$|\/local\/src\/console\//],
+  ['the console', /\/console-[A-Z0-9]+\.m?js$|\/local\/src\/console\//],
   ['the approval handlers', /approval-(endpoint|request)/],
   // What only an expression, a regex or a JSONPath beyond a member chain needs (engine/src/lazy-require.ts).
   ['JSONata', /\/node_modules\/jsonata\//],
