@@ -3,7 +3,7 @@
  * so that the API answers between batches instead of after every run was read and routed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { RESUMED_FRAMES_PER_TURN } from '../src/executor/executor';
+import { RESUMED_FRAMES_PER_TURN, successiveTurns } from '../src/executor/executor';
 import { EngineHarness, invokeTask, jsonata, neverReturns } from './support/engine-harness';
 
 const RUNS = 3 * RESUMED_FRAMES_PER_TURN;
@@ -47,5 +47,19 @@ describe('recovery after a restart', () => {
     expect(invoked).toBe(RUNS);
     expect(seenAtAnswers.some((n) => n > 0 && n < RUNS)).toBe(true);
     await h.close();
+  });
+
+  it('runs no batch in the first turn of the event loop: a request accepted in it is read and answered first', async () => {
+    // Node reads a connection's request one turn after it accepts it: a client that waited at the port while
+    // the store opened is accepted in the turn the resumption starts, and a batch in that turn came before it.
+    let turnsSeen = 0;
+    const countTurns = () => {
+      turnsSeen += 1;
+      if (turnsSeen < 4) setImmediate(countTurns);
+    };
+    setImmediate(countTurns);
+    const [firstBatch] = successiveTurns(1);
+    await firstBatch;
+    expect(turnsSeen).toBe(2);
   });
 });

@@ -75,10 +75,14 @@ const FAIL_RUN_PAUSE_MILLIS = 20;
  */
 export const RESUMED_FRAMES_PER_TURN = 50;
 
-/** Promises resolving on `count` successive turns of the event loop, each after its turn's I/O (`setImmediate`). */
-function successiveTurns(count: number): Promise<void>[] {
+/**
+ * Promises resolving on `count` successive turns of the event loop, each after its turn's I/O (`setImmediate`),
+ * the first one turn later: a connection accepted in the first turn (a client waiting at the port while the
+ * store opened) has its request read in the next, and that request is answered before any batch runs.
+ */
+export function successiveTurns(count: number): Promise<void>[] {
   const turns: Promise<void>[] = [];
-  let previous = Promise.resolve();
+  let previous = new Promise<void>((resolve) => setImmediate(resolve));
   for (let turn = 0; turn < count; turn += 1) {
     previous = previous.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
     turns.push(previous);
