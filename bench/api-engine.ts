@@ -40,6 +40,7 @@ import {
   secondsSince,
   sevenStepDefinition,
   type WorkloadFigures,
+  type WorkloadPart,
 } from './workload';
 
 const ROLE = 'arn:aws:iam::123456789012:role/bench';
@@ -292,7 +293,18 @@ export async function measureUserApi(): Promise<WorkloadFigures> {
     );
     const driver = apiRunDriver(sfn, stateMachineArn!, backoffPollDelay);
     const [before, driverCpu] = [await engineCpu(engine.url), ownCpuSeconds()];
-    const figures = await measureWorkload(driver.runToEnd);
+    // Each part's CPU, read between parts: the per-run figure is their weighted mean, and the parts differ by more.
+    const parts = new Map<WorkloadPart, { runs: number; cpuMicros: number }>();
+    let partFrom = before;
+    const figures = await measureWorkload(driver.runToEnd, async (part, runs) => {
+      const now = await engineCpu(engine!.url);
+      const sum = parts.get(part) ?? { runs: 0, cpuMicros: 0 };
+      parts.set(part, {
+        runs: sum.runs + runs,
+        cpuMicros: sum.cpuMicros + now.processCpuMicros - partFrom.processCpuMicros,
+      });
+      partFrom = now;
+    });
     const after = await engineCpu(engine.url);
     const driverCpuPerRunMs = ((ownCpuSeconds() - driverCpu) * 1000) / driver.runs;
     // Where one run's time goes when it is alone: its commits in series and the wait for the poll that sees it closed.
@@ -340,6 +352,11 @@ export async function measureUserApi(): Promise<WorkloadFigures> {
         engineCpuPerRunMs: (after.processCpuMicros - before.processCpuMicros) / 1000 / runsBefore,
         driverCpuPerRunMs,
         pollsPerRun: pollsBefore / runsBefore,
+        byPart: [...parts].map(([part, { runs, cpuMicros }]) => ({
+          part,
+          runs,
+          engineCpuPerRunMs: cpuMicros / 1000 / runs,
+        })),
         describeCpuMs: median(describeRoundsMs),
         describeRoundsMs,
         startCpuMs: perCallMs(before, after, 'StartExecution'),

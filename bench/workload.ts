@@ -97,27 +97,34 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The parts of the shared measurement, in the order it runs them (the last two {@link REPEATS} times). */
+export type WorkloadPart = 'warm-up' | 'one at a time' | 'in flight';
+
 /**
  * The shared measurement: {@link WARMUP_RUNS} runs, then {@link REPEATS} times the sequential and the
  * concurrent workload, each figure the median of its repeats. `run(r)` runs run number `r` (never reused)
- * to its end.
+ * to its end. `partDone`, when given, is awaited after each part with its runs (before the next part's clock starts).
  */
 export async function measureWorkload(
   run: (r: number) => Promise<unknown>,
+  partDone: (part: WorkloadPart, runs: number) => Promise<void> = async () => undefined,
 ): Promise<Pick<WorkloadFigures, 'sequential' | 'concurrent'>> {
   let next = 0;
   for (let w = 0; w < WARMUP_RUNS; w += 1) await run(next++);
+  await partDone('warm-up', WARMUP_RUNS);
   const sequential: number[] = [];
   const concurrent: number[] = [];
   for (let rep = 0; rep < REPEATS; rep += 1) {
     let t = performance.now();
     for (let r = 0; r < SEQUENTIAL_RUNS; r += 1) await run(next++);
     sequential.push(secondsSince(t));
+    await partDone('one at a time', SEQUENTIAL_RUNS);
     const base = next;
     next += CONCURRENT_RUNS;
     t = performance.now();
     await runWithConcurrency(CONCURRENT_RUNS, IN_FLIGHT, (r) => run(base + r));
     concurrent.push(secondsSince(t));
+    await partDone('in flight', CONCURRENT_RUNS);
   }
   return {
     sequential: { runs: SEQUENTIAL_RUNS, seconds: median(sequential) },
@@ -150,6 +157,11 @@ export interface WorkloadFigures {
     engineCpuPerRunMs: number;
     driverCpuPerRunMs: number;
     pollsPerRun: number;
+    /**
+     * Engine CPU per run in each part of the workload, summed over its repeats: the warm-up, one at a time and
+     * {@link IN_FLIGHT} in flight (user-driven part; their runs' weighted mean is {@link engineCpuPerRunMs}).
+     */
+    byPart?: { part: WorkloadPart; runs: number; engineCpuPerRunMs: number }[];
     /** Engine CPU of a StartExecution alone in flight, ms (user-driven part). */
     startCpuMs?: number;
     /** Engine CPU per DescribeExecution of a closed run in each round of calls, ms (user-driven part: its figure is the median). */
