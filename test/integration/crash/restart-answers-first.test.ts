@@ -38,6 +38,8 @@ const NOT_BEFORE_THE_ANSWER: readonly (readonly [string, RegExp])[] = [
   ['Powertools', /\/node_modules\/@aws-lambda-powertools\//],
   ['the console', /\/console-[A-Z0-9]+\.m?js$|\/local\/src\/console\//],
   ['the approval handlers', /approval-(endpoint|request)/],
+  // What only an HTTP Task to an https: URL needs.
+  ['TLS (node:https)', /^(node:)?(https|tls)$/],
   // What only an expression, a regex or a JSONPath beyond a member chain needs (engine/src/lazy-require.ts).
   ['JSONata', /\/node_modules\/jsonata\//],
   ['re2js', /\/node_modules\/re2js\//],

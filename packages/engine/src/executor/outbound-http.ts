@@ -10,11 +10,15 @@
  * - at most 60 seconds per call (Step Functions service quotas, "Quotas related to HTTP Task"), and a
  *   response read no further than 256 KB (the payload limit its result must fit in), the socket closed there.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { STATES_PAYLOAD_LIMIT_BYTES } from '@autosave/workflow/config';
+import { lazyRequire } from '../lazy-require';
+
+// TLS and the resolver load at the first HTTP Task that needs them: a restart answers before any runs one.
+const https = lazyRequire<typeof import('node:https')>('node:https');
+const dns = lazyRequire<typeof import('node:dns')>('node:dns');
 
 /** How long an HTTP Task's call may take on AWS. */
 export const HTTP_TASK_TIMEOUT_MILLIS = 60_000;
@@ -125,7 +129,7 @@ export function outboundHttp(
     if (isIP(literal) !== 0 && refused(literal)) throw refusal(literal);
     // A name is checked on what it resolves to, when the socket connects: nothing can change in between.
     const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
-      dnsLookup(hostname, { ...lookupOptions, all: true }, (err, addresses: LookupAddress[]) => {
+      dns().lookup(hostname, { ...lookupOptions, all: true }, (err, addresses: LookupAddress[]) => {
         if (err) return callback(err, '', 0);
         const local = addresses.find((a) => refused(a.address));
         if (local) return callback(refusal(local.address), '', 0);
@@ -144,7 +148,7 @@ function send(
 ): Promise<OutboundResponse> {
   return new Promise((resolve, reject) => {
     const signal = AbortSignal.timeout(limits.timeoutMillis);
-    const make = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const make = url.protocol === 'https:' ? https().request : httpRequest;
     const headers = {
       ...request.headers,
       ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
