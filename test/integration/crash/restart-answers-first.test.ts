@@ -38,8 +38,9 @@ const NOT_BEFORE_THE_ANSWER: readonly (readonly [string, RegExp])[] = [
   ['Powertools', /\/node_modules\/@aws-lambda-powertools\//],
   ['the console', /\/console-[A-Z0-9]+\.m?js$|\/local\/src\/console\//],
   ['the approval handlers', /approval-(endpoint|request)/],
-  // What only an HTTP Task to an https: URL needs.
+  // What only an HTTP Task to an https: URL, or SQS's query protocol (older AWS CLIs), needs.
   ['TLS (node:https)', /^(node:)?(https|tls)$/],
+  ["the query protocol's XML builder", /\/node_modules\/@aws-sdk\/xml-builder\//],
   // What only an expression, a regex or a JSONPath beyond a member chain needs (engine/src/lazy-require.ts).
   ['JSONata', /\/node_modules\/jsonata\//],
   ['re2js', /\/node_modules\/re2js\//],

@@ -4,31 +4,11 @@
  * into dotted names (`Attribute.1.Name=VisibilityTimeout&Attribute.1.Value=60`); answers are XML,
  * `<OperationResponse><OperationResult>...</OperationResult><ResponseMetadata>...` or `<ErrorResponse>`.
  * This module has the service-independent halves: decoding the flattened names into a tree and writing
- * XML. A service maps its own member names on both.
+ * XML. A service maps its own member names on both. What the port needs to route such a request is in
+ * aws-query-requests.ts, so that the XML builder loads with the service that writes XML, not with the port.
  */
 import { randomUUID } from 'node:crypto';
 import { XmlNode } from '@aws-sdk/xml-builder';
-
-/** Content type of every query-protocol answer. */
-export const AWS_QUERY_CONTENT_TYPE = 'text/xml';
-
-/** A query-protocol answer. */
-export interface AwsQueryAnswer {
-  readonly statusCode: number;
-  /** The XML document. */
-  readonly body: string;
-}
-
-/** A service served over the query protocol on the shared port. */
-export interface AwsQueryService {
-  /** Runs the request `form` (its `Action` names the operation) that was posted to `path`. */
-  handle(form: URLSearchParams, path: string): Promise<AwsQueryAnswer>;
-}
-
-/** Paths a query request may be posted to: `/` or a queue's own URL path (`/<account>/<queue>`). */
-export function isQueryRequestPath(path: string): boolean {
-  return path === '/' || /^\/\d{12}\/[^/]+\/?$/.test(path);
-}
 
 /** A decoded query input: `a.1.b=x` becomes `{ a: { '1': { b: 'x' } } }` (values stay strings). */
 export type QueryTree = { [name: string]: string | QueryTree };

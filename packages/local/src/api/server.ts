@@ -9,7 +9,7 @@ import {
   parseTarget,
   type WireError,
 } from './aws-json-protocol';
-import { AWS_QUERY_CONTENT_TYPE, type AwsQueryService, isQueryRequestPath } from './aws-query-protocol';
+import { AWS_QUERY_CONTENT_TYPE, type AwsQueryService, isQueryRequestPath } from './aws-query-requests';
 import { type FunctionUrlEvent, fromFunctionUrlResult, toFunctionUrlEvent } from './function-url-event';
 import { NdjsonLineError, ndjsonValues } from './ndjson-lines';
 

@@ -5,8 +5,8 @@
  * queue, `<Message>` per message).
  */
 import { XmlNode } from '@aws-sdk/xml-builder';
+import type { AwsQueryService } from '../../api/aws-query-requests';
 import {
-  type AwsQueryService,
   decodeQueryForm,
   queryErrorResponse,
   queryListMembers,
