@@ -27,6 +27,7 @@ import {
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { startHttpFloorServer } from './http-floor';
 import { describeHeap, heapBreakdown, heapSnapshotOf, processRss, rssBreakdown } from './heap-snapshot';
+import { ENGINE_BIN } from './engine-bin';
 import { javascriptFunctionsModule, waitForLines } from './restart';
 import {
   CONCURRENT_RUNS,
@@ -119,6 +120,7 @@ export async function measureApi(options: ApiOptions = {}): Promise<WorkloadFigu
   try {
     const functionsModule = await javascriptFunctionsModule(dir);
     engine = await spawnEngine({
+      bin: ENGINE_BIN,
       dataDir: join(dir, 'data'),
       functionsModule,
       cwd: dir,
@@ -278,6 +280,7 @@ export async function measureUserApi(): Promise<WorkloadFigures> {
   let engine: EngineProcess | undefined;
   try {
     engine = await spawnEngine({
+      bin: ENGINE_BIN,
       dataDir: join(dir, 'data'),
       functionsModule: await javascriptFunctionsModule(dir),
       cwd: EXAMPLE_APP_DIR,

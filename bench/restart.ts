@@ -22,7 +22,8 @@ import {
 } from '@aws-sdk/client-sfn';
 import { build } from 'esbuild';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
-import { AUTOSAVE_BIN, spawnEngine } from '../scripts/engine-process';
+import { spawnEngine } from '../scripts/engine-process';
+import { ENGINE_BIN } from './engine-bin';
 import { STOP_WITH_PARENT_ENV } from '../packages/local/src/cli/parent-watch';
 import { STEP_FUNCTIONS_ANSWERING } from '@autosave/local';
 import { KILLED_IN_FLIGHT_RUNS, median, runWithConcurrency, secondsSince, sevenStepDefinition } from './workload';
@@ -131,6 +132,7 @@ export async function measureRestart(options: {
 }): Promise<RestartTimings> {
   const signalFile = join(options.cwd, 'restart-signals.txt');
   const engine = await spawnEngine({
+    bin: ENGINE_BIN,
     dataDir: options.dataDir,
     functionsModule: options.functionsModule,
     cwd: options.cwd,
@@ -158,7 +160,7 @@ export async function measureRestart(options: {
   const t = performance.now();
   const child = spawn(
     process.execPath,
-    [AUTOSAVE_BIN, 'local', '--port', String(port), '--data', options.dataDir, '--functions', options.functionsModule],
+    [ENGINE_BIN, 'local', '--port', String(port), '--data', options.dataDir, '--functions', options.functionsModule],
     {
       cwd: options.cwd,
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -236,6 +238,7 @@ async function modulesLoadedBeforeAnswer(options: {
 }): Promise<number> {
   const trace = join(options.cwd, 'restart-modules.txt');
   const engine = await spawnEngine({
+    bin: ENGINE_BIN,
     dataDir: options.dataDir,
     functionsModule: options.functionsModule,
     cwd: options.cwd,

@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { engineBinNote } from './engine-bin';
 import { describeNodeStart } from './restart';
 import type { WorkloadFigures } from './workload';
 
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
     `Workload: ${STEPS} sequential Tasks, each returning ~200 bytes; ${SEQUENTIAL_RUNS} runs one after another; ${CONCURRENT_RUNS} runs, ${IN_FLIGHT} in flight. ` +
       `Medians of ${REPEATS} after ${WARMUP_RUNS} warm-up runs${QUICK ? ' (--quick)' : ''}.`,
   );
+  const otherEngine = engineBinNote();
+  if (otherEngine) console.log(`The API parts and the restart run another checkout's engine: ${otherEngine}.`);
   // The floor runs before and after the others and keeps the faster figures: the disk is shared, and a
   // floor measured in a slow moment would flatter us.
   const floorBefore = await runPart('floor');

@@ -31,6 +31,8 @@ export interface SpawnEngineOptions {
   readonly startTimeoutMillis?: number;
   /** Node flags for the child, before the script (e.g. `--perf-basic-prof`, which NODE_OPTIONS refuses). @default none */
   readonly nodeFlags?: readonly string[];
+  /** The `autosave` executable to run: another checkout's, to compare two builds. @default {@link AUTOSAVE_BIN} */
+  readonly bin?: string;
 }
 
 /** How a child process ended. */
@@ -69,7 +71,7 @@ const LISTENING = /listening on (http:\/\/127\.0\.0\.1:(\d+))/;
  * caller down) and resolves once it listens, with the URL it printed.
  */
 export function spawnEngine(options: SpawnEngineOptions): Promise<EngineProcess> {
-  const args = [AUTOSAVE_BIN, 'local', '--port', String(options.port ?? 0), '--data', options.dataDir];
+  const args = [options.bin ?? AUTOSAVE_BIN, 'local', '--port', String(options.port ?? 0), '--data', options.dataDir];
   if (options.virtualClock) args.push('--virtual-clock');
   if (options.configFile) args.push('--config', options.configFile);
   if (options.functionsModule) args.push('--functions', options.functionsModule);
