@@ -5,16 +5,11 @@
  * aws-local-stepfunctions (in memory). Each part runs in its own process so its RSS is its own. Prints the
  * figures, then our figures as ratios of the others, against the targets.
  */
-import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { engineBinNote } from './engine-bin';
+import { RESULT_PREFIX, runPartProcess } from './part-process';
 import { describeNodeStart } from './restart';
-import type { WorkloadFigures } from './workload';
-
-// Before the workload's sizes are read (here and in every part's process): `--quick` runs fewer of them.
-if (process.argv.includes('--quick')) process.env.BENCH_QUICK = '1';
-const {
+import {
   CONCURRENT_RUNS,
   IN_FLIGHT,
   KILLED_IN_FLIGHT_RUNS,
@@ -25,7 +20,8 @@ const {
   SEQUENTIAL_RUNS,
   STEPS,
   WARMUP_RUNS,
-} = await import('./workload');
+  type WorkloadFigures,
+} from './workload';
 
 const PARTS = {
   autosave: async () => (await import('./autosave-engine')).measureAutosave(),
@@ -38,34 +34,11 @@ const PARTS = {
   scale: async () => (await import('./scale')).measureScale(),
 } as const;
 type Part = keyof typeof PARTS;
-const RESULT_PREFIX = 'BENCH_RESULT ';
 
 type Figures<P extends Part> = Awaited<ReturnType<(typeof PARTS)[P]>>;
 
 /** Runs one part in a child process (with --expose-gc) and reads its figures. */
-function runPart<P extends Part>(part: P): Promise<Figures<P>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--part', part],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: {
-          ...process.env,
-          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-          ...(QUICK ? { BENCH_QUICK: '1' } : {}),
-        },
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
-      if (code !== 0 || !line) reject(new Error(`bench part ${part} failed (exit ${code}):\n${out}`));
-      else resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as Figures<P>);
-    });
-  });
-}
+const runPart = <P extends Part>(part: P): Promise<Figures<P>> => runPartProcess<Figures<P>>(part);
 
 /** Megabytes (10^6 bytes): the unit of the targets. */
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
