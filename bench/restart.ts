@@ -129,10 +129,13 @@ export async function measureRestart(options: {
   cwd: string;
   /** Which restart on this store (its runs go to a state machine of their own). @default 0 */
   repeat?: number;
+  /** The `autosave` executable, both before the kill and after it. @default {@link ENGINE_BIN} */
+  bin?: string;
 }): Promise<RestartTimings> {
+  const bin = options.bin ?? ENGINE_BIN;
   const signalFile = join(options.cwd, 'restart-signals.txt');
   const engine = await spawnEngine({
-    bin: ENGINE_BIN,
+    bin,
     dataDir: options.dataDir,
     functionsModule: options.functionsModule,
     cwd: options.cwd,
@@ -160,7 +163,7 @@ export async function measureRestart(options: {
   const t = performance.now();
   const child = spawn(
     process.execPath,
-    [ENGINE_BIN, 'local', '--port', String(port), '--data', options.dataDir, '--functions', options.functionsModule],
+    [bin, 'local', '--port', String(port), '--data', options.dataDir, '--functions', options.functionsModule],
     {
       cwd: options.cwd,
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,0 +1,151 @@
+/**
+ * `npm run bench:compare -- --against <rev> [--pairs 4] [--keep]`: this checkout's engine beside the engine
+ * of another revision, measured by this checkout's bench code on this machine in the same minutes, the two
+ * alternating (this machine's speed moves by half within minutes, so figures from different sessions do not
+ * compare; a ratio from one run does). Each pair runs, for each build, the API part of `npm run bench` (engine
+ * CPU per run, DescribeExecution's CPU and polls per run) and one restart after SIGKILL on a store of its own
+ * with 200 runs in flight. Prints every sample, the medians and the ratios of this build to the other.
+ *
+ * The other revision is checked out in a git worktree under node_modules/.cache/autosave-baseline/, with this
+ * checkout's node_modules hard-linked into it (`cp -al`: Linux; the same file system) and its own CLI bundle;
+ * it is removed afterwards unless `--keep`. When the two package-lock.json files differ, the other revision runs
+ * on this checkout's packages, and the output says so.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { AUTOSAVE_BIN } from '../scripts/engine-process';
+import { REPOSITORY_ROOT } from '../scripts/repository-root';
+import { ENGINE_BIN_ENV } from './engine-bin';
+import { runPartProcess } from './part-process';
+import { javascriptFunctionsModule, measureRestart } from './restart';
+import { median, type WorkloadFigures } from './workload';
+
+/** One build's figures in one pair. */
+interface Sample {
+  readonly engineCpuPerRunMs: number;
+  readonly describeCpuMs: number;
+  readonly pollsPerRun: number;
+  readonly restartAnswerSeconds: number;
+  readonly restartDoneSeconds: number;
+}
+
+/** What the output prints of a sample, in order. */
+const FIGURES: readonly { key: keyof Sample; label: string; digits: number }[] = [
+  { key: 'engineCpuPerRunMs', label: 'API part: engine CPU per run, ms', digits: 2 },
+  { key: 'describeCpuMs', label: 'API part: engine CPU per DescribeExecution, ms', digits: 3 },
+  { key: 'pollsPerRun', label: 'API part: DescribeExecution polls per run', digits: 2 },
+  { key: 'restartAnswerSeconds', label: 'restart: API answers, s', digits: 3 },
+  { key: 'restartDoneSeconds', label: 'restart: runs caught in flight done, s', digits: 3 },
+];
+
+const git = (...args: string[]): string =>
+  execFileSync('git', args, { cwd: REPOSITORY_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+/** The other revision as a worktree with this checkout's packages and its own CLI bundle; its `autosave` bin. */
+async function checkOut(revision: string): Promise<{ sha: string; dir: string; bin: string; notes: string[] }> {
+  const sha = git('rev-parse', '--verify', `${revision}^{commit}`);
+  const dir = join(REPOSITORY_ROOT, 'node_modules', '.cache', 'autosave-baseline', sha.slice(0, 12));
+  const notes: string[] = [];
+  // Written last: a checkout interrupted half-way is made again.
+  const ready = join(dir, 'node_modules', '.autosave-baseline-ready');
+  if (!existsSync(ready)) {
+    await rm(dir, { recursive: true, force: true });
+    git('worktree', 'prune');
+    git('worktree', 'add', '--detach', dir, sha);
+    // Hard links: the same packages at no cost in space. The workspace links (node_modules/@autosave) are
+    // relative, so in the copy they name the worktree's own packages. Not the caches: this directory is in
+    // one, and the other build makes its own CLI bundle.
+    const installed = (await readdir(join(REPOSITORY_ROOT, 'node_modules'))).filter((entry) => entry !== '.cache');
+    await mkdir(join(dir, 'node_modules'));
+    execFileSync('cp', [
+      '-al',
+      ...installed.map((entry) => join(REPOSITORY_ROOT, 'node_modules', entry)),
+      join(dir, 'node_modules'),
+    ]);
+    for (const pkg of await readdir(join(REPOSITORY_ROOT, 'packages'))) {
+      const own = join(REPOSITORY_ROOT, 'packages', pkg, 'node_modules');
+      if (existsSync(own) && existsSync(join(dir, 'packages', pkg)))
+        execFileSync('cp', ['-al', own, join(dir, 'packages', pkg, 'node_modules')]);
+    }
+    execFileSync(process.execPath, [join(dir, 'bin', 'cli-bundle.js'), '--force'], { cwd: dir, stdio: 'ignore' });
+    await writeFile(ready, sha);
+  }
+  if (git('diff', '--name-only', sha, '--', 'package-lock.json') !== '')
+    notes.push(`package-lock.json differs at ${sha.slice(0, 12)}: it runs on this checkout's installed packages`);
+  return { sha, dir, bin: join(dir, 'bin', 'autosave.js'), notes };
+}
+
+/** One build's figures: the API part in a process of its own, then one restart on a store of its own. */
+async function measure(bin: string): Promise<Sample> {
+  const api = await runPartProcess<WorkloadFigures>('api', { [ENGINE_BIN_ENV]: bin });
+  const dir = await mkdtemp(join(tmpdir(), 'autosave-bench-compare-'));
+  try {
+    const restart = await measureRestart({
+      dataDir: join(dir, 'data'),
+      functionsModule: await javascriptFunctionsModule(dir),
+      cwd: dir,
+      bin,
+    });
+    return {
+      engineCpuPerRunMs: api.apiCosts!.engineCpuPerRunMs,
+      describeCpuMs: api.apiCosts!.describeCpuMs,
+      pollsPerRun: api.apiCosts!.pollsPerRun,
+      restartAnswerSeconds: restart.apiSeconds,
+      restartDoneSeconds: restart.doneSeconds,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      against: { type: 'string' },
+      pairs: { type: 'string', default: '4' },
+      keep: { type: 'boolean', default: false },
+    },
+  });
+  const pairs = Number(values.pairs);
+  if (!values.against || !Number.isInteger(pairs) || pairs < 1) {
+    console.error('usage: npm run bench:compare -- --against <git revision> [--pairs <n>, default 4] [--keep]');
+    process.exitCode = 2;
+    return;
+  }
+  const other = await checkOut(values.against);
+  const ours = git('rev-parse', '--short=12', 'HEAD') + (git('status', '--porcelain') ? ' with changes' : '');
+  const builds = [
+    { name: `${other.sha.slice(0, 12)} (${values.against})`, bin: other.bin, samples: [] as Sample[] },
+    { name: `this checkout (${ours})`, bin: AUTOSAVE_BIN, samples: [] as Sample[] },
+  ];
+  try {
+    for (let pair = 0; pair < pairs; pair += 1) {
+      // Alternating which goes first, so a machine speeding up or slowing down favours neither.
+      for (const build of pair % 2 === 0 ? builds : [...builds].reverse()) {
+        build.samples.push(await measure(build.bin));
+        console.log(`pair ${pair + 1}/${pairs}: ${build.name} measured`);
+      }
+    }
+  } finally {
+    if (!values.keep) git('worktree', 'remove', '--force', other.dir);
+  }
+  const [baseline, current] = builds;
+  console.log(`\n${current.name} against ${baseline.name}, ${pairs} pairs alternated; medians, then every sample:`);
+  for (const { key, label, digits } of FIGURES) {
+    const was = median(baseline.samples.map((s) => s[key]));
+    const now = median(current.samples.map((s) => s[key]));
+    const list = (samples: Sample[]) => samples.map((s) => s[key].toFixed(digits)).join(', ');
+    console.log(
+      `${label}: ${now.toFixed(digits)} against ${was.toFixed(digits)} (${(now / was).toFixed(2)}x); ` +
+        `this [${list(current.samples)}], other [${list(baseline.samples)}]`,
+    );
+  }
+  for (const note of other.notes) console.log(`note: ${note}`);
+  if (values.keep) console.log(`kept: ${other.dir} (git worktree remove --force <dir> removes it)`);
+}
+
+await main();
