@@ -6,14 +6,14 @@
  * CPU per run, DescribeExecution's CPU and polls per run) and one restart after SIGKILL on a store of its own
  * with 200 runs in flight. Prints every sample, the medians and the ratios of this build to the other.
  *
- * The other revision is checked out in a git worktree under node_modules/.cache/autosave-baseline/, with this
- * checkout's node_modules hard-linked into it (`cp -al`: Linux; the same file system) and its own CLI bundle;
- * it is removed afterwards unless `--keep`. When the two package-lock.json files differ, the other revision runs
- * on this checkout's packages, and the output says so.
+ * The other revision is checked out in a git worktree in the temporary directory, with links to this
+ * checkout's installed packages and a CLI bundle of its own; it is removed afterwards unless `--keep`. When the
+ * two package-lock.json files differ, the other revision runs on this checkout's packages, and the output
+ * says so.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -42,13 +42,34 @@ const FIGURES: readonly { key: keyof Sample; label: string; digits: number }[] =
   { key: 'restartDoneSeconds', label: 'restart: runs caught in flight done, s', digits: 3 },
 ];
 
+/** The scope of this repository's own packages, which npm links to their folders under packages/. */
+const WORKSPACE_SCOPE = '@autosave';
+
 const git = (...args: string[]): string =>
   execFileSync('git', args, { cwd: REPOSITORY_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+/**
+ * This checkout's installed packages for the worktree at `dir`, as links: Node resolves a linked package to its
+ * real path, so each still finds its own dependencies here. The workspace packages (`@autosave/*`) are linked to
+ * the worktree's own, as npm links them; the caches are left out (the other build makes its own CLI bundle).
+ */
+async function linkPackages(dir: string): Promise<void> {
+  const installed = join(REPOSITORY_ROOT, 'node_modules');
+  await mkdir(join(dir, 'node_modules', WORKSPACE_SCOPE), { recursive: true });
+  for (const entry of await readdir(installed)) {
+    if (entry === '.cache' || entry === WORKSPACE_SCOPE) continue;
+    await symlink(join(installed, entry), join(dir, 'node_modules', entry));
+  }
+  for (const pkg of await readdir(join(dir, 'packages')))
+    await symlink(join('..', '..', 'packages', pkg), join(dir, 'node_modules', WORKSPACE_SCOPE, pkg));
+}
 
 /** The other revision as a worktree with this checkout's packages and its own CLI bundle; its `autosave` bin. */
 async function checkOut(revision: string): Promise<{ sha: string; dir: string; bin: string; notes: string[] }> {
   const sha = git('rev-parse', '--verify', `${revision}^{commit}`);
-  const dir = join(REPOSITORY_ROOT, 'node_modules', '.cache', 'autosave-baseline', sha.slice(0, 12));
+  // Outside any node_modules: esbuild applies no tsconfig paths to files within one, so the other build's CLI
+  // bundle would import our packages' unbuilt dist instead of bundling their sources.
+  const dir = join(tmpdir(), `autosave-baseline-${sha.slice(0, 12)}`);
   const notes: string[] = [];
   // Written last: a checkout interrupted half-way is made again.
   const ready = join(dir, 'node_modules', '.autosave-baseline-ready');
@@ -56,21 +77,7 @@ async function checkOut(revision: string): Promise<{ sha: string; dir: string; b
     await rm(dir, { recursive: true, force: true });
     git('worktree', 'prune');
     git('worktree', 'add', '--detach', dir, sha);
-    // Hard links: the same packages at no cost in space. The workspace links (node_modules/@autosave) are
-    // relative, so in the copy they name the worktree's own packages. Not the caches: this directory is in
-    // one, and the other build makes its own CLI bundle.
-    const installed = (await readdir(join(REPOSITORY_ROOT, 'node_modules'))).filter((entry) => entry !== '.cache');
-    await mkdir(join(dir, 'node_modules'));
-    execFileSync('cp', [
-      '-al',
-      ...installed.map((entry) => join(REPOSITORY_ROOT, 'node_modules', entry)),
-      join(dir, 'node_modules'),
-    ]);
-    for (const pkg of await readdir(join(REPOSITORY_ROOT, 'packages'))) {
-      const own = join(REPOSITORY_ROOT, 'packages', pkg, 'node_modules');
-      if (existsSync(own) && existsSync(join(dir, 'packages', pkg)))
-        execFileSync('cp', ['-al', own, join(dir, 'packages', pkg, 'node_modules')]);
-    }
+    await linkPackages(dir);
     execFileSync(process.execPath, [join(dir, 'bin', 'cli-bundle.js'), '--force'], { cwd: dir, stdio: 'ignore' });
     await writeFile(ready, sha);
   }
