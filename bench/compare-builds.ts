@@ -123,6 +123,13 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  try {
+    git('rev-parse', '--verify', '--quiet', `${values.against}^{commit}`);
+  } catch {
+    console.error(`bench:compare: ${values.against} is not a commit of this repository`);
+    process.exitCode = 2;
+    return;
+  }
   const other = await checkOut(values.against);
   const ours = git('rev-parse', '--short=12', 'HEAD') + (git('status', '--porcelain') ? ' with changes' : '');
   const builds = [
