@@ -23,6 +23,7 @@ import {
   CPU_ACCOUNTING_ENV,
   CPU_ACCOUNTING_ROUTE,
   type CpuAccountingReport,
+  type GcKind,
 } from '../packages/local/src/api/cpu-accounting';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { startHttpFloorServer } from './http-floor';
@@ -259,6 +260,27 @@ async function engineCpu(url: string): Promise<CpuAccountingReport> {
   return (await fetch(`${url}${CPU_ACCOUNTING_ROUTE}`)).json() as Promise<CpuAccountingReport>;
 }
 
+/** The collector's pauses of the engine's thread between two reports. */
+interface GcFigures {
+  /** Every kind's pauses, ms. */
+  pauseMillis: number;
+  scavenges: number;
+  /** Full mark-compacts. */
+  fullCollections: number;
+}
+
+function gcBetween(before: CpuAccountingReport, after: CpuAccountingReport): GcFigures {
+  const [from, to] = [before.gc, after.gc];
+  // An engine built before the accounting reported its collections (BENCH_ENGINE_BIN): nothing to say.
+  if (!from || !to) return { pauseMillis: Number.NaN, scavenges: Number.NaN, fullCollections: Number.NaN };
+  const kinds = Object.keys(to) as GcKind[];
+  return {
+    pauseMillis: kinds.reduce((sum, kind) => sum + to[kind].millis - from[kind].millis, 0),
+    scavenges: to.minor.count - from.minor.count,
+    fullCollections: to.major.count - from.major.count,
+  };
+}
+
 /** CPU milliseconds per alone call of an operation between two reports. */
 function perCallMs(before: CpuAccountingReport, after: CpuAccountingReport, operation: string): number {
   const a = after.operations[operation];
@@ -297,14 +319,24 @@ export async function measureUserApi(): Promise<WorkloadFigures> {
     const driver = apiRunDriver(sfn, stateMachineArn!, backoffPollDelay);
     const [before, driverCpu] = [await engineCpu(engine.url), ownCpuSeconds()];
     // Each part's CPU, read between parts: the per-run figure is their weighted mean, and the parts differ by more.
-    const parts = new Map<WorkloadPart, { runs: number; cpuMicros: number }>();
+    const parts = new Map<WorkloadPart, { runs: number; cpuMicros: number; gc: GcFigures }>();
     let partFrom = before;
     const figures = await measureWorkload(driver.runToEnd, async (part, runs) => {
       const now = await engineCpu(engine!.url);
-      const sum = parts.get(part) ?? { runs: 0, cpuMicros: 0 };
+      const sum = parts.get(part) ?? {
+        runs: 0,
+        cpuMicros: 0,
+        gc: { pauseMillis: 0, scavenges: 0, fullCollections: 0 },
+      };
+      const gc = gcBetween(partFrom, now);
       parts.set(part, {
         runs: sum.runs + runs,
         cpuMicros: sum.cpuMicros + now.processCpuMicros - partFrom.processCpuMicros,
+        gc: {
+          pauseMillis: sum.gc.pauseMillis + gc.pauseMillis,
+          scavenges: sum.gc.scavenges + gc.scavenges,
+          fullCollections: sum.gc.fullCollections + gc.fullCollections,
+        },
       });
       partFrom = now;
     });
@@ -355,10 +387,13 @@ export async function measureUserApi(): Promise<WorkloadFigures> {
         engineCpuPerRunMs: (after.processCpuMicros - before.processCpuMicros) / 1000 / runsBefore,
         driverCpuPerRunMs,
         pollsPerRun: pollsBefore / runsBefore,
-        byPart: [...parts].map(([part, { runs, cpuMicros }]) => ({
+        byPart: [...parts].map(([part, { runs, cpuMicros, gc }]) => ({
           part,
           runs,
           engineCpuPerRunMs: cpuMicros / 1000 / runs,
+          gcPausePerRunMs: gc.pauseMillis / runs,
+          scavengesPerRun: gc.scavenges / runs,
+          fullCollections: gc.fullCollections,
         })),
         describeCpuMs: median(describeRoundsMs),
         describeRoundsMs,

@@ -163,7 +163,17 @@ export interface WorkloadFigures {
      * Engine CPU per run in each part of the workload, summed over its repeats: the warm-up, one at a time and
      * {@link IN_FLIGHT} in flight (user-driven part; their runs' weighted mean is {@link engineCpuPerRunMs}).
      */
-    byPart?: { part: WorkloadPart; runs: number; engineCpuPerRunMs: number }[];
+    byPart?: {
+      part: WorkloadPart;
+      runs: number;
+      engineCpuPerRunMs: number;
+      /** The collector's pauses of the engine's thread per run, ms (every kind; its helper threads are in the CPU only). */
+      gcPausePerRunMs: number;
+      /** Young-generation collections per run. */
+      scavengesPerRun: number;
+      /** Full mark-compacts in the part. */
+      fullCollections: number;
+    }[];
     /** Engine CPU of a StartExecution alone in flight, ms (user-driven part). */
     startCpuMs?: number;
     /** Engine CPU per DescribeExecution of a closed run in each round of calls, ms (user-driven part: its figure is the median). */

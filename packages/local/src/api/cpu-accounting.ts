@@ -5,9 +5,11 @@
  * charged to its operation only when it was the one request in flight from start to end ("alone"):
  * otherwise the CPU of the others, and of runs stepping meanwhile, would be charged to it. What no request
  * is charged with (HTTP parsing before the request event, the runs' own steps, the commits) is the
- * difference between the process's CPU and the operations'.
+ * difference between the process's CPU and the operations'. Beside them, the collector's pauses of the
+ * engine's thread, by kind, from V8's `gc` performance entries.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 
 /** The route that answers the figures as JSON (`GET`). */
 export const CPU_ACCOUNTING_ROUTE = '/_autosave/cpu';
@@ -24,6 +26,23 @@ export interface OperationCpu {
   cpuMicros: number;
 }
 
+/** Pauses of one kind of garbage collection. */
+export interface GcPauses {
+  count: number;
+  /** Wall-clock ms the engine's thread was paused (helper threads' work is in the process's CPU only). */
+  millis: number;
+}
+
+/** The kinds of collection Node reports: a scavenge, a full mark-compact, an incremental marking step, weak callbacks. */
+export type GcKind = 'minor' | 'major' | 'incremental' | 'weakcb';
+
+const GC_KINDS: Readonly<Record<number, GcKind>> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+};
+
 /** What {@link CPU_ACCOUNTING_ROUTE} answers. */
 export interface CpuAccountingReport {
   /** The process's CPU so far (user + system), microseconds. */
@@ -31,6 +50,11 @@ export interface CpuAccountingReport {
   readonly operations: Record<string, OperationCpu>;
   /** The engine's commit figures: transactions, and the wall-clock ms its thread spent writing and fsyncing them. */
   readonly commits?: { commits: number; flushMillis: number };
+  /**
+   * The collector's pauses since accounting began, by kind (entries arrive a turn after each collection);
+   * absent from an engine built before they were reported.
+   */
+  readonly gc?: Readonly<Record<GcKind, GcPauses>>;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -48,6 +72,7 @@ export function withCpuAccounting(handler: Handler, commits?: () => { commits: n
   const operations: Record<string, OperationCpu> = {};
   /** The requests in flight, each with whether another overlapped it. */
   const inFlight = new Set<{ overlapped: boolean }>();
+  const gc = accountGcPauses();
   return (req, res) => {
     if (req.method === 'GET' && req.url === CPU_ACCOUNTING_ROUTE) {
       req.resume();
@@ -55,6 +80,7 @@ export function withCpuAccounting(handler: Handler, commits?: () => { commits: n
         processCpuMicros: cpuMicros(),
         operations,
         ...(commits ? { commits: commits() } : {}),
+        gc,
       };
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(report));
@@ -78,4 +104,23 @@ export function withCpuAccounting(handler: Handler, commits?: () => { commits: n
     });
     return handler(req, res);
   };
+}
+
+/** Sums the collector's pauses by kind from now on, for the life of the process. */
+function accountGcPauses(): Record<GcKind, GcPauses> {
+  const pauses: Record<GcKind, GcPauses> = {
+    minor: { count: 0, millis: 0 },
+    major: { count: 0, millis: 0 },
+    incremental: { count: 0, millis: 0 },
+    weakcb: { count: 0, millis: 0 },
+  };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = GC_KINDS[(entry as { detail?: { kind?: number } }).detail?.kind ?? -1];
+      if (!kind) continue;
+      pauses[kind].count += 1;
+      pauses[kind].millis += entry.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
+  return pauses;
 }

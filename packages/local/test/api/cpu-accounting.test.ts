@@ -58,4 +58,23 @@ describe('CPU accounting of the local API', () => {
     expect(report.commits).toEqual({ commits: 3, flushMillis: 1.5 });
     expect(report.processCpuMicros).toBeGreaterThan(report.operations.Busy.cpuMicros);
   });
+
+  it("reports the collector's pauses of the engine's thread by kind", async () => {
+    api = await startLocalApiServer(
+      withCpuAccounting(async (req, res) => {
+        req.resume();
+        res.end('{}');
+      }),
+      0,
+    );
+    // Short-lived garbage enough for several scavenges (V8's young generation is a few MB at most here).
+    let kept = 0;
+    for (let i = 0; i < 400_000; i += 1) kept += [{ i, text: `garbage ${i}` }].length;
+    expect(kept).toBe(400_000);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // gc entries are delivered a turn later
+    const report = (await (await fetch(`${api.url}${CPU_ACCOUNTING_ROUTE}`)).json()) as CpuAccountingReport;
+    expect(Object.keys(report.gc ?? {}).sort()).toEqual(['incremental', 'major', 'minor', 'weakcb']);
+    expect(report.gc!.minor.count).toBeGreaterThan(0);
+    expect(report.gc!.minor.millis).toBeGreaterThan(0);
+  });
 });
