@@ -2,20 +2,10 @@
  * `npm run bench:compare` refuses a command line it cannot run as the repository's other commands do: one
  * line on stderr, exit code 2, and nothing checked out.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPOSITORY_ROOT } from '../../../scripts/repository-root';
+import { runTsxScript } from '../../fixtures/tsx-script';
 
-function compare(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const tsx = join(REPOSITORY_ROOT, 'node_modules', '.bin', 'tsx');
-  const r = spawnSync(tsx, ['bench/compare-builds.ts', ...args], {
-    cwd: REPOSITORY_ROOT,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const compare = (...args: string[]) => runTsxScript('bench/compare-builds.ts', ...args);
 
 describe('tsx bench/compare-builds.ts', () => {
   it.each([

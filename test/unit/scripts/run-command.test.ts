@@ -3,21 +3,11 @@
  * and fail as its commands do: one line on stderr naming the command, exit code 2 for a command line they cannot
  * understand.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPOSITORY_ROOT } from '../../../scripts/repository-root';
+import { runTsxScript } from '../../fixtures/tsx-script';
 
 /** `tsx scripts/run-command.ts <args>`, what the package.json scripts run. */
-function runCommand(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const tsx = join(REPOSITORY_ROOT, 'node_modules', '.bin', 'tsx');
-  const r = spawnSync(tsx, ['scripts/run-command.ts', ...args], {
-    cwd: REPOSITORY_ROOT,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const runCommand = (...args: string[]) => runTsxScript('scripts/run-command.ts', ...args);
 
 describe('tsx scripts/run-command.ts', () => {
   it.each([
