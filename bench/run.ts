@@ -57,6 +57,16 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+type PartFigures = NonNullable<NonNullable<WorkloadFigures['apiCosts']>['byPart']>[number];
+
+/** One part of the user-driven workload: its engine CPU per run and, when the engine reported them, its GC pauses. */
+function describePart(p: PartFigures): string {
+  const gc = Number.isNaN(p.gcPausePerRunMs)
+    ? ''
+    : `; GC paused the engine's thread ${p.gcPausePerRunMs.toFixed(2)} ms per run, ${p.scavengesPerRun.toFixed(2)} scavenges per run, ${p.fullCollections} full collections`;
+  return `${p.part} ${p.engineCpuPerRunMs.toFixed(2)} ms (${p.runs.toLocaleString('en')} runs${gc})`;
+}
+
 async function main(): Promise<void> {
   const partIndex = process.argv.indexOf('--part');
   if (partIndex > 0) {
@@ -210,7 +220,7 @@ async function main(): Promise<void> {
   console.log(
     `\nAPI as users drive it (the example app's folder and config, the SDK polling 1 ms doubling to 20 ms; engine CPU from the engine's own process.cpuUsage, ` +
       `AUTOSAVE_CPU_ACCOUNTING=1): a run ${u.engineCpuPerRunMs.toFixed(2)} ms of engine CPU (${u.driverCpuPerRunMs.toFixed(2)} ms in the driver), ${u.pollsPerRun.toFixed(1)} DescribeExecution polls per run; ` +
-      `by part, ${u.byPart!.map((p) => `${p.part} ${p.engineCpuPerRunMs.toFixed(2)} ms (${p.runs.toLocaleString('en')} runs${Number.isNaN(p.gcPausePerRunMs) ? '' : `; GC paused the engine's thread ${p.gcPausePerRunMs.toFixed(2)} ms per run, ${p.scavengesPerRun.toFixed(2)} scavenges per run, ${p.fullCollections} full collections`})`).join(', ')}; ` +
+      `by part, ${u.byPart!.map(describePart).join(', ')}; ` +
       `alone in flight, a StartExecution ${u.startCpuMs!.toFixed(3)} ms, a DescribeExecution ${u.describeRunningCpuMs!.toFixed(3)} ms while its run steps, ${u.describeCpuMs.toFixed(3)} ms of a closed run (the median of ${u.describeRoundsMs!.length} rounds of calls in a row: ${u.describeRoundsMs!.map((ms) => ms.toFixed(3)).join(', ')}).`,
   );
   const describeFloor = u.describeFloor!;
