@@ -37,8 +37,13 @@ export interface HttpFloorServer {
 }
 
 /** Starts the floor server in a process of its own and resolves once it listens. */
-export async function startHttpFloorServer(): Promise<HttpFloorServer> {
-  const child = spawn(process.execPath, ['-e', SERVER_SOURCE], { stdio: ['ignore', 'pipe', 'inherit'] });
+export function startHttpFloorServer(): Promise<HttpFloorServer> {
+  return startFloorProcess(['-e', SERVER_SOURCE]);
+}
+
+/** Runs `node <args>`, a server that prints its port on its first line, and resolves once it has. */
+export async function startFloorProcess(args: readonly string[]): Promise<HttpFloorServer> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const [port] = (await once(child.stdout!, 'data')) as [Buffer];
   return {
     url: `http://127.0.0.1:${String(port).trim()}`,

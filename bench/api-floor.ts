@@ -1,0 +1,64 @@
+/**
+ * The durable API floor: the user-driven API part's runs (the same SDK driver, polling 1 ms doubling to 20 ms)
+ * served by bench/api-floor-server.mjs, a process that does only what no engine with our durability can skip:
+ * Node's HTTP server, the JSON protocol, the bench's step function, and eight fsync'd SQLite commits per run,
+ * shared across runs in flight. Its CPU per run, part by part, is what is left of the engine's figure once
+ * every line of the engine's own work (state machine, history, validation, indexes) is taken out.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
+import { apiRunDriver, backoffPollDelay } from './api-engine';
+import { startFloorProcess } from './http-floor';
+import { javascriptFunctionsModule } from './restart';
+import { measureWorkload, sevenStepDefinition, type WorkloadFigures, type WorkloadPart } from './workload';
+
+const SERVER = fileURLToPath(new URL('./api-floor-server.mjs', import.meta.url));
+
+/** What the floor's process cost, measured as the engine's is (process.cpuUsage in the process, every thread). */
+export interface ApiFloorFigures extends Pick<WorkloadFigures, 'sequential' | 'concurrent'> {
+  /** CPU per run over every measured run (the warm-up's too, as the engine's figure), ms. */
+  readonly cpuPerRunMs: number;
+  readonly byPart: readonly { part: WorkloadPart; runs: number; cpuPerRunMs: number }[];
+  readonly pollsPerRun: number;
+}
+
+export async function measureApiFloor(): Promise<ApiFloorFigures> {
+  const dir = await mkdtemp(join(tmpdir(), 'autosave-bench-api-floor-'));
+  const floor = await startFloorProcess([SERVER, join(dir, 'floor.db'), await javascriptFunctionsModule(dir)]);
+  const sfn = new SFNClient({ endpoint: floor.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  try {
+    const cpuMicros = async () =>
+      ((await (await fetch(`${floor.url}/cpu`)).json()) as { processCpuMicros: number }).processCpuMicros;
+    const { stateMachineArn } = await sfn.send(
+      new CreateStateMachineCommand({
+        name: 'bench-seven',
+        definition: JSON.stringify(sevenStepDefinition()),
+        roleArn: 'arn:aws:iam::123456789012:role/bench',
+      }),
+    );
+    const driver = apiRunDriver(sfn, stateMachineArn!, backoffPollDelay);
+    const parts = new Map<WorkloadPart, { runs: number; micros: number }>();
+    const before = await cpuMicros();
+    let partFrom = before;
+    const figures = await measureWorkload(driver.runToEnd, async (part, runs) => {
+      const now = await cpuMicros();
+      const sum = parts.get(part) ?? { runs: 0, micros: 0 };
+      parts.set(part, { runs: sum.runs + runs, micros: sum.micros + now - partFrom });
+      partFrom = now;
+    });
+    return {
+      ...figures,
+      cpuPerRunMs: (partFrom - before) / 1000 / driver.runs,
+      byPart: [...parts].map(([part, { runs, micros }]) => ({ part, runs, cpuPerRunMs: micros / 1000 / runs })),
+      pollsPerRun: driver.polls / driver.runs,
+    };
+  } finally {
+    sfn.destroy();
+    await floor.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
