@@ -16,7 +16,8 @@ import { startFloorProcess } from './http-floor';
 import { javascriptFunctionsModule } from './restart';
 import { measureWorkload, sevenStepDefinition, type WorkloadFigures, type WorkloadPart } from './workload';
 
-const SERVER = fileURLToPath(new URL('./api-floor-server.mjs', import.meta.url));
+/** The floor's server: `node <it> <database file> <functions module>`. */
+export const API_FLOOR_SERVER = fileURLToPath(new URL('./api-floor-server.mjs', import.meta.url));
 
 /** What the floor's process cost, measured as the engine's is (process.cpuUsage in the process, every thread). */
 export interface ApiFloorFigures extends Pick<WorkloadFigures, 'sequential' | 'concurrent'> {
@@ -28,7 +29,11 @@ export interface ApiFloorFigures extends Pick<WorkloadFigures, 'sequential' | 'c
 
 export async function measureApiFloor(): Promise<ApiFloorFigures> {
   const dir = await mkdtemp(join(tmpdir(), 'autosave-bench-api-floor-'));
-  const floor = await startFloorProcess([SERVER, join(dir, 'floor.db'), await javascriptFunctionsModule(dir)]);
+  const floor = await startFloorProcess([
+    API_FLOOR_SERVER,
+    join(dir, 'floor.db'),
+    await javascriptFunctionsModule(dir),
+  ]);
   const sfn = new SFNClient({ endpoint: floor.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
     const cpuMicros = async () =>

@@ -4,7 +4,8 @@
  * drives the seven-step workload through `@aws-sdk/client-sfn` (StartExecution, then DescribeExecution polled 1 ms
  * doubling to 20 ms), and samples the engine process with Linux `perf` (every thread, kernel included): runs one at a
  * time, then 50 in flight. Prints the engine's CPU per run (/proc) and how it splits by what the samples' stacks
- * were doing. Needs `perf`; without it, says so and stops.
+ * were doing. Needs `perf`; without it, says so and stops. `-- --floor` profiles the durable API floor
+ * (bench/api-floor.ts) the same way instead, for the same split of what no engine can skip.
  *
  * JIT frames are named from the map V8 writes; a function compiled late may reuse an address of one collected
  * earlier, so a rare stack is misnamed. The split is by shares of samples, which is what matters here.
@@ -15,9 +16,12 @@ import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { spawnEngine } from '../scripts/engine-process';
 import { apiRunDriver, backoffPollDelay, EXAMPLE_APP_DIR, processCpuSeconds } from './api-engine';
+import { API_FLOOR_SERVER } from './api-floor';
+import { startFloorProcess } from './http-floor';
 import { javascriptFunctionsModule } from './restart';
 import { IN_FLIGHT, runWithConcurrency, sevenStepDefinition } from './workload';
 
@@ -70,13 +74,20 @@ async function main(): Promise<void> {
     console.log('bench:profile-api needs Linux perf (`perf` on the PATH); it is not here.');
     return;
   }
+  const { values } = parseArgs({ options: { floor: { type: 'boolean', default: false } } });
   const dir = await mkdtemp(join(tmpdir(), 'autosave-profile-api-'));
-  const engine = await spawnEngine({
-    dataDir: join(dir, 'data'),
-    functionsModule: await javascriptFunctionsModule(dir),
-    cwd: EXAMPLE_APP_DIR,
-    nodeFlags: ['--perf-basic-prof'],
-  });
+  const functionsModule = await javascriptFunctionsModule(dir);
+  const engine = values.floor
+    ? await startFloorProcess(['--perf-basic-prof', API_FLOOR_SERVER, join(dir, 'floor.db'), functionsModule])
+    : await spawnEngine({
+        dataDir: join(dir, 'data'),
+        functionsModule,
+        cwd: EXAMPLE_APP_DIR,
+        nodeFlags: ['--perf-basic-prof'],
+      });
+  console.log(
+    values.floor ? 'the durable API floor (bench/api-floor.ts)' : "`autosave local` in the example app's folder",
+  );
   const sfn = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
     const { stateMachineArn } = await sfn.send(
@@ -104,7 +115,7 @@ async function main(): Promise<void> {
       const script = spawnSync('perf', ['script', '-i', data], { maxBuffer: 2 ** 30, encoding: 'utf8' }).stdout;
       const { samples, shares } = splitSamples(script);
       console.log(
-        `\n${phase.name}: ${phase.runs} runs, engine CPU ${cpuMsPerRun.toFixed(2)} ms per run (/proc), ` +
+        `\n${phase.name}: ${phase.runs} runs, process CPU ${cpuMsPerRun.toFixed(2)} ms per run (/proc), ` +
           `${pollsPerRun.toFixed(1)} DescribeExecution polls per run; ${samples} samples`,
       );
       for (const [category, share] of [...shares].sort((a, b) => b[1] - a[1]))

@@ -6,17 +6,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { apiRunDriver } from '../../../bench/api-engine';
+import { API_FLOOR_SERVER } from '../../../bench/api-floor';
 import { startFloorProcess, type HttpFloorServer } from '../../../bench/http-floor';
 import { javascriptFunctionsModule } from '../../../bench/restart';
 import { runWithConcurrency } from '../../../bench/workload';
 
-const SERVER = fileURLToPath(new URL('../../../bench/api-floor-server.mjs', import.meta.url));
 const MACHINE = 'arn:aws:states:us-east-1:123456789012:stateMachine:bench-seven';
 
 describe('the durable API floor', () => {
@@ -25,7 +24,7 @@ describe('the durable API floor', () => {
   let sfn: SFNClient;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'autosave-api-floor-test-'));
-    floor = await startFloorProcess([SERVER, join(dir, 'floor.db'), await javascriptFunctionsModule(dir)]);
+    floor = await startFloorProcess([API_FLOOR_SERVER, join(dir, 'floor.db'), await javascriptFunctionsModule(dir)]);
     sfn = new SFNClient({ endpoint: floor.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   }, 60_000);
   afterAll(async () => {
