@@ -2,8 +2,9 @@
  * `npm run bench`: the seven-step workload, side by side, in one run — our engine in process and as its own
  * process through the Step Functions API, LangGraph.js with its SQLite checkpointer (what users pick
  * instead), the floor of any durable checkpoint (a bare SQLite insert per step with fsync), the same floor
- * behind the Step Functions API (bench/api-floor.ts), and aws-local-stepfunctions (in memory). Each part runs in its own process so its RSS is its own. Prints the
- * figures, then our figures as ratios of the others, against the targets.
+ * behind the Step Functions API (bench/api-floor.ts), and aws-local-stepfunctions (in memory). Each part
+ * runs in its own process so its RSS is its own. Prints the figures, then our figures as ratios of the
+ * others, against the targets.
  */
 import { cpus, totalmem } from 'node:os';
 import type { ApiFloorFigures } from './api-floor';
