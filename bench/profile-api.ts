@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { floor: { type: 'boolean', default: false } } });
   const dir = await mkdtemp(join(tmpdir(), 'autosave-profile-api-'));
   const functionsModule = await javascriptFunctionsModule(dir);
-  const engine = values.floor
+  const profiled = values.floor
     ? await startFloorProcess(['--perf-basic-prof', API_FLOOR_SERVER, join(dir, 'floor.db'), functionsModule])
     : await spawnEngine({
         dataDir: join(dir, 'data'),
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   console.log(
     values.floor ? 'the durable API floor (bench/api-floor.ts)' : "`autosave local` in the example app's folder",
   );
-  const sfn = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const sfn = new SFNClient({ endpoint: profiled.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
     const { stateMachineArn } = await sfn.send(
       new CreateStateMachineCommand({
@@ -102,13 +102,17 @@ async function main(): Promise<void> {
     await runWithConcurrency(WARMUP_RUNS, IN_FLIGHT, () => driver.runToEnd((next += 1)));
     for (const phase of PHASES) {
       const data = join(dir, `perf-${phase.inFlight}.data`);
-      const perf = spawn('perf', ['record', '-F', String(PERF_FREQUENCY), '-g', '-p', String(engine.pid), '-o', data], {
-        stdio: 'ignore',
-      });
+      const perf = spawn(
+        'perf',
+        ['record', '-F', String(PERF_FREQUENCY), '-g', '-p', String(profiled.pid), '-o', data],
+        {
+          stdio: 'ignore',
+        },
+      );
       await new Promise((resolve) => setTimeout(resolve, 500)); // perf attaches
-      const [cpuFrom, pollsFrom] = [processCpuSeconds(engine.pid), driver.polls];
+      const [cpuFrom, pollsFrom] = [processCpuSeconds(profiled.pid), driver.polls];
       await runWithConcurrency(phase.runs, phase.inFlight, () => driver.runToEnd((next += 1)));
-      const cpuMsPerRun = ((processCpuSeconds(engine.pid) - cpuFrom) * 1000) / phase.runs;
+      const cpuMsPerRun = ((processCpuSeconds(profiled.pid) - cpuFrom) * 1000) / phase.runs;
       const pollsPerRun = (driver.polls - pollsFrom) / phase.runs;
       perf.kill('SIGINT');
       await once(perf, 'exit');
@@ -125,9 +129,9 @@ async function main(): Promise<void> {
     }
   } finally {
     sfn.destroy();
-    await engine.stop();
+    await profiled.stop();
     await rm(dir, { recursive: true, force: true });
-    await rm(`/tmp/perf-${engine.pid}.map`, { force: true });
+    await rm(`/tmp/perf-${profiled.pid}.map`, { force: true });
   }
 }
 
