@@ -27,6 +27,11 @@ export interface ApiFloorFigures extends Pick<WorkloadFigures, 'sequential' | 'c
   readonly pollsPerRun: number;
 }
 
+/** The floor process's CPU so far (process.cpuUsage, user + system), µs, from its `GET /cpu`. */
+export async function floorCpuMicros(url: string): Promise<number> {
+  return ((await (await fetch(`${url}/cpu`)).json()) as { processCpuMicros: number }).processCpuMicros;
+}
+
 export async function measureApiFloor(): Promise<ApiFloorFigures> {
   const dir = await mkdtemp(join(tmpdir(), 'autosave-bench-api-floor-'));
   const floor = await startFloorProcess([
@@ -36,8 +41,7 @@ export async function measureApiFloor(): Promise<ApiFloorFigures> {
   ]);
   const sfn = new SFNClient({ endpoint: floor.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
-    const cpuMicros = async () =>
-      ((await (await fetch(`${floor.url}/cpu`)).json()) as { processCpuMicros: number }).processCpuMicros;
+    const cpuMicros = () => floorCpuMicros(floor.url);
     const { stateMachineArn } = await sfn.send(
       new CreateStateMachineCommand({
         name: 'bench-seven',

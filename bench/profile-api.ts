@@ -102,13 +102,8 @@ async function main(): Promise<void> {
     await runWithConcurrency(WARMUP_RUNS, IN_FLIGHT, () => driver.runToEnd((next += 1)));
     for (const phase of PHASES) {
       const data = join(dir, `perf-${phase.inFlight}.data`);
-      const perf = spawn(
-        'perf',
-        ['record', '-F', String(PERF_FREQUENCY), '-g', '-p', String(profiled.pid), '-o', data],
-        {
-          stdio: 'ignore',
-        },
-      );
+      const perfArgs = ['record', '-F', String(PERF_FREQUENCY), '-g', '-p', String(profiled.pid), '-o', data];
+      const perf = spawn('perf', perfArgs, { stdio: 'ignore' });
       await new Promise((resolve) => setTimeout(resolve, 500)); // perf attaches
       const [cpuFrom, pollsFrom] = [processCpuSeconds(profiled.pid), driver.polls];
       await runWithConcurrency(phase.runs, phase.inFlight, () => driver.runToEnd((next += 1)));

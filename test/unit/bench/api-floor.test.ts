@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { apiRunDriver } from '../../../bench/api-engine';
-import { API_FLOOR_SERVER } from '../../../bench/api-floor';
+import { API_FLOOR_SERVER, floorCpuMicros } from '../../../bench/api-floor';
 import { startFloorProcess, type HttpFloorServer } from '../../../bench/http-floor';
 import { javascriptFunctionsModule } from '../../../bench/restart';
 import { runWithConcurrency } from '../../../bench/workload';
@@ -34,8 +34,7 @@ describe('the durable API floor', () => {
   });
 
   it('serves runs through the SDK to their seventh step, one commit per step', async () => {
-    const cpuMicros = async () =>
-      ((await (await fetch(`${floor.url}/cpu`)).json()) as { processCpuMicros: number }).processCpuMicros;
+    const cpuMicros = () => floorCpuMicros(floor.url);
     const cpuBefore = await cpuMicros();
     const driver = apiRunDriver(sfn, MACHINE, () => 1);
     await runWithConcurrency(12, 4, driver.runToEnd);
