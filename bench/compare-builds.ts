@@ -6,6 +6,10 @@
  * CPU per run, DescribeExecution's CPU and polls per run) and one restart after SIGKILL on a store of its own
  * with 200 runs in flight. Prints every sample, the medians and the ratios of this build to the other.
  *
+ * `--interleaved` measures only the engine's CPU per run, with both engines running at once and taking turns in
+ * blocks of a few seconds (bench/compare-interleaved.ts): a change of a few percent shows there, where the pairs'
+ * figures move by a fifth. `--node-flags` starts this checkout's engine with Node flags (a collector setting).
+ *
  * The other revision is checked out in a git worktree in the temporary directory, with links to this
  * checkout's installed packages and a CLI bundle of its own; it is removed afterwards unless `--keep`. When the
  * two package-lock.json files differ, the other revision runs on this checkout's packages, and the output
@@ -19,6 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AUTOSAVE_BIN } from '../scripts/engine-process';
 import { REPOSITORY_ROOT } from '../scripts/repository-root';
+import { compareInterleaved, type InterleavedBuild, medianWithQuartiles } from './compare-interleaved';
 import { ENGINE_BIN_ENV } from './engine-bin';
 import { runPartProcess } from './part-process';
 import { javascriptFunctionsModule, measureRestart } from './restart';
@@ -109,17 +114,42 @@ async function measure(bin: string): Promise<Sample> {
   }
 }
 
+/** The interleaved comparison (bench/compare-interleaved.ts), printed round by round and then as a median ratio. */
+async function printInterleaved(builds: [InterleavedBuild, InterleavedBuild], rounds: number): Promise<void> {
+  const label = (b: InterleavedBuild) => b.name + (b.nodeFlags?.length ? ` with ${b.nodeFlags.join(' ')}` : '');
+  console.log(`interleaved: ${label(builds[1])} against ${label(builds[0])}, ${rounds} rounds`);
+  const figures = await compareInterleaved(builds, {
+    rounds,
+    onRound: (round, ms) =>
+      console.log(
+        `round ${round + 1}: this ${ms[1].toFixed(3)} ms per run, other ${ms[0].toFixed(3)} (${(ms[1] / ms[0]).toFixed(3)}x)`,
+      ),
+  });
+  const ratio = medianWithQuartiles(figures.ratios);
+  const [was, now] = figures.cpuPerRunMs.map((f) => f.reduce((a, b) => a + b, 0) / f.length);
+  console.log(
+    `\nengine CPU per run over every round: ${now.toFixed(3)} ms against ${was.toFixed(3)} (${(now / was).toFixed(3)}x); ` +
+      `the rounds' ratios: median ${ratio.median.toFixed(3)}x, middle half ${ratio.low.toFixed(3)}-${ratio.high.toFixed(3)}x`,
+  );
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       against: { type: 'string' },
       pairs: { type: 'string', default: '4' },
       keep: { type: 'boolean', default: false },
+      interleaved: { type: 'boolean', default: false },
+      rounds: { type: 'string', default: '20' },
+      'node-flags': { type: 'string', default: '' },
     },
   });
-  const pairs = Number(values.pairs);
-  if (!values.against || !Number.isInteger(pairs) || pairs < 1) {
-    console.error('usage: npm run bench:compare -- --against <git revision> [--pairs <n>, default 4] [--keep]');
+  const [pairs, rounds] = [Number(values.pairs), Number(values.rounds)];
+  if (!values.against || !Number.isInteger(pairs) || pairs < 1 || !Number.isInteger(rounds) || rounds < 1) {
+    console.error(
+      'usage: npm run bench:compare -- --against <git revision> [--pairs <n>, default 4 | --interleaved ' +
+        '[--rounds <n>, default 20] [--node-flags="<flags for this checkout\'s engine>"]] [--keep]',
+    );
     process.exitCode = 2;
     return;
   }
@@ -136,6 +166,21 @@ async function main(): Promise<void> {
     { name: `${other.sha.slice(0, 12)} (${values.against})`, bin: other.bin, samples: [] as Sample[] },
     { name: `this checkout (${ours})`, bin: AUTOSAVE_BIN, samples: [] as Sample[] },
   ];
+  if (values.interleaved) {
+    try {
+      await printInterleaved(
+        [
+          { name: builds[0].name, bin: builds[0].bin },
+          { name: builds[1].name, bin: builds[1].bin, nodeFlags: values['node-flags'].split(' ').filter(Boolean) },
+        ],
+        rounds,
+      );
+    } finally {
+      if (!values.keep) git('worktree', 'remove', '--force', other.dir);
+    }
+    for (const note of other.notes) console.log(`note: ${note}`);
+    return;
+  }
   try {
     for (let pair = 0; pair < pairs; pair += 1) {
       // Alternating which goes first, so a machine speeding up or slowing down favours neither.
