@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AUTOSAVE_BIN } from '../scripts/engine-process';
 import { REPOSITORY_ROOT } from '../scripts/repository-root';
-import { compareInterleaved, type InterleavedBuild, medianWithQuartiles } from './compare-interleaved';
+import { compareInterleaved, type InterleavedBuild, ratioInterval } from './compare-interleaved';
 import { ENGINE_BIN_ENV } from './engine-bin';
 import { runPartProcess } from './part-process';
 import { javascriptFunctionsModule, measureRestart } from './restart';
@@ -114,7 +114,7 @@ async function measure(bin: string): Promise<Sample> {
   }
 }
 
-/** The interleaved comparison (bench/compare-interleaved.ts), printed round by round and then as a median ratio. */
+/** The interleaved comparison (bench/compare-interleaved.ts), printed round by round and then as ratios. */
 async function printInterleaved(builds: [InterleavedBuild, InterleavedBuild], rounds: number): Promise<void> {
   const label = (b: InterleavedBuild) => b.name + (b.nodeFlags?.length ? ` with ${b.nodeFlags.join(' ')}` : '');
   console.log(`interleaved: ${label(builds[1])} against ${label(builds[0])}, ${rounds} rounds`);
@@ -125,11 +125,11 @@ async function printInterleaved(builds: [InterleavedBuild, InterleavedBuild], ro
         `round ${round + 1}: this ${ms[1].toFixed(3)} ms per run, other ${ms[0].toFixed(3)} (${(ms[1] / ms[0]).toFixed(3)}x)`,
       ),
   });
-  const ratio = medianWithQuartiles(figures.ratios);
+  const ratio = ratioInterval(figures.ratios);
   const [was, now] = figures.cpuPerRunMs.map((f) => f.reduce((a, b) => a + b, 0) / f.length);
   console.log(
     `\nengine CPU per run over every round: ${now.toFixed(3)} ms against ${was.toFixed(3)} (${(now / was).toFixed(3)}x); ` +
-      `the rounds' ratios: median ${ratio.median.toFixed(3)}x, middle half ${ratio.low.toFixed(3)}-${ratio.high.toFixed(3)}x`,
+      `the rounds' ratios: geometric mean ${ratio.ratio.toFixed(3)}x, 95% interval ${ratio.low.toFixed(3)}-${ratio.high.toFixed(3)}x`,
   );
 }
 

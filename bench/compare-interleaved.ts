@@ -4,8 +4,9 @@
  * differ by more than most changes to the engine. Here both engines run at once (started as `npm start` starts
  * one, in the example app's folder) and take turns: a block of the user-driven workload on one, then the same
  * block on the other, who goes first alternating. Each block's CPU is read from /proc for each engine, and the
- * ratio of the two blocks of a round is taken; the median of the rounds' ratios is the figure, with its spread.
- * Neighbouring blocks see the same machine, so a change of a few percent shows.
+ * ratio of the two blocks of a round is taken. Neighbouring blocks see the same machine; what still moves a
+ * round's ratio is the engine's own lumps (a full collection lands in one block or the next), so the rounds'
+ * ratios are printed with a 95% interval ({@link ratioInterval}).
  */
 import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,7 +16,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { spawnEngine, type EngineProcess } from '../scripts/engine-process';
 import { apiRunDriver, backoffPollDelay, EXAMPLE_APP_DIR, processCpuSeconds } from './api-engine';
 import { javascriptFunctionsModule } from './restart';
-import { IN_FLIGHT, median, runWithConcurrency, sevenStepDefinition } from './workload';
+import { IN_FLIGHT, runWithConcurrency, sevenStepDefinition } from './workload';
 
 /** What one block runs: runs one at a time, then runs {@link IN_FLIGHT} in flight. */
 export interface Block {
@@ -126,9 +127,14 @@ export async function compareInterleaved(
   }
 }
 
-/** The median of `values` and the middle half's bounds (quartiles), for printing a ratio with its spread. */
-export function medianWithQuartiles(values: readonly number[]): { median: number; low: number; high: number } {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1) + 0.5))];
-  return { median: median(sorted), low: at(0.25), high: at(0.75) };
+/**
+ * The rounds' ratios as their geometric mean with a 95% interval (the normal one on their logarithms, from
+ * their spread): how far the figure can be trusted. One round gives no interval (its bounds are NaN).
+ */
+export function ratioInterval(ratios: readonly number[]): { ratio: number; low: number; high: number } {
+  const logs = ratios.map(Math.log);
+  const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
+  const variance = logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (logs.length - 1);
+  const half = 1.96 * Math.sqrt(variance / logs.length);
+  return { ratio: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half) };
 }

@@ -4,7 +4,7 @@
  * build's over the first's, and both engines really ran their runs.
  */
 import { describe, expect, it } from 'vitest';
-import { compareInterleaved, medianWithQuartiles } from '../../../bench/compare-interleaved';
+import { compareInterleaved, ratioInterval } from '../../../bench/compare-interleaved';
 import { AUTOSAVE_BIN } from '../../../scripts/engine-process';
 
 describe('the interleaved comparison of two builds', () => {
@@ -27,8 +27,13 @@ describe('the interleaved comparison of two builds', () => {
     expect(figures.ratios).toEqual(figures.cpuPerRunMs[1].map((ms, i) => ms / figures.cpuPerRunMs[0][i]));
   }, 120_000);
 
-  it('reads the median and the middle half of a set of ratios', () => {
-    expect(medianWithQuartiles([9, 1, 5, 3, 7, 2, 8, 4, 6])).toEqual({ median: 5, low: 3, high: 7 });
-    expect(medianWithQuartiles([1.25, 0.75, 1, 1.5])).toEqual({ median: 1.125, low: 1, high: 1.25 });
+  it("reads the rounds' ratios as a geometric mean with a 95% interval from their spread", () => {
+    expect(ratioInterval([1.1, 1.1, 1.1])).toEqual({ ratio: 1.1, low: 1.1, high: 1.1 });
+    // ln 2 and -ln 2: mean 0, standard deviation ln 2 * sqrt 2, so the interval is 2 to the power -1.96 and 1.96.
+    const spread = ratioInterval([2, 0.5]);
+    expect(spread.ratio).toBeCloseTo(1, 12);
+    expect(spread.low).toBeCloseTo(2 ** -1.96, 12);
+    expect(spread.high).toBeCloseTo(2 ** 1.96, 12);
+    expect(ratioInterval([0.9]).low).toBeNaN();
   });
 });
