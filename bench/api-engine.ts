@@ -108,6 +108,23 @@ export function apiRunDriver(sfn: SFNClient, stateMachineArn: string, delay: Pol
   return driver;
 }
 
+/**
+ * Creates the seven-step machine (on the bench's step function) through `sfn` and drives its runs as a user's
+ * code does ({@link apiRunDriver}, polls backing off from 1 ms to 20 ms): the user-driven parts' set-up.
+ */
+export async function userDrivenRuns(
+  sfn: SFNClient,
+): Promise<{ stateMachineArn: string; driver: ReturnType<typeof apiRunDriver> }> {
+  const { stateMachineArn } = await sfn.send(
+    new CreateStateMachineCommand({
+      name: 'bench-seven',
+      definition: JSON.stringify(sevenStepDefinition(fnArn('bench-step'))),
+      roleArn: ROLE,
+    }),
+  );
+  return { stateMachineArn: stateMachineArn!, driver: apiRunDriver(sfn, stateMachineArn!, backoffPollDelay) };
+}
+
 /** Options of {@link measureApi}. */
 export interface ApiOptions {
   /** Only the memory figures: {@link CONCURRENT_RUNS} runs {@link IN_FLIGHT} in flight, then the paused runs. @default false */
@@ -309,14 +326,7 @@ export async function measureUserApi(): Promise<WorkloadFigures> {
       env: { [CPU_ACCOUNTING_ENV]: '1' },
     });
     const sfn = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-    const { stateMachineArn } = await sfn.send(
-      new CreateStateMachineCommand({
-        name: 'bench-seven',
-        definition: JSON.stringify(sevenStepDefinition(fnArn('bench-step'))),
-        roleArn: ROLE,
-      }),
-    );
-    const driver = apiRunDriver(sfn, stateMachineArn!, backoffPollDelay);
+    const { stateMachineArn, driver } = await userDrivenRuns(sfn);
     const [before, driverCpu] = [await engineCpu(engine.url), ownCpuSeconds()];
     // Each part's CPU, read between parts: the per-run figure is their weighted mean, and the parts differ by more.
     const parts = new Map<WorkloadPart, { runs: number; cpuMicros: number; gc: GcFigures }>();

@@ -9,12 +9,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
-import { apiRunDriver, backoffPollDelay } from './api-engine';
+import { userDrivenRuns } from './api-engine';
 import { startFloorProcess } from './http-floor';
 import { javascriptFunctionsModule } from './restart';
-import { measureWorkload, sevenStepDefinition, type WorkloadFigures, type WorkloadPart } from './workload';
+import { measureWorkload, type WorkloadFigures, type WorkloadPart } from './workload';
 
 /** The floor's server: `node <it> <database file> <functions module>`. */
 export const API_FLOOR_SERVER = fileURLToPath(new URL('./api-floor-server.mjs', import.meta.url));
@@ -42,14 +42,7 @@ export async function measureApiFloor(): Promise<ApiFloorFigures> {
   const sfn = new SFNClient({ endpoint: floor.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
     const cpuMicros = () => floorCpuMicros(floor.url);
-    const { stateMachineArn } = await sfn.send(
-      new CreateStateMachineCommand({
-        name: 'bench-seven',
-        definition: JSON.stringify(sevenStepDefinition()),
-        roleArn: 'arn:aws:iam::123456789012:role/bench',
-      }),
-    );
-    const driver = apiRunDriver(sfn, stateMachineArn!, backoffPollDelay);
+    const { driver } = await userDrivenRuns(sfn);
     const parts = new Map<WorkloadPart, { runs: number; micros: number }>();
     const before = await cpuMicros();
     let partFrom = before;

@@ -8,15 +8,15 @@
  * round's ratio is the engine's own lumps (a full collection lands in one block or the next), so the rounds'
  * ratios are printed with a 95% interval ({@link ratioInterval}).
  */
-import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { spawnEngine, type EngineProcess } from '../scripts/engine-process';
-import { apiRunDriver, backoffPollDelay, EXAMPLE_APP_DIR, processCpuSeconds } from './api-engine';
+import { EXAMPLE_APP_DIR, processCpuSeconds, userDrivenRuns } from './api-engine';
 import { javascriptFunctionsModule } from './restart';
-import { IN_FLIGHT, runWithConcurrency, sevenStepDefinition } from './workload';
+import { IN_FLIGHT, runWithConcurrency } from './workload';
 
 /** What one block runs: runs one at a time, then runs {@link IN_FLIGHT} in flight. */
 export interface Block {
@@ -75,14 +75,7 @@ async function startContender(
   const { bin, nodeFlags } = build;
   const engine = await spawnEngine({ bin, nodeFlags, dataDir: dir, functionsModule, cwd: EXAMPLE_APP_DIR });
   const sfn = new SFNClient({ endpoint: engine.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-  const { stateMachineArn } = await sfn.send(
-    new CreateStateMachineCommand({
-      name: 'bench-seven',
-      definition: JSON.stringify(sevenStepDefinition()),
-      roleArn: 'arn:aws:iam::123456789012:role/bench',
-    }),
-  );
-  const driver = apiRunDriver(sfn, stateMachineArn!, backoffPollDelay);
+  const { driver } = await userDrivenRuns(sfn);
   let next = 0;
   /** Runs one block; its engine CPU per run, ms. */
   const block = async (): Promise<number> => {

@@ -10,7 +10,7 @@
  * JIT frames are named from the map V8 writes; a function compiled late may reuse an address of one collected
  * earlier, so a rare stack is misnamed. The split is by shares of samples, which is what matters here.
  */
-import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -19,11 +19,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '@autosave/workflow/config';
 import { spawnEngine } from '../scripts/engine-process';
-import { apiRunDriver, backoffPollDelay, EXAMPLE_APP_DIR, processCpuSeconds } from './api-engine';
+import { EXAMPLE_APP_DIR, processCpuSeconds, userDrivenRuns } from './api-engine';
 import { API_FLOOR_SERVER } from './api-floor';
 import { startFloorProcess } from './http-floor';
 import { javascriptFunctionsModule } from './restart';
-import { IN_FLIGHT, runWithConcurrency, sevenStepDefinition } from './workload';
+import { IN_FLIGHT, runWithConcurrency } from './workload';
 
 const WARMUP_RUNS = 300;
 const PHASES = [
@@ -90,14 +90,7 @@ async function main(): Promise<void> {
   );
   const sfn = new SFNClient({ endpoint: profiled.url, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
-    const { stateMachineArn } = await sfn.send(
-      new CreateStateMachineCommand({
-        name: 'bench-seven',
-        definition: JSON.stringify(sevenStepDefinition('arn:aws:lambda:us-east-1:123456789012:function:bench-step')),
-        roleArn: 'arn:aws:iam::123456789012:role/bench',
-      }),
-    );
-    const driver = apiRunDriver(sfn, stateMachineArn!, backoffPollDelay);
+    const { driver } = await userDrivenRuns(sfn);
     let next = 0;
     await runWithConcurrency(WARMUP_RUNS, IN_FLIGHT, () => driver.runToEnd((next += 1)));
     for (const phase of PHASES) {
