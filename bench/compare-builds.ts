@@ -7,8 +7,8 @@
  * with 200 runs in flight. Prints every sample, the medians and the ratios of this build to the other.
  *
  * `--interleaved` measures only the engine's CPU per run, with both engines running at once and taking turns in
- * blocks of a few seconds (bench/compare-interleaved.ts): a change of a few percent shows there, where the pairs'
- * figures move by a fifth. `--node-flags` starts this checkout's engine with Node flags (a collector setting).
+ * blocks of a few seconds (bench/compare-interleaved.ts): 30 rounds tell apart a change of about 5%, where the
+ * pairs' figures move by a fifth. `--node-flags` starts this checkout's engine with Node flags (a collector setting).
  *
  * The other revision is checked out in a git worktree in the temporary directory, with links to this
  * checkout's installed packages and a CLI bundle of its own; it is removed afterwards unless `--keep`. When the
@@ -114,8 +114,31 @@ async function measure(bin: string): Promise<Sample> {
   }
 }
 
+/** Each build's API part and one restart, `pairs` times alternated; the medians, their ratios and every sample. */
+async function printPairs(builds: readonly InterleavedBuild[], pairs: number): Promise<void> {
+  const samples = builds.map(() => [] as Sample[]);
+  for (let pair = 0; pair < pairs; pair += 1) {
+    // Alternating which goes first, so a machine speeding up or slowing down favours neither.
+    for (const i of pair % 2 === 0 ? [0, 1] : [1, 0]) {
+      samples[i].push(await measure(builds[i].bin));
+      console.log(`pair ${pair + 1}/${pairs}: ${builds[i].name} measured`);
+    }
+  }
+  const [baseline, current] = builds;
+  const [was, now] = samples;
+  console.log(`\n${current.name} against ${baseline.name}, ${pairs} pairs alternated; medians, then every sample:`);
+  for (const { key, label, digits } of FIGURES) {
+    const [a, b] = [median(was.map((s) => s[key])), median(now.map((s) => s[key]))];
+    const list = (of: Sample[]) => of.map((s) => s[key].toFixed(digits)).join(', ');
+    console.log(
+      `${label}: ${b.toFixed(digits)} against ${a.toFixed(digits)} (${(b / a).toFixed(2)}x); ` +
+        `this [${list(now)}], other [${list(was)}]`,
+    );
+  }
+}
+
 /** The interleaved comparison (bench/compare-interleaved.ts), printed round by round and then as ratios. */
-async function printInterleaved(builds: [InterleavedBuild, InterleavedBuild], rounds: number): Promise<void> {
+async function printInterleaved(builds: readonly [InterleavedBuild, InterleavedBuild], rounds: number): Promise<void> {
   const label = (b: InterleavedBuild) => b.name + (b.nodeFlags?.length ? ` with ${b.nodeFlags.join(' ')}` : '');
   console.log(`interleaved: ${label(builds[1])} against ${label(builds[0])}, ${rounds} rounds`);
   const figures = await compareInterleaved(builds, {
@@ -140,15 +163,17 @@ async function main(): Promise<void> {
       pairs: { type: 'string', default: '4' },
       keep: { type: 'boolean', default: false },
       interleaved: { type: 'boolean', default: false },
-      rounds: { type: 'string', default: '20' },
+      rounds: { type: 'string', default: '30' },
       'node-flags': { type: 'string', default: '' },
     },
   });
   const [pairs, rounds] = [Number(values.pairs), Number(values.rounds)];
-  if (!values.against || !Number.isInteger(pairs) || pairs < 1 || !Number.isInteger(rounds) || rounds < 1) {
+  const badCount = (n: number) => !Number.isInteger(n) || n < 1;
+  // Node flags apply to the interleaved engines only: the pairs' engines are started by the bench's parts.
+  if (!values.against || badCount(pairs) || badCount(rounds) || (values['node-flags'] && !values.interleaved)) {
     console.error(
       'usage: npm run bench:compare -- --against <git revision> [--pairs <n>, default 4 | --interleaved ' +
-        '[--rounds <n>, default 20] [--node-flags="<flags for this checkout\'s engine>"]] [--keep]',
+        '[--rounds <n>, default 30] [--node-flags="<flags for this checkout\'s engine>"]] [--keep]',
     );
     process.exitCode = 2;
     return;
@@ -162,46 +187,19 @@ async function main(): Promise<void> {
   }
   const other = await checkOut(values.against);
   const ours = git('rev-parse', '--short=12', 'HEAD') + (git('status', '--porcelain') ? ' with changes' : '');
-  const builds = [
-    { name: `${other.sha.slice(0, 12)} (${values.against})`, bin: other.bin, samples: [] as Sample[] },
-    { name: `this checkout (${ours})`, bin: AUTOSAVE_BIN, samples: [] as Sample[] },
+  const builds: [InterleavedBuild, InterleavedBuild] = [
+    { name: `${other.sha.slice(0, 12)} (${values.against})`, bin: other.bin },
+    { name: `this checkout (${ours})`, bin: AUTOSAVE_BIN },
   ];
-  if (values.interleaved) {
-    try {
+  try {
+    if (values.interleaved)
       await printInterleaved(
-        [
-          { name: builds[0].name, bin: builds[0].bin },
-          { name: builds[1].name, bin: builds[1].bin, nodeFlags: values['node-flags'].split(' ').filter(Boolean) },
-        ],
+        [builds[0], { ...builds[1], nodeFlags: values['node-flags'].split(' ').filter(Boolean) }],
         rounds,
       );
-    } finally {
-      if (!values.keep) git('worktree', 'remove', '--force', other.dir);
-    }
-    for (const note of other.notes) console.log(`note: ${note}`);
-    return;
-  }
-  try {
-    for (let pair = 0; pair < pairs; pair += 1) {
-      // Alternating which goes first, so a machine speeding up or slowing down favours neither.
-      for (const build of pair % 2 === 0 ? builds : [...builds].reverse()) {
-        build.samples.push(await measure(build.bin));
-        console.log(`pair ${pair + 1}/${pairs}: ${build.name} measured`);
-      }
-    }
+    else await printPairs(builds, pairs);
   } finally {
     if (!values.keep) git('worktree', 'remove', '--force', other.dir);
-  }
-  const [baseline, current] = builds;
-  console.log(`\n${current.name} against ${baseline.name}, ${pairs} pairs alternated; medians, then every sample:`);
-  for (const { key, label, digits } of FIGURES) {
-    const was = median(baseline.samples.map((s) => s[key]));
-    const now = median(current.samples.map((s) => s[key]));
-    const list = (samples: Sample[]) => samples.map((s) => s[key].toFixed(digits)).join(', ');
-    console.log(
-      `${label}: ${now.toFixed(digits)} against ${was.toFixed(digits)} (${(now / was).toFixed(2)}x); ` +
-        `this [${list(current.samples)}], other [${list(baseline.samples)}]`,
-    );
   }
   for (const note of other.notes) console.log(`note: ${note}`);
   if (values.keep) console.log(`kept: ${other.dir} (git worktree remove --force <dir> removes it)`);

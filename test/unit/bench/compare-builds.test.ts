@@ -15,6 +15,10 @@ describe('tsx bench/compare-builds.ts', () => {
       ['--against', 'HEAD', '--interleaved', '--rounds', '0'],
       /^usage: npm run bench:compare -- --against <git revision>/,
     ],
+    [
+      ['--against', 'HEAD', '--node-flags=--single-threaded-gc'],
+      /^usage: npm run bench:compare -- --against <git revision>/,
+    ],
     [['--against', 'no-such-revision'], /^bench:compare: no-such-revision is not a commit of this repository$/],
   ])(
     '%j exits 2 with one line on stderr',

@@ -13,7 +13,7 @@ describe('the interleaved comparison of two builds', () => {
     const figures = await compareInterleaved(
       [
         { name: 'first', bin: AUTOSAVE_BIN },
-        { name: 'second', bin: AUTOSAVE_BIN, nodeFlags: ['--max-semi-space-size=8'] },
+        { name: 'second', bin: AUTOSAVE_BIN },
       ],
       { rounds: 3, block: { oneAtATime: 2, inFlight: 20 }, warmupBlocks: 1, onRound: (round) => seen.push(round) },
     );
@@ -25,6 +25,18 @@ describe('the interleaved comparison of two builds', () => {
       expect(perBuild.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     }
     expect(figures.ratios).toEqual(figures.cpuPerRunMs[1].map((ms, i) => ms / figures.cpuPerRunMs[0][i]));
+  }, 120_000);
+
+  it('starts a build with its Node flags: a flag Node refuses stops the comparison', async () => {
+    await expect(
+      compareInterleaved(
+        [
+          { name: 'first', bin: AUTOSAVE_BIN },
+          { name: 'second', bin: AUTOSAVE_BIN, nodeFlags: ['--no-such-node-flag'] },
+        ],
+        { rounds: 1, block: { oneAtATime: 1, inFlight: 1 }, warmupBlocks: 0 },
+      ),
+    ).rejects.toThrow(/no-such-node-flag/);
   }, 120_000);
 
   it("reads the rounds' ratios as a geometric mean with a 95% interval from their spread", () => {
