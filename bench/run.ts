@@ -266,13 +266,23 @@ async function main(): Promise<void> {
   console.log(
     `\nClosed ${scale.run} runs in the store (real runs, durable), in process; this part took ${scale.seconds.toFixed(0)} s, most of it growing the store:\n${table(
       [
-        ['closed runs', 'bytes/run', 'boot ms', 'List page 1 ms', 'List page 10 ms', 'Describe ms', 'History ms'],
+        [
+          'closed runs',
+          'bytes/run',
+          'boot ms',
+          'List page 1 ms',
+          'List page 10 ms',
+          'List FAILED ms',
+          'Describe ms',
+          'History ms',
+        ],
         ...scale.rows.map((r) => [
           r.runs.toLocaleString('en'),
           r.bytesPerRun.toFixed(0),
           r.bootMs.toFixed(1),
           r.listFirstPageMs.toFixed(2),
           r.listTenthPageMs.toFixed(2),
+          r.listFailedMs.toFixed(2),
           r.describeMs.toFixed(3),
           r.historyMs.toFixed(2),
         ]),

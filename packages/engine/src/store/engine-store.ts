@@ -91,6 +91,18 @@ function* historySegments(
   }
 }
 
+/** The index a list of executions by machine, version or alias reads, and the terms that let SQLite use it. */
+function listedRunsIndex(by: ExecutionListQuery['by'], status: string | undefined): { index: string; where: string } {
+  const dimension = by === 'machine_arn' ? 'machine' : by === 'version_arn' ? 'version' : 'alias';
+  // RUNNING runs are open (a run is open from its start until the hooks of its close have run): the runs in
+  // flight, however long the machine's history.
+  if (status === 'RUNNING') return { index: 'executions_open', where: ' AND open = 1' };
+  // Other statuses but SUCCEEDED have an index of their own (schema.ts): its condition, repeated, lets SQLite use it.
+  if (status !== undefined && status !== 'SUCCEEDED')
+    return { index: `executions_by_${dimension}_status`, where: " AND status NOT IN ('RUNNING', 'SUCCEEDED')" };
+  return { index: `executions_by_${dimension}`, where: '' };
+}
+
 /** The first and last `history` key of the execution numbered `seq` (see {@link HISTORY_KEYS_PER_RUN}). */
 const historyKeys = (seq: number): [number, number] => [
   seq * HISTORY_KEYS_PER_RUN,
@@ -535,11 +547,16 @@ export class EngineStore {
       limit,
     ) as ExecutionRow[];
   }
-  /** A page of executions, newest first (keyset by `seq`), without their inputs and outputs. */
+  /**
+   * A page of executions, newest first (keyset by `seq`), without their inputs and outputs. A status filter
+   * reads only runs of that status (see {@link listedRunsIndex}), however many others the machine has.
+   */
   listExecutions(q: ExecutionListQuery): ExecutionRow[] {
+    const { index, where } = listedRunsIndex(q.by, q.status);
     return this.sql(
       `SELECT arn, seq, machine_arn, name, status, start_ms, stop_ms, version_arn, alias_arn, redrive_count, redrive_ms
-         FROM executions WHERE ${q.by} = ? AND (? = 0 OR seq < ?) AND (? IS NULL OR status = ?)
+         FROM executions INDEXED BY ${index}
+         WHERE ${q.by} = ? AND (? = 0 OR seq < ?) AND (? IS NULL OR status = ?)${where}
          AND (? IS NULL OR (? = 'REDRIVEN' AND redrive_count > 0) OR (? = 'NOT_REDRIVEN' AND redrive_count = 0))
        ORDER BY seq DESC LIMIT ?`,
     ).all(

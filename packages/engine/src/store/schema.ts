@@ -216,6 +216,15 @@ CREATE INDEX IF NOT EXISTS executions_by_machine ON executions (machine_arn, seq
 CREATE INDEX IF NOT EXISTS executions_by_version ON executions (version_arn, seq) WHERE version_arn IS NOT NULL;
 CREATE INDEX IF NOT EXISTS executions_by_alias ON executions (alias_arn, seq) WHERE alias_arn IS NOT NULL;
 CREATE INDEX IF NOT EXISTS executions_open ON executions (seq) WHERE open = 1;
+-- ListExecutions of a status that is neither RUNNING (read through executions_open) nor SUCCEEDED (what most
+-- runs end as, found among the machine's runs at once): only such runs are entered, so a run that succeeds
+-- writes nothing here, and a list of failures reads failures, not the machine's whole history.
+CREATE INDEX IF NOT EXISTS executions_by_machine_status ON executions (machine_arn, status, seq)
+  WHERE status NOT IN ('RUNNING', 'SUCCEEDED');
+CREATE INDEX IF NOT EXISTS executions_by_version_status ON executions (version_arn, status, seq)
+  WHERE version_arn IS NOT NULL AND status NOT IN ('RUNNING', 'SUCCEEDED');
+CREATE INDEX IF NOT EXISTS executions_by_alias_status ON executions (alias_arn, status, seq)
+  WHERE alias_arn IS NOT NULL AND status NOT IN ('RUNNING', 'SUCCEEDED');
 CREATE INDEX IF NOT EXISTS executions_closed ON executions (stop_ms) WHERE stop_ms IS NOT NULL;
 CREATE TABLE IF NOT EXISTS events (
   execution_arn TEXT NOT NULL,
