@@ -127,6 +127,31 @@ describe('execution operations', () => {
     expect(page2.nextToken).toBeUndefined();
   });
 
+  it.each([
+    [
+      { statusFilter: 'DONE' },
+      "Value 'DONE' at 'statusFilter' failed to satisfy constraint: Member must satisfy enum value set: [RUNNING, SUCCEEDED, FAILED, TIMED_OUT, ABORTED, PENDING_REDRIVE]",
+    ],
+    [
+      { redriveFilter: 'arn:aws:states:us-east-1:123456789012:stateMachine:orders' },
+      "at 'redriveFilter' failed to satisfy constraint: Member must satisfy enum value set: [REDRIVEN, NOT_REDRIVEN]",
+    ],
+    // The API reference: PENDING_REDRIVE lists a Map Run's child executions, and needs mapRunArn.
+    [{ statusFilter: 'PENDING_REDRIVE' }, 'PENDING_REDRIVE'],
+    [
+      { mapRunArn: 'arn:aws:states:us-east-1:123456789012:mapRun:orders/Each:1' },
+      'either a mapRunArn or a stateMachineArn',
+    ],
+  ])(
+    'refuses ListExecutions %j of a state machine with ValidationException, as the service does',
+    async (filters, message) => {
+      await expect(h.call('ListExecutions', { stateMachineArn: machine, ...filters })).rejects.toMatchObject({
+        name: 'ValidationException',
+        message: expect.stringContaining(message),
+      });
+    },
+  );
+
   it('stops an execution: ABORTED with error and cause, and its token answers TaskTimedOut', async () => {
     const arn = await h.run(machine, {});
     const stopped = await h.call('StopExecution', { executionArn: arn, error: 'Operator', cause: 'no longer needed' });

@@ -31,6 +31,7 @@ import {
   byteLength,
   epochSeconds,
   nestsDeeperThan,
+  optionalEnum,
   optionalString,
   optionalStringOfAtMost,
   pageRequest,
@@ -306,7 +307,8 @@ export function describeExecution(rt: ExecutionRuntime, input: Input): object {
   return describeExecutionRow(requireExecution(rt.store, requireString(input, 'executionArn')), rt.clock.now());
 }
 
-const EXECUTION_STATUSES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE'];
+const EXECUTION_STATUSES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED', 'PENDING_REDRIVE'] as const;
+const REDRIVE_FILTERS = ['REDRIVEN', 'NOT_REDRIVEN'] as const;
 
 /** ListExecutions of a state machine, version or alias, newest first. */
 export function listExecutions(rt: ExecutionRuntime, input: Input): object {
@@ -315,10 +317,16 @@ export function listExecutions(rt: ExecutionRuntime, input: Input): object {
   // Express runs keep no record the service can list (CloudWatch Logs only).
   if (machine.type === 'EXPRESS')
     throw new StateMachineTypeNotSupported('This operation is not supported by this type of state machine');
-  const status = optionalString(input, 'statusFilter');
-  if (status !== undefined && !EXECUTION_STATUSES.includes(status))
-    throw new ValidationException(`Invalid statusFilter '${status}'`);
-  const redriveFilter = optionalString(input, 'redriveFilter');
+  const status = optionalEnum(input, 'statusFilter', EXECUTION_STATUSES);
+  const redriveFilter = optionalEnum(input, 'redriveFilter', REDRIVE_FILTERS);
+  // The API reference's rules: a Map Run's child executions are listed by its ARN alone, and only they can be
+  // PENDING_REDRIVE (this engine runs a Distributed Map's children inside the run, so lists no Map Run).
+  if (optionalString(input, 'mapRunArn') !== undefined)
+    throw new ValidationException('Specify either a mapRunArn or a stateMachineArn, not both');
+  if (status === 'PENDING_REDRIVE')
+    throw new ValidationException(
+      'The PENDING_REDRIVE statusFilter lists the child executions of a Map Run: specify mapRunArn',
+    );
   const by = target.kind === 'stateMachine' ? 'machine_arn' : target.kind === 'version' ? 'version_arn' : 'alias_arn';
   const arn = target.kind === 'stateMachine' ? target.stateMachineArn : String(input.stateMachineArn);
   if (target.kind === 'alias' && !rt.store.getAlias(arn)) throw new ResourceNotFound(`Resource not found: '${arn}'`);

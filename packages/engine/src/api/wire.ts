@@ -20,6 +20,24 @@ export function requireString(input: Record<string, unknown>, field: string): st
   return v;
 }
 
+/** The service's words for a field breaking a constraint (AWS JSON 1.0 validation). */
+export const constraint = (field: string, value: unknown, rule: string): ValidationException =>
+  new ValidationException(
+    `1 validation error detected: Value ${value === undefined || value === null ? 'null' : `'${String(value)}'`} at '${field}' failed to satisfy constraint: ${rule}`,
+  );
+
+/** Reads an optional field whose model is an enum: another value is the service's enum constraint. */
+export function optionalEnum<T extends string>(
+  input: Record<string, unknown>,
+  field: string,
+  allowed: readonly T[],
+): T | undefined {
+  const v = optionalString(input, field);
+  if (v !== undefined && !allowed.includes(v as T))
+    throw constraint(field, v, `Member must satisfy enum value set: [${allowed.join(', ')}]`);
+  return v as T | undefined;
+}
+
 /** Reads an optional string field. */
 export function optionalString(input: Record<string, unknown>, field: string): string | undefined {
   const v = input[field];

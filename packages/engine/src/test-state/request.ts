@@ -5,7 +5,7 @@
  */
 import { MAX_JSON_NESTING_DEPTH } from '@autosave/workflow/config';
 import { refuseDeepDefinition } from '../api/state-machines';
-import { nestsDeeperThan } from '../api/wire';
+import { constraint, nestsDeeperThan } from '../api/wire';
 import { InvalidArn, ValidationException } from '../service-errors';
 
 /** How much of the data flow the answer shows (`INFO`: none). */
@@ -59,12 +59,6 @@ export const DEFAULT_TEST_STATE_INPUT = '{}';
 
 const INSPECTION_LEVELS: readonly InspectionLevel[] = ['INFO', 'DEBUG', 'TRACE'];
 const FIELD_VALIDATION_MODES: readonly FieldValidationMode[] = ['STRICT', 'PRESENT', 'NONE'];
-
-/** The service's words for a field breaking a constraint (AWS JSON 1.0 validation). */
-const constraint = (field: string, value: unknown, rule: string): ValidationException =>
-  new ValidationException(
-    `1 validation error detected: Value ${value === undefined || value === null ? 'null' : `'${String(value)}'`} at '${field}' failed to satisfy constraint: ${rule}`,
-  );
 
 type Fields = Readonly<Record<string, unknown>>;
 
