@@ -11,15 +11,11 @@ import { InvalidRunFilterError, RunAmbiguousError, RunNotFoundError } from './er
 import { analyzeHistory, pendingActivities, pendingApprovals } from './run-analysis';
 import { listDeployedWorkflows, type DeployedWorkflow } from './workflows';
 
-/** The statuses Step Functions reports for an execution. */
-export const RUN_STATUSES: readonly ExecutionStatus[] = [
-  'RUNNING',
-  'SUCCEEDED',
-  'FAILED',
-  'TIMED_OUT',
-  'ABORTED',
-  'PENDING_REDRIVE',
-];
+/**
+ * The statuses a workflow's runs can be listed by. Not PENDING_REDRIVE: Step Functions answers that filter
+ * for a Map Run's child executions only, and refuses it beside a state machine's ARN (ValidationException).
+ */
+export const RUN_STATUSES: readonly ExecutionStatus[] = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'];
 
 /** One run as listed. */
 export interface RunSummary {

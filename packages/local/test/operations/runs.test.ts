@@ -15,6 +15,11 @@ describe('parseRunStatus', () => {
     expect(() => parseRunStatus('sleeping')).toThrow(/one of RUNNING, WAITING, SUCCEEDED, /);
   });
 
+  it('refuses PENDING_REDRIVE, which Step Functions lists for a Map Run only (ValidationException for a workflow)', () => {
+    expect(() => parseRunStatus('pending_redrive')).toThrow(InvalidRunFilterError);
+    expect(RUN_STATUS_FILTERS).not.toContain('PENDING_REDRIVE');
+  });
+
   it('offers WAITING right after RUNNING, as the console lists its filters', () => {
     expect(RUN_STATUS_FILTERS.slice(0, 3)).toEqual(['RUNNING', 'WAITING', 'SUCCEEDED']);
   });
