@@ -91,14 +91,20 @@ function* historySegments(
   }
 }
 
-/** The index a list of executions by machine, version or alias reads, and the terms that let SQLite use it. */
-function listedRunsIndex(by: ExecutionListQuery['by'], status: string | undefined): { index: string; where: string } {
-  const dimension = by === 'machine_arn' ? 'machine' : by === 'version_arn' ? 'version' : 'alias';
+/**
+ * The index a list of executions by machine, version or alias reads, and the terms that let SQLite use it.
+ * A filter few runs match (REDRIVEN, RUNNING, a status but SUCCEEDED) has an index holding only the runs it
+ * can match: the list reads those, not the machine's whole history.
+ */
+function listedRunsIndex(q: ExecutionListQuery): { index: string; where: string } {
+  const dimension = q.by === 'machine_arn' ? 'machine' : q.by === 'version_arn' ? 'version' : 'alias';
+  if (q.redriveFilter === 'REDRIVEN')
+    return { index: `executions_by_${dimension}_redriven`, where: ' AND redrive_count > 0' };
   // RUNNING runs are open (a run is open from its start until the hooks of its close have run): the runs in
   // flight, however long the machine's history.
-  if (status === 'RUNNING') return { index: 'executions_open', where: ' AND open = 1' };
+  if (q.status === 'RUNNING') return { index: 'executions_open', where: ' AND open = 1' };
   // Other statuses but SUCCEEDED have an index of their own (schema.ts): its condition, repeated, lets SQLite use it.
-  if (status !== undefined && status !== 'SUCCEEDED')
+  if (q.status !== undefined && q.status !== 'SUCCEEDED')
     return { index: `executions_by_${dimension}_status`, where: " AND status NOT IN ('RUNNING', 'SUCCEEDED')" };
   return { index: `executions_by_${dimension}`, where: '' };
 }
@@ -549,10 +555,11 @@ export class EngineStore {
   }
   /**
    * A page of executions, newest first (keyset by `seq`), without their inputs and outputs. A status filter
-   * reads only runs of that status (see {@link listedRunsIndex}), however many others the machine has.
+   * (but SUCCEEDED) or REDRIVEN reads only the runs it may match (see {@link listedRunsIndex}), however many
+   * others the machine has.
    */
   listExecutions(q: ExecutionListQuery): ExecutionRow[] {
-    const { index, where } = listedRunsIndex(q.by, q.status);
+    const { index, where } = listedRunsIndex(q);
     return this.sql(
       `SELECT arn, seq, machine_arn, name, status, start_ms, stop_ms, version_arn, alias_arn, redrive_count, redrive_ms
          FROM executions INDEXED BY ${index}

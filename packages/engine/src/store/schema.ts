@@ -225,6 +225,12 @@ CREATE INDEX IF NOT EXISTS executions_by_version_status ON executions (version_a
   WHERE version_arn IS NOT NULL AND status NOT IN ('RUNNING', 'SUCCEEDED');
 CREATE INDEX IF NOT EXISTS executions_by_alias_status ON executions (alias_arn, status, seq)
   WHERE alias_arn IS NOT NULL AND status NOT IN ('RUNNING', 'SUCCEEDED');
+-- ListExecutions of REDRIVEN runs: a run enters once redriven.
+CREATE INDEX IF NOT EXISTS executions_by_machine_redriven ON executions (machine_arn, seq) WHERE redrive_count > 0;
+CREATE INDEX IF NOT EXISTS executions_by_version_redriven ON executions (version_arn, seq)
+  WHERE version_arn IS NOT NULL AND redrive_count > 0;
+CREATE INDEX IF NOT EXISTS executions_by_alias_redriven ON executions (alias_arn, seq)
+  WHERE alias_arn IS NOT NULL AND redrive_count > 0;
 CREATE INDEX IF NOT EXISTS executions_closed ON executions (stop_ms) WHERE stop_ms IS NOT NULL;
 CREATE TABLE IF NOT EXISTS events (
   execution_arn TEXT NOT NULL,
