@@ -84,11 +84,16 @@ export function waitingActivityTasks(store: EngineStore, activityArn: string, li
     .all(activityArn, limit) as WaitingActivityTask[];
 }
 
-/** Drops an activity's queued tasks whose tokens closed before a worker took them; returns how many. */
+/**
+ * Drops an activity's queued tasks whose tokens closed before a worker took them; returns how many. Each queued
+ * task looks its own token up: closed tokens stay until their runs are deleted, so a list of them all (as
+ * `token IN (SELECT … WHERE open = 0)` builds) grows with the store, and every poll would pay for it.
+ */
 export function dropClosedActivityTasks(store: EngineStore, activityArn: string): number {
   return store
     .sql(
-      'DELETE FROM activity_tasks WHERE activity_arn = ? AND token IN (SELECT token FROM task_tokens WHERE open = 0)',
+      `DELETE FROM activity_tasks WHERE activity_arn = ?
+         AND EXISTS (SELECT 1 FROM task_tokens t WHERE t.token = activity_tasks.token AND t.open = 0)`,
     )
     .run(activityArn).changes;
 }
