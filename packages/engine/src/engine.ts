@@ -561,6 +561,7 @@ export class Engine {
     if (!store) return;
     const row = store.getExecution(executionArn);
     if (!row || row.status === 'RUNNING') return;
+    this.rt().mocks.forget(executionArn);
     this.closeWaiters.closed(executionArn);
     const statuses = this.options.closedStatuses ?? DEFAULT_CLOSED_STATUSES;
     const callback = this.options.onExecutionClosed;

@@ -448,6 +448,7 @@ export async function redriveExecution(rt: ExecutionRuntime, input: Input): Prom
     resetForRedrive(rt.store, row.arn, ROOT_FRAME_ID, batch, nowMs);
     batch.write(rt.store);
   });
+  rt.mocks.reload(row.arn);
   rt.executor.resumeRunning('resume', row.arn);
   return { redriveDate: epochSeconds(nowMs) };
 }

@@ -1,8 +1,9 @@
 /**
- * Which runs of one store are mocked, and with what. Kept in memory (read back from the store at start),
- * so a run started without a test case costs one map lookup per Task attempt and nothing else.
+ * Which open runs of one store are mocked, and with what. Kept in memory (read back from the store at start,
+ * forgotten when the run closes, read again if it is redriven), so a run started without a test case costs one
+ * map lookup per Task attempt and nothing else.
  */
-import { type EngineStore, insertMockedRun, mockedRuns, takeMockInvocation } from '../store';
+import { type EngineStore, insertMockedRun, mockedRunTestCase, openMockedRuns, takeMockInvocation } from '../store';
 import type { TaskOutcome } from '../executor/task-outcome';
 import type { MockedResponse, MockedStateResponses, MockTestCase } from './mock-config';
 import { mockedInvocationOutcome } from './mocked-outcome';
@@ -13,9 +14,15 @@ export class MockedRuns {
 
   constructor(private readonly store: EngineStore) {}
 
-  /** Reads back the mocked runs the store holds (at start, before any run is resumed). */
+  /** Reads back the open mocked runs the store holds (at start, before any run is resumed). */
   load(): void {
-    for (const row of mockedRuns(this.store)) this.runs.set(row.execution_arn, storedTestCase(row.test_case));
+    for (const row of openMockedRuns(this.store)) this.runs.set(row.execution_arn, storedTestCase(row.test_case));
+  }
+
+  /** Reads back the test case of a closed run about to run again (a redrive), if it was mocked. */
+  reload(executionArn: string): void {
+    const text = mockedRunTestCase(this.store, executionArn);
+    if (text !== undefined) this.runs.set(executionArn, storedTestCase(text));
   }
 
   /** Writes that `executionArn` runs under `testCase`: call inside the commit that creates the run. */
@@ -28,7 +35,7 @@ export class MockedRuns {
     this.runs.set(executionArn, testCase);
   }
 
-  /** Forgets a run whose rows are gone (an express run once it closed). */
+  /** Forgets a run once it closed (its rows stay for a redrive, or are gone with an express run). */
   forget(executionArn: string): void {
     this.runs.delete(executionArn);
   }

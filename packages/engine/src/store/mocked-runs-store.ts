@@ -26,9 +26,17 @@ export function mockedRunTestCase(store: EngineStore, executionArn: string): str
   return row?.test_case;
 }
 
-/** Every mocked run the store holds (read once at start). */
-export function mockedRuns(store: EngineStore): { execution_arn: string; test_case: string }[] {
-  return store.sql('SELECT execution_arn, test_case FROM mocked_runs').all() as {
+/**
+ * The mocked runs still open (read once at start). A closed run's test case stays in the store for the console
+ * and a redrive, but is not read at each start: closed runs are most of a store, and grow with it.
+ */
+export function openMockedRuns(store: EngineStore): { execution_arn: string; test_case: string }[] {
+  return store
+    .sql(
+      `SELECT m.execution_arn, m.test_case FROM executions e INDEXED BY executions_open
+         JOIN mocked_runs m ON m.execution_arn = e.arn WHERE e.open = 1`,
+    )
+    .all() as {
     execution_arn: string;
     test_case: string;
   }[];
