@@ -49,6 +49,7 @@ const SCHEMA = `
     message_attributes TEXT, sent_at INTEGER NOT NULL, visible_at INTEGER NOT NULL,
     receive_count INTEGER NOT NULL DEFAULT 0, first_received_at INTEGER, receipt_handle TEXT UNIQUE);
   CREATE INDEX IF NOT EXISTS messages_by_visibility ON messages (queue, visible_at, seq);
+  CREATE INDEX IF NOT EXISTS messages_by_sent ON messages (queue, sent_at);
 `;
 
 /**
@@ -130,8 +131,12 @@ export class QueueStore {
   deleteExpired(queue: string, sentBeforeMs: number): void {
     this.sql('DELETE FROM messages WHERE queue = ? AND sent_at < ?').run(queue, sentBeforeMs);
   }
+  /**
+   * The messages visible longest, oldest sent first among equals: the index's own order, so a receive reads
+   * `limit` rows however long the backlog (a standard queue promises no order; this one is close to sent order).
+   */
   visibleMessages(queue: string, nowMs: number, limit: number): MessageRow[] {
-    return this.sql('SELECT * FROM messages WHERE queue = ? AND visible_at <= ? ORDER BY seq LIMIT ?').all(
+    return this.sql('SELECT * FROM messages WHERE queue = ? AND visible_at <= ? ORDER BY visible_at, seq LIMIT ?').all(
       queue,
       nowMs,
       limit,
