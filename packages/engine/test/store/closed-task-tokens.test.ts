@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_DB_FILE } from '../../src/store';
 import { EngineHarness } from '../support/engine-harness';
+import { fastest } from '../support/timing';
 
 /** Tokens of closed tasks (approvals answered, activity tasks done) that a store keeps until its runs go. */
 const CLOSED_TOKENS = 50_000;
@@ -10,17 +11,6 @@ const CLOSED_TOKENS = 50_000;
 const QUEUED = 12;
 /** Polls measured before and after the closed tokens are added; each takes one queued task. */
 const POLLS = 4;
-
-/** The fastest of `times` calls, in milliseconds: the call's own cost, least disturbed by the machine. */
-async function fastest(times: number, call: () => Promise<unknown>): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < times; i += 1) {
-    const t = performance.now();
-    await call();
-    best = Math.min(best, performance.now() - t);
-  }
-  return best;
-}
 
 describe('GetActivityTask on a store that holds many closed task tokens', () => {
   let h: EngineHarness;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_DB_FILE } from '../../src/store';
 import { EngineHarness, jsonpath } from '../support/engine-harness';
+import { fastest } from '../support/timing';
 
 /** Succeeded runs added behind the real ones: a machine's long history of successes. */
 const SUCCESSES = 20_000;
@@ -42,17 +43,6 @@ async function listAll(h: EngineHarness, input: object, pageSize: number): Promi
     nextToken = page.nextToken;
   } while (nextToken);
   return all;
-}
-
-/** The fastest of `times` calls, in milliseconds: the call's own cost, least disturbed by the machine. */
-async function fastest(times: number, call: () => Promise<unknown>): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < times; i += 1) {
-    const t = performance.now();
-    await call();
-    best = Math.min(best, performance.now() - t);
-  }
-  return best;
 }
 
 describe('ListExecutions with a status filter on a machine with a long history', () => {

@@ -10,20 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalSqs } from '../../../src/services/sqs/local-sqs';
+import { fastest } from '../../../../engine/test/support/timing';
 
 const BACKLOG = 50_000;
 const clock = { now: () => Date.UTC(2026, 0, 1) };
-
-/** The fastest of `times` calls, in milliseconds: the call's own cost, least disturbed by the machine. */
-async function fastest(times: number, call: () => Promise<unknown>): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < times; i += 1) {
-    const t = performance.now();
-    await call();
-    best = Math.min(best, performance.now() - t);
-  }
-  return best;
-}
 
 describe('ReceiveMessage on a queue with a long backlog', () => {
   let dir: string;
