@@ -203,6 +203,14 @@ export type HistoryEventRow = Omit<EventRow, 'details'> & { readonly details: st
 export type FrameStatus = 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED';
 
 /** A frame row; `position` is the JSON of the executor's frame position. */
+/** A Parallel/Map's children as it decides on them (see {@link EngineStore.childTally}). */
+export interface ChildTally {
+  readonly running: number;
+  readonly failed: number;
+  /** Whether a child waits to start (a Map iteration held back by MaxConcurrency). */
+  readonly waiting: boolean;
+}
+
 export interface FrameRow {
   execution_arn: string;
   frame_id: string;
@@ -836,18 +844,27 @@ export class EngineStore {
       parentId,
     ) as FrameRow[];
   }
-  childStatusCounts(executionArn: string, parentId: string): Record<FrameStatus, number> {
-    const rows = this.sql(
-      'SELECT status, COUNT(*) AS n FROM frames WHERE execution_arn = ? AND parent_id = ? GROUP BY status',
-    ).all(executionArn, parentId) as { status: FrameStatus; n: number }[];
-    const counts: Record<FrameStatus, number> = { PENDING: 0, RUNNING: 0, SUCCEEDED: 0, FAILED: 0, ABORTED: 0 };
-    for (const r of rows) counts[r.status] = r.n;
-    return counts;
+  /**
+   * What a Parallel/Map decides on each time a child ends: how many children run, how many failed, and whether
+   * any waits to start. Each reads only the children in that status, so a Map of many items pays the same per
+   * item however many wait or succeeded.
+   */
+  childTally(executionArn: string, parentId: string): ChildTally {
+    const count = (status: FrameStatus) =>
+      (
+        this.sql(
+          'SELECT COUNT(*) AS n FROM frames INDEXED BY frames_by_parent_status WHERE execution_arn = ? AND parent_id = ? AND status = ?',
+        ).get(executionArn, parentId, status) as { n: number }
+      ).n;
+    const waiting = this.sql(
+      "SELECT 1 FROM frames INDEXED BY frames_by_parent_status WHERE execution_arn = ? AND parent_id = ? AND status = 'PENDING' LIMIT 1",
+    ).get(executionArn, parentId);
+    return { running: count('RUNNING'), failed: count('FAILED'), waiting: waiting !== undefined };
   }
   /** The first `limit` PENDING children of a group (Map iterations waiting for room under MaxConcurrency), by index. */
   pendingChildren(executionArn: string, parentId: string, limit: number): FrameRow[] {
     return this.sql(
-      "SELECT * FROM frames WHERE execution_arn = ? AND parent_id = ? AND status = 'PENDING' ORDER BY item_index LIMIT ?",
+      "SELECT * FROM frames INDEXED BY frames_by_parent_status WHERE execution_arn = ? AND parent_id = ? AND status = 'PENDING' ORDER BY item_index LIMIT ?",
     ).all(executionArn, parentId, limit) as FrameRow[];
   }
   /**

@@ -88,8 +88,8 @@ export async function onChildren(step: Step, childLastEventId?: number): Promise
   const { frame, run } = step;
   const store = step.services.store;
   const phase = frame.pos.phase as ChildrenPhase;
-  const counts = store.childStatusCounts(run.exec.arn, phase.group);
-  if (counts.FAILED > 0 && !tolerated(phase, counts.FAILED)) {
+  const tally = store.childTally(run.exec.arn, phase.group);
+  if (tally.failed > 0 && !tolerated(phase, tally.failed)) {
     const children = store.childFrames(run.exec.arn, phase.group);
     const first = firstFailed(children);
     step.batch.touch(frame);
@@ -115,16 +115,16 @@ export async function onChildren(step: Step, childLastEventId?: number): Promise
     await step.drive();
     return;
   }
-  if (counts.PENDING > 0 && (phase.maxConcurrency === 0 || counts.RUNNING < phase.maxConcurrency)) {
+  if (tally.waiting && (phase.maxConcurrency === 0 || tally.running < phase.maxConcurrency)) {
     startPending(
       step,
       phase,
-      phase.maxConcurrency === 0 ? counts.PENDING : phase.maxConcurrency - counts.RUNNING,
+      phase.maxConcurrency === 0 ? Number.MAX_SAFE_INTEGER : phase.maxConcurrency - tally.running,
       childLastEventId ?? frame.pos.lastEventId,
     );
     return;
   }
-  if (counts.RUNNING > 0 || counts.PENDING > 0) return;
+  if (tally.running > 0 || tally.waiting) return;
   const children = store.childFrames(run.exec.arn, phase.group).map((c) => ({ status: c.status, pos: positionOf(c) }));
   let result: unknown = children.map(({ status, pos }) =>
     status === 'SUCCEEDED' ? pos.output : { Error: pos.error, Cause: pos.cause },
