@@ -135,6 +135,7 @@ describe('the query plans of the engine’s statements', () => {
           Each: {
             Type: 'Map',
             ItemsPath: '$.items',
+            MaxConcurrency: 1,
             ItemProcessor: {
               StartAt: 'Work',
               States: {
