@@ -202,7 +202,6 @@ export type HistoryEventRow = Omit<EventRow, 'details'> & { readonly details: st
 /** Frame statuses: PENDING frames are Map iterations not started yet (MaxConcurrency). */
 export type FrameStatus = 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED';
 
-/** A frame row; `position` is the JSON of the executor's frame position. */
 /** A Parallel/Map's children as it decides on them (see {@link EngineStore.childTally}). */
 export interface ChildTally {
   readonly running: number;
@@ -211,6 +210,7 @@ export interface ChildTally {
   readonly waiting: boolean;
 }
 
+/** A frame row; `position` is the JSON of the executor's frame position. */
 export interface FrameRow {
   execution_arn: string;
   frame_id: string;

@@ -17,7 +17,7 @@ import { AutosaveError } from '@autosave/workflow/errors';
  *   the segment's first event id (`execution_seq` and `first_id` are computed columns): a run's next
  *   segment is appended to the tree's last page, which SQLite splits by starting a new page (a WITHOUT
  *   ROWID tree splits by sharing rows among three pages, rewriting them all and leaving them two-thirds
- *   full). `executions` is keyed by its `seq` (no separate index of it), and `frames_by_parent` (now by status too) holds only
+ *   full). `executions` is keyed by its `seq` (no separate index of it), and `frames_by_parent` holds only
  *   frames with a parent (never a run's root frame, which every start inserted and every success deleted).
  * - 4: an execution is `open` from its start until the hooks of its close have run (a `.sync` parent told,
  *   the status-change event), what a restart picks up, indexed by `executions_open`, which neither the
