@@ -57,7 +57,7 @@ const originalPrepare = Database.prototype.prepare;
 
 /** SQLite's plan for `sql` on `db`, one line per step, its placeholders bound to NULL. */
 function planOf(db: Database.Database, sql: string): string[] {
-  const explain = originalPrepare.call(db, `EXPLAIN QUERY PLAN ${sql}`);
+  const explain: Database.Statement<unknown[]> = originalPrepare.call(db, `EXPLAIN QUERY PLAN ${sql}`);
   // Named placeholders are read off the text (string literals set aside); positional ones are added as asked.
   const unquoted = sql.replace(/'(?:[^']|'')*'/g, "''");
   const names = [...unquoted.matchAll(/(?<![\w:])[@:$]([A-Za-z_]\w*)/g)].map((m) => m[1]);
@@ -65,9 +65,8 @@ function planOf(db: Database.Database, sql: string): string[] {
   const positional: null[] = [];
   for (let attempt = 0; attempt < 64; attempt += 1) {
     try {
-      return (explain.all(...(names.length > 0 ? [...positional, named] : positional)) as { detail: string }[]).map(
-        (row) => row.detail,
-      );
+      const args: unknown[] = names.length > 0 ? [...positional, named] : positional;
+      return (explain.all(...args) as { detail: string }[]).map((row) => row.detail);
     } catch (err) {
       if (!/Too few parameter values/.test((err as Error).message)) throw err;
       positional.push(null);
