@@ -26,6 +26,13 @@ export const constraint = (field: string, value: unknown, rule: string): Validat
     `1 validation error detected: Value ${value === undefined || value === null ? 'null' : `'${String(value)}'`} at '${field}' failed to satisfy constraint: ${rule}`,
   );
 
+/** `value` when it is one of `allowed`; another value is the service's enum constraint on `field`. */
+export function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
+  if (!allowed.includes(value as T))
+    throw constraint(field, value, `Member must satisfy enum value set: [${allowed.join(', ')}]`);
+  return value as T;
+}
+
 /** Reads an optional field whose model is an enum: another value is the service's enum constraint. */
 export function optionalEnum<T extends string>(
   input: Record<string, unknown>,
@@ -33,9 +40,7 @@ export function optionalEnum<T extends string>(
   allowed: readonly T[],
 ): T | undefined {
   const v = optionalString(input, field);
-  if (v !== undefined && !allowed.includes(v as T))
-    throw constraint(field, v, `Member must satisfy enum value set: [${allowed.join(', ')}]`);
-  return v as T | undefined;
+  return v === undefined ? undefined : oneOf(field, v, allowed);
 }
 
 /** Reads an optional string field. */

@@ -5,7 +5,7 @@
  */
 import { MAX_JSON_NESTING_DEPTH } from '@autosave/workflow/config';
 import { refuseDeepDefinition } from '../api/state-machines';
-import { constraint, nestsDeeperThan } from '../api/wire';
+import { constraint, nestsDeeperThan, oneOf } from '../api/wire';
 import { InvalidArn, ValidationException } from '../service-errors';
 
 /** How much of the data flow the answer shows (`INFO`: none). */
@@ -92,10 +92,7 @@ function countField(owner: Fields, name: string, path: string): number | undefin
 
 function enumField<T extends string>(owner: Fields, name: string, path: string, allowed: readonly T[], fallback: T): T {
   const value = owner[name];
-  if (value === undefined || value === null) return fallback;
-  if (!allowed.includes(value as T))
-    throw constraint(path, value, `Member must satisfy enum value set: [${allowed.join(', ')}]`);
-  return value as T;
+  return value === undefined || value === null ? fallback : oneOf(path, value, allowed);
 }
 
 function objectField(owner: Fields, name: string): Fields | undefined {
