@@ -15,7 +15,6 @@ const POLLS = 4;
 describe('GetActivityTask on a store that holds many closed task tokens', () => {
   let h: EngineHarness;
   let activityArn: string;
-  let stopped: string;
   /** The fastest poll's milliseconds, before and after the closed tokens were added. */
   let before: number;
   let after: number;
@@ -30,8 +29,7 @@ describe('GetActivityTask on a store that holds many closed task tokens', () => 
     const runs: string[] = [];
     for (let i = 0; i < QUEUED; i += 1) runs.push(await first.run(machine, { i }, `run-${i}`));
     // The oldest task's run stops: its token closes while the task still sits in the queue.
-    stopped = runs[0];
-    await first.call('StopExecution', { executionArn: stopped });
+    await first.call('StopExecution', { executionArn: runs[0] });
     await first.idle();
     before = await fastest(POLLS, () => first.call('GetActivityTask', { activityArn }));
     await first.engine.stop();
